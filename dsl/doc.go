@@ -1,0 +1,32 @@
+// Package dsl parses expose's entity declarations: flat lists of string
+// triples (field name, type, rules) into a syntax tree of fields, groups and
+// references. It knows the syntax only; which rules exist and what they mean
+// is decided by package rules, and package entity compiles the tree.
+//
+// A declaration:
+//
+//	e, err := dsl.Parse("user",
+//		"id", "number", "num | rename 'number'",
+//		"name", "string", "req",
+//		"details", "{", "",
+//		"age", "number", "num",
+//		"mail", "string", "email",
+//		"details", "}", "",
+//		"code", "string", "default 'unknown'",
+//	)
+//
+// Types are case-insensitive and have aliases: none/no, string/text,
+// number/num/int/integer/long, float/double, bool/boolean/flag,
+// date/datetime/timestamp, list/array, object/map/json. The type "{" opens a
+// group and "}" closes the innermost one; "$name" refers to another entity.
+//
+// A rules string is a list of rules separated by "|"; a rule is a name
+// followed by arguments separated by white space. An argument that holds
+// white space or "|" is quoted with ' or "; inside quotes a doubled quote
+// stands for one (there are no backslash escapes, so regular expressions are
+// written as they are).
+//
+// Errors are reported all at once as an ErrorList of *Error, each naming the
+// entity, the field, the triple and, inside a rules string, the byte with a
+// caret under it.
+package dsl

@@ -1,0 +1,369 @@
+package dsl
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// asErrorList reports whether err is an ErrorList, and stores it in l.
+func asErrorList(err error, l *ErrorList) bool { return errors.As(err, l) }
+
+const unknownTypeWant = ` (want none, string, number, float, bool, date, list, object, "{", "}" or "$entity")`
+
+var errorTests = []struct {
+	name   string
+	entity string
+	decl   []string
+	n      int    // number of errors
+	want   string // the full Error() text of the returned error
+}{
+	{"unknown type", "user", []string{"id", "num", "", "age", "nmber", "min 1"}, 1,
+		`dsl: entity "user", field "age" (triple 2, type): unknown type "nmber"` + unknownTypeWant},
+	{"unknown type as written", "user", []string{"age", " Nmber\t", ""}, 1,
+		`dsl: entity "user", field "age" (triple 1, type): unknown type " Nmber\t"` + unknownTypeWant},
+	{"empty type", "user", []string{"age", "", ""}, 1,
+		`dsl: entity "user", field "age" (triple 1, type): unknown type ""` + unknownTypeWant},
+	{"type with rules in it", "user", []string{"age", "num | req", ""}, 1,
+		`dsl: entity "user", field "age" (triple 1, type): unknown type "num | req"` + unknownTypeWant},
+	{"empty field name", "user", []string{"id", "num", "", "", "num", ""}, 1,
+		`dsl: entity "user" (triple 2, name): the field name is empty`},
+	{"white space field name", "user", []string{" \t", "num", ""}, 1,
+		`dsl: entity "user", field " \t" (triple 1, name): the field name is empty`},
+	{"empty group name", "user", []string{"", "{", "", "", "}", ""}, 1,
+		`dsl: entity "user" (triple 1, name): the field name is empty`},
+	{"empty entity name", "", []string{"id", "num", ""}, 1,
+		`dsl: the entity name is empty`},
+	{"white space entity name", " \t", []string{"id", "num", ""}, 1,
+		`dsl: entity " \t": the entity name is empty`},
+	{"empty entity name and a field error", "", []string{"id", "nmber", ""}, 2,
+		`dsl: the entity name is empty` + "\n(and 1 more errors)"},
+	{"dollar alone", "order", []string{"customer", "$", ""}, 1,
+		`dsl: entity "order", field "customer" (triple 1, type): "$" names no entity: write "$name"`},
+	{"dollar and white space", "order", []string{"customer", " $ \t", ""}, 1,
+		`dsl: entity "order", field "customer" (triple 1, type): "$" names no entity: write "$name"`},
+	{"stray close", "user", []string{"id", "num", "", "details", "}", ""}, 1,
+		`dsl: entity "user", field "details" (triple 2, type): "}" closes no group`},
+	{"stray close after a group", "user", []string{"g", "{", "", "g", "}", "", "g", "}", ""}, 1,
+		`dsl: entity "user", field "g" (triple 3, type): "}" closes no group`},
+	{"unclosed group", "user", []string{"id", "num", "", "details", "{", "", "age", "num", ""}, 1,
+		`dsl: entity "user", field "details" (triple 2, name): group "details" opened with "{" is never closed with "}"`},
+	{"two unclosed groups", "user", []string{"a", "{", "", "x", "num", "", "b", "{", ""}, 2,
+		`dsl: entity "user", field "a" (triple 1, name): group "a" opened with "{" is never closed with "}"` +
+			"\n(and 1 more errors)"},
+	{"rules on close", "user", []string{"g", "{", "", "g", "}", "req"}, 1,
+		`dsl: entity "user", field "g" (triple 2, rules): the closing "}" of group "g" takes no rules` + `
+    req
+    ^`},
+	{"rules on close after white space", "user", []string{"g", "{", "", "g", "}", "  req | max 5"}, 1,
+		`dsl: entity "user", field "g" (triple 2, rules): the closing "}" of group "g" takes no rules` + `
+      req | max 5
+      ^`},
+	{"one string left over", "user", []string{"id", "num", "", "name"}, 1,
+		`dsl: entity "user" (triple 2, name): 1 string is not a whole triple (field, type, rules): "name"`},
+	{"two strings left over", "user", []string{"id", "num", "", "name", "text"}, 1,
+		`dsl: entity "user" (triple 2, name): 2 strings are not a whole triple (field, type, rules): "name", "text"`},
+	{"only one string", "user", []string{"id"}, 1,
+		`dsl: entity "user" (triple 1, name): 1 string is not a whole triple (field, type, rules): "id"`},
+	{"left over inside a group", "user", []string{"g", "{", "", "g", "}"}, 2,
+		`dsl: entity "user", field "g" (triple 1, name): group "g" opened with "{" is never closed with "}"` +
+			"\n(and 1 more errors)"},
+	{"unclosed single quote", "user", []string{"name", "text", "default 'unknown | req"}, 1,
+		`dsl: entity "user", field "name" (triple 1, rules): unclosed quote '` + `
+    default 'unknown | req
+            ^`},
+	{"unclosed double quote", "user", []string{"name", "text", `req | default "a ""b"" c`}, 1,
+		`dsl: entity "user", field "name" (triple 1, rules): unclosed quote "` + `
+    req | default "a ""b"" c
+                  ^`},
+	{"unclosed quote ending in a doubled quote", "user", []string{"name", "text", `x 'a''`}, 1,
+		`dsl: entity "user", field "name" (triple 1, rules): unclosed quote '` + `
+    x 'a''
+      ^`},
+	{"empty rule between bars", "user", []string{"age", "num", "num | | req"}, 1,
+		`dsl: entity "user", field "age" (triple 1, rules): empty rule before "|"` + `
+    num | | req
+          ^`},
+	{"empty rule at the end", "user", []string{"age", "num", "num |"}, 1,
+		`dsl: entity "user", field "age" (triple 1, rules): empty rule after "|"` + `
+    num |
+        ^`},
+	{"empty rule at the start", "user", []string{"age", "num", "| num"}, 1,
+		`dsl: entity "user", field "age" (triple 1, rules): empty rule before "|"` + `
+    | num
+    ^`},
+	{"bar alone", "user", []string{"age", "num", " | "}, 2,
+		`dsl: entity "user", field "age" (triple 1, rules): empty rule before "|"` + `
+     | 
+     ^` + "\n(and 1 more errors)"},
+	{"quoted rule name", "user", []string{"age", "num", "num | 'max' 5"}, 1,
+		`dsl: entity "user", field "age" (triple 1, rules): a rule name cannot be quoted` + `
+    num | 'max' 5
+          ^`},
+	{"double-quoted first rule name", "user", []string{"age", "num", `"num"`}, 1,
+		`dsl: entity "user", field "age" (triple 1, rules): a rule name cannot be quoted` + `
+    "num"
+    ^`},
+	{"caret after tabs", "user", []string{"age", "num", "num\t|\t\t|"}, 2,
+		`dsl: entity "user", field "age" (triple 1, rules): empty rule before "|"` + "\n" +
+			"    num\t|\t\t|\n" +
+			"       \t \t\t^" + "\n(and 1 more errors)"},
+	{"caret after wide runes", "user", []string{"名前", "text", "default 'é | é' | |"}, 2,
+		`dsl: entity "user", field "名前" (triple 1, rules): empty rule before "|"` + `
+    default 'é | é' | |
+                      ^` + "\n(and 1 more errors)"},
+	{"caret on the line of the error", "user", []string{"age", "num", "num |\n  max 5 |\r\n  'min' 1"}, 1,
+		`dsl: entity "user", field "age" (triple 1, rules): a rule name cannot be quoted` + `
+      'min' 1
+      ^`},
+	{"caret at the end of a line", "user", []string{"age", "num", "num |\n  max 5 |\n"}, 1,
+		`dsl: entity "user", field "age" (triple 1, rules): empty rule after "|"` + `
+      max 5 |
+            ^`},
+	{"several errors", "user", []string{
+		"", "nmber", "",
+		"a", "{", "",
+		"b", "$", "| x",
+		"c", "}", "y",
+		"d", "}", "",
+		"e", "text", "'z",
+		"f",
+	}, 8, `dsl: entity "user" (triple 1, name): the field name is empty` + "\n(and 7 more errors)"},
+}
+
+func TestErrors(t *testing.T) {
+	for _, tt := range errorTests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := Parse(tt.entity, tt.decl...)
+			if err == nil {
+				t.Fatalf("Parse = %v, nil; want an error", e)
+			}
+			if e != nil {
+				t.Errorf("Parse returned an entity with its error: %v", e)
+			}
+			if got := err.Error(); got != tt.want {
+				t.Errorf("Error() =\n%s\nwant\n%s", got, tt.want)
+			}
+			var l ErrorList
+			if !errors.As(err, &l) {
+				t.Fatalf("error %T is not an ErrorList", err)
+			}
+			if l.Len() != tt.n {
+				t.Errorf("Len() = %d, want %d:\n%s", l.Len(), tt.n, listText(l))
+			}
+			var first *Error
+			if !errors.As(err, &first) || first != l[0] {
+				t.Errorf("errors.As(err, *Error) = %v, want the first error %v", first, l[0])
+			}
+			if !errors.Is(err, l[len(l)-1]) {
+				t.Errorf("errors.Is does not find the last error of the list")
+			}
+			for _, e := range l {
+				if e.Entity != tt.entity || e.Msg == "" {
+					t.Errorf("error with entity %q (want %q) or empty message: %#v", e.Entity, tt.entity, e)
+				}
+			}
+		})
+	}
+}
+
+func listText(l ErrorList) string {
+	var b strings.Builder
+	for _, e := range l {
+		b.WriteString(e.Error())
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// TestErrorsAll checks every error of a declaration with many, in order.
+func TestErrorsAll(t *testing.T) {
+	_, err := Parse("user",
+		"", "nmber", "",
+		"a", "{", "",
+		"b", "$", "| x",
+		"c", "}", "y",
+		"d", "}", "",
+		"e", "text", "'z",
+		"f",
+	)
+	want := `dsl: entity "user" (triple 1, name): the field name is empty
+dsl: entity "user" (triple 1, type): unknown type "nmber"` + unknownTypeWant + `
+dsl: entity "user", field "b" (triple 3, type): "$" names no entity: write "$name"
+dsl: entity "user", field "b" (triple 3, rules): empty rule before "|"
+    | x
+    ^
+dsl: entity "user", field "c" (triple 4, rules): the closing "}" of group "a" takes no rules
+    y
+    ^
+dsl: entity "user", field "d" (triple 5, type): "}" closes no group
+dsl: entity "user", field "e" (triple 6, rules): unclosed quote '
+    'z
+    ^
+dsl: entity "user" (triple 7, name): 1 string is not a whole triple (field, type, rules): "f"
+`
+	var l ErrorList
+	if !errors.As(err, &l) {
+		t.Fatalf("err = %v, want an ErrorList", err)
+	}
+	if got := listText(l); got != want {
+		t.Errorf("errors:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestErrorsSorted checks that Parse reports errors in source order, though
+// it finds unclosed groups and left-over strings last.
+func TestErrorsSorted(t *testing.T) {
+	_, err := Parse("user", "a", "{", "", "b", "{", "", "c", "nmber", "", "d")
+	var l ErrorList
+	if !errors.As(err, &l) {
+		t.Fatalf("err = %v, want an ErrorList", err)
+	}
+	var got []int
+	for _, e := range l {
+		got = append(got, e.Pos.Triple)
+	}
+	if want := []int{1, 2, 3, 4}; !equalInts(got, want) {
+		t.Errorf("error triples = %v, want %v:\n%s", got, want, listText(l))
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+var parseRulesErrorTests = []struct {
+	name string
+	in   string
+	want string
+}{
+	{"unclosed quote", "x | 'y", "dsl: unclosed quote '\n    x | 'y\n        ^"},
+	{"empty rule", "x ||", "dsl: empty rule before \"|\"\n    x ||\n       ^\n(and 1 more errors)"},
+}
+
+func TestParseRulesErrors(t *testing.T) {
+	for _, tt := range parseRulesErrorTests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseRules(tt.in)
+			if err == nil {
+				t.Fatalf("ParseRules(%q) succeeded", tt.in)
+			}
+			if got := err.Error(); got != tt.want {
+				t.Errorf("Error() =\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+var errorRenderTests = []struct {
+	name string
+	err  Error
+	want string
+}{
+	{"everything", Error{Entity: "user", Field: "age", Pos: Pos{Triple: 4, Part: PartRules, Offset: 6},
+		Msg: `unknown rule "rnge"`, Source: "num | rnge 1 5"},
+		"dsl: entity \"user\", field \"age\" (triple 4, rules): unknown rule \"rnge\"\n    num | rnge 1 5\n          ^"},
+	{"entity only", Error{Entity: "user", Pos: Pos{Offset: -1}, Msg: "m"}, `dsl: entity "user": m`},
+	{"field without triple", Error{Entity: "user", Field: "f", Pos: Pos{Offset: -1}, Msg: "m"}, `dsl: entity "user", field "f": m`},
+	{"triple without field", Error{Entity: "user", Pos: Pos{Triple: 2, Part: PartType, Offset: -1}, Msg: "m"}, `dsl: entity "user" (triple 2, type): m`},
+	{"no entity", Error{Field: "f", Pos: Pos{Triple: 2, Part: PartType, Offset: -1}, Msg: "m"}, `dsl: field "f" (triple 2, type): m`},
+	{"nothing but a triple", Error{Pos: Pos{Triple: 2, Offset: -1}, Msg: "m"}, `dsl: (triple 2, name): m`},
+	{"nothing", Error{Msg: "m"}, `dsl: m`},
+	{"quoted names", Error{Entity: "a\"b", Field: "c\nd", Msg: "m"}, `dsl: entity "a\"b", field "c\nd": m`},
+	{"offset -1 hides the source", Error{Entity: "e", Pos: Pos{Offset: -1}, Msg: "m", Source: "abc"}, `dsl: entity "e": m`},
+	{"offset past the end hides the source", Error{Entity: "e", Pos: Pos{Offset: 4}, Msg: "m", Source: "abc"}, `dsl: entity "e": m`},
+	{"offset at the end", Error{Entity: "e", Pos: Pos{Offset: 3}, Msg: "m", Source: "abc"}, "dsl: entity \"e\": m\n    abc\n       ^"},
+	{"offset inside a rune", Error{Entity: "e", Pos: Pos{Offset: 2}, Msg: "m", Source: "éa"}, "dsl: entity \"e\": m\n    éa\n     ^"},
+	{"offset on a newline", Error{Entity: "e", Pos: Pos{Offset: 1}, Msg: "m", Source: "a\nb"}, "dsl: entity \"e\": m\n    a\n     ^"},
+	{"empty source", Error{Entity: "e", Pos: Pos{Offset: 0}, Msg: "m"}, `dsl: entity "e": m`},
+	{"unknown part", Error{Entity: "e", Pos: Pos{Triple: 1, Part: 9, Offset: -1}, Msg: "m"}, `dsl: entity "e" (triple 1, part(9)): m`},
+}
+
+func TestErrorRender(t *testing.T) {
+	for _, tt := range errorRenderTests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.err.Error(); got != tt.want {
+				t.Errorf("Error() =\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestErrorListZero(t *testing.T) {
+	var l ErrorList
+	if l.Len() != 0 {
+		t.Errorf("zero ErrorList has Len %d", l.Len())
+	}
+	if err := l.Err(); err != nil {
+		t.Errorf("zero ErrorList.Err() = %v, want nil", err)
+	}
+	if got, want := l.Error(), "dsl: no errors"; got != want {
+		t.Errorf("zero ErrorList.Error() = %q, want %q", got, want)
+	}
+	l.Sort() // must not panic
+	if got := l.Unwrap(); len(got) != 0 {
+		t.Errorf("zero ErrorList.Unwrap() = %v", got)
+	}
+
+	e := &Error{Entity: "user", Pos: Pos{Offset: -1}, Msg: "m"}
+	l.Add(e)
+	if l.Len() != 1 {
+		t.Fatalf("Len after Add = %d, want 1", l.Len())
+	}
+	err := l.Err()
+	if err == nil {
+		t.Fatal("Err() = nil after Add")
+	}
+	if got, want := err.Error(), `dsl: entity "user": m`; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	var got *Error
+	if !errors.As(err, &got) || got != e {
+		t.Errorf("errors.As found %v, want %v", got, e)
+	}
+	if !errors.Is(err, e) {
+		t.Errorf("errors.Is(err, e) = false")
+	}
+	if errors.Is(err, &Error{Entity: "user", Pos: Pos{Offset: -1}, Msg: "m"}) {
+		t.Errorf("errors.Is matches a different *Error with the same fields")
+	}
+
+	l.Add(&Error{Entity: "user", Msg: "n"})
+	l.Add(&Error{Entity: "user", Msg: "o"})
+	if got, want := l.Error(), "dsl: entity \"user\": m\n(and 2 more errors)"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+func TestErrorListSort(t *testing.T) {
+	mk := func(entity string, triple int, part Part, off int, msg string) *Error {
+		return &Error{Entity: entity, Pos: Pos{Triple: triple, Part: part, Offset: off}, Msg: msg}
+	}
+	l := ErrorList{
+		mk("b", 1, PartName, -1, "b1"),
+		mk("a", 2, PartRules, 5, "a2r5"),
+		mk("a", 2, PartRules, 1, "a2r1"),
+		mk("a", 2, PartType, -1, "a2t"),
+		mk("a", 1, PartRules, 0, "a1r0"),
+		mk("a", 0, PartName, -1, "a0"),
+		mk("a", 2, PartRules, 1, "a2r1 second"), // equal position: stays after the first
+		mk("a", 2, PartName, -1, "a2n"),
+	}
+	l.Sort()
+	var got []string
+	for _, e := range l {
+		got = append(got, e.Msg)
+	}
+	want := "a0 a1r0 a2n a2t a2r1 a2r1 second a2r5 b1"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("sorted = %s\nwant     %s", g, want)
+	}
+}

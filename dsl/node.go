@@ -1,0 +1,200 @@
+package dsl
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Type is a field's declared type, with msful's aliases folded.
+type Type uint8
+
+// The declared types.
+const (
+	TypeNone   Type = iota // none, no: the value passes through as it is
+	TypeString             // string, text
+	TypeNumber             // number, num, int, integer, long: int64
+	TypeFloat              // float, double: float64
+	TypeBool               // bool, boolean, flag
+	TypeDate               // date, datetime, timestamp
+	TypeList               // list, array
+	TypeObject             // object, map, json
+)
+
+var typeNames = [...]string{"none", "string", "number", "float", "bool", "date", "list", "object"}
+
+// String returns the type's canonical DSL name.
+func (t Type) String() string {
+	if int(t) < len(typeNames) {
+		return typeNames[t]
+	}
+	return "type(" + strconv.Itoa(int(t)) + ")"
+}
+
+// typeAliases maps every lower-case type name the DSL accepts to its type.
+var typeAliases = map[string]Type{
+	"none": TypeNone, "no": TypeNone,
+	"string": TypeString, "text": TypeString,
+	"number": TypeNumber, "num": TypeNumber, "int": TypeNumber, "integer": TypeNumber, "long": TypeNumber,
+	"float": TypeFloat, "double": TypeFloat,
+	"bool": TypeBool, "boolean": TypeBool, "flag": TypeBool,
+	"date": TypeDate, "datetime": TypeDate, "timestamp": TypeDate,
+	"list": TypeList, "array": TypeList,
+	"object": TypeObject, "map": TypeObject, "json": TypeObject,
+}
+
+// LookupType returns the type named name (case-insensitive, aliases
+// included).
+func LookupType(name string) (Type, bool) {
+	t, ok := typeAliases[strings.ToLower(name)]
+	return t, ok
+}
+
+// FieldKind says what a field is.
+type FieldKind uint8
+
+// The kinds of field.
+const (
+	FieldValue FieldKind = iota // a value of a declared Type
+	FieldGroup                  // an output object read from the same input level: "name", "{" … "}"
+	FieldRef                    // a value made with another entity: "name", "$other"
+)
+
+// Entity is a parsed declaration: a name and its fields in order.
+type Entity struct {
+	Name   string
+	Fields []*Field
+}
+
+// Field is one declared field: a value, a group or a reference.
+type Field struct {
+	Name      string
+	Kind      FieldKind
+	Type      Type     // FieldValue only
+	TypeName  string   // the type string as written ("num", "$user", "{")
+	Ref       string   // FieldRef only: the entity named, without the $
+	Rules     []*Rule  // in the order written
+	RulesText string   // the rules string as written
+	Fields    []*Field // FieldGroup only: the fields inside the group
+	CloseName string   // FieldGroup only: the name written on the closing "}"
+	Pos       Pos      // the field's triple (Part name)
+	ClosePos  Pos      // FieldGroup only: the closing triple
+}
+
+// Rule is one rule of a field: a name and its arguments, as written.
+type Rule struct {
+	Name string
+	Args []Arg
+	Pos  Pos // the rule name's position in the rules string
+}
+
+// Arg is one argument of a rule.
+type Arg struct {
+	Text   string // without quotes; a doubled quote is one quote
+	Quoted bool   // written in quotes
+	Pos    Pos
+}
+
+// Triples returns the declaration as the flat list of strings that Parse
+// reads, so that Parse(e.Name, e.Triples()...) gives an equal entity.
+func (e *Entity) Triples() []string {
+	var out []string
+	var walk func(fs []*Field)
+	walk = func(fs []*Field) {
+		for _, f := range fs {
+			out = append(out, f.Name, f.typeString(), f.rulesString())
+			if f.Kind == FieldGroup {
+				walk(f.Fields)
+				closeName := f.CloseName
+				if closeName == "" {
+					closeName = f.Name
+				}
+				out = append(out, closeName, "}", "")
+			}
+		}
+	}
+	walk(e.Fields)
+	return out
+}
+
+// String prints the declaration back as the arguments of an Expose call,
+// one triple a line, groups indented:
+//
+//	"user",
+//		"id", "number", "num | rename 'number'",
+//		"details", "{", "",
+//			"age", "number", "num",
+//		"details", "}", "",
+func (e *Entity) String() string {
+	var b strings.Builder
+	b.WriteString(strconv.Quote(e.Name))
+	b.WriteString(",\n")
+	var walk func(fs []*Field, depth int)
+	walk = func(fs []*Field, depth int) {
+		for _, f := range fs {
+			b.WriteString(strings.Repeat("\t", depth))
+			b.WriteString(f.String())
+			b.WriteString(",\n")
+			if f.Kind == FieldGroup {
+				walk(f.Fields, depth+1)
+				b.WriteString(strings.Repeat("\t", depth))
+				closeName := f.CloseName
+				if closeName == "" {
+					closeName = f.Name
+				}
+				b.WriteString(strconv.Quote(closeName) + `, "}", ""`)
+				b.WriteString(",\n")
+			}
+		}
+	}
+	walk(e.Fields, 1)
+	return b.String()
+}
+
+// String prints the field's own triple as Go string literals:
+// "id", "number", "num | rename 'number'". A group prints its opening triple.
+func (f *Field) String() string {
+	return strconv.Quote(f.Name) + ", " + strconv.Quote(f.typeString()) + ", " + strconv.Quote(f.rulesString())
+}
+
+func (f *Field) typeString() string {
+	switch f.Kind {
+	case FieldGroup:
+		return "{"
+	case FieldRef:
+		return "$" + f.Ref
+	}
+	return f.Type.String()
+}
+
+func (f *Field) rulesString() string {
+	parts := make([]string, len(f.Rules))
+	for i, r := range f.Rules {
+		parts[i] = r.String()
+	}
+	return strings.Join(parts, " | ")
+}
+
+// String prints the rule as DSL: its name, then its arguments, quoted where
+// they were quoted or where they must be.
+func (r *Rule) String() string {
+	var b strings.Builder
+	b.WriteString(r.Name)
+	for _, a := range r.Args {
+		b.WriteByte(' ')
+		b.WriteString(a.String())
+	}
+	return b.String()
+}
+
+// String prints the argument as DSL, quoting it when it was quoted or when
+// it is empty, holds white space or `|`, or starts with a quote.
+func (a Arg) String() string {
+	if !a.Quoted && a.Text != "" && !hasSpace(a.Text) && !strings.Contains(a.Text, "|") && a.Text[0] != '\'' && a.Text[0] != '"' {
+		return a.Text
+	}
+	q := "'"
+	if strings.Contains(a.Text, "'") && !strings.Contains(a.Text, `"`) {
+		q = `"`
+	}
+	return q + strings.ReplaceAll(a.Text, q, q+q) + q
+}

@@ -1,0 +1,177 @@
+package dsl
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Parse reads the triples of one entity declaration: field name, type,
+// rules, repeated. It checks syntax only: the type names, the `{`/`}`
+// balance, `$` references and the shape of each rules string. Which rules
+// exist and what their arguments mean is for the compiler that reads the
+// result. Every error found is reported, as an ErrorList sorted by position.
+func Parse(entity string, decl ...string) (*Entity, error) {
+	p := &parser{ent: &Entity{Name: entity}}
+	p.parse(decl)
+	p.errs.Sort()
+	if err := p.errs.Err(); err != nil {
+		return nil, err
+	}
+	return p.ent, nil
+}
+
+// ParseRules parses one rules string on its own ("num | rename 'number'").
+// Offsets in the returned rules and errors are relative to s. On error the
+// rules that could be read are returned with an ErrorList.
+func ParseRules(s string) ([]*Rule, error) {
+	p := &parser{ent: &Entity{}}
+	rs := p.parseRules(&Field{}, s, 0)
+	p.errs.Sort()
+	return rs, p.errs.Err()
+}
+
+type parser struct {
+	ent   *Entity
+	errs  ErrorList
+	stack []*Field // open groups, innermost last
+}
+
+func (p *parser) errorf(field string, pos Pos, source string, format string, args ...any) {
+	p.errs.Add(&Error{Entity: p.ent.Name, Field: field, Pos: pos, Msg: fmt.Sprintf(format, args...), Source: source})
+}
+
+func (p *parser) parse(decl []string) {
+	if strings.TrimSpace(p.ent.Name) == "" {
+		p.errorf("", Pos{Offset: -1}, "", "the entity name is empty")
+	}
+	n := len(decl) / 3
+	for i := 0; i < n; i++ {
+		p.triple(i+1, decl[3*i], decl[3*i+1], decl[3*i+2])
+	}
+	if rest := len(decl) % 3; rest != 0 {
+		p.errorf("", Pos{Triple: n + 1, Offset: -1}, "",
+			"%d %s not a whole triple (field, type, rules): %s",
+			rest, plural(rest, "string is", "strings are"), quoteAll(decl[3*n:]))
+	}
+	for i := len(p.stack) - 1; i >= 0; i-- {
+		g := p.stack[i]
+		p.errorf(g.Name, g.Pos, "", "group %q opened with \"{\" is never closed with \"}\"", g.Name)
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// add appends f to the innermost open group, or to the entity.
+func (p *parser) add(f *Field) {
+	if len(p.stack) > 0 {
+		g := p.stack[len(p.stack)-1]
+		g.Fields = append(g.Fields, f)
+		return
+	}
+	p.ent.Fields = append(p.ent.Fields, f)
+}
+
+func (p *parser) triple(idx int, name, typ, rules string) {
+	pos := Pos{Triple: idx, Part: PartName, Offset: -1}
+	typePos := Pos{Triple: idx, Part: PartType, Offset: -1}
+	t := strings.TrimSpace(typ)
+
+	if t == "}" {
+		if len(p.stack) == 0 {
+			p.errorf(name, typePos, "", "\"}\" closes no group")
+			return
+		}
+		g := p.stack[len(p.stack)-1]
+		p.stack = p.stack[:len(p.stack)-1]
+		g.CloseName = name
+		g.ClosePos = pos
+		if trimmed := strings.TrimLeftFunc(rules, unicode.IsSpace); trimmed != "" {
+			off := len(rules) - len(trimmed) // the caret goes under the first rule
+			p.errorf(name, Pos{Triple: idx, Part: PartRules, Offset: off}, rules, "the closing \"}\" of group %q takes no rules", g.Name)
+		}
+		return
+	}
+
+	f := &Field{Name: name, TypeName: typ, RulesText: rules, Pos: pos}
+	if strings.TrimSpace(name) == "" {
+		p.errorf(name, pos, "", "the field name is empty")
+	}
+	switch {
+	case t == "{":
+		f.Kind = FieldGroup
+	case strings.HasPrefix(t, "$"):
+		f.Kind = FieldRef
+		f.Ref = strings.TrimSpace(t[1:])
+		if f.Ref == "" {
+			p.errorf(name, typePos, "", "\"$\" names no entity: write \"$name\"")
+		}
+	default:
+		ty, ok := LookupType(t)
+		if !ok {
+			p.errorf(name, typePos, "", "unknown type %q (want none, string, number, float, bool, date, list, object, \"{\", \"}\" or \"$entity\")", typ)
+		}
+		f.Kind = FieldValue
+		f.Type = ty
+	}
+	f.Rules = p.parseRules(f, rules, idx)
+	p.add(f)
+	if f.Kind == FieldGroup {
+		p.stack = append(p.stack, f)
+	}
+}
+
+// parseRules reads "rule arg arg | rule | …". Empty rules text is no rules;
+// an empty rule (before, between or after bars) is an error. Parsing goes on
+// after an error, so that every error of the string is reported.
+func (p *parser) parseRules(f *Field, s string, triple int) []*Rule {
+	at := func(off int) Pos { return Pos{Triple: triple, Part: PartRules, Offset: off} }
+	toks, lerr := lexRules(s) // on error, toks stops before it and has no tokEOF
+	var rs []*Rule
+	var cur *Rule // the rule being read; nil before its name
+	lastBar := -1 // offset of the last bar
+	for _, tok := range toks {
+		switch tok.kind {
+		case tokWord, tokQuoted:
+			if cur == nil {
+				cur = &Rule{Name: tok.text, Pos: at(tok.off)}
+				if tok.kind == tokQuoted {
+					// Read its arguments but keep it out of the result.
+					p.errorf(f.Name, at(tok.off), s, "a rule name cannot be quoted")
+					continue
+				}
+				rs = append(rs, cur)
+				continue
+			}
+			cur.Args = append(cur.Args, Arg{Text: tok.text, Quoted: tok.kind == tokQuoted, Pos: at(tok.off)})
+		case tokPipe:
+			if cur == nil {
+				p.errorf(f.Name, at(tok.off), s, "empty rule before \"|\"")
+			}
+			cur = nil
+			lastBar = tok.off
+		case tokEOF:
+			if cur == nil && lastBar >= 0 {
+				p.errorf(f.Name, at(lastBar), s, "empty rule after \"|\"")
+			}
+		}
+	}
+	if lerr != nil {
+		p.errorf(f.Name, at(lerr.off), s, "%s", lerr.msg)
+	}
+	return rs
+}

@@ -1,0 +1,286 @@
+package entity
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/rules"
+)
+
+// compiler turns one parsed declaration into a plan, collecting every error.
+type compiler struct {
+	reg  *Registry
+	ent  *Entity
+	errs dsl.ErrorList
+}
+
+// compile builds the entity for decl. References are resolved to slots of
+// reg, created empty for names not declared yet.
+func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
+	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl}}
+	c.ent.root = c.object(decl.Fields)
+	if err := c.errs.Err(); err != nil {
+		return nil, err
+	}
+	return c.ent, nil
+}
+
+func (c *compiler) errorf(f *dsl.Field, pos dsl.Pos, format string, args ...any) {
+	src := ""
+	if pos.Part == dsl.PartRules {
+		src = f.RulesText
+	}
+	c.errs.Add(&dsl.Error{Entity: c.ent.name, Field: f.Name, Pos: pos, Msg: fmt.Sprintf(format, args...), Source: src})
+}
+
+var kindOfType = [...]rules.Kind{
+	dsl.TypeNone:   rules.Any,
+	dsl.TypeString: rules.String,
+	dsl.TypeNumber: rules.Int,
+	dsl.TypeFloat:  rules.Float,
+	dsl.TypeBool:   rules.Bool,
+	dsl.TypeDate:   rules.Time,
+	dsl.TypeList:   rules.List,
+	dsl.TypeObject: rules.Object,
+}
+
+// object compiles the fields of one output object.
+func (c *compiler) object(fields []*dsl.Field) *objectPlan {
+	p := &objectPlan{}
+	seen := make(map[string]*dsl.Field, len(fields))
+	for _, f := range fields {
+		n := c.field(f)
+		if prev, dup := seen[n.out]; dup {
+			c.errorf(f, f.Pos, "output key %q is already written by field %q (triple %d)", n.out, prev.Name, prev.Pos.Triple)
+			continue
+		}
+		seen[n.out] = f
+		if len(p.nodes) > 0 {
+			n.key = append(n.key, ',')
+		}
+		n.key = appendString(n.key, n.out)
+		n.key = append(n.key, ':')
+		p.nodes = append(p.nodes, n)
+		p.keys = append(p.keys, n.out)
+	}
+	return p
+}
+
+// field compiles one field's rules into a node.
+func (c *compiler) field(f *dsl.Field) *node {
+	n := &node{in: f.Name, out: f.Name, decl: f}
+	var defRule *dsl.Rule
+	for _, r := range f.Rules {
+		name := strings.ToLower(r.Name)
+		switch name {
+		case "none", "no", "not":
+			c.noArgs(f, r)
+		case "req", "required":
+			c.noArgs(f, r)
+			n.req = true
+		case "secret":
+			c.noArgs(f, r)
+			n.secret = true
+		case "rename", "rn":
+			if len(r.Args) != 1 || r.Args[0].Text == "" {
+				c.errorf(f, r.Pos, "rule %q takes one argument, the output name", r.Name)
+				continue
+			}
+			n.out = r.Args[0].Text
+		case "default", "def":
+			if len(r.Args) > 1 {
+				c.errorf(f, r.Pos, "rule %q takes at most one argument, the value", r.Name)
+				continue
+			}
+			defRule = r
+		default:
+			if f.Kind != dsl.FieldValue {
+				continue // reported below
+			}
+			c.rule(f, n, r, name)
+		}
+	}
+
+	switch f.Kind {
+	case dsl.FieldGroup:
+		for _, r := range f.Rules {
+			if name := strings.ToLower(r.Name); name != "rename" && name != "rn" && name != "none" && name != "no" && name != "not" {
+				c.errorf(f, r.Pos, "rule %q cannot apply to a group: a group takes only rename", r.Name)
+			}
+		}
+		n.kind = nodeGroup
+		n.group = c.object(f.Fields)
+	case dsl.FieldRef:
+		for _, r := range f.Rules {
+			switch strings.ToLower(r.Name) {
+			case "req", "required", "rename", "rn", "none", "no", "not", "secret":
+			case "default", "def":
+				if len(r.Args) > 0 {
+					c.errorf(f, r.Args[0].Pos, "a default on a reference takes no value: a bare default makes %q from an empty input", f.Ref)
+				}
+			default:
+				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only req, a bare default and rename", r.Name, f.Ref)
+			}
+		}
+		n.kind = nodeRef
+		n.ref = c.reg.slotFor(f.Ref)
+		n.refDefault = defRule != nil
+		n.hasDefault = defRule != nil
+		c.ent.refs = append(c.ent.refs, n)
+	default:
+		n.kind = nodeValue
+		n.typ = kindOfType[f.Type]
+		if defRule != nil {
+			c.defaultValue(f, n, defRule)
+		}
+	}
+	return n
+}
+
+func (c *compiler) noArgs(f *dsl.Field, r *dsl.Rule) {
+	if len(r.Args) > 0 {
+		c.errorf(f, r.Args[0].Pos, "rule %q takes no arguments", r.Name)
+	}
+}
+
+// rule compiles one registered rule.
+func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
+	def, ok := c.reg.rules.Lookup(name)
+	if !ok {
+		c.errorf(f, r.Pos, "unknown rule %q", r.Name)
+		return
+	}
+	typ := kindOfType[f.Type]
+	if def.Types != 0 && !def.Types.Has(typ) {
+		c.errorf(f, r.Pos, "rule %q cannot apply to a %s field", r.Name, typ)
+		return
+	}
+	switch {
+	case len(r.Args) < def.MinArgs || def.MaxArgs >= 0 && len(r.Args) > def.MaxArgs:
+		c.errorf(f, r.Pos, "rule %q takes %s, got %d", r.Name, argCount(def.MinArgs, def.MaxArgs), len(r.Args))
+		return
+	}
+	args := make([]string, len(r.Args))
+	for i, a := range r.Args {
+		args[i] = a.Text
+	}
+	checker, err := compileRule(def, args, typ)
+	if err != nil {
+		c.errorf(f, r.Pos, "rule %q: %v", r.Name, err)
+		return
+	}
+	ck := check{rule: name, c: checker}
+	if def.Stage == rules.Input {
+		n.inChecks = append(n.inChecks, ck)
+	} else {
+		n.outChecks = append(n.outChecks, ck)
+	}
+}
+
+// compileRule calls a rule's Compile, turning a panic in user code into an
+// error.
+func compileRule(def *rules.Def, args []string, typ rules.Kind) (ck rules.Checker, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			ck, err = nil, fmt.Errorf("panic while compiling: %v", p)
+		}
+	}()
+	ck, err = def.Compile(args, typ)
+	if err == nil && ck == nil {
+		err = fmt.Errorf("Compile returned no Checker")
+	}
+	return ck, err
+}
+
+func argCount(lo, hi int) string {
+	plural := func(n int) string {
+		if n == 1 {
+			return "1 argument"
+		}
+		return strconv.Itoa(n) + " arguments"
+	}
+	switch {
+	case hi < 0:
+		return "at least " + plural(lo)
+	case lo == hi:
+		return plural(lo)
+	}
+	return strconv.Itoa(lo) + " to " + plural(hi)
+}
+
+// defaultValue converts a default's text with the field's own conversion,
+// checks it against the field's rules and pre-writes its JSON.
+func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
+	var v rules.Value
+	var pos = r.Pos
+	if len(r.Args) == 0 {
+		v = zeroValue(n.typ)
+	} else {
+		a := r.Args[0]
+		pos = a.Pos
+		switch n.typ {
+		case rules.Any:
+			var x any
+			if !a.Quoted && json.Unmarshal([]byte(a.Text), &x) == nil {
+				v = inputValue(raw{a: x})
+			} else {
+				v = rules.Value{Kind: rules.String, Str: a.Text}
+			}
+		case rules.List, rules.Object:
+			var x any
+			if err := json.Unmarshal([]byte(a.Text), &x); err == nil {
+				v, _ = convert(n.typ, raw{a: x}, nil)
+			}
+		default:
+			var scratch [64]byte
+			v, _ = convert(n.typ, raw{s: a.Text, isStr: true}, scratch[:])
+			v.Str = strings.Clone(v.Str)
+		}
+		if v.Kind == rules.Null && !(n.typ == rules.Any && a.Text == "null" && !a.Quoted) {
+			c.errorf(f, pos, "default %q is not a valid %s", a.Text, n.typ)
+			return
+		}
+	}
+	for _, ck := range n.outChecks {
+		if v.Kind == rules.Null {
+			break
+		}
+		if err := ck.c.Check(v); err != nil {
+			c.errorf(f, pos, "the default fails rule %q: %v", ck.rule, err)
+			return
+		}
+	}
+	js, err := appendValue(nil, n.typ, v, defaultDepth)
+	if err != nil {
+		c.errorf(f, pos, "the default cannot be written as JSON: %v", err)
+		return
+	}
+	n.hasDefault = true
+	n.defJSON = js
+	n.defValue = objectValue(n.typ, v, false)
+}
+
+// zeroValue is the value of a bare default: "", 0, 0.0, false, the Unix
+// epoch, [], {}; null for none.
+func zeroValue(k rules.Kind) rules.Value {
+	switch k {
+	case rules.String:
+		return rules.Value{Kind: rules.String}
+	case rules.Int:
+		return rules.Value{Kind: rules.Int}
+	case rules.Float:
+		return rules.Value{Kind: rules.Float}
+	case rules.Bool:
+		return rules.Value{Kind: rules.Bool}
+	case rules.Time:
+		return rules.Value{Kind: rules.Time, Time: rules.IntToTime(0)}
+	case rules.List:
+		return rules.Value{Kind: rules.List, Any: []any{}}
+	case rules.Object:
+		return rules.Value{Kind: rules.Object, Any: map[string]any{}}
+	}
+	return rules.Value{}
+}

@@ -1,0 +1,219 @@
+package entity
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/expose-go/expose/rules"
+)
+
+// The conversions of the README's table: each turns an input value into
+// the field's declared kind, or into a Null value when it cannot. None of
+// them allocates: text produced from numbers and times is written into the
+// caller's scratch buffer, and the result is then marked borrowed so that an
+// Object keeps a copy.
+
+// convert converts r to kind k.
+func convert(k rules.Kind, r raw, scratch []byte) (v rules.Value, borrowed bool) {
+	switch k {
+	case rules.String:
+		return toString(r, scratch)
+	case rules.Int:
+		return toInt(r), false
+	case rules.Float:
+		return toFloat(r), false
+	case rules.Bool:
+		return toBool(r), false
+	case rules.Time:
+		return toTime(r), false
+	case rules.List:
+		if r.isStr {
+			return rules.Value{}, false
+		}
+		if l, ok := listOf(r.a); ok {
+			return rules.Value{Kind: rules.List, Len: l.len, Any: r.a}, false
+		}
+	case rules.Object:
+		if r.isStr {
+			return rules.Value{}, false
+		}
+		if n, ok := objectLen(r.a); ok {
+			return rules.Value{Kind: rules.Object, Len: n, Any: r.a}, false
+		}
+	case rules.Any:
+		v := inputValue(r)
+		_, isBytes := r.a.([]byte)
+		return v, isBytes
+	}
+	return rules.Value{}, false
+}
+
+// textOf returns the text of a string-like input.
+func textOf(r raw) (string, bool) {
+	if r.isStr {
+		return r.s, true
+	}
+	switch v := r.a.(type) {
+	case string:
+		return v, true
+	case []byte:
+		return bytesString(v), true
+	}
+	return "", false
+}
+
+func toString(r raw, scratch []byte) (rules.Value, bool) {
+	if s, ok := textOf(r); ok {
+		_, isBytes := r.a.([]byte)
+		return rules.Value{Kind: rules.String, Str: s}, isBytes
+	}
+	switch v := r.a.(type) {
+	case bool:
+		if v {
+			return rules.Value{Kind: rules.String, Str: "true"}, false
+		}
+		return rules.Value{Kind: rules.String, Str: "false"}, false
+	case time.Time:
+		b := v.UTC().AppendFormat(scratch[:0], time.RFC3339Nano)
+		return rules.Value{Kind: rules.String, Str: bytesString(b)}, true
+	case json.Number:
+		return toString(raw{a: json.Number(v)}.numberValue(), scratch)
+	}
+	if n, ok := intOf(r.a); ok {
+		return rules.Value{Kind: rules.String, Str: bytesString(strconv.AppendInt(scratch[:0], n, 10))}, true
+	}
+	if f, ok := floatOf(r.a); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
+		bits := 64
+		if _, ok := r.a.(float32); ok {
+			bits = 32
+		}
+		return rules.Value{Kind: rules.String, Str: bytesString(appendFloat(scratch[:0], f, bits))}, true
+	}
+	return rules.Value{}, false
+}
+
+// numberValue turns a json.Number into an int64 or float64 input; one that
+// is not a number becomes null.
+func (r raw) numberValue() raw {
+	s := string(r.a.(json.Number))
+	if isIntegerText(s) {
+		if n, ok := rules.ParseInt(s); ok {
+			return raw{a: n}
+		}
+	}
+	if f, ok := rules.ParseFloat(s); ok {
+		return raw{a: f}
+	}
+	return raw{}
+}
+
+// truncate converts f toward zero when the result fits in an int64.
+func truncate(f float64) (int64, bool) {
+	if math.IsNaN(f) || f <= -9223372036854775809.0 || f >= 9223372036854775808.0 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+func toInt(r raw) rules.Value {
+	if s, ok := textOf(r); ok {
+		if n, ok := rules.ParseInt(s); ok {
+			return rules.Value{Kind: rules.Int, Int: n}
+		}
+		return rules.Value{}
+	}
+	if jn, ok := r.a.(json.Number); ok {
+		return toInt(raw{a: jn}.numberValue())
+	}
+	if n, ok := intOf(r.a); ok {
+		return rules.Value{Kind: rules.Int, Int: n}
+	}
+	if f, ok := floatOf(r.a); ok {
+		if n, ok := truncate(f); ok {
+			return rules.Value{Kind: rules.Int, Int: n}
+		}
+	}
+	return rules.Value{}
+}
+
+func toFloat(r raw) rules.Value {
+	if s, ok := textOf(r); ok {
+		if f, ok := rules.ParseFloat(s); ok {
+			return rules.Value{Kind: rules.Float, Float: f}
+		}
+		return rules.Value{}
+	}
+	if jn, ok := r.a.(json.Number); ok {
+		return toFloat(raw{a: jn}.numberValue())
+	}
+	if n, ok := intOf(r.a); ok {
+		return rules.Value{Kind: rules.Float, Float: float64(n)}
+	}
+	if f, ok := floatOf(r.a); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
+		return rules.Value{Kind: rules.Float, Float: f}
+	}
+	return rules.Value{}
+}
+
+func toBool(r raw) rules.Value {
+	if s, ok := textOf(r); ok {
+		if b, ok := rules.ParseBool(s); ok {
+			return rules.Value{Kind: rules.Bool, Bool: b}
+		}
+		return rules.Value{}
+	}
+	switch v := r.a.(type) {
+	case bool:
+		return rules.Value{Kind: rules.Bool, Bool: v}
+	case json.Number:
+		return toBool(raw{a: v}.numberValue())
+	}
+	var n float64
+	if i, ok := intOf(r.a); ok {
+		n = float64(i)
+	} else if f, ok := floatOf(r.a); ok {
+		n = f
+	} else {
+		return rules.Value{}
+	}
+	switch n {
+	case 1:
+		return rules.Value{Kind: rules.Bool, Bool: true}
+	case 0:
+		return rules.Value{Kind: rules.Bool, Bool: false}
+	}
+	return rules.Value{}
+}
+
+func toTime(r raw) rules.Value {
+	var t time.Time
+	if s, ok := textOf(r); ok {
+		var ok bool
+		if t, ok = rules.ParseTime(s); !ok {
+			return rules.Value{}
+		}
+	} else {
+		switch v := r.a.(type) {
+		case time.Time:
+			t = v.UTC()
+		case json.Number:
+			return toTime(raw{a: v}.numberValue())
+		default:
+			if n, ok := intOf(r.a); ok {
+				t = rules.IntToTime(n)
+			} else if f, ok := floatOf(r.a); ok {
+				if t, ok = rules.FloatToTime(f); !ok {
+					return rules.Value{}
+				}
+			} else {
+				return rules.Value{}
+			}
+		}
+	}
+	if y := t.Year(); y < 0 || y > 9999 {
+		return rules.Value{} // RFC 3339 has four-digit years only
+	}
+	return rules.Value{Kind: rules.Time, Time: t}
+}

@@ -1,0 +1,36 @@
+package entity
+
+import "github.com/expose-go/expose/rules"
+
+// Default is the registry the package-level functions use.
+var Default = NewRegistry()
+
+// Expose declares an entity in the Default registry. See Registry.Expose.
+func Expose(name string, decl ...string) (*Entity, error) { return Default.Expose(name, decl...) }
+
+// MustExpose declares an entity in the Default registry and panics on a
+// declaration error. See Registry.MustExpose.
+func MustExpose(name string, decl ...string) *Entity { return Default.MustExpose(name, decl...) }
+
+// Make makes v with the entity named in the Default registry.
+func Make(name string, v any) (*Object, error) { return Default.Make(name, v) }
+
+// MakeJSON makes v with the entity named in the Default registry and returns
+// its JSON.
+func MakeJSON(name string, v any) ([]byte, error) { return Default.MakeJSON(name, v) }
+
+// AppendJSON makes v with the entity named in the Default registry and
+// appends its JSON to dst.
+func AppendJSON(dst []byte, name string, v any) ([]byte, error) {
+	return Default.AppendJSON(dst, name, v)
+}
+
+// Lookup returns the entity named in the Default registry, or nil.
+func Lookup(name string) *Entity { return Default.Lookup(name) }
+
+// Check reports every reference in the Default registry that names no
+// entity.
+func Check() error { return Default.Check() }
+
+// RegisterRule adds a custom rule to the Default registry.
+func RegisterRule(d rules.Def) error { return Default.RegisterRule(d) }

@@ -1,0 +1,411 @@
+package entity
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"time"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// This file writes JSON exactly as encoding/json.Marshal does: the same
+// string escaping (HTML-safe, U+2028/U+2029 escaped, invalid UTF-8 replaced
+// with U+FFFD), the same number spelling, map keys sorted. It is the only
+// place that writes values; the plan decides which value and where.
+
+const hexDigits = "0123456789abcdef"
+
+// safeASCII[c] is true for the ASCII bytes encoding/json writes as they are
+// (with HTML escaping on, as json.Marshal has it).
+var safeASCII = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
+// appendBytes appends b, UTF-8 text, as a quoted JSON string.
+func appendBytes(dst []byte, b []byte) []byte {
+	return appendString(dst, unsafe.String(unsafe.SliceData(b), len(b)))
+}
+
+// appendString appends s as a quoted JSON string.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if safeASCII[c] {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// appendFloat appends f as encoding/json (and JavaScript) spell it: 0.1,
+// 1000000, 1e+21, 1e-7. bits is 32 or 64. f must be finite.
+func appendFloat(dst []byte, f float64, bits int) []byte {
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 {
+		if bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
+			format = 'e'
+		}
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, bits)
+	if format == 'e' {
+		// Clean up e-09 to e-9, as encoding/json does.
+		n := len(dst)
+		if n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst
+}
+
+// appendTime appends t as a quoted RFC 3339 string with nanoseconds, as
+// time.Time.MarshalJSON does.
+func appendTime(dst []byte, t time.Time) []byte {
+	dst = append(dst, '"')
+	dst = t.AppendFormat(dst, time.RFC3339Nano)
+	return append(dst, '"')
+}
+
+// errUnsupportedValue reports a value that JSON cannot hold (NaN, a channel).
+var errUnsupportedValue = errors.New("cannot be written as JSON")
+
+// appendAny appends v with encoding/json's rules. depth counts the levels of
+// nesting left; a value nested deeper fails with ErrDepth, which also ends
+// cyclic values.
+func appendAny(dst []byte, v any, depth int) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return append(dst, "null"...), nil
+	case string:
+		return appendString(dst, v), nil
+	case bool:
+		return strconv.AppendBool(dst, v), nil
+	case int:
+		return strconv.AppendInt(dst, int64(v), 10), nil
+	case int8:
+		return strconv.AppendInt(dst, int64(v), 10), nil
+	case int16:
+		return strconv.AppendInt(dst, int64(v), 10), nil
+	case int32:
+		return strconv.AppendInt(dst, int64(v), 10), nil
+	case int64:
+		return strconv.AppendInt(dst, v, 10), nil
+	case uint:
+		return strconv.AppendUint(dst, uint64(v), 10), nil
+	case uint8:
+		return strconv.AppendUint(dst, uint64(v), 10), nil
+	case uint16:
+		return strconv.AppendUint(dst, uint64(v), 10), nil
+	case uint32:
+		return strconv.AppendUint(dst, uint64(v), 10), nil
+	case uint64:
+		return strconv.AppendUint(dst, v, 10), nil
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return dst, errUnsupportedValue
+		}
+		return appendFloat(dst, v, 64), nil
+	case float32:
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return dst, errUnsupportedValue
+		}
+		return appendFloat(dst, float64(v), 32), nil
+	case json.Number:
+		if v == "" {
+			return append(dst, '0'), nil
+		}
+		if !isJSONNumber(string(v)) {
+			return dst, errUnsupportedValue
+		}
+		return append(dst, v...), nil
+	case time.Time:
+		if y := v.Year(); y < 0 || y > 9999 {
+			return dst, errUnsupportedValue
+		}
+		return appendTime(dst, v), nil
+	case []byte:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		dst = append(dst, '"')
+		dst = base64.StdEncoding.AppendEncode(dst, v)
+		return append(dst, '"'), nil
+	case json.RawMessage:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		buf := bytes.NewBuffer(dst)
+		if err := json.Compact(buf, v); err != nil {
+			return dst, errUnsupportedValue
+		}
+		return buf.Bytes(), nil
+	case *Object:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		return v.appendJSON(dst, depth)
+	}
+	if depth <= 0 {
+		return dst, ErrDepth
+	}
+	switch v := v.(type) {
+	case []any:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		dst = append(dst, '[')
+		for i, e := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendAny(dst, e, depth-1); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, ']'), nil
+	case []string:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		dst = append(dst, '[')
+		for i, e := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, e)
+		}
+		return append(dst, ']'), nil
+	case []*Object:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		dst = append(dst, '[')
+		for i, e := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendAny(dst, e, depth-1); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, ']'), nil
+	case map[string]any:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		return appendSortedMap(dst, v, depth)
+	case map[string]string:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		return appendSortedMap(dst, v, depth)
+	case json.Marshaler, interface{ MarshalText() ([]byte, error) }:
+		return appendMarshal(dst, v)
+	}
+	return appendReflect(dst, v, depth)
+}
+
+// appendSortedMap writes a map with its keys sorted, as encoding/json does.
+func appendSortedMap[V any](dst []byte, m map[string]V, depth int) ([]byte, error) {
+	var arr [16]string
+	keys := arr[:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, k)
+		dst = append(dst, ':')
+		var err error
+		if dst, err = appendAny(dst, any(m[k]), depth-1); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// appendReflect writes slices, arrays and maps of other types element by
+// element (so depth still bounds them), and hands anything else to
+// encoding/json.
+func appendReflect(dst []byte, v any, depth int) ([]byte, error) {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice:
+		if rv.IsNil() {
+			return append(dst, "null"...), nil
+		}
+		if rv.Type().Elem().Kind() == reflect.Uint8 {
+			return appendMarshal(dst, v) // base64, as encoding/json writes byte slices
+		}
+		fallthrough
+	case reflect.Array:
+		dst = append(dst, '[')
+		for i := 0; i < rv.Len(); i++ {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendAny(dst, rv.Index(i).Interface(), depth-1); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, ']'), nil
+	case reflect.Map:
+		if rv.Type().Key().Kind() != reflect.String || rv.Type().Key().Implements(textMarshalerType) {
+			return appendMarshal(dst, v)
+		}
+		if rv.IsNil() {
+			return append(dst, "null"...), nil
+		}
+		keys := rv.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int {
+			switch {
+			case a.String() < b.String():
+				return -1
+			case a.String() > b.String():
+				return 1
+			}
+			return 0
+		})
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, k.String())
+			dst = append(dst, ':')
+			var err error
+			if dst, err = appendAny(dst, rv.MapIndex(k).Interface(), depth-1); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, '}'), nil
+	case reflect.Pointer, reflect.Interface:
+		if rv.IsNil() {
+			return append(dst, "null"...), nil
+		}
+		if _, ok := v.(json.Marshaler); ok {
+			return appendMarshal(dst, v)
+		}
+		return appendAny(dst, rv.Elem().Interface(), depth-1)
+	case reflect.Chan, reflect.Func, reflect.Complex64, reflect.Complex128, reflect.UnsafePointer:
+		return dst, errUnsupportedValue
+	}
+	return appendMarshal(dst, v)
+}
+
+var textMarshalerType = reflect.TypeFor[interface{ MarshalText() ([]byte, error) }]()
+
+// appendMarshal hands v to encoding/json: types with their own marshalling,
+// structs, and the rare kinds above.
+func appendMarshal(dst []byte, v any) (out []byte, err error) {
+	defer func() {
+		// A MarshalJSON method is user code: its panic is this value's error.
+		if p := recover(); p != nil {
+			out, err = dst, errUnsupportedValue
+		}
+	}()
+	b, err := json.Marshal(v)
+	if err != nil {
+		return dst, errUnsupportedValue
+	}
+	return append(dst, b...), nil
+}
+
+// isJSONNumber reports whether s is a number in JSON's grammar.
+func isJSONNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if i >= len(s) || s[i] < '0' || s[i] > '9' {
+			return false
+		}
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if i >= len(s) || s[i] < '0' || s[i] > '9' {
+			return false
+		}
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	}
+	return i == len(s)
+}

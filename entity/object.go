@@ -1,0 +1,223 @@
+package entity
+
+import (
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/expose-go/expose/rules"
+)
+
+// Object is an entity's output as Go values: its keys in declaration order
+// and their values. Values are nil (null), string, int64, float64, bool,
+// time.Time (in UTC), *Object (groups and references), []*Object (lists of
+// references), or the value passed through for none, list and object
+// fields. An Object is immutable.
+type Object struct {
+	keys []string // shared with the plan: never modified
+	vals []any
+}
+
+// Len returns the number of keys.
+func (o *Object) Len() int { return len(o.keys) }
+
+// Keys returns the keys in output order.
+func (o *Object) Keys() []string { return append([]string(nil), o.keys...) }
+
+// Get returns the value stored under key and whether the key is there.
+func (o *Object) Get(key string) (any, bool) {
+	for i, k := range o.keys {
+		if k == key {
+			return o.vals[i], true
+		}
+	}
+	return nil, false
+}
+
+// MarshalJSON writes the object; it gives the same bytes as MakeJSON.
+func (o *Object) MarshalJSON() ([]byte, error) {
+	return o.appendJSON(nil, defaultDepth)
+}
+
+func (o *Object) appendJSON(dst []byte, depth int) ([]byte, error) {
+	if depth <= 0 {
+		return dst, ErrDepth
+	}
+	dst = append(dst, '{')
+	for i, k := range o.keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, k)
+		dst = append(dst, ':')
+		var err error
+		if dst, err = appendAny(dst, o.vals[i], depth-1); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// String returns the object's JSON, or a note of why it has none.
+func (o *Object) String() string {
+	b, err := o.MarshalJSON()
+	if err != nil {
+		return "<entity.Object: " + err.Error() + ">"
+	}
+	return string(b)
+}
+
+// Map returns the object as plain Go values: nested Objects become
+// map[string]any and lists of them []any; dates become their RFC 3339 text
+// as written in JSON. It is meant for comparisons in tests (go-cmp).
+func (o *Object) Map() map[string]any {
+	m := make(map[string]any, len(o.keys))
+	for i, k := range o.keys {
+		m[k] = plain(o.vals[i])
+	}
+	return m
+}
+
+func plain(v any) any {
+	switch v := v.(type) {
+	case *Object:
+		if v == nil {
+			return nil
+		}
+		return v.Map()
+	case []*Object:
+		l := make([]any, len(v))
+		for i, o := range v {
+			l[i] = plain(o)
+		}
+		return l
+	case time.Time:
+		return v.Format(time.RFC3339Nano)
+	}
+	return v
+}
+
+// objectValue is the Go value an Object keeps for a converted value.
+func objectValue(k rules.Kind, v rules.Value, borrowed bool) any {
+	if k == rules.Any && v.Any != nil && !borrowed {
+		return v.Any
+	}
+	switch v.Kind {
+	case rules.Null:
+		return nil
+	case rules.String:
+		if borrowed {
+			return strings.Clone(v.Str)
+		}
+		return v.Str
+	case rules.Int:
+		return v.Int
+	case rules.Float:
+		return v.Float
+	case rules.Bool:
+		return v.Bool
+	case rules.Time:
+		return v.Time
+	}
+	return v.Any
+}
+
+// scratchPool holds buffers Make writes pass-through values into, to find
+// the ones JSON cannot hold before it returns an Object that MarshalJSON
+// would fail on.
+var scratchPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// makeTop makes v, an object, with e.
+func (r *run) makeTop(e *Entity, v any) *Object {
+	depth := e.reg.MaxDepth()
+	if v == nil {
+		return r.makeObject(e.root, &source{}, depth-1)
+	}
+	if src, ok := sourceOf(v); ok {
+		return r.makeObject(e.root, &src, depth-1)
+	}
+	r.fatal = unsupported(e, v)
+	return nil
+}
+
+// makeObject builds one output object: the Object twin of appendObject.
+func (r *run) makeObject(p *objectPlan, src *source, depth int) *Object {
+	o := &Object{keys: p.keys, vals: make([]any, len(p.nodes))}
+	for i, n := range p.nodes {
+		switch n.kind {
+		case nodeValue:
+			v, borrowed, fromDefault := r.resolve(n, src)
+			if fromDefault {
+				o.vals[i] = n.defValue
+				continue
+			}
+			if k := n.typ; k == rules.List || k == rules.Object || k == rules.Any && v.Any != nil {
+				bp := scratchPool.Get().(*[]byte)
+				b, err := appendValue((*bp)[:0], k, v, depth)
+				if cap(b) <= 1<<20 {
+					*bp = b[:0]
+				}
+				scratchPool.Put(bp)
+				if err != nil {
+					r.failValue(n, err)
+					continue
+				}
+			}
+			o.vals[i] = objectValue(n.typ, v, borrowed)
+		case nodeGroup:
+			if depth <= 0 {
+				r.fail(n, "depth", ErrDepth)
+				continue
+			}
+			r.push(frame{out: n.out, group: true})
+			o.vals[i] = r.makeObject(n.group, src, depth-1)
+			r.pop()
+		case nodeRef:
+			o.vals[i] = r.makeRef(n, src, depth)
+		}
+	}
+	return o
+}
+
+// makeRef builds a reference: the Object twin of appendRef.
+func (r *run) makeRef(n *node, src *source, depth int) any {
+	ent := r.refTarget(n)
+	if ent == nil {
+		return nil
+	}
+	sub, list, isList, ok := r.refInput(n, src)
+	if !ok {
+		return nil
+	}
+	if depth <= 0 {
+		r.fail(n, "depth", ErrDepth)
+		return nil
+	}
+	r.push(frame{in: n.in, out: n.out})
+	defer r.pop()
+	if isList {
+		return r.makeList(ent, &list, depth-1)
+	}
+	return r.makeObject(ent.root, &sub, depth-1)
+}
+
+// makeList builds the objects of a list made with e, skipping elements that
+// are not objects.
+func (r *run) makeList(e *Entity, l *elems, depth int) []*Object {
+	objs := make([]*Object, 0, l.len)
+	for i := 0; i < l.len; i++ {
+		sub, ok := sourceOf(l.at(i))
+		if !ok {
+			continue
+		}
+		r.push(frame{index: true, idx: i, outIdx: len(objs)})
+		if depth <= 0 {
+			r.errs = append(r.errs, r.depthError())
+			r.pop()
+			break
+		}
+		objs = append(objs, r.makeObject(e.root, &sub, depth-1))
+		r.pop()
+	}
+	return objs
+}

@@ -1,0 +1,89 @@
+package entity
+
+import (
+	"sync/atomic"
+
+	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/rules"
+)
+
+// The plan: what Expose compiles a declaration into and Make runs. Nothing
+// in it is looked up by name at run time: keys are pre-escaped bytes, rules
+// are compiled Checkers, references are pointers to registry slots.
+
+// nodeKind says what a node writes.
+type nodeKind uint8
+
+const (
+	nodeValue nodeKind = iota // a converted, checked value
+	nodeGroup                 // an output object read from the same input
+	nodeRef                   // an object or list made with another entity
+)
+
+// objectPlan is one output object: its fields in output order.
+type objectPlan struct {
+	nodes []*node
+	keys  []string // output keys, shared by every Object made from the plan
+}
+
+// node is one output key and how to fill it.
+type node struct {
+	kind nodeKind
+	in   string // input key (the declared field name)
+	out  string // output key (after rename)
+	key  []byte // `"out":` pre-escaped, with a leading comma unless first
+
+	// Value fields.
+	typ       rules.Kind
+	inChecks  []check // judge the input value
+	outChecks []check // judge the converted value
+	req       bool
+	secret    bool
+
+	// The default, when there is one: written as defJSON, kept in an Object
+	// as defValue. A bare default on a reference makes the entity from an
+	// empty input instead (refDefault).
+	hasDefault bool
+	defJSON    []byte
+	defValue   any
+	refDefault bool
+
+	group *objectPlan // nodeGroup
+	ref   *slot       // nodeRef
+
+	decl *dsl.Field // the field as declared, for errors and tools
+}
+
+// check is one compiled rule.
+type check struct {
+	rule string // the rule's name as written, lower-cased
+	c    rules.Checker
+}
+
+// slot holds the entity registered under one name. References point at the
+// slot, not at the entity, so that an entity may be referenced before it is
+// declared and replaced atomically later.
+type slot struct {
+	name string
+	e    atomic.Pointer[Entity]
+}
+
+// Entity is a compiled declaration. It is immutable and safe for concurrent
+// use. Make one with Registry.Expose.
+type Entity struct {
+	name string
+	reg  *Registry
+	root *objectPlan
+	decl *dsl.Entity
+	refs []*node // every reference node, for Registry.Check
+}
+
+// Name returns the name the entity was exposed under.
+func (e *Entity) Name() string { return e.name }
+
+// Decl returns the parsed declaration the entity was compiled from. Tools
+// (documentation, test kits) read it; it must not be modified.
+func (e *Entity) Decl() *dsl.Entity { return e.decl }
+
+// Registry returns the registry the entity belongs to.
+func (e *Entity) Registry() *Registry { return e.reg }

@@ -1,0 +1,189 @@
+package entity
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/rules"
+)
+
+// defaultDepth is the nesting limit a new Registry starts with.
+const defaultDepth = 64
+
+// Registry holds named entities and the rules their declarations may use.
+// Entities reference each other by name within one registry. A Registry is
+// safe for concurrent use: Expose, Make and rule registration may run at
+// the same time. Create one with NewRegistry.
+type Registry struct {
+	rules    *rules.Set
+	maxDepth atomic.Int64
+	mu       sync.Mutex // serializes Expose
+	slots    sync.Map   // name → *slot
+}
+
+// NewRegistry returns an empty registry with the built-in rules and a depth
+// limit of 64 levels of output nesting.
+func NewRegistry() *Registry {
+	r := &Registry{rules: rules.Builtin()}
+	r.maxDepth.Store(defaultDepth)
+	return r
+}
+
+// Rules returns the registry's rule set. Rules registered in it may be used
+// by declarations exposed afterwards.
+func (r *Registry) Rules() *rules.Set { return r.rules }
+
+// RegisterRule adds a custom rule, usable by name in declarations exposed
+// afterwards. See rules.Def.
+func (r *Registry) RegisterRule(d rules.Def) error { return r.rules.Register(d) }
+
+// MaxDepth returns the nesting limit: how many levels of objects and lists
+// an output may hold, counting the entity itself. Deeper input (recursive
+// references on deep data, cyclic maps) fails with a FieldError of rule
+// "depth" instead of exhausting the stack.
+func (r *Registry) MaxDepth() int { return int(r.maxDepth.Load()) }
+
+// SetMaxDepth sets the nesting limit (default 64). Values below 1 are
+// taken as 1.
+func (r *Registry) SetMaxDepth(n int) {
+	if n < 1 {
+		n = 1
+	}
+	r.maxDepth.Store(int64(n))
+}
+
+// slotFor returns the slot for name, creating an empty one.
+func (r *Registry) slotFor(name string) *slot {
+	if s, ok := r.slots.Load(name); ok {
+		return s.(*slot)
+	}
+	s, _ := r.slots.LoadOrStore(name, &slot{name: name})
+	return s.(*slot)
+}
+
+// Expose parses and compiles a declaration of field, type, rules triples
+// and registers it under name, replacing (atomically, for references too)
+// any entity of that name. A declaration error is a dsl.ErrorList listing
+// every problem found.
+func (r *Registry) Expose(name string, decl ...string) (*Entity, error) {
+	tree, err := dsl.Parse(name, decl...)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e, err := compile(r, tree)
+	if err != nil {
+		return nil, err
+	}
+	r.slotFor(name).e.Store(e)
+	return e, nil
+}
+
+// MustExpose is like Expose but panics with every declaration error. It is
+// meant for package-level variables and init.
+func (r *Registry) MustExpose(name string, decl ...string) *Entity {
+	e, err := r.Expose(name, decl...)
+	if err != nil {
+		panic(fullError(err))
+	}
+	return e
+}
+
+// fullError renders every error of a list, one per line.
+func fullError(err error) string {
+	var l dsl.ErrorList
+	if !errors.As(err, &l) {
+		return err.Error()
+	}
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Lookup returns the entity registered under name, or nil.
+func (r *Registry) Lookup(name string) *Entity {
+	if s, ok := r.slots.Load(name); ok {
+		return s.(*slot).e.Load()
+	}
+	return nil
+}
+
+// Names returns the names of the registered entities, sorted.
+func (r *Registry) Names() []string {
+	var names []string
+	r.slots.Range(func(k, v any) bool {
+		if v.(*slot).e.Load() != nil {
+			names = append(names, k.(string))
+		}
+		return true
+	})
+	sort.Strings(names)
+	return names
+}
+
+// Check reports every `$ref` of every registered entity that names no
+// entity, all at once, as a dsl.ErrorList. Call it once every declaration
+// is exposed (references may point forward, so Expose cannot).
+func (r *Registry) Check() error {
+	var errs dsl.ErrorList
+	for _, name := range r.Names() {
+		e := r.Lookup(name)
+		if e == nil {
+			continue
+		}
+		for _, n := range e.refs {
+			if n.ref.e.Load() == nil {
+				errs.Add(&dsl.Error{Entity: e.name, Field: n.decl.Name,
+					Pos: dsl.Pos{Triple: n.decl.Pos.Triple, Part: dsl.PartType, Offset: -1},
+					Msg: fmt.Sprintf("$%s names no entity", n.ref.name)})
+			}
+		}
+	}
+	errs.Sort()
+	return errs.Err()
+}
+
+// entity returns the entity named, or an error wrapping ErrUnknownEntity.
+func (r *Registry) entity(name string) (*Entity, error) {
+	if e := r.Lookup(name); e != nil {
+		return e, nil
+	}
+	return nil, fmt.Errorf("%w: %q is not exposed", ErrUnknownEntity, name)
+}
+
+// Make makes v with the entity named. See Entity.Make.
+func (r *Registry) Make(name string, v any) (*Object, error) {
+	e, err := r.entity(name)
+	if err != nil {
+		return nil, err
+	}
+	return e.Make(v)
+}
+
+// MakeJSON makes v with the entity named and returns its JSON. See
+// Entity.MakeJSON.
+func (r *Registry) MakeJSON(name string, v any) ([]byte, error) {
+	e, err := r.entity(name)
+	if err != nil {
+		return nil, err
+	}
+	return e.MakeJSON(v)
+}
+
+// AppendJSON makes v with the entity named and appends its JSON to dst.
+// See Entity.AppendJSON.
+func (r *Registry) AppendJSON(dst []byte, name string, v any) ([]byte, error) {
+	e, err := r.entity(name)
+	if err != nil {
+		return dst, err
+	}
+	return e.AppendJSON(dst, v)
+}

@@ -1,0 +1,61 @@
+// Package rules defines what the validation rules of an entity declaration
+// mean: each rule is a Def, compiled once per use into a Checker that judges
+// one Value at a time on the request path.
+//
+// Package rules knows nothing of the DSL's syntax (package dsl) or of how
+// entities are built (package entity); the entity compiler looks each rule
+// of a declaration up in a Set, checks its argument count and declared
+// type against the Def, and calls Def.Compile.
+//
+// # Built-in rules
+//
+// Builtin returns a Set holding these rules. Names are case-insensitive.
+//
+//	min n             string: at least n runes; number: at least n; list: at least n elements
+//	max n             likewise, at most n
+//	range a b         between a and b, bounds included; alias minmax
+//	url               an absolute http or https URL with a host
+//	email             an address like name@example.com
+//	date              a calendar date, YYYY-MM-DD or YYYY/M/D
+//	time              a time of day, H:mm or HH:mm
+//	regex 'pattern'   matches the RE2 pattern, unanchored (use ^ and $ to match whole strings)
+//	num               the input is a number or a numeric string; alias number
+//	float             the same as num
+//	bool              the input is a boolean, 1, 0, or "true", "false", "on", "off", "1", "0"; alias boolean
+//	timestamp         the input is a time, Unix milliseconds or a date string; alias datetime
+//
+// min, max and range apply to fields declared string, number, float, list
+// and none; the bounds may be negative or have decimals, and a string or
+// list length must reach the bound rounded inward (`min 2.5` means 3).
+// url, email, date, time and regex apply to string and none fields; on a
+// none field, a value of another kind fails with "must be a string".
+// num, float, bool and timestamp are of stage Input: they judge the value
+// as the input held it, before the field converts it. The parsers they use,
+// ParseInt, ParseFloat, ParseBool and ParseTime, are exported so that
+// conversions read values exactly as the checks accept them.
+//
+// # Registering a rule
+//
+// A rule is registered in a Set the way the built-in rules are: a Def with
+// its name, argument counts, types and a Compile function that parses the
+// arguments once and returns a Checker. Build error messages in Compile, so
+// that Check allocates nothing:
+//
+//	set := rules.Builtin()
+//	set.MustRegister(rules.Def{
+//		Name:  "even",
+//		Types: rules.Kinds(rules.Int),
+//		Compile: func(args []string, declared rules.Kind) (rules.Checker, error) {
+//			errOdd := errors.New("must be even")
+//			return rules.CheckFunc(func(v rules.Value) error {
+//				if v.Int%2 != 0 {
+//					return errOdd
+//				}
+//				return nil
+//			}), nil
+//		},
+//	})
+//
+// A Set is safe for concurrent use. Builtin returns a new Set on each call,
+// so rules registered in one are not seen by another.
+package rules

@@ -1,0 +1,320 @@
+package rules
+
+import (
+	"errors"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// stringKinds are the declared types that the string rules apply to.
+var stringKinds = Kinds(String, Any)
+
+// errNotString is what a string rule says of another kind of value, which
+// only a field declared `none` can hold.
+var errNotString = errors.New("must be a string")
+
+// format is a compiled string format rule: `url`, `email`, `date`, `time`.
+type format struct {
+	valid func(string) bool
+	err   error
+}
+
+// Check implements Checker.
+func (f *format) Check(v Value) error {
+	if v.Kind != String {
+		return errNotString
+	}
+	if !f.valid(v.Str) {
+		return f.err
+	}
+	return nil
+}
+
+// formatRule returns the Compile function of a format rule. The rule takes
+// no arguments, so every use shares one Checker.
+func formatRule(name string, valid func(string) bool, msg string) func([]string, Kind) (Checker, error) {
+	c := &format{valid: valid, err: errors.New(msg)}
+	return func(args []string, _ Kind) (Checker, error) {
+		if err := wantArgs(name, args, 0); err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
+}
+
+// isURL reports whether s is an absolute http or https URL with a host:
+// the scheme (in any case), "://", an optional user-info ending in "@", a
+// host, an optional port, then an optional path, query and fragment.
+//
+// The user-info is made of ASCII letters, digits and -._~!$&'()*+,;=:%@
+// (the characters RFC 3986 allows, and '@' as package net/url allows). The
+// host is a name of ASCII letters, digits, '-', '.', '_' and '~' or of
+// non-ASCII letters, holding at least one letter or digit, or an IPv6
+// address in brackets. A port is one to five digits, at most 65535. No part
+// of s may hold a space, a control character or invalid UTF-8, and every
+// '%' must start an escape of two hexadecimal digits; the other characters
+// of the path, query and fragment are not checked. Every URL that isURL
+// accepts, url.Parse accepts too, with a host.
+func isURL(s string) bool {
+	var rest string
+	switch {
+	case len(s) > len("http://") && strings.EqualFold(s[:len("http://")], "http://"):
+		rest = s[len("http://"):]
+	case len(s) > len("https://") && strings.EqualFold(s[:len("https://")], "https://"):
+		rest = s[len("https://"):]
+	default:
+		return false
+	}
+	if !printable(rest) || !validEscapes(rest) {
+		return false
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	host := rest[:end]
+	if at := strings.LastIndexByte(host, '@'); at >= 0 {
+		if !isUserinfo(host[:at]) {
+			return false
+		}
+		host = host[at+1:]
+	}
+	if strings.HasPrefix(host, "[") {
+		i := strings.IndexByte(host, ']')
+		if i < 0 || !isIPv6(host[1:i]) {
+			return false
+		}
+		return isPort(host[i+1:])
+	}
+	if i := strings.LastIndexByte(host, ':'); i >= 0 {
+		if !isPort(host[i:]) {
+			return false
+		}
+		host = host[:i]
+	}
+	return isHostName(host)
+}
+
+// isUserinfo reports whether s is the user-info of a URL as isURL
+// describes it.
+func isUserinfo(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isAlnum(c) && strings.IndexByte("-._~!$&'()*+,;=:%@", c) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// validEscapes reports whether every '%' of s is followed by two
+// hexadecimal digits.
+func validEscapes(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' {
+			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+				return false
+			}
+			i += 2
+		}
+	}
+	return true
+}
+
+// isHostName reports whether s is a host name as isURL describes it.
+func isHostName(s string) bool {
+	alnum := false
+	for _, r := range s {
+		switch {
+		case r >= utf8.RuneSelf:
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) {
+				return false
+			}
+			alnum = true
+		case isAlnum(byte(r)):
+			alnum = true
+		case r == '-' || r == '.' || r == '_' || r == '~':
+		default:
+			return false
+		}
+	}
+	return alnum
+}
+
+// isPort reports whether s is empty or a colon followed by a port number.
+func isPort(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] != ':' || len(s) < 2 || len(s) > 6 {
+		return false
+	}
+	n := 0
+	for i := 1; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n <= 65535
+}
+
+// isIPv6 reports whether s is an IPv6 address: eight groups of one to four
+// hexadecimal digits separated by colons, at most one "::" standing for one
+// or more groups of zeros, and optionally a dotted IPv4 address in place of
+// the last two groups. Zones are not accepted.
+func isIPv6(s string) bool {
+	groups := 0
+	ellipsis := false
+	i := 0
+	if strings.HasPrefix(s, "::") {
+		ellipsis = true
+		i = 2
+	}
+	for i < len(s) {
+		j := i
+		for j < len(s) && j-i < 5 && isHex(s[j]) {
+			j++
+		}
+		if j < len(s) && s[j] == '.' {
+			if !isIPv4(s[i:]) {
+				return false
+			}
+			groups += 2
+			break
+		}
+		if j == i || j-i > 4 {
+			return false
+		}
+		groups++
+		i = j
+		if i == len(s) {
+			break
+		}
+		if s[i] != ':' {
+			return false
+		}
+		i++
+		switch {
+		case i < len(s) && s[i] == ':':
+			if ellipsis {
+				return false
+			}
+			ellipsis = true
+			i++
+		case i == len(s):
+			return false // a single trailing colon
+		}
+	}
+	if ellipsis {
+		return groups < 8
+	}
+	return groups == 8
+}
+
+// isIPv4 reports whether s is a dotted IPv4 address: four decimal numbers
+// from 0 to 255 without leading zeros.
+func isIPv4(s string) bool {
+	for part := range 4 {
+		if part > 0 {
+			if s == "" || s[0] != '.' {
+				return false
+			}
+			s = s[1:]
+		}
+		n := skipDigits(s, 0)
+		if n == 0 || n > 3 || (n > 1 && s[0] == '0') {
+			return false
+		}
+		v := 0
+		for _, c := range []byte(s[:n]) {
+			v = v*10 + int(c-'0')
+		}
+		if v > 255 {
+			return false
+		}
+		s = s[n:]
+	}
+	return s == ""
+}
+
+// isEmail reports whether s is an email address: exactly one '@', a
+// non-empty local part without spaces, control characters or invalid UTF-8,
+// and a domain of at least two dot-separated labels, each made of ASCII
+// letters, digits and hyphens and neither starting nor ending with a hyphen.
+func isEmail(s string) bool {
+	at := strings.IndexByte(s, '@')
+	if at <= 0 || strings.IndexByte(s[at+1:], '@') >= 0 {
+		return false
+	}
+	return printable(s[:at]) && isDomain(s[at+1:])
+}
+
+// isDomain reports whether s is a domain as isEmail describes it.
+func isDomain(s string) bool {
+	dots, start := 0, 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && s[i] != '.' {
+			if !isAlnum(s[i]) && s[i] != '-' {
+				return false
+			}
+			continue
+		}
+		label := s[start:i]
+		if label == "" || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		if i < len(s) {
+			dots++
+		}
+		start = i + 1
+	}
+	return dots > 0
+}
+
+// isDateString reports whether s is a calendar date written YYYY-M-D or
+// YYYY/M/D, the month and day having one or two digits.
+func isDateString(s string) bool {
+	_, _, _, ok := parseDate(s)
+	return ok
+}
+
+// isClock reports whether s is a time of day written H:mm or HH:mm, from
+// 0:00 to 23:59.
+func isClock(s string) bool {
+	h, i := oneOrTwoDigits(s, 0)
+	if i < 0 || h > 23 || len(s) != i+3 || s[i] != ':' {
+		return false
+	}
+	_, ok := twoDigits(s[i+1:], 59)
+	return ok
+}
+
+// printable reports whether s is valid UTF-8 without spaces or control
+// characters.
+func printable(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c <= ' ' || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || unicode.IsSpace(r) || unicode.IsControl(r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+func isAlnum(c byte) bool {
+	return isDigit(c) || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+func isHex(c byte) bool {
+	return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}

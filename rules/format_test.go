@@ -1,0 +1,284 @@
+package rules
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestURL(t *testing.T) {
+	const bad = "must be a valid URL"
+	runChecks(t, mustCompile(t, "url", Any), []checkTest{
+		{"http", StringValue("http://example.com"), ""},
+		{"https with path", StringValue("https://example.com/a/b?q=1&r=2#frag"), ""},
+		{"upper-case scheme", StringValue("HTTPS://EXAMPLE.COM/"), ""},
+		{"mixed-case scheme", StringValue("HtTp://example.com"), ""},
+		{"port", StringValue("http://localhost:8080/health"), ""},
+		{"highest port", StringValue("http://localhost:65535"), ""},
+		{"user-info", StringValue("https://user:p%40ss@example.com/"), ""},
+		{"IPv4 host", StringValue("http://192.168.0.1/"), ""},
+		{"IPv6 host", StringValue("http://[::1]/"), ""},
+		{"IPv6 host and port", StringValue("http://[2001:db8::8a2e:370:7334]:443/x"), ""},
+		{"IPv6 full", StringValue("http://[1:2:3:4:5:6:7:8]"), ""},
+		{"IPv6 with IPv4", StringValue("http://[::ffff:192.0.2.1]/"), ""},
+		{"internationalized host", StringValue("https://bücher.example/"), ""},
+		{"query without path", StringValue("http://example.com?x=1"), ""},
+		{"fragment without path", StringValue("http://example.com#top"), ""},
+		{"escapes in path", StringValue("http://example.com/a%20b"), ""},
+		{"underscore and tilde in host", StringValue("http://my_host~1.example"), ""},
+
+		{"empty", StringValue(""), bad},
+		{"no scheme", StringValue("example.com"), bad},
+		{"relative", StringValue("/path"), bad},
+		{"scheme-relative", StringValue("//example.com"), bad},
+		{"ftp", StringValue("ftp://example.com"), bad},
+		{"mailto", StringValue("mailto:a@example.com"), bad},
+		{"httpx", StringValue("httpx://example.com"), bad},
+		{"one slash", StringValue("http:/example.com"), bad},
+		{"scheme only", StringValue("http://"), bad},
+		{"empty host with path", StringValue("http:///path"), bad},
+		{"empty host with port", StringValue("http://:80/"), bad},
+		{"host of dots", StringValue("http://../"), bad},
+		{"empty user-info host", StringValue("http://user@/"), bad},
+		{"space in host", StringValue("http://exa mple.com"), bad},
+		{"space in path", StringValue("http://example.com/a b"), bad},
+		{"tab", StringValue("http://example.com/\t"), bad},
+		{"newline", StringValue("http://example.com/\n"), bad},
+		{"DEL", StringValue("http://example.com/\x7f"), bad},
+		{"no-break space", StringValue("http://example.com/\u00a0"), bad},
+		{"C1 control", StringValue("http://example.com/\u0085"), bad},
+		{"invalid UTF-8", StringValue("http://example.com/\xff"), bad},
+		{"leading space", StringValue(" http://example.com"), bad},
+		{"port not a number", StringValue("http://example.com:http/"), bad},
+		{"empty port", StringValue("http://example.com:/"), bad},
+		{"port too large", StringValue("http://example.com:65536/"), bad},
+		{"port too long", StringValue("http://example.com:000080/"), bad},
+		{"bad escape", StringValue("http://example.com/%zz"), bad},
+		{"truncated escape", StringValue("http://example.com/%4"), bad},
+		{"bad character in host", StringValue("http://exa!mple.com/"), bad},
+		{"bad character in user-info", StringValue("http://us<er@example.com/"), bad},
+		{"unclosed IPv6", StringValue("http://[::1/"), bad},
+		{"not IPv6", StringValue("http://[zz]/"), bad},
+		{"IPv6 two ellipses", StringValue("http://[1::2::3]/"), bad},
+		{"IPv6 nine groups", StringValue("http://[1:2:3:4:5:6:7:8:9]/"), bad},
+		{"IPv6 seven groups", StringValue("http://[1:2:3:4:5:6:7]/"), bad},
+		{"IPv6 long group", StringValue("http://[12345::]/"), bad},
+		{"IPv6 trailing colon", StringValue("http://[1:2:3:4:5:6:7:]/"), bad},
+		{"IPv6 with zone", StringValue("http://[fe80::1%25en0]/"), bad},
+		{"IPv6 bad IPv4", StringValue("http://[::ffff:192.0.2.256]/"), bad},
+		{"IPv4 in brackets", StringValue("http://[192.0.2.1]/"), bad},
+		{"junk after IPv6", StringValue("http://[::1]x/"), bad},
+		{"number", IntValue(1), "must be a string"},
+	})
+}
+
+func TestEmail(t *testing.T) {
+	const bad = "must be a valid email address"
+	runChecks(t, mustCompile(t, "email", Any), []checkTest{
+		{"simple", StringValue("ann@example.com"), ""},
+		{"dots and plus", StringValue("ann.lee+news@mail.example.co.uk"), ""},
+		{"digits and hyphens", StringValue("a1@my-host2.example"), ""},
+		{"one-letter labels", StringValue("a@b.c"), ""},
+		{"upper case", StringValue("ANN@EXAMPLE.COM"), ""},
+		{"non-ASCII local part", StringValue("josé@example.com"), ""},
+		{"symbols in local part", StringValue("!#$%&'*+/=?^_`{|}~-@example.com"), ""},
+
+		{"empty", StringValue(""), bad},
+		{"no at", StringValue("ann.example.com"), bad},
+		{"two ats", StringValue("ann@lee@example.com"), bad},
+		{"empty local part", StringValue("@example.com"), bad},
+		{"empty domain", StringValue("ann@"), bad},
+		{"no dot in domain", StringValue("ann@localhost"), bad},
+		{"leading dot in domain", StringValue("ann@.example.com"), bad},
+		{"trailing dot in domain", StringValue("ann@example.com."), bad},
+		{"double dot in domain", StringValue("ann@example..com"), bad},
+		{"label starts with hyphen", StringValue("ann@-example.com"), bad},
+		{"label ends with hyphen", StringValue("ann@example-.com"), bad},
+		{"last label ends with hyphen", StringValue("ann@example.com-"), bad},
+		{"underscore in domain", StringValue("ann@ex_ample.com"), bad},
+		{"non-ASCII domain", StringValue("ann@bücher.example"), bad},
+		{"space in local part", StringValue("ann lee@example.com"), bad},
+		{"tab in local part", StringValue("ann\t@example.com"), bad},
+		{"control in local part", StringValue("ann\x00@example.com"), bad},
+		{"invalid UTF-8 in local part", StringValue("ann\xff@example.com"), bad},
+		{"space in domain", StringValue("ann@exa mple.com"), bad},
+		{"leading space", StringValue(" ann@example.com"), bad},
+		{"trailing space", StringValue("ann@example.com "), bad},
+		{"display name", StringValue("Ann <ann@example.com>"), bad},
+		{"list", Value{Kind: List, Len: 1}, "must be a string"},
+	})
+}
+
+func TestDate(t *testing.T) {
+	const bad = "must be a valid date (YYYY-MM-DD or YYYY/M/D)"
+	runChecks(t, mustCompile(t, "date", Any), []checkTest{
+		{"ISO", StringValue("2023-07-14"), ""},
+		{"one-digit month and day", StringValue("2023-7-4"), ""},
+		{"slashes", StringValue("2023/07/14"), ""},
+		{"slashes one-digit", StringValue("2023/7/4"), ""},
+		{"leap day", StringValue("2024-02-29"), ""},
+		{"leap day 2000", StringValue("2000-02-29"), ""},
+		{"December 31", StringValue("2023-12-31"), ""},
+		{"year zero", StringValue("0000-01-01"), ""},
+
+		{"leap day in a common year", StringValue("2023-02-29"), bad},
+		{"leap day 1900", StringValue("1900-02-29"), bad},
+		{"February 30", StringValue("2024-02-30"), bad},
+		{"June 31", StringValue("2023-06-31"), bad},
+		{"month 13", StringValue("2023-13-01"), bad},
+		{"month 0", StringValue("2023-00-10"), bad},
+		{"day 0", StringValue("2023-01-00"), bad},
+		{"day 32", StringValue("2023-01-32"), bad},
+		{"mixed separators", StringValue("2023-07/14"), bad},
+		{"dots", StringValue("2023.07.14"), bad},
+		{"day first", StringValue("14-07-2023"), bad},
+		{"two-digit year", StringValue("23-07-14"), bad},
+		{"three-digit day", StringValue("2023-07-014"), bad},
+		{"with time", StringValue("2023-07-14T00:00:00Z"), bad},
+		{"empty", StringValue(""), bad},
+		{"trailing space", StringValue("2023-07-14 "), bad},
+		{"time value", TimeValue(time.Date(2023, 7, 14, 0, 0, 0, 0, time.UTC)), "must be a string"},
+	})
+}
+
+func TestTime(t *testing.T) {
+	const bad = "must be a valid time (HH:mm)"
+	runChecks(t, mustCompile(t, "time", Any), []checkTest{
+		{"HH:mm", StringValue("09:05"), ""},
+		{"H:mm", StringValue("9:05"), ""},
+		{"midnight", StringValue("00:00"), ""},
+		{"midnight one digit", StringValue("0:00"), ""},
+		{"last minute", StringValue("23:59"), ""},
+
+		{"hour 24", StringValue("24:00"), bad},
+		{"one-digit minute", StringValue("9:5"), bad},
+		{"minute 60", StringValue("09:60"), bad},
+		{"three-digit hour", StringValue("009:00"), bad},
+		{"seconds", StringValue("09:05:00"), bad},
+		{"no colon", StringValue("0905"), bad},
+		{"dot", StringValue("09.05"), bad},
+		{"am", StringValue("9:05am"), bad},
+		{"empty", StringValue(""), bad},
+		{"colon only", StringValue(":"), bad},
+		{"no hour", StringValue(":05"), bad},
+		{"negative", StringValue("-1:00"), bad},
+		{"bool", BoolValue(true), "must be a string"},
+	})
+}
+
+func TestFormatCompileErrors(t *testing.T) {
+	runCompileErrors(t, []compileTest{
+		{"url with an argument", "url", []string{"x"}, "url: takes 0 arguments, got 1"},
+		{"email with an argument", "email", []string{"x"}, "email: takes 0 arguments, got 1"},
+		{"date with two arguments", "date", []string{"x", "y"}, "date: takes 0 arguments, got 2"},
+		{"time with an argument", "time", []string{""}, "time: takes 0 arguments, got 1"},
+	})
+}
+
+func TestFormatAllocs(t *testing.T) {
+	tests := []struct {
+		name string
+		rule string
+		v    Value
+	}{
+		{"url passes", "url", StringValue("https://user@example.com:8080/a?b#c")},
+		{"url fails", "url", StringValue("https://exa mple.com/")},
+		{"url IPv6 fails", "url", StringValue("http://[1::2::3]/")},
+		{"email passes", "email", StringValue("josé@mail.example.com")},
+		{"email fails", "email", StringValue("ann@example..com")},
+		{"date passes", "date", StringValue("2024/2/29")},
+		{"date fails", "date", StringValue("2023-02-29")},
+		{"time passes", "time", StringValue("23:59")},
+		{"time fails", "time", StringValue("24:00")},
+		{"not a string", "email", IntValue(3)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := mustCompile(t, tt.rule, Any)
+			if n := testing.AllocsPerRun(100, func() { _ = c.Check(tt.v) }); n != 0 {
+				t.Errorf("%g allocations, want 0", n)
+			}
+		})
+	}
+}
+
+// dateSyntax is the syntax of the date rule: a four-digit year and a month
+// and day of one or two digits, separated by '-' or '/'.
+var dateSyntax = regexp.MustCompile(`^([0-9]{4})([-/])([0-9]{1,2})([-/])([0-9]{1,2})$`)
+
+// normalizeDate rewrites a string of the date rule's syntax as YYYY-MM-DD.
+// It reports false when s is not of that syntax.
+func normalizeDate(s string) (string, bool) {
+	m := dateSyntax.FindStringSubmatch(s)
+	if m == nil || m[2] != m[4] {
+		return "", false
+	}
+	pad := func(s string) string { return strings.Repeat("0", 2-len(s)) + s }
+	return m[1] + "-" + pad(m[3]) + "-" + pad(m[5]), true
+}
+
+func FuzzDate(f *testing.F) {
+	for _, s := range []string{
+		"2024-02-29", "2023-02-29", "2024/2/9", "2024-2/9", "2023-13-01",
+		"2023-00-10", "0000-02-29", "1900-02-29", "2000-2-29", "99-1-1",
+	} {
+		f.Add(s)
+	}
+	c := mustCompile(f, "date", String)
+	f.Fuzz(func(t *testing.T, s string) {
+		got := c.Check(StringValue(s)) == nil
+		want := false
+		if norm, ok := normalizeDate(s); ok {
+			_, err := time.Parse("2006-01-02", norm)
+			want = err == nil
+		}
+		if got != want {
+			t.Fatalf("date %q: passes = %t, want %t", s, got, want)
+		}
+	})
+}
+
+func FuzzEmail(f *testing.F) {
+	for _, s := range []string{
+		"ann@example.com", "a@b.c", "@example.com", "ann@", "ann@@example.com",
+		"ann@-a.com", "ann@a-.com", "josé@example.com", "a b@example.com", "ann@\xff.com",
+	} {
+		f.Add(s)
+	}
+	c := mustCompile(f, "email", String)
+	f.Fuzz(func(t *testing.T, s string) {
+		if c.Check(StringValue(s)) != nil {
+			return
+		}
+		local, domain, _ := strings.Cut(s, "@")
+		if local == "" || strings.Contains(domain, "@") || !strings.Contains(domain, ".") {
+			t.Fatalf("email %q passes", s)
+		}
+	})
+}
+
+// FuzzURL checks that every URL the url rule accepts, url.Parse accepts as
+// an absolute http or https URL with a host.
+func FuzzURL(f *testing.F) {
+	for _, s := range []string{
+		"http://example.com", "HTTPS://user:pw@example.com:443/a?b#c", "http://[::1]:80/",
+		"http://[::ffff:1.2.3.4]/", "http://bücher.example/", "http://a/%zz", "http://:80",
+	} {
+		f.Add(s)
+	}
+	c := mustCompile(f, "url", String)
+	f.Fuzz(func(t *testing.T, s string) {
+		if c.Check(StringValue(s)) != nil {
+			return
+		}
+		u, err := url.Parse(s)
+		if err != nil {
+			t.Fatalf("url %q passes, but url.Parse fails: %v", s, err)
+		}
+		if scheme := strings.ToLower(u.Scheme); scheme != "http" && scheme != "https" || u.Hostname() == "" {
+			t.Fatalf("url %q passes, but url.Parse reads scheme %q, host %q", s, u.Scheme, u.Host)
+		}
+	})
+}

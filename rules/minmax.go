@@ -1,0 +1,199 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// sizeKinds are the declared types that min, max and range apply to.
+var sizeKinds = Kinds(String, Int, Float, List, Any)
+
+// errNotSized is what min, max and range say of a value they cannot measure,
+// which only a field declared `none` can hold.
+var errNotSized = errors.New("must be a string, number or list")
+
+// minMax is a compiled `min`, `max` or `range`. It measures a string by its
+// number of runes, a list by its length and a number by its value, and
+// checks that the measure lies within [lo, hi].
+type minMax struct {
+	lo, hi   float64 // bounds for Float values; ±Inf when absent
+	loI, hiI int64   // the bounds for integer measures
+	noInt    bool    // no int64 lies within the bounds
+	errStr   error
+	errNum   error
+	errList  error
+}
+
+// Check implements Checker.
+func (c *minMax) Check(v Value) error {
+	switch v.Kind {
+	case String:
+		if !c.holds(int64(utf8.RuneCountInString(v.Str))) {
+			return c.errStr
+		}
+	case Int:
+		if !c.holds(v.Int) {
+			return c.errNum
+		}
+	case Float:
+		if !(c.lo <= v.Float && v.Float <= c.hi) { // NaN fails
+			return c.errNum
+		}
+	case List:
+		if !c.holds(int64(v.Len)) {
+			return c.errList
+		}
+	default:
+		return errNotSized
+	}
+	return nil
+}
+
+// holds reports whether the integer n lies within the bounds. Comparing
+// integers with integer bounds keeps int64 values beyond 2⁵³ exact.
+func (c *minMax) holds(n int64) bool {
+	return !c.noInt && c.loI <= n && n <= c.hiI
+}
+
+// compileMin compiles `min n`.
+func compileMin(args []string, _ Kind) (Checker, error) {
+	if err := wantArgs("min", args, 1); err != nil {
+		return nil, err
+	}
+	lo, err := numberArg("min", args[0])
+	if err != nil {
+		return nil, err
+	}
+	return newMinMax(lo, math.Inf(1)), nil
+}
+
+// compileMax compiles `max n`.
+func compileMax(args []string, _ Kind) (Checker, error) {
+	if err := wantArgs("max", args, 1); err != nil {
+		return nil, err
+	}
+	hi, err := numberArg("max", args[0])
+	if err != nil {
+		return nil, err
+	}
+	return newMinMax(math.Inf(-1), hi), nil
+}
+
+// compileRange compiles `range a b` and its alias `minmax a b`.
+func compileRange(args []string, _ Kind) (Checker, error) {
+	if err := wantArgs("range", args, 2); err != nil {
+		return nil, err
+	}
+	lo, err := numberArg("range", args[0])
+	if err != nil {
+		return nil, err
+	}
+	hi, err := numberArg("range", args[1])
+	if err != nil {
+		return nil, err
+	}
+	if lo > hi {
+		return nil, fmt.Errorf("range: minimum %s is greater than maximum %s", args[0], args[1])
+	}
+	return newMinMax(lo, hi), nil
+}
+
+// newMinMax builds the checker for the bounds lo and hi, either of which
+// may be infinite (absent), and its messages.
+func newMinMax(lo, hi float64) *minMax {
+	c := &minMax{lo: lo, hi: hi}
+	var okLo, okHi bool
+	c.loI, okLo = ceilInt(lo)
+	c.hiI, okHi = floorInt(hi)
+	c.noInt = !okLo || !okHi || c.loI > c.hiI
+
+	hasLo, hasHi := !math.IsInf(lo, 0), !math.IsInf(hi, 0)
+	// Lengths are whole: `min 2.5` on a string means at least 3 runes.
+	loN, hiN := numText(math.Ceil(lo)), numText(math.Floor(hi))
+	loF, hiF := numText(lo), numText(hi)
+	switch {
+	case hasLo && hasHi && loN == hiN:
+		c.errStr = errors.New("must be exactly " + count(loN, "character") + " long")
+		c.errList = errors.New("must have exactly " + count(loN, "element"))
+	case hasLo && hasHi:
+		c.errStr = errors.New("must be between " + loN + " and " + hiN + " characters long")
+		c.errList = errors.New("must have between " + loN + " and " + hiN + " elements")
+	case hasLo:
+		c.errStr = errors.New("must be at least " + count(loN, "character") + " long")
+		c.errList = errors.New("must have at least " + count(loN, "element"))
+	default:
+		c.errStr = errors.New("must be at most " + count(hiN, "character") + " long")
+		c.errList = errors.New("must have at most " + count(hiN, "element"))
+	}
+	switch {
+	case hasLo && hasHi && lo == hi:
+		c.errNum = errors.New("must be exactly " + loF)
+	case hasLo && hasHi:
+		c.errNum = errors.New("must be between " + loF + " and " + hiF)
+	case hasLo:
+		c.errNum = errors.New("must be at least " + loF)
+	default:
+		c.errNum = errors.New("must be at most " + hiF)
+	}
+	return c
+}
+
+// ceilInt returns the least int64 not less than f, and false if there is none.
+func ceilInt(f float64) (int64, bool) {
+	switch {
+	case f <= -(1 << 63): // also -Inf
+		return math.MinInt64, true
+	case f >= 1<<63: // also +Inf
+		return 0, false
+	}
+	// Below 2⁶³ every float64 larger than 2⁵³ is whole, so the ceiling fits.
+	return int64(math.Ceil(f)), true
+}
+
+// floorInt returns the greatest int64 not greater than f, and false if
+// there is none.
+func floorInt(f float64) (int64, bool) {
+	switch {
+	case f < -(1 << 63): // also -Inf
+		return 0, false
+	case f >= 1<<63: // also +Inf
+		return math.MaxInt64, true
+	}
+	return int64(math.Floor(f)), true
+}
+
+// numText formats a bound for a message: the shortest decimal that reads
+// back as f, without exponent, and "0" for negative zero.
+func numText(f float64) string {
+	return strconv.FormatFloat(f+0, 'f', -1, 64) // -0 + 0 is +0
+}
+
+// count returns n followed by noun, in the plural unless n is "1".
+func count(n, noun string) string {
+	if n == "1" {
+		return n + " " + noun
+	}
+	return n + " " + noun + "s"
+}
+
+// numberArg parses the argument of a size rule.
+func numberArg(rule, arg string) (float64, error) {
+	f, ok := ParseFloat(arg)
+	if !ok {
+		return 0, fmt.Errorf("%s: argument %q is not a number", rule, arg)
+	}
+	return f, nil
+}
+
+// wantArgs checks the number of arguments a Compile function was given.
+// The entity compiler checks it first against Def.MinArgs and Def.MaxArgs;
+// this guards direct calls.
+func wantArgs(rule string, args []string, n int) error {
+	if len(args) == n {
+		return nil
+	}
+	return fmt.Errorf("%s: takes %s, got %d", rule, count(strconv.Itoa(n), "argument"), len(args))
+}

@@ -1,0 +1,47 @@
+package rules
+
+import (
+	"errors"
+	"regexp"
+	"strconv"
+)
+
+// maxPatternLen bounds the length in bytes of a `regex` pattern.
+const maxPatternLen = 1024
+
+// regexCheck is a compiled `regex 'pattern'`.
+type regexCheck struct {
+	re  *regexp.Regexp
+	err error
+}
+
+// Check implements Checker.
+func (c *regexCheck) Check(v Value) error {
+	if v.Kind != String {
+		return errNotString
+	}
+	if !c.re.MatchString(v.Str) {
+		return c.err
+	}
+	return nil
+}
+
+// compileRegex compiles `regex 'pattern'`. The pattern is RE2 syntax, as
+// package regexp reads it, and is compiled here, once per use. Matching is
+// unanchored, as in Go: `regex '[0-9]'` accepts "a1b"; write
+// `regex '^[0-9]+$'` to judge the whole string.
+func compileRegex(args []string, _ Kind) (Checker, error) {
+	if err := wantArgs("regex", args, 1); err != nil {
+		return nil, err
+	}
+	pattern := args[0]
+	if len(pattern) > maxPatternLen {
+		return nil, errors.New("regex: pattern is " + strconv.Itoa(len(pattern)) +
+			" bytes long, more than the limit of " + strconv.Itoa(maxPatternLen))
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, errors.New("regex: " + err.Error())
+	}
+	return &regexCheck{re: re, err: errors.New("must match /" + pattern + "/")}, nil
+}
