@@ -235,9 +235,7 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 				v, _ = convert(n.typ, raw{a: x}, nil)
 			}
 		default:
-			var scratch [64]byte
-			v, _ = convert(n.typ, raw{s: a.Text, isStr: true}, scratch[:])
-			v.Str = strings.Clone(v.Str)
+			v, _ = convert(n.typ, raw{s: a.Text, isStr: true}, nil)
 		}
 		if v.Kind == rules.Null && !(n.typ == rules.Any && a.Text == "null" && !a.Quoted) {
 			c.errorf(f, pos, "default %q is not a valid %s", a.Text, n.typ)

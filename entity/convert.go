@@ -16,10 +16,10 @@ import (
 // Object keeps a copy.
 
 // convert converts r to kind k.
-func convert(k rules.Kind, r raw, scratch []byte) (v rules.Value, borrowed bool) {
+func convert(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 	switch k {
 	case rules.String:
-		return toString(r, scratch)
+		return toString(r, sc)
 	case rules.Int:
 		return toInt(r), false
 	case rules.Float:
@@ -64,7 +64,7 @@ func textOf(r raw) (string, bool) {
 	return "", false
 }
 
-func toString(r raw, scratch []byte) (rules.Value, bool) {
+func toString(r raw, sc *run) (rules.Value, bool) {
 	if s, ok := textOf(r); ok {
 		_, isBytes := r.a.([]byte)
 		return rules.Value{Kind: rules.String, Str: s}, isBytes
@@ -76,20 +76,20 @@ func toString(r raw, scratch []byte) (rules.Value, bool) {
 		}
 		return rules.Value{Kind: rules.String, Str: "false"}, false
 	case time.Time:
-		b := v.UTC().AppendFormat(scratch[:0], time.RFC3339Nano)
+		b := v.UTC().AppendFormat(sc.scratchBuf(), time.RFC3339Nano)
 		return rules.Value{Kind: rules.String, Str: bytesString(b)}, true
 	case json.Number:
-		return toString(raw{a: json.Number(v)}.numberValue(), scratch)
+		return toString(raw{a: json.Number(v)}.numberValue(), sc)
 	}
 	if n, ok := intOf(r.a); ok {
-		return rules.Value{Kind: rules.String, Str: bytesString(strconv.AppendInt(scratch[:0], n, 10))}, true
+		return rules.Value{Kind: rules.String, Str: bytesString(strconv.AppendInt(sc.scratchBuf(), n, 10))}, true
 	}
 	if f, ok := floatOf(r.a); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
 		bits := 64
 		if _, ok := r.a.(float32); ok {
 			bits = 32
 		}
-		return rules.Value{Kind: rules.String, Str: bytesString(appendFloat(scratch[:0], f, bits))}, true
+		return rules.Value{Kind: rules.String, Str: bytesString(appendFloat(sc.scratchBuf(), f, bits))}, true
 	}
 	return rules.Value{}, false
 }

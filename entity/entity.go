@@ -11,6 +11,7 @@ func (e *Entity) Make(v any) (*Object, error) {
 	var r run
 	r.init(e)
 	o := r.makeTop(e, v)
+	r.done()
 	if err := r.err(); err != nil {
 		return nil, err
 	}
@@ -27,6 +28,7 @@ func (e *Entity) MakeList(v any) ([]*Object, error) {
 	var r run
 	r.init(e)
 	objs := r.makeList(e, &l, e.reg.MaxDepth()-1)
+	r.done()
 	if err := r.err(); err != nil {
 		return nil, err
 	}
@@ -42,6 +44,7 @@ func (e *Entity) AppendJSON(dst []byte, v any) ([]byte, error) {
 	r.init(e)
 	start := len(dst)
 	dst = r.appendTop(dst, e, v)
+	r.done()
 	if err := r.err(); err != nil {
 		return dst[:start], err
 	}

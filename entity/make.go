@@ -28,18 +28,53 @@ type run struct {
 	ent     *Entity
 	errs    []*FieldError
 	fatal   error
-	path    []frame
-	pathArr [16]frame
-	scratch [64]byte
+	scratch *[]byte // from scratchPool on first need: see convert
+
+	// The path: the first frames in an array, deeper ones in more. (A slice
+	// of the array kept in the run would make the run escape to the heap.)
+	depth int
+	path  [16]frame
+	more  []frame
 }
 
-func (r *run) init(e *Entity) {
-	r.ent = e
-	r.path = r.pathArr[:0]
+func (r *run) init(e *Entity) { r.ent = e }
+
+// done returns what the run borrowed.
+func (r *run) done() {
+	if r.scratch != nil {
+		putScratch(r.scratch)
+		r.scratch = nil
+	}
 }
 
-func (r *run) push(f frame) { r.path = append(r.path, f) }
-func (r *run) pop()         { r.path = r.path[:len(r.path)-1] }
+// scratchBuf returns the run's buffer for text converted from numbers and
+// times. (A buffer inside the run would make it escape: the converted value
+// reaches rule checkers through an interface.)
+func (r *run) scratchBuf() []byte {
+	if r.scratch == nil {
+		r.scratch = scratchPool.Get().(*[]byte)
+	}
+	return (*r.scratch)[:0]
+}
+
+func (r *run) push(f frame) {
+	if r.depth < len(r.path) {
+		r.path[r.depth] = f
+	} else {
+		r.more = append(r.more[:r.depth-len(r.path)], f)
+	}
+	r.depth++
+}
+
+func (r *run) pop() { r.depth-- }
+
+// frame returns the i'th frame of the path.
+func (r *run) frame(i int) *frame {
+	if i < len(r.path) {
+		return &r.path[i]
+	}
+	return &r.more[i-len(r.path)]
+}
 
 // err returns the run's error, if any.
 func (r *run) err() error {
@@ -61,8 +96,8 @@ func (r *run) paths(in, out string) (string, string) {
 		}
 		b.WriteString(name)
 	}
-	for _, f := range r.path {
-		switch {
+	for i := 0; i < r.depth; i++ {
+		switch f := r.frame(i); {
 		case f.index:
 			pin.WriteString("[" + strconv.Itoa(f.idx) + "]")
 			pout.WriteString("[" + strconv.Itoa(f.outIdx) + "]")
@@ -117,7 +152,7 @@ func runCheck(ck check, v rules.Value) (err error) {
 func (r *run) resolve(n *node, src *source) (v rules.Value, borrowed, fromDefault bool) {
 	in, _ := src.get(n.in)
 	if !in.isNull() {
-		v, borrowed = convert(n.typ, in, r.scratch[:])
+		v, borrowed = convert(n.typ, in, r)
 		for _, ck := range n.inChecks {
 			if err := runCheck(ck, inputValue(in)); err != nil {
 				r.fail(n, ck.rule, err)

@@ -127,6 +127,14 @@ func objectValue(k rules.Kind, v rules.Value, borrowed bool) any {
 // would fail on.
 var scratchPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
+// putScratch returns a buffer to scratchPool unless it grew too large.
+func putScratch(bp *[]byte) {
+	if cap(*bp) <= maxPooled {
+		*bp = (*bp)[:0]
+		scratchPool.Put(bp)
+	}
+}
+
 // makeTop makes v, an object, with e.
 func (r *run) makeTop(e *Entity, v any) *Object {
 	depth := e.reg.MaxDepth()
@@ -154,10 +162,8 @@ func (r *run) makeObject(p *objectPlan, src *source, depth int) *Object {
 			if k := n.typ; k == rules.List || k == rules.Object || k == rules.Any && v.Any != nil {
 				bp := scratchPool.Get().(*[]byte)
 				b, err := appendValue((*bp)[:0], k, v, depth)
-				if cap(b) <= 1<<20 {
-					*bp = b[:0]
-				}
-				scratchPool.Put(bp)
+				*bp = b
+				putScratch(bp)
 				if err != nil {
 					r.failValue(n, err)
 					continue
