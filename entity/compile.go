@@ -167,9 +167,13 @@ func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 	for i, a := range r.Args {
 		args[i] = a.Text
 	}
-	checker, err := compileRule(def, args, typ)
+	checker, err := compileRule(&def, args, typ)
 	if err != nil {
-		c.errorf(f, r.Pos, "rule %q: %v", r.Name, err)
+		msg := err.Error()
+		if !strings.HasPrefix(strings.ToLower(msg), strings.ToLower(def.Name)+":") {
+			msg = def.Name + ": " + msg
+		}
+		c.errorf(f, r.Pos, "%s", msg)
 		return
 	}
 	ck := check{rule: name, c: checker}

@@ -3,6 +3,7 @@ package entity
 import (
 	"encoding/json"
 	"math"
+	"reflect"
 	"strconv"
 	"time"
 
@@ -17,6 +18,40 @@ import (
 
 // convert converts r to kind k.
 func convert(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
+	v, borrowed = convertBasic(k, r, sc)
+	if v.Kind == rules.Null && !r.isNull() && k != rules.Any {
+		if u, ok := underlying(r.a); ok {
+			return convertBasic(k, raw{a: u}, sc)
+		}
+	}
+	return v, borrowed
+}
+
+// underlying returns a value of a named scalar type (type Celsius float64)
+// as its basic type, so that it converts as the basic type would.
+func underlying(v any) (any, bool) {
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() || rv.Type().PkgPath() == "" {
+		return nil, false
+	}
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return rv.Int(), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return rv.Uint(), true
+	case reflect.Float32:
+		return float32(rv.Float()), true
+	case reflect.Float64:
+		return rv.Float(), true
+	case reflect.String:
+		return rv.String(), true
+	case reflect.Bool:
+		return rv.Bool(), true
+	}
+	return nil, false
+}
+
+func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 	switch k {
 	case rules.String:
 		return toString(r, sc)
@@ -43,9 +78,8 @@ func convert(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 			return rules.Value{Kind: rules.Object, Len: n, Any: r.a}, false
 		}
 	case rules.Any:
-		v := inputValue(r)
-		_, isBytes := r.a.([]byte)
-		return v, isBytes
+		// The value passes through as it is; an Object keeps the original.
+		return inputValue(r), false
 	}
 	return rules.Value{}, false
 }
@@ -84,6 +118,12 @@ func toString(r raw, sc *run) (rules.Value, bool) {
 	if n, ok := intOf(r.a); ok {
 		return rules.Value{Kind: rules.String, Str: bytesString(strconv.AppendInt(sc.scratchBuf(), n, 10))}, true
 	}
+	switch n := r.a.(type) {
+	case uint64:
+		return rules.Value{Kind: rules.String, Str: bytesString(strconv.AppendUint(sc.scratchBuf(), n, 10))}, true
+	case uint:
+		return rules.Value{Kind: rules.String, Str: bytesString(strconv.AppendUint(sc.scratchBuf(), uint64(n), 10))}, true
+	}
 	if f, ok := floatOf(r.a); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
 		bits := 64
 		if _, ok := r.a.(float32); ok {
@@ -111,7 +151,7 @@ func (r raw) numberValue() raw {
 
 // truncate converts f toward zero when the result fits in an int64.
 func truncate(f float64) (int64, bool) {
-	if math.IsNaN(f) || f <= -9223372036854775809.0 || f >= 9223372036854775808.0 {
+	if math.IsNaN(f) || f < -9223372036854775808.0 || f >= 9223372036854775808.0 {
 		return 0, false
 	}
 	return int64(f), true

@@ -37,7 +37,10 @@ func (s *source) get(key string) (raw, bool) {
 		return raw{a: v}, ok
 	case s.ms != nil:
 		v, ok := s.ms[key]
-		return raw{s: v, isStr: true}, ok
+		if !ok {
+			return raw{}, false
+		}
+		return raw{s: v, isStr: true}, true
 	case s.obj != nil:
 		v, ok := s.obj.Get(key)
 		return raw{a: v}, ok
@@ -178,6 +181,11 @@ func inputValue(r raw) rules.Value {
 	}
 	if o, ok := objectLen(r.a); ok {
 		return rules.Value{Kind: rules.Object, Len: o, Any: r.a}
+	}
+	if u, ok := underlying(r.a); ok {
+		v := inputValue(raw{a: u})
+		v.Any = r.a
+		return v
 	}
 	return rules.Value{Kind: rules.Any, Any: r.a}
 }

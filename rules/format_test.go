@@ -69,6 +69,10 @@ func TestURL(t *testing.T) {
 		{"IPv6 with zone", StringValue("http://[fe80::1%25en0]/"), bad},
 		{"IPv6 bad IPv4", StringValue("http://[::ffff:192.0.2.256]/"), bad},
 		{"IPv4 in brackets", StringValue("http://[192.0.2.1]/"), bad},
+		{"IPv6 IPv4 with leading zero", StringValue("http://[::ffff:192.0.2.01]/"), bad},
+		{"IPv6 IPv4 with three parts", StringValue("http://[::ffff:192.0.2]/"), bad},
+		{"IPv6 IPv4 with five parts", StringValue("http://[::ffff:192.0.2.1.1]/"), bad},
+		{"symbol in host", StringValue("http://snow☃man.example/"), bad},
 		{"junk after IPv6", StringValue("http://[::1]x/"), bad},
 		{"number", IntValue(1), "must be a string"},
 	})

@@ -91,6 +91,9 @@ func (s *Set) Register(d Def) error {
 	if d.Compile == nil {
 		return fmt.Errorf("rules: rule %q has no Compile function", d.Name)
 	}
+	if d.MinArgs < 0 {
+		return fmt.Errorf("rules: rule %q: MinArgs %d is negative", d.Name, d.MinArgs)
+	}
 	if d.MaxArgs >= 0 && d.MaxArgs < d.MinArgs {
 		return fmt.Errorf("rules: rule %q: MaxArgs %d is less than MinArgs %d", d.Name, d.MaxArgs, d.MinArgs)
 	}
@@ -129,13 +132,19 @@ func (s *Set) MustRegister(d Def) {
 	}
 }
 
-// Lookup returns the definition registered under name, ignoring case.
-func (s *Set) Lookup(name string) (*Def, bool) {
+// Lookup returns (a copy of) the definition registered under name,
+// ignoring case.
+func (s *Set) Lookup(name string) (Def, bool) {
 	key := strings.ToLower(name)
 	s.mu.RLock()
 	d, ok := s.byName[key]
 	s.mu.RUnlock()
-	return d, ok
+	if !ok {
+		return Def{}, false
+	}
+	c := *d
+	c.Aliases = append([]string(nil), d.Aliases...)
+	return c, true
 }
 
 // Clone returns a new set holding the same definitions.

@@ -1,0 +1,109 @@
+package entity
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+)
+
+// Write makes v with the entity named and writes it as an HTTP response. See
+// Entity.Write.
+func (r *Registry) Write(w http.ResponseWriter, name string, v any) error {
+	e, err := r.entity(name)
+	if err != nil {
+		writeError(w, err)
+		return err
+	}
+	return e.Write(w, v)
+}
+
+// Write makes v with the entity named in the Default registry and writes it
+// as an HTTP response. See Entity.Write.
+func Write(w http.ResponseWriter, name string, v any) error { return Default.Write(w, name, v) }
+
+// Write makes v and writes it as an HTTP response: status 200 and
+// Content-Type application/json; charset=utf-8 on success. When fields fail,
+// it writes the ValidationError's status (400) and a JSON body listing every
+// field error:
+//
+//	{"error":"validation failed","entity":"user","fields":[
+//	  {"path":"name","outputPath":"name","rule":"req","message":"is required"}]}
+//
+// An error that carries its own status (a StatusCode() int method returning
+// 4xx) is written with that status and its message; any other error is
+// written as 500 with a body that says nothing of it. Write returns the
+// error, for logging. Nothing of a failed make is ever written.
+func (e *Entity) Write(w http.ResponseWriter, v any) error {
+	bp := bufPool.Get().(*[]byte)
+	defer func() {
+		if cap(*bp) <= maxPooled {
+			*bp = (*bp)[:0]
+			bufPool.Put(bp)
+		}
+	}()
+	b, err := e.AppendJSON((*bp)[:0], v)
+	*bp = b
+	if err != nil {
+		writeError(w, err)
+		return err
+	}
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
+	w.WriteHeader(http.StatusOK)
+	_, err = w.Write(b)
+	return err
+}
+
+var jsonContentType = []string{"application/json; charset=utf-8"}
+
+// statusCoder is an error that knows its HTTP status.
+type statusCoder interface{ StatusCode() int }
+
+// writeError writes err as a JSON error response.
+func writeError(w http.ResponseWriter, err error) {
+	status := http.StatusInternalServerError
+	var body []byte
+	var ve *ValidationError
+	var sc statusCoder
+	switch {
+	case errors.As(err, &ve):
+		status = ve.StatusCode()
+		body = ve.AppendJSON(nil)
+	case errors.As(err, &sc) && sc.StatusCode() >= 400 && sc.StatusCode() < 500:
+		status = sc.StatusCode()
+		body = appendString(append(body, `{"error":`...), err.Error())
+		body = append(body, '}')
+	default:
+		body = []byte(`{"error":"internal server error"}`)
+	}
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	h["X-Content-Type-Options"] = []string{"nosniff"}
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// AppendJSON appends the error as the JSON body that Write sends:
+// {"error":"validation failed","entity":…,"fields":[{"path":…,"outputPath":…,"rule":…,"message":…},…]}.
+func (e *ValidationError) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"error":"validation failed","entity":`...)
+	dst = appendString(dst, e.Entity)
+	dst = append(dst, `,"fields":[`...)
+	for i, f := range e.Fields {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"path":`...)
+		dst = appendString(dst, f.Path)
+		dst = append(dst, `,"outputPath":`...)
+		dst = appendString(dst, f.OutputPath)
+		dst = append(dst, `,"rule":`...)
+		dst = appendString(dst, f.Rule)
+		dst = append(dst, `,"message":`...)
+		dst = appendString(dst, f.Message)
+		dst = append(dst, '}')
+	}
+	return append(dst, "]}"...)
+}
