@@ -1,0 +1,104 @@
+package entity
+
+import (
+	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/rules"
+)
+
+// FieldKind says what an output field holds.
+type FieldKind uint8
+
+// The kinds of output field.
+const (
+	ValueField FieldKind = iota // a value of a declared type
+	GroupField                  // an object of fields read from the same input
+	RefField                    // an object, or a list of objects, made with another entity
+)
+
+// Field describes one output field of a compiled entity, for tools that
+// read declarations: documentation, test kits, sample generators. It is a
+// view of the plan; the request path never uses it.
+type Field struct {
+	Name     string     // the declared name, read from the input
+	Key      string     // the output key, after rename
+	Kind     FieldKind  // value, group or reference
+	Type     rules.Kind // ValueField: the declared type (rules.Any for none)
+	Required bool       // `req`
+	Secret   bool       // `secret`
+	// HasDefault reports a default. Default is the JSON it writes (nil for a
+	// bare default on a reference, which makes the entity from an empty
+	// input).
+	HasDefault bool
+	Default    []byte
+	Rules      []string   // names of the checks, in order (not req, default, rename)
+	Fields     []*Field   // GroupField: the group's fields
+	Ref        string     // RefField: the entity referenced
+	Decl       *dsl.Field // the field as declared
+	node       *node
+	_          [0]func() // not comparable
+}
+
+// Fields returns the entity's output fields in output order.
+func (e *Entity) Fields() []*Field { return fieldsOf(e.root) }
+
+func fieldsOf(p *objectPlan) []*Field {
+	fs := make([]*Field, len(p.nodes))
+	for i, n := range p.nodes {
+		f := &Field{Name: n.in, Key: n.out, Type: n.typ, Required: n.req, Secret: n.secret,
+			HasDefault: n.hasDefault, Decl: n.decl, node: n}
+		if n.defJSON != nil {
+			f.Default = append([]byte(nil), n.defJSON...)
+		}
+		for _, c := range n.inChecks {
+			f.Rules = append(f.Rules, c.rule)
+		}
+		for _, c := range n.outChecks {
+			f.Rules = append(f.Rules, c.rule)
+		}
+		switch n.kind {
+		case nodeGroup:
+			f.Kind = GroupField
+			f.Fields = fieldsOf(n.group)
+		case nodeRef:
+			f.Kind = RefField
+			f.Ref = n.ref.name
+		}
+		fs[i] = f
+	}
+	return fs
+}
+
+// Check judges an output value with the field's checks, the way Make
+// judges a converted value: Input-stage checks (num, float, bool,
+// timestamp) are given the value too, since an output value is already of
+// the declared type. A Null value passes (absent values are for `req`). It
+// returns the name of each failing rule with its error, in rule order.
+func (f *Field) Check(v rules.Value) []RuleError {
+	if f.node == nil || v.Kind == rules.Null {
+		return nil
+	}
+	var errs []RuleError
+	for _, cks := range [2][]check{f.node.inChecks, f.node.outChecks} {
+		for _, ck := range cks {
+			if err := runCheck(ck, v); err != nil {
+				errs = append(errs, RuleError{Rule: ck.rule, Err: err})
+			}
+		}
+	}
+	return errs
+}
+
+// RuleError is one failed check of Field.Check.
+type RuleError struct {
+	Rule string
+	Err  error
+}
+
+// Entity returns the entity a RefField references, or nil when it is not
+// declared.
+func (f *Field) Entity() *Entity {
+	if f.node == nil || f.node.ref == nil {
+		return nil
+	}
+	return f.node.ref.e.Load()
+}
