@@ -155,7 +155,7 @@ func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 	}
 	typ := kindOfType[f.Type]
 	if def.Types != 0 && !def.Types.Has(typ) {
-		c.errorf(f, r.Pos, "rule %q cannot apply to a %s field", r.Name, typ)
+		c.errorf(f, r.Pos, "rule %q cannot apply to %s %s field", r.Name, article(typ.String()), typ)
 		return
 	}
 	switch {
@@ -246,13 +246,15 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 			return
 		}
 	}
-	for _, ck := range n.outChecks {
-		if v.Kind == rules.Null {
-			break
-		}
-		if err := ck.c.Check(v); err != nil {
-			c.errorf(f, pos, "the default fails rule %q: %v", ck.rule, err)
-			return
+	for _, cks := range [2][]check{n.inChecks, n.outChecks} {
+		for _, ck := range cks {
+			if v.Kind == rules.Null {
+				break
+			}
+			if err := runCheck(ck, v); err != nil {
+				c.errorf(f, pos, "the default fails rule %q: %v", ck.rule, err)
+				return
+			}
 		}
 	}
 	js, err := appendValue(nil, n.typ, v, defaultDepth)
@@ -261,6 +263,7 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 		return
 	}
 	n.hasDefault = true
+	n.defNull = v.Kind == rules.Null
 	n.defJSON = js
 	n.defValue = objectValue(n.typ, v, false)
 }
@@ -285,4 +288,12 @@ func zeroValue(k rules.Kind) rules.Value {
 		return rules.Value{Kind: rules.Object, Any: map[string]any{}}
 	}
 	return rules.Value{}
+}
+
+// article returns "an" before a vowel and "a" otherwise.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }

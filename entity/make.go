@@ -153,14 +153,16 @@ func (r *run) resolve(n *node, src *source) (v rules.Value, borrowed, fromDefaul
 	in, _ := src.get(n.in)
 	if !in.isNull() {
 		v, borrowed = convert(n.typ, in, r)
-		for _, ck := range n.inChecks {
-			if err := runCheck(ck, inputValue(in)); err != nil {
-				r.fail(n, ck.rule, err)
+		if v.Kind != rules.Null {
+			for _, ck := range n.inChecks {
+				if err := runCheck(ck, inputValue(in)); err != nil {
+					r.fail(n, ck.rule, err)
+				}
 			}
 		}
 	}
 	if v.Kind == rules.Null {
-		if n.hasDefault {
+		if n.hasDefault && !n.defNull {
 			return v, false, true
 		}
 		if n.req {

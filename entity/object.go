@@ -1,6 +1,8 @@
 package entity
 
 import (
+	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -15,7 +17,60 @@ import (
 // fields. An Object is immutable.
 type Object struct {
 	keys []string // shared with the plan: never modified
-	vals []any
+	vals []ovalue
+}
+
+// ovalue is one value of an Object, kept unboxed: boxing every int and
+// string into an interface would cost an allocation per field.
+type ovalue struct {
+	kind ovKind
+	s    string // ovString
+	n    uint64 // ovInt: int64 bits; ovFloat: float64 bits; ovBool: 0 or 1
+	a    any    // ovTime: time.Time; ovAny: *Object, []*Object or a passed-through value
+}
+
+type ovKind uint8
+
+const (
+	ovNull ovKind = iota
+	ovString
+	ovInt
+	ovFloat
+	ovBool
+	ovTime
+	ovAny
+)
+
+// get returns the value as the Go value Object documents.
+func (v ovalue) get() any {
+	switch v.kind {
+	case ovString:
+		return v.s
+	case ovInt:
+		return int64(v.n)
+	case ovFloat:
+		return math.Float64frombits(v.n)
+	case ovBool:
+		return v.n != 0
+	}
+	return v.a
+}
+
+// appendJSON writes the value as MakeJSON writes it.
+func (v ovalue) appendJSON(dst []byte, depth int) ([]byte, error) {
+	switch v.kind {
+	case ovNull:
+		return append(dst, "null"...), nil
+	case ovString:
+		return appendString(dst, v.s), nil
+	case ovInt:
+		return strconv.AppendInt(dst, int64(v.n), 10), nil
+	case ovFloat:
+		return appendFloat(dst, math.Float64frombits(v.n), 64), nil
+	case ovBool:
+		return strconv.AppendBool(dst, v.n != 0), nil
+	}
+	return appendAny(dst, v.a, depth)
 }
 
 // Len returns the number of keys.
@@ -28,7 +83,7 @@ func (o *Object) Keys() []string { return append([]string(nil), o.keys...) }
 func (o *Object) Get(key string) (any, bool) {
 	for i, k := range o.keys {
 		if k == key {
-			return o.vals[i], true
+			return o.vals[i].get(), true
 		}
 	}
 	return nil, false
@@ -36,8 +91,13 @@ func (o *Object) Get(key string) (any, bool) {
 
 // MarshalJSON writes the object; it gives the same bytes as MakeJSON.
 func (o *Object) MarshalJSON() ([]byte, error) {
-	return o.appendJSON(nil, defaultDepth)
+	return o.appendJSON(nil, objectDepth)
 }
+
+// objectDepth bounds MarshalJSON. An Object is a finite tree that Make
+// already held to its registry's depth limit, which may be raised above the
+// default, so this is only a backstop.
+const objectDepth = 1 << 16
 
 func (o *Object) appendJSON(dst []byte, depth int) ([]byte, error) {
 	if depth <= 0 {
@@ -51,7 +111,7 @@ func (o *Object) appendJSON(dst []byte, depth int) ([]byte, error) {
 		dst = appendString(dst, k)
 		dst = append(dst, ':')
 		var err error
-		if dst, err = appendAny(dst, o.vals[i], depth-1); err != nil {
+		if dst, err = o.vals[i].appendJSON(dst, depth-1); err != nil {
 			return dst, err
 		}
 	}
@@ -73,7 +133,7 @@ func (o *Object) String() string {
 func (o *Object) Map() map[string]any {
 	m := make(map[string]any, len(o.keys))
 	for i, k := range o.keys {
-		m[k] = plain(o.vals[i])
+		m[k] = plain(o.vals[i].get())
 	}
 	return m
 }
@@ -97,29 +157,32 @@ func plain(v any) any {
 	return v
 }
 
-// objectValue is the Go value an Object keeps for a converted value.
-func objectValue(k rules.Kind, v rules.Value, borrowed bool) any {
+// objectValue is the value an Object keeps for a converted value.
+func objectValue(k rules.Kind, v rules.Value, borrowed bool) ovalue {
 	if k == rules.Any && v.Any != nil && !borrowed {
-		return v.Any
+		return ovalue{kind: ovAny, a: v.Any}
 	}
 	switch v.Kind {
 	case rules.Null:
-		return nil
+		return ovalue{}
 	case rules.String:
 		if borrowed {
-			return strings.Clone(v.Str)
+			return ovalue{kind: ovString, s: strings.Clone(v.Str)}
 		}
-		return v.Str
+		return ovalue{kind: ovString, s: v.Str}
 	case rules.Int:
-		return v.Int
+		return ovalue{kind: ovInt, n: uint64(v.Int)}
 	case rules.Float:
-		return v.Float
+		return ovalue{kind: ovFloat, n: math.Float64bits(v.Float)}
 	case rules.Bool:
-		return v.Bool
+		if v.Bool {
+			return ovalue{kind: ovBool, n: 1}
+		}
+		return ovalue{kind: ovBool}
 	case rules.Time:
-		return v.Time
+		return ovalue{kind: ovTime, a: v.Time}
 	}
-	return v.Any
+	return ovalue{kind: ovAny, a: v.Any}
 }
 
 // scratchPool holds buffers Make writes pass-through values into, to find
@@ -150,7 +213,7 @@ func (r *run) makeTop(e *Entity, v any) *Object {
 
 // makeObject builds one output object: the Object twin of appendObject.
 func (r *run) makeObject(p *objectPlan, src *source, depth int) *Object {
-	o := &Object{keys: p.keys, vals: make([]any, len(p.nodes))}
+	o := &Object{keys: p.keys, vals: make([]ovalue, len(p.nodes))}
 	for i, n := range p.nodes {
 		switch n.kind {
 		case nodeValue:
@@ -176,10 +239,12 @@ func (r *run) makeObject(p *objectPlan, src *source, depth int) *Object {
 				continue
 			}
 			r.push(frame{out: n.out, group: true})
-			o.vals[i] = r.makeObject(n.group, src, depth-1)
+			o.vals[i] = ovalue{kind: ovAny, a: r.makeObject(n.group, src, depth-1)}
 			r.pop()
 		case nodeRef:
-			o.vals[i] = r.makeRef(n, src, depth)
+			if v := r.makeRef(n, src, depth); v != nil {
+				o.vals[i] = ovalue{kind: ovAny, a: v}
+			}
 		}
 	}
 	return o

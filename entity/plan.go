@@ -45,8 +45,9 @@ type node struct {
 	// empty input instead (refDefault).
 	hasDefault bool
 	defJSON    []byte
-	defValue   any
+	defValue   ovalue
 	refDefault bool
+	defNull    bool // the default is null (a bare default on none): req still rejects
 
 	group *objectPlan // nodeGroup
 	ref   *slot       // nodeRef

@@ -67,7 +67,7 @@ func compileMin(args []string, _ Kind) (Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newMinMax(lo, math.Inf(1)), nil
+	return newMinMax(lo, math.Inf(1), args[0], ""), nil
 }
 
 // compileMax compiles `max n`.
@@ -79,7 +79,7 @@ func compileMax(args []string, _ Kind) (Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newMinMax(math.Inf(-1), hi), nil
+	return newMinMax(math.Inf(-1), hi, "", args[0]), nil
 }
 
 // compileRange compiles `range a b` and its alias `minmax a b`.
@@ -98,22 +98,35 @@ func compileRange(args []string, _ Kind) (Checker, error) {
 	if lo > hi {
 		return nil, fmt.Errorf("range: minimum %s is greater than maximum %s", args[0], args[1])
 	}
-	return newMinMax(lo, hi), nil
+	return newMinMax(lo, hi, args[0], args[1]), nil
 }
 
 // newMinMax builds the checker for the bounds lo and hi, either of which
-// may be infinite (absent), and its messages.
-func newMinMax(lo, hi float64) *minMax {
+// may be infinite (absent), and its messages. loText and hiText are the
+// bounds as written: an integer bound is kept exact, beyond 2⁵³ too.
+func newMinMax(lo, hi float64, loText, hiText string) *minMax {
 	c := &minMax{lo: lo, hi: hi}
 	var okLo, okHi bool
 	c.loI, okLo = ceilInt(lo)
 	c.hiI, okHi = floorInt(hi)
+	if n, err := strconv.ParseInt(loText, 10, 64); err == nil {
+		c.loI, okLo = n, true
+	}
+	if n, err := strconv.ParseInt(hiText, 10, 64); err == nil {
+		c.hiI, okHi = n, true
+	}
 	c.noInt = !okLo || !okHi || c.loI > c.hiI
 
 	hasLo, hasHi := !math.IsInf(lo, 0), !math.IsInf(hi, 0)
 	// Lengths are whole: `min 2.5` on a string means at least 3 runes.
 	loN, hiN := numText(math.Ceil(lo)), numText(math.Floor(hi))
 	loF, hiF := numText(lo), numText(hi)
+	if _, err := strconv.ParseInt(loText, 10, 64); err == nil {
+		loF = strconv.FormatInt(c.loI, 10)
+	}
+	if _, err := strconv.ParseInt(hiText, 10, 64); err == nil {
+		hiF = strconv.FormatInt(c.hiI, 10)
+	}
 	switch {
 	case hasLo && hasHi && loN == hiN:
 		c.errStr = errors.New("must be exactly " + count(loN, "character") + " long")

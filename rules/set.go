@@ -32,8 +32,10 @@ type Stage uint8
 const (
 	// Output checks judge the value after the field's conversion (the default).
 	Output Stage = iota
-	// Input checks judge the value as the input held it, before conversion:
-	// `num` on a number field rejects "abc" instead of seeing null.
+	// Input checks judge the value as the input held it, before conversion
+	// (a string field's `bool` sees the input true, not "true"). Like every
+	// check they run only when the field's value is there: an input that
+	// does not convert is null, and checks skip null.
 	Input
 )
 
