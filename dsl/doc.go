@@ -26,7 +26,7 @@
 // stands for one (there are no backslash escapes, so regular expressions are
 // written as they are).
 //
-// Errors are reported all at once as an ErrorList of *Error, each naming the
-// entity, the field, the triple and, inside a rules string, the byte with a
-// caret under it.
+// Errors are reported all at once as an ErrorList of *Error sorted by
+// position, each naming the entity, the field, the triple and, inside a rules
+// string, the byte with a caret under it.
 package dsl

@@ -2,12 +2,24 @@ package dsl
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // asErrorList reports whether err is an ErrorList, and stores it in l.
 func asErrorList(err error, l *ErrorList) bool { return errors.As(err, l) }
+
+// severalErrors is a declaration with an error of each kind but one.
+var severalErrors = []string{
+	"", "nmber", "",
+	"a", "{", "",
+	"b", "$", "| x",
+	"c", "}", "y",
+	"d", "}", "",
+	"e", "text", "'z",
+	"f",
+}
 
 const unknownTypeWant = ` (want none, string, number, float, bool, date, list, object, "{", "}" or "$entity")`
 
@@ -120,15 +132,7 @@ var errorTests = []struct {
 		`dsl: entity "user", field "age" (triple 1, rules): empty rule after "|"` + `
       max 5 |
             ^`},
-	{"several errors", "user", []string{
-		"", "nmber", "",
-		"a", "{", "",
-		"b", "$", "| x",
-		"c", "}", "y",
-		"d", "}", "",
-		"e", "text", "'z",
-		"f",
-	}, 8, `dsl: entity "user" (triple 1, name): the field name is empty` + "\n(and 7 more errors)"},
+	{"several errors", "user", severalErrors, 8, `dsl: entity "user" (triple 1, name): the field name is empty` + "\n(and 7 more errors)"},
 }
 
 func TestErrors(t *testing.T) {
@@ -178,15 +182,7 @@ func listText(l ErrorList) string {
 
 // TestErrorsAll checks every error of a declaration with many, in order.
 func TestErrorsAll(t *testing.T) {
-	_, err := Parse("user",
-		"", "nmber", "",
-		"a", "{", "",
-		"b", "$", "| x",
-		"c", "}", "y",
-		"d", "}", "",
-		"e", "text", "'z",
-		"f",
-	)
+	_, err := Parse("user", severalErrors...)
 	want := `dsl: entity "user" (triple 1, name): the field name is empty
 dsl: entity "user" (triple 1, type): unknown type "nmber"` + unknownTypeWant + `
 dsl: entity "user", field "b" (triple 3, type): "$" names no entity: write "$name"
@@ -223,21 +219,9 @@ func TestErrorsSorted(t *testing.T) {
 	for _, e := range l {
 		got = append(got, e.Pos.Triple)
 	}
-	if want := []int{1, 2, 3, 4}; !equalInts(got, want) {
+	if want := []int{1, 2, 3, 4}; !slices.Equal(got, want) {
 		t.Errorf("error triples = %v, want %v:\n%s", got, want, listText(l))
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 var parseRulesErrorTests = []struct {
@@ -281,7 +265,8 @@ var errorRenderTests = []struct {
 	{"offset -1 hides the source", Error{Entity: "e", Pos: Pos{Offset: -1}, Msg: "m", Source: "abc"}, `dsl: entity "e": m`},
 	{"offset past the end hides the source", Error{Entity: "e", Pos: Pos{Offset: 4}, Msg: "m", Source: "abc"}, `dsl: entity "e": m`},
 	{"offset at the end", Error{Entity: "e", Pos: Pos{Offset: 3}, Msg: "m", Source: "abc"}, "dsl: entity \"e\": m\n    abc\n       ^"},
-	{"offset inside a rune", Error{Entity: "e", Pos: Pos{Offset: 2}, Msg: "m", Source: "éa"}, "dsl: entity \"e\": m\n    éa\n     ^"},
+	{"offset after a two-byte rune", Error{Entity: "e", Pos: Pos{Offset: 2}, Msg: "m", Source: "éa"}, "dsl: entity \"e\": m\n    éa\n     ^"},
+	{"offset inside a rune", Error{Entity: "e", Pos: Pos{Offset: 1}, Msg: "m", Source: "éa"}, "dsl: entity \"e\": m\n    éa\n     ^"},
 	{"offset on a newline", Error{Entity: "e", Pos: Pos{Offset: 1}, Msg: "m", Source: "a\nb"}, "dsl: entity \"e\": m\n    a\n     ^"},
 	{"empty source", Error{Entity: "e", Pos: Pos{Offset: 0}, Msg: "m"}, `dsl: entity "e": m`},
 	{"unknown part", Error{Entity: "e", Pos: Pos{Triple: 1, Part: 9, Offset: -1}, Msg: "m"}, `dsl: entity "e" (triple 1, part(9)): m`},
