@@ -60,9 +60,16 @@ const (
 )
 
 // Entity is a parsed declaration: a name and its fields in order.
+//
+// A declaration may start with one extra string naming the HTTP methods a
+// request for it must use, as msful's validate took the method first:
+// "POST", "GET|HEAD", "PUT, PATCH". It is recognised when the number of
+// strings is one more than a multiple of three and the first is upper-case
+// words only.
 type Entity struct {
-	Name   string
-	Fields []*Field
+	Name    string
+	Methods []string // the HTTP methods allowed; empty for any
+	Fields  []*Field
 }
 
 // Field is one declared field: a value, a group or a reference.
@@ -98,6 +105,9 @@ type Arg struct {
 // reads, so that Parse(e.Name, e.Triples()...) gives an equal entity.
 func (e *Entity) Triples() []string {
 	var out []string
+	if len(e.Methods) > 0 {
+		out = append(out, strings.Join(e.Methods, "|"))
+	}
 	var walk func(fs []*Field)
 	walk = func(fs []*Field) {
 		for _, f := range fs {
@@ -128,6 +138,9 @@ func (e *Entity) String() string {
 	var b strings.Builder
 	b.WriteString(strconv.Quote(e.Name))
 	b.WriteString(",\n")
+	if len(e.Methods) > 0 {
+		b.WriteString("\t" + strconv.Quote(strings.Join(e.Methods, "|")) + ",\n")
+	}
 	var walk func(fs []*Field, depth int)
 	walk = func(fs []*Field, depth int) {
 		for _, f := range fs {

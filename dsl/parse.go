@@ -46,6 +46,10 @@ func (p *parser) parse(decl []string) {
 	if strings.TrimSpace(p.ent.Name) == "" {
 		p.errorf("", Pos{Offset: -1}, "", "the entity name is empty")
 	}
+	if len(decl)%3 == 1 && isMethodList(decl[0]) {
+		p.ent.Methods = splitMethods(decl[0])
+		decl = decl[1:]
+	}
 	n := len(decl) / 3
 	for i := 0; i < n; i++ {
 		p.triple(i+1, decl[3*i], decl[3*i+1], decl[3*i+2])
@@ -174,4 +178,28 @@ func (p *parser) parseRules(f *Field, s string, triple int) []*Rule {
 		p.errorf(f.Name, at(lerr.off), s, "%s", lerr.msg)
 	}
 	return rs
+}
+
+// isMethodList reports whether s names HTTP methods: upper-case words
+// separated by "|", "," or spaces ("POST", "GET|HEAD", "PUT, PATCH").
+func isMethodList(s string) bool {
+	ms := splitMethods(s)
+	if len(ms) == 0 {
+		return false
+	}
+	for _, m := range ms {
+		if len(m) < 3 {
+			return false
+		}
+		for i := 0; i < len(m); i++ {
+			if m[i] < 'A' || m[i] > 'Z' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func splitMethods(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == '|' || r == ',' || r == ' ' || r == '\t' })
 }

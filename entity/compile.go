@@ -3,6 +3,7 @@ package entity
 import (
 	"encoding/json"
 	"fmt"
+	"net/textproto"
 	"strconv"
 	"strings"
 
@@ -20,7 +21,7 @@ type compiler struct {
 // compile builds the entity for decl. References are resolved to slots of
 // reg, created empty for names not declared yet.
 func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
-	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl}}
+	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl, slots: map[string]int{}, methods: decl.Methods}}
 	c.ent.root = c.object(decl.Fields)
 	if err := c.errs.Err(); err != nil {
 		return nil, err
@@ -72,6 +73,12 @@ func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 // field compiles one field's rules into a node.
 func (c *compiler) field(f *dsl.Field) *node {
 	n := &node{in: f.Name, out: f.Name, decl: f}
+	if f.Kind != dsl.FieldGroup {
+		n.slot = c.slot(f.Name)
+		if len(f.Name) > 2 && strings.EqualFold(f.Name[:2], "x-") {
+			n.header = textproto.CanonicalMIMEHeaderKey(f.Name)
+		}
+	}
 	var defRule *dsl.Rule
 	for _, r := range f.Rules {
 		name := strings.ToLower(r.Name)
@@ -138,6 +145,17 @@ func (c *compiler) field(f *dsl.Field) *node {
 		}
 	}
 	return n
+}
+
+// slot returns the slot of an input name, numbering new names in order.
+func (c *compiler) slot(name string) int {
+	if i, ok := c.ent.slots[name]; ok {
+		return i
+	}
+	i := c.ent.nslots
+	c.ent.slots[name] = i
+	c.ent.nslots++
+	return i
 }
 
 func (c *compiler) noArgs(f *dsl.Field, r *dsl.Rule) {
@@ -239,7 +257,7 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 				v, _ = convert(n.typ, raw{a: x}, nil)
 			}
 		default:
-			v, _ = convert(n.typ, raw{s: a.Text, isStr: true}, nil)
+			v, _ = convert(n.typ, raw{kind: rawStr, s: a.Text}, nil)
 		}
 		if v.Kind == rules.Null && !(n.typ == rules.Any && a.Text == "null" && !a.Quoted) {
 			c.errorf(f, pos, "default %q is not a valid %s", a.Text, n.typ)

@@ -13,13 +13,13 @@ import (
 // The conversions of the README's table: each turns an input value into
 // the field's declared kind, or into a Null value when it cannot. None of
 // them allocates: text produced from numbers and times is written into the
-// caller's scratch buffer, and the result is then marked borrowed so that an
+// run's scratch buffer, and the result is then marked borrowed so that an
 // Object keeps a copy.
 
 // convert converts r to kind k.
 func convert(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 	v, borrowed = convertBasic(k, r, sc)
-	if v.Kind == rules.Null && !r.isNull() && k != rules.Any {
+	if v.Kind == rules.Null && r.kind == rawAny && r.a != nil && k != rules.Any {
 		if u, ok := underlying(r.a); ok {
 			return convertBasic(k, raw{a: u}, sc)
 		}
@@ -64,14 +64,26 @@ func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 	case rules.Time:
 		return toTime(r), false
 	case rules.List:
-		if r.isStr {
+		if r.kind == rawJSON {
+			if r.s[0] == '[' {
+				return rules.Value{Kind: rules.List, Len: countJSON(r.s)}, false
+			}
+			return rules.Value{}, false
+		}
+		if r.kind != rawAny {
 			return rules.Value{}, false
 		}
 		if l, ok := listOf(r.a); ok {
 			return rules.Value{Kind: rules.List, Len: l.len, Any: r.a}, false
 		}
 	case rules.Object:
-		if r.isStr {
+		if r.kind == rawJSON {
+			if r.s[0] == '{' {
+				return rules.Value{Kind: rules.Object, Len: countJSON(r.s)}, false
+			}
+			return rules.Value{}, false
+		}
+		if r.kind != rawAny {
 			return rules.Value{}, false
 		}
 		if n, ok := objectLen(r.a); ok {
@@ -82,20 +94,6 @@ func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 		return inputValue(r), false
 	}
 	return rules.Value{}, false
-}
-
-// textOf returns the text of a string-like input.
-func textOf(r raw) (string, bool) {
-	if r.isStr {
-		return r.s, true
-	}
-	switch v := r.a.(type) {
-	case string:
-		return v, true
-	case []byte:
-		return bytesString(v), true
-	}
-	return "", false
 }
 
 func toString(r raw, sc *run) (rules.Value, bool) {
@@ -113,18 +111,19 @@ func toString(r raw, sc *run) (rules.Value, bool) {
 		b := v.UTC().AppendFormat(sc.scratchBuf(), time.RFC3339Nano)
 		return rules.Value{Kind: rules.String, Str: bytesString(b)}, true
 	case json.Number:
-		return toString(raw{a: json.Number(v)}.numberValue(), sc)
+		if isIntegerText(string(v)) && len(v) < 400 {
+			return rules.Value{Kind: rules.String, Str: trimZeros(string(v))}, false
+		}
+		return toString(numberValue(v), sc)
+	case uint64:
+		return rules.Value{Kind: rules.String, Str: bytesString(strconv.AppendUint(sc.scratchBuf(), v, 10))}, true
+	case uint:
+		return rules.Value{Kind: rules.String, Str: bytesString(strconv.AppendUint(sc.scratchBuf(), uint64(v), 10))}, true
 	}
-	if n, ok := intOf(r.a); ok {
+	if n, ok := intOf(r); ok {
 		return rules.Value{Kind: rules.String, Str: bytesString(strconv.AppendInt(sc.scratchBuf(), n, 10))}, true
 	}
-	switch n := r.a.(type) {
-	case uint64:
-		return rules.Value{Kind: rules.String, Str: bytesString(strconv.AppendUint(sc.scratchBuf(), n, 10))}, true
-	case uint:
-		return rules.Value{Kind: rules.String, Str: bytesString(strconv.AppendUint(sc.scratchBuf(), uint64(n), 10))}, true
-	}
-	if f, ok := floatOf(r.a); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
+	if f, ok := floatOf(r); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
 		bits := 64
 		if _, ok := r.a.(float32); ok {
 			bits = 32
@@ -134,17 +133,17 @@ func toString(r raw, sc *run) (rules.Value, bool) {
 	return rules.Value{}, false
 }
 
-// numberValue turns a json.Number into an int64 or float64 input; one that
+// numberValue turns a json.Number into an integer or float input; one that
 // is not a number becomes null.
-func (r raw) numberValue() raw {
-	s := string(r.a.(json.Number))
+func numberValue(jn json.Number) raw {
+	s := string(jn)
 	if isIntegerText(s) {
 		if n, ok := rules.ParseInt(s); ok {
-			return raw{a: n}
+			return raw{kind: rawInt, n: n}
 		}
 	}
 	if f, ok := rules.ParseFloat(s); ok {
-		return raw{a: f}
+		return raw{kind: rawFloat, f: f}
 	}
 	return raw{}
 }
@@ -165,12 +164,12 @@ func toInt(r raw) rules.Value {
 		return rules.Value{}
 	}
 	if jn, ok := r.a.(json.Number); ok {
-		return toInt(raw{a: jn}.numberValue())
+		return toInt(numberValue(jn))
 	}
-	if n, ok := intOf(r.a); ok {
+	if n, ok := intOf(r); ok {
 		return rules.Value{Kind: rules.Int, Int: n}
 	}
-	if f, ok := floatOf(r.a); ok {
+	if f, ok := floatOf(r); ok {
 		if n, ok := truncate(f); ok {
 			return rules.Value{Kind: rules.Int, Int: n}
 		}
@@ -186,12 +185,12 @@ func toFloat(r raw) rules.Value {
 		return rules.Value{}
 	}
 	if jn, ok := r.a.(json.Number); ok {
-		return toFloat(raw{a: jn}.numberValue())
+		return toFloat(numberValue(jn))
 	}
-	if n, ok := intOf(r.a); ok {
+	if n, ok := intOf(r); ok {
 		return rules.Value{Kind: rules.Float, Float: float64(n)}
 	}
-	if f, ok := floatOf(r.a); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
+	if f, ok := floatOf(r); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
 		return rules.Value{Kind: rules.Float, Float: f}
 	}
 	return rules.Value{}
@@ -208,12 +207,12 @@ func toBool(r raw) rules.Value {
 	case bool:
 		return rules.Value{Kind: rules.Bool, Bool: v}
 	case json.Number:
-		return toBool(raw{a: v}.numberValue())
+		return toBool(numberValue(v))
 	}
 	var n float64
-	if i, ok := intOf(r.a); ok {
+	if i, ok := intOf(r); ok {
 		n = float64(i)
-	} else if f, ok := floatOf(r.a); ok {
+	} else if f, ok := floatOf(r); ok {
 		n = f
 	} else {
 		return rules.Value{}
@@ -239,11 +238,11 @@ func toTime(r raw) rules.Value {
 		case time.Time:
 			t = v.UTC()
 		case json.Number:
-			return toTime(raw{a: v}.numberValue())
+			return toTime(numberValue(v))
 		default:
-			if n, ok := intOf(r.a); ok {
+			if n, ok := intOf(r); ok {
 				t = rules.IntToTime(n)
-			} else if f, ok := floatOf(r.a); ok {
+			} else if f, ok := floatOf(r); ok {
 				if t, ok = rules.FloatToTime(f); !ok {
 					return rules.Value{}
 				}
@@ -256,4 +255,19 @@ func toTime(r raw) rules.Value {
 		return rules.Value{} // RFC 3339 has four-digit years only
 	}
 	return rules.Value{Kind: rules.Time, Time: t}
+}
+
+// trimZeros drops the leading zeros of integer text: "-007" is "-7".
+func trimZeros(s string) string {
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	for len(s) > 1 && s[0] == '0' {
+		s = s[1:]
+	}
+	if neg && s != "0" {
+		return "-" + s
+	}
+	return s
 }

@@ -1,6 +1,9 @@
 package entity
 
-import "sync"
+import (
+	"encoding/json"
+	"sync"
+)
 
 // Make converts, renames, defaults and checks v, a map with string keys
 // (map[string]any, map[string]string, or any map type with string keys) or
@@ -21,8 +24,23 @@ func (e *Entity) Make(v any) (*Object, error) {
 // MakeList makes each object of v, a list ([]any, []map[string]any, any
 // slice), skipping elements that are not objects.
 func (e *Entity) MakeList(v any) ([]*Object, error) {
-	l, ok := listOf(v)
+	var l elems
+	var ok bool
+	switch b := v.(type) {
+	case []byte:
+		l, ok = jsonList(b)
+	case json.RawMessage:
+		l, ok = jsonList(b)
+	default:
+		l, ok = listOf(v)
+	}
 	if !ok {
+		if _, isJSON := v.([]byte); isJSON {
+			return nil, &InputError{Status: 400, Msg: "the body is not a JSON array of objects", Err: ErrInvalidJSON}
+		}
+		if _, isJSON := v.(json.RawMessage); isJSON {
+			return nil, &InputError{Status: 400, Msg: "the body is not a JSON array of objects", Err: ErrInvalidJSON}
+		}
 		return nil, unsupported(e, v)
 	}
 	var r run
@@ -72,4 +90,13 @@ func (e *Entity) MakeJSON(v any) ([]byte, error) {
 		bufPool.Put(bp)
 	}
 	return out, err
+}
+
+// jsonList returns raw JSON input as a list when it is a valid array.
+func jsonList(b []byte) (elems, bool) {
+	text, err := parseTop(b)
+	if err != nil || text[0] != '[' {
+		return elems{}, false
+	}
+	return elems{js: text}, true
 }

@@ -2,6 +2,7 @@ package entity
 
 import (
 	"encoding/json"
+	"math"
 	"reflect"
 	"time"
 	"unsafe"
@@ -9,106 +10,173 @@ import (
 	"github.com/expose-go/expose/rules"
 )
 
-// raw is one input value as read from a source, before conversion. A
-// map[string]string holds plain strings: they are carried in s so that
-// reading them never boxes them into an interface (which would allocate).
+// rawKind says where a raw value's content is.
+type rawKind uint8
+
+const (
+	rawAny   rawKind = iota // a: a Go value (nil is null)
+	rawStr                  // s: a string, unboxed (map[string]string, JSON, struct fields)
+	rawNum                  // s: the text of a JSON number
+	rawJSON                 // s: the text of a JSON object or array
+	rawInt                  // n: an integer read from a struct field
+	rawFloat                // f: a float read from a struct field
+)
+
+// raw is one input value as read from a source, before conversion. Values
+// that are not already interfaces are carried unboxed, since boxing a string
+// or an int into an interface allocates.
 type raw struct {
-	a     any
-	s     string
-	isStr bool
+	kind rawKind
+	s    string
+	n    int64
+	f    float64
+	a    any
 }
 
-// isNull reports whether the value is absent or JSON null.
-func (r raw) isNull() bool { return !r.isStr && r.a == nil }
+// isNull reports whether the value is absent or null: nil, or a nil
+// pointer, map, slice or other nilable value, which encoding/json writes as
+// null.
+func (r raw) isNull() bool { return r.kind == rawAny && isNil(r.a) }
 
-// source is an object an entity reads its fields from.
+// isNil reports whether v is nil or holds a nil value.
+func isNil(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case string, bool, int, int64, float64, json.Number, time.Time:
+		return false
+	case []any:
+		return v == nil
+	case map[string]any:
+		return v == nil
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		return rv.IsNil()
+	}
+	return false
+}
+
+// source is an object an entity reads its fields from: exactly one of its
+// fields is set.
 type source struct {
 	ma  map[string]any
 	ms  map[string]string
 	obj *Object
-	rv  reflect.Value // any other map with string keys
+	rv  reflect.Value // a struct (with st) or another map with string keys
+	st  *structPlan
+	js  *jsonObject
+	req *requestSource
 }
 
-// get returns the value stored under key.
-func (s *source) get(key string) (raw, bool) {
+// get returns the value the node reads.
+func (s *source) get(n *node) raw {
 	switch {
 	case s.ma != nil:
-		v, ok := s.ma[key]
-		return raw{a: v}, ok
+		return raw{a: s.ma[n.in]}
 	case s.ms != nil:
-		v, ok := s.ms[key]
-		if !ok {
-			return raw{}, false
+		if v, ok := s.ms[n.in]; ok {
+			return raw{kind: rawStr, s: v}
 		}
-		return raw{s: v, isStr: true}, true
+	case s.js != nil:
+		return s.js.get(n.slot)
+	case s.st != nil:
+		return s.st.get(s.rv, n.slot)
 	case s.obj != nil:
-		v, ok := s.obj.Get(key)
-		return raw{a: v}, ok
-	case s.rv.IsValid():
-		v := s.rv.MapIndex(reflect.ValueOf(key).Convert(s.rv.Type().Key()))
-		if !v.IsValid() {
-			return raw{}, false
+		if v, ok := s.obj.Get(n.in); ok {
+			return raw{a: v}
 		}
-		return raw{a: v.Interface()}, true
+	case s.req != nil:
+		return s.req.get(n)
+	case s.rv.IsValid():
+		v := s.rv.MapIndex(reflect.ValueOf(n.in).Convert(s.rv.Type().Key()))
+		if v.IsValid() {
+			return raw{a: v.Interface()}
+		}
 	}
-	return raw{}, false
+	return raw{}
 }
 
-// sourceOf returns v as a source when it is an object: a map with string
-// keys or an *Object. A nil map is an empty object.
-func sourceOf(v any) (source, bool) {
+// sourceOf returns v as a source for e when it is an object: a map with
+// string keys, an *Object, a struct or a pointer to one. A nil map is an
+// empty object.
+func sourceOf(v any, e *Entity) (source, bool) {
 	switch v := v.(type) {
 	case map[string]any:
-		if v == nil {
-			return source{}, true
-		}
 		return source{ma: v}, true
 	case map[string]string:
-		if v == nil {
-			return source{}, true
-		}
 		return source{ms: v}, true
 	case *Object:
 		if v == nil {
 			return source{}, false
 		}
 		return source{obj: v}, true
-	case nil, string, []any, bool, int, int64, float64, json.Number, time.Time, []byte:
+	case nil, string, []any, bool, int, int64, float64, json.Number, time.Time, []byte, json.RawMessage:
 		return source{}, false
 	}
-	rv := reflect.ValueOf(v)
-	if rv.Kind() == reflect.Map && rv.Type().Key().Kind() == reflect.String {
+	return sourceOfValue(reflect.ValueOf(v), e)
+}
+
+// sourceOfValue is sourceOf for a reflect.Value.
+func sourceOfValue(rv reflect.Value, e *Entity) (source, bool) {
+	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
+		if rv.IsNil() {
+			return source{}, false
+		}
+		rv = rv.Elem()
+	}
+	switch rv.Kind() {
+	case reflect.Map:
+		if rv.Type().Key().Kind() != reflect.String {
+			return source{}, false
+		}
 		if rv.IsNil() {
 			return source{}, true
 		}
+		if m, ok := rv.Interface().(map[string]any); ok {
+			return source{ma: m}, true
+		}
 		return source{rv: rv}, true
+	case reflect.Struct:
+		if rv.Type() == timeType {
+			return source{}, false
+		}
+		return source{rv: rv, st: e.structPlan(rv.Type())}, true
 	}
 	return source{}, false
 }
 
-// elems is a list read element by element.
+var timeType = reflect.TypeFor[time.Time]()
+
+// elems is a list read element by element: a Go slice or array, or the text
+// of a JSON array (js).
 type elems struct {
 	la  []any
 	lm  []map[string]any
 	ls  []map[string]string
 	lo  []*Object
 	rv  reflect.Value
-	len int
+	js  string
+	len int // Go lists only
 }
 
-// at returns element i as a value.
-func (l *elems) at(i int) any {
+// at returns Go list element i as a source for e.
+func (l *elems) at(i int, e *Entity) (source, bool) {
 	switch {
 	case l.la != nil:
-		return l.la[i]
+		return sourceOf(l.la[i], e)
 	case l.lm != nil:
-		return l.lm[i]
+		return source{ma: l.lm[i]}, true
 	case l.ls != nil:
-		return l.ls[i]
+		return source{ms: l.ls[i]}, true
 	case l.lo != nil:
-		return l.lo[i]
+		if l.lo[i] == nil {
+			return source{}, false
+		}
+		return source{obj: l.lo[i]}, true
 	}
-	return l.rv.Index(i).Interface()
+	return sourceOfValue(l.rv.Index(i), e)
 }
 
 // listOf returns v as a list when it is a slice or an array (byte slices,
@@ -127,6 +195,9 @@ func listOf(v any) (elems, bool) {
 		return elems{}, false
 	}
 	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer && !rv.IsNil() && (rv.Elem().Kind() == reflect.Slice || rv.Elem().Kind() == reflect.Array) {
+		rv = rv.Elem()
+	}
 	switch rv.Kind() {
 	case reflect.Slice:
 		if rv.Type().Elem().Kind() == reflect.Uint8 {
@@ -139,16 +210,57 @@ func listOf(v any) (elems, bool) {
 	return elems{}, false
 }
 
+// listOfRaw returns a raw value as a list: a Go list or a JSON array.
+func listOfRaw(r raw) (elems, bool) {
+	switch r.kind {
+	case rawAny:
+		return listOf(r.a)
+	case rawJSON:
+		if r.s[0] == '[' {
+			return elems{js: r.s}, true
+		}
+	}
+	return elems{}, false
+}
+
+// sourceOfRaw returns a raw value as an object source for e.
+func sourceOfRaw(r raw, e *Entity, jo *jsonObject) (source, bool) {
+	switch r.kind {
+	case rawAny:
+		return sourceOf(r.a, e)
+	case rawJSON:
+		if r.s[0] == '{' {
+			jo.fill(r.s, e)
+			return source{js: jo}, true
+		}
+	}
+	return source{}, false
+}
+
 // bytesString views b as a string without copying. The result must not
 // outlive the call that reads it (checks and writers only); values kept in
 // an Object are copied.
 func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // inputValue describes an input value as its own kind, before any
-// conversion: what Input-stage checks and `none` fields see.
+// conversion: what Input-stage checks and `none` fields see. A JSON object
+// or array (rawJSON) is described by its kind and length only.
 func inputValue(r raw) rules.Value {
-	if r.isStr {
+	switch r.kind {
+	case rawStr:
 		return rules.Value{Kind: rules.String, Str: r.s}
+	case rawNum, rawFloat:
+		if f, ok := floatOf(r); ok {
+			return rules.Value{Kind: rules.Float, Float: f}
+		}
+		return rules.Value{Kind: rules.Any}
+	case rawInt:
+		return rules.Value{Kind: rules.Int, Int: r.n}
+	case rawJSON:
+		if r.s[0] == '[' {
+			return rules.Value{Kind: rules.List, Len: countJSON(r.s)}
+		}
+		return rules.Value{Kind: rules.Object, Len: countJSON(r.s)}
 	}
 	switch v := r.a.(type) {
 	case nil:
@@ -170,10 +282,10 @@ func inputValue(r raw) rules.Value {
 		}
 		return rules.Value{Kind: rules.Any, Any: r.a}
 	}
-	if n, ok := intOf(r.a); ok {
+	if n, ok := intOf(r); ok {
 		return rules.Value{Kind: rules.Int, Int: n, Any: r.a}
 	}
-	if f, ok := floatOf(r.a); ok {
+	if f, ok := floatOf(r); ok {
 		return rules.Value{Kind: rules.Float, Float: f, Any: r.a}
 	}
 	if l, ok := listOf(r.a); ok {
@@ -206,10 +318,32 @@ func isIntegerText(s string) bool {
 	return true
 }
 
+// textOf returns the text of a string-like input.
+func textOf(r raw) (string, bool) {
+	switch r.kind {
+	case rawStr:
+		return r.s, true
+	case rawAny:
+		switch v := r.a.(type) {
+		case string:
+			return v, true
+		case []byte:
+			return bytesString(v), true
+		}
+	}
+	return "", false
+}
+
 // intOf returns a Go integer of any size as an int64. A uint64 above
 // MaxInt64 is not one.
-func intOf(v any) (int64, bool) {
-	switch v := v.(type) {
+func intOf(r raw) (int64, bool) {
+	if r.kind == rawInt {
+		return r.n, true
+	}
+	if r.kind != rawAny {
+		return 0, false
+	}
+	switch v := r.a.(type) {
 	case int:
 		return int64(v), true
 	case int64:
@@ -221,12 +355,12 @@ func intOf(v any) (int64, bool) {
 	case int8:
 		return int64(v), true
 	case uint:
-		if uint64(v) > 1<<63-1 {
+		if uint64(v) > math.MaxInt64 {
 			return 0, false
 		}
 		return int64(v), true
 	case uint64:
-		if v > 1<<63-1 {
+		if v > math.MaxInt64 {
 			return 0, false
 		}
 		return int64(v), true
@@ -240,11 +374,21 @@ func intOf(v any) (int64, bool) {
 	return 0, false
 }
 
-// floatOf returns a Go float as a float64; a uint64 too large for int64 is
-// one too. A float32 keeps its shortest decimal spelling (0.1, not
+// floatOf returns a float as a float64: a Go float, a uint64 too large for
+// int64, or a JSON number (read as encoding/json reads it into an any: a
+// float64). A float32 keeps its shortest decimal spelling (0.1, not
 // 0.10000000149011612).
-func floatOf(v any) (float64, bool) {
-	switch v := v.(type) {
+func floatOf(r raw) (float64, bool) {
+	switch r.kind {
+	case rawFloat:
+		return r.f, true
+	case rawNum:
+		return rules.ParseFloat(r.s)
+	case rawAny:
+	default:
+		return 0, false
+	}
+	switch v := r.a.(type) {
 	case float64:
 		return v, true
 	case float32:

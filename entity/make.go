@@ -1,12 +1,14 @@
 package entity
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/expose-go/expose/rules"
+	"github.com/tidwall/gjson"
 )
 
 // This file runs a plan. A run walks the plan once over the input, writing
@@ -28,7 +30,8 @@ type run struct {
 	ent     *Entity
 	errs    []*FieldError
 	fatal   error
-	scratch *[]byte // from scratchPool on first need: see convert
+	scratch *[]byte    // from scratchPool on first need: see convert
+	js      *jsonStack // from jsonStackPool on first need: see takeJSON
 
 	// The path: the first frames in an array, deeper ones in more. (A slice
 	// of the array kept in the run would make the run escape to the heap.)
@@ -41,6 +44,7 @@ func (r *run) init(e *Entity) { r.ent = e }
 
 // done returns what the run borrowed.
 func (r *run) done() {
+	r.putJSON()
 	if r.scratch != nil {
 		putScratch(r.scratch)
 		r.scratch = nil
@@ -147,10 +151,10 @@ func runCheck(ck check, v rules.Value) (err error) {
 }
 
 // resolve reads, converts, defaults and checks one value field. It returns
-// the value to write, whether its text is borrowed (see convert) and whether
-// the default fills it.
-func (r *run) resolve(n *node, src *source) (v rules.Value, borrowed, fromDefault bool) {
-	in, _ := src.get(n.in)
+// the value to write, the input it came from, whether its text is borrowed
+// (see convert) and whether the default fills it.
+func (r *run) resolve(n *node, src *source) (v rules.Value, in raw, borrowed, fromDefault bool) {
+	in = src.get(n)
 	if !in.isNull() {
 		v, borrowed = convert(n.typ, in, r)
 		if v.Kind != rules.Null {
@@ -163,19 +167,26 @@ func (r *run) resolve(n *node, src *source) (v rules.Value, borrowed, fromDefaul
 	}
 	if v.Kind == rules.Null {
 		if n.hasDefault && !n.defNull {
-			return v, false, true
+			return v, in, false, true
 		}
 		if n.req {
 			r.fail(n, "req", errRequired)
 		}
-		return v, false, false
+		return v, in, false, false
 	}
 	for _, ck := range n.outChecks {
 		if err := runCheck(ck, v); err != nil {
 			r.fail(n, ck.rule, err)
 		}
 	}
-	return v, borrowed, false
+	return v, in, borrowed, false
+}
+
+// passesText reports whether a converted value is written as its input's
+// JSON text: a JSON object, array or number read from raw JSON into a
+// none, list or object field keeps its text (key order, number spelling).
+func passesText(k rules.Kind, in raw) bool {
+	return (in.kind == rawJSON || in.kind == rawNum) && (k == rules.Any || k == rules.List || k == rules.Object)
 }
 
 // appendValue writes a converted value of declared kind k.
@@ -203,16 +214,37 @@ func appendValue(dst []byte, k rules.Kind, v rules.Value, depth int) ([]byte, er
 // appendTop writes v, an object or a list of objects, made with e.
 func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 	depth := e.reg.MaxDepth()
-	if v == nil {
+	switch b := v.(type) {
+	case nil:
 		return r.appendObject(dst, e.root, &source{}, depth-1)
+	case []byte:
+		return r.appendJSONTop(dst, e, b, depth)
+	case json.RawMessage:
+		return r.appendJSONTop(dst, e, b, depth)
 	}
-	if src, ok := sourceOf(v); ok {
+	if src, ok := sourceOf(v, e); ok {
 		return r.appendObject(dst, e.root, &src, depth-1)
 	}
 	if l, ok := listOf(v); ok {
 		return r.appendList(dst, e, &l, depth-1)
 	}
 	r.fatal = unsupported(e, v)
+	return dst
+}
+
+// appendJSONTop writes raw JSON input: an object or an array of objects.
+func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
+	text, err := parseTop(b)
+	if err != nil {
+		r.fatal = err
+		return dst
+	}
+	if text[0] == '[' {
+		return r.appendList(dst, e, &elems{js: text}, depth-1)
+	}
+	jo := r.takeJSON(text, e)
+	dst = r.appendObject(dst, e.root, &source{js: jo}, depth-1)
+	r.releaseJSON()
 	return dst
 }
 
@@ -223,16 +255,19 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 		dst = append(dst, n.key...)
 		switch n.kind {
 		case nodeValue:
-			v, _, fromDefault := r.resolve(n, src)
-			if fromDefault {
+			v, in, _, fromDefault := r.resolve(n, src)
+			switch {
+			case fromDefault:
 				dst = append(dst, n.defJSON...)
-				continue
-			}
-			mark := len(dst)
-			var err error
-			if dst, err = appendValue(dst, n.typ, v, depth); err != nil {
-				r.failValue(n, err)
-				dst = append(dst[:mark], "null"...)
+			case v.Kind != rules.Null && passesText(n.typ, in):
+				dst = appendCompact(dst, in.s)
+			default:
+				mark := len(dst)
+				var err error
+				if dst, err = appendValue(dst, n.typ, v, depth); err != nil {
+					r.failValue(n, err)
+					dst = append(dst[:mark], "null"...)
+				}
 			}
 		case nodeGroup:
 			if depth <= 0 {
@@ -267,37 +302,54 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 	if ent == nil {
 		return append(dst, "null"...)
 	}
-	sub, list, isList, ok := r.refInput(n, src)
-	if !ok {
-		return append(dst, "null"...)
+	in := src.get(n)
+	if in.kind == rawJSON && in.s[0] == '{' {
+		jo := r.takeJSON(in.s, ent)
+		dst = r.appendRefObject(dst, n, ent, &source{js: jo}, depth)
+		r.releaseJSON()
+		return dst
 	}
+	sub, list, isList, ok := r.refInput(n, in, ent)
+	switch {
+	case !ok:
+		return append(dst, "null"...)
+	case isList:
+		if depth <= 0 {
+			r.fail(n, "depth", ErrDepth)
+			return append(dst, "null"...)
+		}
+		r.push(frame{in: n.in, out: n.out})
+		dst = r.appendList(dst, ent, &list, depth-1)
+		r.pop()
+		return dst
+	}
+	return r.appendRefObject(dst, n, ent, &sub, depth)
+}
+
+// appendRefObject writes one object of a reference.
+func (r *run) appendRefObject(dst []byte, n *node, ent *Entity, sub *source, depth int) []byte {
 	if depth <= 0 {
 		r.fail(n, "depth", ErrDepth)
 		return append(dst, "null"...)
 	}
 	r.push(frame{in: n.in, out: n.out})
-	if isList {
-		dst = r.appendList(dst, ent, &list, depth-1)
-	} else {
-		dst = r.appendObject(dst, ent.root, &sub, depth-1)
-	}
+	dst = r.appendObject(dst, ent.root, sub, depth-1)
 	r.pop()
 	return dst
 }
 
-// refInput reads a reference's input: an object, a list of objects, or
-// nothing (null, absent, or a value of another kind). For nothing, a bare
-// default stands for an empty object; otherwise ok is false, after `req` has
-// had its say.
-func (r *run) refInput(n *node, src *source) (sub source, list elems, isList, ok bool) {
-	in, _ := src.get(n.in)
-	if !in.isNull() && !in.isStr {
-		if sub, ok = sourceOf(in.a); ok {
+// refInput reads a reference's input (other than a raw JSON object): an
+// object, a list of objects, or nothing (null, absent, or a value of another
+// kind). For nothing, a bare default stands for an empty object; otherwise
+// ok is false, after `req` has had its say.
+func (r *run) refInput(n *node, in raw, e *Entity) (sub source, list elems, isList, ok bool) {
+	if in.kind == rawAny && in.a != nil {
+		if sub, ok = sourceOf(in.a, e); ok {
 			return sub, list, false, true
 		}
-		if list, ok = listOf(in.a); ok {
-			return sub, list, true, true
-		}
+	}
+	if list, ok = listOfRaw(in); ok {
+		return sub, list, true, true
 	}
 	if n.refDefault {
 		return source{}, list, false, true
@@ -313,26 +365,49 @@ func (r *run) refInput(n *node, src *source) (sub source, list elems, isList, ok
 func (r *run) appendList(dst []byte, e *Entity, l *elems, depth int) []byte {
 	dst = append(dst, '[')
 	out := 0
+	if l.js != "" {
+		i := 0
+		gjson.Parse(l.js).ForEach(func(_, v gjson.Result) bool {
+			idx := i
+			i++
+			if v.Type != gjson.JSON || v.Raw[0] != '{' {
+				return true
+			}
+			jo := r.takeJSON(v.Raw, e)
+			var ok bool
+			dst, ok = r.appendElem(dst, e, &source{js: jo}, idx, out, depth)
+			r.releaseJSON()
+			out++
+			return ok
+		})
+		return append(dst, ']')
+	}
 	for i := 0; i < l.len; i++ {
-		sub, ok := sourceOf(l.at(i))
+		sub, ok := l.at(i, e)
 		if !ok {
 			continue
 		}
-		if out > 0 {
-			dst = append(dst, ',')
+		if dst, ok = r.appendElem(dst, e, &sub, i, out, depth); !ok {
+			break
 		}
-		if depth <= 0 {
-			r.push(frame{index: true, idx: i, outIdx: out})
-			r.errs = append(r.errs, r.depthError())
-			r.pop()
-			return append(dst, ']')
-		}
-		r.push(frame{index: true, idx: i, outIdx: out})
-		dst = r.appendObject(dst, e.root, &sub, depth-1)
-		r.pop()
 		out++
 	}
 	return append(dst, ']')
+}
+
+// appendElem writes element i of a list, the out'th written. It reports
+// false when the depth limit stops the list.
+func (r *run) appendElem(dst []byte, e *Entity, sub *source, i, out, depth int) ([]byte, bool) {
+	if out > 0 {
+		dst = append(dst, ',')
+	}
+	r.push(frame{index: true, idx: i, outIdx: out})
+	defer r.pop()
+	if depth <= 0 {
+		r.errs = append(r.errs, r.depthError())
+		return dst, false
+	}
+	return r.appendObject(dst, e.root, sub, depth-1), true
 }
 
 // depthError reports the depth limit at the current path.

@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/expose-go/expose/rules"
+	"github.com/tidwall/gjson"
 )
 
 // Object is an entity's output as Go values: its keys in declaration order
@@ -24,9 +26,10 @@ type Object struct {
 // string into an interface would cost an allocation per field.
 type ovalue struct {
 	kind ovKind
+	ns   uint32 // ovTime: nanoseconds
 	s    string // ovString
-	n    uint64 // ovInt: int64 bits; ovFloat: float64 bits; ovBool: 0 or 1
-	a    any    // ovTime: time.Time; ovAny: *Object, []*Object or a passed-through value
+	n    uint64 // ovInt: int64 bits; ovFloat: float64 bits; ovBool: 0 or 1; ovTime: Unix seconds
+	a    any    // ovAny: *Object, []*Object or a passed-through value
 }
 
 type ovKind uint8
@@ -52,9 +55,14 @@ func (v ovalue) get() any {
 		return math.Float64frombits(v.n)
 	case ovBool:
 		return v.n != 0
+	case ovTime:
+		return v.time()
 	}
 	return v.a
 }
+
+// time returns an ovTime value's time, in UTC.
+func (v ovalue) time() time.Time { return time.Unix(int64(v.n), int64(v.ns)).UTC() }
 
 // appendJSON writes the value as MakeJSON writes it.
 func (v ovalue) appendJSON(dst []byte, depth int) ([]byte, error) {
@@ -69,6 +77,8 @@ func (v ovalue) appendJSON(dst []byte, depth int) ([]byte, error) {
 		return appendFloat(dst, math.Float64frombits(v.n), 64), nil
 	case ovBool:
 		return strconv.AppendBool(dst, v.n != 0), nil
+	case ovTime:
+		return appendTime(dst, v.time()), nil
 	}
 	return appendAny(dst, v.a, depth)
 }
@@ -153,6 +163,11 @@ func plain(v any) any {
 		return l
 	case time.Time:
 		return v.Format(time.RFC3339Nano)
+	case json.RawMessage:
+		var x any
+		if json.Unmarshal(v, &x) == nil {
+			return x
+		}
 	}
 	return v
 }
@@ -180,7 +195,7 @@ func objectValue(k rules.Kind, v rules.Value, borrowed bool) ovalue {
 		}
 		return ovalue{kind: ovBool}
 	case rules.Time:
-		return ovalue{kind: ovTime, a: v.Time}
+		return ovalue{kind: ovTime, n: uint64(v.Time.Unix()), ns: uint32(v.Time.Nanosecond())}
 	}
 	return ovalue{kind: ovAny, a: v.Any}
 }
@@ -201,14 +216,32 @@ func putScratch(bp *[]byte) {
 // makeTop makes v, an object, with e.
 func (r *run) makeTop(e *Entity, v any) *Object {
 	depth := e.reg.MaxDepth()
-	if v == nil {
+	var b []byte
+	switch x := v.(type) {
+	case nil:
 		return r.makeObject(e.root, &source{}, depth-1)
+	case []byte:
+		b = x
+	case json.RawMessage:
+		b = x
+	default:
+		if src, ok := sourceOf(v, e); ok {
+			return r.makeObject(e.root, &src, depth-1)
+		}
+		r.fatal = unsupported(e, v)
+		return nil
 	}
-	if src, ok := sourceOf(v); ok {
-		return r.makeObject(e.root, &src, depth-1)
+	text, err := parseTop(b)
+	if err == nil && text[0] != '{' {
+		err = &InputError{Status: 400, Msg: "the body is a JSON array, not an object", Err: ErrInvalidJSON}
 	}
-	r.fatal = unsupported(e, v)
-	return nil
+	if err != nil {
+		r.fatal = err
+		return nil
+	}
+	jo := r.takeJSON(text, e)
+	defer r.releaseJSON()
+	return r.makeObject(e.root, &source{js: jo}, depth-1)
 }
 
 // makeObject builds one output object: the Object twin of appendObject.
@@ -217,22 +250,27 @@ func (r *run) makeObject(p *objectPlan, src *source, depth int) *Object {
 	for i, n := range p.nodes {
 		switch n.kind {
 		case nodeValue:
-			v, borrowed, fromDefault := r.resolve(n, src)
-			if fromDefault {
+			v, in, borrowed, fromDefault := r.resolve(n, src)
+			switch {
+			case fromDefault:
 				o.vals[i] = n.defValue
-				continue
-			}
-			if k := n.typ; k == rules.List || k == rules.Object || k == rules.Any && v.Any != nil {
+			case v.Kind == rules.Null:
+			case passesText(n.typ, in):
+				o.vals[i] = ovalue{kind: ovAny, a: json.RawMessage(appendCompact(nil, in.s))}
+			case n.typ == rules.List || n.typ == rules.Object || n.typ == rules.Any && v.Any != nil:
+				// Find now what MarshalJSON would fail on.
 				bp := scratchPool.Get().(*[]byte)
-				b, err := appendValue((*bp)[:0], k, v, depth)
+				b, err := appendValue((*bp)[:0], n.typ, v, depth)
 				*bp = b
 				putScratch(bp)
 				if err != nil {
 					r.failValue(n, err)
 					continue
 				}
+				o.vals[i] = objectValue(n.typ, v, borrowed)
+			default:
+				o.vals[i] = objectValue(n.typ, v, borrowed)
 			}
-			o.vals[i] = objectValue(n.typ, v, borrowed)
 		case nodeGroup:
 			if depth <= 0 {
 				r.fail(n, "depth", ErrDepth)
@@ -256,8 +294,14 @@ func (r *run) makeRef(n *node, src *source, depth int) any {
 	if ent == nil {
 		return nil
 	}
-	sub, list, isList, ok := r.refInput(n, src)
-	if !ok {
+	in := src.get(n)
+	var sub source
+	var list elems
+	isList, ok := false, true
+	if in.kind == rawJSON && in.s[0] == '{' {
+		sub = source{js: r.takeJSON(in.s, ent)}
+		defer r.releaseJSON()
+	} else if sub, list, isList, ok = r.refInput(n, in, ent); !ok {
 		return nil
 	}
 	if depth <= 0 {
@@ -275,20 +319,37 @@ func (r *run) makeRef(n *node, src *source, depth int) any {
 // makeList builds the objects of a list made with e, skipping elements that
 // are not objects.
 func (r *run) makeList(e *Entity, l *elems, depth int) []*Object {
-	objs := make([]*Object, 0, l.len)
-	for i := 0; i < l.len; i++ {
-		sub, ok := sourceOf(l.at(i))
-		if !ok {
-			continue
-		}
+	var objs []*Object
+	elem := func(sub *source, i int) bool {
 		r.push(frame{index: true, idx: i, outIdx: len(objs)})
+		defer r.pop()
 		if depth <= 0 {
 			r.errs = append(r.errs, r.depthError())
-			r.pop()
+			return false
+		}
+		objs = append(objs, r.makeObject(e.root, sub, depth-1))
+		return true
+	}
+	if l.js != "" {
+		objs = []*Object{}
+		i := 0
+		gjson.Parse(l.js).ForEach(func(_, v gjson.Result) bool {
+			idx := i
+			i++
+			if v.Type != gjson.JSON || v.Raw[0] != '{' {
+				return true
+			}
+			jo := r.takeJSON(v.Raw, e)
+			defer r.releaseJSON()
+			return elem(&source{js: jo}, idx)
+		})
+		return objs
+	}
+	objs = make([]*Object, 0, l.len)
+	for i := 0; i < l.len; i++ {
+		if sub, ok := l.at(i, e); ok && !elem(&sub, i) {
 			break
 		}
-		objs = append(objs, r.makeObject(e.root, &sub, depth-1))
-		r.pop()
 	}
 	return objs
 }

@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"sync"
 	"sync/atomic"
 
 	"github.com/expose-go/expose/dsl"
@@ -52,6 +53,12 @@ type node struct {
 	group *objectPlan // nodeGroup
 	ref   *slot       // nodeRef
 
+	// Where the value is read from sources that are not maps: its index
+	// among the distinct input names of the entity (JSON objects, structs),
+	// and its canonical header name when it starts with X- (requests).
+	slot   int
+	header string
+
 	decl *dsl.Field // the field as declared, for errors and tools
 }
 
@@ -77,6 +84,15 @@ type Entity struct {
 	root *objectPlan
 	decl *dsl.Entity
 	refs []*node // every reference node, for Registry.Check
+
+	// slots numbers the distinct input names the entity reads (groups read
+	// the same input, so theirs are included); nslots is their count.
+	slots  map[string]int
+	nslots int
+
+	methods []string // HTTP methods MakeRequest accepts; empty for any
+
+	structPlans sync.Map // reflect.Type → *structPlan
 }
 
 // Name returns the name the entity was exposed under.

@@ -22,6 +22,7 @@ const defaultDepth = 64
 type Registry struct {
 	rules    *rules.Set
 	maxDepth atomic.Int64
+	maxBody  atomic.Int64
 	mu       sync.Mutex // serializes Expose
 	slots    sync.Map   // name → *slot
 }
@@ -31,7 +32,23 @@ type Registry struct {
 func NewRegistry() *Registry {
 	r := &Registry{rules: rules.Builtin()}
 	r.maxDepth.Store(defaultDepth)
+	r.maxBody.Store(defaultMaxBody)
 	return r
+}
+
+// defaultMaxBody is the request body limit a new Registry starts with.
+const defaultMaxBody = 1 << 20
+
+// MaxBodyBytes returns the largest request body MakeRequest reads.
+func (r *Registry) MaxBodyBytes() int64 { return r.maxBody.Load() }
+
+// SetMaxBodyBytes sets the largest request body MakeRequest reads (default
+// 1 MiB); a larger body is an InputError with status 413.
+func (r *Registry) SetMaxBodyBytes(n int64) {
+	if n < 0 {
+		n = 0
+	}
+	r.maxBody.Store(n)
 }
 
 // Rules returns the registry's rule set. Rules registered in it may be used

@@ -65,11 +65,20 @@ func writeError(w http.ResponseWriter, err error) {
 	status := http.StatusInternalServerError
 	var body []byte
 	var ve *ValidationError
+	var ie *InputError
 	var sc statusCoder
+	h := w.Header()
 	switch {
 	case errors.As(err, &ve):
 		status = ve.StatusCode()
 		body = ve.AppendJSON(nil)
+	case errors.As(err, &ie) && ie.Status >= 400 && ie.Status < 500:
+		status = ie.Status
+		body = appendString(append(body, `{"error":`...), ie.Msg)
+		body = append(body, '}')
+		if ie.Allow != "" {
+			h["Allow"] = []string{ie.Allow}
+		}
 	case errors.As(err, &sc) && sc.StatusCode() >= 400 && sc.StatusCode() < 500:
 		status = sc.StatusCode()
 		body = appendString(append(body, `{"error":`...), err.Error())
@@ -77,7 +86,6 @@ func writeError(w http.ResponseWriter, err error) {
 	default:
 		body = []byte(`{"error":"internal server error"}`)
 	}
-	h := w.Header()
 	h["Content-Type"] = jsonContentType
 	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	h["X-Content-Type-Options"] = []string{"nosniff"}

@@ -1,0 +1,155 @@
+package entity
+
+import (
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/expose-go/expose/rules"
+)
+
+// Requests, as msful's validate read them: a declaration's fields are read
+// from the query string, then form values, then a JSON body, then X-
+// headers; a later source wins on a clash.
+
+// ErrMethod is wrapped by the InputError (405) for a request whose method
+// the entity's declaration does not allow.
+var ErrMethod = errors.New("entity: method not allowed")
+
+// ErrBodyTooLarge is wrapped by the InputError (413) for a request body
+// over the registry's limit.
+var ErrBodyTooLarge = errors.New("entity: request body too large")
+
+// requestSource reads fields from an HTTP request.
+type requestSource struct {
+	query  url.Values
+	form   url.Values
+	js     *jsonObject // the JSON body, nil if none
+	header http.Header
+}
+
+// get reads a field: a header for X- names, else the JSON body, form values
+// and query values, the first found winning (later sources win a clash). A
+// list field gets every value of a repeated key; others get the first.
+func (s *requestSource) get(n *node) raw {
+	if n.header != "" {
+		if vs := s.header[n.header]; len(vs) > 0 {
+			return values(n, vs)
+		}
+	}
+	if s.js != nil && s.js.has(n.slot) {
+		return s.js.get(n.slot)
+	}
+	if vs := s.form[n.in]; len(vs) > 0 {
+		return values(n, vs)
+	}
+	if vs := s.query[n.in]; len(vs) > 0 {
+		return values(n, vs)
+	}
+	return raw{}
+}
+
+func values(n *node, vs []string) raw {
+	if n.typ == rules.List {
+		return raw{a: vs}
+	}
+	return raw{kind: rawStr, s: vs[0]}
+}
+
+// MakeRequest makes the request r with the entity named. See
+// Entity.MakeRequest.
+func (reg *Registry) MakeRequest(name string, r *http.Request) (*Object, error) {
+	e, err := reg.entity(name)
+	if err != nil {
+		return nil, err
+	}
+	return e.MakeRequest(r)
+}
+
+// MakeRequest makes the request r with the entity named in the Default
+// registry.
+func MakeRequest(name string, r *http.Request) (*Object, error) {
+	return Default.MakeRequest(name, r)
+}
+
+// MakeRequest reads the entity's fields from an HTTP request and makes
+// them, as Make does. Sources, later ones winning a clash: the query
+// string; form values (application/x-www-form-urlencoded or
+// multipart/form-data bodies); a JSON body (Content-Type application/json,
+// an object, read through the raw JSON path); and, for fields whose name
+// starts with X-, the request headers. A repeated key gives a list field
+// all its values and other fields the first.
+//
+// Errors in the request itself are *InputError values whose StatusCode
+// Write answers with: 405 when the declaration names methods (see
+// Registry.Expose) and r.Method is not one, 413 for a body over
+// Registry.MaxBodyBytes, 400 for a body that does not parse. Field errors
+// are a *ValidationError (400), as from Make.
+func (e *Entity) MakeRequest(r *http.Request) (*Object, error) {
+	if len(e.methods) > 0 && !slices.Contains(e.methods, r.Method) {
+		allow := strings.Join(e.methods, ", ")
+		return nil, &InputError{Status: http.StatusMethodNotAllowed, Err: ErrMethod, Allow: allow,
+			Msg: "method " + r.Method + " is not allowed; use " + allow}
+	}
+	src := &requestSource{query: r.URL.Query(), header: r.Header}
+	var jo jsonObject // read once, not nested: no need of a run's stack
+	if r.Body != nil && r.Body != http.NoBody {
+		limit := e.reg.MaxBodyBytes()
+		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		switch {
+		case mt == "application/json" || strings.HasSuffix(mt, "+json"):
+			body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, limit))
+			if err != nil {
+				return nil, bodyError(err)
+			}
+			if len(trimSpace(bytesString(body))) > 0 {
+				text, err := parseTop(body)
+				if err == nil && text[0] != '{' {
+					err = &InputError{Status: 400, Msg: "the body is a JSON array, not an object", Err: ErrInvalidJSON}
+				}
+				if err != nil {
+					return nil, err
+				}
+				jo.fill(text, e)
+				src.js = &jo
+			}
+		case mt == "application/x-www-form-urlencoded":
+			r.Body = http.MaxBytesReader(nil, r.Body, limit)
+			if err := r.ParseForm(); err != nil {
+				return nil, bodyError(err)
+			}
+			src.form = r.PostForm
+		case mt == "multipart/form-data":
+			r.Body = http.MaxBytesReader(nil, r.Body, limit)
+			if err := r.ParseMultipartForm(limit); err != nil {
+				return nil, bodyError(err)
+			}
+			src.form = r.PostForm
+		}
+	}
+	var run run
+	run.init(e)
+	o := run.makeObject(e.root, &source{req: src}, e.reg.MaxDepth()-1)
+	run.done()
+	if err := run.err(); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// bodyError turns an error reading a request body into an InputError.
+func bodyError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return &InputError{Status: http.StatusRequestEntityTooLarge, Err: ErrBodyTooLarge,
+			Msg: "the request body is larger than the limit of " + itoa(mbe.Limit) + " bytes"}
+	}
+	return &InputError{Status: http.StatusBadRequest, Err: err, Msg: "the request body cannot be read"}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

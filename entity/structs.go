@@ -1,0 +1,231 @@
+package entity
+
+import (
+	"database/sql/driver"
+	"encoding/json"
+	"math"
+	"reflect"
+	"strings"
+	"sync"
+)
+
+// Struct input: fields are matched by their json tag name, else their Go
+// name, with embedded structs flattened and conflicts settled as
+// encoding/json settles them. What a Go type offers is computed once per
+// type (typeFields, cached), and which field each slot of an entity reads
+// once per entity and type (structPlan, cached on the entity).
+
+// structField is one JSON-visible field of a struct type.
+type structField struct {
+	name   string
+	index  []int
+	tagged bool
+	valuer bool // implements driver.Valuer: read through Value()
+}
+
+var typeFieldsCache sync.Map // reflect.Type → map[string]*structField
+
+var valuerType = reflect.TypeFor[driver.Valuer]()
+
+// typeFields returns the fields of struct type t that encoding/json would
+// encode, by name.
+func typeFields(t reflect.Type) map[string]*structField {
+	if f, ok := typeFieldsCache.Load(t); ok {
+		return f.(map[string]*structField)
+	}
+	type candidate struct {
+		f     *structField
+		depth int
+	}
+	byName := map[string][]candidate{}
+	type level struct {
+		t     reflect.Type
+		index []int
+	}
+	current := []level{{t: t}}
+	visited := map[reflect.Type]bool{}
+	for depth := 0; len(current) > 0; depth++ {
+		var next []level
+		for _, lv := range current {
+			if visited[lv.t] {
+				continue
+			}
+			visited[lv.t] = true
+			for i := 0; i < lv.t.NumField(); i++ {
+				sf := lv.t.Field(i)
+				ft := sf.Type
+				if sf.Anonymous && ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if !sf.IsExported() && !(sf.Anonymous && ft.Kind() == reflect.Struct) {
+					continue
+				}
+				tag := sf.Tag.Get("json")
+				if tag == "-" {
+					continue
+				}
+				name, _, _ := strings.Cut(tag, ",")
+				index := append(append([]int(nil), lv.index...), i)
+				if name == "" && sf.Anonymous && ft.Kind() == reflect.Struct {
+					next = append(next, level{t: ft, index: index})
+					continue
+				}
+				if !sf.IsExported() {
+					continue
+				}
+				tagged := name != ""
+				if !tagged {
+					name = sf.Name
+				}
+				f := &structField{name: name, index: index, tagged: tagged,
+					valuer: sf.Type.Implements(valuerType) || reflect.PointerTo(sf.Type).Implements(valuerType)}
+				byName[name] = append(byName[name], candidate{f, depth})
+			}
+		}
+		current = next
+	}
+	fields := make(map[string]*structField, len(byName))
+	for name, cs := range byName {
+		// The shallowest field wins; among those, a tagged one if it is
+		// alone; otherwise the name is ambiguous and dropped.
+		best := cs[0].depth
+		for _, c := range cs {
+			best = min(best, c.depth)
+		}
+		var top []candidate
+		for _, c := range cs {
+			if c.depth == best {
+				top = append(top, c)
+			}
+		}
+		if len(top) > 1 {
+			var tagged []candidate
+			for _, c := range top {
+				if c.f.tagged {
+					tagged = append(tagged, c)
+				}
+			}
+			if len(tagged) != 1 {
+				continue
+			}
+			top = tagged
+		}
+		fields[name] = top[0].f
+	}
+	f, _ := typeFieldsCache.LoadOrStore(t, fields)
+	return f.(map[string]*structField)
+}
+
+// structPlan says which field of one struct type each slot of an entity
+// reads (nil for none).
+type structPlan struct {
+	fields []*structField
+}
+
+// structPlan returns the plan for reading struct type t with e.
+func (e *Entity) structPlan(t reflect.Type) *structPlan {
+	if p, ok := e.structPlans.Load(t); ok {
+		return p.(*structPlan)
+	}
+	all := typeFields(t)
+	p := &structPlan{fields: make([]*structField, e.nslots)}
+	for name, i := range e.slots {
+		p.fields[i] = all[name]
+	}
+	got, _ := e.structPlans.LoadOrStore(t, p)
+	return got.(*structPlan)
+}
+
+// get reads slot i of the struct rv.
+func (p *structPlan) get(rv reflect.Value, i int) raw {
+	f := p.fields[i]
+	if f == nil {
+		return raw{}
+	}
+	v := rv
+	for j, x := range f.index {
+		if j > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return raw{} // a field of a nil embedded struct is absent
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	if f.valuer {
+		return valuerRaw(v)
+	}
+	return rawOfValue(v)
+}
+
+// valuerRaw reads a driver.Valuer (sql.NullString…) through its Value.
+func valuerRaw(v reflect.Value) (r raw) {
+	if v.Kind() == reflect.Pointer && v.IsNil() {
+		return raw{}
+	}
+	var vr driver.Valuer
+	if x, ok := v.Interface().(driver.Valuer); ok {
+		vr = x
+	} else if v.CanAddr() {
+		vr, _ = v.Addr().Interface().(driver.Valuer)
+	}
+	if vr == nil {
+		return rawOfValue(v)
+	}
+	defer func() {
+		if recover() != nil {
+			r = raw{} // a Value method that panics gives no value
+		}
+	}()
+	x, err := vr.Value()
+	if err != nil {
+		return raw{}
+	}
+	return raw{a: x}
+}
+
+// rawOfValue reads a struct field without boxing it when its kind allows.
+func rawOfValue(v reflect.Value) raw {
+	switch v.Kind() {
+	case reflect.String:
+		if v.Type() == jsonNumberType {
+			return raw{a: v.Interface()}
+		}
+		return raw{kind: rawStr, s: v.String()}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return raw{kind: rawInt, n: v.Int()}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if u := v.Uint(); u <= math.MaxInt64 {
+			return raw{kind: rawInt, n: int64(u)}
+		}
+		return raw{a: v.Uint()}
+	case reflect.Float32:
+		return raw{kind: rawFloat, f: float32To64(float32(v.Float()))}
+	case reflect.Float64:
+		return raw{kind: rawFloat, f: v.Float()}
+	case reflect.Bool:
+		return raw{a: v.Bool()}
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return raw{}
+		}
+		if v.Kind() == reflect.Pointer && v.Elem().Kind() != reflect.Struct {
+			return rawOfValue(v.Elem())
+		}
+		return raw{a: v.Interface()}
+	case reflect.Slice, reflect.Map:
+		if v.IsNil() {
+			return raw{}
+		}
+	case reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		if v.IsNil() {
+			return raw{}
+		}
+	}
+	if !v.CanInterface() {
+		return raw{}
+	}
+	return raw{a: v.Interface()}
+}
+
+var jsonNumberType = reflect.TypeFor[json.Number]()
