@@ -11,7 +11,7 @@ import (
 func (r *Registry) Write(w http.ResponseWriter, name string, v any) error {
 	e, err := r.entity(name)
 	if err != nil {
-		writeError(w, err)
+		WriteError(w, err)
 		return err
 	}
 	return e.Write(w, v)
@@ -34,6 +34,11 @@ func Write(w http.ResponseWriter, name string, v any) error { return Default.Wri
 // written as 500 with a body that says nothing of it. Write returns the
 // error, for logging. Nothing of a failed make is ever written.
 func (e *Entity) Write(w http.ResponseWriter, v any) error {
+	return e.WriteStatus(w, http.StatusOK, v)
+}
+
+// WriteStatus is Write with another success status, such as 201 Created.
+func (e *Entity) WriteStatus(w http.ResponseWriter, status int, v any) error {
 	bp := bufPool.Get().(*[]byte)
 	defer func() {
 		if cap(*bp) <= maxPooled {
@@ -44,13 +49,13 @@ func (e *Entity) Write(w http.ResponseWriter, v any) error {
 	b, err := e.AppendJSON((*bp)[:0], v)
 	*bp = b
 	if err != nil {
-		writeError(w, err)
+		WriteError(w, err)
 		return err
 	}
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
 	h["Content-Length"] = []string{strconv.Itoa(len(b))}
-	w.WriteHeader(http.StatusOK)
+	w.WriteHeader(status)
 	_, err = w.Write(b)
 	return err
 }
@@ -60,8 +65,12 @@ var jsonContentType = []string{"application/json; charset=utf-8"}
 // statusCoder is an error that knows its HTTP status.
 type statusCoder interface{ StatusCode() int }
 
-// writeError writes err as a JSON error response.
-func writeError(w http.ResponseWriter, err error) {
+// WriteError writes err as the JSON error response Write gives: a
+// ValidationError as 400 with every field error; an InputError (or another
+// error with a 4xx StatusCode method) with its status and message, and an
+// Allow header for 405; any other error as 500 with a body that says
+// nothing of it.
+func WriteError(w http.ResponseWriter, err error) {
 	status := http.StatusInternalServerError
 	var body []byte
 	var ve *ValidationError
