@@ -43,6 +43,9 @@ type FieldError struct {
 
 // Error returns "Path: Message".
 func (e *FieldError) Error() string {
+	if e.Rule == "limit" && e.Path == "" && e.OutputPath == "" {
+		return e.Message // the summary of the errors past the limit
+	}
 	p := e.Path
 	if p == "" {
 		p = "(root)"
@@ -55,9 +58,14 @@ func (e *FieldError) Unwrap() error { return e.cause }
 
 // ValidationError reports every field of an input that failed, in the order
 // the fields are declared and the input's elements come.
+//
+// At most Registry.MaxErrors field errors are collected (default 100);
+// past them Omitted counts the rest, and Fields ends with one summary entry
+// of rule "limit": "and N more field errors, not listed".
 type ValidationError struct {
-	Entity string
-	Fields []*FieldError
+	Entity  string
+	Fields  []*FieldError
+	Omitted int
 }
 
 // Error names the entity and lists each failing field's Path, rule and

@@ -29,6 +29,7 @@ type frame struct {
 type run struct {
 	ent     *Entity
 	errs    []*FieldError
+	omitted int // field errors past the registry's limit
 	fatal   error
 	scratch *[]byte    // from scratchPool on first need: see convert
 	js      *jsonStack // from jsonStackPool on first need: see takeJSON
@@ -86,7 +87,12 @@ func (r *run) err() error {
 		return r.fatal
 	}
 	if len(r.errs) > 0 {
-		return &ValidationError{Entity: r.ent.name, Fields: r.errs}
+		fields := r.errs
+		if r.omitted > 0 {
+			fields = append(fields, &FieldError{Rule: "limit",
+				Message: "and " + strconv.Itoa(r.omitted) + " more field errors, not listed"})
+		}
+		return &ValidationError{Entity: r.ent.name, Fields: fields, Omitted: r.omitted}
 	}
 	return nil
 }
@@ -121,12 +127,30 @@ func (r *run) paths(in, out string) (string, string) {
 
 // fail records a failing field.
 func (r *run) fail(n *node, rule string, err error) {
+	if r.full() {
+		return
+	}
 	in, out := r.paths(n.in, n.out)
 	fe := &FieldError{Path: in, OutputPath: out, Rule: rule, Message: err.Error(), cause: err}
-	if errors.Is(err, ErrDepth) {
+	switch {
+	case errors.Is(err, ErrDepth):
 		fe.Message = "is nested deeper than the limit of " + strconv.Itoa(r.ent.reg.MaxDepth()) + " levels"
+	case n.secret && rule != "req":
+		// A secret's value must never reach a message: rules written by
+		// users may quote it, so none of their words are kept.
+		fe.Message = "is not valid"
 	}
 	r.errs = append(r.errs, fe)
+}
+
+// full reports whether the run has collected as many field errors as the
+// registry allows, counting the ones it drops from then on.
+func (r *run) full() bool {
+	if len(r.errs) < r.ent.reg.MaxErrors() {
+		return false
+	}
+	r.omitted++
+	return true
 }
 
 // failValue records a value that cannot be written as JSON.
@@ -404,7 +428,9 @@ func (r *run) appendElem(dst []byte, e *Entity, sub *source, i, out, depth int) 
 	r.push(frame{index: true, idx: i, outIdx: out})
 	defer r.pop()
 	if depth <= 0 {
-		r.errs = append(r.errs, r.depthError())
+		if !r.full() {
+			r.errs = append(r.errs, r.depthError())
+		}
 		return dst, false
 	}
 	return r.appendObject(dst, e.root, sub, depth-1), true

@@ -324,7 +324,9 @@ func (r *run) makeList(e *Entity, l *elems, depth int) []*Object {
 		r.push(frame{index: true, idx: i, outIdx: len(objs)})
 		defer r.pop()
 		if depth <= 0 {
-			r.errs = append(r.errs, r.depthError())
+			if !r.full() {
+				r.errs = append(r.errs, r.depthError())
+			}
 			return false
 		}
 		objs = append(objs, r.makeObject(e.root, sub, depth-1))

@@ -3,6 +3,7 @@ package entity
 import (
 	"errors"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -185,7 +186,9 @@ func countJSON(text string) int {
 }
 
 // appendCompact appends valid JSON text without its insignificant white
-// space, as encoding/json.Compact does; strings are copied as they are.
+// space, as encoding/json.Compact does. Strings are copied as they are,
+// escapes included, except that invalid UTF-8 is replaced with \ufffd as
+// encoding/json does.
 func appendCompact(dst []byte, text string) []byte {
 	start := 0
 	for i := 0; i < len(text); i++ {
@@ -195,8 +198,18 @@ func appendCompact(dst []byte, text string) []byte {
 			start = i + 1
 		case '"':
 			for i++; i < len(text) && text[i] != '"'; i++ {
-				if text[i] == '\\' {
+				switch {
+				case text[i] == '\\':
 					i++
+				case text[i] >= utf8.RuneSelf:
+					r, size := utf8.DecodeRuneInString(text[i:])
+					if r == utf8.RuneError && size == 1 {
+						dst = append(dst, text[start:i]...)
+						dst = append(dst, `\ufffd`...)
+						start = i + 1
+					} else {
+						i += size - 1
+					}
 				}
 			}
 		}

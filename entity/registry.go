@@ -23,6 +23,7 @@ type Registry struct {
 	rules    *rules.Set
 	maxDepth atomic.Int64
 	maxBody  atomic.Int64
+	maxErrs  atomic.Int64
 	mu       sync.Mutex // serializes Expose
 	slots    sync.Map   // name → *slot
 }
@@ -33,7 +34,25 @@ func NewRegistry() *Registry {
 	r := &Registry{rules: rules.Builtin()}
 	r.maxDepth.Store(defaultDepth)
 	r.maxBody.Store(defaultMaxBody)
+	r.maxErrs.Store(defaultMaxErrors)
 	return r
+}
+
+// defaultMaxErrors is the field error limit a new Registry starts with.
+const defaultMaxErrors = 100
+
+// MaxErrors returns how many field errors one Make collects before it
+// only counts them.
+func (r *Registry) MaxErrors() int { return int(r.maxErrs.Load()) }
+
+// SetMaxErrors sets how many field errors one Make collects (default 100).
+// Work stays bounded on hostile input: past the limit errors are counted,
+// not built. Values below 1 are taken as 1.
+func (r *Registry) SetMaxErrors(n int) {
+	if n < 1 {
+		n = 1
+	}
+	r.maxErrs.Store(int64(n))
 }
 
 // defaultMaxBody is the request body limit a new Registry starts with.
