@@ -1,0 +1,509 @@
+package entity_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/entity"
+)
+
+// declErrorTests are declarations that must not compile, each with the full
+// text of the (first) error: position, entity, field, triple and, for rules
+// text, the line with a caret under the offending byte.
+var declErrorTests = []struct {
+	name string
+	decl []string
+	want string
+}{
+	{"unknown type", []string{"age", "nmber", ""},
+		`dsl: entity "e", field "age" (triple 1, type): unknown type "nmber" (want none, string, number, float, bool, date, list, object, "{", "}" or "$entity")`},
+	{"unknown type in a later triple", []string{"id", "number", "", "age", "integr", ""},
+		`dsl: entity "e", field "age" (triple 2, type): unknown type "integr" (want none, string, number, float, bool, date, list, object, "{", "}" or "$entity")`},
+	{"unknown rule", []string{"age", "number", "num | rnge 1 5"},
+		"dsl: entity \"e\", field \"age\" (triple 1, rules): unknown rule \"rnge\"\n    num | rnge 1 5\n          ^"},
+	{"min without argument", []string{"age", "number", "min"},
+		"dsl: entity \"e\", field \"age\" (triple 1, rules): rule \"min\" takes 1 argument, got 0\n    min\n    ^"},
+	{"range with one argument", []string{"age", "number", "range 1"},
+		"dsl: entity \"e\", field \"age\" (triple 1, rules): rule \"range\" takes 2 arguments, got 1\n    range 1\n    ^"},
+	{"min with two arguments", []string{"age", "number", "min 1 2"},
+		"dsl: entity \"e\", field \"age\" (triple 1, rules): rule \"min\" takes 1 argument, got 2\n    min 1 2\n    ^"},
+	{"req with an argument", []string{"age", "number", "req x"},
+		"dsl: entity \"e\", field \"age\" (triple 1, rules): rule \"req\" takes no arguments\n    req x\n        ^"},
+	{"email with an argument", []string{"mail", "string", "email 1"},
+		"dsl: entity \"e\", field \"mail\" (triple 1, rules): rule \"email\" takes 0 arguments, got 1\n    email 1\n    ^"},
+	{"rename without argument", []string{"age", "number", "rename"},
+		"dsl: entity \"e\", field \"age\" (triple 1, rules): rule \"rename\" takes one argument, the output name\n    rename\n    ^"},
+	{"rename with two arguments", []string{"age", "number", "num | rename a b"},
+		"dsl: entity \"e\", field \"age\" (triple 1, rules): rule \"rename\" takes one argument, the output name\n    num | rename a b\n          ^"},
+	{"rename to nothing", []string{"age", "number", "rename ''"},
+		"dsl: entity \"e\", field \"age\" (triple 1, rules): rule \"rename\" takes one argument, the output name\n    rename ''\n    ^"},
+	{"default with two arguments", []string{"age", "number", "default 1 2"},
+		"dsl: entity \"e\", field \"age\" (triple 1, rules): rule \"default\" takes at most one argument, the value\n    default 1 2\n    ^"},
+	{"non-numeric min", []string{"age", "number", "min abc"},
+		"dsl: entity \"e\", field \"age\" (triple 1, rules): min: argument \"abc\" is not a number\n    min abc\n    ^"},
+	{"non-numeric max", []string{"name", "string", "req | max ten"},
+		"dsl: entity \"e\", field \"name\" (triple 1, rules): max: argument \"ten\" is not a number\n    req | max ten\n          ^"},
+	{"range 5 1", []string{"age", "number", "range 5 1"},
+		"dsl: entity \"e\", field \"age\" (triple 1, rules): range: minimum 5 is greater than maximum 1\n    range 5 1\n    ^"},
+	{"bad regex", []string{"code", "string", "regex '('"},
+		"dsl: entity \"e\", field \"code\" (triple 1, rules): regex: error parsing regexp: missing closing ): `(`\n    regex '('\n    ^"},
+	{"unclosed group", []string{"g", "{", "", "a", "string", ""},
+		`dsl: entity "e", field "g" (triple 1, name): group "g" opened with "{" is never closed with "}"`},
+	{"stray }", []string{"a", "string", "", "g", "}", ""},
+		`dsl: entity "e", field "g" (triple 2, type): "}" closes no group`},
+	{"one } too many", []string{"g", "{", "", "a", "string", "", "g", "}", "", "g", "}", ""},
+		`dsl: entity "e", field "g" (triple 4, type): "}" closes no group`},
+	{"one string left over", []string{"a", "string", "", "b"},
+		`dsl: entity "e" (triple 2, name): 1 string is not a whole triple (field, type, rules): "b"`},
+	{"two strings left over", []string{"a", "string", "", "b", "number"},
+		`dsl: entity "e" (triple 2, name): 2 strings are not a whole triple (field, type, rules): "b", "number"`},
+	{"unclosed quote", []string{"a", "string", "regex 'abc"},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): unclosed quote '\n    regex 'abc\n          ^"},
+	{"unclosed double quote", []string{"a", "string", `default "x | req`},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): unclosed quote \"\n    default \"x | req\n            ^"},
+	{"min on bool", []string{"a", "bool", "min 1"},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): rule \"min\" cannot apply to a bool field\n    min 1\n    ^"},
+	{"max on date", []string{"a", "date", "max 1"},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): rule \"max\" cannot apply to a date field\n    max 1\n    ^"},
+	{"range on object", []string{"a", "object", "range 1 2"},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): rule \"range\" cannot apply to an object field\n    range 1 2\n    ^"},
+	{"email on number", []string{"a", "number", "email"},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): rule \"email\" cannot apply to a number field\n    email\n    ^"},
+	{"default abc on number", []string{"a", "number", "default abc"},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): default \"abc\" is not a valid number\n    default abc\n            ^"},
+	{"default 1.2.3 on number", []string{"a", "number", "req | default '1.2.3'"},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): default \"1.2.3\" is not a valid number\n    req | default '1.2.3'\n                  ^"},
+	{"default yes on bool", []string{"a", "bool", "default yes"},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): default \"yes\" is not a valid bool\n    default yes\n            ^"},
+	{"default on date not a date", []string{"a", "date", "default 2023-02-30"},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): default \"2023-02-30\" is not a valid date\n    default 2023-02-30\n            ^"},
+	{"default 1e400 on float", []string{"a", "float", "default 1e400"},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): default \"1e400\" is not a valid float\n    default 1e400\n            ^"},
+	{"default fails email", []string{"a", "string", "email | default 'nope'"},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): the default fails rule \"email\": must be a valid email address\n    email | default 'nope'\n                    ^"},
+	{"default fails min", []string{"a", "number", "min 5 | default 1"},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): the default fails rule \"min\": must be at least 5\n    min 5 | default 1\n                    ^"},
+	{"bare default fails min", []string{"a", "string", "default | min 1"},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): the default fails rule \"min\": must be at least 1 character long\n    default | min 1\n    ^"},
+	{"duplicate output key via rename", []string{"a", "string", "", "b", "string", "rename a"},
+		`dsl: entity "e", field "b" (triple 2, name): output key "a" is already written by field "a" (triple 1)`},
+	{"duplicate output key, two renames", []string{"a", "string", "", "b", "string", "rename 'x'", "c", "number", "rn x"},
+		`dsl: entity "e", field "c" (triple 3, name): output key "x" is already written by field "b" (triple 2)`},
+	{"duplicate field name", []string{"a", "string", "", "a", "number", ""},
+		`dsl: entity "e", field "a" (triple 2, name): output key "a" is already written by field "a" (triple 1)`},
+	{"duplicate key with a group", []string{"g", "{", "", "g", "}", "", "g", "string", ""},
+		`dsl: entity "e", field "g" (triple 3, name): output key "g" is already written by field "g" (triple 1)`},
+	{"duplicate key inside a group", []string{"g", "{", "", "a", "string", "", "b", "string", "rn a", "g", "}", ""},
+		`dsl: entity "e", field "b" (triple 3, name): output key "a" is already written by field "a" (triple 2)`},
+	{"duplicate key via a $ref rename", []string{"a", "string", "", "b", "$x", "rename a"},
+		`dsl: entity "e", field "b" (triple 2, name): output key "a" is already written by field "a" (triple 1)`},
+	{"duplicate key via a group rename", []string{"a", "string", "", "g", "{", "rename a", "x", "string", "", "g", "}", ""},
+		`dsl: entity "e", field "g" (triple 2, name): output key "a" is already written by field "a" (triple 1)`},
+	{"req on a group", []string{"g", "{", "req", "a", "string", "", "g", "}", ""},
+		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"req\" cannot apply to a group: a group takes only rename\n    req\n    ^"},
+	{"min on a group", []string{"g", "{", "rename h | min 1", "a", "string", "", "g", "}", ""},
+		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"min\" cannot apply to a group: a group takes only rename\n    rename h | min 1\n               ^"},
+	{"default on a group", []string{"g", "{", "default", "a", "string", "", "g", "}", ""},
+		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"default\" cannot apply to a group: a group takes only rename\n    default\n    ^"},
+	{"rules on }", []string{"g", "{", "", "a", "string", "", "g", "}", "rename x"},
+		"dsl: entity \"e\", field \"g\" (triple 3, rules): the closing \"}\" of group \"g\" takes no rules\n    rename x\n    ^"},
+	{"min on a $ref", []string{"r", "$x", "min 1"},
+		"dsl: entity \"e\", field \"r\" (triple 1, rules): rule \"min\" cannot apply to a reference ($x): a reference takes only req, a bare default and rename\n    min 1\n    ^"},
+	{"email on a $ref", []string{"r", "$x", "req | email"},
+		"dsl: entity \"e\", field \"r\" (triple 1, rules): rule \"email\" cannot apply to a reference ($x): a reference takes only req, a bare default and rename\n    req | email\n          ^"},
+	{"default with a value on a $ref", []string{"r", "$x", "default 5"},
+		"dsl: entity \"e\", field \"r\" (triple 1, rules): a default on a reference takes no value: a bare default makes \"x\" from an empty input\n    default 5\n            ^"},
+	{"def with a quoted value on a $ref", []string{"r", "$x", "def '{}'"},
+		"dsl: entity \"e\", field \"r\" (triple 1, rules): a default on a reference takes no value: a bare default makes \"x\" from an empty input\n    def '{}'\n        ^"},
+	{"empty rule after |", []string{"a", "string", "req |"},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): empty rule after \"|\"\n    req |\n        ^"},
+	{"empty rule before |", []string{"a", "string", "| req"},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): empty rule before \"|\"\n    | req\n    ^"},
+	{"quoted rule name", []string{"a", "string", "'req'"},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): a rule name cannot be quoted\n    'req'\n    ^"},
+	{"empty field name", []string{"", "string", ""},
+		`dsl: entity "e" (triple 1, name): the field name is empty`},
+	{"$ without a name", []string{"r", "$", ""},
+		`dsl: entity "e", field "r" (triple 1, type): "$" names no entity: write "$name"`},
+	// A default must pass every rule of its field, the type checks included.
+	{"default fails num", []string{"a", "string", "num | default abc"},
+		"dsl: entity \"e\", field \"a\" (triple 1, rules): the default fails rule \"num\": must be a number\n    num | default abc\n                  ^"},
+}
+
+func TestDeclErrors(t *testing.T) {
+	for _, c := range declErrorTests {
+		t.Run(c.name, func(t *testing.T) {
+			reg := entity.NewRegistry()
+			e, err := reg.Expose("e", c.decl...)
+			if err == nil {
+				t.Fatalf("Expose(%q) compiled", c.decl)
+			}
+			if e != nil {
+				t.Errorf("Expose returned an entity with the error")
+			}
+			if got := err.Error(); got != c.want {
+				t.Errorf("error:\n got %s\nwant %s", got, c.want)
+			}
+			var de *dsl.Error
+			if !errors.As(err, &de) {
+				t.Errorf("errors.As(*dsl.Error) failed on %T", err)
+			} else if de.Entity != "e" {
+				t.Errorf("Entity = %q", de.Entity)
+			}
+			if reg.Lookup("e") != nil {
+				t.Errorf("a failed Expose registered the entity")
+			}
+			func() {
+				defer func() {
+					p := recover()
+					if p == nil {
+						t.Errorf("MustExpose did not panic")
+						return
+					}
+					if !strings.Contains(fmt.Sprint(p), c.want) {
+						t.Errorf("MustExpose panic %q does not hold the error %q", p, c.want)
+					}
+				}()
+				reg.MustExpose("e", c.decl...)
+			}()
+		})
+	}
+}
+
+// TestDeclErrorsAll: every problem of a declaration is reported, and
+// MustExpose's panic holds every one in full.
+func TestDeclErrorsAll(t *testing.T) {
+	decl := []string{
+		"id", "number", "rnge 1 5",
+		"name", "string", "min x",
+		"mail", "number", "email",
+		"ref", "$user", "max 3",
+	}
+	_, err := entity.NewRegistry().Expose("e", decl...)
+	var list dsl.ErrorList
+	if !errors.As(err, &list) {
+		t.Fatalf("error %T is not a dsl.ErrorList", err)
+	}
+	var fields []string
+	for _, e := range list {
+		fields = append(fields, fmt.Sprintf("%s@%d", e.Field, e.Pos.Triple))
+	}
+	if diff := cmp.Diff([]string{"id@1", "name@2", "mail@3", "ref@4"}, fields); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+	if !strings.HasPrefix(err.Error(), list[0].Error()) || !strings.Contains(err.Error(), "3 more") {
+		t.Errorf("Error() = %q, want the first error and a count", err)
+	}
+	defer func() {
+		p := fmt.Sprint(recover())
+		for _, e := range list {
+			if !strings.Contains(p, e.Error()) {
+				t.Errorf("MustExpose panic %q lacks %q", p, e.Error())
+			}
+		}
+	}()
+	entity.NewRegistry().MustExpose("e", decl...)
+}
+
+// TestDeclErrorsNeverPanic: odd declarations are errors or entities, never
+// panics.
+func TestDeclErrorsNeverPanic(t *testing.T) {
+	decls := [][]string{
+		nil,
+		{},
+		{"", "", ""},
+		{"}", "}", "}"},
+		{"{", "{", "{"},
+		{"$", "$", "$"},
+		{"a", "string", "|"},
+		{"a", "string", "||||"},
+		{"a", "string", "'"},
+		{"a", "string", `"`},
+		{"a", "string", "default"},
+		{"a", "string", "regex"},
+		{"a", "string", "regex ''"},
+		{"a", "none", "default {"},
+		{"a", "list", "default [1,"},
+		{"a", "object", "default {}"},
+		{"a", "list", "default []"},
+		{"a", "string", "min 1e400"},
+		{"a", "string", "min NaN"},
+		{"a", "number", "range -1e400 1e400"},
+		{"a", "\x00", "\xff"},
+		{"\xff", "string", "rename \xff"},
+		{"g", "{", "", "h", "{", "", "i", "{", ""},
+		{"a", "$a", "default | req"},
+	}
+	for i, d := range decls {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Fatalf("Expose(%q) panicked: %v", d, p)
+				}
+			}()
+			entity.NewRegistry().Expose("e", d...)
+		})
+	}
+}
+
+// TestCheck: Check lists every $ref that names no entity, at once.
+func TestCheck(t *testing.T) {
+	reg := entity.NewRegistry()
+	if err := reg.Check(); err != nil {
+		t.Errorf("empty registry: Check = %v", err)
+	}
+	expose(t, reg, "a",
+		"x", "$missing1", "",
+		"g", "{", "",
+		"y", "$missing2", "",
+		"g", "}", "",
+	)
+	expose(t, reg, "b",
+		"z", "$a", "",
+		"w", "$missing1", "",
+	)
+	err := reg.Check()
+	var list dsl.ErrorList
+	if !errors.As(err, &list) {
+		t.Fatalf("Check = %v (%T), want a dsl.ErrorList", err, err)
+	}
+	var got []string
+	for _, e := range list {
+		got = append(got, e.Error())
+	}
+	want := []string{
+		`dsl: entity "a", field "x" (triple 1, type): $missing1 names no entity`,
+		`dsl: entity "a", field "y" (triple 3, type): $missing2 names no entity`,
+		`dsl: entity "b", field "w" (triple 2, type): $missing1 names no entity`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Check (-want +got):\n%s", diff)
+	}
+
+	// Making an entity that reaches a missing one fails with
+	// ErrUnknownEntity; declaring it fixes both.
+	_, err = reg.MakeJSON("b", map[string]any{})
+	if !errors.Is(err, entity.ErrUnknownEntity) {
+		t.Errorf("MakeJSON with a missing $ref: %v, want ErrUnknownEntity", err)
+	}
+	expose(t, reg, "missing1", "n", "number", "")
+	expose(t, reg, "missing2", "s", "string", "")
+	if err := reg.Check(); err != nil {
+		t.Errorf("after declaring: Check = %v", err)
+	}
+	out, _ := mustMake(t, reg.Lookup("b"), map[string]any{"z": map[string]any{"x": map[string]any{"n": "1"}, "y": map[string]any{"s": 2}}})
+	if want := `{"z":{"x":{"n":1},"g":{"y":{"s":"2"}}},"w":null}`; string(out) != want {
+		t.Errorf("got %s, want %s", out, want)
+	}
+}
+
+// TestForwardReference: a $ref may name an entity declared later.
+func TestForwardReference(t *testing.T) {
+	reg := entity.NewRegistry()
+	users := expose(t, reg, "users",
+		"offset", "number", "default 0",
+		"limit", "number", "default 0",
+		"list", "$user", "",
+	)
+	reg.MustExpose("user",
+		"id", "number", "num | rename 'number'",
+		"name", "string", "req",
+		"details", "{", "",
+		"age", "number", "num",
+		"mail", "string", "email",
+		"details", "}", "",
+		"code", "string", "default 'unknown'",
+	)
+	if err := reg.Check(); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := mustMake(t, users, seedUsers())
+	if string(out) != seedJSON {
+		t.Errorf("got  %s\nwant %s", out, seedJSON)
+	}
+}
+
+// TestReExpose: exposing a name again replaces it, and references to it see
+// the new entity.
+func TestReExpose(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "item", "a", "string", "")
+	holder := expose(t, reg, "holder", "it", "$item", "")
+	old := reg.Lookup("item")
+	out, _ := mustMake(t, holder, map[string]any{"it": map[string]any{"a": 1, "b": 2}})
+	if want := `{"it":{"a":"1"}}`; string(out) != want {
+		t.Errorf("before: got %s, want %s", out, want)
+	}
+	expose(t, reg, "item", "b", "number", "", "a", "bool", "default")
+	out, _ = mustMake(t, holder, map[string]any{"it": map[string]any{"a": 1, "b": 2}})
+	if want := `{"it":{"b":2,"a":true}}`; string(out) != want {
+		t.Errorf("after: got %s, want %s", out, want)
+	}
+	if reg.Lookup("item") == old {
+		t.Errorf("Lookup returns the old entity")
+	}
+	// The old entity still works on its own.
+	out, _ = mustMake(t, old, map[string]any{"a": 1})
+	if want := `{"a":"1"}`; string(out) != want {
+		t.Errorf("old entity: got %s, want %s", out, want)
+	}
+	// A failing re-expose leaves the current one in place.
+	if _, err := reg.Expose("item", "a", "nope", ""); err == nil {
+		t.Fatal("bad declaration compiled")
+	}
+	out, _ = mustMake(t, holder, map[string]any{"it": map[string]any{"a": 0}})
+	if want := `{"it":{"b":null,"a":false}}`; string(out) != want {
+		t.Errorf("after a failed re-expose: got %s, want %s", out, want)
+	}
+}
+
+// tree builds a chain of depth nodes: {"name":"n1","children":[{...}]}.
+func tree(depth int) map[string]any {
+	var node map[string]any
+	for i := depth; i >= 1; i-- {
+		n := map[string]any{"name": fmt.Sprint("n", i), "extra": i}
+		if node != nil {
+			n["children"] = []any{node, "skipped"}
+		}
+		node = n
+	}
+	return node
+}
+
+// treeJSON is the JSON of tree(depth) made with the tree entity.
+func treeJSON(depth int) string {
+	s := ""
+	for i := depth; i >= 1; i-- {
+		children := "null"
+		if s != "" {
+			children = "[" + s + "]"
+		}
+		s = fmt.Sprintf(`{"name":"n%d","children":%s}`, i, children)
+	}
+	return s
+}
+
+func exposeTree(t testing.TB, reg *entity.Registry) *entity.Entity {
+	t.Helper()
+	return expose(t, reg, "tree",
+		"name", "string", "req",
+		"children", "$tree", "",
+	)
+}
+
+// TestRecursive: an entity that references itself, on nested data.
+func TestRecursive(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := exposeTree(t, reg)
+	for _, depth := range []int{1, 2, 5, 20} {
+		t.Run(fmt.Sprint(depth), func(t *testing.T) {
+			out, _ := mustMake(t, e, tree(depth))
+			if want := treeJSON(depth); string(out) != want {
+				t.Errorf("got  %s\nwant %s", out, want)
+			}
+		})
+	}
+	t.Run("error deep inside", func(t *testing.T) {
+		in := tree(4)
+		in["children"].([]any)[0].(map[string]any)["children"].([]any)[0].(map[string]any)["name"] = nil
+		_, _, err := makeAll(t, e, in)
+		fields := fieldErrors(t, err)
+		if len(fields) != 1 || fields[0].Path != "children[0].children[0].name" || fields[0].Rule != "req" {
+			t.Errorf("got %+v", fields[0])
+		}
+	})
+	t.Run("mutual recursion", func(t *testing.T) {
+		expose(t, reg, "ping", "n", "number", "", "pong", "$pong", "")
+		expose(t, reg, "pong", "s", "string", "", "ping", "$ping", "")
+		out, _ := mustMake(t, reg.Lookup("ping"), map[string]any{"n": 1, "pong": map[string]any{"s": 2, "ping": map[string]any{"n": 3}}})
+		if want := `{"n":1,"pong":{"s":"2","ping":{"n":3,"pong":null}}}`; string(out) != want {
+			t.Errorf("got %s, want %s", out, want)
+		}
+	})
+}
+
+// TestDepthLimit: nesting beyond the registry's limit is a FieldError of rule
+// "depth", never a stack overflow, for recursive references on deep or cyclic
+// data and for cyclic values passed through.
+func TestDepthLimit(t *testing.T) {
+	cyclicMap := map[string]any{"a": 1}
+	cyclicMap["self"] = cyclicMap
+	cyclicList := []any{1, nil}
+	cyclicList[1] = cyclicList
+	cyclicNode := map[string]any{"name": "loop"}
+	cyclicNode["children"] = []any{cyclicNode}
+	cyclicObj := map[string]any{"name": "loop"}
+	cyclicObj["children"] = cyclicObj
+
+	cases := []struct {
+		name     string
+		decl     []string
+		maxDepth int // 0: the default
+		in       any
+		path     string // Path of the depth error's prefix
+	}{
+		{"deep tree, small limit", []string{"name", "string", "", "children", "$tree", ""}, 5, tree(10), "children[0]"},
+		{"deep tree, default limit", []string{"name", "string", "", "children", "$tree", ""}, 0, tree(200), "children[0]"},
+		{"cyclic map through a recursive list $ref", []string{"name", "string", "", "children", "$tree", ""}, 0, cyclicNode, "children[0]"},
+		{"cyclic map through a recursive object $ref", []string{"name", "string", "", "children", "$tree", ""}, 0, cyclicObj, "children"},
+		{"cyclic map to none", []string{"v", "none", ""}, 0, map[string]any{"v": cyclicMap}, "v"},
+		{"cyclic map to object", []string{"v", "object", ""}, 0, map[string]any{"v": cyclicMap}, "v"},
+		{"cyclic list to list", []string{"v", "list", ""}, 0, map[string]any{"v": cyclicList}, "v"},
+		{"cyclic list to none", []string{"v", "none", ""}, 0, map[string]any{"v": cyclicList}, "v"},
+		{"cyclic map to none, small limit", []string{"v", "none", ""}, 3, map[string]any{"v": cyclicMap}, "v"},
+		{"deep groups, limit 1", []string{"g", "{", "", "h", "{", "", "x", "string", "", "h", "}", "", "g", "}", ""}, 1, map[string]any{"x": 1}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			reg := entity.NewRegistry()
+			if c.maxDepth > 0 {
+				reg.SetMaxDepth(c.maxDepth)
+			}
+			e := expose(t, reg, "tree", c.decl...)
+			out, _, err := makeAll(t, e, c.in)
+			if err == nil {
+				t.Fatalf("succeeded: %.200s", out)
+			}
+			fields := fieldErrors(t, err)
+			found := false
+			for _, f := range fields {
+				if f.Rule == "depth" && strings.HasPrefix(f.Path, c.path) {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("no depth error at %q in %v", c.path, err)
+			}
+		})
+	}
+
+	// Within the limit, a deep tree works, through every entry point: an
+	// Object made under a raised limit marshals as MakeJSON wrote it.
+	t.Run("raised limit", func(t *testing.T) {
+		reg := entity.NewRegistry()
+		reg.SetMaxDepth(400)
+		e := exposeTree(t, reg)
+		out, _ := mustMake(t, e, tree(100))
+		if string(out) != treeJSON(100) {
+			t.Errorf("deep tree: got %.100s…", out)
+		}
+	})
+	t.Run("deep none value under a raised limit", func(t *testing.T) {
+		reg := entity.NewRegistry()
+		reg.SetMaxDepth(400)
+		e := expose(t, reg, "one", "v", "none", "")
+		var v any = "leaf"
+		for range 100 {
+			v = []any{v}
+		}
+		out, _ := mustMake(t, e, input(v))
+		if want := `{"v":` + marshal(t, v) + `}`; string(out) != want {
+			t.Errorf("got %.100s…", out)
+		}
+	})
+}
