@@ -194,7 +194,7 @@ func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 		c.errorf(f, r.Pos, "%s", msg)
 		return
 	}
-	ck := check{rule: name, c: checker}
+	ck := check{rule: strings.ToLower(def.Name), c: checker} // aliases report the rule's own name
 	if def.Stage == rules.Input {
 		n.inChecks = append(n.inChecks, ck)
 	} else {

@@ -238,9 +238,10 @@ func appendValue(dst []byte, k rules.Kind, v rules.Value, depth int) ([]byte, er
 // appendTop writes v, an object or a list of objects, made with e.
 func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 	depth := e.reg.MaxDepth()
-	switch b := v.(type) {
-	case nil:
+	if isNil(v) {
 		return r.appendObject(dst, e.root, &source{}, depth-1)
+	}
+	switch b := v.(type) {
 	case []byte:
 		return r.appendJSONTop(dst, e, b, depth)
 	case json.RawMessage:

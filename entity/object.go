@@ -217,9 +217,10 @@ func putScratch(bp *[]byte) {
 func (r *run) makeTop(e *Entity, v any) *Object {
 	depth := e.reg.MaxDepth()
 	var b []byte
-	switch x := v.(type) {
-	case nil:
+	if isNil(v) {
 		return r.makeObject(e.root, &source{}, depth-1)
+	}
+	switch x := v.(type) {
 	case []byte:
 		b = x
 	case json.RawMessage:
