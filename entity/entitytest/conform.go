@@ -1,0 +1,290 @@
+package entitytest
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// An Option changes what Conform checks.
+type Option struct{ apply func(*config) }
+
+type config struct {
+	ignoreOrder bool
+}
+
+// IgnoreOrder makes Conform accept an object's declared keys in any order.
+// By default they must come in declaration order, as the entity writes them.
+func IgnoreOrder() Option { return Option{func(c *config) { c.ignoreOrder = true }} }
+
+// Conform checks that payload is JSON the entity could have written: an
+// object, or an array of objects (what MakeJSON writes for a list input).
+// In each object:
+//
+//   - every declared output key is present, in declaration order (unless
+//     IgnoreOrder is given), and no other key is;
+//   - each value is of the declared JSON type: a string for string, an
+//     integer for number, a number for float, true or false for bool, an
+//     RFC 3339 string for date, an array for list, an object for object and
+//     for a group, anything for none;
+//   - a value is null only where the entity can write null: on a field
+//     without req and without default (or whose default is null);
+//   - groups are checked field by field, and $refs with the entity they
+//     name, an object or each element of a list of objects;
+//   - every rule that judges a value (min, max, range, regex, email, url,
+//     date, time, num, float, bool, timestamp and custom rules) holds.
+//
+// Conform reports every mismatch at once, one t.Errorf each, with the
+// value's path in the payload (a gjson path: keys and indexes joined by
+// dots; "(root)" for the payload itself):
+//
+//	list.1.details.mail: want string matching email, got 12
+//
+// The value of a field declared `secret` is never printed. Conform returns
+// whether the payload conformed. It walks the payload with gjson and never
+// decodes it into maps, except a list, object or none value that a rule
+// judges, for rules.Value.Any.
+func Conform(t testing.TB, e *entity.Entity, payload []byte, opts ...Option) bool {
+	t.Helper()
+	var cfg config
+	for _, o := range opts {
+		if o.apply != nil {
+			o.apply(&cfg)
+		}
+	}
+	msgs := conform(e, payload, cfg)
+	for _, m := range msgs {
+		t.Errorf("%s", m)
+	}
+	return len(msgs) == 0
+}
+
+// conform returns Conform's messages.
+func conform(e *entity.Entity, payload []byte, cfg config) []string {
+	c := &checker{cfg: cfg}
+	if e == nil {
+		c.add(nil, "no entity to check against (nil *entity.Entity)")
+		return c.msgs
+	}
+	if !gjson.ValidBytes(payload) {
+		c.add(nil, "invalid JSON: "+syntaxError(payload))
+		return c.msgs
+	}
+	c.top(e, gjson.ParseBytes(payload))
+	return c.msgs
+}
+
+// syntaxError describes why payload is not JSON, as encoding/json says it.
+func syntaxError(payload []byte) string {
+	var raw json.RawMessage
+	err := json.Unmarshal(payload, &raw)
+	if se, ok := err.(*json.SyntaxError); ok {
+		return se.Error() + " (at byte " + strconv.FormatInt(se.Offset, 10) + ")"
+	}
+	if err != nil {
+		return err.Error()
+	}
+	return "not a JSON value" // gjson and encoding/json disagree: should not happen
+}
+
+// checker walks a payload and collects mismatches.
+type checker struct {
+	cfg  config
+	msgs []string
+}
+
+// path is a JSON path, one key or index a step.
+type path []string
+
+func (p path) key(k string) path { return append(p[:len(p):len(p)], escapeKey(k)) }
+func (p path) index(i int) path  { return append(p[:len(p):len(p)], strconv.Itoa(i)) }
+
+// String renders the path as gjson reads it, or "(root)".
+func (p path) String() string {
+	if len(p) == 0 {
+		return "(root)"
+	}
+	return strings.Join(p, ".")
+}
+
+// escapeKey escapes the characters that gjson's path syntax gives a meaning
+// to, so that a printed path finds its value with gjson.Get.
+func escapeKey(k string) string {
+	if !strings.ContainsAny(k, `\.*?|#@!`) {
+		return k
+	}
+	var b strings.Builder
+	for i := 0; i < len(k); i++ {
+		switch k[i] {
+		case '\\', '.', '*', '?', '|', '#', '@', '!':
+			b.WriteByte('\\')
+		}
+		b.WriteByte(k[i])
+	}
+	return b.String()
+}
+
+func (c *checker) add(p path, msg string) { c.msgs = append(c.msgs, p.String()+": "+msg) }
+
+// top checks the payload: an object of e, or an array of them.
+func (c *checker) top(e *entity.Entity, v gjson.Result) {
+	switch {
+	case v.IsObject():
+		c.object(nil, e.Fields(), v)
+	case v.IsArray():
+		c.list(nil, e, v)
+	default:
+		c.add(nil, "want "+refWant(e.Name())+", got "+shown(v, false))
+	}
+}
+
+// list checks each element of an array as an object of e.
+func (c *checker) list(p path, e *entity.Entity, v gjson.Result) {
+	i := 0
+	v.ForEach(func(_, el gjson.Result) bool {
+		ep := p.index(i)
+		i++
+		if !el.IsObject() {
+			c.add(ep, "want object ($"+e.Name()+"), got "+shown(el, false))
+			return true
+		}
+		c.object(ep, e.Fields(), el)
+		return true
+	})
+}
+
+// member is one key of a payload object.
+type member struct {
+	key string
+	val gjson.Result
+}
+
+// object checks one payload object against declared fields.
+func (c *checker) object(p path, fields []*entity.Field, v gjson.Result) {
+	var members []member
+	v.ForEach(func(k, val gjson.Result) bool {
+		members = append(members, member{k.Str, val})
+		return true
+	})
+	declared := make(map[string]*entity.Field, len(fields))
+	for _, f := range fields {
+		declared[f.Key] = f
+	}
+
+	// Keys: duplicates, and the order of the declared ones.
+	first := make(map[string]gjson.Result, len(members)) // a key's first value
+	var order []string                                   // declared keys as they come
+	var dups []string
+	for _, m := range members {
+		if _, dup := first[m.key]; dup {
+			dups = append(dups, m.key)
+			continue
+		}
+		first[m.key] = m.val
+		if declared[m.key] != nil {
+			order = append(order, m.key)
+		}
+	}
+	if !c.cfg.ignoreOrder {
+		var declOrder []string
+		for _, f := range fields {
+			if _, ok := first[f.Key]; ok {
+				declOrder = append(declOrder, f.Key)
+			}
+		}
+		if strings.Join(order, "\x00") != strings.Join(declOrder, "\x00") {
+			c.add(p, "keys out of order: got ["+strings.Join(order, " ")+"], want ["+strings.Join(declOrder, " ")+"]")
+		}
+	}
+	for _, k := range dups {
+		c.add(p.key(k), "duplicate key")
+	}
+
+	// Declared fields, in declaration order.
+	for _, f := range fields {
+		val, ok := first[f.Key]
+		if !ok {
+			c.add(p.key(f.Key), "missing key, want "+want(f))
+			continue
+		}
+		c.field(p.key(f.Key), f, val)
+	}
+
+	// Undeclared keys, in payload order.
+	for _, m := range members {
+		if declared[m.key] == nil {
+			c.add(p.key(m.key), "undeclared key, got "+shown(m.val, false))
+		}
+	}
+}
+
+// field checks one declared field's value.
+func (c *checker) field(p path, f *entity.Field, v gjson.Result) {
+	if v.Type == gjson.Null {
+		if why := nullReason(f); why != "" {
+			c.add(p, "want "+want(f)+", got null"+why)
+		}
+		return
+	}
+	switch f.Kind {
+	case entity.GroupField:
+		if !v.IsObject() {
+			c.add(p, "want "+want(f)+", got "+shown(v, false))
+			return
+		}
+		c.object(p, f.Fields, v)
+	case entity.RefField:
+		e := f.Entity()
+		switch {
+		case e == nil:
+			c.add(p, "cannot check: $"+f.Ref+" names no declared entity")
+		case v.IsObject():
+			c.object(p, e.Fields(), v)
+		case v.IsArray():
+			c.list(p, e, v)
+		default:
+			c.add(p, "want "+want(f)+", got "+shown(v, false))
+		}
+	default:
+		c.value(p, f, v)
+	}
+}
+
+// value checks a value field: its JSON type, then its rules.
+func (c *checker) value(p path, f *entity.Field, v gjson.Result) {
+	rv, why, ok := valueOf(f.Type, v, len(f.Rules) > 0)
+	if !ok {
+		c.add(p, "want "+want(f)+", got "+shown(v, f.Secret)+why)
+		return
+	}
+	if len(f.Rules) == 0 {
+		return
+	}
+	for _, re := range f.Check(rv) {
+		c.add(p, "want "+want(f)+", got "+shown(v, f.Secret)+": "+re.Err.Error()+" ("+re.Rule+")")
+	}
+}
+
+// nullReason returns why a field cannot be null in the entity's output
+// (": is required (req)"), or "" when it can.
+func nullReason(f *entity.Field) string {
+	switch {
+	case f.Kind == entity.GroupField:
+		return ": a group is always an object"
+	case f.HasDefault && f.Kind == entity.ValueField:
+		if string(f.Default) == "null" {
+			return ""
+		}
+		return ": has a default (default)"
+	case f.HasDefault:
+		return ": has a default (default)"
+	case f.Required:
+		return ": is required (req)"
+	}
+	return ""
+}

@@ -1,0 +1,141 @@
+package entitytest_test
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/entity/entitytest"
+)
+
+// printT stands in for the *testing.T of a test, printing what a checker
+// reports, so that the examples can show it.
+type printT struct{ testing.TB }
+
+func (printT) Helper()                           {}
+func (printT) Errorf(format string, args ...any) { fmt.Printf(format+"\n", args...) }
+func (printT) Logf(format string, args ...any)   { fmt.Printf(format+"\n", args...) }
+
+// The seed's entities, in a registry of their own.
+var (
+	reg  = entity.NewRegistry()
+	user = reg.MustExpose("user",
+		"id", "number", "num | rename 'number'",
+		"name", "string", "req",
+		"details", "{", "",
+		"age", "number", "num",
+		"mail", "string", "email",
+		"details", "}", "",
+		"code", "string", "default 'unknown'",
+	)
+	users = reg.MustExpose("users",
+		"offset", "number", "default 0",
+		"limit", "number", "default 0",
+		"list", "$user", "",
+	)
+)
+
+func ExampleConform() {
+	var t testing.TB = printT{} // in a test, the *testing.T
+
+	payload := []byte(`{"offset":0,"limit":2,"list":[
+		{"number":12,"name":"maachang","details":{"age":40,"mail":"maachang@maachang.com"},"code":"unknown"},
+		{"number":"21","details":{"age":27,"mail":12},"code":"unknown","admin":true}]}`)
+	ok := entitytest.Conform(t, users, payload)
+	fmt.Println("conforms:", ok)
+	// Output:
+	// list.1.number: want number matching num, got "21"
+	// list.1.name: missing key, want string
+	// list.1.details.mail: want string matching email, got 12
+	// list.1.admin: undeclared key, got true
+	// conforms: false
+}
+
+func ExampleIgnoreOrder() {
+	var t testing.TB = printT{}
+
+	payload := []byte(`{"name":"saito","number":21,"code":"unknown","details":{"mail":null,"age":27}}`)
+	fmt.Println("strict:", entitytest.Conform(t, user, payload))
+	fmt.Println("relaxed:", entitytest.Conform(t, user, payload, entitytest.IgnoreOrder()))
+	// Output:
+	// (root): keys out of order: got [name number code details], want [number name details code]
+	// details: keys out of order: got [mail age], want [age mail]
+	// strict: false
+	// relaxed: true
+}
+
+func ExampleCheckResponse() {
+	var t testing.TB = printT{}
+
+	// A handler that writes with the entity.
+	rec := httptest.NewRecorder()
+	users.Write(rec, map[string]any{"limit": 1, "list": []any{
+		map[string]any{"id": 12, "name": "maachang", "mail": "maachang@maachang.com"},
+	}})
+	fmt.Println("200:", entitytest.CheckResponse(t, rec, users, 200))
+
+	// A request that fails validation: the body lists the field errors.
+	rec = httptest.NewRecorder()
+	users.Write(rec, map[string]any{"list": []any{map[string]any{"mail": "nope"}}})
+	fmt.Println("400:", entitytest.CheckResponse(t, rec, users, 400))
+	fmt.Println("as 200:", entitytest.CheckResponse(t, rec, users, 200))
+	// Output:
+	// 200: true
+	// 400: true
+	// status: got 400, want 200; body: {"error":"validation failed","entity":"users","fields":[{"path":"list[0].name","outputPath":"list[0].name","rule":"req","message":"is required"},{"path":"list[0].mail","outputPath":"list[0].details.ma…
+	// as 200: false
+}
+
+func ExampleEqual() {
+	var t testing.TB = printT{}
+
+	obj, _ := user.Make(map[string]any{"id": "12", "name": "maachang", "age": 40})
+	want := `{"number": 12, "name": "maachang", "details": {"age": 40, "mail": null}, "code": "unknown"}`
+	fmt.Println(entitytest.Equal(t, obj, want))
+
+	// A map has no key order: only the values count.
+	fmt.Println(entitytest.Equal(t, obj.Map(), want))
+
+	// On a mismatch, Equal prints one line per difference, then go-cmp's
+	// diff (whose text go-cmp keeps unstable on purpose):
+	//
+	//	details.age: got 40, want 41
+	//	(-want +got):
+	//	  &entitytest.object{
+	//	  	…
+
+	// Output:
+	// true
+	// true
+}
+
+func ExampleGolden() {
+	var t testing.TB = printT{}
+
+	rec := httptest.NewRecorder()
+	users.Write(rec, map[string]any{"limit": 0})
+	// Compares the body with testdata/users_empty.golden, stored indented;
+	// go test -update writes it.
+	entitytest.Golden(t, "users_empty.golden", rec.Body.Bytes())
+}
+
+func ExampleSample() {
+	fmt.Printf("%s\n", entitytest.Sample(user))
+
+	e := reg.MustExpose("signup",
+		"mail", "string", "req | email",
+		"password", "string", "req | secret | min 8",
+		"code", "string", "regex '^[A-Z]{3}-[0-9]{4}$'",
+		"site", "string", "url",
+		"born", "string", "date",
+		"age", "number", "range 18 130",
+		"tags", "list", "min 2",
+	)
+	fmt.Printf("%s\n", entitytest.Sample(e))
+	fmt.Println(entitytest.Conform(printT{}, e, entitytest.Sample(e)))
+	// Output:
+	// {"number":1,"name":"name","details":{"age":1,"mail":"user@example.com"},"code":"unknown"}
+	// {"mail":"user@example.com","password":"password","code":"AAA-0000","site":"https://example.com/","born":"2024-01-15","age":18,"tags":[1,2]}
+	// true
+}

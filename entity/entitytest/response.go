@@ -1,0 +1,126 @@
+package entitytest
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// jsonContentType is the Content-Type that entity.Write sends.
+const jsonContentType = "application/json; charset=utf-8"
+
+// CheckResponse checks a response recorded from a handler that writes e
+// with entity.Write:
+//
+//   - the status is wantStatus (on a mismatch, the body is printed and not
+//     checked further);
+//   - the Content-Type is application/json; charset=utf-8;
+//   - a 2xx body conforms to e, as Conform checks it (a 204 has no body);
+//   - a 4xx body is the ValidationError JSON that entity.Write sends,
+//     {"error":"validation failed","entity":…,"fields":[{"path":…,
+//     "outputPath":…,"rule":…,"message":…},…]}, or, for an error that is
+//     not a validation error, {"error":"…"};
+//   - a 5xx body is {"error":"…"}.
+//
+// Messages about an error body start with "error body: ". CheckResponse
+// reports every mismatch and returns whether there was none.
+func CheckResponse(t testing.TB, rec *httptest.ResponseRecorder, e *entity.Entity, wantStatus int) bool {
+	t.Helper()
+	msgs := checkResponse(rec, e, wantStatus)
+	for _, m := range msgs {
+		t.Errorf("%s", m)
+	}
+	return len(msgs) == 0
+}
+
+// maxBodyShown bounds the bytes of a body quoted in a message.
+const maxBodyShown = 200
+
+func checkResponse(rec *httptest.ResponseRecorder, e *entity.Entity, wantStatus int) []string {
+	if rec == nil {
+		return []string{"no response to check (nil *httptest.ResponseRecorder)"}
+	}
+	res := rec.Result()
+	body := rec.Body.Bytes()
+	if res.StatusCode != wantStatus {
+		return []string{"status: got " + strconv.Itoa(res.StatusCode) + ", want " + strconv.Itoa(wantStatus) + "; " + showBody(body)}
+	}
+	var msgs []string
+	if wantStatus == http.StatusNoContent {
+		if len(body) > 0 {
+			msgs = append(msgs, "body: want none for 204; "+showBody(body))
+		}
+		return msgs
+	}
+	if ct := res.Header.Get("Content-Type"); ct != jsonContentType {
+		msgs = append(msgs, "Content-Type: got "+strconv.Quote(ct)+", want "+strconv.Quote(jsonContentType))
+	}
+	switch wantStatus / 100 {
+	case 2:
+		msgs = append(msgs, conform(e, body, config{})...)
+	case 4:
+		msgs = append(msgs, prefix("error body: ", errorBody(body, true))...)
+	case 5:
+		msgs = append(msgs, prefix("error body: ", errorBody(body, false))...)
+	}
+	return msgs
+}
+
+// showBody quotes a body for a message, cut to maxBodyShown bytes.
+func showBody(body []byte) string {
+	if len(body) == 0 {
+		return "the body is empty"
+	}
+	return "body: " + clip(strings.TrimSpace(string(body)), maxBodyShown)
+}
+
+func prefix(p string, msgs []string) []string {
+	for i, m := range msgs {
+		msgs[i] = p + m
+	}
+	return msgs
+}
+
+// The error bodies that entity.Write sends, declared as entities so that
+// Conform checks them.
+var (
+	errorEntities  = entity.NewRegistry()
+	validationBody = errorEntities.MustExpose("validationError",
+		"error", "string", "req | regex '^validation failed$'",
+		"entity", "string", "req",
+		"fields", "$fieldError", "req",
+	)
+	_ = errorEntities.MustExpose("fieldError",
+		"path", "string", "req",
+		"outputPath", "string", "req",
+		"rule", "string", "req | min 1",
+		"message", "string", "req | min 1",
+	)
+	plainErrorBody = errorEntities.MustExpose("error",
+		"error", "string", "req | min 1",
+	)
+)
+
+// errorBody checks an error response's body: a ValidationError's JSON when
+// validation is allowed and the body looks like one, else {"error":"…"}.
+func errorBody(body []byte, validation bool) []string {
+	if !gjson.ValidBytes(body) {
+		return conform(plainErrorBody, body, config{})
+	}
+	v := gjson.ParseBytes(body)
+	if !validation || !v.IsObject() ||
+		!v.Get("entity").Exists() && !v.Get("fields").Exists() && v.Get("error").String() != "validation failed" {
+		return conform(plainErrorBody, body, config{})
+	}
+	msgs := conform(validationBody, body, config{})
+	if f := v.Get("fields"); f.IsObject() || f.IsArray() && len(f.Array()) == 0 {
+		msgs = append(msgs, "fields: want a list of at least 1 field error, got "+shown(f, false))
+	}
+	return msgs
+}

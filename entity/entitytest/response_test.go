@@ -1,0 +1,138 @@
+package entitytest
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// writeRaw returns a handler that writes a status, a Content-Type and a
+// body as given.
+func writeRaw(status int, contentType, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if contentType != "" {
+			w.Header().Set("Content-Type", contentType)
+		}
+		w.WriteHeader(status)
+		w.Write([]byte(body))
+	}
+}
+
+// writeEntity returns a handler that writes v with the corpus entity named.
+func writeEntity(name string, v any) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		corpus.Lookup(name).Write(w, v)
+	}
+}
+
+var seedInput = map[string]any{"limit": 2, "list": []any{
+	map[string]any{"id": "12", "name": "maachang", "age": 40, "mail": "maachang@maachang.com"},
+	map[string]any{"id": "21", "name": "saito", "age": 27, "mail": "saito@maachang.com"},
+}}
+
+const jsonCT = "application/json; charset=utf-8"
+
+var responseTests = []struct {
+	name       string
+	handler    http.HandlerFunc
+	entity     string
+	wantStatus int
+	want       []string
+}{
+	// Responses that pass.
+	{"seed payload", writeEntity("users", seedInput), "users", 200, nil},
+	{"list payload", writeEntity("user", []any{map[string]any{"name": "a"}}), "user", 200, nil},
+	{"validation error", writeEntity("users", map[string]any{"list": []any{map[string]any{"mail": "x"}}}), "users", 400, nil},
+	{"validation error past the error limit", writeEntity("users", map[string]any{"list": make([]map[string]any, 150)}), "users", 400, nil},
+	{"other 4xx error", writeRaw(405, jsonCT, `{"error":"method not allowed"}`), "users", 405, nil},
+	{"server error", writeEntity("undeclared", map[string]any{"ghost": map[string]any{}}), "undeclared", 500, nil},
+	{"201 created", writeRaw(201, jsonCT, seedJSON), "users", 201, nil},
+	{"204 no content", writeRaw(204, "", ""), "users", 204, nil},
+
+	// Responses that fail.
+	{"wrong status", writeEntity("users", map[string]any{"list": []any{map[string]any{}}}), "users", 200, []string{
+		`status: got 400, want 200; body: {"error":"validation failed","entity":"users","fields":[{"path":"list[0].name","outputPath":"list[0].name","rule":"req","message":"is required"}]}`,
+	}},
+	{"wrong status, empty body", writeRaw(404, "", ""), "users", 200, []string{
+		`status: got 404, want 200; the body is empty`,
+	}},
+	{"wrong status, long body", writeRaw(500, "text/plain", strings.Repeat("x", 300)), "users", 200, []string{
+		`status: got 500, want 200; body: ` + strings.Repeat("x", 200) + `…`,
+	}},
+	{"wrong content type", writeRaw(200, "text/plain; charset=utf-8", seedJSON), "users", 200, []string{
+		`Content-Type: got "text/plain; charset=utf-8", want "application/json; charset=utf-8"`,
+	}},
+	{"no content type", writeRaw(200, "", seedJSON), "users", 200, []string{
+		`Content-Type: got "", want "application/json; charset=utf-8"`,
+	}},
+	{"json without charset", writeRaw(200, "application/json", seedJSON), "users", 200, []string{
+		`Content-Type: got "application/json", want "application/json; charset=utf-8"`,
+	}},
+	{"body does not conform", writeRaw(200, jsonCT, `{"offset":0,"limit":"2","list":[]}`), "users", 200, []string{
+		`limit: want number, got "2"`,
+	}},
+	{"body is not JSON", writeRaw(200, jsonCT, `ok`), "users", 200, []string{
+		`(root): invalid JSON: invalid character 'o' looking for beginning of value (at byte 1)`,
+	}},
+	{"bad error body: field error missing a key", writeRaw(400, jsonCT, `{"error":"validation failed","entity":"users","fields":[{"path":"x","rule":"req","message":"is required"}]}`), "users", 400, []string{
+		`error body: fields.0.outputPath: missing key, want string`,
+	}},
+	{"bad error body: no field errors", writeRaw(400, jsonCT, `{"error":"validation failed","entity":"users","fields":[]}`), "users", 400, []string{
+		`error body: fields: want a list of at least 1 field error, got []`,
+	}},
+	{"bad error body: fields an object", writeRaw(400, jsonCT, `{"error":"validation failed","entity":"users","fields":{"path":"","outputPath":"","rule":"req","message":"m"}}`), "users", 400, []string{
+		`error body: fields: want a list of at least 1 field error, got {"path":"","outputPath":"","rule":"req","message":"m"}`,
+	}},
+	{"bad error body: wrong error text", writeRaw(400, jsonCT, `{"error":"invalid","entity":"users","fields":[{"path":"","outputPath":"","rule":"req","message":"m"}]}`), "users", 400, []string{
+		`error body: error: want string matching regex '^validation failed$', got "invalid": must match /^validation failed$/ (regex)`,
+	}},
+	{"bad error body: no entity", writeRaw(422, jsonCT, `{"error":"validation failed","fields":[{"path":"a","outputPath":"a","rule":"","message":"m","value":1}]}`), "users", 422, []string{
+		`error body: entity: missing key, want string`,
+		`error body: fields.0.rule: want string matching min 1, got "": must be at least 1 character long (min)`,
+		`error body: fields.0.value: undeclared key, got 1`,
+	}},
+	{"bad error body: text", writeRaw(400, "application/json; charset=utf-8", "Bad Request\n"), "users", 400, []string{
+		`error body: (root): invalid JSON: invalid character 'B' looking for beginning of value (at byte 1)`,
+	}},
+	{"bad error body: plain error", writeRaw(404, jsonCT, `{"message":"not found"}`), "users", 404, []string{
+		`error body: error: missing key, want string matching min 1`,
+		`error body: message: undeclared key, got "not found"`,
+	}},
+	{"bad error body: empty error", writeRaw(409, jsonCT, `{"error":""}`), "users", 409, []string{
+		`error body: error: want string matching min 1, got "": must be at least 1 character long (min)`,
+	}},
+	{"bad server error body", writeRaw(500, jsonCT, `{"error":"validation failed","entity":"users","fields":[]}`), "users", 500, []string{
+		`error body: entity: undeclared key, got "users"`,
+		`error body: fields: undeclared key, got []`,
+	}},
+	{"a mux's plain-text 405", func(w http.ResponseWriter, r *http.Request) {
+		mux := http.NewServeMux()
+		mux.HandleFunc("GET /", writeEntity("users", seedInput))
+		mux.ServeHTTP(w, r)
+	}, "users", 405, []string{
+		`Content-Type: got "text/plain; charset=utf-8", want "application/json; charset=utf-8"`,
+		`error body: (root): invalid JSON: invalid character 'M' looking for beginning of value (at byte 1)`,
+	}},
+	{"204 with a body", writeRaw(204, jsonCT, `{}`), "users", 204, []string{
+		`body: want none for 204; body: {}`,
+	}},
+}
+
+func TestCheckResponse(t *testing.T) {
+	for _, tt := range responseTests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			tt.handler(rec, httptest.NewRequest("POST", "/", nil))
+			tb := &fakeTB{}
+			ok := CheckResponse(tb, rec, corpus.Lookup(tt.entity), tt.wantStatus)
+			checkReport(t, tb, ok, tt.want)
+		})
+	}
+}
+
+func TestCheckResponseNilRecorder(t *testing.T) {
+	tb := &fakeTB{}
+	ok := CheckResponse(tb, nil, corpus.Lookup("users"), 200)
+	checkReport(t, tb, ok, []string{"no response to check (nil *httptest.ResponseRecorder)"})
+}
