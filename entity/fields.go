@@ -102,3 +102,16 @@ func (f *Field) Entity() *Entity {
 	}
 	return f.node.ref.e.Load()
 }
+
+// Nullable reports whether Make can write null for the field: never for a
+// group, nor where a default fills the value (unless the default is itself
+// null), nor on a `req` field.
+func (f *Field) Nullable() bool {
+	switch {
+	case f.Kind == GroupField:
+		return false
+	case f.HasDefault && !(f.node != nil && f.node.defNull):
+		return false
+	}
+	return !f.Required
+}

@@ -274,17 +274,12 @@ func (c *checker) value(p path, f *entity.Field, v gjson.Result) {
 // (": is required (req)"), or "" when it can.
 func nullReason(f *entity.Field) string {
 	switch {
+	case f.Nullable():
+		return ""
 	case f.Kind == entity.GroupField:
 		return ": a group is always an object"
-	case f.HasDefault && f.Kind == entity.ValueField:
-		if string(f.Default) == "null" {
-			return ""
-		}
+	case f.HasDefault && string(f.Default) != "null":
 		return ": has a default (default)"
-	case f.HasDefault:
-		return ": has a default (default)"
-	case f.Required:
-		return ": is required (req)"
 	}
-	return ""
+	return ": is required (req)"
 }
