@@ -1,0 +1,54 @@
+package entity_test
+
+import (
+	"fmt"
+	"net/http/httptest"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// The README's quick start: declare once, make in a handler.
+func Example_quickStart() {
+	entity.MustExpose("quickuser", "id", "number", "num | rename 'number'", "name", "string", "req")
+	out, err := entity.MakeJSON("quickuser", map[string]any{"id": "12", "name": "maachang", "x": 1})
+	fmt.Println(string(out), err)
+	// Output: {"number":12,"name":"maachang"} <nil>
+}
+
+// Write answers a handler's request: 200 with the JSON, or 400 with every
+// field error.
+func ExampleEntity_Write() {
+	reg := entity.NewRegistry()
+	user := reg.MustExpose("user", "name", "string", "req", "mail", "string", "email")
+
+	rec := httptest.NewRecorder()
+	user.Write(rec, map[string]any{"name": "saito", "mail": "saito@maachang.com"})
+	fmt.Println(rec.Code, rec.Header().Get("Content-Type"), rec.Body)
+
+	rec = httptest.NewRecorder()
+	user.Write(rec, map[string]any{"mail": "not-an-address"})
+	fmt.Println(rec.Code, rec.Body)
+	// Output:
+	// 200 application/json; charset=utf-8 {"name":"saito","mail":"saito@maachang.com"}
+	// 400 {"error":"validation failed","entity":"user","fields":[{"path":"name","outputPath":"name","rule":"req","message":"is required"},{"path":"mail","outputPath":"mail","rule":"email","message":"must be a valid email address"}]}
+}
+
+// Raw JSON bytes and structs are read directly, without an intermediate
+// map.
+func ExampleEntity_AppendJSON_inputs() {
+	reg := entity.NewRegistry()
+	user := reg.MustExpose("user", "id", "number", "rename 'number'", "name", "string", "req")
+
+	buf, _ := user.AppendJSON(nil, []byte(`{"id":"12","name":"maachang","extra":[1,2]}`))
+	fmt.Println(string(buf))
+
+	type row struct {
+		ID   int64  `json:"id"`
+		Name string `json:"name"`
+	}
+	buf, _ = user.AppendJSON(buf[:0], []row{{21, "saito"}, {22, "sato"}})
+	fmt.Println(string(buf))
+	// Output:
+	// {"number":12,"name":"maachang"}
+	// [{"number":21,"name":"saito"},{"number":22,"name":"sato"}]
+}
