@@ -101,7 +101,59 @@ func (o *Object) Get(key string) (any, bool) {
 
 // MarshalJSON writes the object; it gives the same bytes as MakeJSON.
 func (o *Object) MarshalJSON() ([]byte, error) {
-	return o.appendJSON(nil, objectDepth)
+	bp := bufPool.Get().(*[]byte)
+	b, err := o.appendJSON((*bp)[:0], objectDepth)
+	var out []byte
+	if err == nil {
+		out = make([]byte, len(b))
+		copy(out, b)
+	}
+	if cap(b) <= maxPooled {
+		*bp = b[:0]
+		bufPool.Put(bp)
+	}
+	return out, err
+}
+
+// AppendJSON appends the object's JSON to dst, as MarshalJSON writes it.
+func (o *Object) AppendJSON(dst []byte) ([]byte, error) {
+	return o.appendJSON(dst, objectDepth)
+}
+
+// newObject returns an Object with room for len(keys) values, allocated
+// with its values in one block for the usual sizes.
+func newObject(keys []string) *Object {
+	switch n := len(keys); {
+	case n <= 2:
+		x := new(struct {
+			Object
+			v [2]ovalue
+		})
+		x.keys, x.vals = keys, x.v[:n]
+		return &x.Object
+	case n <= 4:
+		x := new(struct {
+			Object
+			v [4]ovalue
+		})
+		x.keys, x.vals = keys, x.v[:n]
+		return &x.Object
+	case n <= 8:
+		x := new(struct {
+			Object
+			v [8]ovalue
+		})
+		x.keys, x.vals = keys, x.v[:n]
+		return &x.Object
+	case n <= 16:
+		x := new(struct {
+			Object
+			v [16]ovalue
+		})
+		x.keys, x.vals = keys, x.v[:n]
+		return &x.Object
+	}
+	return &Object{keys: keys, vals: make([]ovalue, len(keys))}
 }
 
 // objectDepth bounds MarshalJSON. An Object is a finite tree that Make
@@ -247,7 +299,7 @@ func (r *run) makeTop(e *Entity, v any) *Object {
 
 // makeObject builds one output object: the Object twin of appendObject.
 func (r *run) makeObject(p *objectPlan, src *source, depth int) *Object {
-	o := &Object{keys: p.keys, vals: make([]ovalue, len(p.nodes))}
+	o := newObject(p.keys)
 	for i, n := range p.nodes {
 		switch n.kind {
 		case nodeValue:
