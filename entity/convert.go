@@ -90,8 +90,9 @@ func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 			return rules.Value{Kind: rules.Object, Len: n, Any: r.a}, false
 		}
 	case rules.Any:
-		// The value passes through as it is; an Object keeps the original.
-		return inputValue(r), false
+		// The value passes through as it is; an Object keeps the original,
+		// or a copy of text that views the caller's bytes.
+		return inputValue(r), r.view
 	}
 	return rules.Value{}, false
 }
@@ -99,7 +100,7 @@ func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 func toString(r raw, sc *run) (rules.Value, bool) {
 	if s, ok := textOf(r); ok {
 		_, isBytes := r.a.([]byte)
-		return rules.Value{Kind: rules.String, Str: s}, isBytes
+		return rules.Value{Kind: rules.String, Str: s}, isBytes || r.view
 	}
 	switch v := r.a.(type) {
 	case bool:

@@ -1,7 +1,6 @@
 package entity
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -186,11 +185,10 @@ func appendAny(dst []byte, v any, depth int) ([]byte, error) {
 		if v == nil {
 			return append(dst, "null"...), nil
 		}
-		buf := bytes.NewBuffer(dst)
-		if err := json.Compact(buf, v); err != nil {
+		if !json.Valid(v) {
 			return dst, errUnsupportedValue
 		}
-		return buf.Bytes(), nil
+		return appendCompact(dst, bytesString(v), depth)
 	case *Object:
 		if v == nil {
 			return append(dst, "null"...), nil

@@ -27,6 +27,7 @@ const (
 // or an int into an interface allocates.
 type raw struct {
 	kind rawKind
+	view bool // s views the caller's bytes (raw JSON input): an Object copies it
 	s    string
 	n    int64
 	f    float64

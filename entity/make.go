@@ -285,7 +285,12 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 			case fromDefault:
 				dst = append(dst, n.defJSON...)
 			case v.Kind != rules.Null && passesText(n.typ, in):
-				dst = appendCompact(dst, in.s)
+				mark := len(dst)
+				var err error
+				if dst, err = appendCompact(dst, in.s, depth); err != nil {
+					r.failValue(n, err)
+					dst = append(dst[:mark], "null"...)
+				}
 			default:
 				mark := len(dst)
 				var err error

@@ -152,6 +152,20 @@ func newObject(keys []string) *Object {
 		})
 		x.keys, x.vals = keys, x.v[:n]
 		return &x.Object
+	case n <= 32:
+		x := new(struct {
+			Object
+			v [32]ovalue
+		})
+		x.keys, x.vals = keys, x.v[:n]
+		return &x.Object
+	case n <= 64:
+		x := new(struct {
+			Object
+			v [64]ovalue
+		})
+		x.keys, x.vals = keys, x.v[:n]
+		return &x.Object
 	}
 	return &Object{keys: keys, vals: make([]ovalue, len(keys))}
 }
@@ -309,7 +323,12 @@ func (r *run) makeObject(p *objectPlan, src *source, depth int) *Object {
 				o.vals[i] = n.defValue
 			case v.Kind == rules.Null:
 			case passesText(n.typ, in):
-				o.vals[i] = ovalue{kind: ovAny, a: json.RawMessage(appendCompact(nil, in.s))}
+				b, err := appendCompact(nil, in.s, depth)
+				if err != nil {
+					r.failValue(n, err)
+					continue
+				}
+				o.vals[i] = ovalue{kind: ovAny, a: json.RawMessage(b)}
 			case n.typ == rules.List || n.typ == rules.Object || n.typ == rules.Any && v.Any != nil:
 				// Find now what MarshalJSON would fail on.
 				bp := scratchPool.Get().(*[]byte)

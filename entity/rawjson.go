@@ -2,7 +2,11 @@ package entity
 
 import (
 	"errors"
+	"strconv"
+	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -42,7 +46,6 @@ type jval struct {
 	typ gjson.Type
 	set bool
 	raw string // the value's text
-	str string // String values: the text unescaped
 }
 
 // jsonObject holds the values of one JSON object that an entity reads, by
@@ -65,7 +68,7 @@ func (o *jsonObject) fill(text string, e *Entity) {
 	}
 	gjson.Parse(text).ForEach(func(k, v gjson.Result) bool {
 		if i, ok := e.slots[k.Str]; ok {
-			jv := jval{typ: v.Type, set: true, raw: v.Raw, str: v.Str}
+			jv := jval{typ: v.Type, set: true, raw: v.Raw}
 			if i < len(o.vals) {
 				o.vals[i] = jv
 			} else {
@@ -97,7 +100,7 @@ func (o *jsonObject) get(i int) raw {
 	}
 	switch jv.typ {
 	case gjson.String:
-		return raw{kind: rawStr, s: jv.str}
+		return raw{kind: rawStr, s: unquote(jv.raw), view: true}
 	case gjson.Number:
 		return raw{kind: rawNum, s: jv.raw}
 	case gjson.True:
@@ -152,6 +155,9 @@ func (r *run) putJSON() {
 
 // parseTop validates raw JSON input and returns its text, trimmed.
 func parseTop(b []byte) (string, error) {
+	if !nestingWithin(b, maxJSONNesting) {
+		return "", &InputError{Status: 400, Msg: "the body nests deeper than " + strconv.Itoa(maxJSONNesting) + " levels", Err: ErrInvalidJSON}
+	}
 	if !gjson.ValidBytes(b) {
 		return "", &InputError{Status: 400, Msg: "the body is not valid JSON", Err: ErrInvalidJSON}
 	}
@@ -160,6 +166,126 @@ func parseTop(b []byte) (string, error) {
 		return "", &InputError{Status: 400, Msg: "the body is not a JSON object or array", Err: ErrInvalidJSON}
 	}
 	return s, nil
+}
+
+// maxJSONNesting is the deepest raw JSON input read at all, as
+// encoding/json refuses to decode deeper (the registry's depth limit, lower,
+// applies to what is made of it).
+const maxJSONNesting = 10000
+
+// nestingWithin reports whether brackets in b, outside strings, nest at
+// most max deep. It runs before gjson reads b, whose validation recurses.
+func nestingWithin(b []byte, max int) bool {
+	level := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '[', '{':
+			if level++; level > max {
+				return false
+			}
+		case ']', '}':
+			level--
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		}
+	}
+	return true
+}
+
+// unquote returns the text of the JSON string literal q (quotes included)
+// exactly as encoding/json decodes it: escapes resolved, a lone or broken
+// surrogate and each byte of invalid UTF-8 replaced by U+FFFD. A literal
+// without escapes or invalid UTF-8 is returned as a substring.
+func unquote(q string) string {
+	s := q[1 : len(q)-1]
+	i := 0
+	for i < len(s) && s[i] != '\\' && s[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	if strings.IndexByte(s[i:], '\\') < 0 {
+		return validUTF8(s)
+	}
+	b := make([]byte, 0, len(s)+8)
+	b = append(b, s[:i]...)
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s):
+			i++
+			switch e := s[i]; e {
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				r := hex4(s, i+1)
+				i += 4
+				if utf16.IsSurrogate(r) {
+					r2 := rune(-1)
+					if i+2 < len(s) && s[i+1] == '\\' && s[i+2] == 'u' {
+						r2 = hex4(s, i+3)
+					}
+					if dec := utf16.DecodeRune(r, r2); dec != unicode.ReplacementChar {
+						i += 6
+						r = dec
+					} else {
+						r = unicode.ReplacementChar
+					}
+				}
+				b = utf8.AppendRune(b, r)
+			default: // " \ /
+				b = append(b, e)
+			}
+			i++
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			i++
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = utf8.AppendRune(b, utf8.RuneError)
+			} else {
+				b = append(b, s[i:i+size]...)
+			}
+			i += size
+		}
+	}
+	return string(b)
+}
+
+// hex4 reads the four hex digits at s[i:], or -1.
+func hex4(s string, i int) rune {
+	if i+4 > len(s) {
+		return -1
+	}
+	var r rune
+	for _, c := range []byte(s[i : i+4]) {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
 }
 
 func trimSpace(s string) string {
@@ -186,33 +312,77 @@ func countJSON(text string) int {
 }
 
 // appendCompact appends valid JSON text without its insignificant white
-// space, as encoding/json.Compact does. Strings are copied as they are,
-// escapes included, except that invalid UTF-8 is replaced with \ufffd as
-// encoding/json does.
-func appendCompact(dst []byte, text string) []byte {
-	start := 0
+// space, as json.Marshal writes a json.RawMessage: strings are copied as
+// they are, escapes included, except that <, > and & and U+2028 and U+2029
+// are escaped (encoding/json's HTML-safe output) and invalid UTF-8 becomes
+// \ufffd.
+//
+// depth is the nesting left: text nested deeper fails with ErrDepth, as the
+// same value decoded into maps would.
+func appendCompact(dst []byte, text string, depth int) ([]byte, error) {
+	start, level := 0, 0
 	for i := 0; i < len(text); i++ {
 		switch c := text[i]; c {
 		case ' ', '\t', '\n', '\r':
 			dst = append(dst, text[start:i]...)
 			start = i + 1
+		case '[', '{':
+			if level++; level > depth {
+				return dst, ErrDepth
+			}
+		case ']', '}':
+			level--
 		case '"':
 			for i++; i < len(text) && text[i] != '"'; i++ {
-				switch {
-				case text[i] == '\\':
+				switch c := text[i]; {
+				case c == '\\':
 					i++
-				case text[i] >= utf8.RuneSelf:
+				case c == '<' || c == '>' || c == '&':
+					dst = append(dst, text[start:i]...)
+					dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+					start = i + 1
+				case c >= utf8.RuneSelf:
 					r, size := utf8.DecodeRuneInString(text[i:])
-					if r == utf8.RuneError && size == 1 {
+					switch {
+					case r == utf8.RuneError && size == 1:
 						dst = append(dst, text[start:i]...)
 						dst = append(dst, `\ufffd`...)
 						start = i + 1
-					} else {
+					case r == '\u2028' || r == '\u2029':
+						dst = append(dst, text[start:i]...)
+						dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+						start = i + size
+						i += size - 1
+					default:
 						i += size - 1
 					}
 				}
 			}
 		}
 	}
-	return append(dst, text[start:]...)
+	return append(dst, text[start:]...), nil
+}
+
+// validUTF8 returns s with each byte that is not valid UTF-8 replaced by
+// U+FFFD, as encoding/json decodes strings. It allocates only when it must.
+func validUTF8(s string) string {
+	i := 0
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(s) || utf8.ValidString(s[i:]) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	b = append(b, s[:i]...)
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = utf8.AppendRune(b, utf8.RuneError)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return string(b)
 }
