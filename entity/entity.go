@@ -2,6 +2,7 @@ package entity
 
 import (
 	"encoding/json"
+	"net/http"
 	"sync"
 )
 
@@ -55,9 +56,23 @@ func (e *Entity) MakeList(v any) ([]*Object, error) {
 
 // AppendJSON makes v and appends its JSON to dst. v is an object, as for
 // Make, or a list of objects, written as a JSON array (elements that are not
-// objects are skipped). On error dst is returned as it was given: nothing
-// partial is appended. It does not allocate when dst has room.
+// objects are skipped). An *Object that e made is written as it is; an
+// *http.Request is read with MakeRequest. On error dst is returned as it was
+// given: nothing partial is appended. It does not allocate when dst has
+// room.
 func (e *Entity) AppendJSON(dst []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case *Object:
+		if x != nil && x.madeBy(e) {
+			return x.AppendJSON(dst) // already made: write it as it is
+		}
+	case *http.Request:
+		o, err := e.MakeRequest(x)
+		if err != nil {
+			return dst, err
+		}
+		return o.AppendJSON(dst)
+	}
 	var r run
 	r.init(e)
 	start := len(dst)

@@ -115,6 +115,12 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 	return out, err
 }
 
+// madeBy reports whether e made the object: its keys are e's own.
+func (o *Object) madeBy(e *Entity) bool {
+	k := e.root.keys
+	return len(o.keys) == len(k) && (len(k) == 0 || &o.keys[0] == &k[0])
+}
+
 // AppendJSON appends the object's JSON to dst, as MarshalJSON writes it.
 func (o *Object) AppendJSON(dst []byte) ([]byte, error) {
 	return o.appendJSON(dst, objectDepth)

@@ -91,7 +91,8 @@ func MakeRequest(name string, r *http.Request) (*Object, error) {
 // Registry.MaxBodyBytes, 400 for a body that does not parse. Field errors
 // are a *ValidationError (400), as from Make.
 func (e *Entity) MakeRequest(r *http.Request) (*Object, error) {
-	if len(e.methods) > 0 && !slices.Contains(e.methods, r.Method) {
+	if len(e.methods) > 0 && !slices.Contains(e.methods, r.Method) &&
+		!(r.Method == http.MethodHead && slices.Contains(e.methods, http.MethodGet)) { // as net/http's mux: GET serves HEAD
 		allow := strings.Join(e.methods, ", ")
 		return nil, &InputError{Status: http.StatusMethodNotAllowed, Err: ErrMethod, Allow: allow,
 			Msg: "method " + r.Method + " is not allowed; use " + allow}

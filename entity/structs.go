@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // Struct input: fields are matched by their json tag name, else their Go
@@ -43,14 +44,15 @@ func typeFields(t reflect.Type) map[string]*structField {
 		index []int
 	}
 	current := []level{{t: t}}
-	visited := map[reflect.Type]bool{}
+	visited := map[reflect.Type]bool{} // types whose fields a shallower level already offered
 	for depth := 0; len(current) > 0; depth++ {
 		var next []level
+		seen := map[reflect.Type]bool{}
 		for _, lv := range current {
 			if visited[lv.t] {
 				continue
 			}
-			visited[lv.t] = true
+			seen[lv.t] = true
 			for i := 0; i < lv.t.NumField(); i++ {
 				sf := lv.t.Field(i)
 				ft := sf.Type
@@ -65,6 +67,9 @@ func typeFields(t reflect.Type) map[string]*structField {
 					continue
 				}
 				name, _, _ := strings.Cut(tag, ",")
+				if !isValidTag(name) {
+					name = ""
+				}
 				index := append(append([]int(nil), lv.index...), i)
 				if name == "" && sf.Anonymous && ft.Kind() == reflect.Struct {
 					next = append(next, level{t: ft, index: index})
@@ -79,8 +84,13 @@ func typeFields(t reflect.Type) map[string]*structField {
 				}
 				f := &structField{name: name, index: index, tagged: tagged,
 					valuer: sf.Type.Implements(valuerType) || reflect.PointerTo(sf.Type).Implements(valuerType)}
+				// The same embedded type twice at one depth offers each of its
+				// names twice, which makes them ambiguous, as in encoding/json.
 				byName[name] = append(byName[name], candidate{f, depth})
 			}
+		}
+		for t := range seen {
+			visited[t] = true
 		}
 		current = next
 	}
@@ -114,6 +124,22 @@ func typeFields(t reflect.Type) map[string]*structField {
 	}
 	f, _ := typeFieldsCache.LoadOrStore(t, fields)
 	return f.(map[string]*structField)
+}
+
+// isValidTag reports whether a json tag name is one encoding/json accepts;
+// it ignores others and uses the Go name.
+func isValidTag(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
 }
 
 // structPlan says which field of one struct type each slot of an entity
@@ -168,6 +194,12 @@ func valuerRaw(v reflect.Value) (r raw) {
 		vr = x
 	} else if v.CanAddr() {
 		vr, _ = v.Addr().Interface().(driver.Valuer)
+	} else {
+		// A pointer-receiver Value on a struct passed by value: call it on
+		// a copy.
+		p := reflect.New(v.Type())
+		p.Elem().Set(v)
+		vr, _ = p.Interface().(driver.Valuer)
 	}
 	if vr == nil {
 		return rawOfValue(v)

@@ -20,6 +20,17 @@ var (
 		"limit", "number", "default 0",
 		"list", "$user", "",
 	)
+
+	// newUserEntity validates POST /api/users, as msful's validate checked
+	// request parameters with the same triples. The leading "POST" is the
+	// declaration's method restriction: MakeRequest answers any other
+	// method with a 405 InputError naming it.
+	newUserEntity = entity.MustExpose("newuser", "POST",
+		"name", "string", "req",
+		"mail", "string", "req | email",
+		"age", "number", "range 0 150",
+		"X-Request-Id", "string", "rename requestId",
+	)
 )
 
 // checkEntities fails when a $ref names no entity.

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -41,6 +45,107 @@ func TestAPITest(t *testing.T) {
 			}
 			if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
 				t.Errorf("Content-Type = %q", ct)
+			}
+		})
+	}
+}
+
+func TestCreateUser(t *testing.T) {
+	if err := checkEntities(); err != nil {
+		t.Fatal(err)
+	}
+	const (
+		jsonType = "application/json"
+		formType = "application/x-www-form-urlencoded"
+	)
+	tests := []struct {
+		name        string
+		method      string
+		target      string
+		contentType string
+		body        string
+		requestID   string
+		wantStatus  int
+		wantBody    string
+		wantAllow   string
+		wantFields  []string // the paths of the field errors, in order
+	}{
+		{name: "created from JSON", method: "POST", target: "/api/users", contentType: jsonType,
+			body: `{"name":"Ann","mail":"ann@example.com","age":"30","role":"admin"}`, requestID: "r-1",
+			wantStatus: 201, wantBody: `{"name":"Ann","mail":"ann@example.com","age":30,"requestId":"r-1"}`},
+		{name: "created from a form and the query", method: "POST", target: "/api/users?age=41", contentType: formType,
+			body:       url.Values{"name": {"Bo"}, "mail": {"bo@example.com"}}.Encode(),
+			wantStatus: 201, wantBody: `{"name":"Bo","mail":"bo@example.com","age":41,"requestId":null}`},
+		{name: "the body wins over the query", method: "POST", target: "/api/users?name=Query", contentType: jsonType,
+			body:       `{"name":"Body","mail":"b@example.com"}`,
+			wantStatus: 201, wantBody: `{"name":"Body","mail":"b@example.com","age":null,"requestId":null}`},
+		{name: "every field error", method: "POST", target: "/api/users", contentType: jsonType,
+			body: `{"mail":"not-an-address","age":151}`, requestID: "r-2",
+			wantStatus: 400,
+			wantBody: `{"error":"validation failed","entity":"newuser","fields":[` +
+				`{"path":"name","outputPath":"name","rule":"req","message":"is required"},` +
+				`{"path":"mail","outputPath":"mail","rule":"email","message":"must be a valid email address"},` +
+				`{"path":"age","outputPath":"age","rule":"range","message":"must be between 0 and 150"}]}`,
+			wantFields: []string{"name", "mail", "age"}},
+		{name: "an empty POST", method: "POST", target: "/api/users",
+			wantStatus: 400, wantFields: []string{"name", "mail"}},
+		{name: "invalid JSON", method: "POST", target: "/api/users", contentType: jsonType, body: `{"name":`,
+			wantStatus: 400, wantBody: `{"error":"the body is not valid JSON"}`},
+		{name: "a JSON array", method: "POST", target: "/api/users", contentType: jsonType, body: `[{"name":"Ann"}]`,
+			wantStatus: 400},
+		{name: "a body over 1 MiB", method: "POST", target: "/api/users", contentType: jsonType,
+			body:       `{"name":"` + strings.Repeat("a", 1<<20) + `"}`,
+			wantStatus: 413, wantBody: `{"error":"the request body is larger than the limit of 1048576 bytes"}`},
+		{name: "GET", method: "GET", target: "/api/users?name=Ann&mail=ann@example.com",
+			wantStatus: 405, wantAllow: "POST", wantBody: `{"error":"method GET is not allowed; use POST"}`},
+		{name: "PUT", method: "PUT", target: "/api/users", contentType: jsonType, body: `{"name":"Ann"}`,
+			wantStatus: 405, wantAllow: "POST"},
+	}
+	mux := newMux()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest(tt.method, tt.target, strings.NewReader(tt.body))
+			if tt.contentType != "" {
+				req.Header.Set("Content-Type", tt.contentType)
+			}
+			if tt.requestID != "" {
+				req.Header.Set("X-Request-Id", tt.requestID)
+			}
+			rec := httptest.NewRecorder()
+			mux.ServeHTTP(rec, req)
+			if rec.Code != tt.wantStatus {
+				t.Fatalf("status = %d, want %d (body %s)", rec.Code, tt.wantStatus, rec.Body)
+			}
+			if tt.wantBody != "" && rec.Body.String() != tt.wantBody {
+				t.Errorf("body:\n got %s\nwant %s", rec.Body, tt.wantBody)
+			}
+			if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
+				t.Errorf("Content-Type = %q", ct)
+			}
+			if cl := rec.Header().Get("Content-Length"); cl != strconv.Itoa(rec.Body.Len()) {
+				t.Errorf("Content-Length = %q, body is %d bytes", cl, rec.Body.Len())
+			}
+			if allow := rec.Header().Get("Allow"); allow != tt.wantAllow {
+				t.Errorf("Allow = %q, want %q", allow, tt.wantAllow)
+			}
+			var body struct {
+				Error  string `json:"error"`
+				Fields []struct {
+					Path string `json:"path"`
+				} `json:"fields"`
+			}
+			if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+				t.Fatalf("body %s: %v", rec.Body, err)
+			}
+			if (tt.wantStatus >= 400) != (body.Error != "") {
+				t.Errorf("status %d with error %q", tt.wantStatus, body.Error)
+			}
+			var paths []string
+			for _, f := range body.Fields {
+				paths = append(paths, f.Path)
+			}
+			if strings.Join(paths, ",") != strings.Join(tt.wantFields, ",") {
+				t.Errorf("field errors at %q, want %q", paths, tt.wantFields)
 			}
 		})
 	}
