@@ -143,8 +143,33 @@ func (c *compiler) field(f *dsl.Field) *node {
 		if defRule != nil {
 			c.defaultValue(f, n, defRule)
 		}
+		setFast(n)
 	}
 	return n
+}
+
+// setFast picks the node's fast path, if its checks allow one: a string
+// field whose checks all judge a bare string, or a number field with no
+// checks. See appendFast.
+func setFast(n *node) {
+	switch n.typ {
+	case rules.String:
+		for _, cks := range [2][]check{n.inChecks, n.outChecks} {
+			for _, ck := range cks {
+				sc, ok := ck.c.(rules.StringChecker)
+				if !ok {
+					n.strChecks = nil
+					return
+				}
+				n.strChecks = append(n.strChecks, strCheck{rule: ck.rule, c: sc})
+			}
+		}
+		n.fast = fastString
+	case rules.Int:
+		if len(n.inChecks) == 0 && len(n.outChecks) == 0 {
+			n.fast = fastInt
+		}
+	}
 }
 
 // slot returns the slot of an input name, numbering new names in order.
@@ -195,6 +220,10 @@ func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 		return
 	}
 	ck := check{rule: strings.ToLower(def.Name), c: checker} // aliases report the rule's own name
+	n.ruleNames = append(n.ruleNames, ck.rule)
+	if def.Implied.Has(typ) {
+		return // the conversion already guarantees it: nothing to check
+	}
 	if def.Stage == rules.Input {
 		n.inChecks = append(n.inChecks, ck)
 	} else {

@@ -34,11 +34,34 @@ func appendBytes(dst []byte, b []byte) []byte {
 	return appendString(dst, unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
+// plainByte[c] is true for the bytes a JSON string holds as they are: the
+// ASCII ones that need no escape (HTML-safe, as json.Marshal writes).
+var plainByte = func() (t [256]bool) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		t[c] = safeASCII[c]
+	}
+	return t
+}()
+
 // appendString appends s as a quoted JSON string.
 func appendString(dst []byte, s string) []byte {
+	i := 0
+	for i < len(s) && plainByte[s[i]] {
+		i++
+	}
 	dst = append(dst, '"')
+	if i == len(s) {
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
+	return appendStringSlow(dst, s, i)
+}
+
+// appendStringSlow goes on with a string from its first byte that is not
+// plain, s[i]; dst already holds the opening quote.
+func appendStringSlow(dst []byte, s string, i int) []byte {
 	start := 0
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if safeASCII[c] {

@@ -49,12 +49,7 @@ func fieldsOf(p *objectPlan) []*Field {
 		if n.defJSON != nil {
 			f.Default = append([]byte(nil), n.defJSON...)
 		}
-		for _, c := range n.inChecks {
-			f.Rules = append(f.Rules, c.rule)
-		}
-		for _, c := range n.outChecks {
-			f.Rules = append(f.Rules, c.rule)
-		}
+		f.Rules = append([]string(nil), n.ruleNames...)
 		switch n.kind {
 		case nodeGroup:
 			f.Kind = GroupField

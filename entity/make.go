@@ -280,6 +280,12 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 		dst = append(dst, n.key...)
 		switch n.kind {
 		case nodeValue:
+			if n.fast != fastNone && src.ma != nil {
+				var ok bool
+				if dst, ok = r.appendFast(dst, n, src.ma[n.in]); ok {
+					continue
+				}
+			}
 			v, in, _, fromDefault := r.resolve(n, src)
 			switch {
 			case fromDefault:
@@ -315,6 +321,58 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 	return append(dst, '}')
 }
 
+// appendFast writes a value field read from a map[string]any when it holds
+// what the node's fast path expects: nothing (default, req or null), a Go
+// string for a string field, an int, int64 or numeric string for a number
+// field. It reports false, having written nothing, for anything else, which
+// the general path (resolve) then converts.
+func (r *run) appendFast(dst []byte, n *node, v any) ([]byte, bool) {
+	switch x := v.(type) {
+	case nil:
+		switch {
+		case n.hasDefault && !n.defNull:
+			return append(dst, n.defJSON...), true
+		case n.req:
+			r.fail(n, "req", errRequired)
+		}
+		return append(dst, "null"...), true
+	case string:
+		switch n.fast {
+		case fastString:
+			for _, ck := range n.strChecks {
+				if err := runStringCheck(ck, x); err != nil {
+					r.fail(n, ck.rule, err)
+				}
+			}
+			return appendString(dst, x), true
+		case fastInt:
+			if i, ok := rules.ParseInt(x); ok {
+				return strconv.AppendInt(dst, i, 10), true
+			}
+		}
+	case int:
+		if n.fast == fastInt {
+			return strconv.AppendInt(dst, int64(x), 10), true
+		}
+	case int64:
+		if n.fast == fastInt {
+			return strconv.AppendInt(dst, x, 10), true
+		}
+	}
+	return dst, false
+}
+
+// runStringCheck calls a string checker; a panic in it (user code) is the
+// field's error.
+func runStringCheck(ck strCheck, s string) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("rule %q panicked: %v", ck.rule, p)
+		}
+	}()
+	return ck.c.CheckString(s)
+}
+
 // refTarget returns the entity a reference node names, recording a fatal
 // error when none is declared.
 func (r *run) refTarget(n *node) *Entity {
@@ -337,6 +395,16 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		jo := r.takeJSON(in.s, ent)
 		dst = r.appendRefObject(dst, n, ent, &source{js: jo}, depth)
 		r.releaseJSON()
+		return dst
+	}
+	if la, isAny := in.a.([]any); isAny && in.kind == rawAny && la != nil {
+		if depth <= 0 {
+			r.fail(n, "depth", ErrDepth)
+			return append(dst, "null"...)
+		}
+		r.push(frame{in: n.in, out: n.out})
+		dst = r.appendList(dst, ent, &elems{la: la, len: len(la)}, depth-1)
+		r.pop()
 		return dst
 	}
 	sub, list, isList, ok := r.refInput(n, in, ent)
@@ -413,7 +481,17 @@ func (r *run) appendList(dst []byte, e *Entity, l *elems, depth int) []byte {
 		return append(dst, ']')
 	}
 	for i := 0; i < l.len; i++ {
-		sub, ok := l.at(i, e)
+		var sub source
+		ok := false
+		if l.la != nil {
+			var m map[string]any
+			if m, ok = l.la[i].(map[string]any); ok {
+				sub = source{ma: m} // the common case, without the general lookup
+			}
+		}
+		if !ok {
+			sub, ok = l.at(i, e)
+		}
 		if !ok {
 			continue
 		}
@@ -432,14 +510,16 @@ func (r *run) appendElem(dst []byte, e *Entity, sub *source, i, out, depth int) 
 		dst = append(dst, ',')
 	}
 	r.push(frame{index: true, idx: i, outIdx: out})
-	defer r.pop()
 	if depth <= 0 {
 		if !r.full() {
 			r.errs = append(r.errs, r.depthError())
 		}
+		r.pop()
 		return dst, false
 	}
-	return r.appendObject(dst, e.root, sub, depth-1), true
+	dst = r.appendObject(dst, e.root, sub, depth-1)
+	r.pop()
+	return dst, true
 }
 
 // depthError reports the depth limit at the current path.

@@ -387,11 +387,14 @@ func (r *run) makeRef(n *node, src *source, depth int) any {
 		return nil
 	}
 	r.push(frame{in: n.in, out: n.out})
-	defer r.pop()
+	var v any
 	if isList {
-		return r.makeList(ent, &list, depth-1)
+		v = r.makeList(ent, &list, depth-1)
+	} else {
+		v = r.makeObject(ent.root, &sub, depth-1)
 	}
-	return r.makeObject(ent.root, &sub, depth-1)
+	r.pop()
+	return v
 }
 
 // makeList builds the objects of a list made with e, skipping elements that
@@ -400,14 +403,15 @@ func (r *run) makeList(e *Entity, l *elems, depth int) []*Object {
 	var objs []*Object
 	elem := func(sub *source, i int) bool {
 		r.push(frame{index: true, idx: i, outIdx: len(objs)})
-		defer r.pop()
 		if depth <= 0 {
 			if !r.full() {
 				r.errs = append(r.errs, r.depthError())
 			}
+			r.pop()
 			return false
 		}
 		objs = append(objs, r.makeObject(e.root, sub, depth-1))
+		r.pop()
 		return true
 	}
 	if l.js != "" {

@@ -36,8 +36,11 @@ type node struct {
 
 	// Value fields.
 	typ       rules.Kind
-	inChecks  []check // judge the input value
-	outChecks []check // judge the converted value
+	inChecks  []check  // judge the input value
+	outChecks []check  // judge the converted value
+	ruleNames []string // every check's rule, implied ones included (for Fields)
+	fast      fastKind // a fast path for map[string]any input, or fastNone
+	strChecks []strCheck
 	req       bool
 	secret    bool
 
@@ -60,6 +63,23 @@ type node struct {
 	header string
 
 	decl *dsl.Field // the field as declared, for errors and tools
+}
+
+// fastKind names a node's fast path: for the common case of a
+// map[string]any holding a Go string or int, write it without building the
+// general Value (see appendFast).
+type fastKind uint8
+
+const (
+	fastNone   fastKind = iota
+	fastString          // a string field whose checks are all StringCheckers
+	fastInt             // a number field without checks
+)
+
+// strCheck is a check of a fast string field.
+type strCheck struct {
+	rule string
+	c    rules.StringChecker
 }
 
 // check is one compiled rule.

@@ -31,6 +31,14 @@ func (f *format) Check(v Value) error {
 	return nil
 }
 
+// CheckString implements StringChecker.
+func (f *format) CheckString(s string) error {
+	if !f.valid(s) {
+		return f.err
+	}
+	return nil
+}
+
 // formatRule returns the Compile function of a format rule. The rule takes
 // no arguments, so every use shares one Checker.
 func formatRule(name string, valid func(string) bool, msg string) func([]string, Kind) (Checker, error) {

@@ -52,6 +52,14 @@ func (c *minMax) Check(v Value) error {
 	return nil
 }
 
+// CheckString implements StringChecker: a string's length in runes.
+func (c *minMax) CheckString(s string) error {
+	if !c.holds(int64(utf8.RuneCountInString(s))) {
+		return c.errStr
+	}
+	return nil
+}
+
 // holds reports whether the integer n lies within the bounds. Comparing
 // integers with integer bounds keeps int64 values beyond 2⁵³ exact.
 func (c *minMax) holds(n int64) bool {

@@ -26,6 +26,14 @@ func (c *regexCheck) Check(v Value) error {
 	return nil
 }
 
+// CheckString implements StringChecker.
+func (c *regexCheck) CheckString(s string) error {
+	if !c.re.MatchString(s) {
+		return c.err
+	}
+	return nil
+}
+
 // compileRegex compiles `regex 'pattern'`. The pattern is RE2 syntax, as
 // package regexp reads it, and is compiled here, once per use. Matching is
 // unanchored, as in Go: `regex '[0-9]'` accepts "a1b"; write

@@ -20,6 +20,14 @@ type Checker interface {
 	Check(v Value) error
 }
 
+// StringChecker is implemented by Checkers that can judge a string without
+// a Value around it. CheckString(s) must give the same answer as
+// Check(StringValue(s)). The entity package uses it on its fast path for
+// string fields; the built-in string rules implement it.
+type StringChecker interface {
+	CheckString(s string) error
+}
+
 // CheckFunc adapts a function to the Checker interface.
 type CheckFunc func(v Value) error
 
@@ -56,6 +64,11 @@ type Def struct {
 	// Stage says whether the check sees the converted value (Output) or the
 	// input value (Input).
 	Stage Stage
+	// Implied lists the declared types on which the rule can never fail,
+	// because the field's conversion already guarantees what it checks
+	// (`num` on a number field). The compiler accepts the rule there and
+	// skips its check.
+	Implied KindSet
 	// Compile turns one use of the rule into a Checker. args holds the
 	// arguments as written (quotes removed); declared is the field's type.
 	// An error is reported as a declaration error at the rule's position.

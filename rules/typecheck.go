@@ -33,6 +33,9 @@ func (p *predicate) Check(v Value) error {
 	return p.err
 }
 
+// CheckString implements StringChecker.
+func (p *predicate) CheckString(s string) error { return p.Check(StringValue(s)) }
+
 // predicateRule returns the Compile function of a rule without arguments
 // that checks pass.
 func predicateRule(name string, pass func(Value) bool, msg string) func([]string, Kind) (Checker, error) {
