@@ -1,0 +1,258 @@
+// Command ratios reads the raw output of the bench module's benchmarks
+// (go test -bench, any -count, several runs concatenated) and prints the
+// median of every measurement and each target ratio of the speed issue
+// with whether it passes.
+//
+// Usage:
+//
+//	go run ./cmd/ratios results/raw.txt
+//
+// Ratios are of medians. Time ratios are computed so that the target reads
+// as in the issue: "AppendJSON / handwritten <= 1.5x" divides AppendJSON's
+// median ns/op by the hand-written function's; "naive / AppendJSON >= 6x"
+// divides the other way. The parallel ratio is throughput on 2 Ps over 1 P,
+// that is ns/op at -cpu 1 over ns/op at -cpu 2.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// key names one benchmark: BenchmarkUsers/impl=AppendJSON/users=100-2 is
+// {Users, AppendJSON, 100, 2}.
+type key struct {
+	bench, impl string
+	users       int
+	procs       int
+}
+
+type samples struct{ ns, bytes, allocs []float64 }
+
+var lineRE = regexp.MustCompile(`^Benchmark(\w+)/impl=([^/\s]+)/users=(\d+)(?:-(\d+))?\s+\d+\s+(.*)$`)
+
+func parse(r io.Reader) (map[key]*samples, error) {
+	data := map[key]*samples{}
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		m := lineRE.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		users, _ := strconv.Atoi(m[3])
+		procs := 1
+		if m[4] != "" {
+			procs, _ = strconv.Atoi(m[4])
+		}
+		k := key{m[1], m[2], users, procs}
+		s := data[k]
+		if s == nil {
+			s = &samples{}
+			data[k] = s
+		}
+		f := strings.Fields(m[5])
+		for i := 0; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				continue
+			}
+			switch f[i+1] {
+			case "ns/op":
+				s.ns = append(s.ns, v)
+			case "B/op":
+				s.bytes = append(s.bytes, v)
+			case "allocs/op":
+				s.allocs = append(s.allocs, v)
+			}
+		}
+	}
+	return data, sc.Err()
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return -1
+	}
+	v = slices.Clone(v)
+	slices.Sort(v)
+	if len(v)%2 == 1 {
+		return v[len(v)/2]
+	}
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
+}
+
+// table holds the medians, looked up without regard to procs except for
+// the parallel benchmark.
+type table struct {
+	data map[key]*samples
+}
+
+// get returns the samples of bench/impl/users; procs 0 means the one run
+// there is (the highest procs when there are several).
+func (t table) get(bench, impl string, users, procs int) *samples {
+	var best *samples
+	bestProcs := 0
+	for k, s := range t.data {
+		if k.bench != bench || k.impl != impl || k.users != users {
+			continue
+		}
+		if procs != 0 && k.procs != procs {
+			continue
+		}
+		if k.procs > bestProcs {
+			best, bestProcs = s, k.procs
+		}
+	}
+	return best
+}
+
+func main() {
+	var r io.Reader = os.Stdin
+	if len(os.Args) > 1 {
+		f, err := os.Open(os.Args[1])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := parse(r)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	if len(data) == 0 {
+		fmt.Fprintln(os.Stderr, "ratios: no benchmark lines found")
+		os.Exit(2)
+	}
+	t := table{data}
+	printMedians(t)
+	fmt.Println()
+	printTargets(t)
+}
+
+func sizes(t table) []int {
+	var s []int
+	for k := range t.data {
+		if !slices.Contains(s, k.users) {
+			s = append(s, k.users)
+		}
+	}
+	slices.Sort(s)
+	return s
+}
+
+func printMedians(t table) {
+	var keys []key
+	for k := range t.data {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if c := strings.Compare(a.bench, b.bench); c != 0 {
+			return c
+		}
+		if a.users != b.users {
+			return a.users - b.users
+		}
+		if c := strings.Compare(a.impl, b.impl); c != 0 {
+			return c
+		}
+		return a.procs - b.procs
+	})
+	fmt.Println("Medians")
+	fmt.Printf("%-10s %-17s %6s %5s %13s %10s %10s %3s\n", "benchmark", "impl", "users", "procs", "ns/op", "B/op", "allocs/op", "n")
+	for _, k := range keys {
+		s := t.data[k]
+		fmt.Printf("%-10s %-17s %6d %5d %13.0f %10.0f %10.0f %3d\n", k.bench, k.impl, k.users, k.procs,
+			median(s.ns), median(s.bytes), median(s.allocs), len(s.ns))
+	}
+}
+
+type result struct{ pass, fail, missing int }
+
+func printTargets(t table) {
+	var res result
+	fmt.Println("Targets (ratios of medians)")
+	fmt.Printf("%-48s %6s %10s %9s  %s\n", "target", "users", "measured", "want", "result")
+	row := func(name string, users int, v float64, want string, ok bool, have bool) {
+		verdict := "pass"
+		switch {
+		case !have:
+			verdict = "missing"
+			res.missing++
+		case ok:
+			res.pass++
+		default:
+			verdict = "FAIL"
+			res.fail++
+		}
+		m := "-"
+		if have {
+			if strings.HasSuffix(want, "x") {
+				m = fmt.Sprintf("%.2fx", v)
+			} else {
+				m = fmt.Sprintf("%.0f", v)
+			}
+		}
+		fmt.Printf("%-48s %6d %10s %9s  %s\n", name, users, m, want, verdict)
+	}
+	ns := func(s *samples) float64 { return median(s.ns) }
+	// ratio returns a/b of median ns/op, and whether both exist.
+	ratio := func(a, b *samples) (float64, bool) {
+		if a == nil || b == nil || len(a.ns) == 0 || len(b.ns) == 0 {
+			return 0, false
+		}
+		return ns(a) / ns(b), true
+	}
+	for _, n := range sizes(t) {
+		app := t.get("Users", "AppendJSON", n, 0)
+		v, ok := ratio(app, t.get("Users", "handwritten", n, 0))
+		row("1. AppendJSON / handwritten (time)", n, v, "<= 1.5x", v <= 1.5, ok)
+		if app != nil {
+			a := median(app.allocs)
+			row("1. AppendJSON allocs/op", n, a, "0", a == 0, len(app.allocs) > 0)
+		} else {
+			row("1. AppendJSON allocs/op", n, 0, "0", false, false)
+		}
+		if mj := t.get("Users", "MakeJSON", n, 0); mj != nil {
+			a := median(mj.allocs)
+			row("1. MakeJSON allocs/op", n, a, "1", a == 1, len(mj.allocs) > 0)
+		} else {
+			row("1. MakeJSON allocs/op", n, 0, "1", false, false)
+		}
+		v, ok = ratio(t.get("Users", "naive-std", n, 0), app)
+		row("2. naive encoding/json / AppendJSON (time)", n, v, ">= 6x", v >= 6, ok)
+		for _, enc := range []string{"naive-goccy", "naive-sonic", "naive-segmentio"} {
+			v, ok = ratio(t.get("Users", enc, n, 0), app)
+			row("2. "+enc+" / AppendJSON (time)", n, v, ">= 3x", v >= 3, ok)
+		}
+		v, ok = ratio(t.get("Users", "Make+Marshal", n, 0), app)
+		row("3. Make+json.Marshal / AppendJSON (time)", n, v, "<= 2x", v <= 2, ok)
+		v, ok = ratio(t.get("Failing", "AppendJSON", n, 0), app)
+		row("4. AppendJSON failing / success (time)", n, v, "<= 3x", v <= 3, ok)
+		v, ok = ratio(t.get("Parallel", "AppendJSON", n, 1), t.get("Parallel", "AppendJSON", n, 2))
+		row("5. parallel throughput 2 P / 1 P", n, v, ">= 1.8x", v >= 1.8, ok)
+	}
+	fmt.Println()
+	fmt.Println("For reference, not targets:")
+	for _, n := range sizes(t) {
+		if v, ok := ratio(t.get("Failing", "handwritten", n, 0), t.get("Users", "handwritten", n, 0)); ok {
+			fmt.Printf("  handwritten failing / success, %d users: %.2fx\n", n, v)
+		}
+		if v, ok := ratio(t.get("Users", "MakeJSON", n, 0), t.get("Users", "AppendJSON", n, 0)); ok {
+			fmt.Printf("  MakeJSON / AppendJSON, %d users: %.2fx\n", n, v)
+		}
+		if v, ok := ratio(t.get("Users", "Make+MarshalJSON", n, 0), t.get("Users", "AppendJSON", n, 0)); ok {
+			fmt.Printf("  Make+(*Object).MarshalJSON / AppendJSON, %d users: %.2fx\n", n, v)
+		}
+	}
+	fmt.Println()
+	fmt.Printf("targets: %d pass, %d fail, %d missing\n", res.pass, res.fail, res.missing)
+}
