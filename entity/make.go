@@ -31,8 +31,13 @@ type run struct {
 	errs    []*FieldError
 	omitted int // field errors past the registry's limit
 	fatal   error
-	scratch *[]byte    // from scratchPool on first need: see convert
-	js      *jsonStack // from jsonStackPool on first need: see takeJSON
+	scratch *[]byte // from scratchPool on first need: see convert
+
+	// Blocks that Make carves Objects and their values from: see newObject.
+	objSlab  []Object
+	valSlab  []ovalue
+	slabSize int
+	js       *jsonStack // from jsonStackPool on first need: see takeJSON
 
 	// The path: the first frames in an array, deeper ones in more. (A slice
 	// of the array kept in the run would make the run escape to the heap.)

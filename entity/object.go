@@ -18,7 +18,7 @@ import (
 // references), or the value passed through for none, list and object
 // fields. An Object is immutable.
 type Object struct {
-	keys []string // shared with the plan: never modified
+	plan *objectPlan // the keys, pre-escaped too: shared, never modified
 	vals []ovalue
 }
 
@@ -84,14 +84,14 @@ func (v ovalue) appendJSON(dst []byte, depth int) ([]byte, error) {
 }
 
 // Len returns the number of keys.
-func (o *Object) Len() int { return len(o.keys) }
+func (o *Object) Len() int { return len(o.vals) }
 
 // Keys returns the keys in output order.
-func (o *Object) Keys() []string { return append([]string(nil), o.keys...) }
+func (o *Object) Keys() []string { return append([]string(nil), o.plan.keys...) }
 
 // Get returns the value stored under key and whether the key is there.
 func (o *Object) Get(key string) (any, bool) {
-	for i, k := range o.keys {
+	for i, k := range o.plan.keys {
 		if k == key {
 			return o.vals[i].get(), true
 		}
@@ -117,63 +117,12 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 
 // madeBy reports whether e made the object: its keys are e's own.
 func (o *Object) madeBy(e *Entity) bool {
-	k := e.root.keys
-	return len(o.keys) == len(k) && (len(k) == 0 || &o.keys[0] == &k[0])
+	return o.plan == e.root
 }
 
 // AppendJSON appends the object's JSON to dst, as MarshalJSON writes it.
 func (o *Object) AppendJSON(dst []byte) ([]byte, error) {
 	return o.appendJSON(dst, objectDepth)
-}
-
-// newObject returns an Object with room for len(keys) values, allocated
-// with its values in one block for the usual sizes.
-func newObject(keys []string) *Object {
-	switch n := len(keys); {
-	case n <= 2:
-		x := new(struct {
-			Object
-			v [2]ovalue
-		})
-		x.keys, x.vals = keys, x.v[:n]
-		return &x.Object
-	case n <= 4:
-		x := new(struct {
-			Object
-			v [4]ovalue
-		})
-		x.keys, x.vals = keys, x.v[:n]
-		return &x.Object
-	case n <= 8:
-		x := new(struct {
-			Object
-			v [8]ovalue
-		})
-		x.keys, x.vals = keys, x.v[:n]
-		return &x.Object
-	case n <= 16:
-		x := new(struct {
-			Object
-			v [16]ovalue
-		})
-		x.keys, x.vals = keys, x.v[:n]
-		return &x.Object
-	case n <= 32:
-		x := new(struct {
-			Object
-			v [32]ovalue
-		})
-		x.keys, x.vals = keys, x.v[:n]
-		return &x.Object
-	case n <= 64:
-		x := new(struct {
-			Object
-			v [64]ovalue
-		})
-		x.keys, x.vals = keys, x.v[:n]
-		return &x.Object
-	}
-	return &Object{keys: keys, vals: make([]ovalue, len(keys))}
 }
 
 // objectDepth bounds MarshalJSON. An Object is a finite tree that Make
@@ -186,12 +135,8 @@ func (o *Object) appendJSON(dst []byte, depth int) ([]byte, error) {
 		return dst, ErrDepth
 	}
 	dst = append(dst, '{')
-	for i, k := range o.keys {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendString(dst, k)
-		dst = append(dst, ':')
+	for i, n := range o.plan.nodes {
+		dst = append(dst, n.key...)
 		var err error
 		if dst, err = o.vals[i].appendJSON(dst, depth-1); err != nil {
 			return dst, err
@@ -213,8 +158,8 @@ func (o *Object) String() string {
 // map[string]any and lists of them []any; dates become their RFC 3339 text
 // as written in JSON. It is meant for comparisons in tests (go-cmp).
 func (o *Object) Map() map[string]any {
-	m := make(map[string]any, len(o.keys))
-	for i, k := range o.keys {
+	m := make(map[string]any, len(o.vals))
+	for i, k := range o.plan.keys {
 		m[k] = plain(o.vals[i].get())
 	}
 	return m
@@ -285,6 +230,25 @@ func putScratch(bp *[]byte) {
 	}
 }
 
+// newObject returns an Object for plan p. The Objects of one Make, and
+// their values, are carved from blocks the run allocates, growing, so that
+// Make allocates per block, not per object.
+func (r *run) newObject(p *objectPlan) *Object {
+	if len(r.objSlab) == 0 {
+		r.slabSize = min(max(r.slabSize*2, 4), 512)
+		r.objSlab = make([]Object, r.slabSize)
+	}
+	o := &r.objSlab[0]
+	r.objSlab = r.objSlab[1:]
+	n := len(p.nodes)
+	if len(r.valSlab) < n {
+		r.valSlab = make([]ovalue, max(n, r.slabSize*8))
+	}
+	o.plan, o.vals = p, r.valSlab[:n:n]
+	r.valSlab = r.valSlab[n:]
+	return o
+}
+
 // makeTop makes v, an object, with e.
 func (r *run) makeTop(e *Entity, v any) *Object {
 	depth := e.reg.MaxDepth()
@@ -319,10 +283,16 @@ func (r *run) makeTop(e *Entity, v any) *Object {
 
 // makeObject builds one output object: the Object twin of appendObject.
 func (r *run) makeObject(p *objectPlan, src *source, depth int) *Object {
-	o := newObject(p.keys)
+	o := r.newObject(p)
 	for i, n := range p.nodes {
 		switch n.kind {
 		case nodeValue:
+			if n.fast != fastNone && src.ma != nil {
+				var ok bool
+				if o.vals[i], ok = r.makeFast(n, src.ma[n.in]); ok {
+					continue
+				}
+			}
 			v, in, borrowed, fromDefault := r.resolve(n, src)
 			switch {
 			case fromDefault:
@@ -436,4 +406,41 @@ func (r *run) makeList(e *Entity, l *elems, depth int) []*Object {
 		}
 	}
 	return objs
+}
+
+// makeFast is appendFast's twin for Make.
+func (r *run) makeFast(n *node, v any) (ovalue, bool) {
+	switch x := v.(type) {
+	case nil:
+		switch {
+		case n.hasDefault && !n.defNull:
+			return n.defValue, true
+		case n.req:
+			r.fail(n, "req", errRequired)
+		}
+		return ovalue{}, true
+	case string:
+		switch n.fast {
+		case fastString:
+			for _, ck := range n.strChecks {
+				if err := runStringCheck(ck, x); err != nil {
+					r.fail(n, ck.rule, err)
+				}
+			}
+			return ovalue{kind: ovString, s: x}, true
+		case fastInt:
+			if i, ok := rules.ParseInt(x); ok {
+				return ovalue{kind: ovInt, n: uint64(i)}, true
+			}
+		}
+	case int:
+		if n.fast == fastInt {
+			return ovalue{kind: ovInt, n: uint64(int64(x))}, true
+		}
+	case int64:
+		if n.fast == fastInt {
+			return ovalue{kind: ovInt, n: uint64(x)}, true
+		}
+	}
+	return ovalue{}, false
 }
