@@ -95,6 +95,12 @@ const maxPooled = 1 << 20
 func (e *Entity) MakeJSON(v any) ([]byte, error) {
 	bp := bufPool.Get().(*[]byte)
 	b, err := e.AppendJSON((*bp)[:0], v)
+	return copyOut(bp, b, err)
+}
+
+// copyOut returns a copy of b, which was written into the pooled buffer
+// *bp, unless err is set, and puts the buffer back in its pool.
+func copyOut(bp *[]byte, b []byte, err error) ([]byte, error) {
 	var out []byte
 	if err == nil {
 		out = make([]byte, len(b))

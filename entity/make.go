@@ -285,10 +285,11 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 		dst = append(dst, n.key...)
 		switch n.kind {
 		case nodeValue:
-			if n.fast != fastNone && src.ma != nil {
-				var ok bool
-				if dst, ok = r.appendFast(dst, n, src.ma[n.in]); ok {
-					continue
+			if n.fast != fastNone {
+				if in, ok := fastInput(n, src); ok {
+					if dst, ok = r.appendFast(dst, n, in); ok {
+						continue
+					}
 				}
 			}
 			v, in, _, fromDefault := r.resolve(n, src)
@@ -327,44 +328,22 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 }
 
 // appendFast writes a value field read from a map[string]any when it holds
-// what the node's fast path expects: nothing (default, req or null), a Go
-// string for a string field, an int, int64 or numeric string for a number
-// field. It reports false, having written nothing, for anything else, which
-// the general path (resolve) then converts.
-func (r *run) appendFast(dst []byte, n *node, v any) ([]byte, bool) {
-	switch x := v.(type) {
-	case nil:
-		switch {
-		case n.hasDefault && !n.defNull:
-			return append(dst, n.defJSON...), true
-		case n.req:
-			r.fail(n, "req", errRequired)
-		}
-		return append(dst, "null"...), true
-	case string:
-		switch n.fast {
-		case fastString:
-			for _, ck := range n.strChecks {
-				if err := runStringCheck(ck, x); err != nil {
-					r.fail(n, ck.rule, err)
-				}
-			}
-			return appendString(dst, x), true
-		case fastInt:
-			if i, ok := rules.ParseInt(x); ok {
-				return strconv.AppendInt(dst, i, 10), true
-			}
-		}
-	case int:
-		if n.fast == fastInt {
-			return strconv.AppendInt(dst, int64(x), 10), true
-		}
-	case int64:
-		if n.fast == fastInt {
-			return strconv.AppendInt(dst, x, 10), true
-		}
+// what the node's fast path expects (see makeFast). It reports false,
+// having written nothing, for anything else, which the general path
+// (resolve) then converts.
+func (r *run) appendFast(dst []byte, n *node, in raw) ([]byte, bool) {
+	ov, ok := r.makeFast(n, in)
+	switch {
+	case !ok:
+		return dst, false
+	case in.isNull() && ov.kind != ovNull:
+		return append(dst, n.defJSON...), true
+	case ov.kind == ovString:
+		return appendString(dst, ov.s), true
+	case ov.kind == ovInt:
+		return strconv.AppendInt(dst, int64(ov.n), 10), true
 	}
-	return dst, false
+	return append(dst, "null"...), true
 }
 
 // runStringCheck calls a string checker; a panic in it (user code) is the

@@ -103,16 +103,7 @@ func (o *Object) Get(key string) (any, bool) {
 func (o *Object) MarshalJSON() ([]byte, error) {
 	bp := bufPool.Get().(*[]byte)
 	b, err := o.appendJSON((*bp)[:0], objectDepth)
-	var out []byte
-	if err == nil {
-		out = make([]byte, len(b))
-		copy(out, b)
-	}
-	if cap(b) <= maxPooled {
-		*bp = b[:0]
-		bufPool.Put(bp)
-	}
-	return out, err
+	return copyOut(bp, b, err)
 }
 
 // madeBy reports whether e made the object: its keys are e's own.
@@ -242,7 +233,7 @@ func (r *run) newObject(p *objectPlan) *Object {
 	r.objSlab = r.objSlab[1:]
 	n := len(p.nodes)
 	if len(r.valSlab) < n {
-		r.valSlab = make([]ovalue, max(n, r.slabSize*8))
+		r.valSlab = make([]ovalue, max(n, r.slabSize*4))
 	}
 	o.plan, o.vals = p, r.valSlab[:n:n]
 	r.valSlab = r.valSlab[n:]
@@ -287,9 +278,12 @@ func (r *run) makeObject(p *objectPlan, src *source, depth int) *Object {
 	for i, n := range p.nodes {
 		switch n.kind {
 		case nodeValue:
-			if n.fast != fastNone && src.ma != nil {
-				var ok bool
-				if o.vals[i], ok = r.makeFast(n, src.ma[n.in]); ok {
+			if in, ok := fastInput(n, src); ok && n.fast != fastNone {
+				if ov, ok := r.makeFast(n, in); ok {
+					if ov.kind == ovString && in.view {
+						ov.s = strings.Clone(ov.s)
+					}
+					o.vals[i] = ov
 					continue
 				}
 			}
@@ -408,39 +402,100 @@ func (r *run) makeList(e *Entity, l *elems, depth int) []*Object {
 	return objs
 }
 
-// makeFast is appendFast's twin for Make.
-func (r *run) makeFast(n *node, v any) (ovalue, bool) {
-	switch x := v.(type) {
-	case nil:
-		switch {
-		case n.hasDefault && !n.defNull:
-			return n.defValue, true
-		case n.req:
-			r.fail(n, "req", errRequired)
-		}
-		return ovalue{}, true
-	case string:
-		switch n.fast {
-		case fastString:
-			for _, ck := range n.strChecks {
-				if err := runStringCheck(ck, x); err != nil {
-					r.fail(n, ck.rule, err)
-				}
-			}
-			return ovalue{kind: ovString, s: x}, true
-		case fastInt:
-			if i, ok := rules.ParseInt(x); ok {
-				return ovalue{kind: ovInt, n: uint64(i)}, true
-			}
-		}
-	case int:
+// makeFast reads a value field when it holds what the node's fast path
+// expects: nothing (default, req or null), a string for a string field, an
+// int, int64, numeric string or short JSON integer for a number field. It
+// reports false for anything else, which the general path then converts.
+// A string that views the caller's bytes is returned as it is: makeObject
+// copies it.
+func (r *run) makeFast(n *node, in raw) (ovalue, bool) {
+	var s string
+	switch in.kind {
+	case rawStr:
+		s = in.s
+	case rawInt:
 		if n.fast == fastInt {
-			return ovalue{kind: ovInt, n: uint64(int64(x))}, true
+			return ovalue{kind: ovInt, n: uint64(in.n)}, true
 		}
-	case int64:
-		if n.fast == fastInt {
-			return ovalue{kind: ovInt, n: uint64(x)}, true
+		return ovalue{}, false
+	case rawNum:
+		if n.fast == fastInt && isShortInt(in.s) {
+			i, _ := rules.ParseInt(in.s)
+			return ovalue{kind: ovInt, n: uint64(i)}, true
+		}
+		return ovalue{}, false
+	case rawAny:
+		switch x := in.a.(type) {
+		case nil:
+			switch {
+			case n.hasDefault && !n.defNull:
+				return n.defValue, true
+			case n.req:
+				r.fail(n, "req", errRequired)
+			}
+			return ovalue{}, true
+		case string:
+			s = x
+		case int:
+			if n.fast == fastInt {
+				return ovalue{kind: ovInt, n: uint64(int64(x))}, true
+			}
+			return ovalue{}, false
+		case int64:
+			if n.fast == fastInt {
+				return ovalue{kind: ovInt, n: uint64(x)}, true
+			}
+			return ovalue{}, false
+		default:
+			return ovalue{}, false
+		}
+	default:
+		return ovalue{}, false
+	}
+	switch n.fast {
+	case fastString:
+		for _, ck := range n.strChecks {
+			if err := runStringCheck(ck, s); err != nil {
+				r.fail(n, ck.rule, err)
+			}
+		}
+		return ovalue{kind: ovString, s: s}, true
+	case fastInt:
+		if i, ok := rules.ParseInt(s); ok {
+			return ovalue{kind: ovInt, n: uint64(i)}, true
 		}
 	}
 	return ovalue{}, false
+}
+
+// isShortInt reports whether JSON number text is an integer that a float64
+// holds exactly (at most 15 digits), so that reading it as an integer gives
+// what encoding/json's float64 would.
+func isShortInt(s string) bool {
+	if len(s) > 0 && s[0] == '-' {
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 15 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// fastInput returns what a fast path reads from src, and whether src is of
+// a kind fast paths read (a map[string]any or a JSON object).
+func fastInput(n *node, src *source) (raw, bool) {
+	switch {
+	case src.ma != nil:
+		return raw{a: src.ma[n.in]}, true
+	case src.js != nil:
+		return src.js.get(n.slot), true
+	case src.st != nil:
+		return src.st.get(src.rv, n.slot), true
+	}
+	return raw{}, false
 }
