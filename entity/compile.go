@@ -132,6 +132,9 @@ func (c *compiler) field(f *dsl.Field) *node {
 				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only req, a bare default and rename", r.Name, f.Ref)
 			}
 		}
+		if defRule != nil && f.Ref == c.ent.name {
+			c.errorf(f, defRule.Pos, "a bare default on a reference to %q itself would make it forever", f.Ref)
+		}
 		n.kind = nodeRef
 		n.ref = c.reg.slotFor(f.Ref)
 		n.refDefault = defRule != nil

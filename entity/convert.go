@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"math"
 	"reflect"
@@ -91,8 +92,13 @@ func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 		}
 	case rules.Any:
 		// The value passes through as it is; an Object keeps the original,
-		// or a copy of text that views the caller's bytes.
-		return inputValue(r), r.view
+		// or a copy of text that views the caller's bytes. A []byte passes
+		// as encoding/json writes it, base64 text, and is checked as such.
+		v := inputValue(r)
+		if b, ok := r.a.([]byte); ok && b != nil {
+			v.Str = base64.StdEncoding.EncodeToString(b)
+		}
+		return v, r.view
 	}
 	return rules.Value{}, false
 }

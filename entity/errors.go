@@ -77,10 +77,14 @@ func (e *ValidationError) Error() string {
 	b.WriteString("entity ")
 	b.WriteString(strconv.Quote(e.Entity))
 	b.WriteString(": ")
-	if len(e.Fields) == 1 {
+	n := len(e.Fields)
+	if e.Omitted > 0 {
+		n += e.Omitted - 1 // the summary entry stands for the omitted ones
+	}
+	if n == 1 {
 		b.WriteString("1 field failed: ")
 	} else {
-		b.WriteString(strconv.Itoa(len(e.Fields)))
+		b.WriteString(strconv.Itoa(n))
 		b.WriteString(" fields failed: ")
 	}
 	for i, f := range e.Fields {

@@ -20,6 +20,7 @@ const (
 	rawJSON                 // s: the text of a JSON object or array
 	rawInt                  // n: an integer read from a struct field
 	rawFloat                // f: a float read from a struct field
+	rawFail                 // s: why reading the value failed (a driver.Valuer's error)
 )
 
 // raw is one input value as read from a source, before conversion. Values
@@ -97,6 +98,12 @@ func (s *source) get(n *node) raw {
 		}
 	}
 	return raw{}
+}
+
+// empty reports whether the source reads nothing: the empty input a bare
+// default on a reference makes its entity from.
+func (s *source) empty() bool {
+	return s.ma == nil && s.ms == nil && s.obj == nil && !s.rv.IsValid() && s.st == nil && s.js == nil && s.req == nil
 }
 
 // sourceOf returns v as a source for e when it is an object: a map with

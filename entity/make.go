@@ -22,6 +22,7 @@ type frame struct {
 	idx, outIdx int    // positions in the input and the output list
 	index       bool   // a list element
 	group       bool   // a group: in the output path only
+	secret      bool   // a secret reference: every field below is secret
 }
 
 // run is the state of one Make. It lives on the caller's stack: nothing in
@@ -30,8 +31,16 @@ type run struct {
 	ent     *Entity
 	errs    []*FieldError
 	omitted int // field errors past the registry's limit
-	fatal   error
-	scratch *[]byte // from scratchPool on first need: see convert
+	secret  int // how many secret references the run is inside
+
+	// The entities the run uses, by slot (see refTarget), and those it is
+	// making from an empty input for a bare default (see enterDefault).
+	pins       [8]pinned
+	npins      int
+	morePins   []pinned
+	defaulting []*Entity
+	fatal      error
+	scratch    *[]byte // from scratchPool on first need: see convert
 
 	// Blocks that Make carves Objects and their values from: see newObject.
 	objSlab  []Object
@@ -46,7 +55,12 @@ type run struct {
 	more  []frame
 }
 
-func (r *run) init(e *Entity) { r.ent = e }
+func (r *run) init(e *Entity) {
+	r.ent = e
+	if e.slot != nil {
+		r.pin(e.slot, e) // recursive references see this very entity
+	}
+}
 
 // done returns what the run borrowed.
 func (r *run) done() {
@@ -68,6 +82,9 @@ func (r *run) scratchBuf() []byte {
 }
 
 func (r *run) push(f frame) {
+	if f.secret {
+		r.secret++
+	}
 	if r.depth < len(r.path) {
 		r.path[r.depth] = f
 	} else {
@@ -76,7 +93,12 @@ func (r *run) push(f frame) {
 	r.depth++
 }
 
-func (r *run) pop() { r.depth-- }
+func (r *run) pop() {
+	if r.frame(r.depth - 1).secret {
+		r.secret--
+	}
+	r.depth--
+}
 
 // frame returns the i'th frame of the path.
 func (r *run) frame(i int) *frame {
@@ -140,10 +162,12 @@ func (r *run) fail(n *node, rule string, err error) {
 	switch {
 	case errors.Is(err, ErrDepth):
 		fe.Message = "is nested deeper than the limit of " + strconv.Itoa(r.ent.reg.MaxDepth()) + " levels"
-	case n.secret && rule != "req":
+	case (n.secret || r.secret > 0) && rule != "req":
 		// A secret's value must never reach a message: rules written by
-		// users may quote it, so none of their words are kept.
+		// users may quote it, so none of their words, nor their error, are
+		// kept. Under a secret reference every field is secret.
 		fe.Message = "is not valid"
+		fe.cause = nil
 	}
 	r.errs = append(r.errs, fe)
 }
@@ -184,6 +208,10 @@ func runCheck(ck check, v rules.Value) (err error) {
 // (see convert) and whether the default fills it.
 func (r *run) resolve(n *node, src *source) (v rules.Value, in raw, borrowed, fromDefault bool) {
 	in = src.get(n)
+	if in.kind == rawFail {
+		r.fail(n, "value", errors.New(in.s))
+		return v, raw{}, false, false
+	}
 	if !in.isNull() {
 		v, borrowed = convert(n.typ, in, r)
 		if v.Kind != rules.Null {
@@ -358,14 +386,64 @@ func runStringCheck(ck strCheck, s string) (err error) {
 }
 
 // refTarget returns the entity a reference node names, recording a fatal
-// error when none is declared.
+// error when none is declared. The first entity a run finds in a slot is
+// the one it uses for the rest of the run, so that a Make sees one version
+// of each entity even while a name is re-exposed.
 func (r *run) refTarget(n *node) *Entity {
-	ent := n.ref.e.Load()
-	if ent == nil && r.fatal == nil {
-		r.fatal = fmt.Errorf("%w: %q, referenced by field %q of entity %q", ErrUnknownEntity, n.ref.name, n.in, r.ent.name)
+	for i := range r.npins {
+		if r.pins[i].s == n.ref {
+			return r.pins[i].e
+		}
 	}
+	for _, p := range r.morePins {
+		if p.s == n.ref {
+			return p.e
+		}
+	}
+	ent := n.ref.e.Load()
+	if ent == nil {
+		if r.fatal == nil {
+			r.fatal = fmt.Errorf("%w: %q, referenced by field %q of entity %q", ErrUnknownEntity, n.ref.name, n.in, r.ent.name)
+		}
+		return nil
+	}
+	r.pin(n.ref, ent)
 	return ent
 }
+
+// pin records the entity the run uses for a slot.
+func (r *run) pin(s *slot, e *Entity) {
+	if r.npins < len(r.pins) {
+		r.pins[r.npins] = pinned{s, e}
+		r.npins++
+		return
+	}
+	r.morePins = append(r.morePins, pinned{s, e})
+}
+
+// pinned is an entity a run uses for a slot.
+type pinned struct {
+	s *slot
+	e *Entity
+}
+
+var errDefaultCycle = errors.New("its default makes the entity from an empty input, which needs this default again: the defaults form a cycle")
+
+// enterDefault records that the run makes ent from an empty input for a
+// bare default, and reports false when it is already doing so further up:
+// a cycle of defaults would never end.
+func (r *run) enterDefault(n *node, ent *Entity) bool {
+	for _, e := range r.defaulting {
+		if e == ent {
+			r.fail(n, "default", errDefaultCycle)
+			return false
+		}
+	}
+	r.defaulting = append(r.defaulting, ent)
+	return true
+}
+
+func (r *run) leaveDefault() { r.defaulting = r.defaulting[:len(r.defaulting)-1] }
 
 // appendRef writes a reference: an object made with the entity, a list of
 // them, or null.
@@ -386,7 +464,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 			r.fail(n, "depth", ErrDepth)
 			return append(dst, "null"...)
 		}
-		r.push(frame{in: n.in, out: n.out})
+		r.push(frame{in: n.in, out: n.out, secret: n.secret})
 		dst = r.appendList(dst, ent, &elems{la: la, len: len(la)}, depth-1)
 		r.pop()
 		return dst
@@ -400,7 +478,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 			r.fail(n, "depth", ErrDepth)
 			return append(dst, "null"...)
 		}
-		r.push(frame{in: n.in, out: n.out})
+		r.push(frame{in: n.in, out: n.out, secret: n.secret})
 		dst = r.appendList(dst, ent, &list, depth-1)
 		r.pop()
 		return dst
@@ -414,7 +492,13 @@ func (r *run) appendRefObject(dst []byte, n *node, ent *Entity, sub *source, dep
 		r.fail(n, "depth", ErrDepth)
 		return append(dst, "null"...)
 	}
-	r.push(frame{in: n.in, out: n.out})
+	if sub.empty() {
+		if !r.enterDefault(n, ent) {
+			return append(dst, "null"...)
+		}
+		defer r.leaveDefault()
+	}
+	r.push(frame{in: n.in, out: n.out, secret: n.secret})
 	dst = r.appendObject(dst, ent.root, sub, depth-1)
 	r.pop()
 	return dst

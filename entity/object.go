@@ -350,7 +350,13 @@ func (r *run) makeRef(n *node, src *source, depth int) any {
 		r.fail(n, "depth", ErrDepth)
 		return nil
 	}
-	r.push(frame{in: n.in, out: n.out})
+	if !isList && sub.empty() {
+		if !r.enterDefault(n, ent) {
+			return nil
+		}
+		defer r.leaveDefault()
+	}
+	r.push(frame{in: n.in, out: n.out, secret: n.secret})
 	var v any
 	if isList {
 		v = r.makeList(ent, &list, depth-1)

@@ -100,6 +100,7 @@ type slot struct {
 // use. Make one with Registry.Expose.
 type Entity struct {
 	name string
+	slot *slot // the registry slot it was exposed in
 	reg  *Registry
 	root *objectPlan
 	decl *dsl.Entity

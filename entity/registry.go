@@ -85,13 +85,14 @@ func (r *Registry) RegisterRule(d rules.Def) error { return r.rules.Register(d) 
 func (r *Registry) MaxDepth() int { return int(r.maxDepth.Load()) }
 
 // SetMaxDepth sets the nesting limit (default 64). Values below 1 are
-// taken as 1.
+// taken as 1, and values above 10000 (encoding/json's own limit, and a
+// depth the stack always has room for) as 10000.
 func (r *Registry) SetMaxDepth(n int) {
-	if n < 1 {
-		n = 1
-	}
-	r.maxDepth.Store(int64(n))
+	r.maxDepth.Store(int64(min(max(n, 1), maxDepthLimit)))
 }
+
+// maxDepthLimit is the highest nesting limit SetMaxDepth accepts.
+const maxDepthLimit = 10000
 
 // slotFor returns the slot for name, creating an empty one.
 func (r *Registry) slotFor(name string) *slot {
@@ -117,7 +118,8 @@ func (r *Registry) Expose(name string, decl ...string) (*Entity, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.slotFor(name).e.Store(e)
+	e.slot = r.slotFor(name)
+	e.slot.e.Store(e)
 	return e, nil
 }
 

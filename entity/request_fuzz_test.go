@@ -91,11 +91,7 @@ func FuzzMakeRequest(f *testing.F) {
 			}
 			rec := &hxRecorder{TB: t}
 			if !entitytest.Conform(rec, e, out) {
-				for _, m := range rec.msgs {
-					if !fzKnownConform.MatchString(m) {
-						t.Fatalf("%s: the output does not conform: %q\noutput %s", e.Name(), rec.msgs, out)
-					}
-				}
+				t.Fatalf("%s: the output does not conform: %q\noutput %s", e.Name(), rec.msgs, out)
 			}
 		}
 	})

@@ -205,13 +205,13 @@ func valuerRaw(v reflect.Value) (r raw) {
 		return rawOfValue(v)
 	}
 	defer func() {
-		if recover() != nil {
-			r = raw{} // a Value method that panics gives no value
+		if p := recover(); p != nil {
+			r = raw{kind: rawFail, s: "its Value method panicked"}
 		}
 	}()
 	x, err := vr.Value()
 	if err != nil {
-		return raw{}
+		return raw{kind: rawFail, s: "its Value method failed"}
 	}
 	return raw{a: x}
 }

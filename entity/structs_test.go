@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"sync"
@@ -73,16 +72,6 @@ type (
 type stCents int64
 
 func (c stCents) Value() (driver.Value, error) { return float64(c) / 100, nil }
-
-// stFailing is a driver.Valuer whose Value fails: the field is null.
-type stFailing struct{}
-
-func (stFailing) Value() (driver.Value, error) { return nil, errors.New("no value") }
-
-// stPanicking is a driver.Valuer whose Value panics: the field is null.
-type stPanicking struct{}
-
-func (stPanicking) Value() (driver.Value, error) { panic("boom") }
 
 // stPtrValuer is a driver.Valuer with a pointer receiver.
 type stPtrValuer struct{ s string }
@@ -409,9 +398,7 @@ func TestStructInput(t *testing.T) {
 			notJSON: true},
 		{name: "custom driver.Valuer",
 			in: struct {
-				Score stCents     `json:"score"`
-				Name  stFailing   `json:"name"`
-				Nick  stPanicking `json:"Nick"`
+				Score stCents `json:"score"`
 			}{Score: 1234},
 			want:    stOut("score", "12.34"),
 			notJSON: true},

@@ -21,9 +21,9 @@ func builtins() []Def {
 		{Name: "regex", MinArgs: 1, MaxArgs: 1, Types: stringKinds, Compile: compileRegex},
 
 		// Input types: typecheck.go.
-		{Name: "num", Aliases: []string{"number"}, Types: numberKinds, Implied: Kinds(Int, Float), Stage: Input, Compile: predicateRule("num", isNumber, "must be a number")},
-		{Name: "float", Types: numberKinds, Implied: Kinds(Int, Float), Stage: Input, Compile: predicateRule("float", isNumber, "must be a number")},
-		{Name: "bool", Aliases: []string{"boolean"}, Types: boolKinds, Implied: Kinds(Bool), Stage: Input, Compile: predicateRule("bool", isBoolean, "must be a boolean")},
-		{Name: "timestamp", Aliases: []string{"datetime"}, Types: timestampKinds, Implied: Kinds(Time), Stage: Input, Compile: predicateRule("timestamp", isTimestamp, "must be a date or timestamp")},
+		{Name: "num", Aliases: []string{"number"}, Types: numberKinds, Implied: Kinds(Int, Float), Compile: predicateRule("num", isNumber, "must be a number")},
+		{Name: "float", Types: numberKinds, Implied: Kinds(Int, Float), Compile: predicateRule("float", isNumber, "must be a number")},
+		{Name: "bool", Aliases: []string{"boolean"}, Types: boolKinds, Implied: Kinds(Bool), Compile: predicateRule("bool", isBoolean, "must be a boolean")},
+		{Name: "timestamp", Aliases: []string{"datetime"}, Types: timestampKinds, Implied: Kinds(Time), Compile: predicateRule("timestamp", isTimestamp, "must be a date or timestamp")},
 	}
 }

@@ -92,13 +92,13 @@ func TestBuiltinDefs(t *testing.T) {
 		{"date", "date", "date", 0, 0, Kinds(String, Any), Output},
 		{"time", "time", "time", 0, 0, Kinds(String, Any), Output},
 		{"regex", "regex", "regex", 1, 1, Kinds(String, Any), Output},
-		{"num", "num", "num", 0, 0, Kinds(String, Int, Float, Any), Input},
-		{"number alias", "NUMBER", "num", 0, 0, Kinds(String, Int, Float, Any), Input},
-		{"float", "float", "float", 0, 0, Kinds(String, Int, Float, Any), Input},
-		{"bool", "bool", "bool", 0, 0, Kinds(String, Bool, Int, Any), Input},
-		{"boolean alias", "boolean", "bool", 0, 0, Kinds(String, Bool, Int, Any), Input},
-		{"timestamp", "timestamp", "timestamp", 0, 0, Kinds(String, Time, Int, Float, Any), Input},
-		{"datetime alias", "DateTime", "timestamp", 0, 0, Kinds(String, Time, Int, Float, Any), Input},
+		{"num", "num", "num", 0, 0, Kinds(String, Int, Float, Any), Output},
+		{"number alias", "NUMBER", "num", 0, 0, Kinds(String, Int, Float, Any), Output},
+		{"float", "float", "float", 0, 0, Kinds(String, Int, Float, Any), Output},
+		{"bool", "bool", "bool", 0, 0, Kinds(String, Bool, Int, Any), Output},
+		{"boolean alias", "boolean", "bool", 0, 0, Kinds(String, Bool, Int, Any), Output},
+		{"timestamp", "timestamp", "timestamp", 0, 0, Kinds(String, Time, Int, Float, Any), Output},
+		{"datetime alias", "DateTime", "timestamp", 0, 0, Kinds(String, Time, Int, Float, Any), Output},
 	}
 	set := Builtin()
 	for _, tt := range tests {

@@ -19,7 +19,7 @@
 //	date              a calendar date, YYYY-MM-DD or YYYY/M/D
 //	time              a time of day, H:mm or HH:mm
 //	regex 'pattern'   matches the RE2 pattern, unanchored (use ^ and $ to match whole strings)
-//	num               the input is a number or a numeric string; alias number
+//	num               a number or a numeric string; alias number
 //	float             the same as num
 //	bool              the input is a boolean, 1, 0, or "true", "false", "on", "off", "1", "0"; alias boolean
 //	timestamp         the input is a time, Unix milliseconds or a date string; alias datetime
@@ -29,8 +29,11 @@
 // list length must reach the bound rounded inward (`min 2.5` means 3).
 // url, email, date, time and regex apply to string and none fields; on a
 // none field, a value of another kind fails with "must be a string".
-// num, float, bool and timestamp are of stage Input: they judge the value
-// as the input held it, before the field converts it. The parsers they use,
+// num, float, bool and timestamp judge the value the field writes, like
+// every built-in rule: on a string field, its text ("12", "true", a date);
+// on a field of the type they check (num on number, bool on bool, timestamp
+// on date) they are Implied: the conversion guarantees them and they are
+// not run. The parsers they use,
 // ParseInt, ParseFloat, ParseBool and ParseTime, are exported so that
 // conversions read values exactly as the checks accept them.
 //

@@ -5,12 +5,12 @@ import (
 	"math"
 )
 
-// The type-check rules are of stage Input: they judge the value the input
-// held, before the field's conversion, so that `num` on a number field
-// rejects "abc" instead of seeing null. The entity package gives them Go
-// strings and []byte as String, integers as Int (a uint64 above MaxInt64 as
-// Float), floating-point numbers as Float, bools as Bool, time.Time as Time,
-// slices as List, maps as Object and anything else as Any.
+// The type-check rules judge the value a field writes: on a string field
+// its text, on a none field whatever it holds (the entity package gives Go
+// strings as String, integers as Int, a uint64 above MaxInt64 as Float,
+// floating-point numbers as Float, bools as Bool, time.Time as Time, slices
+// as List, maps as Object and anything else as Any). On the declared types
+// whose conversion guarantees them they are Implied and never run.
 
 var (
 	numberKinds    = Kinds(String, Int, Float, Any)

@@ -266,7 +266,11 @@ func (c *checker) value(p path, f *entity.Field, v gjson.Result) {
 		return
 	}
 	for _, re := range f.Check(rv) {
-		c.add(p, "want "+want(f)+", got "+shown(v, f.Secret)+": "+re.Err.Error()+" ("+re.Rule+")")
+		msg := re.Err.Error()
+		if f.Secret {
+			msg = "is not valid" // a rule's words may quote the value
+		}
+		c.add(p, "want "+want(f)+", got "+shown(v, f.Secret)+": "+msg+" ("+re.Rule+")")
 	}
 }
 
