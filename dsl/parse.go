@@ -180,21 +180,18 @@ func (p *parser) parseRules(f *Field, s string, triple int) []*Rule {
 	return rs
 }
 
-// isMethodList reports whether s names HTTP methods: upper-case words
-// separated by "|", "," or spaces ("POST", "GET|HEAD", "PUT, PATCH").
+// isMethodList reports whether s names HTTP methods, separated by "|", ","
+// or spaces ("POST", "GET|HEAD", "PUT, PATCH").
 func isMethodList(s string) bool {
 	ms := splitMethods(s)
 	if len(ms) == 0 {
 		return false
 	}
 	for _, m := range ms {
-		if len(m) < 3 {
+		switch m {
+		case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE":
+		default:
 			return false
-		}
-		for i := 0; i < len(m); i++ {
-			if m[i] < 'A' || m[i] > 'Z' {
-				return false
-			}
 		}
 	}
 	return true

@@ -1,0 +1,58 @@
+package dsl
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestParseMethods: a declaration may start with one extra string naming
+// the HTTP methods a request must use, as msful's validate took the method
+// first. Only a string of HTTP method names, in front of whole triples,
+// counts.
+func TestParseMethods(t *testing.T) {
+	tests := []struct {
+		name    string
+		decl    []string
+		methods []string
+		fields  int
+		errText string
+	}{
+		{"one method", []string{"POST", "name", "string", "req"}, []string{"POST"}, 1, ""},
+		{"bar separated", []string{"GET|HEAD", "id", "number", ""}, []string{"GET", "HEAD"}, 1, ""},
+		{"comma and space separated", []string{"PUT, PATCH", "id", "number", ""}, []string{"PUT", "PATCH"}, 1, ""},
+		{"methods and nothing else", []string{"DELETE"}, []string{"DELETE"}, 0, ""},
+		{"no methods", []string{"id", "number", ""}, nil, 1, ""},
+		{"lower case is no method", []string{"post", "id", "number", ""}, nil, 0, "whole triple"},
+		{"an unknown word is no method", []string{"FETCH", "id", "number", ""}, nil, 0, "whole triple"},
+		{"a method in front of broken triples", []string{"POST", "id", "number"}, nil, 0, "unknown type"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := Parse("e", tt.decl...)
+			if tt.errText != "" {
+				var l ErrorList
+				if !errors.As(err, &l) {
+					t.Fatalf("Parse = %v, want an ErrorList", err)
+				}
+				for _, e := range l {
+					if strings.Contains(e.Msg, tt.errText) {
+						return
+					}
+				}
+				t.Fatalf("Parse = %v, want an error about %q", err, tt.errText)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(e.Methods, tt.methods) || len(e.Fields) != tt.fields {
+				t.Fatalf("Methods %q, %d fields; want %q, %d", e.Methods, len(e.Fields), tt.methods, tt.fields)
+			}
+			back, err := Parse("e", e.Triples()...)
+			if err != nil || !slices.Equal(back.Methods, e.Methods) {
+				t.Fatalf("round trip: %v, %v", back, err)
+			}
+		})
+	}
+}
