@@ -31,6 +31,31 @@ var (
 		"age", "number", "range 0 150",
 		"X-Request-Id", "string", "rename requestId",
 	)
+
+	// usersQueryEntity reads GET /api/users?n=…: how many generated users
+	// to answer with. "abc" does not convert to a number, so it is null and
+	// fails req; 0 and 10001 fail range.
+	usersQueryEntity = entity.MustExpose("usersquery", "GET",
+		"n", "number", "req | range 1 10000",
+	)
+
+	// dbUserEntity shapes one row of the users table (db.go): the row's
+	// int64 columns stay numbers, its TEXT name (scanned as []byte) becomes
+	// a string, its DATETIME created_at (a time.Time) an RFC 3339 date in
+	// UTC, and the flat row becomes nested JSON through the details group.
+	dbUserEntity = entity.MustExpose("dbuser",
+		"id", "number", "req",
+		"name", "string", "req | min 1",
+		"details", "{", "",
+		"age", "number", "range 0 150",
+		"mail", "string", "email",
+		"details", "}", "",
+		"created_at", "date", "req | rename createdAt",
+	)
+	dbUsersEntity = entity.MustExpose("dbusers",
+		"count", "number", "default 0",
+		"list", "$dbuser", "",
+	)
 )
 
 // checkEntities fails when a $ref names no entity.

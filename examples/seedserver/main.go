@@ -2,8 +2,17 @@
 // GET /api/test with the seed's users payload made through the entity, and
 // POST /api/users with a new user validated by the same DSL.
 //
+// For the load test (../loadtest.sh) it also answers:
+//
+//	GET /api/users?n=100   n generated users (1..10000) through the entity
+//	GET /naive/test        /api/test built as a map and encoding/json.Marshal
+//	GET /naive/users?n=100 /api/users the same naive way
+//	GET /const/test        /api/test's bytes, precomputed: the ceiling
+//	GET /api/db/users      rows of an in-memory SQLite database through an entity
+//
 //	cd examples && go run ./seedserver            # listens on :3333
 //	curl http://127.0.0.1:3333/api/test
+//	curl 'http://127.0.0.1:3333/api/users?n=3'
 //	curl -i -H 'Content-Type: application/json' -H 'X-Request-Id: r-1' \
 //	     -d '{"name":"Ann","mail":"ann@example.com","age":30}' http://127.0.0.1:3333/api/users
 package main
@@ -11,6 +20,7 @@ package main
 import (
 	"flag"
 	"log"
+	"net"
 	"net/http"
 	"time"
 
@@ -35,16 +45,42 @@ func newMux() *http.ServeMux {
 			log.Printf("GET /api/test: %v", err)
 		}
 	})
-	// No method in the pattern: the entity's declaration ("POST") decides,
-	// and its 405 carries the Allow header.
-	mux.HandleFunc("/api/users", createUser)
+	mux.HandleFunc("GET /api/users", listUsers)
+	mux.HandleFunc("POST /api/users", createUser)
+	// Any other method: a JSON 405 naming both, where the mux's own would
+	// be text.
+	mux.HandleFunc("/api/users", methodNotAllowed("GET, HEAD, POST"))
+	mux.HandleFunc("GET /api/db/users", dbUsersHandler(usersDB))
+
+	mux.HandleFunc("GET /naive/test", naiveTest)
+	mux.HandleFunc("GET /naive/users", naiveListUsers)
+	mux.Handle("GET /const/test", constHandler(seedBody()))
 	return mux
+}
+
+// seedBody returns what GET /api/test answers, made once.
+func seedBody() []byte {
+	b, err := usersEntity.MakeJSON(seedUsers)
+	if err != nil {
+		panic("seedserver: the seed payload does not make: " + err.Error())
+	}
+	return b
+}
+
+// methodNotAllowed answers 405 with the Allow header and a JSON error, as
+// entity.Write answers a method that a declaration does not allow.
+func methodNotAllowed(allow string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		entity.WriteError(w, &entity.InputError{Status: http.StatusMethodNotAllowed, Err: entity.ErrMethod,
+			Allow: allow, Msg: "method " + r.Method + " is not allowed; use " + allow})
+	}
 }
 
 // createUser validates a new user from the query, a form or JSON body and
 // the X-Request-Id header, and answers 201 with the shaped user; 400 with
-// every field error, 405 for another method, 413 for a body over the
-// limit. WriteStatus reads the request with MakeRequest.
+// every field error, 413 for a body over the limit. WriteStatus reads the
+// request with MakeRequest. The mux sends it POST only; the declaration's
+// "POST" would answer any other method with a 405 too.
 func createUser(w http.ResponseWriter, r *http.Request) {
 	if err := newUserEntity.WriteStatus(w, http.StatusCreated, r); err != nil {
 		log.Printf("%s /api/users: %v", r.Method, err)
@@ -52,12 +88,21 @@ func createUser(w http.ResponseWriter, r *http.Request) {
 }
 
 func main() {
-	addr := flag.String("addr", ":3333", "address to listen on")
+	addr := flag.String("addr", ":3333", "address to listen on (port 0: any free port)")
 	flag.Parse()
 	if err := checkEntities(); err != nil {
 		log.Fatal(err)
 	}
-	srv := &http.Server{Addr: *addr, Handler: newMux(), ReadHeaderTimeout: 5 * time.Second}
-	log.Printf("seedserver listening on %s", *addr)
-	log.Fatal(srv.ListenAndServe())
+	if _, err := usersDB(); err != nil {
+		log.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// The address as bound: with -addr 127.0.0.1:0, the port chosen (the
+	// load test reads it from this line).
+	log.Printf("seedserver listening on %s", ln.Addr())
+	srv := &http.Server{Handler: newMux(), ReadHeaderTimeout: 5 * time.Second}
+	log.Fatal(srv.Serve(ln))
 }

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"github.com/expose-go/expose/entity/entitytest"
+)
+
+func TestListUsers(t *testing.T) {
+	if err := checkEntities(); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		method string
+		target string
+		n      int
+	}{
+		{"one user", "GET", "/api/users?n=1", 1},
+		{"the seed's two", "GET", "/api/users?n=2", 2},
+		{"the load test's 100", "GET", "/api/users?n=100", 100},
+		{"the most", "GET", "/api/users?n=10000", 10000},
+		{"a decimal n is truncated", "GET", "/api/users?n=3.9", 3},
+		{"a repeated n: the first", "GET", "/api/users?n=4&n=5", 4},
+		{"HEAD", "HEAD", "/api/users?n=5", 5},
+	}
+	mux := newMux()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			mux.ServeHTTP(rec, httptest.NewRequest(tt.method, tt.target, nil))
+			if rec.Code != http.StatusOK {
+				t.Fatalf("status = %d, want 200 (body %s)", rec.Code, rec.Body)
+			}
+			want, err := usersEntity.MakeJSON(generatedUsers(tt.n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
+				t.Errorf("Content-Type = %q", ct)
+			}
+			if cl := rec.Header().Get("Content-Length"); cl != strconv.Itoa(len(want)) {
+				t.Errorf("Content-Length = %q, want %d", cl, len(want))
+			}
+			if tt.method == "HEAD" {
+				return // the recorder keeps the body a HEAD would not send
+			}
+			if got := rec.Body.String(); got != string(want) {
+				t.Errorf("body is not the entity's output:\n got %.300s\nwant %.300s", got, want)
+			}
+			entitytest.CheckResponse(t, rec, usersEntity, http.StatusOK)
+			var body struct {
+				Offset, Limit int
+				List          []json.RawMessage
+			}
+			if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+				t.Fatal(err)
+			}
+			if body.Offset != 0 || body.Limit != tt.n || len(body.List) != tt.n {
+				t.Errorf("offset %d, limit %d, %d users; want 0, %d, %d", body.Offset, body.Limit, len(body.List), tt.n, tt.n)
+			}
+			const first = `{"number":1000,"name":"maachang0","details":{"age":18,"mail":"maachang0@example0.com"},"code":"unknown"}`
+			if string(body.List[0]) != first {
+				t.Errorf("first user %s, want %s", body.List[0], first)
+			}
+		})
+	}
+}
+
+func TestListUsersN(t *testing.T) {
+	tests := []struct {
+		name     string
+		target   string
+		wantRule string
+	}{
+		{"no n", "/api/users", "req"},
+		{"empty n", "/api/users?n=", "req"},
+		{"not a number", "/api/users?n=abc", "req"},
+		{"an exponent", "/api/users?n=1e3", "req"},
+		{"zero", "/api/users?n=0", "range"},
+		{"negative", "/api/users?n=-1", "range"},
+		{"too many", "/api/users?n=10001", "range"},
+		{"beyond int64", "/api/users?n=99999999999999999999", "req"},
+	}
+	mux := newMux()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			mux.ServeHTTP(rec, httptest.NewRequest("GET", tt.target, nil))
+			if !entitytest.CheckResponse(t, rec, usersQueryEntity, http.StatusBadRequest) {
+				return
+			}
+			var body struct {
+				Entity string
+				Fields []struct{ Path, Rule string }
+			}
+			if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+				t.Fatal(err)
+			}
+			if body.Entity != "usersquery" || len(body.Fields) != 1 || body.Fields[0].Path != "n" || body.Fields[0].Rule != tt.wantRule {
+				t.Errorf("body %s, want one error at n of rule %q", rec.Body, tt.wantRule)
+			}
+		})
+	}
+}
+
+func TestGeneratedUsers(t *testing.T) {
+	a, b := generatedUsers(7), generatedUsers(7)
+	if reflect.ValueOf(a).UnsafePointer() != reflect.ValueOf(b).UnsafePointer() {
+		t.Error("the input of n = 7 is generated twice, not cached")
+	}
+	want := map[string]any{"id": "1007", "name": "saito1", "age": 19, "mail": "saito1@example1.com"}
+	if got := a["list"].([]any)[1]; !reflect.DeepEqual(got, want) {
+		t.Errorf("user 1 = %v, want %v", got, want)
+	}
+	if a["limit"] != 7 || len(a["list"].([]any)) != 7 {
+		t.Errorf("limit %v with %d users, want 7", a["limit"], len(a["list"].([]any)))
+	}
+	// Every generated user is valid: the whole list makes.
+	if _, err := usersEntity.MakeJSON(generatedUsers(maxUsers)); err != nil {
+		t.Fatal(err)
+	}
+}
