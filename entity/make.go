@@ -314,10 +314,9 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 		switch n.kind {
 		case nodeValue:
 			if n.fast != fastNone {
-				if in, ok := fastInput(n, src); ok {
-					if dst, ok = r.appendFast(dst, n, in); ok {
-						continue
-					}
+				var ok bool
+				if dst, ok = r.appendFast(dst, n, src); ok {
+					continue
 				}
 			}
 			v, in, _, fromDefault := r.resolve(n, src)
@@ -355,23 +354,80 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 	return append(dst, '}')
 }
 
-// appendFast writes a value field read from a map[string]any when it holds
-// what the node's fast path expects (see makeFast). It reports false,
-// having written nothing, for anything else, which the general path
-// (resolve) then converts.
-func (r *run) appendFast(dst []byte, n *node, in raw) ([]byte, bool) {
-	ov, ok := r.makeFast(n, in)
+// appendFast writes a value field read from a map[string]any, a JSON
+// object or a struct when it holds what the node's fast path expects (see
+// makeFast, its twin for Make; this one is written out for speed: it is the
+// request path's busiest function). It reports false, having written
+// nothing, for anything else, which the general path (resolve) converts.
+func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
+	var s string
 	switch {
-	case !ok:
+	case src.ma != nil:
+		switch x := src.ma[n.in].(type) {
+		case nil:
+			return r.appendAbsent(dst, n), true
+		case string:
+			s = x
+		case int:
+			if n.fast != fastInt {
+				return dst, false
+			}
+			return strconv.AppendInt(dst, int64(x), 10), true
+		case int64:
+			if n.fast != fastInt {
+				return dst, false
+			}
+			return strconv.AppendInt(dst, x, 10), true
+		default:
+			return dst, false
+		}
+	case src.js != nil || src.st != nil:
+		var in raw
+		if src.js != nil {
+			in = src.js.get(n.slot)
+		} else {
+			in = src.st.get(src.rv, n.slot)
+		}
+		switch {
+		case in.kind == rawStr:
+			s = in.s
+		case in.kind == rawInt && n.fast == fastInt:
+			return strconv.AppendInt(dst, in.n, 10), true
+		case in.kind == rawNum && n.fast == fastInt && isShortInt(in.s):
+			i, _ := rules.ParseInt(in.s)
+			return strconv.AppendInt(dst, i, 10), true
+		case in.kind == rawAny && in.a == nil:
+			return r.appendAbsent(dst, n), true
+		default:
+			return dst, false
+		}
+	default:
 		return dst, false
-	case in.isNull() && ov.kind != ovNull:
-		return append(dst, n.defJSON...), true
-	case ov.kind == ovString:
-		return appendString(dst, ov.s), true
-	case ov.kind == ovInt:
-		return strconv.AppendInt(dst, int64(ov.n), 10), true
 	}
-	return append(dst, "null"...), true
+	if n.fast == fastInt {
+		if i, ok := rules.ParseInt(s); ok {
+			return strconv.AppendInt(dst, i, 10), true
+		}
+		return dst, false
+	}
+	for _, ck := range n.strChecks {
+		if err := runStringCheck(ck, s); err != nil {
+			r.fail(n, ck.rule, err)
+		}
+	}
+	return appendString(dst, s), true
+}
+
+// appendAbsent writes a value field that is absent: its default, or null
+// (after req has had its say).
+func (r *run) appendAbsent(dst []byte, n *node) []byte {
+	switch {
+	case n.hasDefault && !n.defNull:
+		return append(dst, n.defJSON...)
+	case n.req:
+		r.fail(n, "req", errRequired)
+	}
+	return append(dst, "null"...)
 }
 
 // runStringCheck calls a string checker; a panic in it (user code) is the
