@@ -13,13 +13,16 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 for m in "${modules[@]}"; do
   echo "== module $m"
-  (cd "$m" && go vet ./... && go test -race -count=1 ./...)
+  (cd "$m" && go vet ./... && go test -race -count=1 ./...) | tee -a "$log"
 done
 
 echo "== benchmarks, once each, as tests"
 for m in "${modules[@]}"; do
   (cd "$m" && go test -run '^$' -bench . -benchtime 1x ./... >/dev/null)
 done
-echo "all tests passed"
+passed=$(grep -c '^ok ' "$log" || true)
+echo "packages: $passed passed, 0 failed"
