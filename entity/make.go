@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/expose-go/expose/rules"
-	"github.com/tidwall/gjson"
 )
 
 // This file runs a plan. A run walks the plan once over the input, writing
@@ -588,14 +587,8 @@ func (r *run) appendList(dst []byte, e *Entity, l *elems, depth int) []byte {
 	dst = append(dst, '[')
 	out := 0
 	if l.js != "" {
-		i := 0
-		gjson.Parse(l.js).ForEach(func(_, v gjson.Result) bool {
-			idx := i
-			i++
-			if v.Type != gjson.JSON || v.Raw[0] != '{' {
-				return true
-			}
-			jo := r.takeJSON(v.Raw, e)
+		eachJSONObject(l.js, func(idx int, text string) bool {
+			jo := r.takeJSON(text, e)
 			var ok bool
 			dst, ok = r.appendElem(dst, e, &source{js: jo}, idx, out, depth)
 			r.releaseJSON()

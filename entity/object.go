@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/expose-go/expose/rules"
-	"github.com/tidwall/gjson"
 )
 
 // Object is an entity's output as Go values: its keys in declaration order
@@ -386,14 +385,8 @@ func (r *run) makeList(e *Entity, l *elems, depth int) []*Object {
 	}
 	if l.js != "" {
 		objs = []*Object{}
-		i := 0
-		gjson.Parse(l.js).ForEach(func(_, v gjson.Result) bool {
-			idx := i
-			i++
-			if v.Type != gjson.JSON || v.Raw[0] != '{' {
-				return true
-			}
-			jo := r.takeJSON(v.Raw, e)
+		eachJSONObject(l.js, func(idx int, text string) bool {
+			jo := r.takeJSON(text, e)
 			defer r.releaseJSON()
 			return elem(&source{js: jo}, idx)
 		})

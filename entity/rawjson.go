@@ -254,16 +254,36 @@ func unquote(q string) string {
 			b = append(b, c)
 			i++
 		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				b = utf8.AppendRune(b, utf8.RuneError)
-			} else {
-				b = append(b, s[i:i+size]...)
-			}
+			var size int
+			b, size = appendRuneOrFFFD(b, s[i:])
 			i += size
 		}
 	}
 	return string(b)
+}
+
+// appendRuneOrFFFD appends the first rune of s, or U+FFFD when its first
+// byte is not valid UTF-8, and returns how many bytes it read.
+func appendRuneOrFFFD(b []byte, s string) ([]byte, int) {
+	r, size := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError && size == 1 {
+		return utf8.AppendRune(b, utf8.RuneError), 1
+	}
+	return append(b, s[:size]...), size
+}
+
+// eachJSONObject calls f with the position and text of each element of a
+// JSON array that is an object, until f returns false.
+func eachJSONObject(array string, f func(i int, text string) bool) {
+	i := 0
+	gjson.Parse(array).ForEach(func(_, v gjson.Result) bool {
+		idx := i
+		i++
+		if v.Type != gjson.JSON || v.Raw[0] != '{' {
+			return true
+		}
+		return f(idx, v.Raw)
+	})
 }
 
 // hex4 reads the four hex digits at s[i:], or -1.
@@ -376,12 +396,8 @@ func validUTF8(s string) string {
 	b := make([]byte, 0, len(s)+8)
 	b = append(b, s[:i]...)
 	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = utf8.AppendRune(b, utf8.RuneError)
-		} else {
-			b = append(b, s[i:i+size]...)
-		}
+		var size int
+		b, size = appendRuneOrFFFD(b, s[i:])
 		i += size
 	}
 	return string(b)
