@@ -15,14 +15,26 @@ import (
 // collects every failing field; the entry points discard the output when any
 // field failed, so nothing partial is ever returned.
 
-// frame is one step of the path to the value being made.
+// frame is one step of the path to the value being made: a reference or
+// a group (its node), or a list element (its positions). Names are read
+// from the node only when an error is built.
 type frame struct {
-	in, out     string // field name and output key; empty on an index frame
-	idx, outIdx int    // positions in the input and the output list
-	index       bool   // a list element
-	group       bool   // a group: in the output path only
-	secret      bool   // a secret reference: every field below is secret
+	n           *node
+	idx, outIdx int32 // frameIndex: positions in the input and the output list
+	kind        frameKind
 }
+
+type frameKind uint8
+
+const (
+	frameRef   frameKind = iota // a reference: in both paths
+	frameGroup                  // a group: in the output path only
+	frameIndex                  // a list element
+)
+
+// secret reports whether the frame is a secret reference: every field below
+// it is secret.
+func (f *frame) secret() bool { return f.kind == frameRef && f.n.secret }
 
 // run is the state of one Make. It lives on the caller's stack: nothing in
 // it is allocated on success.
@@ -81,7 +93,7 @@ func (r *run) scratchBuf() []byte {
 }
 
 func (r *run) push(f frame) {
-	if f.secret {
+	if f.secret() {
 		r.secret++
 	}
 	if r.depth < len(r.path) {
@@ -93,7 +105,7 @@ func (r *run) push(f frame) {
 }
 
 func (r *run) pop() {
-	if r.frame(r.depth - 1).secret {
+	if r.frame(r.depth - 1).secret() {
 		r.secret--
 	}
 	r.depth--
@@ -134,14 +146,14 @@ func (r *run) paths(in, out string) (string, string) {
 	}
 	for i := 0; i < r.depth; i++ {
 		switch f := r.frame(i); {
-		case f.index:
-			pin.WriteString("[" + strconv.Itoa(f.idx) + "]")
-			pout.WriteString("[" + strconv.Itoa(f.outIdx) + "]")
-		case f.group:
-			add(&pout, f.out)
+		case f.kind == frameIndex:
+			pin.WriteString("[" + strconv.Itoa(int(f.idx)) + "]")
+			pout.WriteString("[" + strconv.Itoa(int(f.outIdx)) + "]")
+		case f.kind == frameGroup:
+			add(&pout, f.n.out)
 		default:
-			add(&pin, f.in)
-			add(&pout, f.out)
+			add(&pin, f.n.in)
+			add(&pout, f.n.out)
 		}
 	}
 	if in != "" || out != "" {
@@ -343,7 +355,7 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 				dst = append(dst, "null"...)
 				continue
 			}
-			r.push(frame{out: n.out, group: true})
+			r.push(frame{n: n, kind: frameGroup})
 			dst = r.appendObject(dst, n.group, src, depth-1)
 			r.pop()
 		case nodeRef:
@@ -519,7 +531,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 			r.fail(n, "depth", ErrDepth)
 			return append(dst, "null"...)
 		}
-		r.push(frame{in: n.in, out: n.out, secret: n.secret})
+		r.push(frame{n: n, kind: frameRef})
 		dst = r.appendList(dst, ent, &elems{la: la, len: len(la)}, depth-1)
 		r.pop()
 		return dst
@@ -533,7 +545,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 			r.fail(n, "depth", ErrDepth)
 			return append(dst, "null"...)
 		}
-		r.push(frame{in: n.in, out: n.out, secret: n.secret})
+		r.push(frame{n: n, kind: frameRef})
 		dst = r.appendList(dst, ent, &list, depth-1)
 		r.pop()
 		return dst
@@ -553,7 +565,7 @@ func (r *run) appendRefObject(dst []byte, n *node, ent *Entity, sub *source, dep
 		}
 		defer r.leaveDefault()
 	}
-	r.push(frame{in: n.in, out: n.out, secret: n.secret})
+	r.push(frame{n: n, kind: frameRef})
 	dst = r.appendObject(dst, ent.root, sub, depth-1)
 	r.pop()
 	return dst
@@ -626,7 +638,7 @@ func (r *run) appendElem(dst []byte, e *Entity, sub *source, i, out, depth int) 
 	if out > 0 {
 		dst = append(dst, ',')
 	}
-	r.push(frame{index: true, idx: i, outIdx: out})
+	r.push(frame{kind: frameIndex, idx: int32(i), outIdx: int32(out)})
 	if depth <= 0 {
 		if !r.full() {
 			r.errs = append(r.errs, r.depthError())

@@ -317,7 +317,7 @@ func (r *run) makeObject(p *objectPlan, src *source, depth int) *Object {
 				r.fail(n, "depth", ErrDepth)
 				continue
 			}
-			r.push(frame{out: n.out, group: true})
+			r.push(frame{n: n, kind: frameGroup})
 			o.vals[i] = ovalue{kind: ovAny, a: r.makeObject(n.group, src, depth-1)}
 			r.pop()
 		case nodeRef:
@@ -355,7 +355,7 @@ func (r *run) makeRef(n *node, src *source, depth int) any {
 		}
 		defer r.leaveDefault()
 	}
-	r.push(frame{in: n.in, out: n.out, secret: n.secret})
+	r.push(frame{n: n, kind: frameRef})
 	var v any
 	if isList {
 		v = r.makeList(ent, &list, depth-1)
@@ -371,7 +371,7 @@ func (r *run) makeRef(n *node, src *source, depth int) any {
 func (r *run) makeList(e *Entity, l *elems, depth int) []*Object {
 	var objs []*Object
 	elem := func(sub *source, i int) bool {
-		r.push(frame{index: true, idx: i, outIdx: len(objs)})
+		r.push(frame{kind: frameIndex, idx: int32(i), outIdx: int32(len(objs))})
 		if depth <= 0 {
 			if !r.full() {
 				r.errs = append(r.errs, r.depthError())
