@@ -1,0 +1,47 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+)
+
+// BenchmarkRaw compares the input side (issue 4): raw JSON bytes given to
+// MakeJSON against json.Unmarshal into a map and MakeJSON of the map.
+func BenchmarkRaw(b *testing.B) {
+	users := NewRegistry().Lookup("users")
+	for _, n := range Sizes {
+		raw, err := json.Marshal(Users(n))
+		if err != nil {
+			b.Fatal(err)
+		}
+		want, err := users.MakeJSON(raw)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("impl=raw/users=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := users.MakeJSON(raw); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("impl=unmarshal/users=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var m map[string]any
+				if err := json.Unmarshal(raw, &m); err != nil {
+					b.Fatal(err)
+				}
+				out, err := users.MakeJSON(m)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(out) != len(want) {
+					b.Fatalf("the two paths differ: %d and %d bytes", len(out), len(want))
+				}
+			}
+		})
+	}
+}
