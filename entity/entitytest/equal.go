@@ -301,9 +301,15 @@ type pathReporter struct {
 	order map[string]bool // objects whose key order was reported
 }
 
+// PushStep implements go-cmp's reporter interface: it enters a step.
 func (r *pathReporter) PushStep(s cmp.PathStep) { r.steps = append(r.steps, s) }
-func (r *pathReporter) PopStep()                { r.steps = r.steps[:len(r.steps)-1] }
 
+// PopStep implements go-cmp's reporter interface: it leaves a step.
+func (r *pathReporter) PopStep() { r.steps = r.steps[:len(r.steps)-1] }
+
+
+// Report implements go-cmp's reporter interface: it records the path of
+// each difference.
 func (r *pathReporter) Report(res cmp.Result) {
 	if res.Equal() {
 		return
