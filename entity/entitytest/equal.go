@@ -307,7 +307,6 @@ func (r *pathReporter) PushStep(s cmp.PathStep) { r.steps = append(r.steps, s) }
 // PopStep implements go-cmp's reporter interface: it leaves a step.
 func (r *pathReporter) PopStep() { r.steps = r.steps[:len(r.steps)-1] }
 
-
 // Report implements go-cmp's reporter interface: it records the path of
 // each difference.
 func (r *pathReporter) Report(res cmp.Result) {
