@@ -25,27 +25,26 @@ func (e *Entity) Make(v any) (*Object, error) {
 // MakeList makes each object of v, a list ([]any, []map[string]any, any
 // slice), skipping elements that are not objects.
 func (e *Entity) MakeList(v any) ([]*Object, error) {
+	var r run
+	r.init(e)
 	var l elems
 	var ok bool
 	switch b := v.(type) {
 	case []byte:
-		l, ok = jsonList(b)
+		l, ok = r.jsonList(b)
 	case json.RawMessage:
-		l, ok = jsonList(b)
+		l, ok = r.jsonList(b)
 	default:
 		l, ok = listOf(v)
 	}
 	if !ok {
-		if _, isJSON := v.([]byte); isJSON {
-			return nil, &InputError{Status: 400, Msg: "the body is not a JSON array of objects", Err: ErrInvalidJSON}
-		}
-		if _, isJSON := v.(json.RawMessage); isJSON {
+		r.done()
+		switch v.(type) {
+		case []byte, json.RawMessage:
 			return nil, &InputError{Status: 400, Msg: "the body is not a JSON array of objects", Err: ErrInvalidJSON}
 		}
 		return nil, unsupported(e, v)
 	}
-	var r run
-	r.init(e)
 	objs := r.makeList(e, &l, e.reg.MaxDepth()-1)
 	r.done()
 	if err := r.err(); err != nil {
@@ -114,8 +113,8 @@ func copyOut(bp *[]byte, b []byte, err error) ([]byte, error) {
 }
 
 // jsonList returns raw JSON input as a list when it is a valid array.
-func jsonList(b []byte) (elems, bool) {
-	text, err := parseTop(b)
+func (r *run) jsonList(b []byte) (elems, bool) {
+	text, err := r.parseJSON(b)
 	if err != nil || text[0] != '[' {
 		return elems{}, false
 	}

@@ -17,7 +17,7 @@ const (
 	rawAny   rawKind = iota // a: a Go value (nil is null)
 	rawStr                  // s: a string, unboxed (map[string]string, JSON, struct fields)
 	rawNum                  // s: the text of a JSON number
-	rawJSON                 // s: the text of a JSON object or array
+	rawJSON                 // s: the text of a JSON object or array, n: its number on the run's tape
 	rawInt                  // n: an integer read from a struct field
 	rawFloat                // f: a float read from a struct field
 	rawFail                 // s: why reading the value failed (a driver.Valuer's error)
@@ -160,13 +160,14 @@ var timeType = reflect.TypeFor[time.Time]()
 // elems is a list read element by element: a Go slice or array, or the text
 // of a JSON array (js).
 type elems struct {
-	la  []any
-	lm  []map[string]any
-	ls  []map[string]string
-	lo  []*Object
-	rv  reflect.Value
-	js  string
-	len int // Go lists only
+	la    []any
+	lm    []map[string]any
+	ls    []map[string]string
+	lo    []*Object
+	rv    reflect.Value
+	js    string // a JSON array
+	jsOrd int32  // its number on the run's tape
+	len   int    // Go lists only
 }
 
 // at returns Go list element i as a source for e.
@@ -225,24 +226,10 @@ func listOfRaw(r raw) (elems, bool) {
 		return listOf(r.a)
 	case rawJSON:
 		if r.s[0] == '[' {
-			return elems{js: r.s}, true
+			return elems{js: r.s, jsOrd: int32(r.n)}, true
 		}
 	}
 	return elems{}, false
-}
-
-// sourceOfRaw returns a raw value as an object source for e.
-func sourceOfRaw(r raw, e *Entity, jo *jsonObject) (source, bool) {
-	switch r.kind {
-	case rawAny:
-		return sourceOf(r.a, e)
-	case rawJSON:
-		if r.s[0] == '{' {
-			jo.fill(r.s, e)
-			return source{js: jo}, true
-		}
-	}
-	return source{}, false
 }
 
 // bytesString views b as a string without copying. The result must not

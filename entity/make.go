@@ -303,7 +303,7 @@ func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 
 // appendJSONTop writes raw JSON input: an object or an array of objects.
 func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
-	text, err := parseTop(b)
+	text, err := r.parseJSON(b)
 	if err != nil {
 		r.fatal = err
 		return dst
@@ -311,7 +311,7 @@ func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
 	if text[0] == '[' {
 		return r.appendList(dst, e, &elems{js: text}, depth-1)
 	}
-	jo := r.takeJSON(text, e)
+	jo := r.takeJSON(text, 0, e)
 	dst = r.appendObject(dst, e.root, &source{js: jo}, depth-1)
 	r.releaseJSON()
 	return dst
@@ -392,13 +392,27 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 		default:
 			return dst, false
 		}
-	case src.js != nil || src.st != nil:
-		var in raw
-		if src.js != nil {
-			in = src.js.get(n.slot)
-		} else {
-			in = src.st.get(src.rv, n.slot)
+	case src.js != nil:
+		jv := src.js.at(n.slot)
+		text := src.js.text[jv.start:jv.end]
+		switch jv.kind {
+		case jsonString:
+			if s = text[1 : len(text)-1]; !jv.plain {
+				s = unquote(text)
+			}
+		case jsonNumber:
+			if n.fast != fastInt || !isShortInt(text) {
+				return dst, false
+			}
+			i, _ := rules.ParseInt(text)
+			return strconv.AppendInt(dst, i, 10), true
+		case jsonNone, jsonNull:
+			return r.appendAbsent(dst, n), true
+		default:
+			return dst, false
 		}
+	case src.st != nil:
+		in := src.st.get(src.rv, n.slot)
 		switch {
 		case in.kind == rawStr:
 			s = in.s
@@ -521,7 +535,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 	}
 	in := src.get(n)
 	if in.kind == rawJSON && in.s[0] == '{' {
-		jo := r.takeJSON(in.s, ent)
+		jo := r.takeJSON(in.s, int32(in.n), ent)
 		dst = r.appendRefObject(dst, n, ent, &source{js: jo}, depth)
 		r.releaseJSON()
 		return dst
@@ -599,8 +613,8 @@ func (r *run) appendList(dst []byte, e *Entity, l *elems, depth int) []byte {
 	dst = append(dst, '[')
 	out := 0
 	if l.js != "" {
-		eachJSONObject(l.js, func(idx int, text string) bool {
-			jo := r.takeJSON(text, e)
+		r.eachJSONObject(l.js, l.jsOrd, func(idx int, text string, ord int32) bool {
+			jo := r.takeJSON(text, ord, e)
 			var ok bool
 			dst, ok = r.appendElem(dst, e, &source{js: jo}, idx, out, depth)
 			r.releaseJSON()

@@ -258,7 +258,7 @@ func (r *run) makeTop(e *Entity, v any) *Object {
 		r.fatal = unsupported(e, v)
 		return nil
 	}
-	text, err := parseTop(b)
+	text, err := r.parseJSON(b)
 	if err == nil && text[0] != '{' {
 		err = &InputError{Status: 400, Msg: "the body is a JSON array, not an object", Err: ErrInvalidJSON}
 	}
@@ -266,7 +266,7 @@ func (r *run) makeTop(e *Entity, v any) *Object {
 		r.fatal = err
 		return nil
 	}
-	jo := r.takeJSON(text, e)
+	jo := r.takeJSON(text, 0, e)
 	defer r.releaseJSON()
 	return r.makeObject(e.root, &source{js: jo}, depth-1)
 }
@@ -340,7 +340,7 @@ func (r *run) makeRef(n *node, src *source, depth int) any {
 	var list elems
 	isList, ok := false, true
 	if in.kind == rawJSON && in.s[0] == '{' {
-		sub = source{js: r.takeJSON(in.s, ent)}
+		sub = source{js: r.takeJSON(in.s, int32(in.n), ent)}
 		defer r.releaseJSON()
 	} else if sub, list, isList, ok = r.refInput(n, in, ent); !ok {
 		return nil
@@ -385,8 +385,8 @@ func (r *run) makeList(e *Entity, l *elems, depth int) []*Object {
 	}
 	if l.js != "" {
 		objs = []*Object{}
-		eachJSONObject(l.js, func(idx int, text string) bool {
-			jo := r.takeJSON(text, e)
+		r.eachJSONObject(l.js, l.jsOrd, func(idx int, text string, ord int32) bool {
+			jo := r.takeJSON(text, ord, e)
 			defer r.releaseJSON()
 			return elem(&source{js: jo}, idx)
 		})

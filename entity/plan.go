@@ -110,6 +110,7 @@ type Entity struct {
 	// the same input, so theirs are included); nslots is their count.
 	slots  map[string]int
 	nslots int
+	keys   keyTable // slots, for raw JSON's keys
 
 	methods []string // HTTP methods MakeRequest accepts; empty for any
 

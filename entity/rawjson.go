@@ -8,8 +8,6 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/tidwall/gjson"
 )
 
 // Raw JSON input: a []byte or json.RawMessage holding an object or an array
@@ -41,24 +39,29 @@ func (e *InputError) Unwrap() error { return e.Err }
 // JSON, or not a JSON object or array of objects.
 var ErrInvalidJSON = errors.New("entity: invalid JSON")
 
-// jval is one value of a JSON object, as gjson found it.
+// jval is one value of a JSON object, as fill found it. It holds no
+// pointer, so that filling and clearing slots costs no write barrier.
 type jval struct {
-	typ gjson.Type
-	set bool
-	raw string // the value's text
+	kind       jsonKind
+	plain      bool  // a string literal whose content is its value
+	ord        int32 // an object or array: its number on the tape
+	start, end int32 // the value's text in the object's
 }
 
 // jsonObject holds the values of one JSON object that an entity reads, by
-// slot. It lives on the stack; entities reading more than 16 distinct input
-// keys spill to a slice.
+// slot. Entities reading more than 16 distinct input keys spill to a slice.
 type jsonObject struct {
+	text string
 	vals [16]jval
 	more []jval
 }
 
 // fill reads the object text once, keeping the values of the keys e reads.
-// A key that comes twice keeps its last value, as encoding/json does.
-func (o *jsonObject) fill(text string, e *Entity) {
+// A key that comes twice keeps its last value, as encoding/json does. ord
+// is the object's number on tape, the validator's record of text's
+// containers, with which nested values are stepped over without reading
+// them.
+func (o *jsonObject) fill(text string, ord int32, tape []span, e *Entity) {
 	clear(o.vals[:min(e.nslots, len(o.vals))])
 	if e.nslots > len(o.vals) {
 		if len(o.more) < e.nslots-len(o.vals) {
@@ -66,135 +69,161 @@ func (o *jsonObject) fill(text string, e *Entity) {
 		}
 		clear(o.more)
 	}
-	gjson.Parse(text).ForEach(func(k, v gjson.Result) bool {
-		if i, ok := e.slots[k.Str]; ok {
-			jv := jval{typ: v.Type, set: true, raw: v.Raw}
-			if i < len(o.vals) {
-				o.vals[i] = jv
+	o.text = text
+	next := ord + 1
+	for i := skipSpace(text, 1); text[i] != '}'; {
+		end, plain := stringEnd(text, i)
+		key := text[i+1 : end-1]
+		if !plain {
+			key = unquote(text[i:end])
+		}
+		i = skipSpace(text, skipSpace(text, end)+1)
+		var jv jval
+		switch c := text[i]; c {
+		case '"':
+			end, plain = stringEnd(text, i)
+			jv = jval{kind: jsonString, plain: plain}
+		case '{', '[':
+			sp := tape[next]
+			end = i + int(sp.size)
+			jv = jval{kind: jsonNested, ord: next}
+			next = sp.next
+		case 't':
+			end, jv.kind = i+4, jsonTrue
+		case 'f':
+			end, jv.kind = i+5, jsonFalse
+		case 'n':
+			end, jv.kind = i+4, jsonNull
+		default:
+			end, jv.kind = scalarEnd(text, i), jsonNumber
+		}
+		if slot := e.keys.lookup(key); slot >= 0 {
+			jv.start, jv.end = int32(i), int32(end)
+			if slot < len(o.vals) {
+				o.vals[slot] = jv
 			} else {
-				o.more[i-len(o.vals)] = jv
+				o.more[slot-len(o.vals)] = jv
 			}
 		}
-		return true
-	})
+		if i = skipSpace(text, end); text[i] == ',' {
+			i = skipSpace(text, i+1)
+		}
+	}
 }
 
 // has reports whether the object holds a value (null included) in slot i.
 func (o *jsonObject) has(i int) bool {
 	if i < len(o.vals) {
-		return o.vals[i].set
+		return o.vals[i].kind != jsonNone
 	}
-	return o.more[i-len(o.vals)].set
+	return o.more[i-len(o.vals)].kind != jsonNone
+}
+
+// at returns slot i.
+func (o *jsonObject) at(i int) *jval {
+	if i < len(o.vals) {
+		return &o.vals[i]
+	}
+	return &o.more[i-len(o.vals)]
 }
 
 // get returns the value in slot i.
 func (o *jsonObject) get(i int) raw {
-	jv := &o.vals[0]
-	if i < len(o.vals) {
-		jv = &o.vals[i]
-	} else {
-		jv = &o.more[i-len(o.vals)]
-	}
-	if !jv.set {
-		return raw{}
-	}
-	switch jv.typ {
-	case gjson.String:
-		return raw{kind: rawStr, s: unquote(jv.raw), view: true}
-	case gjson.Number:
-		return raw{kind: rawNum, s: jv.raw}
-	case gjson.True:
+	jv := o.at(i)
+	text := o.text[jv.start:jv.end]
+	switch jv.kind {
+	case jsonString:
+		if jv.plain {
+			return raw{kind: rawStr, s: text[1 : len(text)-1], view: true}
+		}
+		return raw{kind: rawStr, s: unquote(text), view: true}
+	case jsonNumber:
+		return raw{kind: rawNum, s: text}
+	case jsonTrue:
 		return raw{a: true}
-	case gjson.False:
+	case jsonFalse:
 		return raw{a: false}
-	case gjson.JSON:
-		return raw{kind: rawJSON, s: jv.raw}
+	case jsonNested:
+		return raw{kind: rawJSON, s: text, n: int64(jv.ord)}
 	}
 	return raw{}
 }
 
-// jsonStack lends the jsonObjects of one run: one per level of nesting
-// being read, reused level by level. It comes from a pool, so that reading
-// raw JSON allocates nothing once warm. (A jsonObject on the stack would
-// escape anyway: sources are also read through reflection, and escape
-// analysis does not tell their fields apart.)
+// jsonStack holds what one run needs to read raw JSON: the tape of the
+// document and the jsonObjects being read, one per level of nesting,
+// reused level by level. It comes from a pool, so that reading raw JSON
+// allocates nothing once warm. (A jsonObject on the stack would escape
+// anyway: sources are also read through reflection, and escape analysis
+// does not tell their fields apart.)
 type jsonStack struct {
+	tape []span
+	open []int32 // the validator's scratch
 	objs []*jsonObject
 	used int
 }
 
 var jsonStackPool = sync.Pool{New: func() any { return new(jsonStack) }}
 
-// takeJSON returns a jsonObject filled from text for e; release it with
-// releaseJSON, innermost first.
-func (r *run) takeJSON(text string, e *Entity) *jsonObject {
+// parseJSON validates raw JSON input, records its tape for the run's
+// readers, and returns its text, trimmed. A run reads one document.
+func (r *run) parseJSON(b []byte) (string, error) {
 	if r.js == nil {
 		r.js = jsonStackPool.Get().(*jsonStack)
 	}
+	s := bytesString(b)
+	switch scanJSON(s, maxJSONNesting, &r.js.tape, &r.js.open) {
+	case scanTooDeep:
+		return "", &InputError{Status: 400, Msg: "the body nests deeper than " + strconv.Itoa(maxJSONNesting) + " levels", Err: ErrInvalidJSON}
+	case scanTooLarge:
+		return "", &InputError{Status: 413, Msg: "the body is too large to read", Err: ErrBodyTooLarge}
+	case scanInvalid:
+		return "", &InputError{Status: 400, Msg: "the body is not valid JSON", Err: ErrInvalidJSON}
+	}
+	s = trimSpace(s)
+	if s[0] != '{' && s[0] != '[' {
+		return "", &InputError{Status: 400, Msg: "the body is not a JSON object or array", Err: ErrInvalidJSON}
+	}
+	return s, nil
+}
+
+// takeJSON returns a jsonObject filled from text, the object numbered ord
+// on the run's tape, for e; release it with releaseJSON, innermost first.
+func (r *run) takeJSON(text string, ord int32, e *Entity) *jsonObject {
 	st := r.js
 	if st.used == len(st.objs) {
 		st.objs = append(st.objs, new(jsonObject))
 	}
 	o := st.objs[st.used]
 	st.used++
-	o.fill(text, e)
+	o.fill(text, ord, st.tape, e)
 	return o
 }
 
 // releaseJSON gives back the innermost jsonObject taken.
 func (r *run) releaseJSON() { r.js.used-- }
 
-// putJSON returns the run's jsonStack to its pool.
+// eachJSONObject calls f with each object of the JSON array text, numbered
+// ord on the run's tape; see eachJSONObject.
+func (r *run) eachJSONObject(text string, ord int32, f func(i int, text string, ord int32) bool) {
+	eachJSONObject(text, ord, r.js.tape, f)
+}
+
+// putJSON returns the run's jsonStack to its pool. A stack grown by a huge
+// document is dropped rather than kept.
 func (r *run) putJSON() {
 	if r.js != nil {
 		r.js.used = 0
-		jsonStackPool.Put(r.js)
+		if cap(r.js.tape) <= 1<<16 && cap(r.js.open) <= 1<<16 {
+			jsonStackPool.Put(r.js)
+		}
 		r.js = nil
 	}
-}
-
-// parseTop validates raw JSON input and returns its text, trimmed.
-func parseTop(b []byte) (string, error) {
-	if !nestingWithin(b, maxJSONNesting) {
-		return "", &InputError{Status: 400, Msg: "the body nests deeper than " + strconv.Itoa(maxJSONNesting) + " levels", Err: ErrInvalidJSON}
-	}
-	if !gjson.ValidBytes(b) {
-		return "", &InputError{Status: 400, Msg: "the body is not valid JSON", Err: ErrInvalidJSON}
-	}
-	s := trimSpace(bytesString(b))
-	if s == "" || s[0] != '{' && s[0] != '[' {
-		return "", &InputError{Status: 400, Msg: "the body is not a JSON object or array", Err: ErrInvalidJSON}
-	}
-	return s, nil
 }
 
 // maxJSONNesting is the deepest raw JSON input read at all, as
 // encoding/json refuses to decode deeper (the registry's depth limit, lower,
 // applies to what is made of it).
 const maxJSONNesting = 10000
-
-// nestingWithin reports whether brackets in b, outside strings, nest at
-// most max deep. It runs before gjson reads b, whose validation recurses.
-func nestingWithin(b []byte, max int) bool {
-	level := 0
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case '[', '{':
-			if level++; level > max {
-				return false
-			}
-		case ']', '}':
-			level--
-		case '"':
-			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
-					i++
-				}
-			}
-		}
-	}
-	return true
-}
 
 // unquote returns the text of the JSON string literal q (quotes included)
 // exactly as encoding/json decodes it: escapes resolved, a lone or broken
@@ -272,20 +301,6 @@ func appendRuneOrFFFD(b []byte, s string) ([]byte, int) {
 	return append(b, s[:size]...), size
 }
 
-// eachJSONObject calls f with the position and text of each element of a
-// JSON array that is an object, until f returns false.
-func eachJSONObject(array string, f func(i int, text string) bool) {
-	i := 0
-	gjson.Parse(array).ForEach(func(_, v gjson.Result) bool {
-		idx := i
-		i++
-		if v.Type != gjson.JSON || v.Raw[0] != '{' {
-			return true
-		}
-		return f(idx, v.Raw)
-	})
-}
-
 // hex4 reads the four hex digits at s[i:], or -1.
 func hex4(s string, i int) rune {
 	if i+4 > len(s) {
@@ -319,17 +334,6 @@ func trimSpace(s string) string {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-// countJSON returns the number of elements of a JSON array or members of a
-// JSON object.
-func countJSON(text string) int {
-	n := 0
-	gjson.Parse(text).ForEach(func(_, _ gjson.Result) bool {
-		n++
-		return true
-	})
-	return n
-}
 
 // appendCompact appends valid JSON text without its insignificant white
 // space, as json.Marshal writes a json.RawMessage: strings are copied as

@@ -98,7 +98,9 @@ func (e *Entity) MakeRequest(r *http.Request) (*Object, error) {
 			Msg: "method " + r.Method + " is not allowed; use " + allow}
 	}
 	src := &requestSource{query: r.URL.Query(), header: r.Header}
-	var jo jsonObject // read once, not nested: no need of a run's stack
+	var run run
+	run.init(e)
+	defer run.done()
 	if r.Body != nil && r.Body != http.NoBody {
 		limit := e.reg.MaxBodyBytes()
 		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -109,15 +111,14 @@ func (e *Entity) MakeRequest(r *http.Request) (*Object, error) {
 				return nil, bodyError(err)
 			}
 			if len(trimSpace(bytesString(body))) > 0 {
-				text, err := parseTop(body)
+				text, err := run.parseJSON(body)
 				if err == nil && text[0] != '{' {
 					err = &InputError{Status: 400, Msg: "the body is a JSON array, not an object", Err: ErrInvalidJSON}
 				}
 				if err != nil {
 					return nil, err
 				}
-				jo.fill(text, e)
-				src.js = &jo
+				src.js = run.takeJSON(text, 0, e)
 			}
 		case mt == "application/x-www-form-urlencoded":
 			r.Body = http.MaxBytesReader(nil, r.Body, limit)
@@ -133,10 +134,7 @@ func (e *Entity) MakeRequest(r *http.Request) (*Object, error) {
 			src.form = r.PostForm
 		}
 	}
-	var run run
-	run.init(e)
 	o := run.makeObject(e.root, &source{req: src}, e.reg.MaxDepth()-1)
-	run.done()
 	if err := run.err(); err != nil {
 		return nil, err
 	}

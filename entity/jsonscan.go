@@ -1,0 +1,440 @@
+package entity
+
+import (
+	"math"
+	"math/bits"
+)
+
+// The raw JSON reader. A document is read in two passes, never more:
+//
+//  1. scanJSON validates the whole input once, exactly as encoding/json's
+//     Valid does, without recursion (so no input can exhaust the stack),
+//     and records every object and array it meets in a tape: the
+//     container's size and the number of the container after it. It also
+//     refuses nesting deeper than maxJSONNesting, as encoding/json does.
+//  2. Each object an entity reads is walked once, member by member, by
+//     jsonObject.fill, which keeps the values of the keys the entity reads
+//     in slots. A nested object or array is stepped over in one jump with
+//     its tape entry, never rescanned, so the bytes of a list of objects
+//     are read by the validator and by each element's fill, and by nothing
+//     else.
+//
+// Both walkers after the first trust the text: it is valid JSON, and each
+// container handed to them is one the validator measured.
+
+// span is the tape entry of one object or array: its size in bytes, from
+// its opening bracket to its closing one included, and the number (in the
+// order their opening brackets come in the text) of the first container
+// after it, that is after everything nested in it.
+type span struct {
+	size, next int32
+}
+
+// jsonKind is the type of a JSON value, by its first byte.
+type jsonKind uint8
+
+const (
+	jsonNone   jsonKind = iota // no value: the slot was not in the object
+	jsonNull                   // null
+	jsonFalse                  // false
+	jsonTrue                   // true
+	jsonNumber                 // a number
+	jsonString                 // a string literal; plain when it has no escapes and is all ASCII
+	jsonNested                 // an object or an array
+)
+
+// strSafe holds the bytes a JSON string holds as they are (not a quote, a
+// backslash or a control character); strASCII the same less the bytes of
+// multi-byte UTF-8, so that a string made of them alone is its own value.
+var strSafe, strASCII = func() (safe, ascii [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		safe[c] = c != '"' && c != '\\'
+		ascii[c] = safe[c] && c < 0x80
+	}
+	return
+}()
+
+// scanError says why scanJSON refused its input.
+type scanError uint8
+
+const (
+	scanOK       scanError = iota
+	scanInvalid            // not valid JSON
+	scanTooDeep            // nested deeper than the limit
+	scanTooLarge           // larger than the tape's offsets can say
+)
+
+// scanJSON validates b as one JSON value with optional white space around
+// it, nested at most maxNesting deep, and records its containers in *tape
+// (reusing its storage). stack is scratch space, also reused.
+func scanJSON(b string, maxNesting int, tape *[]span, stack *[]int32) scanError {
+	if len(b) > math.MaxInt32 {
+		return scanTooLarge
+	}
+	t := (*tape)[:0]
+	st := (*stack)[:0]
+	defer func() { *tape, *stack = t, st }()
+	n := len(b)
+	i := 0
+	// open records a container opening at i.
+	open := func() bool {
+		if len(st) == maxNesting {
+			return false
+		}
+		st = append(st, int32(len(t)))
+		t = append(t, span{size: int32(i)}) // its start, until it closes
+		return true
+	}
+	// close ends the innermost container at i.
+	close := func() {
+		k := st[len(st)-1]
+		st = st[:len(st)-1]
+		t[k] = span{size: int32(i) - t[k].size + 1, next: int32(len(t))}
+	}
+value:
+	for {
+		for i < n && isSpace(b[i]) {
+			i++
+		}
+		if i == n {
+			return scanInvalid
+		}
+		switch c := b[i]; c {
+		case '{', '[':
+			if !open() {
+				return scanTooDeep
+			}
+			i++
+			for i < n && isSpace(b[i]) {
+				i++
+			}
+			if i == n {
+				return scanInvalid
+			}
+			if c == '[' {
+				if b[i] != ']' {
+					continue value
+				}
+				close()
+				i++
+				break
+			}
+			if b[i] == '}' {
+				close()
+				i++
+				break
+			}
+			if i = scanMember(b, i); i < 0 {
+				return scanInvalid
+			}
+			continue value
+		case '"':
+			if i = scanString(b, i); i < 0 {
+				return scanInvalid
+			}
+		case 't':
+			if i+4 > n || b[i:i+4] != "true" {
+				return scanInvalid
+			}
+			i += 4
+		case 'f':
+			if i+5 > n || b[i:i+5] != "false" {
+				return scanInvalid
+			}
+			i += 5
+		case 'n':
+			if i+4 > n || b[i:i+4] != "null" {
+				return scanInvalid
+			}
+			i += 4
+		default:
+			if i = scanNumber(b, i); i < 0 {
+				return scanInvalid
+			}
+		}
+		// After a value: close what ends here, then go on to the next
+		// element or member, or end.
+		for {
+			for i < n && isSpace(b[i]) {
+				i++
+			}
+			if len(st) == 0 {
+				if i != n {
+					return scanInvalid
+				}
+				return scanOK
+			}
+			if i == n {
+				return scanInvalid
+			}
+			inObject := b[t[st[len(st)-1]].size] == '{'
+			switch c := b[i]; {
+			case c == ',':
+				i++
+				if inObject {
+					for i < n && isSpace(b[i]) {
+						i++
+					}
+					if i = scanMember(b, i); i < 0 {
+						return scanInvalid
+					}
+				}
+				continue value
+			case c == '}' && inObject, c == ']' && !inObject:
+				close()
+				i++
+			default:
+				return scanInvalid
+			}
+		}
+	}
+}
+
+// scanMember reads an object member's key and colon at b[i:] and returns
+// the offset after the colon, or -1.
+func scanMember(b string, i int) int {
+	if i >= len(b) || b[i] != '"' {
+		return -1
+	}
+	if i = scanString(b, i); i < 0 {
+		return -1
+	}
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	if i == len(b) || b[i] != ':' {
+		return -1
+	}
+	return i + 1
+}
+
+// scanString validates the string literal at b[i:] and returns the offset
+// after its closing quote, or -1. Bytes of invalid UTF-8 are accepted, as
+// encoding/json accepts them (its decoder replaces them with U+FFFD).
+func scanString(b string, i int) int {
+	n := len(b)
+	for i++; i < n; i++ {
+		for i+8 <= n {
+			if stop := unsafeBytes(load64(b, i)); stop != 0 {
+				i += bits.TrailingZeros64(stop) / 8
+				break
+			}
+			i += 8
+		}
+		for i < n && strSafe[b[i]] {
+			i++
+		}
+		if i == n {
+			return -1
+		}
+		switch b[i] {
+		case '"':
+			return i + 1
+		case '\\':
+			i++
+			if i == n {
+				return -1
+			}
+			switch b[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= n || hex4(b, i+1) < 0 {
+					return -1
+				}
+				i += 4
+			default:
+				return -1
+			}
+		default: // a control character
+			return -1
+		}
+	}
+	return -1
+}
+
+// scanNumber validates the number at b[i:] and returns the offset after
+// it, or -1.
+func scanNumber(b string, i int) int {
+	n := len(b)
+	if i < n && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < n && b[i] == '0':
+		i++
+	case i < n && '1' <= b[i] && b[i] <= '9':
+		for i++; i < n && isDigit(b[i]); i++ {
+		}
+	default:
+		return -1
+	}
+	if i < n && b[i] == '.' {
+		i++
+		if i == n || !isDigit(b[i]) {
+			return -1
+		}
+		for i++; i < n && isDigit(b[i]); i++ {
+		}
+	}
+	if i < n && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < n && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i == n || !isDigit(b[i]) {
+			return -1
+		}
+		for i++; i < n && isDigit(b[i]); i++ {
+		}
+	}
+	return i
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// The walkers below read text the validator accepted.
+
+// skipSpace returns the offset of the first byte at or after i that is not
+// white space.
+func skipSpace(s string, i int) int {
+	for isSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the offset after the string literal at s[i:], and
+// whether the literal is plain: no escapes, all ASCII, so that its content
+// is its value.
+func stringEnd(s string, i int) (int, bool) {
+	i++
+	for i+8 <= len(s) {
+		if stop := unsafeBytes(load64(s, i)) | load64(s, i)&hi8; stop != 0 {
+			i += bits.TrailingZeros64(stop) / 8
+			break
+		}
+		i += 8
+	}
+	for strASCII[s[i]] {
+		i++
+	}
+	if s[i] == '"' {
+		return i + 1, true
+	}
+	for ; s[i] != '"'; i++ {
+		if s[i] == '\\' {
+			i++
+		}
+	}
+	return i + 1, false
+}
+
+// scalarEnd returns the offset after the number or literal at s[i:].
+func scalarEnd(s string, i int) int {
+	for i++; i < len(s); i++ {
+		switch c := s[i]; {
+		case isDigit(c), c == '.', c == 'e', c == 'E', c == '+', c == '-', 'a' <= c && c <= 'z':
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// nestedEnd returns the offset after the object or array at s[i:], found by
+// scanning it (for the few readers that have no tape at hand).
+func nestedEnd(s string, i int) int {
+	level := 0
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '[', '{':
+			level++
+		case ']', '}':
+			if level--; level == 0 {
+				return i + 1
+			}
+		case '"':
+			i, _ = stringEnd(s, i)
+			i--
+		}
+	}
+	return i
+}
+
+// countJSON returns the number of elements of a JSON array or members of a
+// JSON object.
+func countJSON(text string) int {
+	count := 0
+	for i := skipSpace(text, 1); text[i] != ']' && text[i] != '}'; {
+		count++
+		if text[0] == '{' {
+			i, _ = stringEnd(text, i)
+			i = skipSpace(text, skipSpace(text, i)+1) // the colon
+		}
+		switch text[i] {
+		case '"':
+			i, _ = stringEnd(text, i)
+		case '{', '[':
+			i = nestedEnd(text, i)
+		default:
+			i = scalarEnd(text, i)
+		}
+		if i = skipSpace(text, i); text[i] == ',' {
+			i = skipSpace(text, i+1)
+		}
+	}
+	return count
+}
+
+// eachJSONObject calls f with the position, text and tape number of each
+// element of a JSON array that is an object, until f returns false. ord is
+// the array's own number on tape.
+func eachJSONObject(array string, ord int32, tape []span, f func(i int, text string, ord int32) bool) {
+	next := ord + 1
+	idx := 0
+	for i := skipSpace(array, 1); array[i] != ']'; idx++ {
+		switch c := array[i]; c {
+		case '{', '[':
+			sp := tape[next]
+			end := i + int(sp.size)
+			if c == '{' && !f(idx, array[i:end], next) {
+				return
+			}
+			next = sp.next
+			i = end
+		case '"':
+			i, _ = stringEnd(array, i)
+		default:
+			i = scalarEnd(array, i)
+		}
+		if i = skipSpace(array, i); array[i] == ',' {
+			i = skipSpace(array, i+1)
+		}
+	}
+}
+
+// Eight bytes at a time: the string scanners look at a word of text at
+// once, and at single bytes only around what stops them.
+
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)
+
+// load64 returns s[i:i+8] as a little-endian word (the compiler makes it a
+// single load).
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// unsafeBytes returns a word with the high bit set in each byte of x that
+// a JSON string cannot hold as it is (a quote, a backslash, a control
+// character), and perhaps in bytes after the first such one (the
+// subtractions borrow), never before it: only its lowest set bit is exact.
+func unsafeBytes(x uint64) uint64 {
+	quote := x ^ (lo8 * '"')
+	slash := x ^ (lo8 * '\\')
+	return ((quote-lo8) & ^quote | (slash-lo8) & ^slash | (x-lo8*0x20) & ^x) & hi8
+}

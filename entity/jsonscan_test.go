@@ -1,0 +1,244 @@
+package entity
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/bits"
+	"strings"
+	"testing"
+)
+
+// The raw JSON reader must accept exactly what encoding/json accepts: these
+// cases are checked against json.Valid as well as against want.
+func TestScanJSON(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want scanError
+	}{
+		{"empty", ``, scanInvalid},
+		{"space only", " \t\r\n", scanInvalid},
+		{"empty object", `{}`, scanOK},
+		{"empty array", `[ ]`, scanOK},
+		{"scalar top", `12`, scanOK},
+		{"string top", `"a"`, scanOK},
+		{"literals", `[true,false,null]`, scanOK},
+		{"truncated literal", `[tru]`, scanInvalid},
+		{"literal prefix", `[nulll]`, scanInvalid},
+		{"nested", `{"a":[1,{"b":{}},[]],"c":"d"}`, scanOK},
+		{"white space everywhere", " { \"a\" : [ 1 , 2 ] , \"b\" : { } } \n", scanOK},
+		{"trailing comma in object", `{"a":1,}`, scanInvalid},
+		{"trailing comma in array", `[1,]`, scanInvalid},
+		{"leading comma", `[,1]`, scanInvalid},
+		{"missing colon", `{"a" 1}`, scanInvalid},
+		{"missing value", `{"a":}`, scanInvalid},
+		{"unquoted key", `{a:1}`, scanInvalid},
+		{"number key", `{1:1}`, scanInvalid},
+		{"mismatched close", `[1}`, scanInvalid},
+		{"mismatched close object", `{"a":1]`, scanInvalid},
+		{"unclosed", `{"a":[1,2}`, scanInvalid},
+		{"extra close", `{}}`, scanInvalid},
+		{"two values", `{} {}`, scanInvalid},
+		{"garbage after", `[1]x`, scanInvalid},
+		{"numbers", `[0,-0,1.5,-1.5e10,2E-3,1e+2,123456789012345678901234567890]`, scanOK},
+		{"leading zero", `[01]`, scanInvalid},
+		{"bare minus", `[-]`, scanInvalid},
+		{"dot without digits", `[1.]`, scanInvalid},
+		{"leading dot", `[.5]`, scanInvalid},
+		{"exponent without digits", `[1e]`, scanInvalid},
+		{"plus sign", `[+1]`, scanInvalid},
+		{"hex", `[0x10]`, scanInvalid},
+		{"NaN", `[NaN]`, scanInvalid},
+		{"escapes", `["\"\\\/\b\f\n\r\t\u00e9\uD83D\uDE00"]`, scanOK},
+		{"bad escape", `["\x"]`, scanInvalid},
+		{"short unicode escape", `["\u12"]`, scanInvalid},
+		{"bad hex", `["\u12G4"]`, scanInvalid},
+		{"escape at end", `["\`, scanInvalid},
+		{"control character", "[\"a\x01b\"]", scanInvalid},
+		{"tab in string", "[\"a\tb\"]", scanInvalid},
+		{"DEL in string", "[\"a\x7fb\"]", scanOK},
+		{"invalid UTF-8", "[\"a\xffb\"]", scanOK},
+		{"lone surrogate", `["\ud800"]`, scanOK},
+		{"unclosed string", `["abc`, scanInvalid},
+		{"long string", `["` + strings.Repeat("abcdefgh", 20) + `"]`, scanOK},
+		{"long string with quote late", `["` + strings.Repeat("abcdefgh", 20) + `\"x"]`, scanOK},
+		{"long string with control late", "[\"" + strings.Repeat("abcdefgh", 3) + "\x1f\"]", scanInvalid},
+		{"BOM", "\ufeff{}", scanInvalid},
+		{"NUL after", "{}\x00", scanInvalid},
+		{"too deep", strings.Repeat("[", 10001) + strings.Repeat("]", 10001), scanTooDeep},
+		{"deep enough", strings.Repeat("[", 10000) + strings.Repeat("]", 10000), scanOK},
+		{"deep and unclosed", strings.Repeat("[", 20000), scanTooDeep},
+	}
+	var tape []span
+	var stack []int32
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := scanJSON(tt.in, maxJSONNesting, &tape, &stack)
+			if got != tt.want {
+				t.Errorf("scanJSON(%.40q) = %v, want %v", tt.in, got, tt.want)
+			}
+			if tt.want != scanTooDeep && (got == scanOK) != json.Valid([]byte(tt.in)) {
+				t.Errorf("scanJSON(%.40q) = %v, json.Valid = %v", tt.in, got, json.Valid([]byte(tt.in)))
+			}
+		})
+	}
+}
+
+// FuzzScanJSON checks the validator against encoding/json, and the tape
+// and the walkers against the text itself.
+func FuzzScanJSON(f *testing.F) {
+	for _, s := range []string{`{}`, `[1,"a",{"b":[null,true]}]`, `{"a":{"b":{"c":[]}},"d":"\u00e9"}`, `[01]`, `"x\u12"`, "[\"\xff\"]"} {
+		f.Add(s)
+	}
+	var tape []span
+	var stack []int32
+	f.Fuzz(func(t *testing.T, in string) {
+		got := scanJSON(in, 64, &tape, &stack)
+		valid := json.Valid([]byte(in))
+		switch {
+		case got == scanTooDeep:
+			if valid && nesting(in) <= 64 {
+				t.Fatalf("scanJSON(%q) refused as too deep, nesting %d", in, nesting(in))
+			}
+			return
+		case (got == scanOK) != valid:
+			t.Fatalf("scanJSON(%q) = %v, json.Valid = %v", in, got, valid)
+		case got != scanOK:
+			return
+		}
+		// Each container's span is its extent and its next number is the
+		// count of the containers it holds, plus its own.
+		starts := containerStarts(in)
+		if len(starts) != len(tape) {
+			t.Fatalf("%q: %d containers, tape %d", in, len(starts), len(tape))
+		}
+		for k, start := range starts {
+			end := nestedEnd(in, start)
+			if int(tape[k].size) != end-start {
+				t.Fatalf("%q: container %d at %d: span %d, want %d", in, k, start, tape[k].size, end-start)
+			}
+			inner := 0
+			for _, s := range starts[k+1:] {
+				if s < end {
+					inner++
+				}
+			}
+			if int(tape[k].next) != k+1+inner {
+				t.Fatalf("%q: container %d: next %d, want %d", in, k, tape[k].next, k+1+inner)
+			}
+		}
+		text := trimSpace(in)
+		if len(starts) > 0 && starts[0] == len(in)-len(strings.TrimLeft(in, " \t\r\n")) {
+			var v any
+			if err := json.Unmarshal([]byte(text), &v); err != nil {
+				t.Fatal(err)
+			}
+			want := 0
+			switch v := v.(type) {
+			case []any:
+				want = len(v)
+			case map[string]any:
+				want = countMembers(text)
+			}
+			if got := countJSON(text); got != want {
+				t.Fatalf("countJSON(%q) = %d, want %d", text, got, want)
+			}
+		}
+	})
+}
+
+// nesting returns how deep brackets nest in valid JSON text.
+func nesting(s string) int {
+	level, most := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[', '{':
+			level++
+			most = max(most, level)
+		case ']', '}':
+			level--
+		case '"':
+			i, _ = stringEnd(s, i)
+			i--
+		}
+	}
+	return most
+}
+
+// containerStarts returns the offsets of the opening brackets in valid
+// JSON text, in order.
+func containerStarts(s string) []int {
+	var starts []int
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[', '{':
+			starts = append(starts, i)
+		case '"':
+			i, _ = stringEnd(s, i)
+			i--
+		}
+	}
+	return starts
+}
+
+// countMembers counts an object's members with encoding/json's tokenizer
+// (a map would merge duplicate keys).
+func countMembers(s string) int {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.Token() // {
+	n := 0
+	for dec.More() {
+		dec.Token() // the key
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			panic(err)
+		}
+		n++
+	}
+	return n
+}
+
+// The word-at-a-time scanners must stop exactly where the byte-at-a-time
+// ones do: every byte value at every position of a word.
+func TestUnsafeBytes(t *testing.T) {
+	for pos := 0; pos < 8; pos++ {
+		for c := 0; c < 256; c++ {
+			for _, fill := range []byte{'a', 0x20, 0x7f, 0xff, '"'} {
+				w := bytes.Repeat([]byte{'x'}, 8)
+				for i := pos + 1; i < 8; i++ {
+					w[i] = fill
+				}
+				w[pos] = byte(c)
+				s := string(w)
+				want := 8
+				for i := 0; i < 8; i++ {
+					if !strSafe[s[i]] {
+						want = i
+						break
+					}
+				}
+				got := 8
+				if stop := unsafeBytes(load64(s, 0)); stop != 0 {
+					got = bits.TrailingZeros64(stop) / 8
+				}
+				if got != want {
+					t.Fatalf("word %q: stops at %d, want %d", s, got, want)
+				}
+				wantASCII := 8
+				for i := 0; i < 8; i++ {
+					if !strASCII[s[i]] {
+						wantASCII = i
+						break
+					}
+				}
+				gotASCII := 8
+				if stop := unsafeBytes(load64(s, 0)) | load64(s, 0)&hi8; stop != 0 {
+					gotASCII = bits.TrailingZeros64(stop) / 8
+				}
+				if gotASCII != wantASCII {
+					t.Fatalf("word %q: ASCII scan stops at %d, want %d", s, gotASCII, wantASCII)
+				}
+			}
+		}
+	}
+}

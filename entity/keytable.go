@@ -1,0 +1,59 @@
+package entity
+
+import "math/bits"
+
+// keyTable finds the slot of an input key in raw JSON: a small open
+// addressing table built once per entity, cheaper per key than a Go map
+// (no seeded hash of the whole key: its length and three of its bytes
+// pick the bucket, one string comparison confirms).
+type keyTable struct {
+	shift   uint8
+	buckets []keyBucket
+}
+
+type keyBucket struct {
+	key  string
+	slot int32 // 1 + the slot; 0 for an empty bucket
+}
+
+// newKeyTable builds the table of slots (name → slot).
+func newKeyTable(slots map[string]int) keyTable {
+	size := 8
+	for size < 4*len(slots) {
+		size *= 2
+	}
+	t := keyTable{shift: uint8(32 - bits.TrailingZeros(uint(size))), buckets: make([]keyBucket, size)}
+	for k, slot := range slots {
+		i := t.bucket(k)
+		for t.buckets[i].slot != 0 {
+			i = (i + 1) & (len(t.buckets) - 1)
+		}
+		t.buckets[i] = keyBucket{key: k, slot: int32(slot) + 1}
+	}
+	return t
+}
+
+// bucket returns the first bucket to look in for k.
+func (t *keyTable) bucket(k string) int {
+	h := uint32(len(k))
+	if len(k) > 0 {
+		h ^= uint32(k[0])<<8 ^ uint32(k[len(k)/2])<<16 ^ uint32(k[len(k)-1])<<24
+	}
+	return int((h * 0x9E3779B1) >> t.shift)
+}
+
+// lookup returns the slot of k, or -1 when the entity does not read k.
+func (t *keyTable) lookup(k string) int {
+	if len(t.buckets) == 0 {
+		return -1
+	}
+	for i := t.bucket(k); ; i = (i + 1) & (len(t.buckets) - 1) {
+		b := &t.buckets[i]
+		if b.slot == 0 {
+			return -1
+		}
+		if b.key == k {
+			return int(b.slot) - 1
+		}
+	}
+}
