@@ -7,6 +7,7 @@ require (
 	github.com/expose-go/expose v0.0.0
 	github.com/goccy/go-json v0.12.0
 	github.com/segmentio/encoding v0.5.4
+	github.com/tidwall/gjson v1.18.0
 )
 
 require (
@@ -15,7 +16,6 @@ require (
 	github.com/cloudwego/base64x v0.1.6 // indirect
 	github.com/klauspost/cpuid/v2 v2.2.9 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
-	github.com/tidwall/gjson v1.18.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.0 // indirect
 	github.com/twitchyliquid64/golang-asm v0.15.1 // indirect

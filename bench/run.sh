@@ -54,6 +54,7 @@ header() {
   echo "# command:   bench/run.sh: $COUNT rounds (-count=$COUNT in samples, interleaved) of"
   echo "#              go test -run '^\$' -bench '^Benchmark(Users|Failing)\$' -count 1 -benchtime $BENCHTIME"
   echo "#              go test -run '^\$' -bench '^BenchmarkParallel\$' -cpu 1,2 -count 1 -benchtime $BENCHTIME"
+  echo "#              go test -run '^\$' -bench '^BenchmarkRaw\$' -count 1 -benchtime $BENCHTIME"
 }
 
 raw="$out/raw.txt"
@@ -71,6 +72,7 @@ for i in $(seq "$COUNT"); do
   echo "-- round $i/$COUNT" >&2
   "$bin" -test.run '^$' -test.bench '^Benchmark(Users|Failing)$' -test.count 1 -test.benchtime "$BENCHTIME" >> "$raw"
   "$bin" -test.run '^$' -test.bench '^BenchmarkParallel$' -test.cpu 1,2 -test.count 1 -test.benchtime "$BENCHTIME" >> "$raw"
+  "$bin" -test.run '^$' -test.bench '^BenchmarkRaw$' -test.count 1 -test.benchtime "$BENCHTIME" >> "$raw"
 done
 
 ratios=$(go run ./cmd/ratios "$raw")
@@ -93,6 +95,10 @@ ratios=$(go run ./cmd/ratios "$raw")
   echo "## Parallel AppendJSON, 1 P vs 2 P (benchstat -filter .name:Parallel -col /gomaxprocs)"
   echo
   "$benchstat" -filter '.name:Parallel' -col /gomaxprocs "$raw"
+  echo
+  echo "## Raw JSON input (benchstat -filter .name:Raw -col /impl)"
+  echo
+  "$benchstat" -filter '.name:Raw' -col /impl "$raw"
   echo
   echo "## Every benchmark (benchstat)"
   echo

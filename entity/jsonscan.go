@@ -72,25 +72,13 @@ func scanJSON(b string, maxNesting int, tape *[]span, stack *[]int32) scanError 
 		return scanTooLarge
 	}
 	t := (*tape)[:0]
-	st := (*stack)[:0]
+	st := (*stack)[:0] // the containers open, by number
 	defer func() { *tape, *stack = t, st }()
 	n := len(b)
 	i := 0
-	// open records a container opening at i.
-	open := func() bool {
-		if len(st) == maxNesting {
-			return false
-		}
-		st = append(st, int32(len(t)))
-		t = append(t, span{size: int32(i)}) // its start, until it closes
-		return true
-	}
-	// close ends the innermost container at i.
-	close := func() {
-		k := st[len(st)-1]
-		st = st[:len(st)-1]
-		t[k] = span{size: int32(i) - t[k].size + 1, next: int32(len(t))}
-	}
+	// A container's tape entry holds its start until it closes (no
+	// closures here: a variable they shared would live in memory).
+	closer := byte(0) // what closes the innermost open container
 value:
 	for {
 		for i < n && isSpace(b[i]) {
@@ -101,31 +89,23 @@ value:
 		}
 		switch c := b[i]; c {
 		case '{', '[':
-			if !open() {
+			if len(st) == maxNesting {
 				return scanTooDeep
 			}
+			st = append(st, int32(len(t)))
+			t = append(t, span{size: int32(i)})
+			closer = c + 2 // '{'+2 is '}', '['+2 is ']'
 			i++
 			for i < n && isSpace(b[i]) {
 				i++
 			}
-			if i == n {
-				return scanInvalid
+			if i < n && b[i] == closer {
+				break // empty: closed below
 			}
-			if c == '[' {
-				if b[i] != ']' {
-					continue value
+			if c == '{' {
+				if i = scanMember(b, i); i < 0 {
+					return scanInvalid
 				}
-				close()
-				i++
-				break
-			}
-			if b[i] == '}' {
-				close()
-				i++
-				break
-			}
-			if i = scanMember(b, i); i < 0 {
-				return scanInvalid
 			}
 			continue value
 		case '"':
@@ -158,20 +138,16 @@ value:
 			for i < n && isSpace(b[i]) {
 				i++
 			}
-			if len(st) == 0 {
-				if i != n {
-					return scanInvalid
-				}
-				return scanOK
-			}
 			if i == n {
+				if len(st) == 0 {
+					return scanOK
+				}
 				return scanInvalid
 			}
-			inObject := b[t[st[len(st)-1]].size] == '{'
 			switch c := b[i]; {
-			case c == ',':
+			case c == ',' && closer != 0:
 				i++
-				if inObject {
+				if closer == '}' {
 					for i < n && isSpace(b[i]) {
 						i++
 					}
@@ -180,8 +156,14 @@ value:
 					}
 				}
 				continue value
-			case c == '}' && inObject, c == ']' && !inObject:
-				close()
+			case c == closer && closer != 0:
+				k := st[len(st)-1]
+				st = st[:len(st)-1]
+				t[k] = span{size: int32(i) - t[k].size + 1, next: int32(len(t))}
+				closer = 0
+				if len(st) > 0 {
+					closer = b[t[st[len(st)-1]].size] + 2
+				}
 				i++
 			default:
 				return scanInvalid

@@ -242,3 +242,25 @@ func TestUnsafeBytes(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkScanJSON times the validator alone on a list of 100 users.
+func BenchmarkScanJSON(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"limit":100,"list":[`)
+	for i := range 100 {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(`{"age":40,"id":"1007","mail":"maachang12@example2.com","name":"maachang12"}`)
+	}
+	sb.WriteString(`]}`)
+	doc := sb.String()
+	var tape []span
+	var stack []int32
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		if scanJSON(doc, maxJSONNesting, &tape, &stack) != scanOK {
+			b.Fatal("invalid")
+		}
+	}
+}

@@ -54,6 +54,13 @@ type jsonObject struct {
 	text string
 	vals [16]jval
 	more []jval
+
+	// For the entity read last, the slot (plus one) of the key found at
+	// each of the first positions: the objects of a list usually spell
+	// their keys in the same order, and comparing one key is cheaper than
+	// looking it up.
+	hintsFor *Entity
+	hints    [16]int16
 }
 
 // fill reads the object text once, keeping the values of the keys e reads.
@@ -70,23 +77,55 @@ func (o *jsonObject) fill(text string, ord int32, tape []span, e *Entity) {
 		clear(o.more)
 	}
 	o.text = text
+	if o.hintsFor != e {
+		o.hintsFor = e
+		clear(o.hints[:])
+	}
 	next := ord + 1
-	for i := skipSpace(text, 1); text[i] != '}'; {
-		end, plain := stringEnd(text, i)
-		key := text[i+1 : end-1]
-		if !plain {
-			key = unquote(text[i:end])
+	var skipped jval
+	for i, m := skipSpace(text, 1), 0; text[i] != '}'; m++ {
+		// The key: first the one found at this position last time, read
+		// in place (a name without quotes or backslashes is its own
+		// literal), else scanned and looked up.
+		slot, end := -1, 0
+		if m < len(o.hints) {
+			if h := int(o.hints[m]) - 1; h >= 0 && e.keys.literal[h] {
+				name := e.keys.names[h]
+				if k := i + 1 + len(name); k < len(text) && text[k] == '"' && text[i+1:k] == name {
+					slot, end = h, k+1
+				}
+			}
+		}
+		if end == 0 {
+			var plain bool
+			end, plain = stringEnd(text, i)
+			key := text[i+1 : end-1]
+			if !plain {
+				key = unquote(text[i:end])
+			}
+			slot = e.keys.lookup(key)
+			if m < len(o.hints) {
+				o.hints[m] = int16(slot + 1)
+			}
 		}
 		i = skipSpace(text, skipSpace(text, end)+1)
-		var jv jval
+		// The value is written field by field into its slot (or into
+		// skipped, for a key e does not read): a jval built aside and
+		// copied would be stored in pieces and reloaded whole, which
+		// stalls the processor's store forwarding.
+		jv := &skipped
+		if slot >= 0 {
+			jv = o.at(slot)
+		}
+		jv.start, jv.plain, jv.ord = int32(i), false, 0
 		switch c := text[i]; c {
 		case '"':
-			end, plain = stringEnd(text, i)
-			jv = jval{kind: jsonString, plain: plain}
+			end, jv.plain = stringEnd(text, i)
+			jv.kind = jsonString
 		case '{', '[':
 			sp := tape[next]
 			end = i + int(sp.size)
-			jv = jval{kind: jsonNested, ord: next}
+			jv.kind, jv.ord = jsonNested, next
 			next = sp.next
 		case 't':
 			end, jv.kind = i+4, jsonTrue
@@ -97,14 +136,7 @@ func (o *jsonObject) fill(text string, ord int32, tape []span, e *Entity) {
 		default:
 			end, jv.kind = scalarEnd(text, i), jsonNumber
 		}
-		if slot := e.keys.lookup(key); slot >= 0 {
-			jv.start, jv.end = int32(i), int32(end)
-			if slot < len(o.vals) {
-				o.vals[slot] = jv
-			} else {
-				o.more[slot-len(o.vals)] = jv
-			}
-		}
+		jv.end = int32(end)
 		if i = skipSpace(text, end); text[i] == ',' {
 			i = skipSpace(text, i+1)
 		}

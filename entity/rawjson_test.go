@@ -929,3 +929,63 @@ func ExampleEntity_MakeJSON_rawJSON() {
 	// {"id":42,"total":9.9,"meta":{"z":1.50,"a":[]}} <nil>
 	// true 400 true
 }
+
+// The reader remembers where each key came in the previous object of a
+// list and tries that name first, reading it in place; these lists change
+// their key order, spell keys that are prefixes or extensions of declared
+// names, escape declared names, and declare names that are not their own
+// JSON literal. Each must read as json.Unmarshal into maps reads it.
+func TestRawJSONKeyHints(t *testing.T) {
+	reg := entity.NewRegistry()
+	reg.MustExpose("item",
+		"name", "string", "",
+		"na", "string", "",
+		`q"uote`, "string", "",
+		`back\slash`, "string", "",
+		"n", "number", "",
+	)
+	reg.MustExpose("items", "list", "$item", "")
+	items := reg.Lookup("items")
+	tests := []struct{ name, list string }{
+		{"same order", `[{"name":"a","na":"b","n":1},{"name":"c","na":"d","n":2}]`},
+		{"order changes", `[{"name":"a","na":"b","n":1},{"n":2,"na":"d","name":"c"},{"na":"e","name":"f"}]`},
+		{"a prefix of the name at that position", `[{"name":"a"},{"na":"b"},{"nam":"x","name":"c"}]`},
+		{"an extension of the name at that position", `[{"na":"a"},{"nam":"b"},{"names":"c","name":"d"}]`},
+		{"an escaped name", `[{"name":"a"},{"n\u0061me":"b"},{"\u006eame":"c"}]`},
+		{"a name followed by an escaped quote", `[{"name":"a"},{"name\"":"b","name":"c"}]`},
+		{"names that need escapes", `[{"q\"uote":"a","back\\slash":"b"},{"q\"uote":"c","back\\slash":"d"},{"back\\slash":"e"}]`},
+		{"unknown keys between", `[{"x":1,"name":"a"},{"x":2,"name":"b"},{"name":"c","x":3}]`},
+		{"duplicate keys", `[{"name":"a","name":"b"},{"name":"c","name":"d","name":"e"}]`},
+		{"more keys than hints", `[{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"name":"a","n":1},{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"n":2,"name":"b"}]`},
+		{"empty objects", `[{},{"name":"a"},{}]`},
+		{"white space", "[ { \"name\" : \"a\" , \"n\" : 1 } , {\n\"name\"\t:\"b\"} ]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text := `{"list":` + tt.list + `}`
+			var m map[string]any
+			if err := json.Unmarshal([]byte(text), &m); err != nil {
+				t.Fatal(err)
+			}
+			want, err := items.MakeJSON(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := items.MakeJSON([]byte(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("raw  %s\nmaps %s", got, want)
+			}
+			// The Object path reads the same slots.
+			o, err := items.Make([]byte(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, _ := o.MarshalJSON(); string(b) != string(want) {
+				t.Errorf("Make %s\nmaps %s", b, want)
+			}
+		})
+	}
+}

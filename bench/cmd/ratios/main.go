@@ -240,6 +240,20 @@ func printTargets(t table) {
 		v, ok = ratio(t.get("Parallel", "AppendJSON", n, 1), t.get("Parallel", "AppendJSON", n, 2))
 		row("5. parallel throughput 2 P / 1 P", n, v, ">= 1.8x", v >= 1.8, ok)
 	}
+	// The input side's targets (issue 4), from BenchmarkRaw: raw JSON bytes
+	// given to MakeJSON.
+	for _, n := range sizes(t) {
+		rawMJ := t.get("Raw", "raw", n, 0)
+		if rawMJ == nil {
+			continue
+		}
+		v, ok := ratio(t.get("Raw", "unmarshal", n, 0), rawMJ)
+		row("in. Unmarshal+MakeJSON / raw MakeJSON (time)", n, v, ">= 5x", v >= 5, ok)
+		a := median(rawMJ.allocs)
+		row("in. raw MakeJSON allocs/op", n, a, "<= 2", a <= 2, len(rawMJ.allocs) > 0)
+		v, ok = ratio(rawMJ, t.get("Raw", "gjson", n, 0))
+		row("in. raw MakeJSON / gjson shaper (time)", n, v, "<= 1.3x", v <= 1.3, ok)
+	}
 	fmt.Println()
 	fmt.Println("For reference, not targets:")
 	for _, n := range sizes(t) {
@@ -251,6 +265,9 @@ func printTargets(t table) {
 		}
 		if v, ok := ratio(t.get("Users", "Make+MarshalJSON", n, 0), t.get("Users", "AppendJSON", n, 0)); ok {
 			fmt.Printf("  Make+(*Object).MarshalJSON / AppendJSON, %d users: %.2fx\n", n, v)
+		}
+		if v, ok := ratio(t.get("Raw", "append", n, 0), t.get("Raw", "gjson", n, 0)); ok {
+			fmt.Printf("  raw AppendJSON (reused buffer) / gjson shaper (reused buffer), %d users: %.2fx\n", n, v)
 		}
 	}
 	fmt.Println()
