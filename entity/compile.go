@@ -165,7 +165,7 @@ func setFast(n *node) {
 					n.strChecks = nil
 					return
 				}
-				n.strChecks = append(n.strChecks, strCheck{rule: ck.rule, c: sc})
+				n.strChecks = append(n.strChecks, strCheck{rule: ck.rule, c: sc, noPanic: ck.noPanic})
 			}
 		}
 		n.fast = fastString
@@ -223,7 +223,7 @@ func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 		c.errorf(f, r.Pos, "%s", msg)
 		return
 	}
-	ck := check{rule: strings.ToLower(def.Name), c: checker} // aliases report the rule's own name
+	ck := check{rule: strings.ToLower(def.Name), c: checker, noPanic: def.NoPanic} // aliases report the rule's own name
 	n.ruleNames = append(n.ruleNames, ck.rule)
 	if def.Implied.Has(typ) {
 		return // the conversion already guarantees it: nothing to check

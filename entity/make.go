@@ -62,7 +62,7 @@ type run struct {
 	// The path: the first frames in an array, deeper ones in more. (A slice
 	// of the array kept in the run would make the run escape to the heap.)
 	depth int
-	path  [16]frame
+	path  [8]frame
 	more  []frame
 }
 
@@ -205,7 +205,15 @@ func (r *run) failValue(n *node, err error) {
 var errRequired = errors.New("is required")
 
 // runCheck calls a checker; a panic in it (user code) is the field's error.
-func runCheck(ck check, v rules.Value) (err error) {
+func runCheck(ck check, v rules.Value) error {
+	if ck.noPanic {
+		return ck.c.Check(v)
+	}
+	return runGuarded(ck, v)
+}
+
+// runGuarded calls a checker that may panic.
+func runGuarded(ck check, v rules.Value) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("rule %q panicked: %v", ck.rule, p)
@@ -282,6 +290,19 @@ func appendValue(dst []byte, k rules.Kind, v rules.Value, depth int) ([]byte, er
 // appendTop writes v, an object or a list of objects, made with e.
 func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 	depth := e.reg.MaxDepth()
+	if m, ok := v.(map[string]any); ok && m != nil { // the common case first
+		return r.appendObject(dst, e.root, &source{ma: m}, depth-1)
+	}
+	return r.appendTopOther(dst, e, v, depth)
+}
+
+// appendTopOther is appendTop for every input but a map[string]any. (It is
+// apart so that the common case's stack frame stays small: a handler's
+// goroutine starts with a small stack, and every byte of frame on the way
+// down is a byte that may make it grow.)
+//
+//go:noinline
+func (r *run) appendTopOther(dst []byte, e *Entity, v any, depth int) []byte {
 	if isNil(v) {
 		return r.appendObject(dst, e.root, &source{}, depth-1)
 	}
@@ -330,25 +351,7 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 					continue
 				}
 			}
-			v, in, _, fromDefault := r.resolve(n, src)
-			switch {
-			case fromDefault:
-				dst = append(dst, n.defJSON...)
-			case v.Kind != rules.Null && passesText(n.typ, in):
-				mark := len(dst)
-				var err error
-				if dst, err = appendCompact(dst, in.s, depth); err != nil {
-					r.failValue(n, err)
-					dst = append(dst[:mark], "null"...)
-				}
-			default:
-				mark := len(dst)
-				var err error
-				if dst, err = appendValue(dst, n.typ, v, depth); err != nil {
-					r.failValue(n, err)
-					dst = append(dst[:mark], "null"...)
-				}
-			}
+			dst = r.appendValueField(dst, n, src, depth)
 		case nodeGroup:
 			if depth <= 0 {
 				r.fail(n, "depth", ErrDepth)
@@ -363,6 +366,34 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 		}
 	}
 	return append(dst, '}')
+}
+
+// appendValueField writes a value field through the general path: resolve
+// converts, defaults and checks. (Apart from appendObject, and not inlined,
+// to keep appendObject's frame small; see appendTopOther.)
+//
+//go:noinline
+func (r *run) appendValueField(dst []byte, n *node, src *source, depth int) []byte {
+	v, in, _, fromDefault := r.resolve(n, src)
+	switch {
+	case fromDefault:
+		return append(dst, n.defJSON...)
+	case v.Kind != rules.Null && passesText(n.typ, in):
+		mark := len(dst)
+		var err error
+		if dst, err = appendCompact(dst, in.s, depth); err != nil {
+			r.failValue(n, err)
+			dst = append(dst[:mark], "null"...)
+		}
+	default:
+		mark := len(dst)
+		var err error
+		if dst, err = appendValue(dst, n.typ, v, depth); err != nil {
+			r.failValue(n, err)
+			dst = append(dst[:mark], "null"...)
+		}
+	}
+	return dst
 }
 
 // appendFast writes a value field read from a map[string]any, a JSON
@@ -457,7 +488,15 @@ func (r *run) appendAbsent(dst []byte, n *node) []byte {
 
 // runStringCheck calls a string checker; a panic in it (user code) is the
 // field's error.
-func runStringCheck(ck strCheck, s string) (err error) {
+func runStringCheck(ck strCheck, s string) error {
+	if ck.noPanic {
+		return ck.c.CheckString(s)
+	}
+	return runStringGuarded(ck, s)
+}
+
+// runStringGuarded calls a string checker that may panic.
+func runStringGuarded(ck strCheck, s string) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("rule %q panicked: %v", ck.rule, p)
@@ -534,22 +573,49 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		return append(dst, "null"...)
 	}
 	in := src.get(n)
-	if in.kind == rawJSON && in.s[0] == '{' {
-		jo := r.takeJSON(in.s, int32(in.n), ent)
-		dst = r.appendRefObject(dst, n, ent, &source{js: jo}, depth)
-		r.releaseJSON()
-		return dst
+	var l elems
+	switch la, isAny := in.a.([]any); {
+	case in.kind == rawJSON && in.s[0] == '{':
+		return r.appendRefJSON(dst, n, ent, in.s, int32(in.n), depth)
+	case in.kind == rawJSON:
+		l = elems{js: in.s, jsOrd: int32(in.n)}
+	case in.kind == rawAny && isAny && la != nil:
+		l = elems{la: la, len: len(la)}
+	default:
+		return r.appendRefOther(dst, n, ent, in, depth)
 	}
-	if la, isAny := in.a.([]any); isAny && in.kind == rawAny && la != nil {
-		if depth <= 0 {
-			r.fail(n, "depth", ErrDepth)
-			return append(dst, "null"...)
-		}
-		r.push(frame{n: n, kind: frameRef})
-		dst = r.appendList(dst, ent, &elems{la: la, len: len(la)}, depth-1)
-		r.pop()
-		return dst
+	return r.appendRefList(dst, n, ent, &l, depth)
+}
+
+// appendRefJSON writes a reference read from a raw JSON object, numbered
+// ord on the run's tape.
+//
+//go:noinline
+func (r *run) appendRefJSON(dst []byte, n *node, ent *Entity, text string, ord int32, depth int) []byte {
+	jo := r.takeJSON(text, ord, ent)
+	dst = r.appendRefObject(dst, n, ent, &source{js: jo}, depth)
+	r.releaseJSON()
+	return dst
+}
+
+// appendRefList writes a reference read from a list.
+func (r *run) appendRefList(dst []byte, n *node, ent *Entity, l *elems, depth int) []byte {
+	if depth <= 0 {
+		r.fail(n, "depth", ErrDepth)
+		return append(dst, "null"...)
 	}
+	r.push(frame{n: n, kind: frameRef})
+	dst = r.appendList(dst, ent, l, depth-1)
+	r.pop()
+	return dst
+}
+
+// appendRefOther writes a reference read from anything else: a Go object
+// or list, or nothing. (Apart, and not inlined, to keep appendRef's frame
+// small: see appendTopOther.)
+//
+//go:noinline
+func (r *run) appendRefOther(dst []byte, n *node, ent *Entity, in raw, depth int) []byte {
 	sub, list, isList, ok := r.refInput(n, in, ent)
 	switch {
 	case !ok:

@@ -78,14 +78,16 @@ const (
 
 // strCheck is a check of a fast string field.
 type strCheck struct {
-	rule string
-	c    rules.StringChecker
+	rule    string
+	c       rules.StringChecker
+	noPanic bool // see rules.Def.NoPanic
 }
 
 // check is one compiled rule.
 type check struct {
-	rule string // the rule's name as written, lower-cased
-	c    rules.Checker
+	rule    string // the rule's name as written, lower-cased
+	c       rules.Checker
+	noPanic bool // see rules.Def.NoPanic
 }
 
 // slot holds the entity registered under one name. References point at the

@@ -252,10 +252,7 @@ func isIPv4(s string) bool {
 // letters, digits and hyphens and neither starting nor ending with a hyphen.
 func isEmail(s string) bool {
 	at := strings.IndexByte(s, '@')
-	if at <= 0 || strings.IndexByte(s[at+1:], '@') >= 0 {
-		return false
-	}
-	return printable(s[:at]) && isDomain(s[at+1:])
+	return at > 0 && printable(s[:at]) && isDomain(s[at+1:]) // a second '@' fails isDomain
 }
 
 // isDomain reports whether s is a domain as isEmail describes it.

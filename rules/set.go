@@ -73,6 +73,10 @@ type Def struct {
 	// arguments as written (quotes removed); declared is the field's type.
 	// An error is reported as a declaration error at the rule's position.
 	Compile func(args []string, declared Kind) (Checker, error)
+	// NoPanic promises that the rule's Checkers never panic, so that Make
+	// may call them without the recover guard that otherwise turns a
+	// panicking check into that field's error. The built-in rules set it.
+	NoPanic bool
 }
 
 // Reserved names are the directives that the entity compiler interprets
