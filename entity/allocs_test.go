@@ -2,6 +2,7 @@ package entity_test
 
 import (
 	"fmt"
+	"net/http"
 	"testing"
 
 	"github.com/expose-go/expose/entity"
@@ -55,5 +56,51 @@ func TestAllocs(t *testing.T) {
 	}
 	if one, many := allocs(1), allocs(30); many > one {
 		t.Errorf("Make allocates per field: %v allocations for 1 field, %v for 30", one, many)
+	}
+}
+
+// headerWriter is a ResponseWriter that keeps nothing but its header map,
+// reused from call to call as a server reuses nothing of its own.
+type headerWriter struct {
+	h      http.Header
+	status int
+	n      int
+}
+
+func (w *headerWriter) Header() http.Header         { return w.h }
+func (w *headerWriter) WriteHeader(status int)      { w.status = status }
+func (w *headerWriter) Write(b []byte) (int, error) { w.n += len(b); return len(b), nil }
+
+// Write allocates nothing of its own on success when an endpoint's
+// responses keep their size: the Content-Length value is reused.
+func TestWriteAllocs(t *testing.T) {
+	if raceEnabled || testing.CoverMode() != "" {
+		t.Skip("allocation counts do not hold under the race detector or coverage")
+	}
+	reg := entity.NewRegistry()
+	exposeSeed(t, reg)
+	users := reg.Lookup("users")
+	in := seedUsers()
+	w := &headerWriter{h: http.Header{}}
+	if n := testing.AllocsPerRun(100, func() {
+		if err := users.Write(w, in); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("Write of the seed: %v allocations, want 0", n)
+	}
+	// Sizes that change still give each response its own length.
+	for _, n := range []int{1, 3, 3, 2, 1} {
+		list := in["list"].([]any)[:min(n, 2)]
+		if n == 3 {
+			list = append(list[:2:2], list[0])
+		}
+		w := &headerWriter{h: http.Header{}}
+		if err := users.Write(w, map[string]any{"list": list}); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := w.h.Get("Content-Length"), fmt.Sprint(w.n); got != want {
+			t.Errorf("%d users: Content-Length %s, body %s bytes", n, got, want)
+		}
 	}
 }

@@ -117,6 +117,8 @@ type Entity struct {
 	methods []string // HTTP methods MakeRequest accepts; empty for any
 
 	structPlans sync.Map // reflect.Type → *structPlan
+
+	lastLength atomic.Pointer[headerLength] // see contentLength
 }
 
 // Name returns the name the entity was exposed under.

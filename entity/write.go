@@ -54,13 +54,33 @@ func (e *Entity) WriteStatus(w http.ResponseWriter, status int, v any) error {
 	}
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
-	h["Content-Length"] = []string{strconv.Itoa(len(b))}
+	h["Content-Length"] = e.contentLength(len(b))
 	w.WriteHeader(status)
 	_, err = w.Write(b)
 	return err
 }
 
 var jsonContentType = []string{"application/json; charset=utf-8"}
+
+// contentLength returns the Content-Length header value for n bytes. The
+// entity keeps the last one it wrote, since the responses of one endpoint
+// often have one size, which saves the two allocations of a new header
+// value. (The slice is shared, as jsonContentType is: net/http's Header
+// methods replace values, never modify them in place.)
+func (e *Entity) contentLength(n int) []string {
+	if cl := e.lastLength.Load(); cl != nil && cl.n == n {
+		return cl.value
+	}
+	cl := &headerLength{n: n, value: []string{strconv.Itoa(n)}}
+	e.lastLength.Store(cl)
+	return cl.value
+}
+
+// headerLength is a Content-Length header value and the length it says.
+type headerLength struct {
+	n     int
+	value []string
+}
 
 // statusCoder is an error that knows its HTTP status.
 type statusCoder interface{ StatusCode() int }
