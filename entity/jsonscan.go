@@ -79,6 +79,7 @@ func scanJSON(b string, maxNesting int, tape *[]span, stack *[]int32) scanError 
 	// A container's tape entry holds its start until it closes (no
 	// closures here: a variable they shared would live in memory).
 	closer := byte(0) // what closes the innermost open container
+	wantKey := false
 value:
 	for {
 		for i < n && isSpace(b[i]) {
@@ -87,7 +88,26 @@ value:
 		if i == n {
 			return scanInvalid
 		}
-		switch c := b[i]; c {
+		c := b[i]
+		if wantKey && c != '"' {
+			return scanInvalid
+		}
+		switch c {
+		case '"':
+			if i = scanString(b, i); i < 0 {
+				return scanInvalid
+			}
+			if wantKey {
+				wantKey = false
+				for i < n && isSpace(b[i]) {
+					i++
+				}
+				if i == n || b[i] != ':' {
+					return scanInvalid
+				}
+				i++
+				continue value
+			}
 		case '{', '[':
 			if len(st) == maxNesting {
 				return scanTooDeep
@@ -102,16 +122,8 @@ value:
 			if i < n && b[i] == closer {
 				break // empty: closed below
 			}
-			if c == '{' {
-				if i = scanMember(b, i); i < 0 {
-					return scanInvalid
-				}
-			}
+			wantKey = c == '{'
 			continue value
-		case '"':
-			if i = scanString(b, i); i < 0 {
-				return scanInvalid
-			}
 		case 't':
 			if i+4 > n || b[i:i+4] != "true" {
 				return scanInvalid
@@ -132,8 +144,6 @@ value:
 				return scanInvalid
 			}
 		}
-		// After a value: close what ends here, then go on to the next
-		// element or member, or end.
 		for {
 			for i < n && isSpace(b[i]) {
 				i++
@@ -147,14 +157,7 @@ value:
 			switch c := b[i]; {
 			case c == ',' && closer != 0:
 				i++
-				if closer == '}' {
-					for i < n && isSpace(b[i]) {
-						i++
-					}
-					if i = scanMember(b, i); i < 0 {
-						return scanInvalid
-					}
-				}
+				wantKey = closer == '}'
 				continue value
 			case c == closer && closer != 0:
 				k := st[len(st)-1]
@@ -170,24 +173,6 @@ value:
 			}
 		}
 	}
-}
-
-// scanMember reads an object member's key and colon at b[i:] and returns
-// the offset after the colon, or -1.
-func scanMember(b string, i int) int {
-	if i >= len(b) || b[i] != '"' {
-		return -1
-	}
-	if i = scanString(b, i); i < 0 {
-		return -1
-	}
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
-	if i == len(b) || b[i] != ':' {
-		return -1
-	}
-	return i + 1
 }
 
 // scanString validates the string literal at b[i:] and returns the offset
