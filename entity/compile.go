@@ -24,6 +24,7 @@ func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
 	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl, slots: map[string]int{}, methods: decl.Methods}}
 	c.ent.root = c.object(decl.Fields)
 	c.ent.keys = newKeyTable(c.ent.slots)
+	c.ent.objsPer, c.ent.valsPer = c.ent.root.size()
 	if err := c.errs.Err(); err != nil {
 		return nil, err
 	}

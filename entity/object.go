@@ -220,6 +220,20 @@ func putScratch(bp *[]byte) {
 	}
 }
 
+// reserve makes room in the run's blocks for objs Objects and vals values
+// (a list's elements, counted from their entity's plan): one block of the
+// right size rather than blocks doubling up to it. Objects made for
+// references inside the elements still come from growing blocks.
+func (r *run) reserve(objs, vals int) {
+	if len(r.objSlab) < objs {
+		r.objSlab = make([]Object, objs)
+		r.slabSize = max(r.slabSize, min(objs, 512))
+	}
+	if len(r.valSlab) < vals {
+		r.valSlab = make([]ovalue, vals)
+	}
+}
+
 // newObject returns an Object for plan p. The Objects of one Make, and
 // their values, are carved from blocks the run allocates, growing, so that
 // Make allocates per block, not per object.
@@ -393,6 +407,7 @@ func (r *run) makeList(e *Entity, l *elems, depth int) []*Object {
 		return objs
 	}
 	objs = make([]*Object, 0, l.len)
+	r.reserve(l.len*e.objsPer, l.len*e.valsPer)
 	for i := 0; i < l.len; i++ {
 		if sub, ok := l.at(i, e); ok && !elem(&sub, i) {
 			break
