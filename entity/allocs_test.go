@@ -3,6 +3,7 @@ package entity_test
 import (
 	"fmt"
 	"net/http"
+	"runtime"
 	"testing"
 
 	"github.com/expose-go/expose/entity"
@@ -102,5 +103,36 @@ func TestWriteAllocs(t *testing.T) {
 		if got, want := w.h.Get("Content-Length"), fmt.Sprint(w.n); got != want {
 			t.Errorf("%d users: Content-Length %s, body %s bytes", n, got, want)
 		}
+	}
+}
+
+// Make reserves room for a list's Objects from the entity's plan, but only
+// for elements that are objects: a long list of scalars (skipped) must not
+// cost an entity's worth of memory each.
+func TestMakeListOfScalarsAllocates(t *testing.T) {
+	if raceEnabled || testing.CoverMode() != "" {
+		t.Skip("allocation counts do not hold under the race detector or coverage")
+	}
+	reg := entity.NewRegistry()
+	exposeSeed(t, reg)
+	list := make([]any, 100000)
+	for i := range list {
+		list[i] = float64(i)
+	}
+	in := map[string]any{"list": list}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	o, err := reg.Make("users", in)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := o.MarshalJSON(); string(b) != `{"offset":0,"limit":0,"list":[]}` {
+		t.Fatalf("got %s", b)
+	}
+	// The []*Object of the list's capacity (8 bytes an element) is all.
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
+		t.Errorf("Make of 100000 scalars in a $ref list allocated %d bytes", alloc)
 	}
 }

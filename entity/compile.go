@@ -56,11 +56,14 @@ func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 	seen := make(map[string]*dsl.Field, len(fields))
 	for _, f := range fields {
 		n := c.field(f)
-		if prev, dup := seen[n.out]; dup {
+		// Keys are compared as a client reads them: invalid UTF-8 is
+		// written as U+FFFD, so "a\xffb" and "a\ufffdb" are one key.
+		key := validUTF8(n.out)
+		if prev, dup := seen[key]; dup {
 			c.errorf(f, f.Pos, "output key %q is already written by field %q (triple %d)", n.out, prev.Name, prev.Pos.Triple)
 			continue
 		}
-		seen[n.out] = f
+		seen[key] = f
 		if len(p.nodes) > 0 {
 			n.key = append(n.key, ',')
 		}

@@ -102,6 +102,8 @@ var declErrorTests = []struct {
 		`dsl: entity "e", field "b" (triple 3, name): output key "a" is already written by field "a" (triple 2)`},
 	{"duplicate key via a $ref rename", []string{"a", "string", "", "b", "$x", "rename a"},
 		`dsl: entity "e", field "b" (triple 2, name): output key "a" is already written by field "a" (triple 1)`},
+	{"duplicate key once written: invalid UTF-8 is U+FFFD", []string{"a\ufffdb", "string", "", "a\xffb", "string", ""},
+		"dsl: entity \"e\", field \"a\\xffb\" (triple 2, name): output key \"a\\xffb\" is already written by field \"a\ufffdb\" (triple 1)"},
 	{"duplicate key via a group rename", []string{"a", "string", "", "g", "{", "rename a", "x", "string", "", "g", "}", ""},
 		`dsl: entity "e", field "g" (triple 2, name): output key "a" is already written by field "a" (triple 1)`},
 	{"req on a group", []string{"g", "{", "req", "a", "string", "", "g", "}", ""},

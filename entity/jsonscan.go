@@ -3,6 +3,7 @@ package entity
 import (
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // The raw JSON reader. A document is read in two passes, never more:
@@ -328,15 +329,26 @@ func nestedEnd(s string, i int) int {
 	return i
 }
 
-// countJSON returns the number of elements of a JSON array or members of a
-// JSON object.
+// countJSON returns the number of elements of a JSON array or of distinct
+// keys of a JSON object (a key that comes twice counts once, as in the map
+// encoding/json would decode it to).
 func countJSON(text string) int {
 	count := 0
+	var keys []string
+	var small [16]string
+	if text[0] == '{' {
+		keys = small[:0]
+	}
 	for i := skipSpace(text, 1); text[i] != ']' && text[i] != '}'; {
 		count++
 		if text[0] == '{' {
-			i, _ = stringEnd(text, i)
-			i = skipSpace(text, skipSpace(text, i)+1) // the colon
+			end, plain := stringEnd(text, i)
+			key := text[i+1 : end-1]
+			if !plain {
+				key = unquote(text[i:end])
+			}
+			keys = append(keys, key)
+			i = skipSpace(text, skipSpace(text, end)+1) // the colon
 		}
 		switch text[i] {
 		case '"':
@@ -349,6 +361,10 @@ func countJSON(text string) int {
 		if i = skipSpace(text, i); text[i] == ',' {
 			i = skipSpace(text, i+1)
 		}
+	}
+	if len(keys) > 1 {
+		slices.Sort(keys)
+		count = len(slices.Compact(keys))
 	}
 	return count
 }

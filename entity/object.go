@@ -407,7 +407,10 @@ func (r *run) makeList(e *Entity, l *elems, depth int) []*Object {
 		return objs
 	}
 	objs = make([]*Object, 0, l.len)
-	r.reserve(l.len*e.objsPer, l.len*e.valsPer)
+	if depth > 0 {
+		n := l.objectCount()
+		r.reserve(n*e.objsPer, n*e.valsPer)
+	}
 	for i := 0; i < l.len; i++ {
 		if sub, ok := l.at(i, e); ok && !elem(&sub, i) {
 			break

@@ -11,8 +11,8 @@ import (
 )
 
 // Raw JSON input: a []byte or json.RawMessage holding an object or an array
-// of objects is read with gjson, one pass per object, without building a
-// map. The whole input is validated once before anything is read, so a
+// of objects is validated once (jsonscan.go), then each object is read in
+// one pass into slots, without building a map. The whole input is validated once before anything is read, so a
 // malformed body is a clear error and nothing is written.
 
 // InputError is an error in the client's input itself rather than in one of
@@ -245,6 +245,9 @@ func (r *run) eachJSONObject(text string, ord int32, f func(i int, text string, 
 func (r *run) putJSON() {
 	if r.js != nil {
 		r.js.used = 0
+		for _, o := range r.js.objs {
+			o.text = "" // do not keep the caller's input alive in the pool
+		}
 		if cap(r.js.tape) <= 1<<16 && cap(r.js.open) <= 1<<16 {
 			jsonStackPool.Put(r.js)
 		}

@@ -12,9 +12,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/rules"
 )
 
-// Raw JSON input: a []byte or json.RawMessage is read with gjson, without a
+// Raw JSON input: a []byte or json.RawMessage is read without building a
 // map. The contract these tests hold it to: the output is the output of
 // decoding the same bytes with encoding/json and making the maps, byte for
 // byte, except inside pass-through none/list/object values, which keep the
@@ -602,6 +603,47 @@ func TestRawJSONDuplicateKeys(t *testing.T) {
 	t.Run("a valid last value passes", func(t *testing.T) {
 		mustMake(t, reg.Lookup("child"), []byte(`{"mail":"bad","mail":"a@b.co"}`))
 	})
+	// Rules see an object's size as the map it decodes to: distinct keys.
+	t.Run("an object's size counts distinct keys", func(t *testing.T) {
+		reg := entity.NewRegistry()
+		if err := reg.RegisterRule(rules.Def{Name: "maxkeys", Compile: func(args []string, _ rules.Kind) (rules.Checker, error) {
+			return rules.CheckFunc(func(v rules.Value) error {
+				if v.Len > 2 {
+					return fmt.Errorf("has %d keys", v.Len)
+				}
+				return nil
+			}), nil
+		}}); err != nil {
+			t.Fatal(err)
+		}
+		e := expose(t, reg, "o", "o", "object", "maxkeys")
+		for _, in := range []string{
+			`{"o":{"a":1,"a":2,"b":3}}`,
+			`{"o":{"a":1,"\u0061":2,"b":3,"b":{"x":[1]}}}`,
+		} {
+			if _, err := e.MakeJSON([]byte(in)); err != nil {
+				t.Errorf("%s: %v", in, err)
+			}
+		}
+		if _, err := e.MakeJSON([]byte(`{"o":{"a":1,"b":2,"c":3,"a":4}}`)); err == nil {
+			t.Error("3 distinct keys pass maxkeys 2")
+		}
+	})
+	// A passed-through value keeps its text, shadowed duplicates included
+	// (README), and the depth limit judges the text written: here the
+	// shadowed {} is a level the map that json.Unmarshal builds would not
+	// have.
+	t.Run("a passed-through value keeps its duplicates, and their depth", func(t *testing.T) {
+		reg := entity.NewRegistry()
+		reg.SetMaxDepth(2)
+		e := expose(t, reg, "d", "x", "none", "")
+		if out, err := e.MakeJSON([]byte(`{"x":{"a":[],"a":1}}`)); err == nil {
+			t.Errorf("got %s, want a depth error", out)
+		}
+		if out, err := e.MakeJSON([]byte(`{"x":{"a":1,"a":2}}`)); err != nil || string(out) != `{"x":{"a":1,"a":2}}` {
+			t.Errorf("got %s, %v", out, err)
+		}
+	})
 }
 
 // TestRawJSONErrorPaths: field errors from raw JSON carry the Path and
@@ -734,8 +776,8 @@ func TestRawJSONDepth(t *testing.T) {
 // encoding/json accepts (10000 levels) is invalid JSON for encoding/json;
 // the raw path must not accept what the map path could never have been
 // given: it must fail (400 InputError or a depth error), not copy it.
-// (Much deeper input, 10 million levels, overflows gjson's recursive
-// validator's stack: a fatal error no recover can catch.)
+// (Much deeper input must not reach a recursive reader: the validator
+// counts levels instead of recursing, and stops at 10000.)
 func TestRawJSONNestingBeyondEncodingJSON(t *testing.T) {
 	e := expose(t, entity.NewRegistry(), "one", "v", "list", "")
 	const n = 20000
