@@ -432,8 +432,11 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 				s = unquote(text)
 			}
 		case jsonNumber:
-			if n.fast != fastInt || !isShortInt(text) {
+			switch {
+			case n.fast != fastInt || !isShortInt(text):
 				return dst, false
+			case canonicalInt(text):
+				return append(dst, text...), true
 			}
 			i, _ := rules.ParseInt(text)
 			return strconv.AppendInt(dst, i, 10), true
@@ -461,6 +464,9 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 		return dst, false
 	}
 	if n.fast == fastInt {
+		if canonicalInt(s) {
+			return append(dst, s...), true
+		}
 		if i, ok := rules.ParseInt(s); ok {
 			return strconv.AppendInt(dst, i, 10), true
 		}

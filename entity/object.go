@@ -485,6 +485,29 @@ func (r *run) makeFast(n *node, in raw) (ovalue, bool) {
 	return ovalue{}, false
 }
 
+// canonicalInt reports whether s is an integer spelled exactly as
+// strconv.FormatInt spells it (an optional minus, no leading zero, no "-0",
+// at most 18 digits so that it is an int64), so that a number field may
+// write s itself instead of parsing and formatting it.
+func canonicalInt(s string) bool {
+	i := 0
+	if len(s) > 0 && s[0] == '-' {
+		i = 1
+	}
+	switch {
+	case len(s)-i == 0 || len(s)-i > 18:
+		return false
+	case s[i] == '0':
+		return len(s) == 1
+	}
+	for ; i < len(s); i++ {
+		if s[i]-'0' > 9 {
+			return false
+		}
+	}
+	return true
+}
+
 // isShortInt reports whether JSON number text is an integer that a float64
 // holds exactly (at most 15 digits), so that reading it as an integer gives
 // what encoding/json's float64 would.
