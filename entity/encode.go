@@ -43,9 +43,22 @@ var plainByte = func() (t [256]bool) {
 	return t
 }()
 
+// notPlain returns a word with a high bit set in the bytes of x that are
+// not plainByte (and perhaps in bytes after the first of them: only whether
+// it is zero is exact).
+func notPlain(x uint64) uint64 {
+	lt := x ^ (lo8 * '<')
+	gt := x ^ (lo8 * '>')
+	amp := x ^ (lo8 * '&')
+	return unsafeBytes(x) | x&hi8 | ((lt-lo8)&^lt|(gt-lo8)&^gt|(amp-lo8)&^amp)&hi8
+}
+
 // appendString appends s as a quoted JSON string.
 func appendString(dst []byte, s string) []byte {
 	i := 0
+	for i+8 <= len(s) && notPlain(load64(s, i)) == 0 { // eight bytes at a time
+		i += 8
+	}
 	for i < len(s) && plainByte[s[i]] {
 		i++
 	}

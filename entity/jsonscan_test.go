@@ -277,3 +277,26 @@ func FuzzCanonicalInt(f *testing.F) {
 		}
 	})
 }
+
+// notPlain is zero exactly for the words whose eight bytes are all
+// plainByte: every byte value at every position.
+func TestNotPlain(t *testing.T) {
+	for pos := 0; pos < 8; pos++ {
+		for c := 0; c < 256; c++ {
+			for _, fill := range []byte{'a', '<', 0x7f, 0xff, '"', 0} {
+				w := bytes.Repeat([]byte{'x'}, 8)
+				for i := pos + 1; i < 8; i++ {
+					w[i] = fill
+				}
+				w[pos] = byte(c)
+				want := true
+				for _, b := range w {
+					want = want && plainByte[b]
+				}
+				if got := notPlain(load64(string(w), 0)) == 0; got != want {
+					t.Fatalf("word %q: plain %v, want %v", w, got, want)
+				}
+			}
+		}
+	}
+}
