@@ -181,26 +181,30 @@ value:
 // encoding/json accepts them (its decoder replaces them with U+FFFD).
 func scanString(b string, i int) int {
 	n := len(b)
-	for i++; i < n; i++ {
-		for i+8 <= n {
-			if stop := unsafeBytes(load64(b, i)); stop != 0 {
-				i += bits.TrailingZeros64(stop) / 8
-				break
+	i++
+	for {
+		// Find the first byte that is not plain text: eight at a time,
+		// then one at a time near the end of the input.
+		if i+8 <= n {
+			stop := unsafeBytes(load64(b, i))
+			if stop == 0 {
+				i += 8
+				continue
 			}
-			i += 8
-		}
-		for i < n && strSafe[b[i]] {
-			i++
-		}
-		if i == n {
-			return -1
+			i += bits.TrailingZeros64(stop) / 8
+		} else {
+			for i < n && strSafe[b[i]] {
+				i++
+			}
+			if i == n {
+				return -1
+			}
 		}
 		switch b[i] {
 		case '"':
 			return i + 1
 		case '\\':
-			i++
-			if i == n {
+			if i++; i == n {
 				return -1
 			}
 			switch b[i] {
@@ -213,11 +217,11 @@ func scanString(b string, i int) int {
 			default:
 				return -1
 			}
+			i++
 		default: // a control character
 			return -1
 		}
 	}
-	return -1
 }
 
 // scanNumber validates the number at b[i:] and returns the offset after
