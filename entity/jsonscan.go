@@ -280,15 +280,22 @@ func skipSpace(s string, i int) int {
 // is its value.
 func stringEnd(s string, i int) (int, bool) {
 	i++
-	for i+8 <= len(s) {
-		if stop := unsafeBytes(load64(s, i)) | load64(s, i)&hi8; stop != 0 {
+	for { // to the first quote, backslash or non-ASCII byte (valid text holds no control character)
+		if i+8 <= len(s) {
+			x := load64(s, i)
+			quote, slash := x^(lo8*'"'), x^(lo8*'\\')
+			stop := ((quote-lo8)&^quote | (slash-lo8)&^slash | x) & hi8
+			if stop == 0 {
+				i += 8
+				continue
+			}
 			i += bits.TrailingZeros64(stop) / 8
-			break
+		} else {
+			for strASCII[s[i]] {
+				i++
+			}
 		}
-		i += 8
-	}
-	for strASCII[s[i]] {
-		i++
+		break
 	}
 	if s[i] == '"' {
 		return i + 1, true

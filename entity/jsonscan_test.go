@@ -300,3 +300,16 @@ func TestNotPlain(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFill times the object walker alone on the users of a list.
+func BenchmarkFill(b *testing.B) {
+	reg := NewRegistry()
+	reg.MustExpose("user", "id", "number", "", "name", "string", "", "age", "number", "", "mail", "string", "")
+	e := reg.Lookup("user")
+	obj := `{"age":40,"id":"1007","mail":"maachang12@example2.com","name":"maachang12"}`
+	var o jsonObject
+	b.SetBytes(int64(len(obj)))
+	for b.Loop() {
+		o.fill(obj, 0, nil, e)
+	}
+}
