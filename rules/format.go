@@ -260,7 +260,7 @@ func isDomain(s string) bool {
 	dots, start := 0, 0
 	for i := 0; i <= len(s); i++ {
 		if i < len(s) && s[i] != '.' {
-			if !isAlnum(s[i]) && s[i] != '-' {
+			if !labelByte[s[i]] {
 				return false
 			}
 			continue
@@ -315,6 +315,15 @@ func printable(s string) bool {
 	}
 	return true
 }
+
+// labelByte holds the bytes of a domain label: ASCII letters, digits and
+// hyphens.
+var labelByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isAlnum(byte(c)) || c == '-'
+	}
+	return
+}()
 
 func isAlnum(c byte) bool {
 	return isDigit(c) || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
