@@ -266,6 +266,9 @@ func printTargets(t table) {
 		if v, ok := ratio(t.get("Users", "Make+MarshalJSON", n, 0), t.get("Users", "AppendJSON", n, 0)); ok {
 			fmt.Printf("  Make+(*Object).MarshalJSON / AppendJSON, %d users: %.2fx\n", n, v)
 		}
+		if v, ok := ratio(t.get("Users", "json.Compact", n, 0), t.get("Users", "AppendJSON", n, 0)); ok {
+			fmt.Printf("  json.Compact of the output alone / AppendJSON, %d users: %.2fx (json.Marshal does this to MarshalJSON's bytes)\n", n, v)
+		}
 		if v, ok := ratio(t.get("Raw", "append", n, 0), t.get("Raw", "gjson", n, 0)); ok {
 			fmt.Printf("  raw AppendJSON (reused buffer) / gjson shaper (reused buffer), %d users: %.2fx\n", n, v)
 		}
