@@ -10,15 +10,17 @@ import (
 //
 //  1. scanJSON validates the whole input once, exactly as encoding/json's
 //     Valid does, without recursion (so no input can exhaust the stack),
-//     and records every object and array it meets in a tape: the
-//     container's size and the number of the container after it. It also
-//     refuses nesting deeper than maxJSONNesting, as encoding/json does.
+//     and records every object and array it meets in a tape (the
+//     container's size, the number of the container after it, and the
+//     numbers of the string literals in it) and every string literal's end
+//     and whether it is plain. It also refuses nesting deeper than
+//     maxJSONNesting, as encoding/json does.
 //  2. Each object an entity reads is walked once, member by member, by
 //     jsonObject.fill, which keeps the values of the keys the entity reads
 //     in slots. A nested object or array is stepped over in one jump with
-//     its tape entry, never rescanned, so the bytes of a list of objects
-//     are read by the validator and by each element's fill, and by nothing
-//     else.
+//     its tape entry, and a string literal's end is read from the record,
+//     so the bytes of a list of objects are read by the validator, and
+//     only the bytes between their strings by each element's fill.
 //
 // Both walkers after the first trust the text: it is valid JSON, and each
 // container handed to them is one the validator measured.
@@ -29,6 +31,9 @@ import (
 // after it, that is after everything nested in it.
 type span struct {
 	size, next int32
+	// str and strNext number, among the document's string literals, the
+	// first one inside the container and the first one after it.
+	str, strNext int32
 }
 
 // jsonKind is the type of a JSON value, by its first byte.
@@ -68,13 +73,14 @@ const (
 // scanJSON validates b as one JSON value with optional white space around
 // it, nested at most maxNesting deep, and records its containers in *tape
 // (reusing its storage). stack is scratch space, also reused.
-func scanJSON(b string, maxNesting int, tape *[]span, stack *[]int32) scanError {
+func scanJSON(b string, maxNesting int, tape *[]span, ends *[]int32, stack *[]int32) scanError {
 	if len(b) > math.MaxInt32 {
 		return scanTooLarge
 	}
 	t := (*tape)[:0]
+	e := (*ends)[:0]
 	st := (*stack)[:0] // the containers open, by number
-	defer func() { *tape, *stack = t, st }()
+	defer func() { *tape, *ends, *stack = t, e, st }()
 	n := len(b)
 	i := 0
 	// A container's tape entry holds its start until it closes (no
@@ -95,9 +101,14 @@ value:
 		}
 		switch c {
 		case '"':
-			if i = scanString(b, i); i < 0 {
+			end, plain := scanString(b, i)
+			if end < 0 {
 				return scanInvalid
 			}
+			if i = end; !plain {
+				end = -end
+			}
+			e = append(e, int32(end))
 			if wantKey {
 				wantKey = false
 				for i < n && isSpace(b[i]) {
@@ -114,7 +125,7 @@ value:
 				return scanTooDeep
 			}
 			st = append(st, int32(len(t)))
-			t = append(t, span{size: int32(i)})
+			t = append(t, span{size: int32(i), str: int32(len(e))})
 			closer = c + 2 // '{'+2 is '}', '['+2 is ']'
 			i++
 			for i < n && isSpace(b[i]) {
@@ -163,7 +174,7 @@ value:
 			case c == closer && closer != 0:
 				k := st[len(st)-1]
 				st = st[:len(st)-1]
-				t[k] = span{size: int32(i) - t[k].size + 1, next: int32(len(t))}
+				t[k] = span{size: int32(i) - t[k].size + 1, next: int32(len(t)), str: t[k].str, strNext: int32(len(e))}
 				closer = 0
 				if len(st) > 0 {
 					closer = b[t[st[len(st)-1]].size] + 2
@@ -177,49 +188,57 @@ value:
 }
 
 // scanString validates the string literal at b[i:] and returns the offset
-// after its closing quote, or -1. Bytes of invalid UTF-8 are accepted, as
-// encoding/json accepts them (its decoder replaces them with U+FFFD).
-func scanString(b string, i int) int {
+// after its closing quote, or -1, and whether the literal is plain: no
+// escapes, all ASCII, so that its content is its value. Bytes of invalid
+// UTF-8 are accepted, as encoding/json accepts them (its decoder replaces
+// them with U+FFFD).
+func scanString(b string, i int) (int, bool) {
 	n := len(b)
 	i++
+	ascii := uint64(hi8) // stop at non-ASCII bytes too, until one is found
 	for {
 		// Find the first byte that is not plain text: eight at a time,
 		// then one at a time near the end of the input.
 		if i+8 <= n {
-			stop := unsafeBytes(load64(b, i))
+			x := load64(b, i)
+			stop := unsafeBytes(x) | x&ascii
 			if stop == 0 {
 				i += 8
 				continue
 			}
 			i += bits.TrailingZeros64(stop) / 8
 		} else {
-			for i < n && strSafe[b[i]] {
+			for i < n && strSafe[b[i]] && (b[i] < 0x80 || ascii == 0) {
 				i++
 			}
 			if i == n {
-				return -1
+				return -1, false
 			}
 		}
-		switch b[i] {
-		case '"':
-			return i + 1
-		case '\\':
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, ascii != 0
+		case c == '\\':
+			ascii = 0
 			if i++; i == n {
-				return -1
+				return -1, false
 			}
 			switch b[i] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			case 'u':
 				if i+4 >= n || hex4(b, i+1) < 0 {
-					return -1
+					return -1, false
 				}
 				i += 4
 			default:
-				return -1
+				return -1, false
 			}
 			i++
+		case c >= 0x80:
+			ascii = 0
+			i++
 		default: // a control character
-			return -1
+			return -1, false
 		}
 	}
 }

@@ -19,8 +19,9 @@ import (
 var exhaustiveLen = map[bool]int{false: 5, true: 4}[raceDetector]
 
 // checkWalkers checks the tape and the walkers on valid text.
-func checkWalkers(t *testing.T, in string, tape []span) {
+func checkWalkers(t *testing.T, in string, tape []span, ends []int32) {
 	t.Helper()
+	checkStringEnds(t, in, tape, ends)
 	starts := decoderContainerStarts(in)
 	if len(starts) != len(tape) {
 		t.Fatalf("%q: %d containers, tape %d", in, len(starts), len(tape))
@@ -111,16 +112,16 @@ func enumerate(alpha string, maxLen int, f func(string)) {
 // separators, literals' and numbers' bytes.
 func TestScanJSONExhaustiveStructure(t *testing.T) {
 	var tape []span
-	var stack []int32
+	var ends, stack []int32
 	n := 0
 	enumerate("{}[]\",:0-.e1 \\ut", exhaustiveLen, func(s string) {
 		n++
-		got := scanJSON(s, maxJSONNesting, &tape, &stack)
+		got := scanJSON(s, maxJSONNesting, &tape, &ends, &stack)
 		if (got == scanOK) != json.Valid([]byte(s)) {
 			t.Fatalf("scanJSON(%q) = %v, json.Valid = %v", s, got, json.Valid([]byte(s)))
 		}
 		if got == scanOK {
-			checkWalkers(t, s, tape)
+			checkWalkers(t, s, tape, ends)
 		}
 	})
 	t.Logf("%d inputs", n)
@@ -131,7 +132,7 @@ func TestScanJSONExhaustiveStructure(t *testing.T) {
 // string, an unclosed string and a nested one.
 func TestScanJSONExhaustiveStrings(t *testing.T) {
 	var tape []span
-	var stack []int32
+	var ends, stack []int32
 	n := 0
 	enumerate("\\\"u0aF/\x01\xffn", exhaustiveLen, func(x string) {
 		for pad := 0; pad <= 9; pad++ {
@@ -145,12 +146,12 @@ func TestScanJSONExhaustiveStrings(t *testing.T) {
 				`[["` + p + x + `"],{"a":"` + x + `"}]`,
 			} {
 				n++
-				got := scanJSON(s, maxJSONNesting, &tape, &stack)
+				got := scanJSON(s, maxJSONNesting, &tape, &ends, &stack)
 				if (got == scanOK) != json.Valid([]byte(s)) {
 					t.Fatalf("scanJSON(%q) = %v, json.Valid = %v", s, got, json.Valid([]byte(s)))
 				}
 				if got == scanOK {
-					checkWalkers(t, s, tape)
+					checkWalkers(t, s, tape, ends)
 					if s[0] == '"' {
 						end, plain := stringEnd(s, 0)
 						if end != len(s) {

@@ -73,10 +73,10 @@ func TestScanJSON(t *testing.T) {
 		{"deep and unclosed", strings.Repeat("[", 20000), scanTooDeep},
 	}
 	var tape []span
-	var stack []int32
+	var ends, stack []int32
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := scanJSON(tt.in, maxJSONNesting, &tape, &stack)
+			got := scanJSON(tt.in, maxJSONNesting, &tape, &ends, &stack)
 			if got != tt.want {
 				t.Errorf("scanJSON(%.40q) = %v, want %v", tt.in, got, tt.want)
 			}
@@ -94,9 +94,9 @@ func FuzzScanJSON(f *testing.F) {
 		f.Add(s)
 	}
 	var tape []span
-	var stack []int32
+	var ends, stack []int32
 	f.Fuzz(func(t *testing.T, in string) {
-		got := scanJSON(in, 64, &tape, &stack)
+		got := scanJSON(in, 64, &tape, &ends, &stack)
 		valid := json.Valid([]byte(in))
 		switch {
 		case got == scanTooDeep:
@@ -130,10 +130,13 @@ func FuzzScanJSON(f *testing.F) {
 				t.Fatalf("%q: container %d: next %d, want %d", in, k, tape[k].next, k+1+inner)
 			}
 		}
+		checkStringEnds(t, in, tape, ends)
 		text := trimSpace(in)
 		if len(starts) > 0 && starts[0] == len(in)-len(strings.TrimLeft(in, " \t\r\n")) {
 			var v any
-			if err := json.Unmarshal([]byte(text), &v); err != nil {
+			dec := json.NewDecoder(strings.NewReader(text))
+			dec.UseNumber() // numbers beyond float64 are valid JSON too
+			if err := dec.Decode(&v); err != nil {
 				t.Fatal(err)
 			}
 			want := 0
@@ -242,10 +245,10 @@ func BenchmarkScanJSON(b *testing.B) {
 	sb.WriteString(`]}`)
 	doc := sb.String()
 	var tape []span
-	var stack []int32
+	var ends, stack []int32
 	b.SetBytes(int64(len(doc)))
 	for b.Loop() {
-		if scanJSON(doc, maxJSONNesting, &tape, &stack) != scanOK {
+		if scanJSON(doc, maxJSONNesting, &tape, &ends, &stack) != scanOK {
 			b.Fatal("invalid")
 		}
 	}
@@ -308,8 +311,51 @@ func BenchmarkFill(b *testing.B) {
 	e := reg.Lookup("user")
 	obj := `{"age":40,"id":"1007","mail":"maachang12@example2.com","name":"maachang12"}`
 	var o jsonObject
+	st := &jsonStack{doc: obj}
+	if scanJSON(obj, maxJSONNesting, &st.tape, &st.ends, &st.open) != scanOK {
+		b.Fatal("invalid")
+	}
 	b.SetBytes(int64(len(obj)))
 	for b.Loop() {
-		o.fill(obj, 0, nil, e)
+		o.fill(obj, 0, st, e)
+	}
+}
+
+// checkStringEnds checks the validator's record of valid text's string
+// literals against the walker's: each literal's end and plainness, and
+// each container's first string and first string after it.
+func checkStringEnds(t *testing.T, in string, tape []span, ends []int32) {
+	t.Helper()
+	var starts []int // of the string literals
+	for i := 0; i < len(in); i++ {
+		if in[i] == '"' {
+			starts = append(starts, i)
+			i, _ = stringEnd(in, i)
+			i--
+		}
+	}
+	if len(starts) != len(ends) {
+		t.Fatalf("%q: %d string literals, %d ends", in, len(starts), len(ends))
+	}
+	for k, start := range starts {
+		end, plain := stringEnd(in, start)
+		if got, gotPlain := stringEndAt(ends, k, 0); got != end || gotPlain != plain {
+			t.Fatalf("%q: literal %d at %d: end %d plain %v, want %d %v", in, k, start, got, gotPlain, end, plain)
+		}
+	}
+	for k, start := range containerStarts(in) {
+		end := nestedEnd(in, start)
+		before, inside := 0, 0
+		for _, s := range starts {
+			switch {
+			case s < start:
+				before++
+			case s < end:
+				inside++
+			}
+		}
+		if int(tape[k].str) != before || int(tape[k].strNext) != before+inside {
+			t.Fatalf("%q: container %d: strings %d..%d, want %d..%d", in, k, tape[k].str, tape[k].strNext, before, before+inside)
+		}
 	}
 }

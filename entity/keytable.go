@@ -1,10 +1,6 @@
 package entity
 
-import (
-	"math/bits"
-	"strings"
-	"unicode/utf8"
-)
+import "math/bits"
 
 // keyTable finds the slot of an input key in raw JSON: a small open
 // addressing table built once per entity, cheaper per key than a Go map
@@ -14,7 +10,6 @@ type keyTable struct {
 	shift   uint8
 	buckets []keyBucket
 	names   []string // by slot
-	literal []bool   // by slot: the name has no quote, backslash or control character, so it is its own JSON literal
 }
 
 type keyBucket struct {
@@ -29,10 +24,8 @@ func newKeyTable(slots map[string]int) keyTable {
 		size *= 2
 	}
 	t := keyTable{shift: uint8(32 - bits.TrailingZeros(uint(size))), buckets: make([]keyBucket, size), names: make([]string, len(slots))}
-	t.literal = make([]bool, len(slots))
 	for k, slot := range slots {
 		t.names[slot] = k
-		t.literal[slot] = !strings.ContainsFunc(k, func(r rune) bool { return r < 0x20 || r == '"' || r == '\\' || r == utf8.RuneError })
 		i := t.bucket(k)
 		for t.buckets[i].slot != 0 {
 			i = (i + 1) & (len(t.buckets) - 1)

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Raw JSON input: a []byte or json.RawMessage holding an object or an array
@@ -68,7 +69,9 @@ type jsonObject struct {
 // is the object's number on tape, the validator's record of text's
 // containers, with which nested values are stepped over without reading
 // them.
-func (o *jsonObject) fill(text string, ord int32, tape []span, e *Entity) {
+func (o *jsonObject) fill(text string, ord int32, st *jsonStack, e *Entity) {
+	tape, ends := st.tape, st.ends
+	base := int(uintptr(unsafe.Pointer(unsafe.StringData(text))) - uintptr(unsafe.Pointer(unsafe.StringData(st.doc))))
 	clear(o.vals[:min(e.nslots, len(o.vals))])
 	if e.nslots > len(o.vals) {
 		if len(o.more) < e.nslots-len(o.vals) {
@@ -81,28 +84,24 @@ func (o *jsonObject) fill(text string, ord int32, tape []span, e *Entity) {
 		o.hintsFor = e
 		clear(o.hints[:])
 	}
-	next := ord + 1
+	next := ord + 1           // the next container's number
+	str := int(tape[ord].str) // the next string literal's number
 	var skipped jval
 	for i, m := skipSpace(text, 1), 0; text[i] != '}'; m++ {
-		// The key: first the one found at this position last time, read
-		// in place (a name without quotes or backslashes is its own
-		// literal), else scanned and looked up.
-		slot, end := -1, 0
-		if m < len(o.hints) {
-			if h := int(o.hints[m]) - 1; h >= 0 && e.keys.literal[h] {
-				name := e.keys.names[h]
-				if k := i + 1 + len(name); k < len(text) && text[k] == '"' && text[i+1:k] == name {
-					slot, end = h, k+1
-				}
+		// The key, whose end the validator recorded: first the name
+		// found at this position last time, else looked up.
+		end, plain := stringEndAt(ends, str, base)
+		str++
+		key := text[i+1 : end-1]
+		slot := -1
+		if !plain {
+			key = unquote(text[i:end])
+		} else if m < len(o.hints) {
+			if h := int(o.hints[m]) - 1; h >= 0 && e.keys.names[h] == key {
+				slot = h
 			}
 		}
-		if end == 0 {
-			var plain bool
-			end, plain = stringEnd(text, i)
-			key := text[i+1 : end-1]
-			if !plain {
-				key = unquote(text[i:end])
-			}
+		if slot < 0 {
 			slot = e.keys.lookup(key)
 			if m < len(o.hints) {
 				o.hints[m] = int16(slot + 1)
@@ -120,13 +119,14 @@ func (o *jsonObject) fill(text string, ord int32, tape []span, e *Entity) {
 		jv.start, jv.plain, jv.ord = int32(i), false, 0
 		switch c := text[i]; c {
 		case '"':
-			end, jv.plain = stringEnd(text, i)
+			end, jv.plain = stringEndAt(ends, str, base)
+			str++
 			jv.kind = jsonString
 		case '{', '[':
 			sp := tape[next]
 			end = i + int(sp.size)
 			jv.kind, jv.ord = jsonNested, next
-			next = sp.next
+			next, str = sp.next, int(sp.strNext)
 		case 't':
 			end, jv.kind = i+4, jsonTrue
 		case 'f':
@@ -140,6 +140,16 @@ func (o *jsonObject) fill(text string, ord int32, tape []span, e *Entity) {
 		if i = skipSpace(text, end); text[i] == ',' {
 			i = skipSpace(text, i+1)
 		}
+	}
+}
+
+// stringEndAt returns the end of string literal number k, relative to base,
+// and whether it is plain, from the validator's record ends.
+func stringEndAt(ends []int32, k, base int) (int, bool) {
+	if e := int(ends[k]); e > 0 {
+		return e - base, true
+	} else {
+		return -e - base, false
 	}
 }
 
@@ -188,7 +198,9 @@ func (o *jsonObject) get(i int) raw {
 // anyway: sources are also read through reflection, and escape analysis
 // does not tell their fields apart.)
 type jsonStack struct {
-	tape []span
+	doc  string  // the document being read
+	tape []span  // its containers
+	ends []int32 // the ends of its string literals, negated when not plain
 	open []int32 // the validator's scratch
 	objs []*jsonObject
 	used int
@@ -203,7 +215,8 @@ func (r *run) parseJSON(b []byte) (string, error) {
 		r.js = jsonStackPool.Get().(*jsonStack)
 	}
 	s := bytesString(b)
-	switch scanJSON(s, maxJSONNesting, &r.js.tape, &r.js.open) {
+	r.js.doc = s
+	switch scanJSON(s, maxJSONNesting, &r.js.tape, &r.js.ends, &r.js.open) {
 	case scanTooDeep:
 		return "", &InputError{Status: 400, Msg: "the body nests deeper than " + strconv.Itoa(maxJSONNesting) + " levels", Err: ErrInvalidJSON}
 	case scanTooLarge:
@@ -227,7 +240,7 @@ func (r *run) takeJSON(text string, ord int32, e *Entity) *jsonObject {
 	}
 	o := st.objs[st.used]
 	st.used++
-	o.fill(text, ord, st.tape, e)
+	o.fill(text, ord, st, e)
 	return o
 }
 
@@ -245,10 +258,11 @@ func (r *run) eachJSONObject(text string, ord int32, f func(i int, text string, 
 func (r *run) putJSON() {
 	if r.js != nil {
 		r.js.used = 0
+		r.js.doc = "" // do not keep the caller's input alive in the pool
 		for _, o := range r.js.objs {
 			o.text = "" // do not keep the caller's input alive in the pool
 		}
-		if cap(r.js.tape) <= 1<<16 && cap(r.js.open) <= 1<<16 {
+		if cap(r.js.tape) <= 1<<16 && cap(r.js.ends) <= 1<<16 && cap(r.js.open) <= 1<<16 {
 			jsonStackPool.Put(r.js)
 		}
 		r.js = nil
