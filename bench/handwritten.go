@@ -345,6 +345,12 @@ var plain = func() (t [256]bool) {
 // escapes it: HTML-safe, U+2028 and U+2029 escaped, invalid UTF-8 as
 // U+FFFD.
 func appendString(dst []byte, s string) []byte {
+	return appendQuoted(dst, s, `\ufffd`)
+}
+
+// appendQuoted writes s as a quoted JSON string, HTML-safe, U+2028 and
+// U+2029 escaped, each byte of invalid UTF-8 written as bad.
+func appendQuoted(dst []byte, s, bad string) []byte {
 	dst = append(dst, '"')
 	i := 0
 	for i < len(s) && plain[s[i]] {
@@ -388,7 +394,7 @@ func appendString(dst []byte, s string) []byte {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
+			dst = append(dst, bad...)
 			start = i + 1
 		case r == '\u2028' || r == '\u2029':
 			dst = append(dst, s[start:i]...)

@@ -231,63 +231,10 @@ func isEmailJSON(s string) bool {
 }
 
 // appendDecodedString writes s, a string gjson read from JSON, as a quoted
-// JSON string, as encoding/json would after decoding it: HTML-safe, U+2028
-// and U+2029 escaped, and each byte of invalid UTF-8 written as the rune
+// JSON string, as encoding/json would after decoding it: as appendString
+// does, except that each byte of invalid UTF-8 is written as the rune
 // U+FFFD, which encoding/json.Unmarshal would have decoded it to (gjson
-// keeps the byte). A string that needs no escaping is copied as it is.
+// keeps the byte).
 func appendDecodedString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	i := 0
-	for i < len(s) && plain[s[i]] {
-		i++
-	}
-	if i == len(s) {
-		dst = append(dst, s...)
-		return append(dst, '"')
-	}
-	const hex = "0123456789abcdef"
-	start := 0
-	for i < len(s) {
-		c := s[i]
-		if plain[c] {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, "\uFFFD"...)
-			start = i + 1
-		case r == '\u2028' || r == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
-			start = i + size
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return appendQuoted(dst, s, "\uFFFD")
 }

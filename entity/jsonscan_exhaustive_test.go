@@ -2,7 +2,6 @@ package entity
 
 import (
 	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -17,78 +16,6 @@ import (
 // exhaustiveLen is the longest input enumerated: 5 (a million inputs a
 // test, seconds), 4 under the race detector, which is ten times slower.
 var exhaustiveLen = map[bool]int{false: 5, true: 4}[raceDetector]
-
-// checkWalkers checks the tape and the walkers on valid text.
-func checkWalkers(t *testing.T, in string, tape []span, ends []int32) {
-	t.Helper()
-	checkStringEnds(t, in, tape, ends)
-	starts := decoderContainerStarts(in)
-	if len(starts) != len(tape) {
-		t.Fatalf("%q: %d containers, tape %d", in, len(starts), len(tape))
-	}
-	for k, start := range starts {
-		end := nestedEnd(in, start)
-		if int(tape[k].size) != end-start {
-			t.Fatalf("%q: container %d: span %d, want %d", in, k, tape[k].size, end-start)
-		}
-		var v any
-		if err := json.Unmarshal([]byte(in[start:end]), &v); err != nil {
-			t.Fatalf("%q: container %d text %q: %v", in, k, in[start:end], err)
-		}
-		want := 0
-		switch v := v.(type) {
-		case []any:
-			want = len(v)
-			// eachJSONObject: the objects, with the right ordinals.
-			var got []int
-			eachJSONObject(in[start:end], int32(k), tape, func(i int, text string, ord int32) bool {
-				if int(ord) >= len(starts) || starts[ord] != start+strings.Index(in[start:end], text) || text[0] != '{' {
-					t.Fatalf("%q: eachJSONObject elem %d: ord %d text %q", in, i, ord, text)
-				}
-				got = append(got, i)
-				return true
-			})
-			var wantIdx []int
-			for i, e := range v {
-				if _, ok := e.(map[string]any); ok {
-					wantIdx = append(wantIdx, i)
-				}
-			}
-			if !reflect.DeepEqual(got, wantIdx) {
-				t.Fatalf("%q: eachJSONObject %v, want %v", in, got, wantIdx)
-			}
-		case map[string]any:
-			want = len(v) // distinct keys
-		}
-		if got := countJSON(in[start:end]); got != want {
-			t.Fatalf("countJSON(%q) = %d, want %d", in[start:end], got, want)
-		}
-	}
-}
-
-// decoderContainerStarts returns the offsets of the opening brackets of
-// valid JSON text, as encoding/json's tokenizer finds them.
-func decoderContainerStarts(s string) []int {
-	var starts []int
-	dec := json.NewDecoder(strings.NewReader(s))
-	for {
-		off := dec.InputOffset()
-		tok, err := dec.Token()
-		if err != nil {
-			break
-		}
-		if d, ok := tok.(json.Delim); ok && (d == '{' || d == '[') {
-			// InputOffset before the token may point at white space or a
-			// separator before the delimiter.
-			i := int(off)
-			for s[i] != byte(d) {
-				i++
-			}
-			starts = append(starts, i)
-		}
-	}
-	return starts
-}
 
 // enumerate calls f with every string over alpha of at most maxLen bytes.
 func enumerate(alpha string, maxLen int, f func(string)) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/bits"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,7 +89,7 @@ func TestScanJSON(t *testing.T) {
 }
 
 // FuzzScanJSON checks the validator against encoding/json, and the tape
-// and the walkers against the text itself.
+// and the walkers against the text itself and encoding/json (checkWalkers).
 func FuzzScanJSON(f *testing.F) {
 	for _, s := range []string{`{}`, `[1,"a",{"b":[null,true]}]`, `{"a":{"b":{"c":[]}},"d":"\u00e9"}`, `[01]`, `"x\u12"`, "[\"\xff\"]"} {
 		f.Add(s)
@@ -109,47 +110,7 @@ func FuzzScanJSON(f *testing.F) {
 		case got != scanOK:
 			return
 		}
-		// Each container's span is its extent and its next number is the
-		// count of the containers it holds, plus its own.
-		starts := containerStarts(in)
-		if len(starts) != len(tape) {
-			t.Fatalf("%q: %d containers, tape %d", in, len(starts), len(tape))
-		}
-		for k, start := range starts {
-			end := nestedEnd(in, start)
-			if int(tape[k].size) != end-start {
-				t.Fatalf("%q: container %d at %d: span %d, want %d", in, k, start, tape[k].size, end-start)
-			}
-			inner := 0
-			for _, s := range starts[k+1:] {
-				if s < end {
-					inner++
-				}
-			}
-			if int(tape[k].next) != k+1+inner {
-				t.Fatalf("%q: container %d: next %d, want %d", in, k, tape[k].next, k+1+inner)
-			}
-		}
-		checkStringEnds(t, in, tape, ends)
-		text := trimSpace(in)
-		if len(starts) > 0 && starts[0] == len(in)-len(strings.TrimLeft(in, " \t\r\n")) {
-			var v any
-			dec := json.NewDecoder(strings.NewReader(text))
-			dec.UseNumber() // numbers beyond float64 are valid JSON too
-			if err := dec.Decode(&v); err != nil {
-				t.Fatal(err)
-			}
-			want := 0
-			switch v := v.(type) {
-			case []any:
-				want = len(v)
-			case map[string]any:
-				want = len(v) // distinct keys
-			}
-			if got := countJSON(text); got != want {
-				t.Fatalf("countJSON(%q) = %d, want %d", text, got, want)
-			}
-		}
+		checkWalkers(t, in, tape, ends)
 	})
 }
 
@@ -171,62 +132,53 @@ func nesting(s string) int {
 	return most
 }
 
-// containerStarts returns the offsets of the opening brackets in valid
-// JSON text, in order.
-func containerStarts(s string) []int {
-	var starts []int
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '[', '{':
-			starts = append(starts, i)
-		case '"':
-			i, _ = stringEnd(s, i)
-			i--
-		}
-	}
-	return starts
-}
-
 // The word-at-a-time scanners must stop exactly where the byte-at-a-time
 // ones do: every byte value at every position of a word.
 func TestUnsafeBytes(t *testing.T) {
+	eachWord([]byte{'a', 0x20, 0x7f, 0xff, '"'}, func(s string) {
+		want := 8
+		for i := 0; i < 8; i++ {
+			if !strSafe[s[i]] {
+				want = i
+				break
+			}
+		}
+		got := 8
+		if stop := unsafeBytes(load64(s, 0)); stop != 0 {
+			got = bits.TrailingZeros64(stop) / 8
+		}
+		if got != want {
+			t.Fatalf("word %q: stops at %d, want %d", s, got, want)
+		}
+		wantASCII := 8
+		for i := 0; i < 8; i++ {
+			if !strASCII[s[i]] {
+				wantASCII = i
+				break
+			}
+		}
+		gotASCII := 8
+		if stop := unsafeBytes(load64(s, 0)) | load64(s, 0)&hi8; stop != 0 {
+			gotASCII = bits.TrailingZeros64(stop) / 8
+		}
+		if gotASCII != wantASCII {
+			t.Fatalf("word %q: ASCII scan stops at %d, want %d", s, gotASCII, wantASCII)
+		}
+	})
+}
+
+// eachWord calls f with every 8-byte word holding each byte value at each
+// position, 'x' before it and each of fills after it.
+func eachWord(fills []byte, f func(w string)) {
 	for pos := 0; pos < 8; pos++ {
 		for c := 0; c < 256; c++ {
-			for _, fill := range []byte{'a', 0x20, 0x7f, 0xff, '"'} {
+			for _, fill := range fills {
 				w := bytes.Repeat([]byte{'x'}, 8)
 				for i := pos + 1; i < 8; i++ {
 					w[i] = fill
 				}
 				w[pos] = byte(c)
-				s := string(w)
-				want := 8
-				for i := 0; i < 8; i++ {
-					if !strSafe[s[i]] {
-						want = i
-						break
-					}
-				}
-				got := 8
-				if stop := unsafeBytes(load64(s, 0)); stop != 0 {
-					got = bits.TrailingZeros64(stop) / 8
-				}
-				if got != want {
-					t.Fatalf("word %q: stops at %d, want %d", s, got, want)
-				}
-				wantASCII := 8
-				for i := 0; i < 8; i++ {
-					if !strASCII[s[i]] {
-						wantASCII = i
-						break
-					}
-				}
-				gotASCII := 8
-				if stop := unsafeBytes(load64(s, 0)) | load64(s, 0)&hi8; stop != 0 {
-					gotASCII = bits.TrailingZeros64(stop) / 8
-				}
-				if gotASCII != wantASCII {
-					t.Fatalf("word %q: ASCII scan stops at %d, want %d", s, gotASCII, wantASCII)
-				}
+				f(string(w))
 			}
 		}
 	}
@@ -284,24 +236,15 @@ func FuzzCanonicalInt(f *testing.F) {
 // notPlain is zero exactly for the words whose eight bytes are all
 // plainByte: every byte value at every position.
 func TestNotPlain(t *testing.T) {
-	for pos := 0; pos < 8; pos++ {
-		for c := 0; c < 256; c++ {
-			for _, fill := range []byte{'a', '<', 0x7f, 0xff, '"', 0} {
-				w := bytes.Repeat([]byte{'x'}, 8)
-				for i := pos + 1; i < 8; i++ {
-					w[i] = fill
-				}
-				w[pos] = byte(c)
-				want := true
-				for _, b := range w {
-					want = want && plainByte[b]
-				}
-				if got := notPlain(load64(string(w), 0)) == 0; got != want {
-					t.Fatalf("word %q: plain %v, want %v", w, got, want)
-				}
-			}
+	eachWord([]byte{'a', '<', 0x7f, 0xff, '"', 0}, func(w string) {
+		want := true
+		for i := 0; i < len(w); i++ {
+			want = want && plainByte[w[i]]
 		}
-	}
+		if got := notPlain(load64(w, 0)) == 0; got != want {
+			t.Fatalf("word %q: plain %v, want %v", w, got, want)
+		}
+	})
 }
 
 // BenchmarkFill times the object walker alone on the users of a list.
@@ -343,7 +286,7 @@ func checkStringEnds(t *testing.T, in string, tape []span, ends []int32) {
 			t.Fatalf("%q: literal %d at %d: end %d plain %v, want %d %v", in, k, start, got, gotPlain, end, plain)
 		}
 	}
-	for k, start := range containerStarts(in) {
+	for k, start := range decoderContainerStarts(in) {
 		end := nestedEnd(in, start)
 		before, inside := 0, 0
 		for _, s := range starts {
@@ -358,4 +301,90 @@ func checkStringEnds(t *testing.T, in string, tape []span, ends []int32) {
 			t.Fatalf("%q: container %d: strings %d..%d, want %d..%d", in, k, tape[k].str, tape[k].strNext, before, before+inside)
 		}
 	}
+}
+
+// checkWalkers checks the tape and the walkers on valid text.
+func checkWalkers(t *testing.T, in string, tape []span, ends []int32) {
+	t.Helper()
+	checkStringEnds(t, in, tape, ends)
+	starts := decoderContainerStarts(in)
+	if len(starts) != len(tape) {
+		t.Fatalf("%q: %d containers, tape %d", in, len(starts), len(tape))
+	}
+	for k, start := range starts {
+		// Each container's span is its extent and its next number is the
+		// count of the containers it holds, plus its own.
+		end := nestedEnd(in, start)
+		if int(tape[k].size) != end-start {
+			t.Fatalf("%q: container %d: span %d, want %d", in, k, tape[k].size, end-start)
+		}
+		inner := 0
+		for _, s := range starts[k+1:] {
+			if s < end {
+				inner++
+			}
+		}
+		if int(tape[k].next) != k+1+inner {
+			t.Fatalf("%q: container %d: next %d, want %d", in, k, tape[k].next, k+1+inner)
+		}
+		var v any
+		dec := json.NewDecoder(strings.NewReader(in[start:end]))
+		dec.UseNumber() // numbers beyond float64 are valid JSON too
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("%q: container %d text %q: %v", in, k, in[start:end], err)
+		}
+		want := 0
+		switch v := v.(type) {
+		case []any:
+			want = len(v)
+			// eachJSONObject: the objects, with the right ordinals.
+			var got []int
+			eachJSONObject(in[start:end], int32(k), tape, func(i int, text string, ord int32) bool {
+				if int(ord) >= len(starts) || starts[ord] != start+strings.Index(in[start:end], text) || text[0] != '{' {
+					t.Fatalf("%q: eachJSONObject elem %d: ord %d text %q", in, i, ord, text)
+				}
+				got = append(got, i)
+				return true
+			})
+			var wantIdx []int
+			for i, e := range v {
+				if _, ok := e.(map[string]any); ok {
+					wantIdx = append(wantIdx, i)
+				}
+			}
+			if !reflect.DeepEqual(got, wantIdx) {
+				t.Fatalf("%q: eachJSONObject %v, want %v", in, got, wantIdx)
+			}
+		case map[string]any:
+			want = len(v) // distinct keys
+		}
+		if got := countJSON(in[start:end]); got != want {
+			t.Fatalf("countJSON(%q) = %d, want %d", in[start:end], got, want)
+		}
+	}
+}
+
+// decoderContainerStarts returns the offsets of the opening brackets of
+// valid JSON text, as encoding/json's tokenizer finds them.
+func decoderContainerStarts(s string) []int {
+	var starts []int
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	for {
+		off := dec.InputOffset()
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '{' || d == '[') {
+			// InputOffset before the token may point at white space or a
+			// separator before the delimiter.
+			i := int(off)
+			for s[i] != byte(d) {
+				i++
+			}
+			starts = append(starts, i)
+		}
+	}
+	return starts
 }

@@ -627,14 +627,7 @@ func (r *run) appendRefOther(dst []byte, n *node, ent *Entity, in raw, depth int
 	case !ok:
 		return append(dst, "null"...)
 	case isList:
-		if depth <= 0 {
-			r.fail(n, "depth", ErrDepth)
-			return append(dst, "null"...)
-		}
-		r.push(frame{n: n, kind: frameRef})
-		dst = r.appendList(dst, ent, &list, depth-1)
-		r.pop()
-		return dst
+		return r.appendRefList(dst, n, ent, &list, depth)
 	}
 	return r.appendRefObject(dst, n, ent, &sub, depth)
 }

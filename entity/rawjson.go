@@ -146,11 +146,11 @@ func (o *jsonObject) fill(text string, ord int32, st *jsonStack, e *Entity) {
 // stringEndAt returns the end of string literal number k, relative to base,
 // and whether it is plain, from the validator's record ends.
 func stringEndAt(ends []int32, k, base int) (int, bool) {
-	if e := int(ends[k]); e > 0 {
-		return e - base, true
-	} else {
+	e := int(ends[k])
+	if e < 0 {
 		return -e - base, false
 	}
+	return e - base, true
 }
 
 // has reports whether the object holds a value (null included) in slot i.
