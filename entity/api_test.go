@@ -384,7 +384,7 @@ func TestObjectMapTypes(t *testing.T) {
 	})
 	want := map[string]any{
 		"s": "s", "n": int64(1), "f": 1.5, "b": true, "d": "2020-01-02T00:00:00Z",
-		"l": []any{1}, "o": map[string]any{"k": "v"}, "x": "pass",
+		"l": []any{1.0}, "o": map[string]any{"k": "v"}, "x": "pass",
 		"r": map[string]any{"x": int64(2)}, "rl": []any{map[string]any{"x": int64(3)}},
 		"g": map[string]any{"null": nil},
 	}

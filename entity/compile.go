@@ -24,7 +24,6 @@ func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
 	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl, slots: map[string]int{}, methods: decl.Methods}}
 	c.ent.root = c.object(decl.Fields)
 	c.ent.keys = newKeyTable(c.ent.slots)
-	c.ent.objsPer, c.ent.valsPer = c.ent.root.size()
 	if err := c.errs.Err(); err != nil {
 		return nil, err
 	}
@@ -320,7 +319,6 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 	n.hasDefault = true
 	n.defNull = v.Kind == rules.Null
 	n.defJSON = js
-	n.defValue = objectValue(n.typ, v, false)
 }
 
 // zeroValue is the value of a bare default: "", 0, 0.0, false, the Unix

@@ -34,3 +34,7 @@ func Check() error { return Default.Check() }
 
 // RegisterRule adds a custom rule to the Default registry.
 func RegisterRule(d rules.Def) error { return Default.RegisterRule(d) }
+
+// SetMaxOutputBytes sets the output limit of the Default registry. See
+// Registry.SetMaxOutputBytes.
+func SetMaxOutputBytes(n int64) { Default.SetMaxOutputBytes(n) }

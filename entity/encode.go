@@ -229,7 +229,7 @@ func appendAny(dst []byte, v any, depth int) ([]byte, error) {
 		if v == nil {
 			return append(dst, "null"...), nil
 		}
-		return v.appendJSON(dst, depth)
+		return v.AppendJSON(dst)
 	}
 	if depth <= 0 {
 		return dst, ErrDepth

@@ -1,64 +1,76 @@
 package entity
 
 import (
-	"encoding/json"
 	"net/http"
 	"sync"
 )
 
-// Make converts, renames, defaults and checks v, a map with string keys
-// (map[string]any, map[string]string, or any map type with string keys) or
-// an *Object, into an Object holding exactly the declared fields. A nil v is
-// an empty input. When fields fail, the error is a *ValidationError listing
-// every one and the Object is nil.
+// Make converts, renames, defaults and checks v into an Object holding
+// exactly the declared fields: the JSON that MakeJSON writes for v, viewed
+// as Go values (see Object). v is one object:
+//
+//   - a map with string keys: map[string]any, map[string]string, or any map
+//     type with string keys;
+//   - a struct or a pointer to one (fields read by json tag, else Go name);
+//   - raw JSON ([]byte or json.RawMessage) holding an object;
+//   - an *Object (one this entity made is returned as it is: Objects are
+//     immutable);
+//   - nil, a nil map or a nil pointer: an empty input.
+//
+// A list (a slice, an array, a JSON array) is refused: use MakeList, or
+// MakeJSON, AppendJSON or Write, which take lists. When fields fail, the
+// error is a *ValidationError listing every one and the Object is nil.
+// Make allocates the Object and its bytes, two allocations on success.
 func (e *Entity) Make(v any) (*Object, error) {
-	var r run
-	r.init(e)
-	o := r.makeTop(e, v)
-	r.done()
-	if err := r.err(); err != nil {
-		return nil, err
+	if o, ok := v.(*Object); ok && o != nil && o.madeBy(e) {
+		return o, nil
 	}
-	return o, nil
+	if req, ok := v.(*http.Request); ok {
+		return e.MakeRequest(req)
+	}
+	r := run{top: topObject}
+	return e.object(&r, v)
 }
 
-// MakeList makes each object of v, a list ([]any, []map[string]any, any
-// slice), skipping elements that are not objects.
-func (e *Entity) MakeList(v any) ([]*Object, error) {
-	var r run
+// object runs r over v into a pooled buffer and returns the Object made
+// of what it wrote.
+func (e *Entity) object(r *run, v any) (*Object, error) {
 	r.init(e)
-	var l elems
-	var ok bool
-	switch b := v.(type) {
-	case []byte:
-		l, ok = r.jsonList(b)
-	case json.RawMessage:
-		l, ok = r.jsonList(b)
-	default:
-		l, ok = listOf(v)
-	}
-	if !ok {
-		r.done()
-		switch v.(type) {
-		case []byte, json.RawMessage:
-			return nil, &InputError{Status: 400, Msg: "the body is not a JSON array of objects", Err: ErrInvalidJSON}
-		}
-		return nil, unsupported(e, v)
-	}
-	objs := r.makeList(e, &l, e.reg.MaxDepth()-1)
+	bp := bufPool.Get().(*[]byte)
+	b := r.appendTop((*bp)[:0], e, v)
 	r.done()
-	if err := r.err(); err != nil {
+	data, err := copyOut(bp, b, r.err())
+	if err != nil {
 		return nil, err
 	}
-	return objs, nil
+	return &Object{plan: e.root, data: data}, nil
+}
+
+// MakeList makes each object of v, a list ([]any, []map[string]any, a
+// slice or array of structs or maps, or raw JSON holding an array),
+// skipping elements that are not objects. A nil list (or a nil v) gives an
+// empty slice. On success it makes three allocations whatever the list's
+// length: the bytes, the Objects and the slice.
+func (e *Entity) MakeList(v any) ([]*Object, error) {
+	r := run{top: topList}
+	r.init(e)
+	bp := bufPool.Get().(*[]byte)
+	b := r.appendTop((*bp)[:0], e, v)
+	r.done()
+	data, err := copyOut(bp, b, r.err())
+	if err != nil {
+		return nil, err
+	}
+	return newObjects(e.root, data), nil
 }
 
 // AppendJSON makes v and appends its JSON to dst. v is an object, as for
-// Make, or a list of objects, written as a JSON array (elements that are not
+// Make, or a list of objects (a slice, an array or a JSON array; a nil
+// slice is an empty list), written as a JSON array (elements that are not
 // objects are skipped). An *Object that e made is written as it is; an
-// *http.Request is read with MakeRequest. On error dst is returned as it was
-// given: nothing partial is appended. It does not allocate when dst has
-// room.
+// *http.Request is read with MakeRequest (a nil one is an empty input). On
+// error dst is returned as it was given: nothing partial is appended. It
+// does not allocate when dst has room.
 func (e *Entity) AppendJSON(dst []byte, v any) ([]byte, error) {
 	switch x := v.(type) {
 	case *Object:
@@ -66,6 +78,10 @@ func (e *Entity) AppendJSON(dst []byte, v any) ([]byte, error) {
 			return x.AppendJSON(dst) // already made: write it as it is
 		}
 	case *http.Request:
+		if x == nil {
+			v = nil
+			break
+		}
 		o, err := e.MakeRequest(x)
 		if err != nil {
 			return dst, err
@@ -110,13 +126,4 @@ func copyOut(bp *[]byte, b []byte, err error) ([]byte, error) {
 		bufPool.Put(bp)
 	}
 	return out, err
-}
-
-// jsonList returns raw JSON input as a list when it is a valid array.
-func (r *run) jsonList(b []byte) (elems, bool) {
-	text, err := r.parseJSON(b)
-	if err != nil || text[0] != '[' {
-		return elems{}, false
-	}
-	return elems{js: text}, true
 }

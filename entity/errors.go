@@ -17,6 +17,11 @@ var ErrUnknownEntity = errors.New("entity: unknown entity")
 // value it cannot read fields from (an int, a string, a channel…).
 var ErrUnsupportedInput = errors.New("entity: unsupported input")
 
+// ErrTooLarge is wrapped by the error of a call whose output passed its
+// limit (Registry.SetMaxOutputBytes; for MakeRequest, also
+// Registry.SetRequestOutputRatio): the call stopped and wrote nothing.
+var ErrTooLarge = errors.New("entity: output too large")
+
 // ErrDepth is wrapped by the FieldError reported when output nesting, or a
 // value passed through, is deeper than the registry's depth limit.
 var ErrDepth = errors.New("entity: nesting too deep")

@@ -4,16 +4,28 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/expose-go/expose/rules"
 )
 
-// This file runs a plan. A run walks the plan once over the input, writing
-// JSON as it goes (appendObject) or building an *Object (makeObject). It
-// collects every failing field; the entry points discard the output when any
-// field failed, so nothing partial is ever returned.
+// This file runs a plan: the one walker. A run walks the plan once over the
+// input, writing JSON as it goes (appendObject); every output form is made
+// from what it writes (MakeJSON copies it out, Make and MakeList view it as
+// Objects, Write sends it). It collects every failing field; the entry
+// points discard the output when any field failed, so nothing partial is
+// ever returned.
+//
+// The work of one run is bounded by its input and two limits: the depth
+// limit (a field nested deeper fails, and ends the walk: data that deep
+// cannot be written at all, as encoding/json stops at a cycle) and the
+// output limit (Registry.MaxOutputBytes: past it the walk stops and the
+// call fails with ErrTooLarge), so that neither cyclic Go data nor
+// declarations that multiply objects (bare defaults on references) can
+// make a call run away.
 
 // frame is one step of the path to the value being made: a reference or
 // a group (its node), or a list element (its positions). Names are read
@@ -53,11 +65,15 @@ type run struct {
 	fatal      error
 	scratch    *[]byte // from scratchPool on first need: see convert
 
-	// Blocks that Make carves Objects and their values from: see newObject.
-	objSlab  []Object
-	valSlab  []ovalue
-	slabSize int
-	js       *jsonStack // from jsonStackPool on first need: see takeJSON
+	js         *jsonStack // from jsonStackPool on first need: see takeJSON
+
+	// What the call accepts at the top (see appendTop), where its output
+	// starts in dst, the most bytes it may write, and whether the walk has
+	// stopped (a depth error, the output limit, or a fatal error).
+	top    topKind
+	base   int
+	maxOut int
+	stop   bool
 
 	// The path: the first frames in an array, deeper ones in more. (A slice
 	// of the array kept in the run would make the run escape to the heap.)
@@ -68,6 +84,7 @@ type run struct {
 
 func (r *run) init(e *Entity) {
 	r.ent = e
+	r.maxOut = int(min(e.reg.MaxOutputBytes(), math.MaxInt))
 	if e.slot != nil {
 		r.pin(e.slot, e) // recursive references see this very entity
 	}
@@ -165,6 +182,9 @@ func (r *run) paths(in, out string) (string, string) {
 
 // fail records a failing field.
 func (r *run) fail(n *node, rule string, err error) {
+	if errors.Is(err, ErrDepth) {
+		r.stop = true // data nested that deep cannot be written at all
+	}
 	if r.full() {
 		return
 	}
@@ -287,10 +307,20 @@ func appendValue(dst []byte, k rules.Kind, v rules.Value, depth int) ([]byte, er
 	return appendAny(dst, v.Any, depth)
 }
 
+// topKind says what a call accepts at the top of its input.
+type topKind uint8
+
+const (
+	topAny    topKind = iota // an object or a list of objects (AppendJSON, MakeJSON, Write)
+	topObject                // an object (Make, MakeRequest)
+	topList                  // a list of objects (MakeList)
+)
+
 // appendTop writes v, an object or a list of objects, made with e.
 func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
+	r.base = len(dst)
 	depth := e.reg.MaxDepth()
-	if m, ok := v.(map[string]any); ok && m != nil { // the common case first
+	if m, ok := v.(map[string]any); ok && m != nil && r.top != topList { // the common case first
 		return r.appendObject(dst, e.root, &source{ma: m}, depth-1)
 	}
 	return r.appendTopOther(dst, e, v, depth)
@@ -303,20 +333,35 @@ func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 //
 //go:noinline
 func (r *run) appendTopOther(dst []byte, e *Entity, v any, depth int) []byte {
+	switch b := v.(type) {
+	case []byte:
+		if b != nil {
+			return r.appendJSONTop(dst, e, b, depth)
+		}
+	case json.RawMessage:
+		if b != nil {
+			return r.appendJSONTop(dst, e, b, depth)
+		}
+	}
+	if l, ok := listOf(v); ok { // a nil slice too: an empty list
+		if r.top == topObject {
+			r.fatal = fmt.Errorf("%w: entity %q: Make takes one object, and %T is a list: use MakeList, or MakeJSON, AppendJSON or Write, which take lists", ErrUnsupportedInput, e.name, v)
+			return dst
+		}
+		return r.appendList(dst, e, &l, depth-1)
+	}
+	if r.top == topList {
+		if v == nil {
+			return r.appendList(dst, e, &elems{}, depth-1)
+		}
+		r.fatal = unsupported(e, v)
+		return dst
+	}
 	if isNil(v) {
 		return r.appendObject(dst, e.root, &source{}, depth-1)
 	}
-	switch b := v.(type) {
-	case []byte:
-		return r.appendJSONTop(dst, e, b, depth)
-	case json.RawMessage:
-		return r.appendJSONTop(dst, e, b, depth)
-	}
 	if src, ok := sourceOf(v, e); ok {
 		return r.appendObject(dst, e.root, &src, depth-1)
-	}
-	if l, ok := listOf(v); ok {
-		return r.appendList(dst, e, &l, depth-1)
 	}
 	r.fatal = unsupported(e, v)
 	return dst
@@ -325,6 +370,13 @@ func (r *run) appendTopOther(dst []byte, e *Entity, v any, depth int) []byte {
 // appendJSONTop writes raw JSON input: an object or an array of objects.
 func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
 	text, err := r.parseJSON(b)
+	switch {
+	case err != nil:
+	case text[0] == '[' && r.top == topObject:
+		err = &InputError{Status: 400, Msg: "the body is a JSON array, not an object", Err: ErrInvalidJSON}
+	case text[0] != '[' && r.top == topList:
+		err = &InputError{Status: 400, Msg: "the body is not a JSON array of objects", Err: ErrInvalidJSON}
+	}
 	if err != nil {
 		r.fatal = err
 		return dst
@@ -340,6 +392,12 @@ func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
 
 // appendObject writes one output object.
 func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []byte {
+	if len(dst)-r.base > r.maxOut {
+		r.tooLarge()
+	}
+	if r.stop {
+		return dst
+	}
 	dst = append(dst, '{')
 	for _, n := range p.nodes {
 		dst = append(dst, n.key...)
@@ -361,11 +419,26 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 			r.push(frame{n: n, kind: frameGroup})
 			dst = r.appendObject(dst, n.group, src, depth-1)
 			r.pop()
+			if r.stop {
+				return dst
+			}
 		case nodeRef:
-			dst = r.appendRef(dst, n, src, depth)
+			if dst = r.appendRef(dst, n, src, depth); r.stop {
+				return dst
+			}
 		}
 	}
 	return append(dst, '}')
+}
+
+// tooLarge stops the walk: its output has passed the limit.
+//
+//go:noinline
+func (r *run) tooLarge() {
+	r.stop = true
+	if r.fatal == nil {
+		r.fatal = fmt.Errorf("%w: entity %q writes more than the limit of %d bytes", ErrTooLarge, r.ent.name, r.maxOut)
+	}
 }
 
 // appendValueField writes a value field through the general path: resolve
@@ -397,10 +470,12 @@ func (r *run) appendValueField(dst []byte, n *node, src *source, depth int) []by
 }
 
 // appendFast writes a value field read from a map[string]any, a JSON
-// object or a struct when it holds what the node's fast path expects (see
-// makeFast, its twin for Make; this one is written out for speed: it is the
-// request path's busiest function). It reports false, having written
-// nothing, for anything else, which the general path (resolve) converts.
+// object or a struct when it holds what the node's fast path expects: a
+// string for a string field whose checks are all StringCheckers, an int,
+// int64, numeric string or short JSON integer for a number field without
+// checks, or nothing (default, req or null). It is the request path's
+// busiest function. It reports false, having written nothing, for anything
+// else, which the general path (resolve) converts.
 func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 	var s string
 	switch {
@@ -684,7 +759,7 @@ func (r *run) appendList(dst []byte, e *Entity, l *elems, depth int) []byte {
 			dst, ok = r.appendElem(dst, e, &source{js: jo}, idx, out, depth)
 			r.releaseJSON()
 			out++
-			return ok
+			return ok && !r.stop
 		})
 		return append(dst, ']')
 	}
@@ -703,7 +778,7 @@ func (r *run) appendList(dst []byte, e *Entity, l *elems, depth int) []byte {
 		if !ok {
 			continue
 		}
-		if dst, ok = r.appendElem(dst, e, &sub, i, out, depth); !ok {
+		if dst, ok = r.appendElem(dst, e, &sub, i, out, depth); !ok || r.stop {
 			break
 		}
 		out++
@@ -719,6 +794,7 @@ func (r *run) appendElem(dst []byte, e *Entity, sub *source, i, out, depth int) 
 	}
 	r.push(frame{kind: frameIndex, idx: int32(i), outIdx: int32(out)})
 	if depth <= 0 {
+		r.stop = true // see fail
 		if !r.full() {
 			r.errs = append(r.errs, r.depthError())
 		}
@@ -739,5 +815,58 @@ func (r *run) depthError() *FieldError {
 
 // unsupported is the error for an input that is not an object or a list.
 func unsupported(e *Entity, v any) error {
-	return fmt.Errorf("%w: entity %q cannot be made from %T: want a map with string keys, an *Object or a list of them", ErrUnsupportedInput, e.name, v)
+	return fmt.Errorf("%w: entity %q cannot be made from %T: want a map with string keys, a struct, an *Object, raw JSON, or a list of them", ErrUnsupportedInput, e.name, v)
+}
+
+// scratchPool holds the buffers runs convert numbers and times into text
+// with (see scratchBuf).
+var scratchPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// putScratch returns a buffer to scratchPool unless it grew too large.
+func putScratch(bp *[]byte) {
+	if cap(*bp) <= maxPooled {
+		*bp = (*bp)[:0]
+		scratchPool.Put(bp)
+	}
+}
+
+// canonicalInt reports whether s is an integer spelled exactly as
+// strconv.FormatInt spells it (an optional minus, no leading zero, no "-0",
+// at most 18 digits so that it is an int64), so that a number field may
+// write s itself instead of parsing and formatting it.
+func canonicalInt(s string) bool {
+	i := 0
+	if len(s) > 0 && s[0] == '-' {
+		i = 1
+	}
+	switch {
+	case len(s)-i == 0 || len(s)-i > 18:
+		return false
+	case s[i] == '0':
+		return len(s) == 1
+	}
+	for ; i < len(s); i++ {
+		if s[i]-'0' > 9 {
+			return false
+		}
+	}
+	return true
+}
+
+// isShortInt reports whether JSON number text is an integer that a float64
+// holds exactly (at most 15 digits), so that reading it as an integer gives
+// what encoding/json's float64 would.
+func isShortInt(s string) bool {
+	if len(s) > 0 && s[0] == '-' {
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 15 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -44,12 +44,10 @@ type node struct {
 	req       bool
 	secret    bool
 
-	// The default, when there is one: written as defJSON, kept in an Object
-	// as defValue. A bare default on a reference makes the entity from an
-	// empty input instead (refDefault).
+	// The default, when there is one, written as defJSON. A bare default on
+	// a reference makes the entity from an empty input instead (refDefault).
 	hasDefault bool
 	defJSON    []byte
-	defValue   ovalue
 	refDefault bool
 	defNull    bool // the default is null (a bare default on none): req still rejects
 
@@ -114,10 +112,6 @@ type Entity struct {
 	nslots int
 	keys   keyTable // slots, for raw JSON's keys
 
-	// objsPer and valsPer count the Objects (the entity's and its groups')
-	// and values one Make of the entity builds, references not included.
-	objsPer, valsPer int
-
 	methods []string // HTTP methods MakeRequest accepts; empty for any
 
 	structPlans sync.Map // reflect.Type → *structPlan
@@ -134,16 +128,3 @@ func (e *Entity) Decl() *dsl.Entity { return e.decl }
 
 // Registry returns the registry the entity belongs to.
 func (e *Entity) Registry() *Registry { return e.reg }
-
-// size returns how many Objects and values an Object of the plan is made
-// of: its own and its groups'.
-func (p *objectPlan) size() (objs, vals int) {
-	objs, vals = 1, len(p.nodes)
-	for _, n := range p.nodes {
-		if n.kind == nodeGroup {
-			o, v := n.group.size()
-			objs, vals = objs+o, vals+v
-		}
-	}
-	return objs, vals
-}

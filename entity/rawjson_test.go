@@ -386,8 +386,11 @@ func TestRawJSONPassThrough(t *testing.T) {
 			t.Fatal(err)
 		}
 		x, _ := obj.Get("x")
-		if rm, ok := x.(json.RawMessage); !ok || string(rm) != `{"b":1.50,"a":[true]}` {
-			t.Errorf("Get(x) = %#v, want json.RawMessage of the input text", x)
+		if want := map[string]any{"b": 1.5, "a": []any{true}}; !cmp.Equal(x, want) {
+			t.Errorf("Get(x) = %#v, want the decoded JSON %#v", x, want)
+		}
+		if b, _ := obj.MarshalJSON(); !strings.Contains(string(b), `"x":{"b":1.50,"a":[true]}`) {
+			t.Errorf("MarshalJSON = %s, want the input text of x", b)
 		}
 		want := map[string]any{"x": map[string]any{"b": 1.5, "a": []any{true}}, "l": []any{2.0, 1.0},
 			"o": map[string]any{"k": "v"}, "xm": nil, "xd": "dflt", "ld": []any{}, "od": map[string]any{},

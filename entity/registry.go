@@ -3,6 +3,7 @@ package entity
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -24,6 +25,8 @@ type Registry struct {
 	maxDepth atomic.Int64
 	maxBody  atomic.Int64
 	maxErrs  atomic.Int64
+	maxOut   atomic.Int64
+	reqRatio atomic.Int64
 	mu       sync.Mutex // serializes Expose
 	slots    sync.Map   // name → *slot
 }
@@ -35,7 +38,58 @@ func NewRegistry() *Registry {
 	r.maxDepth.Store(defaultDepth)
 	r.maxBody.Store(defaultMaxBody)
 	r.maxErrs.Store(defaultMaxErrors)
+	r.maxOut.Store(defaultMaxOutput)
+	r.reqRatio.Store(defaultRequestRatio)
 	return r
+}
+
+// defaultMaxOutput is the output limit a new Registry starts with.
+const defaultMaxOutput = 64 << 20
+
+// MaxOutputBytes returns the most bytes of JSON one call writes.
+func (r *Registry) MaxOutputBytes() int64 { return r.maxOut.Load() }
+
+// SetMaxOutputBytes sets the most bytes of JSON one call (Make, MakeJSON,
+// AppendJSON, MakeList, Write, MakeRequest) may write (default 64 MiB).
+// Past it the walk stops and the call fails with an error wrapping
+// ErrTooLarge: Write answers 500 (the data is the server's), MakeRequest's
+// InputError 413 (the request's). It bounds the work of one call whatever
+// the data: a DAG of Go values that shares nodes, or declarations whose
+// bare defaults on references multiply objects from an empty input. Values
+// below 1 are taken as 1.
+func (r *Registry) SetMaxOutputBytes(n int64) { r.maxOut.Store(max(n, 1)) }
+
+// defaultRequestRatio is the request output ratio a new Registry starts
+// with.
+const defaultRequestRatio = 8
+
+// minRequestOutput is the output limit of a request whatever its body: a
+// query-only GET may still write this much.
+const minRequestOutput = 1 << 20
+
+// RequestOutputRatio returns how many bytes of output MakeRequest writes
+// at most per byte of request body.
+func (r *Registry) RequestOutputRatio() int64 { return r.reqRatio.Load() }
+
+// SetRequestOutputRatio sets how many bytes of output MakeRequest may
+// write per byte of request body (default 8), so that a request's memory
+// is proportional to its body: MakeRequest's output limit is the smaller
+// of MaxOutputBytes and the larger of 1 MiB and k times the body's length.
+// Past it MakeRequest fails with an InputError of status 413 wrapping
+// ErrTooLarge. Values below 1 are taken as 1.
+func (r *Registry) SetRequestOutputRatio(k int64) { r.reqRatio.Store(max(k, 1)) }
+
+// requestOutputLimit returns MakeRequest's output limit for a body of n
+// bytes.
+func (r *Registry) requestOutputLimit(n int64) int64 {
+	k := r.RequestOutputRatio()
+	lim := int64(minRequestOutput)
+	if n > 0 && n <= math.MaxInt64/k {
+		lim = max(lim, n*k)
+	} else if n > 0 {
+		lim = math.MaxInt64
+	}
+	return min(lim, r.MaxOutputBytes())
 }
 
 // defaultMaxErrors is the field error limit a new Registry starts with.

@@ -3,6 +3,7 @@ package entity
 import (
 	"errors"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 	"net/url"
@@ -98,9 +99,10 @@ func (e *Entity) MakeRequest(r *http.Request) (*Object, error) {
 			Msg: "method " + r.Method + " is not allowed; use " + allow}
 	}
 	src := &requestSource{query: r.URL.Query(), header: r.Header}
-	var run run
+	run := run{top: topObject}
 	run.init(e)
 	defer run.done()
+	var bodyLen int64
 	if r.Body != nil && r.Body != http.NoBody {
 		limit := e.reg.MaxBodyBytes()
 		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -120,25 +122,48 @@ func (e *Entity) MakeRequest(r *http.Request) (*Object, error) {
 				}
 				src.js = run.takeJSON(text, 0, e)
 			}
+			bodyLen = int64(len(body))
 		case mt == "application/x-www-form-urlencoded":
 			r.Body = http.MaxBytesReader(nil, r.Body, limit)
 			if err := r.ParseForm(); err != nil {
 				return nil, bodyError(err)
 			}
 			src.form = r.PostForm
+			bodyLen = formLen(r.PostForm)
 		case mt == "multipart/form-data":
 			r.Body = http.MaxBytesReader(nil, r.Body, limit)
 			if err := r.ParseMultipartForm(limit); err != nil {
 				return nil, bodyError(err)
 			}
 			src.form = r.PostForm
+			bodyLen = formLen(r.PostForm)
 		}
 	}
-	o := run.makeObject(e.root, &source{req: src}, e.reg.MaxDepth()-1)
-	if err := run.err(); err != nil {
+	run.maxOut = int(min(e.reg.requestOutputLimit(bodyLen), math.MaxInt))
+	bp := bufPool.Get().(*[]byte)
+	b := run.appendObject((*bp)[:0], e.root, &source{req: src}, e.reg.MaxDepth()-1)
+	err := run.err()
+	if errors.Is(err, ErrTooLarge) {
+		err = &InputError{Status: http.StatusRequestEntityTooLarge, Err: err,
+			Msg: "the request makes an output larger than its limit of " + strconv.Itoa(run.maxOut) + " bytes"}
+	}
+	data, err := copyOut(bp, b, err)
+	if err != nil {
 		return nil, err
 	}
-	return o, nil
+	return &Object{plan: e.root, data: data}, nil
+}
+
+// formLen returns the length of a form's keys and values: what a request
+// body holding it reads as, for the request's output limit.
+func formLen(f url.Values) int64 {
+	var n int64
+	for k, vs := range f {
+		for _, v := range vs {
+			n += int64(len(k) + len(v) + 2)
+		}
+	}
+	return n
 }
 
 // bodyError turns an error reading a request body into an InputError.
