@@ -37,6 +37,26 @@ func TestAllocs(t *testing.T) {
 		t.Errorf("MakeJSON of the seed: %v allocations, want at most 1 (the result)", n)
 	}
 
+	// Make views the bytes the walker wrote: the Object and its bytes, at
+	// any list length; MakeList adds the list of Objects.
+	for _, n := range []int{2, 100, 1000} {
+		in := map[string]any{"limit": n, "list": usersList(n)}
+		if a := testing.AllocsPerRun(20, func() {
+			if _, err := users.Make(in); err != nil {
+				t.Fatal(err)
+			}
+		}); a > 2 {
+			t.Errorf("Make of %d users: %v allocations, want at most 2", n, a)
+		}
+		if a := testing.AllocsPerRun(20, func() {
+			if _, err := reg.Lookup("user").MakeList(in["list"]); err != nil {
+				t.Fatal(err)
+			}
+		}); a > 3 {
+			t.Errorf("MakeList of %d users: %v allocations, want at most 3", n, a)
+		}
+	}
+
 	// Make: the same number of allocations for 1 field as for 30, of every
 	// scalar type.
 	allocs := func(fields int) float64 {
@@ -106,9 +126,8 @@ func TestWriteAllocs(t *testing.T) {
 	}
 }
 
-// Make reserves room for a list's Objects from the entity's plan, but only
-// for elements that are objects: a long list of scalars (skipped) must not
-// cost an entity's worth of memory each.
+// A long list of scalars in a $ref list (skipped) costs Make nothing per
+// element beyond reading it.
 func TestMakeListOfScalarsAllocates(t *testing.T) {
 	if raceEnabled || testing.CoverMode() != "" {
 		t.Skip("allocation counts do not hold under the race detector or coverage")
@@ -131,8 +150,16 @@ func TestMakeListOfScalarsAllocates(t *testing.T) {
 	if b, _ := o.MarshalJSON(); string(b) != `{"offset":0,"limit":0,"list":[]}` {
 		t.Fatalf("got %s", b)
 	}
-	// The []*Object of the list's capacity (8 bytes an element) is all.
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
 		t.Errorf("Make of 100000 scalars in a $ref list allocated %d bytes", alloc)
 	}
+}
+
+// usersList returns n users of the seed's shape.
+func usersList(n int) []any {
+	l := make([]any, n)
+	for i := range l {
+		l[i] = map[string]any{"id": fmt.Sprint(i), "name": "user", "age": 30 + i%50, "mail": "u@example.com"}
+	}
+	return l
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -84,7 +83,7 @@ type run struct {
 
 func (r *run) init(e *Entity) {
 	r.ent = e
-	r.maxOut = int(min(e.reg.MaxOutputBytes(), math.MaxInt))
+	r.maxOut = int(min(e.reg.MaxOutputBytes(), maxOutputLimit))
 	if e.slot != nil {
 		r.pin(e.slot, e) // recursive references see this very entity
 	}
@@ -392,8 +391,8 @@ func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
 
 // appendObject writes one output object.
 func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []byte {
-	if len(dst)-r.base > r.maxOut {
-		r.tooLarge()
+	if cap(dst)-len(dst) < growMargin {
+		dst = r.grow(dst)
 	}
 	if r.stop {
 		return dst
@@ -429,6 +428,32 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 		}
 	}
 	return append(dst, '}')
+}
+
+// growMargin is the room appendObject makes sure of before it writes an
+// object (grow).
+const growMargin = 512
+
+// grow doubles dst's capacity, up to a little past the run's output limit,
+// or stops the walk when the output has passed the limit. Growing by
+// doubling (append grows large slices by a quarter) keeps what a run
+// allocates for its output near twice what it writes, and under about
+// twice the limit when it passes it.
+//
+//go:noinline
+func (r *run) grow(dst []byte) []byte {
+	if len(dst)-r.base > r.maxOut {
+		r.tooLarge()
+		return dst
+	}
+	limit := r.base + r.maxOut + 2*growMargin
+	n := max(2*cap(dst), 4096)
+	if n > limit/2 { // the next doubling would pass the limit: go to it
+		n = max(limit, len(dst)+2*growMargin)
+	}
+	b := make([]byte, len(dst), n)
+	copy(b, dst)
+	return b
 }
 
 // tooLarge stops the walk: its output has passed the limit.

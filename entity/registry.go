@@ -46,6 +46,10 @@ func NewRegistry() *Registry {
 // defaultMaxOutput is the output limit a new Registry starts with.
 const defaultMaxOutput = 64 << 20
 
+// maxOutputLimit is the highest output limit a run keeps (1 PiB: no output
+// is larger), so that its arithmetic never overflows.
+const maxOutputLimit = 1 << 50
+
 // MaxOutputBytes returns the most bytes of JSON one call writes.
 func (r *Registry) MaxOutputBytes() int64 { return r.maxOut.Load() }
 

@@ -3,7 +3,6 @@ package entity
 import (
 	"errors"
 	"io"
-	"math"
 	"mime"
 	"net/http"
 	"net/url"
@@ -139,7 +138,7 @@ func (e *Entity) MakeRequest(r *http.Request) (*Object, error) {
 			bodyLen = formLen(r.PostForm)
 		}
 	}
-	run.maxOut = int(min(e.reg.requestOutputLimit(bodyLen), math.MaxInt))
+	run.maxOut = int(min(e.reg.requestOutputLimit(bodyLen), maxOutputLimit))
 	bp := bufPool.Get().(*[]byte)
 	b := run.appendObject((*bp)[:0], e.root, &source{req: src}, e.reg.MaxDepth()-1)
 	err := run.err()

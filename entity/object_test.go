@@ -1,0 +1,288 @@
+package entity_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// objectRegistry declares an entity of every kind of key an Object holds.
+func objectRegistry(t *testing.T) *entity.Registry {
+	reg := entity.NewRegistry()
+	expose(t, reg, "child", "x", "number", "", "s", "string", "")
+	expose(t, reg, "all",
+		"s", "string", "",
+		"n", "number", "",
+		"f", "float", "",
+		"b", "bool", "",
+		"d", "date", "",
+		"x", "none", "",
+		"l", "list", "",
+		"o", "object", "",
+		"g", "{", "rename 'grp'",
+		"inner", "string", "default 'in'",
+		"g", "}", "",
+		"r", "$child", "",
+		"rl", "$child", "",
+		"nul", "string", "",
+		"esc", "string", "rename 'a\"b'",
+	)
+	return reg
+}
+
+func TestObjectGet(t *testing.T) {
+	reg := objectRegistry(t)
+	o, err := reg.Make("all", map[string]any{
+		"s": "text", "n": "42", "f": 1.5, "b": "true", "d": "2020-01-02T03:04:05+09:00",
+		"x": map[string]any{"k": []any{1, "two"}}, "l": []any{1, "a"}, "o": map[string]any{"k": "v"},
+		"r": map[string]any{"x": 7, "s": "é\n"}, "rl": []any{map[string]any{"x": 1}, "skipped", map[string]any{"x": 2}},
+		"esc": "quoted key",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, key string
+		want      any
+	}{
+		{"string", "s", "text"},
+		{"number is int64", "n", int64(42)},
+		{"float is float64", "f", 1.5},
+		{"bool", "b", true},
+		{"date is a UTC time.Time", "d", time.Date(2020, 1, 1, 18, 4, 5, 0, time.UTC)},
+		{"none decodes as encoding/json", "x", map[string]any{"k": []any{1.0, "two"}}},
+		{"list decodes", "l", []any{1.0, "a"}},
+		{"object decodes", "o", map[string]any{"k": "v"}},
+		{"null", "nul", nil},
+		{"key that needs escaping", `a"b`, "quoted key"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := o.Get(c.key)
+			if !ok {
+				t.Fatalf("Get(%q): no key", c.key)
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("Get(%q) (-want +got):\n%s", c.key, diff)
+			}
+		})
+	}
+	t.Run("absent key", func(t *testing.T) {
+		for _, k := range []string{"nope", "g", "inner", ""} { // g is renamed grp; inner is in the group
+			if v, ok := o.Get(k); ok {
+				t.Errorf("Get(%q) = %v, true; want no key", k, v)
+			}
+		}
+	})
+	t.Run("group is an *Object", func(t *testing.T) {
+		g, _ := o.Get("grp")
+		sub, ok := g.(*entity.Object)
+		if !ok {
+			t.Fatalf("Get(grp) = %T, want *entity.Object", g)
+		}
+		if v, _ := sub.Get("inner"); v != "in" {
+			t.Errorf("grp.inner = %v, want the default", v)
+		}
+		if s := sub.String(); s != `{"inner":"in"}` {
+			t.Errorf("grp = %s", s)
+		}
+	})
+	t.Run("reference object", func(t *testing.T) {
+		r, _ := o.Get("r")
+		sub, ok := r.(*entity.Object)
+		if !ok {
+			t.Fatalf("Get(r) = %T, want *entity.Object", r)
+		}
+		if v, _ := sub.Get("x"); v != int64(7) {
+			t.Errorf("r.x = %#v", v)
+		}
+		if v, _ := sub.Get("s"); v != "é\n" {
+			t.Errorf("r.s = %q, want the escape decoded", v)
+		}
+	})
+	t.Run("reference list", func(t *testing.T) {
+		rl, _ := o.Get("rl")
+		l, ok := rl.([]*entity.Object)
+		if !ok || len(l) != 2 {
+			t.Fatalf("Get(rl) = %#v, want two *entity.Object", rl)
+		}
+		for i, want := range []int64{1, 2} {
+			if v, _ := l[i].Get("x"); v != want {
+				t.Errorf("rl[%d].x = %#v, want %d", i, v, want)
+			}
+		}
+	})
+	t.Run("Keys and Len", func(t *testing.T) {
+		want := []string{"s", "n", "f", "b", "d", "x", "l", "o", "grp", "r", "rl", "nul", `a"b`}
+		if diff := cmp.Diff(want, o.Keys()); diff != "" {
+			t.Errorf("Keys (-want +got):\n%s", diff)
+		}
+		if o.Len() != len(want) {
+			t.Errorf("Len = %d, want %d", o.Len(), len(want))
+		}
+	})
+}
+
+func TestObjectBytes(t *testing.T) {
+	reg := objectRegistry(t)
+	in := map[string]any{"s": "<&>", "n": 1, "rl": []any{map[string]any{"x": 1}}}
+	want, err := reg.MakeJSON("all", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := reg.Make("all", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		got  func() ([]byte, error)
+	}{
+		{"MarshalJSON", o.MarshalJSON},
+		{"AppendJSON", func() ([]byte, error) {
+			b, err := o.AppendJSON([]byte("x"))
+			return []byte(strings.TrimPrefix(string(b), "x")), err
+		}},
+		{"String", func() ([]byte, error) { return []byte(o.String()), nil }},
+		{"json.Marshal", func() ([]byte, error) { return json.Marshal(o) }},
+		{"MakeJSON of the Object", func() ([]byte, error) { return reg.MakeJSON("all", o) }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := c.got()
+			if err != nil || string(got) != string(want) {
+				t.Errorf("got %s, %v; want MakeJSON's %s", got, err, want)
+			}
+		})
+	}
+	t.Run("Make of its own Object returns it", func(t *testing.T) {
+		if again, err := reg.Make("all", o); err != nil || again != o {
+			t.Errorf("Make(o) = %p, %v; want the same Object %p", again, err, o)
+		}
+	})
+	t.Run("nil Object", func(t *testing.T) {
+		var nilObj *entity.Object
+		if b, err := nilObj.MarshalJSON(); string(b) != "null" || err != nil {
+			t.Errorf("MarshalJSON of nil = %s, %v", b, err)
+		}
+	})
+}
+
+func TestObjectDecode(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "child", "x", "number", "")
+	expose(t, reg, "user",
+		"id", "number", "rename 'number'",
+		"name", "string", "",
+		"born", "date", "",
+		"details", "{", "",
+		"age", "number", "",
+		"details", "}", "",
+		"kids", "$child", "",
+	)
+	o, err := reg.Make("user", map[string]any{"id": "12", "name": "ann", "born": "2001-02-03", "age": 40,
+		"kids": []any{map[string]any{"x": 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type child struct{ X int }
+	type user struct {
+		Number  int64     `json:"number"`
+		Name    string    `json:"name"`
+		Born    time.Time `json:"born"`
+		Details struct {
+			Age int `json:"age"`
+		} `json:"details"`
+		Kids []child `json:"kids"`
+	}
+	t.Run("struct", func(t *testing.T) {
+		var u user
+		if err := o.Decode(&u); err != nil {
+			t.Fatal(err)
+		}
+		want := user{Number: 12, Name: "ann", Born: time.Date(2001, 2, 3, 0, 0, 0, 0, time.UTC), Kids: []child{{1}}}
+		want.Details.Age = 40
+		if diff := cmp.Diff(want, u); diff != "" {
+			t.Errorf("Decode (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("map", func(t *testing.T) {
+		var m map[string]any
+		if err := o.Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		if m["name"] != "ann" || m["number"] != 12.0 {
+			t.Errorf("Decode into a map = %v", m)
+		}
+	})
+	t.Run("not a pointer", func(t *testing.T) {
+		if err := o.Decode(user{}); err == nil {
+			t.Error("Decode into a non-pointer succeeded")
+		}
+	})
+}
+
+// Map gives the values Get gives, nested Objects as maps: what encoding/json
+// gives for the same bytes, but for the number fields' int64.
+func TestObjectMapMatchesJSON(t *testing.T) {
+	reg := objectRegistry(t)
+	o, err := reg.Make("all", map[string]any{"s": "x", "n": 3, "f": 2, "rl": []any{map[string]any{"x": 1}},
+		"r": map[string]any{"s": "y"}, "x": 1e300, "l": []any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(o.Map())
+	var a, c any
+	if err := json.Unmarshal(b, &a); err != nil {
+		t.Fatal(err)
+	}
+	mj, _ := o.MarshalJSON()
+	if err := json.Unmarshal(mj, &c); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(c, a); diff != "" {
+		t.Errorf("Map differs from the JSON (-json +map):\n%s", diff)
+	}
+	if n := o.Map()["n"]; n != int64(3) {
+		t.Errorf("Map()[n] = %#v, want int64(3)", n)
+	}
+}
+
+func TestMakeListViews(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "item", "x", "number", "")
+	cases := []struct {
+		name string
+		in   any
+		want []string
+	}{
+		{"maps, scalars skipped", []any{map[string]any{"x": 1}, 2, map[string]any{"x": "3"}}, []string{`{"x":1}`, `{"x":3}`}},
+		{"raw JSON", []byte(`[{"x":1},[],{"x":2}]`), []string{`{"x":1}`, `{"x":2}`}},
+		{"empty", []any{}, []string{}},
+		{"nil slice", []map[string]any(nil), []string{}},
+		{"untyped nil", nil, []string{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l, err := e.MakeList(c.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l == nil {
+				t.Fatal("MakeList returned a nil slice")
+			}
+			got := make([]string, len(l))
+			for i, o := range l {
+				got[i] = o.String()
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("MakeList (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
