@@ -1,0 +1,129 @@
+// Package entity turns whatever data a Go API has (maps, structs, raw JSON,
+// HTTP requests) into exactly the JSON an entity declaration describes:
+// converted, renamed, defaulted, validated and nested, with every failing
+// field reported by path.
+//
+//	reg := entity.NewRegistry()
+//	reg.MustExpose("user",
+//		"id", "number", "num | rename 'number'",
+//		"name", "string", "req",
+//		"details", "{", "",
+//		"age", "number", "num",
+//		"mail", "string", "email",
+//		"details", "}", "",
+//		"code", "string", "default 'unknown'",
+//	)
+//	reg.MustExpose("users",
+//		"offset", "number", "default 0",
+//		"limit", "number", "default 0",
+//		"list", "$user", "",
+//	)
+//	b, err := reg.MakeJSON("users", map[string]any{"limit": 2, "list": rows})
+//	// {"offset":0,"limit":2,"list":[{"number":12,"name":"maachang","details":{…},"code":"unknown"},…]}
+//
+// A declaration is compiled once, by Expose, into a plan: keys pre-escaped,
+// rules compiled, references resolved to registry slots. Make, MakeJSON,
+// AppendJSON, MakeList, Write and MakeRequest run that plan with one walker
+// that writes JSON; nothing is looked up by name per field, and AppendJSON
+// into a buffer with room allocates nothing.
+//
+// # Declarations
+//
+// A declaration is a list of string triples, field, type, rules (syntax:
+// package dsl). Output keys come in declaration order; input keys that are
+// not declared are dropped; a declared field that is absent or null is
+// written as null unless `default` fills it or `req` rejects it; a value
+// that does not convert to the declared type is null.
+//
+// Types (case-insensitive, with aliases):
+//
+//	none    no                         passes through, written with encoding/json's rules
+//	string  text                       a JSON string
+//	number  num, int, integer, long    an int64 (floats and numeric strings truncated toward zero)
+//	float   double                     a float64, spelled as encoding/json spells it
+//	bool    boolean, flag              true or false (1/0, "true"/"false"/"on"/"off" convert)
+//	date    datetime, timestamp        an RFC 3339 string in UTC
+//	list    array                      a JSON array
+//	object  map, json                  a JSON object
+//	{ … }                              a group: an output object read from the same input level
+//	$name                              a reference: the field made with entity name
+//
+// A group opens with "name", "{", "" and closes with "name", "}", "": its
+// fields are read from the same input object, so flat rows become nested
+// JSON. A reference makes an object input with the entity named, and a list
+// input element by element (elements that are not objects are skipped);
+// references may point forward and be recursive (Registry.Check reports
+// the ones that name nothing).
+//
+// Rules are separated by "|", their arguments by white space; an argument
+// holding white space or "|" is quoted with ' or ". Directives are
+// interpreted by the compiler:
+//
+//	req, required       rejects a null value (after default)
+//	default [value]     fills a null value before any check; bare: the type's zero,
+//	                    or on a $ref the entity made from an empty input
+//	rename name         changes the output key
+//	secret              the value never appears in an error, nor in the test kit's output
+//	none, no, not       no rule
+//
+// Checks are rules.Def values registered in the registry's rules.Set (see
+// package rules for the built-ins: min, max, range, regex, url, email, date,
+// time, num, float, bool, timestamp); a custom rule is registered the same
+// way, with Registry.RegisterRule. Every check judges the value the field
+// writes and skips null, so that success means every rule holds on the
+// output. A rule that cannot apply to the declared type, a default that
+// fails the field's own rules, an unknown rule or type are declaration
+// errors, reported all at once as a dsl.ErrorList naming the entity, the
+// field and the position.
+//
+// # Inputs
+//
+// Make and its siblings take:
+//
+//   - map[string]any, map[string]string, any map with string keys, read by key;
+//   - structs and pointers to structs, fields matched by json tag, else Go
+//     name, embedded structs flattened as encoding/json does, driver.Valuer
+//     types read through Value(); the field plan is built once per type;
+//   - raw JSON, []byte or json.RawMessage, validated once and read in one
+//     pass per object without building a map; duplicate keys: the last wins;
+//   - an *Object (one the same entity made is used as it is);
+//   - lists of any of these (slices, arrays, JSON arrays) for MakeJSON,
+//     AppendJSON, Write and MakeList; a nil slice is an empty list;
+//   - nil, a nil map or a nil pointer: an empty input;
+//   - *http.Request, through MakeRequest: the query string, form values, a
+//     JSON body and, for fields named X-…, the headers.
+//
+// # Outputs
+//
+// MakeJSON returns the JSON in a new slice (one allocation); AppendJSON
+// appends it to a buffer; Write and WriteStatus send it with its status and
+// Content-Type. Make returns an *Object: a read-only view of exactly those
+// bytes, with Get, Keys, Len, Map and Decode to read values out of it and
+// MarshalJSON to send it as it is.
+//
+// # Errors
+//
+// A failing input gives a *ValidationError listing every failing field as a
+// *FieldError with its Path in the input ("list[1].mail"), its OutputPath
+// ("list[1].details.mail"), the Rule and a Message that never quotes the
+// value. An input that cannot be read at all (JSON that does not parse, a
+// body too large, a method not allowed) is an *InputError with its HTTP
+// status. Sentinels for errors.Is: ErrValidation, ErrUnknownEntity,
+// ErrUnsupportedInput, ErrDepth, ErrTooLarge, ErrInvalidJSON, ErrMethod,
+// ErrBodyTooLarge. Write and WriteError answer 400 for field errors, an
+// InputError's own status, and 500 without details for anything else.
+//
+// # Limits
+//
+// Every call's work is bounded by its input and by the registry's limits,
+// each with a setter and a documented default: the nesting depth
+// (SetMaxDepth, 64; a field nested deeper fails and ends the walk, which is
+// how cyclic Go data fails fast), the field errors collected (SetMaxErrors,
+// 100), the output size (SetMaxOutputBytes, 64 MiB, ErrTooLarge), the
+// request body (SetMaxBodyBytes, 1 MiB, 413) and a request's output per
+// body byte (SetRequestOutputRatio, 8, at least 1 MiB; 413).
+//
+// A Registry is safe for concurrent use; so are Entities and Objects,
+// which are immutable. Package entitytest checks payloads against the same
+// declarations in unit tests.
+package entity
