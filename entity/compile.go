@@ -300,6 +300,10 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 			return
 		}
 	}
+	if v.Kind == rules.Null && n.req {
+		c.errorf(f, pos, "the default is null, which req rejects on every call")
+		return
+	}
 	for _, cks := range [2][]check{n.inChecks, n.outChecks} {
 		for _, ck := range cks {
 			if v.Kind == rules.Null {

@@ -42,6 +42,10 @@ var declErrorTests = []struct {
 		"dsl: entity \"e\", field \"age\" (triple 1, rules): rule \"rename\" takes one argument, the output name\n    num | rename a b\n          ^"},
 	{"rename to nothing", []string{"age", "number", "rename ''"},
 		"dsl: entity \"e\", field \"age\" (triple 1, rules): rule \"rename\" takes one argument, the output name\n    rename ''\n    ^"},
+	{"req with a bare default on none", []string{"x", "none", "req | default"},
+		"dsl: entity \"e\", field \"x\" (triple 1, rules): the default is null, which req rejects on every call\n    req | default\n          ^"},
+	{"req with a null default on none", []string{"x", "none", "default null | req"},
+		"dsl: entity \"e\", field \"x\" (triple 1, rules): the default is null, which req rejects on every call\n    default null | req\n            ^"},
 	{"default with two arguments", []string{"age", "number", "default 1 2"},
 		"dsl: entity \"e\", field \"age\" (triple 1, rules): rule \"default\" takes at most one argument, the value\n    default 1 2\n    ^"},
 	{"non-numeric min", []string{"age", "number", "min abc"},
@@ -508,4 +512,19 @@ func TestDepthLimit(t *testing.T) {
 			t.Errorf("got %.100s…", out)
 		}
 	})
+}
+
+// A bare default on a $ref makes its entity from an empty input: Check
+// reports the ones that would fail on every call (references may point
+// forward, so Expose cannot).
+func TestCheckBareDefaultThatFails(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "order", "card", "$card", "default", "ok", "$fine", "default")
+	expose(t, reg, "card", "number", "string", "req")
+	expose(t, reg, "fine", "number", "string", "req | default 'x'")
+	err := reg.Check()
+	want := `dsl: entity "order", field "card" (triple 1, rules): its bare default makes $card from an empty input, which fails: number: is required`
+	if err == nil || err.Error() != want {
+		t.Errorf("Check = %v\nwant %s", err, want)
+	}
 }

@@ -225,9 +225,12 @@ func (r *Registry) Names() []string {
 	return names
 }
 
-// Check reports every `$ref` of every registered entity that names no
-// entity, all at once, as a dsl.ErrorList. Call it once every declaration
-// is exposed (references may point forward, so Expose cannot).
+// Check reports, all at once as a dsl.ErrorList, what Expose cannot know
+// because references may point forward: every `$ref` of every registered
+// entity that names no entity, and every bare default on a `$ref` whose
+// entity fails when made from an empty input (a `req` field without a
+// default), since that default would fail on every call. Call it once
+// every declaration is exposed.
 func (r *Registry) Check() error {
 	var errs dsl.ErrorList
 	for _, name := range r.Names() {
@@ -236,10 +239,20 @@ func (r *Registry) Check() error {
 			continue
 		}
 		for _, n := range e.refs {
-			if n.ref.e.Load() == nil {
-				errs.Add(&dsl.Error{Entity: e.name, Field: n.decl.Name,
-					Pos: dsl.Pos{Triple: n.decl.Pos.Triple, Part: dsl.PartType, Offset: -1},
+			target := n.ref.e.Load()
+			pos := dsl.Pos{Triple: n.decl.Pos.Triple, Part: dsl.PartType, Offset: -1}
+			if target == nil {
+				errs.Add(&dsl.Error{Entity: e.name, Field: n.decl.Name, Pos: pos,
 					Msg: fmt.Sprintf("$%s names no entity", n.ref.name)})
+				continue
+			}
+			if n.refDefault {
+				var ve *ValidationError
+				if _, err := target.MakeJSON(nil); errors.As(err, &ve) {
+					errs.Add(&dsl.Error{Entity: e.name, Field: n.decl.Name,
+						Pos: dsl.Pos{Triple: n.decl.Pos.Triple, Part: dsl.PartRules, Offset: -1},
+						Msg: fmt.Sprintf("its bare default makes $%s from an empty input, which fails: %s", n.ref.name, ve.Fields[0].Error())})
+				}
 			}
 		}
 	}
