@@ -64,7 +64,7 @@ type run struct {
 	fatal      error
 	scratch    *[]byte // from scratchPool on first need: see convert
 
-	js         *jsonStack // from jsonStackPool on first need: see takeJSON
+	js *jsonStack // from jsonStackPool on first need: see takeJSON
 
 	// What the call accepts at the top (see appendTop), where its output
 	// starts in dst, the most bytes it may write, and whether the walk has
