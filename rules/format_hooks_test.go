@@ -24,7 +24,7 @@ func dateForms(years ...string) []string {
 			for d := 0; d <= 32; d++ {
 				for _, ms := range num(m) {
 					for _, ds := range num(d) {
-						for _, seps := range []string{"--", "//", "-/", "/-", ".."} {
+						for _, seps := range []string{"--", "//", "-/", ".."} {
 							out = append(out, y+seps[:1]+ms+seps[1:]+ds)
 						}
 					}
@@ -43,7 +43,13 @@ func TestPatternsExact(t *testing.T) {
 		"T12:30:60Z", "T12:30:00+01:00", "T12:30:00-23:59", "T12:30:00+24:00", "T12:30:00+01:60", "T12:30:00.Z",
 		"t12:30:00z", " 12:30:00", " 12:30:00.5", " 12:30:00Z", "T12:30Z", "T1:30:00Z", "T12:30:00+0100"}
 	var stamps []string
-	for _, d := range dateForms("0000", "2024", "2023", "1900") {
+	dates := []string{"0000-02-29", "1900-02-29", "2000-02-29", "2023-02-29", "2024-02-29", "2024-04-31"}
+	for m := 1; m <= 12; m++ {
+		for _, d := range []string{"01", "1", "28", "30", "31"} {
+			dates = append(dates, "2023-"+strconv.Itoa(m)+"-"+d, "2023-"+strconv.Itoa(m+100)[1:]+"-"+d, "2023/"+strconv.Itoa(m)+"/"+d)
+		}
+	}
+	for _, d := range dates {
 		for _, tm := range times {
 			stamps = append(stamps, d+tm)
 		}
