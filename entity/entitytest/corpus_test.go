@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/entity"
 	"github.com/expose-go/expose/rules"
 )
@@ -275,11 +276,11 @@ func inputOf(fields []*entity.Field, out, in map[string]any) bool {
 	for _, f := range fields {
 		v := out[f.Key]
 		switch f.Kind {
-		case entity.GroupField:
+		case dsl.FieldGroup:
 			m, _ := v.(map[string]any)
 			ok = inputOf(f.Fields, m, in) && ok
 			continue
-		case entity.RefField:
+		case dsl.FieldRef:
 			switch v := v.(type) {
 			case map[string]any:
 				sub := map[string]any{}
