@@ -46,7 +46,7 @@ func TestPatternsExact(t *testing.T) {
 	dates := []string{"0000-02-29", "1900-02-29", "2000-02-29", "2023-02-29", "2024-02-29", "2024-04-31"}
 	for m := 1; m <= 12; m++ {
 		for _, d := range []string{"01", "1", "28", "30", "31"} {
-			dates = append(dates, "2023-"+strconv.Itoa(m)+"-"+d, "2023-"+strconv.Itoa(m+100)[1:]+"-"+d, "2023/"+strconv.Itoa(m)+"/"+d)
+			dates = append(dates, "2023-"+strconv.Itoa(m)+"-"+d, "2023-"+strconv.Itoa(m + 100)[1:]+"-"+d, "2023/"+strconv.Itoa(m)+"/"+d)
 		}
 	}
 	for _, d := range dates {
