@@ -19,6 +19,9 @@
 // number/num/int/integer/long, float/double, bool/boolean/flag,
 // date/datetime/timestamp, list/array, object/map/json. The type "{" opens a
 // group and "}" closes the innermost one; "$name" refers to another entity.
+// The types are package rules' kinds (rules.Kind, rules.LookupKind), where
+// their names and aliases are defined; dsl imports rules for that vocabulary
+// only.
 //
 // A rules string is a list of rules separated by "|"; a rule is a name
 // followed by arguments separated by white space. An argument that holds

@@ -3,51 +3,34 @@ package dsl
 import (
 	"strconv"
 	"strings"
+
+	"github.com/expose-go/expose/rules"
 )
 
-// Type is a field's declared type, with msful's aliases folded.
-type Type uint8
+// Type is a field's declared type: the kind of value the field writes.
+// The types, their names and aliases are defined once, as rules.Kind.
+//
+// Deprecated: Use rules.Kind, which Type is an alias of.
+type Type = rules.Kind
 
-// The declared types.
+// The declared types, under their former names.
+//
+// Deprecated: Use the kinds of package rules: rules.Any for none,
+// rules.Int for number, rules.Time for date, and so on.
 const (
-	TypeNone   Type = iota // none, no: the value passes through as it is
-	TypeString             // string, text
-	TypeNumber             // number, num, int, integer, long: int64
-	TypeFloat              // float, double: float64
-	TypeBool               // bool, boolean, flag
-	TypeDate               // date, datetime, timestamp
-	TypeList               // list, array
-	TypeObject             // object, map, json
+	TypeNone   = rules.Any    // none, no: the value passes through as it is
+	TypeString = rules.String // string, text
+	TypeNumber = rules.Int    // number, num, int, integer, long: int64
+	TypeFloat  = rules.Float  // float, double: float64
+	TypeBool   = rules.Bool   // bool, boolean, flag
+	TypeDate   = rules.Time   // date, datetime, timestamp
+	TypeList   = rules.List   // list, array
+	TypeObject = rules.Object // object, map, json
 )
-
-var typeNames = [...]string{"none", "string", "number", "float", "bool", "date", "list", "object"}
-
-// String returns the type's canonical DSL name.
-func (t Type) String() string {
-	if int(t) < len(typeNames) {
-		return typeNames[t]
-	}
-	return "type(" + strconv.Itoa(int(t)) + ")"
-}
-
-// typeAliases maps every lower-case type name the DSL accepts to its type.
-var typeAliases = map[string]Type{
-	"none": TypeNone, "no": TypeNone,
-	"string": TypeString, "text": TypeString,
-	"number": TypeNumber, "num": TypeNumber, "int": TypeNumber, "integer": TypeNumber, "long": TypeNumber,
-	"float": TypeFloat, "double": TypeFloat,
-	"bool": TypeBool, "boolean": TypeBool, "flag": TypeBool,
-	"date": TypeDate, "datetime": TypeDate, "timestamp": TypeDate,
-	"list": TypeList, "array": TypeList,
-	"object": TypeObject, "map": TypeObject, "json": TypeObject,
-}
 
 // LookupType returns the type named name (case-insensitive, aliases
-// included).
-func LookupType(name string) (Type, bool) {
-	t, ok := typeAliases[strings.ToLower(name)]
-	return t, ok
-}
+// included). It is rules.LookupKind.
+func LookupType(name string) (rules.Kind, bool) { return rules.LookupKind(name) }
 
 // FieldKind says what a field is.
 type FieldKind uint8
@@ -76,15 +59,15 @@ type Entity struct {
 type Field struct {
 	Name      string
 	Kind      FieldKind
-	Type      Type     // FieldValue only
-	TypeName  string   // the type string as written ("num", "$user", "{")
-	Ref       string   // FieldRef only: the entity named, without the $
-	Rules     []*Rule  // in the order written
-	RulesText string   // the rules string as written
-	Fields    []*Field // FieldGroup only: the fields inside the group
-	CloseName string   // FieldGroup only: the name written on the closing "}"
-	Pos       Pos      // the field's triple (Part name)
-	ClosePos  Pos      // FieldGroup only: the closing triple
+	Type      rules.Kind // FieldValue only: the declared type
+	TypeName  string     // the type string as written ("num", "$user", "{")
+	Ref       string     // FieldRef only: the entity named, without the $
+	Rules     []*Rule    // in the order written
+	RulesText string     // the rules string as written
+	Fields    []*Field   // FieldGroup only: the fields inside the group
+	CloseName string     // FieldGroup only: the name written on the closing "}"
+	Pos       Pos        // the field's triple (Part name)
+	ClosePos  Pos        // FieldGroup only: the closing triple
 }
 
 // Rule is one rule of a field: a name and its arguments, as written.

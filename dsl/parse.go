@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/expose-go/expose/rules"
 )
 
 // Parse reads the triples of one entity declaration: field name, type,
@@ -127,7 +129,7 @@ func (p *parser) triple(idx int, name, typ, rules string) {
 	default:
 		ty, ok := LookupType(t)
 		if !ok {
-			p.errorf(name, typePos, "", "unknown type %q (want none, string, number, float, bool, date, list, object, \"{\", \"}\" or \"$entity\")", typ)
+			p.errorf(name, typePos, "", "unknown type %q (want %s, \"{\", \"}\" or \"$entity\")", typ, typeList)
 		}
 		f.Kind = FieldValue
 		f.Type = ty
@@ -138,6 +140,14 @@ func (p *parser) triple(idx int, name, typ, rules string) {
 		p.stack = append(p.stack, f)
 	}
 }
+
+// typeList lists the type names for the message of an unknown type: none,
+// string, number, float, bool, date, list, object.
+var typeList = func() string {
+	names := rules.TypeNames()
+	// none first, as the DSL's documentation lists it.
+	return strings.Join(append(names[len(names)-1:], names[:len(names)-1]...), ", ")
+}()
 
 // parseRules reads "rule arg arg | rule | …". Empty rules text is no rules;
 // an empty rule (before, between or after bars) is an error. Parsing goes on

@@ -38,17 +38,6 @@ func (c *compiler) errorf(f *dsl.Field, pos dsl.Pos, format string, args ...any)
 	c.errs.Add(&dsl.Error{Entity: c.ent.name, Field: f.Name, Pos: pos, Msg: fmt.Sprintf(format, args...), Source: src})
 }
 
-var kindOfType = [...]rules.Kind{
-	dsl.TypeNone:   rules.Any,
-	dsl.TypeString: rules.String,
-	dsl.TypeNumber: rules.Int,
-	dsl.TypeFloat:  rules.Float,
-	dsl.TypeBool:   rules.Bool,
-	dsl.TypeDate:   rules.Time,
-	dsl.TypeList:   rules.List,
-	dsl.TypeObject: rules.Object,
-}
-
 // object compiles the fields of one output object.
 func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 	p := &objectPlan{}
@@ -85,23 +74,22 @@ func (c *compiler) field(f *dsl.Field) *node {
 	}
 	var defRule *dsl.Rule
 	for _, r := range f.Rules {
-		name := strings.ToLower(r.Name)
-		switch name {
-		case "none", "no", "not":
+		switch rules.LookupDirective(r.Name) {
+		case rules.DirectiveNone:
 			c.noArgs(f, r)
-		case "req", "required":
+		case rules.DirectiveReq:
 			c.noArgs(f, r)
 			n.req = true
-		case "secret":
+		case rules.DirectiveSecret:
 			c.noArgs(f, r)
 			n.secret = true
-		case "rename", "rn":
+		case rules.DirectiveRename:
 			if len(r.Args) != 1 || r.Args[0].Text == "" {
 				c.errorf(f, r.Pos, "rule %q takes one argument, the output name", r.Name)
 				continue
 			}
 			n.out = r.Args[0].Text
-		case "default", "def":
+		case rules.DirectiveDefault:
 			if len(r.Args) > 1 {
 				c.errorf(f, r.Pos, "rule %q takes at most one argument, the value", r.Name)
 				continue
@@ -111,24 +99,24 @@ func (c *compiler) field(f *dsl.Field) *node {
 			if f.Kind != dsl.FieldValue {
 				continue // reported below
 			}
-			c.rule(f, n, r, name)
+			c.rule(f, n, r, strings.ToLower(r.Name))
 		}
 	}
 
+	n.kind = f.Kind
 	switch f.Kind {
 	case dsl.FieldGroup:
 		for _, r := range f.Rules {
-			if name := strings.ToLower(r.Name); name != "rename" && name != "rn" && name != "none" && name != "no" && name != "not" {
+			if d := rules.LookupDirective(r.Name); d != rules.DirectiveRename && d != rules.DirectiveNone {
 				c.errorf(f, r.Pos, "rule %q cannot apply to a group: a group takes only rename", r.Name)
 			}
 		}
-		n.kind = nodeGroup
 		n.group = c.object(f.Fields)
 	case dsl.FieldRef:
 		for _, r := range f.Rules {
-			switch strings.ToLower(r.Name) {
-			case "req", "required", "rename", "rn", "none", "no", "not", "secret":
-			case "default", "def":
+			switch rules.LookupDirective(r.Name) {
+			case rules.DirectiveReq, rules.DirectiveRename, rules.DirectiveNone, rules.DirectiveSecret:
+			case rules.DirectiveDefault:
 				if len(r.Args) > 0 {
 					c.errorf(f, r.Args[0].Pos, "a default on a reference takes no value: a bare default makes %q from an empty input", f.Ref)
 				}
@@ -139,14 +127,12 @@ func (c *compiler) field(f *dsl.Field) *node {
 		if defRule != nil && f.Ref == c.ent.name {
 			c.errorf(f, defRule.Pos, "a bare default on a reference to %q itself would make it forever", f.Ref)
 		}
-		n.kind = nodeRef
 		n.ref = c.reg.slotFor(f.Ref)
 		n.refDefault = defRule != nil
 		n.hasDefault = defRule != nil
 		c.ent.refs = append(c.ent.refs, n)
 	default:
-		n.kind = nodeValue
-		n.typ = kindOfType[f.Type]
+		n.typ = f.Type
 		if defRule != nil {
 			c.defaultValue(f, n, defRule)
 		}
@@ -203,7 +189,7 @@ func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 		c.errorf(f, r.Pos, "unknown rule %q", r.Name)
 		return
 	}
-	typ := kindOfType[f.Type]
+	typ := f.Type
 	if def.Types != 0 && !def.Types.Has(typ) {
 		c.errorf(f, r.Pos, "rule %q cannot apply to %s %s field", r.Name, article(typ.String()), typ)
 		return
@@ -325,26 +311,12 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 	n.defJSON = js
 }
 
-// zeroValue is the value of a bare default: "", 0, 0.0, false, the Unix
-// epoch, [], {}; null for none.
+// zeroValue is the value of a bare default: the kind's zero value
+// (rules.Kind.Zero), converted as an input would be: "", 0, 0.0, false, the
+// Unix epoch, [], {}; null for none.
 func zeroValue(k rules.Kind) rules.Value {
-	switch k {
-	case rules.String:
-		return rules.Value{Kind: rules.String}
-	case rules.Int:
-		return rules.Value{Kind: rules.Int}
-	case rules.Float:
-		return rules.Value{Kind: rules.Float}
-	case rules.Bool:
-		return rules.Value{Kind: rules.Bool}
-	case rules.Time:
-		return rules.Value{Kind: rules.Time, Time: rules.IntToTime(0)}
-	case rules.List:
-		return rules.Value{Kind: rules.List, Any: []any{}}
-	case rules.Object:
-		return rules.Value{Kind: rules.Object, Any: map[string]any{}}
-	}
-	return rules.Value{}
+	v, _ := convert(k, raw{a: k.Zero()}, nil)
+	return v
 }
 
 // article returns "an" before a vowel and "a" otherwise.

@@ -216,21 +216,16 @@ func toBool(r raw) rules.Value {
 	case json.Number:
 		return toBool(numberValue(v))
 	}
-	var n float64
-	if i, ok := intOf(r); ok {
-		n = float64(i)
-	} else if f, ok := floatOf(r); ok {
-		n = f
-	} else {
+	var b, ok bool
+	if i, isInt := intOf(r); isInt {
+		b, ok = rules.IntToBool(i)
+	} else if f, isFloat := floatOf(r); isFloat {
+		b, ok = rules.FloatToBool(f)
+	}
+	if !ok {
 		return rules.Value{}
 	}
-	switch n {
-	case 1:
-		return rules.Value{Kind: rules.Bool, Bool: true}
-	case 0:
-		return rules.Value{Kind: rules.Bool, Bool: false}
-	}
-	return rules.Value{}
+	return rules.Value{Kind: rules.Bool, Bool: b}
 }
 
 func toTime(r raw) rules.Value {

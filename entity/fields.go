@@ -6,33 +6,38 @@ import (
 )
 
 // FieldKind says what an output field holds.
-type FieldKind uint8
+//
+// Deprecated: Use dsl.FieldKind, which FieldKind is an alias of: the kinds
+// of field are defined there.
+type FieldKind = dsl.FieldKind
 
 // The kinds of output field.
+//
+// Deprecated: Use dsl.FieldValue, dsl.FieldGroup and dsl.FieldRef.
 const (
-	ValueField FieldKind = iota // a value of a declared type
-	GroupField                  // an object of fields read from the same input
-	RefField                    // an object, or a list of objects, made with another entity
+	ValueField = dsl.FieldValue // a value of a declared type
+	GroupField = dsl.FieldGroup // an object of fields read from the same input
+	RefField   = dsl.FieldRef   // an object, or a list of objects, made with another entity
 )
 
 // Field describes one output field of a compiled entity, for tools that
 // read declarations: documentation, test kits, sample generators. It is a
 // view of the plan; the request path never uses it.
 type Field struct {
-	Name     string     // the declared name, read from the input
-	Key      string     // the output key, after rename
-	Kind     FieldKind  // value, group or reference
-	Type     rules.Kind // ValueField: the declared type (rules.Any for none)
-	Required bool       // `req`
-	Secret   bool       // `secret`
+	Name     string        // the declared name, read from the input
+	Key      string        // the output key, after rename
+	Kind     dsl.FieldKind // value, group or reference
+	Type     rules.Kind    // dsl.FieldValue: the declared type (rules.Any for none)
+	Required bool          // `req`
+	Secret   bool          // `secret`
 	// HasDefault reports a default. Default is the JSON it writes (nil for a
 	// bare default on a reference, which makes the entity from an empty
 	// input).
 	HasDefault bool
 	Default    []byte
 	Rules      []string   // names of the checks, in order (not req, default, rename)
-	Fields     []*Field   // GroupField: the group's fields
-	Ref        string     // RefField: the entity referenced
+	Fields     []*Field   // dsl.FieldGroup: the group's fields
+	Ref        string     // dsl.FieldRef: the entity referenced
 	Decl       *dsl.Field // the field as declared
 	node       *node
 	_          [0]func() // not comparable
@@ -50,12 +55,11 @@ func fieldsOf(p *objectPlan) []*Field {
 			f.Default = append([]byte(nil), n.defJSON...)
 		}
 		f.Rules = append([]string(nil), n.ruleNames...)
+		f.Kind = n.kind
 		switch n.kind {
-		case nodeGroup:
-			f.Kind = GroupField
+		case dsl.FieldGroup:
 			f.Fields = fieldsOf(n.group)
-		case nodeRef:
-			f.Kind = RefField
+		case dsl.FieldRef:
 			f.Ref = n.ref.name
 		}
 		fs[i] = f
@@ -89,7 +93,7 @@ type RuleError struct {
 	Err  error
 }
 
-// Entity returns the entity a RefField references, or nil when it is not
+// Entity returns the entity a reference field references, or nil when it is not
 // declared.
 func (f *Field) Entity() *Entity {
 	if f.node == nil || f.node.ref == nil {
@@ -103,7 +107,7 @@ func (f *Field) Entity() *Entity {
 // null), nor on a `req` field.
 func (f *Field) Nullable() bool {
 	switch {
-	case f.Kind == GroupField:
+	case f.Kind == dsl.FieldGroup:
 		return false
 	case f.HasDefault && !(f.node != nil && f.node.defNull):
 		return false

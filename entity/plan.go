@@ -12,13 +12,14 @@ import (
 // in it is looked up by name at run time: keys are pre-escaped bytes, rules
 // are compiled Checkers, references are pointers to registry slots.
 
-// nodeKind says what a node writes.
-type nodeKind uint8
+// nodeKind says what a node writes: the kind of the field it was compiled
+// from (dsl.FieldKind, where the kinds are defined).
+type nodeKind = dsl.FieldKind
 
 const (
-	nodeValue nodeKind = iota // a converted, checked value
-	nodeGroup                 // an output object read from the same input
-	nodeRef                   // an object or list made with another entity
+	nodeValue = dsl.FieldValue // a converted, checked value
+	nodeGroup = dsl.FieldGroup // an output object read from the same input
+	nodeRef   = dsl.FieldRef   // an object or list made with another entity
 )
 
 // objectPlan is one output object: its fields in output order.

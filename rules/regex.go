@@ -53,3 +53,25 @@ func compileRegex(args []string, _ Kind) (Checker, error) {
 	}
 	return &regexCheck{re: re, err: errors.New("must match /" + pattern + "/")}, nil
 }
+
+// regexSample returns a string that the pattern matches, generated from it
+// (see sampleRegex), or nil.
+func regexSample(args []string, _ Kind) any {
+	if len(args) != 1 || len(args[0]) > maxPatternLen {
+		return nil
+	}
+	if s, ok := sampleRegex(args[0]); ok {
+		return s
+	}
+	return nil
+}
+
+// regexSchema gives the pattern as it is: JSON Schema's patterns are
+// unanchored too. RE2 and ECMA-262 read most patterns alike; one that uses
+// RE2's own syntax ((?i), \z, \pL) is given as written.
+func regexSchema(args []string, declared Kind) map[string]any {
+	if len(args) != 1 {
+		return nil
+	}
+	return stringSchema(declared, map[string]any{"pattern": args[0]})
+}

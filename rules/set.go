@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -77,12 +78,85 @@ type Def struct {
 	// may call them without the recover guard that otherwise turns a
 	// panicking check into that field's error. The built-in rules set it.
 	NoPanic bool
+
+	// The hooks below tell tools what a use of the rule means. They are
+	// optional: a rule without them still checks, and each tool says what
+	// it does without them. Each is given the arguments as written and the
+	// field's declared type, like Compile, and only uses that compile.
+
+	// Sample returns a candidate value that passes the rule, as a Go value
+	// of the kind the field writes (string, int64, float64, bool,
+	// time.Time, []any, map[string]any), or nil when it has none.
+	// entitytest.Sample tries it.
+	Sample func(args []string, declared Kind) any
+	// Schema returns the JSON Schema (2020-12) keywords that the rule adds
+	// to the field's schema ("minLength", "pattern", …), or nil when it adds
+	// none. The values are JSON values: string, float64, int64, bool,
+	// []any, map[string]any.
+	Schema func(args []string, declared Kind) map[string]any
+	// Params names the rule's arguments in order, for error bodies that
+	// give them as named parameters: ["min"] for `min`, ["min", "max"] for
+	// `range`, ["pattern"] for `regex`. It holds at most MaxArgs names.
+	Params []string
 }
 
-// Reserved names are the directives that the entity compiler interprets
-// itself (`req`, `default`, `rename`, `none` and their aliases) and
-// `secret`. A Def may not use them.
-var Reserved = []string{"none", "no", "not", "req", "required", "default", "def", "rename", "rn", "secret"}
+// A Directive is a word of a rules string that the entity compiler
+// interprets itself rather than looking it up in a Set: `req`, `default`,
+// `rename`, `secret` and the empty rule `none`.
+type Directive uint8
+
+// The directives. NotDirective is what LookupDirective returns for a rule's
+// name.
+const (
+	NotDirective     Directive = iota
+	DirectiveNone              // none, no, not: no rule at all
+	DirectiveReq               // req, required: the value must be there
+	DirectiveDefault           // default, def: the value when it is not
+	DirectiveRename            // rename, rn: the output key
+	DirectiveSecret            // secret: kept out of error messages
+)
+
+// directiveNames holds each directive's names, its own first: the one place
+// they are spelled.
+var directiveNames = [...][]string{
+	DirectiveNone:    {"none", "no", "not"},
+	DirectiveReq:     {"req", "required"},
+	DirectiveDefault: {"default", "def"},
+	DirectiveRename:  {"rename", "rn"},
+	DirectiveSecret:  {"secret"},
+}
+
+// LookupDirective returns the directive named name (case-insensitive,
+// aliases included), or NotDirective.
+func LookupDirective(name string) Directive {
+	for d := DirectiveNone; int(d) < len(directiveNames); d++ {
+		for _, n := range directiveNames[d] {
+			if strings.EqualFold(n, name) && len(n) == len(name) {
+				return d
+			}
+		}
+	}
+	return NotDirective
+}
+
+// String returns the directive's own name ("req" for DirectiveReq).
+func (d Directive) String() string {
+	if d > NotDirective && int(d) < len(directiveNames) {
+		return directiveNames[d][0]
+	}
+	return "directive(" + strconv.Itoa(int(d)) + ")"
+}
+
+// Reserved names are the names of the directives (`req`, `default`,
+// `rename`, `none` and their aliases, and `secret`), which the entity
+// compiler interprets itself. A Def may not use them.
+var Reserved = func() []string {
+	var out []string
+	for _, names := range directiveNames {
+		out = append(out, names...)
+	}
+	return out
+}()
 
 // A Set is a named collection of rule definitions. The zero Set is empty and
 // ready to use. A Set is safe for concurrent use.
@@ -116,6 +190,9 @@ func (s *Set) Register(d Def) error {
 	if d.MaxArgs >= 0 && d.MaxArgs < d.MinArgs {
 		return fmt.Errorf("rules: rule %q: MaxArgs %d is less than MinArgs %d", d.Name, d.MaxArgs, d.MinArgs)
 	}
+	if d.MaxArgs >= 0 && len(d.Params) > d.MaxArgs {
+		return fmt.Errorf("rules: rule %q: %d Params for at most %d arguments", d.Name, len(d.Params), d.MaxArgs)
+	}
 	names := append([]string{d.Name}, d.Aliases...)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -138,6 +215,7 @@ func (s *Set) Register(d Def) error {
 	}
 	def := d
 	def.Aliases = append([]string(nil), d.Aliases...)
+	def.Params = append([]string(nil), d.Params...)
 	for _, n := range names {
 		s.byName[strings.ToLower(n)] = &def
 	}
@@ -163,6 +241,7 @@ func (s *Set) Lookup(name string) (Def, bool) {
 	}
 	c := *d
 	c.Aliases = append([]string(nil), d.Aliases...)
+	c.Params = append([]string(nil), d.Params...)
 	return c, true
 }
 
@@ -192,11 +271,4 @@ func (s *Set) Names() []string {
 	return names
 }
 
-func isReserved(name string) bool {
-	for _, r := range Reserved {
-		if r == name {
-			return true
-		}
-	}
-	return false
-}
+func isReserved(name string) bool { return LookupDirective(name) != NotDirective }

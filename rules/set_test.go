@@ -3,6 +3,7 @@ package rules
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -220,5 +221,49 @@ func TestSetConcurrent(t *testing.T) {
 	wg.Wait()
 	if got, want := len(s.Names()), len(Builtin().Names())+8*50; got != want {
 		t.Errorf("%d names, want %d", got, want)
+	}
+}
+
+func TestLookupDirective(t *testing.T) {
+	tests := []struct {
+		name string
+		want Directive
+	}{
+		{"none", DirectiveNone}, {"no", DirectiveNone}, {"NOT", DirectiveNone},
+		{"req", DirectiveReq}, {"Required", DirectiveReq},
+		{"default", DirectiveDefault}, {"def", DirectiveDefault},
+		{"rename", DirectiveRename}, {"RN", DirectiveRename},
+		{"secret", DirectiveSecret},
+		{"min", NotDirective}, {"", NotDirective}, {"reqs", NotDirective}, {"renam", NotDirective},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := LookupDirective(tt.name); got != tt.want {
+				t.Errorf("LookupDirective(%q) = %v, want %v", tt.name, got, tt.want)
+			}
+		})
+	}
+	for d, want := range map[Directive]string{DirectiveNone: "none", DirectiveReq: "req", DirectiveDefault: "default",
+		DirectiveRename: "rename", DirectiveSecret: "secret", NotDirective: "directive(0)", 9: "directive(9)"} {
+		if got := d.String(); got != want {
+			t.Errorf("Directive(%d).String() = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// TestReserved: Reserved holds every name of every directive, and
+// Register refuses each.
+func TestReserved(t *testing.T) {
+	want := []string{"none", "no", "not", "req", "required", "default", "def", "rename", "rn", "secret"}
+	if !slices.Equal(Reserved, want) {
+		t.Errorf("Reserved = %q, want %q", Reserved, want)
+	}
+	for _, name := range Reserved {
+		if LookupDirective(name) == NotDirective {
+			t.Errorf("%q is reserved but no directive", name)
+		}
+		if err := NewSet().Register(Def{Name: strings.ToUpper(name), Compile: compileNothing}); err == nil {
+			t.Errorf("Register(%q) succeeded", name)
+		}
 	}
 }

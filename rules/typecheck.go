@@ -94,3 +94,92 @@ func isTimestamp(v Value) bool {
 	}
 	return ok
 }
+
+// The hooks of the type-check rules. On the declared types where a rule is
+// Implied its Schema adds nothing; elsewhere it says what the check
+// accepts of each kind of value.
+
+// numSample is a number on a number field and numeric text on a string.
+func numSample(_ []string, declared Kind) any {
+	switch declared {
+	case String:
+		return "42"
+	case Float:
+		return 1.5
+	case Int, Any:
+		return int64(42)
+	}
+	return nil
+}
+
+func numSchema(_ []string, declared Kind) map[string]any {
+	switch declared {
+	case String:
+		return map[string]any{"pattern": decimalPattern}
+	case Any:
+		return map[string]any{"type": []any{"number", "string"}, "pattern": decimalPattern}
+	}
+	return nil
+}
+
+func boolSample(_ []string, declared Kind) any {
+	switch declared {
+	case String:
+		return "true"
+	case Int:
+		return int64(1)
+	case Bool, Any:
+		return true
+	}
+	return nil
+}
+
+func boolSchema(_ []string, declared Kind) map[string]any {
+	switch declared {
+	case String:
+		return map[string]any{"pattern": boolPattern}
+	case Int:
+		return map[string]any{"enum": []any{int64(0), int64(1)}}
+	case Any:
+		return map[string]any{"anyOf": []any{
+			map[string]any{"type": "boolean"},
+			map[string]any{"enum": []any{int64(0), int64(1)}},
+			map[string]any{"type": "string", "pattern": boolPattern},
+		}}
+	}
+	return nil
+}
+
+func timestampSample(_ []string, declared Kind) any {
+	switch declared {
+	case String, Any:
+		return "2024-01-15T12:30:00Z"
+	case Time:
+		return sampleTime
+	case Int:
+		return sampleTime.UnixMilli()
+	case Float:
+		return float64(sampleTime.UnixMilli())
+	}
+	return nil
+}
+
+// timestampMillis bounds the Unix milliseconds that FloatToTime accepts.
+var timestampMillis = map[string]any{"minimum": -0x1p63, "exclusiveMaximum": 0x1p63}
+
+func timestampSchema(_ []string, declared Kind) map[string]any {
+	switch declared {
+	case String:
+		return map[string]any{"pattern": timestampPattern}
+	case Float:
+		return stringSchema(Float, timestampMillis) // a copy
+	case Any:
+		number := stringSchema(Float, timestampMillis)
+		number["type"] = "number"
+		return map[string]any{"anyOf": []any{
+			number,
+			map[string]any{"type": "string", "pattern": timestampPattern},
+		}}
+	}
+	return nil
+}

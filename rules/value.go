@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -23,23 +24,99 @@ const (
 	Any                // declared `none`; at run time, a value of no other kind (Value.Any)
 )
 
-var kindNames = [...]string{
-	Null:   "null",
-	String: "string",
-	Int:    "number",
-	Float:  "float",
-	Bool:   "bool",
-	Time:   "date",
-	List:   "list",
-	Object: "object",
-	Any:    "none",
+// kindDefs is the vocabulary of types: for each kind, the name a
+// declaration writes for it, the other names it accepts, the value of a bare
+// default and a sample value. Every other table of types (the parser's, the
+// compiler's, the test kit's) is derived from it: adding a type is adding a
+// row here, its conversion (entity/convert.go) and how it is written as
+// JSON (entity/make.go).
+var kindDefs = [...]struct {
+	name    string
+	aliases []string
+	zero    func() any // a new value each call: lists and maps are mutable
+	sample  func() any
+}{
+	Null:   {name: "null", zero: none, sample: none},
+	String: {name: "string", aliases: []string{"text"}, zero: func() any { return "" }, sample: func() any { return "sample" }},
+	Int:    {name: "number", aliases: []string{"num", "int", "integer", "long"}, zero: func() any { return int64(0) }, sample: func() any { return int64(1) }},
+	Float:  {name: "float", aliases: []string{"double"}, zero: func() any { return 0.0 }, sample: func() any { return 1.5 }},
+	Bool:   {name: "bool", aliases: []string{"boolean", "flag"}, zero: func() any { return false }, sample: func() any { return true }},
+	Time:   {name: "date", aliases: []string{"datetime", "timestamp"}, zero: func() any { return IntToTime(0) }, sample: func() any { return sampleTime }},
+	List:   {name: "list", aliases: []string{"array"}, zero: func() any { return []any{} }, sample: func() any { return []any{int64(1)} }},
+	Object: {name: "object", aliases: []string{"map", "json"}, zero: func() any { return map[string]any{} }, sample: func() any { return map[string]any{} }},
+	Any:    {name: "none", aliases: []string{"no"}, zero: none, sample: func() any { return "sample" }},
+}
+
+// sampleTime is the sample of a date field and of the rules about times.
+var sampleTime = time.Date(2024, 1, 15, 12, 30, 0, 0, time.UTC)
+
+func none() any { return nil }
+
+// kindByName maps every lower-case type name a declaration may write to its
+// kind, built from kindDefs.
+var kindByName = func() map[string]Kind {
+	m := make(map[string]Kind)
+	for k := String; k <= Any; k++ {
+		m[kindDefs[k].name] = k
+		for _, a := range kindDefs[k].aliases {
+			m[a] = k
+		}
+	}
+	return m
+}()
+
+// LookupKind returns the declared kind that a type name of the DSL names
+// (case-insensitive, aliases included): "number", "int" and "long" are Int,
+// "date" and "timestamp" are Time, "none" is Any. Null is no declared type.
+func LookupKind(name string) (Kind, bool) {
+	k, ok := kindByName[strings.ToLower(name)]
+	return k, ok
+}
+
+// TypeNames returns the canonical name of every declared kind, in the
+// order of the kinds: string, number, float, bool, date, list, object, none.
+func TypeNames() []string {
+	out := make([]string, 0, len(kindDefs)-1)
+	for k := String; k <= Any; k++ {
+		out = append(out, kindDefs[k].name)
+	}
+	return out
+}
+
+// Aliases returns the other names a declaration may write for the kind
+// ("num", "int", "integer", "long" for Int).
+func (k Kind) Aliases() []string {
+	if int(k) < len(kindDefs) {
+		return append([]string(nil), kindDefs[k].aliases...)
+	}
+	return nil
+}
+
+// Zero returns the value of a bare default on a field of the kind, as a Go
+// value: "", int64(0), 0.0, false, the Unix epoch, an empty []any, an empty
+// map[string]any; nil for Any (none) and Null.
+func (k Kind) Zero() any {
+	if int(k) < len(kindDefs) {
+		return kindDefs[k].zero()
+	}
+	return nil
+}
+
+// Sample returns a value of the kind, as a Go value, for tools that make
+// examples: "sample", int64(1), 1.5, true, 2024-01-15T12:30:00Z, []any{1},
+// an empty map; "sample" for Any, nil for Null.
+func (k Kind) Sample() any {
+	if int(k) < len(kindDefs) {
+		return kindDefs[k].sample()
+	}
+	return nil
 }
 
 // String returns the DSL's name for the kind ("number" for Int, "date" for
 // Time, "none" for Any).
 func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
+	if int(k) < len(kindDefs) {
+		return kindDefs[k].name
 	}
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }

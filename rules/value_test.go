@@ -2,6 +2,7 @@ package rules
 
 import (
 	"math"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -71,5 +72,78 @@ func TestValueNumber(t *testing.T) {
 	}
 	if !(Value{}).IsNull() || IntValue(0).IsNull() {
 		t.Errorf("IsNull wrong")
+	}
+}
+
+func TestLookupKind(t *testing.T) {
+	tests := []struct {
+		name string
+		want Kind
+		ok   bool
+	}{
+		{"string", String, true}, {"TEXT", String, true},
+		{"number", Int, true}, {"num", Int, true}, {"Int", Int, true}, {"integer", Int, true}, {"long", Int, true},
+		{"float", Float, true}, {"double", Float, true},
+		{"bool", Bool, true}, {"boolean", Bool, true}, {"flag", Bool, true},
+		{"date", Time, true}, {"datetime", Time, true}, {"timestamp", Time, true},
+		{"list", List, true}, {"array", List, true},
+		{"object", Object, true}, {"map", Object, true}, {"json", Object, true},
+		{"none", Any, true}, {"no", Any, true},
+		{"null", Null, false}, {"", Null, false}, {"nums", Null, false}, {" num", Null, false}, {"{", Null, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, ok := LookupKind(tt.name); got != tt.want || ok != tt.ok {
+				t.Errorf("LookupKind(%q) = %v, %t; want %v, %t", tt.name, got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+	// Every canonical name and alias reads back as its kind.
+	for _, name := range TypeNames() {
+		k, ok := LookupKind(name)
+		if !ok || k.String() != name {
+			t.Errorf("LookupKind(%q) = %v, %t", name, k, ok)
+		}
+		for _, a := range k.Aliases() {
+			if got, ok := LookupKind(a); !ok || got != k {
+				t.Errorf("LookupKind(%q) = %v, %t; want %v", a, got, ok, k)
+			}
+		}
+	}
+}
+
+func TestKindZeroAndSample(t *testing.T) {
+	tests := []struct {
+		k            Kind
+		zero, sample any
+	}{
+		{String, "", "sample"},
+		{Int, int64(0), int64(1)},
+		{Float, 0.0, 1.5},
+		{Bool, false, true},
+		{Time, time.Unix(0, 0).UTC(), time.Date(2024, 1, 15, 12, 30, 0, 0, time.UTC)},
+		{List, []any{}, []any{int64(1)}},
+		{Object, map[string]any{}, map[string]any{}},
+		{Any, nil, "sample"},
+		{Null, nil, nil},
+		{Kind(42), nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.k.String(), func(t *testing.T) {
+			if got := tt.k.Zero(); !reflect.DeepEqual(got, tt.zero) {
+				t.Errorf("Zero() = %#v, want %#v", got, tt.zero)
+			}
+			if got := tt.k.Sample(); !reflect.DeepEqual(got, tt.sample) {
+				t.Errorf("Sample() = %#v, want %#v", got, tt.sample)
+			}
+		})
+	}
+	// Zero gives a new list and map each time.
+	l := List.Zero().([]any)
+	_ = append(l, 1)
+	m := Object.Zero().(map[string]any)
+	m["x"] = 1
+	if len(Object.Zero().(map[string]any)) != 0 {
+		t.Errorf("Object.Zero() is shared")
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/entity"
 )
 
@@ -232,13 +233,13 @@ func (c *checker) field(p path, f *entity.Field, v gjson.Result) {
 		return
 	}
 	switch f.Kind {
-	case entity.GroupField:
+	case dsl.FieldGroup:
 		if !v.IsObject() {
 			c.add(p, "want "+want(f)+", got "+shown(v, false))
 			return
 		}
 		c.object(p, f.Fields, v)
-	case entity.RefField:
+	case dsl.FieldRef:
 		e := f.Entity()
 		switch {
 		case e == nil:
@@ -280,7 +281,7 @@ func nullReason(f *entity.Field) string {
 	switch {
 	case f.Nullable():
 		return ""
-	case f.Kind == entity.GroupField:
+	case f.Kind == dsl.FieldGroup:
 		return ": a group is always an object"
 	case f.HasDefault && string(f.Default) != "null":
 		return ": has a default (default)"

@@ -135,7 +135,7 @@ func ExampleSample() {
 	fmt.Printf("%s\n", entitytest.Sample(e))
 	fmt.Println(entitytest.Conform(printT{}, e, entitytest.Sample(e)))
 	// Output:
-	// {"number":1,"name":"name","details":{"age":1,"mail":"user@example.com"},"code":"unknown"}
-	// {"mail":"user@example.com","password":"password","code":"AAA-0000","site":"https://example.com/","born":"2024-01-15","age":18,"tags":[1,2]}
+	// {"number":42,"name":"sample","details":{"age":42,"mail":"user@example.com"},"code":"unknown"}
+	// {"mail":"user@example.com","password":"aaaaaaaa","code":"AAA-0000","site":"https://example.com/","born":"2024-01-15","age":18,"tags":[1,2]}
 	// true
 }

@@ -2,6 +2,9 @@ package entitytest
 
 import (
 	"errors"
+	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/expose-go/expose/entity"
@@ -13,16 +16,16 @@ func TestSample(t *testing.T) {
 		entity string
 		want   string
 	}{
-		{"user", `{"number":1,"name":"name","details":{"age":1,"mail":"user@example.com"},"code":"unknown"}`},
-		{"scalars", `{"s":"s","n":1,"f":1.5,"b":true,"d":"2024-01-15T12:30:00Z","l":[1],"o":{},"x":"x"}`},
+		{"user", `{"number":42,"name":"sample","details":{"age":42,"mail":"user@example.com"},"code":"unknown"}`},
+		{"scalars", `{"s":"sample","n":1,"f":1.5,"b":true,"d":"2024-01-15T12:30:00Z","l":[1],"o":{},"x":"sample"}`},
 		{"defaults", `{"code":"unknown","n":0,"f":0.5,"b":false,"d":"2020-01-01T00:00:00Z","l":[1,2],"o":{"a":1},"x":null,"y":"text","req":"r"}`},
-		{"formats", `{"mail":"user@example.com","site":"https://example.com/","day":"2024-01-15","at":"12:30","ts":"2024-01-15T12:30:00Z","long":"useruseruseruserus@example.com","short":"http://a.co/aaa"}`},
-		{"sizes", `{"short":"sho","long":"long","between":"be","exact":"exactex","age":1,"neg":-5,"big":1000,"score":0.9,"tags":[1,2],"few":[],"count":10}`},
-		{"patterns", `{"code":"AAA-0000","slug":"slug","hex":"#aaaaaa","phone":"100000000000","word":"go aa","either":"yes","lower":"lowe"}`},
+		{"formats", `{"mail":"user@example.com","site":"https://example.com/","day":"2024-01-15","at":"12:30","ts":"2024-01-15T12:30:00Z","long":"","short":""}`},
+		{"sizes", `{"short":"aaa","long":"a","between":"aa","exact":"aaaaaaa","age":0,"neg":-5,"big":1000,"score":0.5,"tags":[1,2],"few":[],"count":10}`},
+		{"patterns", `{"code":"AAA-0000","slug":"a-a","hex":"#aaaaaa","phone":"","word":"","either":"yes","lower":"aaaa"}`},
 		{"chain", `{"n":1,"next":{"n":1,"next":{"n":1,"next":[]}}}`},
 		{"ping", `{"at":"2024-01-15T12:30:00Z","pong":{"at":"2024-01-15T12:30:00Z","ping":{"at":"2024-01-15T12:30:00Z","pong":null}}}`},
-		{"custom", `{"n":0,"s":"SSSS","m":4}`},
-		{"keys", `{"a.b":"a.b","x y":1,"é":"éé","#":true}`},
+		{"custom", `{"n":0,"s":"","m":0}`},
+		{"keys", `{"a.b":"sample","x y":1,"é":"aa","#":true}`},
 		{"empty", `{}`},
 		{"undeclared", `{"ghost":null}`},
 	}
@@ -38,9 +41,8 @@ func TestSample(t *testing.T) {
 	}
 }
 
-// TestSampleUnsatisfiable: a rule no candidate passes gives null where the
-// field may be null, and the first candidate (which Conform reports) where
-// it may not.
+// TestSampleUnsatisfiable: where no candidate passes a field's rules, the
+// field holds its type's zero value, which Conform reports naming the rule.
 func TestSampleUnsatisfiable(t *testing.T) {
 	r := entity.NewRegistry()
 	r.RegisterRule(rules.Def{Name: "never", Compile: func([]string, rules.Kind) (rules.Checker, error) {
@@ -48,13 +50,106 @@ func TestSampleUnsatisfiable(t *testing.T) {
 	}})
 	e := r.MustExpose("x",
 		"opt", "string", "never",
-		"must", "string", "req | never",
+		"must", "number", "req | never",
 	)
 	got := Sample(e)
-	if want := `{"opt":null,"must":"must"}`; string(got) != want {
+	if want := `{"opt":"","must":0}`; string(got) != want {
 		t.Errorf("Sample = %s, want %s", got, want)
 	}
 	tb := &fakeTB{}
 	ok := Conform(tb, e, got)
-	checkReport(t, tb, ok, []string{`must: want string matching never, got "must": never passes (never)`})
+	checkReport(t, tb, ok, []string{
+		`opt: want string matching never, got "": never passes (never)`,
+		`must: want number matching never, got 0: never passes (never)`,
+	})
+}
+
+// inRule is `in 'a' 'b' …`: the value is one of the arguments. Its Sample
+// hook gives the first; a copy without the hook is registered as `oneof`.
+var inRule = rules.Def{
+	Name: "in", MinArgs: 1, MaxArgs: -1, Types: rules.Kinds(rules.String), Params: []string{"values"},
+	Compile: func(args []string, _ rules.Kind) (rules.Checker, error) {
+		allowed := append([]string(nil), args...)
+		errNot := errors.New("must be one of " + strings.Join(allowed, ", "))
+		return rules.CheckFunc(func(v rules.Value) error {
+			if slices.Contains(allowed, v.Str) {
+				return nil
+			}
+			return errNot
+		}), nil
+	},
+	Sample: func(args []string, _ rules.Kind) any { return args[0] },
+}
+
+// TestSampleCustomRule: a newly registered rule with a Sample hook gives
+// Sample a value that Conform accepts; without the hook, the field falls
+// back to the type's sample, then its zero value, and Conform names the
+// rule.
+func TestSampleCustomRule(t *testing.T) {
+	noHook := inRule
+	noHook.Name, noHook.Sample = "oneof", nil
+	tests := []struct {
+		name     string
+		rules    string
+		want     string
+		conforms bool
+		report   []string
+	}{
+		{"with a Sample hook", "in 'a' 'b'", `{"x":"a"}`, true, nil},
+		{"hook and size", "min 1 | in 'bb' 'c'", `{"x":"bb"}`, true, nil},
+		{"without a hook, the type's sample passes", "oneof 'x' 'sample'", `{"x":"sample"}`, true, nil},
+		{"without a hook", "oneof 'a' 'b'", `{"x":""}`, false,
+			[]string{`x: want string matching oneof 'a' 'b', got "": must be one of a, b (oneof)`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := entity.NewRegistry()
+			if err := r.RegisterRule(inRule); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.RegisterRule(noHook); err != nil {
+				t.Fatal(err)
+			}
+			e := r.MustExpose("t", "x", "string", tt.rules)
+			got := Sample(e)
+			if string(got) != tt.want {
+				t.Errorf("Sample = %s, want %s", got, tt.want)
+			}
+			tb := &fakeTB{}
+			ok := Conform(tb, e, got)
+			if tt.conforms {
+				if !ok {
+					t.Errorf("Conform: %s", quoteLines(tb.errors))
+				}
+				return
+			}
+			checkReport(t, tb, ok, tt.report)
+		})
+	}
+}
+
+// TestSampleBadHooks: a hook that panics, returns a value of another type,
+// or one that is not JSON is skipped; Sample never panics.
+func TestSampleBadHooks(t *testing.T) {
+	pass := func([]string, rules.Kind) (rules.Checker, error) {
+		return rules.CheckFunc(func(rules.Value) error { return nil }), nil
+	}
+	r := entity.NewRegistry()
+	for _, d := range []rules.Def{
+		{Name: "panics", Compile: pass, Sample: func([]string, rules.Kind) any { panic("boom") }},
+		{Name: "wrongtype", Compile: pass, Sample: func([]string, rules.Kind) any { return 42 }},
+		{Name: "notjson", Compile: pass, Sample: func([]string, rules.Kind) any { return make(chan int) }},
+		{Name: "nan", Compile: pass, Sample: func([]string, rules.Kind) any { return math.NaN() }},
+	} {
+		if err := r.RegisterRule(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := r.MustExpose("t",
+		"s", "string", "panics | wrongtype | notjson",
+		"f", "float", "nan | panics",
+	)
+	if got, want := string(Sample(e)), `{"s":"sample","f":1.5}`; got != want {
+		t.Errorf("Sample = %s, want %s", got, want)
+	}
 }

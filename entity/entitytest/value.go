@@ -11,6 +11,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/entity"
 	"github.com/expose-go/expose/rules"
 )
@@ -109,9 +110,9 @@ func compact(b []byte) []byte {
 // "object (group)", "object or list ($user)".
 func want(f *entity.Field) string {
 	switch f.Kind {
-	case entity.GroupField:
+	case dsl.FieldGroup:
 		return "object (group)"
-	case entity.RefField:
+	case dsl.FieldRef:
 		return refWant(f.Ref)
 	}
 	s := f.Type.String()
