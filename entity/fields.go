@@ -33,7 +33,7 @@ type Field struct {
 	Rules      []string   // names of the checks, in order (not req, default, rename)
 	Fields     []*Field   // GroupField: the group's fields
 	Ref        string     // RefField: the entity referenced
-	Decl       *dsl.Field // the field as declared
+	Decl       *dsl.Field // a copy of the field as declared, the caller's to modify
 	node       *node
 	_          [0]func() // not comparable
 }
@@ -45,7 +45,7 @@ func fieldsOf(p *objectPlan) []*Field {
 	fs := make([]*Field, len(p.nodes))
 	for i, n := range p.nodes {
 		f := &Field{Name: n.in, Key: n.out, Type: n.typ, Required: n.req, Secret: n.secret,
-			HasDefault: n.hasDefault, Decl: n.decl, node: n}
+			HasDefault: n.hasDefault, Decl: n.decl.Clone(), node: n}
 		if n.defJSON != nil {
 			f.Default = append([]byte(nil), n.defJSON...)
 		}
@@ -81,12 +81,6 @@ func (f *Field) Check(v rules.Value) []RuleError {
 		}
 	}
 	return errs
-}
-
-// RuleError is one failed check of Field.Check.
-type RuleError struct {
-	Rule string
-	Err  error
 }
 
 // Entity returns the entity a RefField references, or nil when it is not

@@ -216,7 +216,7 @@ func runCheck(ck check, v rules.Value) error {
 func runGuarded(ck check, v rules.Value) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("rule %q panicked: %v", ck.rule, p)
+			err = newRulePanic(ck.rule, p)
 		}
 	}()
 	return ck.c.Check(v)
@@ -505,7 +505,7 @@ func runStringCheck(ck strCheck, s string) error {
 func runStringGuarded(ck strCheck, s string) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("rule %q panicked: %v", ck.rule, p)
+			err = newRulePanic(ck.rule, p)
 		}
 	}()
 	return ck.c.CheckString(s)
