@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Runs every test of every module in the repository: gofmt, go vet, and
-# go test with the race detector (fuzz targets run their seed corpora;
-# benchmarks run once each, as tests, so they stay correct).
+# Runs every check of every module in the repository: gofmt, go vet,
+# staticcheck (a pinned version, installed here), go test with the race
+# detector (fuzz targets run their seed corpora), the allocation tests
+# again without it (the race detector allocates, so they skip under it),
+# and the benchmarks once each, as tests, so they stay correct.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+# staticcheck's version is pinned: a new one may find new things. v0.8.2
+# (2026.2.2) is the newest release and supports Go 1.26.
+staticcheck_version=v0.8.2
 
 modules=(. examples)
 [ -f bench/go.mod ] && modules+=(bench)
@@ -13,11 +19,31 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 
+gobin=$(go env GOPATH)/bin
+staticcheck=$gobin/staticcheck
+if ! "$staticcheck" -version 2>/dev/null | grep -qF "(${staticcheck_version#v})"; then
+  echo "== installing staticcheck $staticcheck_version"
+  GOBIN=$gobin go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+fi
+
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 for m in "${modules[@]}"; do
   echo "== module $m"
-  (cd "$m" && go vet ./... && go test -race -count=1 ./...) | tee -a "$log"
+  (cd "$m" && go vet ./... && "$staticcheck" ./...)
+  (cd "$m" && go test -race -count=1 ./...) | tee -a "$log"
+done
+
+echo "== allocation tests, without the race detector"
+for m in "${modules[@]}"; do
+  out=$(cd "$m" && go test -count=1 -run 'Alloc' -v ./... 2>&1) || { echo "$out"; exit 1; }
+  # They skip only under the race detector or coverage: here every one runs.
+  skipped=$(grep -E '^ *--- SKIP' <<<"$out" || true)
+  if [ -n "$skipped" ]; then
+    echo "allocation tests skipped without the race detector:"; echo "$skipped"; exit 1
+  fi
+  n=$(grep -cE '^--- PASS' <<<"$out" || true)
+  echo "module $m: $n allocation tests passed"
 done
 
 echo "== benchmarks, once each, as tests"

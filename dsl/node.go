@@ -84,6 +84,88 @@ type Arg struct {
 	Pos    Pos
 }
 
+// Clone returns a deep copy of the declaration: its methods, fields,
+// groups, rules and arguments are copies, so that modifying the copy
+// changes nothing in e. It does not recurse: no nesting exhausts the
+// stack. A nil e gives nil.
+func (e *Entity) Clone() *Entity {
+	if e == nil {
+		return nil
+	}
+	c := *e
+	c.Methods = cloneSlice(e.Methods)
+	c.Fields = cloneTree(e.Fields)
+	return &c
+}
+
+// Clone returns a deep copy of the field, as Entity.Clone does. A nil f
+// gives nil.
+func (f *Field) Clone() *Field {
+	if f == nil {
+		return nil
+	}
+	return cloneTree([]*Field{f})[0]
+}
+
+// cloneTree copies the fields fs and everything under them, without
+// recursion.
+func cloneTree(fs []*Field) []*Field {
+	fs = cloneFields(fs)
+	// Each copied group's fields still point at the originals: copy them
+	// in turn, group by group.
+	var stack []*Field
+	push := func(fs []*Field) {
+		for _, f := range fs {
+			if f != nil && f.Fields != nil {
+				stack = append(stack, f)
+			}
+		}
+	}
+	push(fs)
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		f.Fields = cloneFields(f.Fields)
+		push(f.Fields)
+	}
+	return fs
+}
+
+// cloneFields copies the fields fs and their rules, not their groups'
+// fields; a nil fs stays nil.
+func cloneFields(fs []*Field) []*Field {
+	if fs == nil {
+		return nil
+	}
+	out := make([]*Field, len(fs))
+	for i, f := range fs {
+		if f == nil {
+			continue
+		}
+		c := *f
+		if f.Rules != nil {
+			c.Rules = make([]*Rule, len(f.Rules))
+			for j, r := range f.Rules {
+				if r != nil {
+					rc := *r
+					rc.Args = cloneSlice(r.Args)
+					c.Rules[j] = &rc
+				}
+			}
+		}
+		out[i] = &c
+	}
+	return out
+}
+
+// cloneSlice copies s, keeping nil nil.
+func cloneSlice[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
+}
+
 // Triples returns the declaration as the flat list of strings that Parse
 // reads, so that Parse(e.Name, e.Triples()...) gives an equal entity.
 func (e *Entity) Triples() []string {

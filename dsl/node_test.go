@@ -224,3 +224,84 @@ func checkRoundTrip(t *testing.T, e *Entity) {
 		t.Fatalf("Triples() is not stable:\n%q\n%q", triples, again)
 	}
 }
+
+// TestEntityClone checks that Clone copies a declaration deeply: the copy
+// is equal, and modifying anything in it (methods, fields, a group's
+// fields, rules, arguments) leaves the original as it was.
+func TestEntityClone(t *testing.T) {
+	parse := func() *Entity {
+		e, err := Parse("user", "POST",
+			"id", "number", "req | range 1 10",
+			"details", "{", "",
+			"mail", "string", "email | regex '^a'",
+			"inner", "{", "",
+			"deep", "string", "min 1",
+			"inner", "}", "",
+			"details", "}", "",
+			"friend", "$user", "",
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	tests := []struct {
+		name   string
+		modify func(*Entity)
+	}{
+		{"name", func(e *Entity) { e.Name = "x" }},
+		{"methods", func(e *Entity) { e.Methods[0] = "DELETE" }},
+		{"append a method", func(e *Entity) { e.Methods = append(e.Methods, "PUT") }},
+		{"a field", func(e *Entity) { e.Fields[0].Name = "x" }},
+		{"the field list", func(e *Entity) { e.Fields[0] = &Field{Name: "x"} }},
+		{"a rule", func(e *Entity) { e.Fields[0].Rules[1].Name = "max" }},
+		{"an argument", func(e *Entity) { e.Fields[0].Rules[1].Args[0].Text = "9" }},
+		{"a group's field", func(e *Entity) { e.Fields[1].Fields[0].Name = "x" }},
+		{"a group's field's argument", func(e *Entity) { e.Fields[1].Fields[0].Rules[1].Args[0].Text = "b" }},
+		{"a nested group's field", func(e *Entity) { e.Fields[1].Fields[1].Fields[0].Rules[0].Args[0].Text = "5" }},
+		{"a reference", func(e *Entity) { e.Fields[2].Ref = "other" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			orig := parse()
+			c := orig.Clone()
+			if diff := cmp.Diff(parse(), c); diff != "" {
+				t.Fatalf("the clone differs (-want +got):\n%s", diff)
+			}
+			tt.modify(c)
+			if diff := cmp.Diff(parse(), orig); diff != "" {
+				t.Errorf("modifying the clone changed the original (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if (*Entity)(nil).Clone() != nil || (*Field)(nil).Clone() != nil {
+		t.Error("Clone of nil is not nil")
+	}
+}
+
+// TestCloneDeepNesting checks that Clone copies a declaration nested far
+// deeper than any stack would bear recursion through, without recursing.
+func TestCloneDeepNesting(t *testing.T) {
+	const depth = 200000
+	root := &Field{Name: "g", Kind: FieldGroup}
+	f := root
+	for range depth {
+		next := &Field{Name: "g", Kind: FieldGroup}
+		f.Fields = []*Field{next}
+		f = next
+	}
+	c := (&Entity{Name: "deep", Fields: []*Field{root}}).Clone()
+	n := 0
+	for g, o := c.Fields[0], root; g != nil; n++ {
+		if g == o {
+			t.Fatalf("level %d is shared with the original", n)
+		}
+		if len(g.Fields) == 0 {
+			break
+		}
+		g, o = g.Fields[0], o.Fields[0]
+	}
+	if n != depth {
+		t.Errorf("the clone has %d levels, want %d", n, depth)
+	}
+}

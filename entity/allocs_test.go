@@ -92,8 +92,9 @@ func (w *headerWriter) Header() http.Header         { return w.h }
 func (w *headerWriter) WriteHeader(status int)      { w.status = status }
 func (w *headerWriter) Write(b []byte) (int, error) { w.n += len(b); return len(b), nil }
 
-// Write allocates nothing of its own on success when an endpoint's
-// responses keep their size: the Content-Length value is reused.
+// Write allocates once of its own on success: the header values of the
+// response, its own (Content-Type and Content-Length in one allocation),
+// since a handler may modify them in place.
 func TestWriteAllocs(t *testing.T) {
 	if raceEnabled || testing.CoverMode() != "" {
 		t.Skip("allocation counts do not hold under the race detector or coverage")
@@ -107,8 +108,8 @@ func TestWriteAllocs(t *testing.T) {
 		if err := users.Write(w, in); err != nil {
 			t.Fatal(err)
 		}
-	}); n != 0 {
-		t.Errorf("Write of the seed: %v allocations, want 0", n)
+	}); n > 1 {
+		t.Errorf("Write of the seed: %v allocations, want at most 1 (the response's header values)", n)
 	}
 	// Sizes that change still give each response its own length.
 	for _, n := range []int{1, 3, 3, 2, 1} {

@@ -2,9 +2,15 @@ package entity
 
 import (
 	"errors"
+	"fmt"
+	"net/http"
+	"runtime/debug"
 	"strconv"
 	"strings"
 )
+
+// The error types of the package, and statusOf, the one place that decides
+// which HTTP status an error is answered with.
 
 // ErrValidation is matched by errors.Is for every *ValidationError.
 var ErrValidation = errors.New("entity: validation failed")
@@ -48,6 +54,9 @@ type FieldError struct {
 
 // Error returns "Path: Message".
 func (e *FieldError) Error() string {
+	if e == nil {
+		return "entity: <nil FieldError>"
+	}
 	if e.Rule == "limit" && e.Path == "" && e.OutputPath == "" {
 		return e.Message // the summary of the errors past the limit
 	}
@@ -58,8 +67,17 @@ func (e *FieldError) Error() string {
 	return p + ": " + e.Message
 }
 
-// Unwrap returns the underlying error, such as ErrDepth, if any.
-func (e *FieldError) Unwrap() error { return e.cause }
+// Unwrap returns the underlying error, if any: ErrDepth, the error a rule
+// returned, or the *PanicError of a rule that panicked.
+func (e *FieldError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	if p, ok := e.cause.(*rulePanic); ok {
+		return p.pe
+	}
+	return e.cause
+}
 
 // ValidationError reports every field of an input that failed, in the order
 // the fields are declared and the input's elements come.
@@ -78,6 +96,9 @@ type ValidationError struct {
 //
 //	entity "user": 2 fields failed: name: is required (req); details.mail … (email)
 func (e *ValidationError) Error() string {
+	if e == nil {
+		return "entity: <nil ValidationError>"
+	}
 	var b strings.Builder
 	b.WriteString("entity ")
 	b.WriteString(strconv.Quote(e.Entity))
@@ -104,17 +125,185 @@ func (e *ValidationError) Error() string {
 	return b.String()
 }
 
-// StatusCode returns 400: the input, not the server, is at fault.
-func (e *ValidationError) StatusCode() int { return 400 }
+// StatusCode returns 400 (Bad Request): the input, not the server, is at
+// fault.
+func (e *ValidationError) StatusCode() int { return statusOf(e) }
 
 // Is reports whether target is ErrValidation.
 func (e *ValidationError) Is(target error) bool { return target == ErrValidation }
 
 // Unwrap returns the field errors, so that errors.As finds a *FieldError.
 func (e *ValidationError) Unwrap() []error {
+	if e == nil {
+		return nil
+	}
 	errs := make([]error, len(e.Fields))
 	for i, f := range e.Fields {
 		errs[i] = f
 	}
 	return errs
 }
+
+// InputError is an error in the client's input itself rather than in one of
+// its fields: JSON that does not parse, a body too large, a request with a
+// method the entity does not take. StatusCode gives the HTTP status Write
+// answers with.
+type InputError struct {
+	Status int    // 400, 405, 413…
+	Msg    string // what is wrong, safe to show the client
+	Err    error  // the underlying error, if any
+	Allow  string // for 405: the methods allowed, for the Allow header
+}
+
+// inputError returns the InputError for what err (ErrInvalidJSON,
+// ErrBodyTooLarge, ErrMethod, or an error wrapping one) says is wrong,
+// with the status statusOf gives it.
+func inputError(err error, msg string) *InputError {
+	return &InputError{Status: statusOf(err), Msg: msg, Err: err}
+}
+
+// requestTooLarge returns the InputError (413) of a request whose output
+// passed its limit (err wraps ErrTooLarge). The same ErrTooLarge from Make
+// or Write is the server's data, and statusOf gives it 500.
+func requestTooLarge(err error, msg string) *InputError {
+	return &InputError{Status: http.StatusRequestEntityTooLarge, Msg: msg, Err: err}
+}
+
+// Error returns "entity: " and the message.
+func (e *InputError) Error() string {
+	if e == nil {
+		return "entity: <nil InputError>"
+	}
+	return "entity: " + e.Msg
+}
+
+// StatusCode returns the HTTP status for the error: Status, when it is a
+// client error (4xx), else the status statusOf gives the error it wraps.
+func (e *InputError) StatusCode() int { return statusOf(e) }
+
+// Unwrap returns the underlying error.
+func (e *InputError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
+
+// ErrInvalidJSON is wrapped by the InputError (400) for input that is not
+// valid JSON, or not a JSON object or array of objects.
+var ErrInvalidJSON = errors.New("entity: invalid JSON")
+
+// ErrMethod is wrapped by the InputError (405) for a request whose method
+// the entity's declaration does not allow.
+var ErrMethod = errors.New("entity: method not allowed")
+
+// ErrBodyTooLarge is wrapped by the InputError (413) for a request body
+// over the registry's limit.
+var ErrBodyTooLarge = errors.New("entity: request body too large")
+
+// errUnreadableBody is wrapped, with the error that reading it gave, by the
+// InputError (400) for a request body that cannot be read.
+var errUnreadableBody = errors.New("entity: the request body cannot be read")
+
+// RuleError is one failed check of Field.Check: the rule's name and the
+// error its check returned.
+type RuleError struct {
+	Rule string
+	Err  error
+}
+
+// Error returns `entity: rule "min": ` and the check's message.
+func (e RuleError) Error() string {
+	msg := "is not valid"
+	if e.Err != nil {
+		msg = e.Err.Error()
+	}
+	return "entity: rule " + strconv.Quote(e.Rule) + ": " + msg
+}
+
+// Unwrap returns the check's error.
+func (e RuleError) Unwrap() error { return e.Err }
+
+// PanicError is a panic recovered from a custom rule's check. The field's
+// FieldError says only "is not valid", since the panic's text may hold
+// anything (a database's address, a user name); it unwraps to the
+// PanicError, for logging:
+//
+//	var pe *entity.PanicError
+//	if errors.As(err, &pe) {
+//		log.Printf("rule %s panicked: %v\n%s", pe.Rule, pe.Value, pe.Stack)
+//	}
+//
+// Under a `secret` field nothing of the panic is kept: the FieldError
+// unwraps to nothing.
+type PanicError struct {
+	Rule  string // the rule's name
+	Value any    // what the check panicked with
+	Stack []byte // the goroutine's stack where it panicked
+}
+
+// Error returns `entity: rule "lookup" panicked: ` and the panic's value.
+// It is for logs: it is never written into a response.
+func (e *PanicError) Error() string {
+	if e == nil {
+		return "entity: <nil PanicError>"
+	}
+	return "entity: rule " + strconv.Quote(e.Rule) + " panicked: " + fmt.Sprint(e.Value)
+}
+
+// rulePanic is the error a field fails with when its check panicked: its
+// text is the client's, its PanicError the server's (see
+// FieldError.Unwrap).
+type rulePanic struct{ pe *PanicError }
+
+// newRulePanic returns the error for a check of rule that panicked with p.
+// Call it in the deferred function that recovered, so that the stack is
+// the panic's.
+func newRulePanic(rule string, p any) error {
+	return &rulePanic{&PanicError{Rule: rule, Value: p, Stack: debug.Stack()}}
+}
+
+func (e *rulePanic) Error() string { return "is not valid" }
+func (e *rulePanic) Unwrap() error { return e.pe }
+
+// statusCoder is an error that knows its HTTP status.
+type statusCoder interface{ StatusCode() int }
+
+// statusOf returns the HTTP status that err is answered with, the one
+// place that decides it:
+//
+//   - a *ValidationError: 400, the client's fields are at fault;
+//   - an *InputError whose Status is a client error (4xx): that status;
+//   - an error wrapping ErrMethod: 405; ErrBodyTooLarge: 413;
+//     ErrInvalidJSON or an unreadable body: 400;
+//   - another error with a StatusCode method returning 4xx: that status;
+//   - anything else, nil and typed nils included: 500, the server is at
+//     fault.
+func statusOf(err error) int {
+	var ve *ValidationError
+	var ie *InputError
+	var sc statusCoder
+	switch {
+	case err == nil:
+	case errors.As(err, &ve) && ve != nil:
+		return http.StatusBadRequest
+	case errors.As(err, &ie) && ie != nil && isClientError(ie.Status):
+		return ie.Status
+	case errors.Is(err, ErrMethod):
+		return http.StatusMethodNotAllowed
+	case errors.Is(err, ErrBodyTooLarge):
+		return http.StatusRequestEntityTooLarge
+	case errors.Is(err, ErrInvalidJSON), errors.Is(err, errUnreadableBody):
+		return http.StatusBadRequest
+	case errors.As(err, &sc) && !isNil(sc):
+		if _, own := sc.(*InputError); !own { // its StatusCode is this function
+			if s := sc.StatusCode(); isClientError(s) {
+				return s
+			}
+		}
+	}
+	return http.StatusInternalServerError
+}
+
+// isClientError reports whether status is a 4xx status.
+func isClientError(status int) bool { return status >= 400 && status < 500 }

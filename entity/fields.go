@@ -38,7 +38,7 @@ type Field struct {
 	Rules      []string   // names of the checks, in order (not req, default, rename)
 	Fields     []*Field   // dsl.FieldGroup: the group's fields
 	Ref        string     // dsl.FieldRef: the entity referenced
-	Decl       *dsl.Field // the field as declared
+	Decl       *dsl.Field // a copy of the field as declared, the caller's to modify
 	node       *node
 	_          [0]func() // not comparable
 }
@@ -50,7 +50,7 @@ func fieldsOf(p *objectPlan) []*Field {
 	fs := make([]*Field, len(p.nodes))
 	for i, n := range p.nodes {
 		f := &Field{Name: n.in, Key: n.out, Type: n.typ, Required: n.req, Secret: n.secret,
-			HasDefault: n.hasDefault, Decl: n.decl, node: n}
+			HasDefault: n.hasDefault, Decl: n.decl.Clone(), node: n}
 		if n.defJSON != nil {
 			f.Default = append([]byte(nil), n.defJSON...)
 		}
@@ -85,12 +85,6 @@ func (f *Field) Check(v rules.Value) []RuleError {
 		}
 	}
 	return errs
-}
-
-// RuleError is one failed check of Field.Check.
-type RuleError struct {
-	Rule string
-	Err  error
 }
 
 // Entity returns the entity a reference field references, or nil when it is not

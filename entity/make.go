@@ -235,7 +235,7 @@ func runCheck(ck check, v rules.Value) error {
 func runGuarded(ck check, v rules.Value) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("rule %q panicked: %v", ck.rule, p)
+			err = newRulePanic(ck.rule, p)
 		}
 	}()
 	return ck.c.Check(v)
@@ -372,9 +372,9 @@ func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
 	switch {
 	case err != nil:
 	case text[0] == '[' && r.top == topObject:
-		err = &InputError{Status: 400, Msg: "the body is a JSON array, not an object", Err: ErrInvalidJSON}
+		err = inputError(ErrInvalidJSON, "the body is a JSON array, not an object")
 	case text[0] != '[' && r.top == topList:
-		err = &InputError{Status: 400, Msg: "the body is not a JSON array of objects", Err: ErrInvalidJSON}
+		err = inputError(ErrInvalidJSON, "the body is not a JSON array of objects")
 	}
 	if err != nil {
 		r.fatal = err
@@ -605,7 +605,7 @@ func runStringCheck(ck strCheck, s string) error {
 func runStringGuarded(ck strCheck, s string) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("rule %q panicked: %v", ck.rule, p)
+			err = newRulePanic(ck.rule, p)
 		}
 	}()
 	return ck.c.CheckString(s)

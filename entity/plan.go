@@ -117,15 +117,15 @@ type Entity struct {
 
 	structPlans sync.Map // reflect.Type → *structPlan
 
-	lastLength atomic.Pointer[headerLength] // see contentLength
 }
 
 // Name returns the name the entity was exposed under.
 func (e *Entity) Name() string { return e.name }
 
-// Decl returns the parsed declaration the entity was compiled from. Tools
-// (documentation, test kits) read it; it must not be modified.
-func (e *Entity) Decl() *dsl.Entity { return e.decl }
+// Decl returns a copy of the parsed declaration the entity was compiled
+// from, for tools (documentation, test kits). The copy is the caller's:
+// modifying it changes nothing in the entity.
+func (e *Entity) Decl() *dsl.Entity { return e.decl.Clone() }
 
 // Registry returns the registry the entity belongs to.
 func (e *Entity) Registry() *Registry { return e.reg }

@@ -1,44 +1,18 @@
 package entity
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // Raw JSON input: a []byte or json.RawMessage holding an object or an array
 // of objects is validated once (jsonscan.go), then each object is read in
 // one pass into slots, without building a map. The whole input is validated once before anything is read, so a
 // malformed body is a clear error and nothing is written.
-
-// InputError is an error in the client's input itself rather than in one of
-// its fields: JSON that does not parse, a body too large, a request with a
-// method the entity does not take. StatusCode gives the HTTP status Write
-// answers with.
-type InputError struct {
-	Status int    // 400, 405, 413…
-	Msg    string // what is wrong, safe to show the client
-	Err    error  // the underlying error, if any
-	Allow  string // for 405: the methods allowed, for the Allow header
-}
-
-// Error returns "entity: " and the message.
-func (e *InputError) Error() string { return "entity: " + e.Msg }
-
-// StatusCode returns the HTTP status for the error.
-func (e *InputError) StatusCode() int { return e.Status }
-
-// Unwrap returns the underlying error.
-func (e *InputError) Unwrap() error { return e.Err }
-
-// ErrInvalidJSON is wrapped by the InputError for input that is not valid
-// JSON, or not a JSON object or array of objects.
-var ErrInvalidJSON = errors.New("entity: invalid JSON")
 
 // jval is one value of a JSON object, as fill found it. It holds no
 // pointer, so that filling and clearing slots costs no write barrier.
@@ -71,7 +45,18 @@ type jsonObject struct {
 // them.
 func (o *jsonObject) fill(text string, ord int32, st *jsonStack, e *Entity) {
 	tape, ends := st.tape, st.ends
-	base := int(uintptr(unsafe.Pointer(unsafe.StringData(text))) - uintptr(unsafe.Pointer(unsafe.StringData(st.doc))))
+	next := ord + 1           // the next container's number
+	str := int(tape[ord].str) // the next string literal's number
+	i := skipSpace(text, 1)
+	// The record holds where each string literal ends in the document;
+	// base is where text starts in it, found from the first key's end
+	// there and here. (An empty object reads no record.)
+	base := 0
+	if text[i] == '"' {
+		end, _ := stringEnd(text, i)
+		abs, _ := stringEndAt(ends, str, 0)
+		base = abs - end
+	}
 	clear(o.vals[:min(e.nslots, len(o.vals))])
 	if e.nslots > len(o.vals) {
 		if len(o.more) < e.nslots-len(o.vals) {
@@ -84,10 +69,8 @@ func (o *jsonObject) fill(text string, ord int32, st *jsonStack, e *Entity) {
 		o.hintsFor = e
 		clear(o.hints[:])
 	}
-	next := ord + 1           // the next container's number
-	str := int(tape[ord].str) // the next string literal's number
 	var skipped jval
-	for i, m := skipSpace(text, 1), 0; text[i] != '}'; m++ {
+	for m := 0; text[i] != '}'; m++ {
 		// The key, whose end the validator recorded: first the name
 		// found at this position last time, else looked up.
 		end, plain := stringEndAt(ends, str, base)
@@ -218,15 +201,15 @@ func (r *run) parseJSON(b []byte) (string, error) {
 	r.js.doc = s
 	switch scanJSON(s, maxJSONNesting, &r.js.tape, &r.js.ends, &r.js.open) {
 	case scanTooDeep:
-		return "", &InputError{Status: 400, Msg: "the body nests deeper than " + strconv.Itoa(maxJSONNesting) + " levels", Err: ErrInvalidJSON}
+		return "", inputError(ErrInvalidJSON, "the body nests deeper than "+strconv.Itoa(maxJSONNesting)+" levels")
 	case scanTooLarge:
-		return "", &InputError{Status: 413, Msg: "the body is too large to read", Err: ErrBodyTooLarge}
+		return "", inputError(ErrBodyTooLarge, "the body is too large to read")
 	case scanInvalid:
-		return "", &InputError{Status: 400, Msg: "the body is not valid JSON", Err: ErrInvalidJSON}
+		return "", inputError(ErrInvalidJSON, "the body is not valid JSON")
 	}
 	s = trimSpace(s)
 	if s[0] != '{' && s[0] != '[' {
-		return "", &InputError{Status: 400, Msg: "the body is not a JSON object or array", Err: ErrInvalidJSON}
+		return "", inputError(ErrInvalidJSON, "the body is not a JSON object or array")
 	}
 	return s, nil
 }

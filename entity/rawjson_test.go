@@ -1034,3 +1034,45 @@ func TestRawJSONKeyHints(t *testing.T) {
 		})
 	}
 }
+
+// TestRawJSONNestedOffsets checks that fill finds where each nested object
+// starts in the document from its first key (no pointer arithmetic): raw
+// JSON whose nested objects start after white space, escapes, multi-byte
+// text and long strings, with keys that need unquoting, gives the output
+// the same input decoded into maps gives.
+func TestRawJSONNestedOffsets(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "leaf", "a", "string", "", "é", "string", "", `q"`, "string", "")
+	expose(t, reg, "mid", "s", "string", "", "leaf", "$leaf", "", "list", "$leaf", "")
+	e := expose(t, reg, "top", "pad", "string", "", "mid", "$mid", "", "mids", "$mid", "")
+	tests := []struct {
+		name string
+		in   string
+	}{
+		{"plain", `{"mid":{"leaf":{"a":"x"}}}`},
+		{"white space before keys", " \n{ \t\"mid\" :\r\n { \"leaf\"\n:\n{\n\"a\" : \"x\" } } }\n"},
+		{"escaped first key", `{"mid":{"\u006ceaf":{"\u0061":"x"}}}`},
+		{"first key with a quote", `{"mid":{"leaf":{"q\"":"x","a":"y"}}}`},
+		{"multi-byte first key", `{"mid":{"leaf":{"é":"x","a":"y"}}}`},
+		{"long string before", `{"pad":"` + strings.Repeat("ü\\n", 500) + `","mid":{"s":"` + strings.Repeat("x", 300) + `","leaf":{"a":"x"}}}`},
+		{"empty objects", `{"mid":{},"mids":[{},{"leaf":{}},{"leaf":{"a":"x"}}]}`},
+		{"list of objects after strings", `{"mids":["s",{"s":"1","list":[{"a":"p"},"x",{"é":"q"},{"q\"":"r"}]},{"leaf":{"a":"z"}}]}`},
+		{"duplicate keys", `{"mid":{"leaf":{"a":"x"},"leaf":{"a":"y"}}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(tt.in), &m); err != nil {
+				t.Fatal(err)
+			}
+			want, err := e.MakeJSON(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := e.MakeJSON([]byte(tt.in))
+			if err != nil || string(got) != string(want) {
+				t.Errorf("raw: %s, %v\nmaps: %s", got, err, want)
+			}
+		})
+	}
+}

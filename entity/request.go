@@ -2,6 +2,7 @@ package entity
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -16,14 +17,6 @@ import (
 // Requests, as msful's validate read them: a declaration's fields are read
 // from the query string, then form values, then a JSON body, then X-
 // headers; a later source wins on a clash.
-
-// ErrMethod is wrapped by the InputError (405) for a request whose method
-// the entity's declaration does not allow.
-var ErrMethod = errors.New("entity: method not allowed")
-
-// ErrBodyTooLarge is wrapped by the InputError (413) for a request body
-// over the registry's limit.
-var ErrBodyTooLarge = errors.New("entity: request body too large")
 
 // requestSource reads fields from an HTTP request.
 type requestSource struct {
@@ -90,14 +83,24 @@ func MakeRequest(name string, r *http.Request) (*Object, error) {
 // Registry.Expose) and r.Method is not one, 413 for a body over
 // Registry.MaxBodyBytes, 400 for a body that does not parse. Field errors
 // are a *ValidationError (400), as from Make.
+//
+// A nil r is an empty input, as a typed nil is for Make: it is made as
+// Make(nil) makes it, with no method to check. A request without a URL
+// has no query.
 func (e *Entity) MakeRequest(r *http.Request) (*Object, error) {
+	if r == nil {
+		return e.Make(nil)
+	}
 	if len(e.methods) > 0 && !slices.Contains(e.methods, r.Method) &&
 		!(r.Method == http.MethodHead && slices.Contains(e.methods, http.MethodGet)) { // as net/http's mux: GET serves HEAD
-		allow := strings.Join(e.methods, ", ")
-		return nil, &InputError{Status: http.StatusMethodNotAllowed, Err: ErrMethod, Allow: allow,
-			Msg: "method " + r.Method + " is not allowed; use " + allow}
+		ie := inputError(ErrMethod, "method "+r.Method+" is not allowed; use "+strings.Join(e.methods, ", "))
+		ie.Allow = strings.Join(e.methods, ", ")
+		return nil, ie
 	}
-	src := &requestSource{query: r.URL.Query(), header: r.Header}
+	src := &requestSource{header: r.Header}
+	if r.URL != nil {
+		src.query = r.URL.Query()
+	}
 	run := run{top: topObject}
 	run.init(e)
 	defer run.done()
@@ -114,7 +117,7 @@ func (e *Entity) MakeRequest(r *http.Request) (*Object, error) {
 			if len(trimSpace(bytesString(body))) > 0 {
 				text, err := run.parseJSON(body)
 				if err == nil && text[0] != '{' {
-					err = &InputError{Status: 400, Msg: "the body is a JSON array, not an object", Err: ErrInvalidJSON}
+					err = inputError(ErrInvalidJSON, "the body is a JSON array, not an object")
 				}
 				if err != nil {
 					return nil, err
@@ -143,8 +146,7 @@ func (e *Entity) MakeRequest(r *http.Request) (*Object, error) {
 	b := run.appendObject((*bp)[:0], e.root, &source{req: src}, e.reg.MaxDepth()-1)
 	err := run.err()
 	if errors.Is(err, ErrTooLarge) {
-		err = &InputError{Status: http.StatusRequestEntityTooLarge, Err: err,
-			Msg: "the request makes an output larger than its limit of " + strconv.Itoa(run.maxOut) + " bytes"}
+		err = requestTooLarge(err, "the request makes an output larger than its limit of "+strconv.Itoa(run.maxOut)+" bytes")
 	}
 	data, err := copyOut(bp, b, err)
 	if err != nil {
@@ -169,10 +171,9 @@ func formLen(f url.Values) int64 {
 func bodyError(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return &InputError{Status: http.StatusRequestEntityTooLarge, Err: ErrBodyTooLarge,
-			Msg: "the request body is larger than the limit of " + itoa(mbe.Limit) + " bytes"}
+		return inputError(ErrBodyTooLarge, "the request body is larger than the limit of "+itoa(mbe.Limit)+" bytes")
 	}
-	return &InputError{Status: http.StatusBadRequest, Err: err, Msg: "the request body cannot be read"}
+	return inputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "the request body cannot be read")
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -546,3 +546,53 @@ func ExampleEntity_MakeRequest() {
 	// Output:
 	// 400 {"error":"validation failed","entity":"signup","fields":[{"path":"name","outputPath":"name","rule":"req","message":"is required"},{"path":"mail","outputPath":"mail","rule":"email","message":"must be a valid email address"}]}
 }
+
+// TestMakeRequestWithoutURL checks the requests MakeRequest used to panic
+// on: a nil *http.Request is an empty input (with no method to check), and
+// a request whose URL is nil has no query; its body and headers are read.
+func TestMakeRequestWithoutURL(t *testing.T) {
+	reg := rqRegistry(t)
+	noURL := func(method, body string) func() *http.Request {
+		return func() *http.Request {
+			r := httptest.NewRequest(method, "/", strings.NewReader(body))
+			r.Header.Set("Content-Type", "application/json")
+			r.Header.Set("X-Mode", "fast")
+			r.URL = nil
+			return r
+		}
+	}
+	nilRequest := func() *http.Request { return nil }
+	tests := []struct {
+		name    string
+		entity  string
+		r       func() *http.Request // a new one for each call: a body is read once
+		want    string
+		wantErr string
+	}{
+		{"nil request", "search", nilRequest, `{"q":null,"page":1,"tags":null,"k":null,"on":null,"X-Mode":null,"requestId":null,"filter":{"min":null}}`, ""},
+		{"nil request, required fields", "newuser", nilRequest, "", `entity "newuser": 2 fields failed: name: is required (req); mail: is required (req)`},
+		{"no URL, JSON body and headers", "search", noURL("POST", `{"q":"go"}`), `{"q":"go","page":1,"tags":null,"k":null,"on":null,"X-Mode":"fast","requestId":null,"filter":{"min":null}}`, ""},
+		{"no URL, no body", "search", noURL("GET", ""), `{"q":null,"page":1,"tags":null,"k":null,"on":null,"X-Mode":"fast","requestId":null,"filter":{"min":null}}`, ""},
+		{"no URL, method refused", "newuser", noURL("GET", ""), "", "entity: method GET is not allowed; use POST"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := reg.MakeRequest(tt.entity, tt.r())
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("MakeRequest: %v, want %s", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := o.MarshalJSON(); string(got) != tt.want {
+				t.Errorf("MakeRequest: %s, want %s", got, tt.want)
+			}
+			if got, err := reg.Lookup(tt.entity).MakeJSON(tt.r()); err != nil || string(got) != tt.want {
+				t.Errorf("MakeJSON(request): %s, %v, want %s", got, err, tt.want)
+			}
+		})
+	}
+}

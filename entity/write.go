@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // Write makes v with the entity named and writes it as an HTTP response. See
@@ -33,12 +34,27 @@ func Write(w http.ResponseWriter, name string, v any) error { return Default.Wri
 // 4xx) is written with that status and its message; any other error is
 // written as 500 with a body that says nothing of it. Write returns the
 // error, for logging. Nothing of a failed make is ever written.
+//
+// Each response gets header values of its own: a handler or middleware may
+// modify them in place.
 func (e *Entity) Write(w http.ResponseWriter, v any) error {
 	return e.WriteStatus(w, http.StatusOK, v)
 }
 
 // WriteStatus is Write with another success status, such as 201 Created.
+//
+// A status that has no body (1xx, 204 No Content, 304 Not Modified) is
+// written alone: v is not made, no body, Content-Type or Content-Length is
+// written, and WriteStatus returns nil. A status outside 100–599 is an
+// error, and nothing is written.
 func (e *Entity) WriteStatus(w http.ResponseWriter, status int, v any) error {
+	switch {
+	case status < 100 || status > 599:
+		return &statusError{status}
+	case !bodyAllowed(status):
+		w.WriteHeader(status)
+		return nil
+	}
 	bp := bufPool.Get().(*[]byte)
 	defer func() {
 		if cap(*bp) <= maxPooled {
@@ -52,70 +68,90 @@ func (e *Entity) WriteStatus(w http.ResponseWriter, status int, v any) error {
 		WriteError(w, err)
 		return err
 	}
+	hv := newJSONHeader(len(b))
 	h := w.Header()
-	h["Content-Type"] = jsonContentType
-	h["Content-Length"] = e.contentLength(len(b))
+	h["Content-Type"] = hv.contentType()
+	h["Content-Length"] = hv.contentLength()
 	w.WriteHeader(status)
 	_, err = w.Write(b)
 	return err
 }
 
-var jsonContentType = []string{"application/json; charset=utf-8"}
-
-// contentLength returns the Content-Length header value for n bytes. The
-// entity keeps the last one it wrote, since the responses of one endpoint
-// often have one size, which saves the two allocations of a new header
-// value. (The slice is shared, as jsonContentType is: net/http's Header
-// methods replace values, never modify them in place.)
-func (e *Entity) contentLength(n int) []string {
-	if cl := e.lastLength.Load(); cl != nil && cl.n == n {
-		return cl.value
-	}
-	cl := &headerLength{n: n, value: []string{strconv.Itoa(n)}}
-	e.lastLength.Store(cl)
-	return cl.value
+// bodyAllowed reports whether a response of status may have a body, as
+// net/http decides (RFC 9110, 6.4.1): not 1xx, 204 or 304.
+func bodyAllowed(status int) bool {
+	return status >= 200 && status != http.StatusNoContent && status != http.StatusNotModified
 }
 
-// headerLength is a Content-Length header value and the length it says.
-type headerLength struct {
-	n     int
-	value []string
+// statusError is WriteStatus's error for a status that is not one.
+type statusError struct{ status int }
+
+func (e *statusError) Error() string {
+	return "entity: WriteStatus: status " + strconv.Itoa(e.status) + " is not an HTTP status (100–599)"
 }
 
-// statusCoder is an error that knows its HTTP status.
-type statusCoder interface{ StatusCode() int }
+const jsonContentType = "application/json; charset=utf-8"
 
-// WriteError writes err as the JSON error response Write gives: a
-// ValidationError as 400 with every field error; an InputError (or another
-// error with a 4xx StatusCode method) with its status and message, and an
-// Allow header for 405; any other error as 500 with a body that says
+// jsonHeader holds the header values of one JSON response in one
+// allocation: the value slices handed to the response's Header, and the
+// digits of its Content-Length. Every response gets its own, since a
+// handler or a middleware may modify a header value in place.
+type jsonHeader struct {
+	vals   [2]string
+	digits [20]byte
+}
+
+// newJSONHeader returns the header values of a response of n bytes of
+// JSON.
+func newJSONHeader(n int) *jsonHeader {
+	hv := new(jsonHeader)
+	hv.vals[0] = jsonContentType
+	// The digits are written once, here, before the string that views them
+	// is made, and never again: the string is immutable as it must be.
+	d := strconv.AppendInt(hv.digits[:0], int64(n), 10)
+	hv.vals[1] = bytesString(d)
+	return hv
+}
+
+// contentType returns the Content-Type value slice, of capacity 1, so that
+// an append to it cannot reach the Content-Length.
+func (hv *jsonHeader) contentType() []string { return hv.vals[0:1:1] }
+
+// contentLength returns the Content-Length value slice.
+func (hv *jsonHeader) contentLength() []string { return hv.vals[1:2:2] }
+
+// WriteError writes err as the JSON error response Write gives, with the
+// status statusOf decides: a ValidationError as 400 with every field error;
+// an InputError (or another error with a 4xx StatusCode method) with its
+// status and message, and an Allow header for 405; any other error,
+// including a nil one or a typed nil pointer, as 500 with a body that says
 // nothing of it.
 func WriteError(w http.ResponseWriter, err error) {
-	status := http.StatusInternalServerError
+	status := statusOf(err)
 	var body []byte
 	var ve *ValidationError
 	var ie *InputError
 	var sc statusCoder
 	h := w.Header()
 	switch {
-	case errors.As(err, &ve):
-		status = ve.StatusCode()
+	case status == http.StatusInternalServerError:
+		body = []byte(`{"error":"internal server error"}`)
+	case errors.As(err, &ve) && ve != nil:
 		body = ve.AppendJSON(nil)
-	case errors.As(err, &ie) && ie.Status >= 400 && ie.Status < 500:
-		status = ie.Status
+	case errors.As(err, &ie) && ie != nil:
 		body = appendString(append(body, `{"error":`...), ie.Msg)
 		body = append(body, '}')
 		if ie.Allow != "" {
 			h["Allow"] = []string{ie.Allow}
 		}
-	case errors.As(err, &sc) && sc.StatusCode() >= 400 && sc.StatusCode() < 500:
-		status = sc.StatusCode()
+	case errors.As(err, &sc):
 		body = appendString(append(body, `{"error":`...), err.Error())
 		body = append(body, '}')
-	default:
-		body = []byte(`{"error":"internal server error"}`)
+	default: // a sentinel of the package wrapped by another error: its words are the server's
+		body = appendString(append(body, `{"error":`...), strings.ToLower(http.StatusText(status)))
+		body = append(body, '}')
 	}
-	h["Content-Type"] = jsonContentType
+	h["Content-Type"] = []string{jsonContentType}
 	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	h["X-Content-Type-Options"] = []string{"nosniff"}
 	w.WriteHeader(status)

@@ -17,6 +17,12 @@ import (
 // Check is called on the request path, concurrently: it must not modify the
 // Checker, and should not allocate when the value passes. Build messages at
 // compile time.
+//
+// The value is lent, not given: v.Str (and what v.Any holds) is valid only
+// until Check returns, since it may view the input's bytes or a buffer
+// reused for the next value. A Checker that keeps it must copy it with
+// strings.Clone; the error it returns must not view it either. The
+// built-in rules keep nothing of the values they judge.
 type Checker interface {
 	Check(v Value) error
 }
@@ -24,7 +30,9 @@ type Checker interface {
 // StringChecker is implemented by Checkers that can judge a string without
 // a Value around it. CheckString(s) must give the same answer as
 // Check(StringValue(s)). The entity package uses it on its fast path for
-// string fields; the built-in string rules implement it.
+// string fields; the built-in string rules implement it. As for Check, s
+// is valid only until CheckString returns: copy it with strings.Clone to
+// keep it.
 type StringChecker interface {
 	CheckString(s string) error
 }

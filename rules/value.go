@@ -139,6 +139,12 @@ func (s KindSet) Has(k Kind) bool { return s&(1<<k) != 0 }
 // Value is a value as a check sees it: a tagged union that needs no
 // allocation to build or to pass. Only the field named by Kind is meaningful.
 //
+// A Value is valid only during the Check it is given to. Str, in
+// particular, may view the caller's raw JSON bytes or a scratch buffer that
+// is reused as soon as Check returns: a check that keeps the string past
+// the call (to cache it, log it later, hand it to a goroutine) must copy it
+// first with strings.Clone. The same holds for what Any holds.
+//
 // Checks of stage Output (the default) see the value after the field's
 // conversion: on a field declared `number` Kind is Int, on `none` it is the
 // kind of whatever the input held. Checks of stage Input see the input value

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 func TestKindString(t *testing.T) {
@@ -146,4 +147,85 @@ func TestKindZeroAndSample(t *testing.T) {
 	if len(Object.Zero().(map[string]any)) != 0 {
 		t.Errorf("Object.Zero() is shared")
 	}
+}
+
+// TestBuiltinRulesKeepNothing checks that no built-in rule keeps the
+// string it is lent (see Value): each is given a Str that views a buffer,
+// the buffer is then overwritten, as the entity package reuses its scratch
+// space, and the rule's answer, error text included, must not change, nor
+// its answer for the next value.
+func TestBuiltinRulesKeepNothing(t *testing.T) {
+	tests := []struct {
+		name string
+		rule string
+		args []string
+		in   string
+	}{
+		{"min passes", "min", []string{"3"}, "abcdef"},
+		{"min fails", "min", []string{"3"}, "ab"},
+		{"max passes", "max", []string{"3"}, "ab"},
+		{"max fails", "max", []string{"3"}, "abcdef"},
+		{"range passes", "range", []string{"1", "4"}, "abc"},
+		{"range fails", "range", []string{"1", "4"}, "abcdef"},
+		{"url passes", "url", nil, "https://example.com/a"},
+		{"url fails", "url", nil, "not a url"},
+		{"email passes", "email", nil, "a@example.com"},
+		{"email fails", "email", nil, "a@"},
+		{"date passes", "date", nil, "2024-02-29"},
+		{"date fails", "date", nil, "2024-02-30"},
+		{"time passes", "time", nil, "12:30"},
+		{"time fails", "time", nil, "25:00"},
+		{"regex passes", "regex", []string{"^[a-z]+$"}, "abc"},
+		{"regex fails", "regex", []string{"^[a-z]+$"}, "ABC"},
+		{"num passes", "num", nil, "12.5"},
+		{"num fails", "num", nil, "twelve"},
+		{"float passes", "float", nil, "1e3"},
+		{"float fails", "float", nil, "x"},
+		{"bool passes", "bool", nil, "true"},
+		{"bool fails", "bool", nil, "yes please"},
+		{"timestamp passes", "timestamp", nil, "2024-02-29T12:30:45Z"},
+		{"timestamp fails", "timestamp", nil, "yesterday"},
+	}
+	covered := map[string]bool{}
+	for _, tt := range tests {
+		d, ok := Builtin().Lookup(tt.rule)
+		if !ok {
+			t.Fatalf("Lookup(%q): not found", tt.rule)
+		}
+		covered[d.Name] = true
+		t.Run(tt.name, func(t *testing.T) {
+			c := mustCompile(t, tt.rule, String, tt.args...)
+			buf := []byte(tt.in)
+			lent := unsafe.String(unsafe.SliceData(buf), len(buf))
+			err := c.Check(StringValue(lent))
+			want := errText(err)
+			for i := range buf {
+				buf[i] = '#' // the scratch space, reused for the next value
+			}
+			if got := errText(err); got != want {
+				t.Errorf("the error of %q reads %q once its bytes are reused, was %q", tt.in, got, want)
+			}
+			if got := errText(c.Check(StringValue(tt.in))); got != want {
+				t.Errorf("after a value whose bytes were reused, %q gives %q, want %q", tt.in, got, want)
+			}
+			if sc, ok := c.(StringChecker); ok {
+				if got := errText(sc.CheckString(tt.in)); got != want {
+					t.Errorf("CheckString(%q) = %q, want %q", tt.in, got, want)
+				}
+			}
+		})
+	}
+	for _, name := range Builtin().Names() {
+		if d, _ := Builtin().Lookup(name); !covered[d.Name] {
+			t.Errorf("built-in rule %q has no case here", d.Name)
+		}
+	}
+}
+
+// errText returns err's text, or "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }

@@ -1,0 +1,191 @@
+package entity_test
+
+import (
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/rules"
+)
+
+// leak is what the panicking rules of these tests panic with: it must
+// reach no message and no response body.
+const leak = "pq: connection to 10.0.0.5:5432 failed for user app_rw"
+
+// panicChecker panics in Check and in CheckString, so that a string field
+// takes the string path (runStringGuarded) and other types the value path.
+type panicChecker struct{}
+
+func (panicChecker) Check(rules.Value) error                   { panic(leak) }
+func (panicChecker) CheckString(string) error                  { panic(errors.New(leak)) }
+func (panicChecker) String() string                            { return "panicChecker" }
+func compilePanic([]string, rules.Kind) (rules.Checker, error) { return panicChecker{}, nil }
+
+// TestRulePanicMessage checks that a custom rule's panic reaches neither
+// the FieldError's message nor Write's body: the client reads "is not
+// valid", and the panic's value and stack are in a *PanicError the
+// FieldError unwraps to, for logs (nothing under a secret field).
+func TestRulePanicMessage(t *testing.T) {
+	reg := entity.NewRegistry()
+	for _, d := range []rules.Def{
+		{Name: "lookup", Compile: compilePanic},
+		{Name: "lookupin", Stage: rules.Input, Compile: compilePanic},
+	} {
+		if err := reg.RegisterRule(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expose(t, reg, "str", "v", "string", "lookup")
+	expose(t, reg, "num", "v", "number", "lookup")
+	expose(t, reg, "in", "v", "string", "lookupin")
+	expose(t, reg, "secret", "v", "string", "lookup | secret")
+	tests := []struct {
+		name   string
+		entity string
+		in     any
+		rule   string
+		logged bool // a PanicError is kept
+	}{
+		{"string field, map input", "str", map[string]any{"v": "x"}, "lookup", true},
+		{"string field, raw JSON", "str", []byte(`{"v":"x"}`), "lookup", true},
+		{"number field", "num", map[string]any{"v": 7}, "lookup", true},
+		{"input-stage rule", "in", map[string]any{"v": true}, "lookupin", true},
+		{"secret field", "secret", map[string]any{"v": "x"}, "lookup", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := reg.Lookup(tt.entity)
+			_, err := e.MakeJSON(tt.in)
+			fes := fieldErrors(t, err)
+			if len(fes) != 1 || fes[0].Rule != tt.rule || fes[0].Message != "is not valid" {
+				t.Fatalf("got %v, want one %s error saying is not valid", err, tt.rule)
+			}
+			if strings.Contains(err.Error(), "10.0.0.5") {
+				t.Errorf("the error's text holds the panic: %v", err)
+			}
+			var pe *entity.PanicError
+			switch {
+			case !tt.logged && errors.As(err, &pe):
+				t.Errorf("a secret field's error unwraps to the panic %v", pe)
+			case tt.logged && !errors.As(err, &pe):
+				t.Fatalf("no PanicError in %v", err)
+			case tt.logged:
+				if fes[0].Unwrap() != error(pe) {
+					t.Errorf("FieldError.Unwrap() = %v, want the PanicError", fes[0].Unwrap())
+				}
+				if pe.Rule != tt.rule || !strings.Contains(pe.Error(), leak) || !strings.HasPrefix(pe.Error(), "entity: ") {
+					t.Errorf("PanicError: rule %q, Error() %q", pe.Rule, pe.Error())
+				}
+				if !strings.Contains(string(pe.Stack), "panicChecker") {
+					t.Errorf("the stack does not show the panicking rule:\n%s", pe.Stack)
+				}
+			}
+			rec := httptest.NewRecorder()
+			e.Write(rec, tt.in)
+			if rec.Code != http.StatusBadRequest || strings.Contains(rec.Body.String(), "10.0.0.5") ||
+				!strings.Contains(rec.Body.String(), `"message":"is not valid"`) {
+				t.Errorf("Write: %d %s", rec.Code, rec.Body)
+			}
+		})
+	}
+}
+
+// TestRuleErrorIsAnError checks that Field.Check's RuleError is an error
+// that names its rule and unwraps to the check's error.
+func TestRuleErrorIsAnError(t *testing.T) {
+	e := exposeOne(t, "string", "min 3 | email")
+	f := e.Fields()[0]
+	errs := f.Check(rules.StringValue("ab"))
+	if len(errs) != 2 {
+		t.Fatalf("Check: %v, want two rule errors", errs)
+	}
+	tests := []struct {
+		name string
+		err  entity.RuleError
+		want string
+	}{
+		{"min", errs[0], `entity: rule "min": must be at least 3 characters long`},
+		{"email", errs[1], `entity: rule "email": must be a valid email address`},
+		{"no error", entity.RuleError{Rule: "x"}, `entity: rule "x": is not valid`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var err error = tt.err
+			if err.Error() != tt.want {
+				t.Errorf("Error() = %q, want %q", err.Error(), tt.want)
+			}
+			if errors.Unwrap(err) != tt.err.Err {
+				t.Errorf("Unwrap() = %v, want %v", errors.Unwrap(err), tt.err.Err)
+			}
+		})
+	}
+}
+
+// TestErrorsOfTypedNils checks that every error type of the package can be
+// printed, unwrapped and matched when it is a typed nil pointer, as a
+// careless `var err *entity.InputError; return err` gives.
+func TestErrorsOfTypedNils(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+	}{
+		{"ValidationError", (*entity.ValidationError)(nil)},
+		{"FieldError", (*entity.FieldError)(nil)},
+		{"InputError", (*entity.InputError)(nil)},
+		{"PanicError", (*entity.PanicError)(nil)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if msg := tt.err.Error(); !strings.HasPrefix(msg, "entity: ") {
+				t.Errorf("Error() = %q", msg)
+			}
+			for _, target := range []error{entity.ErrMethod, entity.ErrInvalidJSON, entity.ErrBodyTooLarge} {
+				if errors.Is(tt.err, target) {
+					t.Errorf("a typed nil is %v", target)
+				}
+			}
+			var ie *entity.InputError
+			errors.As(tt.err, &ie)
+		})
+	}
+	if s := (*entity.InputError)(nil).StatusCode(); s != http.StatusInternalServerError {
+		t.Errorf("StatusCode of a nil InputError = %d, want 500", s)
+	}
+}
+
+// TestInputErrorSentinels checks that the InputErrors the package returns
+// match their sentinels and carry the status statusOf gives them.
+func TestInputErrorSentinels(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "post", "POST", "a", "string", "")
+	reg.SetMaxBodyBytes(8)
+	big := httptest.NewRequest("POST", "/", strings.NewReader(`{"a":"0123456789"}`))
+	big.Header.Set("Content-Type", "application/json")
+	_, tooLarge := e.MakeRequest(big)
+	_, method := e.MakeRequest(httptest.NewRequest("GET", "/", nil))
+	_, invalid := e.MakeJSON([]byte(`{`))
+	tests := []struct {
+		name     string
+		err      error
+		sentinel error
+		status   int
+	}{
+		{"body too large", tooLarge, entity.ErrBodyTooLarge, 413},
+		{"method", method, entity.ErrMethod, 405},
+		{"invalid JSON", invalid, entity.ErrInvalidJSON, 400},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ie *entity.InputError
+			if !errors.As(tt.err, &ie) || !errors.Is(tt.err, tt.sentinel) {
+				t.Fatalf("%v: not an InputError wrapping %v", tt.err, tt.sentinel)
+			}
+			if ie.Status != tt.status || ie.StatusCode() != tt.status {
+				t.Errorf("Status %d, StatusCode() %d, want %d", ie.Status, ie.StatusCode(), tt.status)
+			}
+		})
+	}
+}

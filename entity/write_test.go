@@ -1,0 +1,260 @@
+package entity_test
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// wrUser is the entity of the Write tests: one required field.
+func wrUser(t testing.TB) *entity.Entity {
+	t.Helper()
+	return expose(t, entity.NewRegistry(), "user", "id", "number", "req", "name", "string", "")
+}
+
+// TestWriteStatusOutOfRange checks that a status outside 100–599 is an
+// error and that nothing at all is written: no header, no status, no body.
+func TestWriteStatusOutOfRange(t *testing.T) {
+	e := wrUser(t)
+	for _, status := range []int{0, -1, 99, 600, 1000} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			w := &recordingWriter{h: http.Header{}}
+			err := e.WriteStatus(w, status, map[string]any{"id": 1})
+			if err == nil || !strings.HasPrefix(err.Error(), "entity: ") || !strings.Contains(err.Error(), fmt.Sprint(status)) {
+				t.Errorf("WriteStatus(%d) = %v, want an entity error naming the status", status, err)
+			}
+			if w.wroteHeader || w.body.Len() > 0 || len(w.h) > 0 {
+				t.Errorf("WriteStatus(%d) wrote status %d, header %v, body %q", status, w.status, w.h, w.body.String())
+			}
+		})
+	}
+}
+
+// TestWriteStatusWithoutBody checks that the statuses that have no body
+// (1xx, 204, 304) are written alone: no body, no Content-Length, no
+// Content-Type, a nil error, whatever v is.
+func TestWriteStatusWithoutBody(t *testing.T) {
+	e := wrUser(t)
+	tests := []struct {
+		name   string
+		status int
+		v      any
+	}{
+		{"204 with a value", http.StatusNoContent, map[string]any{"id": 1}},
+		{"204 with nil", http.StatusNoContent, nil},
+		{"304 with a value that would fail", http.StatusNotModified, map[string]any{}},
+		{"100 Continue", http.StatusContinue, nil},
+		{"103 Early Hints", http.StatusEarlyHints, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := &recordingWriter{h: http.Header{}}
+			if err := e.WriteStatus(w, tt.status, tt.v); err != nil {
+				t.Fatalf("WriteStatus(%d) = %v, want nil", tt.status, err)
+			}
+			if w.status != tt.status || w.body.Len() > 0 {
+				t.Errorf("WriteStatus(%d) wrote status %d and body %q", tt.status, w.status, w.body.String())
+			}
+			for _, k := range []string{"Content-Length", "Content-Type"} {
+				if v, ok := w.h[k]; ok {
+					t.Errorf("WriteStatus(%d) set %s: %q", tt.status, k, v)
+				}
+			}
+		})
+	}
+	// Through a real server too: net/http writes no body and no length.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := e.WriteStatus(w, http.StatusNoContent, map[string]any{"id": 1}); err != nil {
+			t.Errorf("WriteStatus(204) = %v", err)
+		}
+	}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Content-Length") != "" || resp.ContentLength > 0 {
+		t.Errorf("204 over HTTP: status %d, Content-Length %q", resp.StatusCode, resp.Header.Get("Content-Length"))
+	}
+}
+
+// TestWriteTypedNilRequest checks that a typed nil *http.Request is an
+// empty input for Write and AppendJSON, as a typed nil is for Make.
+func TestWriteTypedNilRequest(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "opt", "POST", "name", "string", "default 'x'", "n", "number", "")
+	expose(t, reg, "req", "id", "number", "req")
+	var nilReq *http.Request
+	tests := []struct {
+		name     string
+		entity   string
+		status   int
+		body     string
+		wantFail bool
+	}{
+		{"optional fields give their defaults", "opt", 200, `{"name":"x","n":null}`, false},
+		{"a required field fails as on an empty input", "req", 400, `{"error":"validation failed","entity":"req","fields":[{"path":"id","outputPath":"id","rule":"req","message":"is required"}]}`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := reg.Lookup(tt.entity)
+			rec := httptest.NewRecorder()
+			err := e.Write(rec, nilReq)
+			if (err != nil) != tt.wantFail {
+				t.Fatalf("Write(nil request) = %v", err)
+			}
+			if rec.Code != tt.status || rec.Body.String() != tt.body {
+				t.Errorf("Write(nil request): %d %s, want %d %s", rec.Code, rec.Body, tt.status, tt.body)
+			}
+			b, err := e.AppendJSON([]byte("prefix"), nilReq)
+			switch {
+			case tt.wantFail && (err == nil || string(b) != "prefix"):
+				t.Errorf("AppendJSON(nil request) = %q, %v; want prefix untouched and an error", b, err)
+			case !tt.wantFail && (err != nil || string(b) != "prefix"+tt.body):
+				t.Errorf("AppendJSON(nil request) = %q, %v; want %q", b, err, "prefix"+tt.body)
+			}
+		})
+	}
+}
+
+// TestWriteErrorTypedNil checks that WriteError of a typed nil error (or
+// an error wrapping one) writes the generic 500, as for any error it does
+// not know, instead of panicking.
+func TestWriteErrorTypedNil(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+	}{
+		{"nil", nil},
+		{"typed nil *ValidationError", (*entity.ValidationError)(nil)},
+		{"typed nil *InputError", (*entity.InputError)(nil)},
+		{"typed nil *FieldError", (*entity.FieldError)(nil)},
+		{"typed nil *PanicError", (*entity.PanicError)(nil)},
+		{"wrapped typed nil *ValidationError", fmt.Errorf("save: %w", (*entity.ValidationError)(nil))},
+		{"wrapped typed nil *InputError", fmt.Errorf("read: %w", (*entity.InputError)(nil))},
+		{"typed nil with a StatusCode method", (*codedError)(nil)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			entity.WriteError(rec, tt.err)
+			if rec.Code != 500 || rec.Body.String() != `{"error":"internal server error"}` {
+				t.Errorf("WriteError: %d %s, want the generic 500", rec.Code, rec.Body)
+			}
+		})
+	}
+}
+
+// codedError is an error that carries its own status.
+type codedError struct{ status int }
+
+func (e *codedError) Error() string   { return "coded " + fmt.Sprint(e.status) }
+func (e *codedError) StatusCode() int { return e.status }
+
+// TestWriteErrorStatus checks the status and body WriteError gives each
+// kind of error: all of them decided in one place.
+func TestWriteErrorStatus(t *testing.T) {
+	e := wrUser(t)
+	_, verr := e.Make(map[string]any{})
+	_, jerr := e.MakeJSON([]byte(`{"id":`))
+	_, merr := expose(t, entity.NewRegistry(), "post", "POST", "a", "string", "").MakeRequest(httptest.NewRequest("GET", "/", nil))
+	tests := []struct {
+		name   string
+		err    error
+		status int
+		body   string
+		allow  string
+	}{
+		{"validation error", verr, 400, `{"error":"validation failed","entity":"user","fields":[{"path":"id","outputPath":"id","rule":"req","message":"is required"}]}`, ""},
+		{"wrapped validation error", fmt.Errorf("handler: %w", verr), 400, `{"error":"validation failed","entity":"user","fields":[{"path":"id","outputPath":"id","rule":"req","message":"is required"}]}`, ""},
+		{"invalid JSON", jerr, 400, `{"error":"the body is not valid JSON"}`, ""},
+		{"method", merr, 405, `{"error":"method GET is not allowed; use POST"}`, "POST"},
+		{"input error of a status given", &entity.InputError{Status: 422, Msg: "no"}, 422, `{"error":"no"}`, ""},
+		{"input error of a server status", &entity.InputError{Status: 503, Msg: "secret detail"}, 500, `{"error":"internal server error"}`, ""},
+		{"input error without status, wrapping a sentinel", &entity.InputError{Msg: "bad", Err: entity.ErrBodyTooLarge}, 413, `{"error":"bad"}`, ""},
+		{"sentinel wrapped by another error", fmt.Errorf("db 10.0.0.5: %w", entity.ErrInvalidJSON), 400, `{"error":"bad request"}`, ""},
+		{"error with a 4xx StatusCode", &codedError{409}, 409, `{"error":"coded 409"}`, ""},
+		{"error with a 5xx StatusCode", &codedError{502}, 500, `{"error":"internal server error"}`, ""},
+		{"plain error", errors.New("pq: password=hunter2"), 500, `{"error":"internal server error"}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			entity.WriteError(rec, tt.err)
+			if rec.Code != tt.status || rec.Body.String() != tt.body {
+				t.Errorf("WriteError(%v): %d %s, want %d %s", tt.err, rec.Code, rec.Body, tt.status, tt.body)
+			}
+			if got := rec.Header().Get("Allow"); got != tt.allow {
+				t.Errorf("Allow: %q, want %q", got, tt.allow)
+			}
+			if got, want := rec.Header().Get("Content-Length"), fmt.Sprint(rec.Body.Len()); got != want {
+				t.Errorf("Content-Length %s, body %s bytes", got, want)
+			}
+		})
+	}
+}
+
+// TestWriteHeadersNotShared checks that every response gets header values
+// of its own: a handler that modifies one response's value in place
+// changes nothing in the next response's, of Write, WriteStatus or
+// WriteError.
+func TestWriteHeadersNotShared(t *testing.T) {
+	e := wrUser(t)
+	good := map[string]any{"id": 1}
+	tests := []struct {
+		name  string
+		write func(http.ResponseWriter)
+	}{
+		{"Write", func(w http.ResponseWriter) { e.Write(w, good) }},
+		{"WriteStatus", func(w http.ResponseWriter) { e.WriteStatus(w, 201, good) }},
+		{"Write of a failing value", func(w http.ResponseWriter) { e.Write(w, map[string]any{}) }},
+		{"WriteError", func(w http.ResponseWriter) { entity.WriteError(w, errors.New("x")) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			first := httptest.NewRecorder()
+			tt.write(first)
+			want := first.Header().Clone()
+			for k, vs := range first.Header() {
+				vs[0] = "text/html" // in place, as a careless middleware might
+				first.Header()[k] = append(vs, "appended")
+			}
+			for range 2 {
+				next := httptest.NewRecorder()
+				tt.write(next)
+				for k, vs := range want {
+					if got := next.Header()[k]; len(got) != 1 || got[0] != vs[0] {
+						t.Errorf("after the first response's %s was modified, the next one's is %q, want %q", k, got, vs)
+					}
+				}
+			}
+		})
+	}
+}
+
+// recordingWriter records everything written to it, and whether
+// WriteHeader was called at all.
+type recordingWriter struct {
+	h           http.Header
+	status      int
+	wroteHeader bool
+	body        strings.Builder
+}
+
+func (w *recordingWriter) Header() http.Header { return w.h }
+func (w *recordingWriter) WriteHeader(status int) {
+	w.status, w.wroteHeader = status, true
+}
+
+func (w *recordingWriter) Write(b []byte) (int, error) {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.body.Write(b)
+}
