@@ -33,7 +33,7 @@ func regexSamples(pattern string, lo, hi int) []string {
 		reps = append(reps, hi)
 	}
 	for _, rep := range reps {
-		s, ok := generate(re, rep, 0)
+		s, ok := generate(re, rep, 0, maxRegexSample)
 		if !ok {
 			continue
 		}
@@ -53,10 +53,17 @@ func regexSamples(pattern string, lo, hi int) []string {
 // maxGenDepth bounds the recursion of generate over a parsed pattern.
 const maxGenDepth = 100
 
+// maxRegexSample bounds the bytes of one string that generate builds, in
+// all: nested repetitions ((a*)*)* multiply, so each level's count is cut to
+// what the budget left allows, not to a bound of its own.
+const maxRegexSample = maxSampleLen * utf8.UTFMax
+
 // generate returns a string that re matches, with each repetition (*, +, ?
-// and {n,m}) taken rep times as far as its bounds allow, and false when it
-// finds none (an empty character class).
-func generate(re *syntax.Regexp, rep, depth int) (string, bool) {
+// and {n,m}) taken rep times as far as its bounds and the budget of bytes
+// allow, and false when it finds none (an empty character class) or none
+// within budget bytes. A repetition cut short by the budget may give a
+// string that re does not match; the caller checks.
+func generate(re *syntax.Regexp, rep, depth, budget int) (string, bool) {
 	if depth > maxGenDepth {
 		return "", false
 	}
@@ -64,30 +71,33 @@ func generate(re *syntax.Regexp, rep, depth int) (string, bool) {
 	case syntax.OpNoMatch:
 		return "", false
 	case syntax.OpLiteral:
-		return string(re.Rune), true
+		return within(string(re.Rune), budget)
 	case syntax.OpCharClass:
 		r, ok := pickRune(re.Rune)
-		return string(r), ok
+		if !ok {
+			return "", false
+		}
+		return within(string(r), budget)
 	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
-		return "a", true
+		return within("a", budget)
 	case syntax.OpCapture:
-		return generate(re.Sub[0], rep, depth+1)
+		return generate(re.Sub[0], rep, depth+1, budget)
 	case syntax.OpStar:
-		return repeat(re.Sub[0], rep, rep, depth)
+		return repeat(re.Sub[0], rep, rep, depth, budget)
 	case syntax.OpPlus:
-		return repeat(re.Sub[0], max(rep, 1), rep, depth)
+		return repeat(re.Sub[0], max(rep, 1), rep, depth, budget)
 	case syntax.OpQuest:
-		return repeat(re.Sub[0], min(rep, 1), rep, depth)
+		return repeat(re.Sub[0], min(rep, 1), rep, depth, budget)
 	case syntax.OpRepeat:
 		n := max(rep, re.Min)
 		if re.Max >= 0 {
 			n = min(n, re.Max)
 		}
-		return repeat(re.Sub[0], n, rep, depth)
+		return repeat(re.Sub[0], n, rep, depth, budget)
 	case syntax.OpConcat:
 		var b strings.Builder
 		for _, sub := range re.Sub {
-			s, ok := generate(sub, rep, depth+1)
+			s, ok := generate(sub, rep, depth+1, budget-b.Len())
 			if !ok {
 				return "", false
 			}
@@ -96,7 +106,7 @@ func generate(re *syntax.Regexp, rep, depth int) (string, bool) {
 		return b.String(), true
 	case syntax.OpAlternate:
 		for _, sub := range re.Sub {
-			if s, ok := generate(sub, rep, depth+1); ok {
+			if s, ok := generate(sub, rep, depth+1, budget); ok {
 				return s, true
 			}
 		}
@@ -106,14 +116,25 @@ func generate(re *syntax.Regexp, rep, depth int) (string, bool) {
 	return "", true
 }
 
-// repeat generates sub n times.
-func repeat(sub *syntax.Regexp, n, rep, depth int) (string, bool) {
-	if n > maxSampleLen {
-		n = maxSampleLen
+// within returns s when it fits in budget bytes.
+func within(s string, budget int) (string, bool) {
+	if len(s) > budget {
+		return "", false
 	}
-	s, ok := generate(sub, rep, depth+1)
+	return s, true
+}
+
+// repeat generates sub n times, or as many times as budget bytes hold.
+func repeat(sub *syntax.Regexp, n, rep, depth, budget int) (string, bool) {
+	if n == 0 {
+		return "", true
+	}
+	s, ok := generate(sub, rep, depth+1, budget)
 	if !ok {
-		return "", n == 0
+		return "", false
+	}
+	if len(s) > 0 {
+		n = min(n, budget/len(s))
 	}
 	return strings.Repeat(s, n), true
 }

@@ -2,6 +2,7 @@ package entitytest
 
 import (
 	"regexp"
+	"runtime"
 	"testing"
 	"unicode/utf8"
 )
@@ -50,5 +51,38 @@ func TestRegexSamplesNone(t *testing.T) {
 				t.Errorf("/%s/ matches %q", p, s)
 			}
 		}
+	}
+}
+
+// TestRegexSamplesBounded checks that nested repetitions, which multiply,
+// stay within the sample's total budget of bytes.
+func TestRegexSamplesBounded(t *testing.T) {
+	tests := []struct {
+		name    string
+		pattern string
+	}{
+		{"nested stars", `(((((((((a*)*)*)*)*)*)*)*)*)*`},
+		{"nested open repeats", `(((a{2,}){3,}){4,}){5,}`},
+		{"nested plus in a concat", `^x((b+)+(c+)+)+y$`},
+		{"wide runes", `(((é*)*)*)*`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			got := regexSamples(tt.pattern, 0, maxSampleLen)
+			runtime.ReadMemStats(&after)
+			if len(got) == 0 {
+				t.Errorf("no sample of /%s/", tt.pattern)
+			}
+			for _, s := range got {
+				if len(s) > maxRegexSample {
+					t.Errorf("a sample of %d bytes, want at most %d", len(s), maxRegexSample)
+				}
+			}
+			if a := after.TotalAlloc - before.TotalAlloc; a > 1<<20 {
+				t.Errorf("allocated %d bytes, want at most 1 MiB", a)
+			}
+		})
 	}
 }

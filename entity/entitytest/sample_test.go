@@ -2,6 +2,7 @@ package entitytest
 
 import (
 	"errors"
+	"runtime"
 	"testing"
 
 	"github.com/expose-go/expose/entity"
@@ -57,4 +58,19 @@ func TestSampleUnsatisfiable(t *testing.T) {
 	tb := &fakeTB{}
 	ok := Conform(tb, e, got)
 	checkReport(t, tb, ok, []string{`must: want string matching never, got "must": never passes (never)`})
+}
+
+// TestSampleNestedRepeats checks that Sample of a regex whose repetitions
+// nest (once 3.4 GB) stays small and gives a value Conform accepts.
+func TestSampleNestedRepeats(t *testing.T) {
+	e := entity.NewRegistry().MustExpose("x", "s", "string", "req | regex '(((((((((a*)*)*)*)*)*)*)*)*)*' | min 5")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got := Sample(e)
+	runtime.ReadMemStats(&after)
+	if a := after.TotalAlloc - before.TotalAlloc; a > 8<<20 {
+		t.Errorf("Sample allocated %d bytes, want at most 8 MiB", a)
+	}
+	tb := &fakeTB{}
+	checkReport(t, tb, Conform(tb, e, got), nil)
 }
