@@ -18,10 +18,10 @@
 // Types are case-insensitive and have aliases: none/no, string/text,
 // number/num/int/integer/long, float/double, bool/boolean/flag,
 // date/datetime/timestamp, list/array, object/map/json. The type "{" opens a
-// group and "}" closes the innermost one; "$name" refers to another entity.
-// The types are package rules' kinds (rules.Kind, rules.LookupKind), where
-// their names and aliases are defined; dsl imports rules for that vocabulary
-// only.
+// group and "}" closes the innermost one; groups nest at most MaxNesting
+// (10000) deep; "$name" refers to another entity. The types are package
+// rules' kinds (rules.Kind, rules.LookupKind), where their names and
+// aliases are defined; dsl imports rules for that vocabulary only.
 //
 // A rules string is a list of rules separated by "|"; a rule is a name
 // followed by arguments separated by white space. An argument that holds
@@ -31,5 +31,7 @@
 //
 // Errors are reported all at once as an ErrorList of *Error sorted by
 // position, each naming the entity, the field, the triple and, inside a rules
-// string, the byte with a caret under it.
+// string, the byte with a caret under it. Each triple is read on its own, so
+// an error in one hides none in another; ParsePartial also returns the tree
+// read, for a compiler that adds its own errors to the list.
 package dsl

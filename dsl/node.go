@@ -173,22 +173,51 @@ func (e *Entity) Triples() []string {
 	if len(e.Methods) > 0 {
 		out = append(out, strings.Join(e.Methods, "|"))
 	}
-	var walk func(fs []*Field)
-	walk = func(fs []*Field) {
-		for _, f := range fs {
-			out = append(out, f.Name, f.typeString(), f.rulesString())
-			if f.Kind == FieldGroup {
-				walk(f.Fields)
-				closeName := f.CloseName
-				if closeName == "" {
-					closeName = f.Name
-				}
-				out = append(out, closeName, "}", "")
+	e.walk(func(f *Field, _ int, closing bool) {
+		if closing {
+			out = append(out, f.closeName(), "}", "")
+			return
+		}
+		out = append(out, f.Name, f.typeString(), f.rulesString())
+	})
+	return out
+}
+
+// walk calls fn for each field in declaration order, with its nesting depth
+// (0 at the top), and again with closing set after the fields of a group.
+// It keeps its own stack rather than recursing, so that a tree built by
+// hand, nested deeper than Parse allows, cannot exhaust the goroutine's
+// stack.
+func (e *Entity) walk(fn func(f *Field, depth int, closing bool)) {
+	type level struct {
+		group  *Field // nil at the top
+		fields []*Field
+	}
+	stack := []level{{fields: e.Fields}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if len(top.fields) == 0 {
+			if top.group != nil {
+				fn(top.group, len(stack)-2, true)
 			}
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		f := top.fields[0]
+		top.fields = top.fields[1:]
+		fn(f, len(stack)-1, false)
+		if f.Kind == FieldGroup {
+			stack = append(stack, level{group: f, fields: f.Fields})
 		}
 	}
-	walk(e.Fields)
-	return out
+}
+
+// closeName is the name written on a group's closing triple.
+func (f *Field) closeName() string {
+	if f.CloseName == "" {
+		return f.Name
+	}
+	return f.CloseName
 }
 
 // String prints the declaration back as the arguments of an Expose call,
@@ -206,25 +235,17 @@ func (e *Entity) String() string {
 	if len(e.Methods) > 0 {
 		b.WriteString("\t" + strconv.Quote(strings.Join(e.Methods, "|")) + ",\n")
 	}
-	var walk func(fs []*Field, depth int)
-	walk = func(fs []*Field, depth int) {
-		for _, f := range fs {
-			b.WriteString(strings.Repeat("\t", depth))
-			b.WriteString(f.String())
-			b.WriteString(",\n")
-			if f.Kind == FieldGroup {
-				walk(f.Fields, depth+1)
-				b.WriteString(strings.Repeat("\t", depth))
-				closeName := f.CloseName
-				if closeName == "" {
-					closeName = f.Name
-				}
-				b.WriteString(strconv.Quote(closeName) + `, "}", ""`)
-				b.WriteString(",\n")
-			}
+	e.walk(func(f *Field, depth int, closing bool) {
+		for range depth + 1 {
+			b.WriteByte('\t')
 		}
-	}
-	walk(e.Fields, 1)
+		if closing {
+			b.WriteString(strconv.Quote(f.closeName()) + `, "}", ""`)
+		} else {
+			b.WriteString(f.String())
+		}
+		b.WriteString(",\n")
+	})
 	return b.String()
 }
 

@@ -9,19 +9,40 @@ import (
 	"github.com/expose-go/expose/rules"
 )
 
+// MaxNesting is how deep groups may nest: a group opened inside MaxNesting
+// open groups is a declaration error. It is the library's hard limit on
+// nesting (entity.Registry.SetMaxDepth accepts no more), and it bounds every
+// recursion over a parsed tree.
+const MaxNesting = 10000
+
 // Parse reads the triples of one entity declaration: field name, type,
 // rules, repeated. It checks syntax only: the type names, the `{`/`}`
-// balance, `$` references and the shape of each rules string. Which rules
-// exist and what their arguments mean is for the compiler that reads the
-// result. Every error found is reported, as an ErrorList sorted by position.
+// balance and nesting (at most MaxNesting groups deep), `$` references and
+// the shape of each rules string. Which rules exist and what their
+// arguments mean is for the compiler that reads the result. Every error
+// found is reported, as an ErrorList sorted by position, and the entity is
+// then nil.
 func Parse(entity string, decl ...string) (*Entity, error) {
+	e, err := ParsePartial(entity, decl...)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// ParsePartial is Parse, but it returns the tree it read even when there
+// are errors, so that a compiler can report its own errors (an unknown rule
+// name, say) together with the syntax errors instead of after them. Each
+// triple is read on its own: in the tree returned with an error, a field
+// whose triple has an error (an empty name, an unknown type, a syntax error
+// in its rules) has no rules, a group nested deeper than MaxNesting is left
+// out with its contents, and every other triple is as Parse would give it. The tree then is not a valid declaration; it
+// is meant for more error reports only.
+func ParsePartial(entity string, decl ...string) (*Entity, error) {
 	p := &parser{ent: &Entity{Name: entity}}
 	p.parse(decl)
 	p.errs.Sort()
-	if err := p.errs.Err(); err != nil {
-		return nil, err
-	}
-	return p.ent, nil
+	return p.ent, p.errs.Err()
 }
 
 // ParseRules parses one rules string on its own ("num | rename 'number'").
@@ -37,7 +58,11 @@ func ParseRules(s string) ([]*Rule, error) {
 type parser struct {
 	ent   *Entity
 	errs  ErrorList
-	stack []*Field // open groups, innermost last
+	stack []*Field // open groups, innermost last; at most MaxNesting
+	// over counts the groups open past MaxNesting, which are left out of
+	// the tree with their contents; deep is set once that is reported.
+	over int
+	deep bool
 }
 
 func (p *parser) errorf(field string, pos Pos, source string, format string, args ...any) {
@@ -98,6 +123,11 @@ func (p *parser) triple(idx int, name, typ, rules string) {
 	t := strings.TrimSpace(typ)
 
 	if t == "}" {
+		if p.over > 0 {
+			p.over--
+			p.noCloseRules(name, idx, rules, name)
+			return
+		}
 		if len(p.stack) == 0 {
 			p.errorf(name, typePos, "", "\"}\" closes no group")
 			return
@@ -106,13 +136,11 @@ func (p *parser) triple(idx int, name, typ, rules string) {
 		p.stack = p.stack[:len(p.stack)-1]
 		g.CloseName = name
 		g.ClosePos = pos
-		if trimmed := strings.TrimLeftFunc(rules, unicode.IsSpace); trimmed != "" {
-			off := len(rules) - len(trimmed) // the caret goes under the first rule
-			p.errorf(name, Pos{Triple: idx, Part: PartRules, Offset: off}, rules, "the closing \"}\" of group %q takes no rules", g.Name)
-		}
+		p.noCloseRules(name, idx, rules, g.Name)
 		return
 	}
 
+	before := len(p.errs)
 	f := &Field{Name: name, TypeName: typ, RulesText: rules, Pos: pos}
 	if strings.TrimSpace(name) == "" {
 		p.errorf(name, pos, "", "the field name is empty")
@@ -135,6 +163,20 @@ func (p *parser) triple(idx int, name, typ, rules string) {
 		f.Type = ty
 	}
 	f.Rules = p.parseRules(f, rules, idx)
+	if len(p.errs) > before {
+		f.Rules = nil // rules of a broken triple would only add wrong errors
+	}
+	if f.Kind == FieldGroup && (p.over > 0 || len(p.stack) >= MaxNesting) {
+		if !p.deep {
+			p.deep = true
+			p.errorf(name, typePos, "", "group %q nests deeper than %d groups", name, MaxNesting)
+		}
+		p.over++
+		return
+	}
+	if p.over > 0 {
+		return // inside a group left out
+	}
 	p.add(f)
 	if f.Kind == FieldGroup {
 		p.stack = append(p.stack, f)
@@ -148,6 +190,14 @@ var typeList = func() string {
 	// none first, as the DSL's documentation lists it.
 	return strings.Join(append(names[len(names)-1:], names[:len(names)-1]...), ", ")
 }()
+
+// noCloseRules reports rules written on the closing "}" of a group.
+func (p *parser) noCloseRules(name string, idx int, rules, group string) {
+	if trimmed := strings.TrimLeftFunc(rules, unicode.IsSpace); trimmed != "" {
+		off := len(rules) - len(trimmed) // the caret goes under the first rule
+		p.errorf(name, Pos{Triple: idx, Part: PartRules, Offset: off}, rules, "the closing \"}\" of group %q takes no rules", group)
+	}
+}
 
 // parseRules reads "rule arg arg | rule | …". Empty rules text is no rules;
 // an empty rule (before, between or after bars) is an error. Parsing goes on

@@ -428,3 +428,50 @@ func TestParseFresh(t *testing.T) {
 		t.Errorf("second Parse sees %q, want %q", got, "req")
 	}
 }
+
+var parsePartialTests = []struct {
+	name  string
+	decl  []string
+	want  *Entity
+	nErrs int
+}{
+	{"valid", []string{"a", "num", "req"},
+		&Entity{Name: "e", Fields: []*Field{val(1, "a", "num", TypeNumber, "req", rule(0, "req"))}}, 0},
+	{"unclosed quote drops that triple's rules only",
+		[]string{"a", "text", "regex '^a", "b", "num", "rnge 1 5"},
+		&Entity{Name: "e", Fields: []*Field{
+			val(1, "a", "text", TypeString, "regex '^a"),
+			val(2, "b", "num", TypeNumber, "rnge 1 5", rule(0, "rnge", arg(5, "1"), arg(7, "5"))),
+		}}, 1},
+	{"empty rule drops the rules", []string{"a", "num", "req | | max 5"},
+		&Entity{Name: "e", Fields: []*Field{val(1, "a", "num", TypeNumber, "req | | max 5")}}, 1},
+	{"unknown type drops the rules", []string{"a", "nmber", "req", "b", "num", "req"},
+		&Entity{Name: "e", Fields: []*Field{
+			{Name: "a", TypeName: "nmber", RulesText: "req", Pos: namePos(1)},
+			val(2, "b", "num", TypeNumber, "req", rule(0, "req")),
+		}}, 1},
+	{"unclosed group keeps its fields", []string{"g", "{", "", "a", "num", ""},
+		&Entity{Name: "e", Fields: []*Field{{Name: "g", Kind: FieldGroup, TypeName: "{", Pos: namePos(1),
+			Fields: []*Field{val(2, "a", "num", TypeNumber, "")}}}}, 1},
+}
+
+// TestParsePartial checks the tree ParsePartial returns with its errors:
+// each triple read on its own, a broken rules string giving no rules.
+func TestParsePartial(t *testing.T) {
+	for _, tt := range parsePartialTests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParsePartial("e", tt.decl...)
+			var l ErrorList
+			if asErrorList(err, &l); l.Len() != tt.nErrs {
+				t.Errorf("%d errors, want %d: %v", l.Len(), tt.nErrs, err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("ParsePartial mismatch (-want +got):\n%s", diff)
+			}
+			strict, serr := Parse("e", tt.decl...)
+			if (serr == nil) != (err == nil) || (serr != nil) != (strict == nil) {
+				t.Errorf("Parse = %v, %v; want the same errors and a nil entity with them", strict, serr)
+			}
+		})
+	}
+}

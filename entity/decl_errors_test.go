@@ -216,6 +216,67 @@ func TestDeclErrorsAll(t *testing.T) {
 	entity.NewRegistry().MustExpose("e", decl...)
 }
 
+// TestDeclErrorsAfterSyntaxError checks that a syntax error in one triple
+// (an unclosed quote, a group nested too deep) hides no rule error of the
+// others, in Expose's list and in MustExpose's panic.
+func TestDeclErrorsAfterSyntaxError(t *testing.T) {
+	const groups = 1_000_000 // once enough to overflow the stack
+	deep := make([]string, 0, 6*groups+3)
+	for range groups {
+		deep = append(deep, "g", "{", "")
+	}
+	for range groups {
+		deep = append(deep, "g", "}", "")
+	}
+	deep = append(deep, "z", "number", "mn 1")
+	tests := []struct {
+		name string
+		decl []string
+		want []string // field@triple of each error
+	}{
+		{"unclosed quote first", []string{
+			"code", "string", "regex '^a",
+			"id", "number", "rnge 1 5",
+			"name", "string", "min x",
+		}, []string{"code@1", "id@2", "name@3"}},
+		{"unclosed quote in the middle", []string{
+			"id", "number", "rnge 1 5",
+			"code", "string", "req | regex '^a",
+			"mail", "number", "email",
+		}, []string{"id@1", "code@2", "mail@3"}},
+		{"unknown type and an unknown rule", []string{
+			"age", "nmber", "rnge 1 5",
+			"id", "number", "rnge 1 5",
+		}, []string{"age@1", "id@2"}},
+		{"a million nested groups", deep, []string{"g@10001", "z@2000001"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := entity.NewRegistry().Expose("e", tt.decl...)
+			var list dsl.ErrorList
+			if !errors.As(err, &list) {
+				t.Fatalf("error %T is not a dsl.ErrorList: %v", err, err)
+			}
+			var fields []string
+			for _, e := range list {
+				fields = append(fields, fmt.Sprintf("%s@%d", e.Field, e.Pos.Triple))
+			}
+			if diff := cmp.Diff(tt.want, fields); diff != "" {
+				t.Errorf("errors (-want +got):\n%s\n%v", diff, err)
+			}
+			defer func() {
+				p := fmt.Sprint(recover())
+				for _, e := range list {
+					if !strings.Contains(p, e.Error()) {
+						t.Errorf("MustExpose panic %q lacks %q", p, e.Error())
+					}
+				}
+			}()
+			entity.NewRegistry().MustExpose("e", tt.decl...)
+		})
+	}
+}
+
 // TestDeclErrorsNeverPanic: odd declarations are errors or entities, never
 // panics.
 func TestDeclErrorsNeverPanic(t *testing.T) {

@@ -166,13 +166,21 @@ func (r *Registry) slotFor(name string) *slot {
 // any entity of that name. A declaration error is a dsl.ErrorList listing
 // every problem found.
 func (r *Registry) Expose(name string, decl ...string) (*Entity, error) {
-	tree, err := dsl.Parse(name, decl...)
-	if err != nil {
-		return nil, err
-	}
+	tree, perr := dsl.ParsePartial(name, decl...)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e, err := compile(r, tree)
+	if perr != nil {
+		// The rules of the triples that parsed are compiled too, so that
+		// one syntax error hides no other error.
+		l := perr.(dsl.ErrorList)
+		var cl dsl.ErrorList
+		if errors.As(err, &cl) {
+			l = append(l, cl...)
+			l.Sort()
+		}
+		return nil, l
+	}
 	if err != nil {
 		return nil, err
 	}

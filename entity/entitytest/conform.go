@@ -41,13 +41,21 @@ func IgnoreOrder() Option { return Option{func(c *config) { c.ignoreOrder = true
 //     date, time, num, float, bool, timestamp and custom rules) holds.
 //
 // Conform reports every mismatch at once, one t.Errorf each, with the
-// value's path in the payload (a gjson path: keys and indexes joined by
-// dots; "(root)" for the payload itself):
+// value's path in the payload, written as the Path of an entity.FieldError
+// ("(root)" for the payload itself), so that a path copied from a test
+// failure finds the same field in an error body:
 //
-//	list.1.details.mail: want string matching email, got 12
+//	list[1].details.mail: want string matching email, got 12
 //
-// The value of a field declared `secret` is never printed. Conform returns
-// whether the payload conformed. It walks the payload with gjson and never
+// No value under a field declared `secret` is printed: not the field's own,
+// nor, under a secret group or $ref, its fields' values, the elements of a
+// list, or the values of undeclared keys; each is named by its JSON type
+// followed by "(secret)", and a rule's own message is replaced by "is not
+// valid", since it may quote the value:
+//
+//	card.number: want string matching min 16, got a string (secret): is not valid (min)
+//
+// Conform returns whether the payload conformed. It walks the payload with gjson and never
 // decodes it into maps, except a list, object or none value that a rule
 // judges, for rules.Value.Any.
 func Conform(t testing.TB, e *entity.Entity, payload []byte, opts ...Option) bool {
@@ -69,11 +77,11 @@ func Conform(t testing.TB, e *entity.Entity, payload []byte, opts ...Option) boo
 func conform(e *entity.Entity, payload []byte, cfg config) []string {
 	c := &checker{cfg: cfg}
 	if e == nil {
-		c.add(nil, "no entity to check against (nil *entity.Entity)")
+		c.add("", "no entity to check against (nil *entity.Entity)")
 		return c.msgs
 	}
 	if !gjson.ValidBytes(payload) {
-		c.add(nil, "invalid JSON: "+syntaxError(payload))
+		c.add("", "invalid JSON: "+syntaxError(payload))
 		return c.msgs
 	}
 	c.top(e, gjson.ParseBytes(payload))
@@ -99,35 +107,25 @@ type checker struct {
 	msgs []string
 }
 
-// path is a JSON path, one key or index a step.
-type path []string
+// path is a path in the payload, written as entity's FieldError paths are
+// (entity.AppendPathKey): "list[1].details.mail", `meta["a.b"]`.
+type path string
 
-func (p path) key(k string) path { return append(p[:len(p):len(p)], escapeKey(k)) }
-func (p path) index(i int) path  { return append(p[:len(p):len(p)], strconv.Itoa(i)) }
-
-// String renders the path as gjson reads it, or "(root)".
-func (p path) String() string {
-	if len(p) == 0 {
-		return "(root)"
+func (p path) key(k string) path {
+	if p == "" {
+		return path(entity.AppendPathFirstKey(nil, k))
 	}
-	return strings.Join(p, ".")
+	return path(entity.AppendPathKey([]byte(p), k))
 }
 
-// escapeKey escapes the characters that gjson's path syntax gives a meaning
-// to, so that a printed path finds its value with gjson.Get.
-func escapeKey(k string) string {
-	if !strings.ContainsAny(k, `\.*?|#@!`) {
-		return k
+func (p path) index(i int) path { return path(entity.AppendPathIndex([]byte(p), i)) }
+
+// String renders the path, or "(root)" for the payload itself.
+func (p path) String() string {
+	if p == "" {
+		return "(root)"
 	}
-	var b strings.Builder
-	for i := 0; i < len(k); i++ {
-		switch k[i] {
-		case '\\', '.', '*', '?', '|', '#', '@', '!':
-			b.WriteByte('\\')
-		}
-		b.WriteByte(k[i])
-	}
-	return b.String()
+	return string(p)
 }
 
 func (c *checker) add(p path, msg string) { c.msgs = append(c.msgs, p.String()+": "+msg) }
@@ -136,25 +134,26 @@ func (c *checker) add(p path, msg string) { c.msgs = append(c.msgs, p.String()+"
 func (c *checker) top(e *entity.Entity, v gjson.Result) {
 	switch {
 	case v.IsObject():
-		c.object(nil, e.Fields(), v)
+		c.object("", e.Fields(), v, false)
 	case v.IsArray():
-		c.list(nil, e, v)
+		c.list("", e, v, false)
 	default:
-		c.add(nil, "want "+refWant(e.Name())+", got "+shown(v, false))
+		c.add("", "want "+refWant(e.Name())+", got "+shown(v, false))
 	}
 }
 
-// list checks each element of an array as an object of e.
-func (c *checker) list(p path, e *entity.Entity, v gjson.Result) {
+// list checks each element of an array as an object of e. When secret is
+// set the array is under a secret field, and no value of it is shown.
+func (c *checker) list(p path, e *entity.Entity, v gjson.Result, secret bool) {
 	i := 0
 	v.ForEach(func(_, el gjson.Result) bool {
 		ep := p.index(i)
 		i++
 		if !el.IsObject() {
-			c.add(ep, "want object ($"+e.Name()+"), got "+shown(el, false))
+			c.add(ep, "want object ($"+e.Name()+"), got "+shown(el, secret))
 			return true
 		}
-		c.object(ep, e.Fields(), el)
+		c.object(ep, e.Fields(), el, secret)
 		return true
 	})
 }
@@ -165,8 +164,9 @@ type member struct {
 	val gjson.Result
 }
 
-// object checks one payload object against declared fields.
-func (c *checker) object(p path, fields []*entity.Field, v gjson.Result) {
+// object checks one payload object against declared fields. When secret is
+// set the object is under a secret field, and no value of it is shown.
+func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret bool) {
 	var members []member
 	v.ForEach(func(k, val gjson.Result) bool {
 		members = append(members, member{k.Str, val})
@@ -213,19 +213,20 @@ func (c *checker) object(p path, fields []*entity.Field, v gjson.Result) {
 			c.add(p.key(f.Key), "missing key, want "+want(f))
 			continue
 		}
-		c.field(p.key(f.Key), f, val)
+		c.field(p.key(f.Key), f, val, secret || f.Secret)
 	}
 
 	// Undeclared keys, in payload order.
 	for _, m := range members {
 		if declared[m.key] == nil {
-			c.add(p.key(m.key), "undeclared key, got "+shown(m.val, false))
+			c.add(p.key(m.key), "undeclared key, got "+shown(m.val, secret))
 		}
 	}
 }
 
-// field checks one declared field's value.
-func (c *checker) field(p path, f *entity.Field, v gjson.Result) {
+// field checks one declared field's value; secret says that it is a secret
+// field or under one.
+func (c *checker) field(p path, f *entity.Field, v gjson.Result, secret bool) {
 	if v.Type == gjson.Null {
 		if why := nullReason(f); why != "" {
 			c.add(p, "want "+want(f)+", got null"+why)
@@ -235,32 +236,32 @@ func (c *checker) field(p path, f *entity.Field, v gjson.Result) {
 	switch f.Kind {
 	case dsl.FieldGroup:
 		if !v.IsObject() {
-			c.add(p, "want "+want(f)+", got "+shown(v, false))
+			c.add(p, "want "+want(f)+", got "+shown(v, secret))
 			return
 		}
-		c.object(p, f.Fields, v)
+		c.object(p, f.Fields, v, secret)
 	case dsl.FieldRef:
 		e := f.Entity()
 		switch {
 		case e == nil:
 			c.add(p, "cannot check: $"+f.Ref+" names no declared entity")
 		case v.IsObject():
-			c.object(p, e.Fields(), v)
+			c.object(p, e.Fields(), v, secret)
 		case v.IsArray():
-			c.list(p, e, v)
+			c.list(p, e, v, secret)
 		default:
-			c.add(p, "want "+want(f)+", got "+shown(v, false))
+			c.add(p, "want "+want(f)+", got "+shown(v, secret))
 		}
 	default:
-		c.value(p, f, v)
+		c.value(p, f, v, secret)
 	}
 }
 
 // value checks a value field: its JSON type, then its rules.
-func (c *checker) value(p path, f *entity.Field, v gjson.Result) {
+func (c *checker) value(p path, f *entity.Field, v gjson.Result, secret bool) {
 	rv, why, ok := valueOf(f.Type, v, len(f.Rules) > 0)
 	if !ok {
-		c.add(p, "want "+want(f)+", got "+shown(v, f.Secret)+why)
+		c.add(p, "want "+want(f)+", got "+shown(v, secret)+why)
 		return
 	}
 	if len(f.Rules) == 0 {
@@ -268,10 +269,10 @@ func (c *checker) value(p path, f *entity.Field, v gjson.Result) {
 	}
 	for _, re := range f.Check(rv) {
 		msg := re.Err.Error()
-		if f.Secret {
+		if secret {
 			msg = "is not valid" // a rule's words may quote the value
 		}
-		c.add(p, "want "+want(f)+", got "+shown(v, f.Secret)+": "+msg+" ("+re.Rule+")")
+		c.add(p, "want "+want(f)+", got "+shown(v, secret)+": "+msg+" ("+re.Rule+")")
 	}
 }
 

@@ -47,7 +47,7 @@ var conformTests = []struct {
 		`(root): want object or list ($user), got "user"`,
 	}},
 	{"list element not an object", "user", `[{"number":1,"name":"a","details":{"age":1,"mail":null},"code":"c"},5]`, nil, []string{
-		`1: want object ($user), got 5`,
+		`[1]: want object ($user), got 5`,
 	}},
 
 	// Keys.
@@ -77,9 +77,10 @@ var conformTests = []struct {
 	{"duplicate key", "renamed", `{"ID":1,"firstName":"ab","ID":2,"Meta":{"version":1}}`, nil, []string{
 		`ID: duplicate key`,
 	}},
-	{"escaped path", "keys", `{"a.b":1,"x y":1,"é":"éé","#":true,"c|d":0}`, nil, []string{
-		`a\.b: want string, got 1`,
-		`c\|d: undeclared key, got 0`,
+	{"quoted path key", "keys", `{"a.b":1,"x y":1,"é":"éé","#":true,"c|d":0,"[0]":1}`, nil, []string{
+		`["a.b"]: want string, got 1`,
+		`c|d: undeclared key, got 0`,
+		`["[0]"]: undeclared key, got 1`,
 	}},
 
 	// JSON types.
@@ -105,7 +106,7 @@ var conformTests = []struct {
 		`d: want date, got "2024-01-15": not an RFC 3339 date`,
 	}},
 	{"the seed's mismatch", "users", `{"offset":0,"limit":2,"list":[{"number":12,"name":"maachang","details":{"age":40,"mail":"maachang@maachang.com"},"code":"unknown"},{"number":21,"name":"saito","details":{"age":27,"mail":12},"code":"unknown"}]}`, nil, []string{
-		`list.1.details.mail: want string matching email, got 12`,
+		`list[1].details.mail: want string matching email, got 12`,
 	}},
 	{"group not an object", "groups", `{"id":1,"a":[],"e":"e"}`, nil, []string{
 		`a: want object (group), got []`,
@@ -211,19 +212,19 @@ var conformTests = []struct {
 		`e.f: undeclared key, got 1`,
 	}},
 	{"ref list element error", "users", `{"offset":0,"limit":2,"list":[{"number":1,"name":"a","details":{"age":1,"mail":null},"code":"c"},{"number":2,"name":null,"details":{"age":"2","mail":"x"},"code":"c"},7]}`, nil, []string{
-		`list.1.name: want string, got null: is required (req)`,
-		`list.1.details.age: want number matching num, got "2"`,
-		`list.1.details.mail: want string matching email, got "x": must be a valid email address (email)`,
-		`list.2: want object ($user), got 7`,
+		`list[1].name: want string, got null: is required (req)`,
+		`list[1].details.age: want number matching num, got "2"`,
+		`list[1].details.mail: want string matching email, got "x": must be a valid email address (email)`,
+		`list[2]: want object ($user), got 7`,
 	}},
 	{"recursive ref error", "tree", `{"name":"a","children":[{"name":"b","children":[{"name":1,"children":null,"parent":null}],"parent":null}],"parent":null}`, nil, []string{
-		`children.0.children.0.name: want string, got 1`,
+		`children[0].children[0].name: want string, got 1`,
 	}},
 	{"mutual recursion", "ping", `{"at":null,"pong":{"at":null,"ping":{"at":"now","pong":null}}}`, nil, []string{
 		`pong.ping.at: want date, got "now": not an RFC 3339 date`,
 	}},
 	{"top-level list element error", "user", `[{"number":1,"name":"a","details":{"age":1,"mail":null},"code":"c"},{"number":2,"name":"b","details":{"age":1,"mail":null}}]`, nil, []string{
-		`1.code: missing key, want string`,
+		`[1].code: missing key, want string`,
 	}},
 	{"ref to an undeclared entity", "undeclared", `{"ghost":{}}`, nil, []string{
 		`ghost: cannot check: $nobody names no declared entity`,

@@ -9,11 +9,13 @@
 //   - Equal compares payloads, Objects and maps with go-cmp, key order
 //     included;
 //   - Golden compares a payload with an indented file under testdata/,
-//     rewritten by go test -update;
+//     rewritten when ENTITYTEST_UPDATE=1 is set (or -entitytest.update, or
+//     the test package's own -update);
 //   - Sample builds a valid payload from a declaration, for docs and tests.
 //
 // Every checker reports each mismatch with t.Errorf, with its path in the
-// payload, and returns whether there was none:
+// payload (written as entity.FieldError writes paths), and returns whether
+// there was none:
 //
 //	func TestUsers(t *testing.T) {
 //		rec := httptest.NewRecorder()
@@ -22,12 +24,19 @@
 //		entitytest.Golden(t, "api_test.golden", rec.Body.Bytes())
 //	}
 //
-// A failing payload prints, for example:
+// A failing payload prints, for example (the payload of ExampleConform:
+// each object's declared fields in declaration order, then its undeclared
+// keys):
 //
-//	kit_test.go:14: list.1.details.mail: want string matching email, got 12
-//	kit_test.go:14: list.1: undeclared key, got "x"
+//	api_test.go:14: list[1].number: want number matching num, got "21"
+//	api_test.go:14: list[1].name: missing key, want string
+//	api_test.go:14: list[1].details.mail: want string matching email, got 12
+//	api_test.go:14: list[1].admin: undeclared key, got true
 //
-// The package defines the -update flag in each test binary that imports it
-// (unless a package initialized before it defined one); a test package that
-// imports entitytest must not define its own.
+// Conform and CheckResponse print no value under a field declared secret;
+// Equal and Golden know no entity and print values as they are.
+//
+// The package defines no -update flag, so a test package may define its
+// own; in test binaries it defines -entitytest.update (unless a package has
+// defined that name already). It builds nothing else at init.
 package entitytest

@@ -32,9 +32,13 @@ import (
 // either is a Go map. Each difference is reported on a line of its own with
 // its path (as Conform writes paths), followed by go-cmp's diff:
 //
-//	list.1.name: got "saito", want "sato"
+//	list[0].name: got "saito", want "sato"
 //	(-want +got):
 //	  …
+//
+// Equal knows no entity, so it cannot tell a secret field: it prints the
+// values that differ as they are. Compare payloads that hold secrets with
+// Conform, or leave the secrets out of what Equal is given.
 func Equal(t testing.TB, got, want any) bool {
 	t.Helper()
 	lines, diff, err := equal(got, want)

@@ -61,10 +61,10 @@ func TestEqual(t *testing.T) {
 
 		// Different values.
 		{"value differs", `{"offset":0,"limit":2,"list":[{"name":"saito"}]}`, `{"offset":0,"limit":2,"list":[{"name":"sato"}]}`, []string{
-			`list.0.name: got "saito", want "sato"`,
+			`list[0].name: got "saito", want "sato"`,
 		}},
 		{"Object and JSON differ", seed, strings.Replace(seedJSON, `"age":27`, `"age":28`, 1), []string{
-			`list.1.details.age: got 27, want 28`,
+			`list[1].details.age: got 27, want 28`,
 		}},
 		{"missing and unexpected keys", `{"a":1,"c":3}`, `{"a":1,"b":2}`, []string{
 			`b: missing, want 2`,
@@ -75,7 +75,7 @@ func TestEqual(t *testing.T) {
 			`a: keys out of order: got [y x], want [x y]`,
 		}},
 		{"longer list", `[1,2,3]`, `[1,2]`, []string{
-			`2: unexpected, got 3`,
+			`[2]: unexpected, got 3`,
 		}},
 		{"shorter list", `{"l":[1]}`, []any{}, []string{
 			`(root): got {"l":[1]}, want []`,
@@ -86,10 +86,10 @@ func TestEqual(t *testing.T) {
 			`o: got {}, want []`,
 		}},
 		{"numbers differ", `[0.1]`, []any{0.2}, []string{
-			`0: got 0.1, want 0.2`,
+			`[0]: got 0.1, want 0.2`,
 		}},
-		{"escaped path", `{"a.b":{"#":1}}`, `{"a.b":{"#":2}}`, []string{
-			`a\.b.\#: got 1, want 2`,
+		{"quoted path key", `{"a.b":{"#":1}}`, `{"a.b":{"#":2}}`, []string{
+			`["a.b"].#: got 1, want 2`,
 		}},
 	}
 	for _, tt := range tests {

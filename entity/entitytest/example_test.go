@@ -45,10 +45,10 @@ func ExampleConform() {
 	ok := entitytest.Conform(t, users, payload)
 	fmt.Println("conforms:", ok)
 	// Output:
-	// list.1.number: want number matching num, got "21"
-	// list.1.name: missing key, want string
-	// list.1.details.mail: want string matching email, got 12
-	// list.1.admin: undeclared key, got true
+	// list[1].number: want number matching num, got "21"
+	// list[1].name: missing key, want string
+	// list[1].details.mail: want string matching email, got 12
+	// list[1].admin: undeclared key, got true
 	// conforms: false
 }
 

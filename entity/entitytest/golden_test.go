@@ -8,20 +8,34 @@ import (
 	"testing"
 )
 
-// setUpdate sets the -update flag for the rest of the test.
+// ownUpdate is the test package's own -update flag, as many test packages
+// define one: entitytest must not define it too (the binary would panic at
+// start), and Golden honours it.
+var ownUpdate = flag.Bool("update", false, "a test package's own -update flag")
+
+// setUpdate turns golden updates on or off for the rest of the test, with
+// ENTITYTEST_UPDATE.
 func setUpdate(t *testing.T, on bool) {
 	t.Helper()
-	f := flag.Lookup("update")
+	if on {
+		t.Setenv(updateEnv, "1")
+	} else {
+		t.Setenv(updateEnv, "")
+	}
+}
+
+// setFlag sets a command-line flag for the rest of the test.
+func setFlag(t *testing.T, name, value string) {
+	t.Helper()
+	f := flag.Lookup(name)
 	if f == nil {
-		t.Fatal("the -update flag is not defined")
+		t.Fatalf("the -%s flag is not defined", name)
 	}
 	old := f.Value.String()
-	if on {
-		flag.Set("update", "true")
-	} else {
-		flag.Set("update", "false")
+	if err := flag.Set(name, value); err != nil {
+		t.Fatal(err)
 	}
-	t.Cleanup(func() { flag.Set("update", old) })
+	t.Cleanup(func() { flag.Set(name, old) })
 }
 
 func TestGolden(t *testing.T) {
@@ -30,14 +44,14 @@ func TestGolden(t *testing.T) {
 
 	// No file yet.
 	tb := &fakeTB{}
-	Golden(tb, "x.golden", []byte(`{"a":[1,2],"b":{}}`))
-	checkReport(t, tb, false, []string{"golden testdata/x.golden: no such file; run the test with -update to create it"})
+	ok := Golden(tb, "x.golden", []byte(`{"a":[1,2],"b":{}}`))
+	checkReport(t, tb, ok, []string{"golden testdata/x.golden: no such file; run the test with ENTITYTEST_UPDATE=1 to create it"})
 
 	// -update writes it, indented.
 	setUpdate(t, true)
 	tb = &fakeTB{}
-	Golden(tb, "x.golden", []byte(`{"a":[1,2],"b":{}}`))
-	checkReport(t, tb, true, nil)
+	ok = Golden(tb, "x.golden", []byte(`{"a":[1,2],"b":{}}`))
+	checkReport(t, tb, ok, nil)
 	if len(tb.logs) != 1 || tb.logs[0] != "golden testdata/x.golden: updated" {
 		t.Errorf("logs = %q", tb.logs)
 	}
@@ -64,16 +78,16 @@ func TestGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tb := &fakeTB{}
-			Golden(tb, tt.file, []byte(tt.got))
+			ok := Golden(tb, tt.file, []byte(tt.got))
 			if len(tt.want) == 1 && len(tb.errors) == 1 && strings.HasSuffix(tt.want[0], ":") {
 				// A diff follows: check its frame, not go-cmp's text.
 				msg := tb.errors[0]
-				if !strings.HasPrefix(msg, tt.want[0]+"\n") || !strings.HasSuffix(msg, "\nrun the test with -update to accept got") {
+				if !strings.HasPrefix(msg, tt.want[0]+"\n") || !strings.HasSuffix(msg, "\nrun the test with ENTITYTEST_UPDATE=1 to accept got") {
 					t.Errorf("message = %q", msg)
 				}
 				tb.errors[0] = tt.want[0]
 			}
-			checkReport(t, tb, len(tb.errors) == 0, tt.want)
+			checkReport(t, tb, ok, tt.want)
 		})
 	}
 }
@@ -87,24 +101,50 @@ func TestGoldenText(t *testing.T) {
 	}
 	setUpdate(t, false)
 	tb := &fakeTB{}
-	Golden(tb, "sub/page.txt", []byte("not json\n"))
-	checkReport(t, tb, true, nil)
+	ok := Golden(tb, "sub/page.txt", []byte("not json\n"))
+	checkReport(t, tb, ok, nil)
 	os.WriteFile("testdata/sub/page.txt", []byte("not json\r\n"), 0o644)
 	tb = &fakeTB{}
-	Golden(tb, "sub/page.txt", []byte("not json\n"))
-	checkReport(t, tb, true, nil) // a checkout with CRLF line endings
+	ok = Golden(tb, "sub/page.txt", []byte("not json\n"))
+	checkReport(t, tb, ok, nil) // a checkout with CRLF line endings
 }
 
-// TestUpdateFlag: the flag exists, and a second definition reads it rather
-// than defining another (which would panic).
-func TestUpdateFlag(t *testing.T) {
-	again := updateFlag()
-	setUpdate(t, true)
-	if !update() || !again() {
-		t.Errorf("update() = %v, again() = %v after -update=true", update(), again())
+// TestUpdateSources checks each way to turn golden updates on: the test
+// package's own -update, entitytest's -entitytest.update, and
+// ENTITYTEST_UPDATE.
+func TestUpdateSources(t *testing.T) {
+	if f := flag.Lookup("update"); f == nil || f.Usage != "a test package's own -update flag" {
+		t.Fatalf("-update is not the test package's own flag: %v", f)
 	}
-	setUpdate(t, false)
-	if update() || again() {
-		t.Errorf("update() = %v, again() = %v after -update=false", update(), again())
+	if flag.Lookup(updateFlag) == nil {
+		t.Fatalf("entitytest did not define -%s in its test binary", updateFlag)
+	}
+	tests := []struct {
+		name   string
+		update string // the test package's -update
+		own    string // -entitytest.update
+		env    string // ENTITYTEST_UPDATE
+		want   bool
+	}{
+		{"nothing set", "false", "false", "", false},
+		{"the package's -update", "true", "false", "", true},
+		{"-entitytest.update", "false", "true", "", true},
+		{"ENTITYTEST_UPDATE=1", "false", "false", "1", true},
+		{"ENTITYTEST_UPDATE=true", "false", "false", "true", true},
+		{"ENTITYTEST_UPDATE=0", "false", "false", "0", false},
+		{"ENTITYTEST_UPDATE=yes is not a bool", "false", "false", "yes", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			setFlag(t, "update", tt.update)
+			setFlag(t, updateFlag, tt.own)
+			t.Setenv(updateEnv, tt.env)
+			if got := update(); got != tt.want {
+				t.Errorf("update() = %v, want %v", got, tt.want)
+			}
+		})
+	}
+	if *ownUpdate {
+		t.Errorf("the package's own -update is still set after the test")
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
-	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -18,7 +18,8 @@ const jsonContentType = "application/json; charset=utf-8"
 // CheckResponse checks a response recorded from a handler that writes e
 // with entity.Write:
 //
-//   - the status is wantStatus (on a mismatch, the body is printed and not
+//   - the status is wantStatus (on a mismatch, the body is printed, each
+//     value under a secret field of e replaced by "(secret)", and not
 //     checked further);
 //   - the Content-Type is application/json; charset=utf-8;
 //   - a 2xx body conforms to e, as Conform checks it (a 204 has no body);
@@ -49,12 +50,12 @@ func checkResponse(rec *httptest.ResponseRecorder, e *entity.Entity, wantStatus 
 	res := rec.Result()
 	body := rec.Body.Bytes()
 	if res.StatusCode != wantStatus {
-		return []string{"status: got " + strconv.Itoa(res.StatusCode) + ", want " + strconv.Itoa(wantStatus) + "; " + showBody(body)}
+		return []string{"status: got " + strconv.Itoa(res.StatusCode) + ", want " + strconv.Itoa(wantStatus) + "; " + showBody(e, body)}
 	}
 	var msgs []string
 	if wantStatus == http.StatusNoContent {
 		if len(body) > 0 {
-			msgs = append(msgs, "body: want none for 204; "+showBody(body))
+			msgs = append(msgs, "body: want none for 204; "+showBody(e, body))
 		}
 		return msgs
 	}
@@ -72,14 +73,6 @@ func checkResponse(rec *httptest.ResponseRecorder, e *entity.Entity, wantStatus 
 	return msgs
 }
 
-// showBody quotes a body for a message, cut to maxBodyShown bytes.
-func showBody(body []byte) string {
-	if len(body) == 0 {
-		return "the body is empty"
-	}
-	return "body: " + clip(strings.TrimSpace(string(body)), maxBodyShown)
-}
-
 func prefix(p string, msgs []string) []string {
 	for i, m := range msgs {
 		msgs[i] = p + m
@@ -87,38 +80,40 @@ func prefix(p string, msgs []string) []string {
 	return msgs
 }
 
-// The error bodies that entity.Write sends, declared as entities so that
-// Conform checks them.
-var (
-	errorEntities  = entity.NewRegistry()
-	validationBody = errorEntities.MustExpose("validationError",
+// errorEntities declares the error bodies that entity.Write sends, so that
+// Conform checks them. They are built at first use, not at init.
+var errorEntities = sync.OnceValue(func() (e struct{ validation, plain *entity.Entity }) {
+	r := entity.NewRegistry()
+	e.validation = r.MustExpose("validationError",
 		"error", "string", "req | regex '^validation failed$'",
 		"entity", "string", "req",
 		"fields", "$fieldError", "req",
 	)
-	_ = errorEntities.MustExpose("fieldError",
+	r.MustExpose("fieldError",
 		"path", "string", "req",
 		"outputPath", "string", "req",
 		"rule", "string", "req | min 1",
 		"message", "string", "req | min 1",
 	)
-	plainErrorBody = errorEntities.MustExpose("error",
+	e.plain = r.MustExpose("error",
 		"error", "string", "req | min 1",
 	)
-)
+	return e
+})
 
 // errorBody checks an error response's body: a ValidationError's JSON when
 // validation is allowed and the body looks like one, else {"error":"…"}.
 func errorBody(body []byte, validation bool) []string {
+	ents := errorEntities()
 	if !gjson.ValidBytes(body) {
-		return conform(plainErrorBody, body, config{})
+		return conform(ents.plain, body, config{})
 	}
 	v := gjson.ParseBytes(body)
 	if !validation || !v.IsObject() ||
 		!v.Get("entity").Exists() && !v.Get("fields").Exists() && v.Get("error").String() != "validation failed" {
-		return conform(plainErrorBody, body, config{})
+		return conform(ents.plain, body, config{})
 	}
-	msgs := conform(validationBody, body, config{})
+	msgs := conform(ents.validation, body, config{})
 	if f := v.Get("fields"); f.IsObject() || f.IsArray() && len(f.Array()) == 0 {
 		msgs = append(msgs, "fields: want a list of at least 1 field error, got "+shown(f, false))
 	}

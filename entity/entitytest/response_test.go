@@ -76,7 +76,7 @@ var responseTests = []struct {
 		`(root): invalid JSON: invalid character 'o' looking for beginning of value (at byte 1)`,
 	}},
 	{"bad error body: field error missing a key", writeRaw(400, jsonCT, `{"error":"validation failed","entity":"users","fields":[{"path":"x","rule":"req","message":"is required"}]}`), "users", 400, []string{
-		`error body: fields.0.outputPath: missing key, want string`,
+		`error body: fields[0].outputPath: missing key, want string`,
 	}},
 	{"bad error body: no field errors", writeRaw(400, jsonCT, `{"error":"validation failed","entity":"users","fields":[]}`), "users", 400, []string{
 		`error body: fields: want a list of at least 1 field error, got []`,
@@ -89,8 +89,8 @@ var responseTests = []struct {
 	}},
 	{"bad error body: no entity", writeRaw(422, jsonCT, `{"error":"validation failed","fields":[{"path":"a","outputPath":"a","rule":"","message":"m","value":1}]}`), "users", 422, []string{
 		`error body: entity: missing key, want string`,
-		`error body: fields.0.rule: want string matching min 1, got "": must be at least 1 character long (min)`,
-		`error body: fields.0.value: undeclared key, got 1`,
+		`error body: fields[0].rule: want string matching min 1, got "": must be at least 1 character long (min)`,
+		`error body: fields[0].value: undeclared key, got 1`,
 	}},
 	{"bad error body: text", writeRaw(400, "application/json; charset=utf-8", "Bad Request\n"), "users", 400, []string{
 		`error body: (root): invalid JSON: invalid character 'B' looking for beginning of value (at byte 1)`,

@@ -17,13 +17,6 @@ import (
 // an empty list when it is required or has a default.
 const sampleRefDepth = 2
 
-// maxSampleLen bounds the length of a string or list that regex.go
-// generates.
-//
-// regex.go's generator is no longer used by Sample: the `regex` rule's own
-// Sample hook generates from the pattern (rules/regex_sample.go).
-const maxSampleLen = 1 << 12
-
 // Sample returns an example payload of the entity: a JSON object built from
 // the declaration. Each value field holds its default when it has one;
 // otherwise Sample tries, in order, the candidate of each of the field's

@@ -3,6 +3,7 @@ package entitytest
 import (
 	"errors"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -152,4 +153,19 @@ func TestSampleBadHooks(t *testing.T) {
 	if got, want := string(Sample(e)), `{"s":"sample","f":1.5}`; got != want {
 		t.Errorf("Sample = %s, want %s", got, want)
 	}
+}
+
+// TestSampleNestedRepeats checks that Sample of a regex whose repetitions
+// nest (once 3.4 GB) stays small and gives a value Conform accepts.
+func TestSampleNestedRepeats(t *testing.T) {
+	e := entity.NewRegistry().MustExpose("x", "s", "string", "req | regex '(((((((((a*)*)*)*)*)*)*)*)*)*' | min 5")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got := Sample(e)
+	runtime.ReadMemStats(&after)
+	if a := after.TotalAlloc - before.TotalAlloc; a > 8<<20 {
+		t.Errorf("Sample allocated %d bytes, want at most 8 MiB", a)
+	}
+	tb := &fakeTB{}
+	checkReport(t, tb, Conform(tb, e, got), nil)
 }

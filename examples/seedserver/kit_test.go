@@ -10,8 +10,9 @@ import (
 
 // TestAPITestContract checks GET /api/test against the entity it promises,
 // "users", and against the payload reviewed in testdata/api_test.golden.
-// After a deliberate change, `go test -run TestAPITestContract -update`
-// rewrites the golden file; review its diff before committing it.
+// After a deliberate change, `ENTITYTEST_UPDATE=1 go test -run
+// TestAPITestContract` rewrites the golden file; review its diff before
+// committing it.
 func TestAPITestContract(t *testing.T) {
 	rec := httptest.NewRecorder()
 	newMux().ServeHTTP(rec, httptest.NewRequest("GET", "/api/test", nil))
