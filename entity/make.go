@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/expose-go/expose/rules"
@@ -153,30 +152,30 @@ func (r *run) err() error {
 
 // paths renders the current path, with the field's own names appended.
 func (r *run) paths(in, out string) (string, string) {
-	var pin, pout strings.Builder
-	add := func(b *strings.Builder, name string) {
-		if b.Len() > 0 {
-			b.WriteByte('.')
+	var pin, pout []byte
+	add := func(b []byte, name string) []byte {
+		if len(b) == 0 {
+			return AppendPathFirstKey(b, name)
 		}
-		b.WriteString(name)
+		return AppendPathKey(b, name)
 	}
 	for i := 0; i < r.depth; i++ {
 		switch f := r.frame(i); {
 		case f.kind == frameIndex:
-			pin.WriteString("[" + strconv.Itoa(int(f.idx)) + "]")
-			pout.WriteString("[" + strconv.Itoa(int(f.outIdx)) + "]")
+			pin = AppendPathIndex(pin, int(f.idx))
+			pout = AppendPathIndex(pout, int(f.outIdx))
 		case f.kind == frameGroup:
-			add(&pout, f.n.out)
+			pout = add(pout, f.n.out)
 		default:
-			add(&pin, f.n.in)
-			add(&pout, f.n.out)
+			pin = add(pin, f.n.in)
+			pout = add(pout, f.n.out)
 		}
 	}
 	if in != "" || out != "" {
-		add(&pin, in)
-		add(&pout, out)
+		pin = add(pin, in)
+		pout = add(pout, out)
 	}
-	return pin.String(), pout.String()
+	return string(pin), string(pout)
 }
 
 // fail records a failing field.

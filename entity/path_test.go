@@ -2,8 +2,11 @@ package entity_test
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/expose-go/expose/entity"
 )
@@ -93,5 +96,30 @@ func TestPathAllocs(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("%v allocations, want 0", allocs)
+	}
+}
+
+// FieldError paths use the same notation: a key holding '.', '[' or ']'
+// is written ["…"], in Path and OutputPath alike.
+func TestFieldErrorPathNotation(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "leaf", "a.b", "string", "req", "ok", "string", "req | rename 'x[1]'")
+	e := expose(t, reg, "root", "list", "$leaf", "", "g.h", "{", "", "inner", "$leaf", "", "g.h", "}", "")
+	_, err := e.MakeJSON(map[string]any{"list": []any{map[string]any{"ok": "y"}, map[string]any{"a.b": "y"}}, "inner": map[string]any{"a.b": "z"}})
+	var ve *entity.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("got %v, want a ValidationError", err)
+	}
+	var got []string
+	for _, f := range ve.Fields {
+		got = append(got, f.Path+" | "+f.OutputPath)
+	}
+	want := []string{
+		`list[0]["a.b"] | list[0]["a.b"]`,
+		`list[1].ok | list[1]["x[1]"]`,
+		`inner.ok | ["g.h"].inner["x[1]"]`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("paths (-want +got):\n%s", diff)
 	}
 }
