@@ -234,7 +234,7 @@ func compileRule(def *rules.Def, args []string, typ rules.Kind) (ck rules.Checke
 	}()
 	ck, err = def.Compile(args, typ)
 	if err == nil && ck == nil {
-		err = fmt.Errorf("Compile returned no Checker")
+		err = fmt.Errorf("its Compile returned no Checker")
 	}
 	return ck, err
 }

@@ -46,7 +46,8 @@ func hxRegistry(t testing.TB) *entity.Registry {
 		{Name: "hxboomrt", Compile: func([]string, rules.Kind) (rules.Checker, error) {
 			return rules.CheckFunc(func(v rules.Value) error {
 				var m map[string]int
-				m[v.Str] = 1 // a runtime error: assignment to a nil map
+				//lint:ignore SA5000 a runtime error on purpose: assignment to a nil map
+				m[v.Str] = 1
 				return nil
 			}), nil
 		}},
@@ -730,7 +731,7 @@ func hxOutcome(t testing.TB, what string, c hxCase, want string, out []byte, err
 		t.Errorf("%s succeeded with %s, want an error", what, hxClip(string(out)))
 		return
 	}
-	if out != nil && len(out) != 0 {
+	if len(out) != 0 {
 		t.Errorf("%s failed (%v) and returned %s", what, err, hxClip(string(out)))
 	}
 	if c.errIs != nil {

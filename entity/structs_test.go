@@ -209,6 +209,7 @@ func TestStructInput(t *testing.T) {
 			want: stOut("name", `"n"`)},
 		{name: `json:"-," names the field "-"`,
 			in: struct {
+				//lint:ignore SA5008 the tag encoding/json reads as the name "-", on purpose
 				Dash string `json:"-,"`
 			}{"d"},
 			want: stOut("-", `"d"`)},
@@ -286,6 +287,7 @@ func TestStructInput(t *testing.T) {
 			want: stOut()},
 		{name: "a tag name encoding/json finds invalid falls back to the Go name",
 			in: struct {
+				//lint:ignore SA5008 a tag name encoding/json finds invalid, on purpose
 				Nick string `json:"it's"`
 			}{"n"},
 			want: stOut("Nick", `"n"`)},

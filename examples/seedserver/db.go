@@ -15,7 +15,7 @@ import (
 )
 
 // GET /api/db/users: rows of an SQLite database (modernc.org/sqlite, in
-// memory, created and filled at start-up) shaped through dbUserEntity.
+// memory, created and filled at start-up) shaped through the dbuser entity.
 // Each row is scanned into a dbUser as database/sql gives its columns —
 // int64, []byte, time.Time — and the entity converts them as the DSL says.
 
@@ -26,7 +26,7 @@ const dbRows = 100
 // a second later.
 var dbEpoch = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 
-// dbUser is one row of the users table, read by dbUserEntity through its
+// dbUser is one row of the users table, read by the dbuser entity through its
 // json tags.
 type dbUser struct {
 	ID        int64     `json:"id"`
@@ -120,7 +120,7 @@ func readUsers(ctx context.Context, db *sql.DB) ([]dbUser, error) {
 }
 
 // dbUsersHandler answers GET /api/db/users from the database db returns:
-// {"count":…,"list":[…]}, each row shaped by dbUserEntity; 500, saying
+// {"count":…,"list":[…]}, each row shaped by the dbuser entity; 500, saying
 // nothing of the cause, when the database fails.
 func dbUsersHandler(db func() (*sql.DB, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {

@@ -39,11 +39,11 @@ var (
 		"n", "number", "req | range 1 10000",
 	)
 
-	// dbUserEntity shapes one row of the users table (db.go): the row's
+	// The dbuser entity (referenced by dbusers) shapes one row of the users table (db.go): the row's
 	// int64 columns stay numbers, its TEXT name (scanned as []byte) becomes
 	// a string, its DATETIME created_at (a time.Time) an RFC 3339 date in
 	// UTC, and the flat row becomes nested JSON through the details group.
-	dbUserEntity = entity.MustExpose("dbuser",
+	_ = entity.MustExpose("dbuser",
 		"id", "number", "req",
 		"name", "string", "req | min 1",
 		"details", "{", "",
