@@ -17,15 +17,53 @@ import (
 // run's scratch buffer, and the result is then marked borrowed so that an
 // Object keeps a copy.
 
-// convert converts r to kind k.
+// convert converts r to kind k. A pointer (in a map, an interface or a
+// struct field) is followed to the value it points to, as encoding/json
+// follows it, and a named scalar type converts as its basic type; both are
+// tried only once the value itself has failed, off the common path.
 func convert(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 	v, borrowed = convertBasic(k, r, sc)
 	if v.Kind == rules.Null && r.kind == rawAny && r.a != nil && k != rules.Any {
+		if p, ok := pointee(r.a); ok {
+			return convert(k, p, sc)
+		}
 		if u, ok := underlying(r.a); ok {
 			return convertBasic(k, raw{a: u}, sc)
 		}
 	}
 	return v, borrowed
+}
+
+// maxPointerHops bounds how many pointers pointee follows: a chain longer
+// than any real data has is a cycle (var p any; p = &p).
+const maxPointerHops = 32
+
+// pointee returns the value v points to, read as a struct field is read,
+// when v is a non-nil pointer (through any number of pointers and
+// interfaces) to anything but a struct other than time.Time (a pointer to a
+// struct is an object, which a reference reads). A nil pointer on the way
+// is null.
+func pointee(v any) (raw, bool) {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer {
+		return raw{}, false
+	}
+	for range maxPointerHops {
+		switch rv.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			if rv.IsNil() {
+				return raw{}, true
+			}
+			rv = rv.Elem()
+			continue
+		case reflect.Struct:
+			if rv.Type() != timeType {
+				return raw{}, false
+			}
+		}
+		return rawOfValue(rv), true
+	}
+	return raw{}, false
 }
 
 // underlying returns a value of a named scalar type (type Celsius float64)
@@ -98,6 +136,12 @@ func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 		if b, ok := r.a.([]byte); ok && b != nil {
 			v.Str = base64.StdEncoding.EncodeToString(b)
 		}
+		if v.Kind == rules.Float && v.Any == nil && (math.IsNaN(v.Float) || math.IsInf(v.Float, 0)) {
+			// A struct's float read unboxed: JSON cannot hold it. Boxed,
+			// it fails to write as a map's NaN does, with a field error of
+			// rule json (this boxing happens only on that failure).
+			v.Any = v.Float
+		}
 		return v, r.view
 	}
 	return rules.Value{}, false
@@ -115,7 +159,11 @@ func toString(r raw, sc *run) (rules.Value, bool) {
 		}
 		return rules.Value{Kind: rules.String, Str: "false"}, false
 	case time.Time:
-		b := v.UTC().AppendFormat(sc.scratchBuf(), time.RFC3339Nano)
+		v = v.UTC()
+		if y := v.Year(); y < 0 || y > 9999 {
+			return rules.Value{}, false // not RFC 3339, as on a date field
+		}
+		b := v.AppendFormat(sc.scratchBuf(), time.RFC3339Nano)
 		return rules.Value{Kind: rules.String, Str: bytesString(b)}, true
 	case json.Number:
 		if isIntegerText(string(v)) && len(v) < 400 {
@@ -171,7 +219,11 @@ func toInt(r raw) rules.Value {
 		return rules.Value{}
 	}
 	if jn, ok := r.a.(json.Number); ok {
-		return toInt(numberValue(jn))
+		// Its exact decimal value, never through float64.
+		if n, ok := rules.TruncInt(string(jn)); ok {
+			return rules.Value{Kind: rules.Int, Int: n}
+		}
+		return rules.Value{}
 	}
 	if n, ok := intOf(r); ok {
 		return rules.Value{Kind: rules.Int, Int: n}
@@ -192,7 +244,11 @@ func toFloat(r raw) rules.Value {
 		return rules.Value{}
 	}
 	if jn, ok := r.a.(json.Number); ok {
-		return toFloat(numberValue(jn))
+		// Its text read as a float, as raw JSON's is: "-0" is -0.
+		if f, ok := rules.ParseFloat(string(jn)); ok {
+			return rules.Value{Kind: rules.Float, Float: f}
+		}
+		return rules.Value{}
 	}
 	if n, ok := intOf(r); ok {
 		return rules.Value{Kind: rules.Float, Float: float64(n)}
@@ -240,7 +296,12 @@ func toTime(r raw) rules.Value {
 		case time.Time:
 			t = v.UTC()
 		case json.Number:
-			return toTime(numberValue(v))
+			// Milliseconds, truncated toward zero from the exact text.
+			n, ok := rules.TruncInt(string(v))
+			if !ok {
+				return rules.Value{}
+			}
+			t = rules.IntToTime(n)
 		default:
 			if n, ok := intOf(r); ok {
 				t = rules.IntToTime(n)
@@ -259,8 +320,10 @@ func toTime(r raw) rules.Value {
 	return rules.Value{Kind: rules.Time, Time: t}
 }
 
-// trimZeros drops the leading zeros of integer text: "-007" is "-7".
+// trimZeros drops the leading zeros of integer text: "-007" is "-7", and
+// "-00" is "-0", as a float -0 is written on a string field.
 func trimZeros(s string) string {
+	text := s
 	neg := s[0] == '-'
 	if neg {
 		s = s[1:]
@@ -268,8 +331,11 @@ func trimZeros(s string) string {
 	for len(s) > 1 && s[0] == '0' {
 		s = s[1:]
 	}
-	if neg && s != "0" {
-		return "-" + s
+	switch {
+	case !neg:
+		return s
+	case len(s)+1 == len(text):
+		return text // nothing dropped: no copy
 	}
-	return s
+	return "-" + s
 }

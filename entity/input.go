@@ -322,6 +322,15 @@ func inputValue(r raw) rules.Value {
 		v.Any = r.a
 		return v
 	}
+	if p, ok := pointee(r.a); ok {
+		// Judged as what it points to, as a struct field's pointer is;
+		// written as the pointer, which encoding/json follows.
+		v := inputValue(p)
+		if v.Kind != rules.Null {
+			v.Any = r.a
+		}
+		return v
+	}
 	return rules.Value{Kind: rules.Any, Any: r.a}
 }
 

@@ -150,8 +150,9 @@ func ParseBool(s string) (bool, bool) {
 //	2006-01-02, 2006-1-2                 midnight UTC
 //	2006/01/02, 2006/1/2                 midnight UTC
 //
-// The RFC 3339 form is read as time.Parse reads time.RFC3339Nano: "T" and
-// "Z" in upper case, digits beyond the ninth of the fraction ignored. The
+// The RFC 3339 form is read as time.Parse reads time.RFC3339Nano, digits
+// beyond the ninth of the fraction ignored, except that "T" and "Z" may be
+// written in lower case, as RFC 3339 allows (section 5.6). The
 // year has four digits; in the date-only forms the month and day have one
 // or two digits and both separators are the same. The date must exist
 // (2023-02-30 is rejected), hours run from 00 to 23, minutes and seconds
@@ -172,7 +173,7 @@ func ParseTime(s string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	sep := s[10]
-	if sep != 'T' && sep != ' ' {
+	if sep != 'T' && sep != 't' && sep != ' ' {
 		return time.Time{}, false
 	}
 	hh, ok1 := twoDigits(s[11:13], 23)
@@ -197,9 +198,9 @@ func ParseTime(s string) (time.Time, bool) {
 		rest = rest[n:]
 	}
 	offset := 0
-	if sep == 'T' {
+	if sep != ' ' {
 		switch {
-		case rest == "Z":
+		case rest == "Z" || rest == "z":
 		case len(rest) == len("-07:00") && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
 			oh, ok1 := twoDigits(rest[1:3], 23)
 			om, ok2 := twoDigits(rest[4:6], 59)

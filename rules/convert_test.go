@@ -181,6 +181,10 @@ func TestParseTime(t *testing.T) {
 		{"RFC 3339 half-hour offset", "2024-02-29T01:00:00+05:30", "2024-02-28T19:30:00Z"},
 		{"RFC 3339 negative offset", "2024-12-31T23:00:00-07:00", "2025-01-01T06:00:00Z"},
 		{"RFC 3339 zero offset", "2024-02-29T12:00:00-00:00", "2024-02-29T12:00:00Z"},
+		{"RFC 3339 lower-case t", "2024-02-29t12:34:56Z", "2024-02-29T12:34:56Z"},
+		{"RFC 3339 lower-case z", "2024-02-29T12:34:56z", "2024-02-29T12:34:56Z"},
+		{"RFC 3339 lower-case t and z", "2024-02-29t12:30:45z", "2024-02-29T12:30:45Z"},
+		{"RFC 3339 lower-case t with offset", "2024-02-29t12:30:45.5+01:00", "2024-02-29T11:30:45.5Z"},
 		{"date and time", "2024-02-29 12:34:56", "2024-02-29T12:34:56Z"},
 		{"date and time with fraction", "2024-02-29 12:34:56.25", "2024-02-29T12:34:56.25Z"},
 		{"midnight", "2024-02-29 00:00:00", "2024-02-29T00:00:00Z"},
@@ -206,8 +210,9 @@ func TestParseTime(t *testing.T) {
 		{"negative year", "-2024-02-29", ""},
 		{"trailing space", "2024-02-29 ", ""},
 		{"RFC 3339 without zone", "2024-02-29T12:34:56", ""},
-		{"RFC 3339 lower-case t", "2024-02-29t12:34:56Z", ""},
-		{"RFC 3339 lower-case z", "2024-02-29T12:34:56z", ""},
+		{"date and time with lower-case z", "2024-02-29 12:00:00z", ""},
+		{"RFC 3339 lower-case t without zone", "2024-02-29t12:34:56", ""},
+		{"RFC 3339 other letter for t", "2024-02-29x12:34:56Z", ""},
 		{"RFC 3339 hour 24", "2024-02-29T24:00:00Z", ""},
 		{"RFC 3339 minute 60", "2024-02-29T12:60:00Z", ""},
 		{"RFC 3339 leap second", "2024-02-29T23:59:60Z", ""},
@@ -452,7 +457,7 @@ func FuzzParseTime(f *testing.F) {
 	for _, s := range []string{
 		"2024-02-29", "2024/2/9", "2023-02-29", "2024-02-29T12:34:56.123456789Z",
 		"2024-02-29T01:00:00+05:30", "2024-02-29 12:34:56", "2024-02-29T24:00:00Z",
-		"2024-02-29T12:00:00+24:00", "0000-01-01T00:00:00-23:59",
+		"2024-02-29T12:00:00+24:00", "0000-01-01T00:00:00-23:59", "2024-02-29t12:30:45z",
 	} {
 		f.Add(s)
 	}
@@ -464,9 +469,16 @@ func FuzzParseTime(f *testing.F) {
 		var want time.Time
 		var err error
 		switch {
-		case len(s) > 10 && s[10] == 'T':
-			want, err = time.Parse(time.RFC3339Nano, s)
-			if err == nil && !rfc3339.MatchString(s) {
+		case len(s) > 10 && (s[10] == 'T' || s[10] == 't'):
+			// RFC 3339 allows "t" and "z" in lower case; time.Parse
+			// does not: it reads the text with them in upper case.
+			u := []byte(s)
+			u[10] = 'T'
+			if u[len(u)-1] == 'z' {
+				u[len(u)-1] = 'Z'
+			}
+			want, err = time.Parse(time.RFC3339Nano, string(u))
+			if err == nil && !rfc3339.MatchString(string(u)) {
 				// time.Parse is more lenient than RFC 3339 (one-digit
 				// hours, comma fractions, offsets of 24 hours): only its
 				// answers on the strict syntax are a reference.

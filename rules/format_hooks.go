@@ -28,7 +28,7 @@ var (
 	// ParseTime's forms: a date alone, or an RFC 3339 date and time, or a
 	// date and time with a space and no offset.
 	timestampPattern = "^(?:" + dateBody("-", "0?") + "|" + dateBody("/", "0?") + "|" +
-		dateBody("-", "0") + "(?:T" + hms + "(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])| " + hms + "))$"
+		dateBody("-", "0") + "(?:[Tt]" + hms + "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])| " + hms + "))$"
 
 	// ParseFloat's and ParseInt's form. ParseFloat also rejects a number
 	// too large for a float64 ("1e400"), which no pattern says.

@@ -103,7 +103,7 @@ func compileRange(args []string, _ Kind) (Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	if lo > hi {
+	if compareDecimal(args[0], args[1]) > 0 { // exactly: as float64 they may be equal
 		return nil, fmt.Errorf("range: minimum %s is greater than maximum %s", args[0], args[1])
 	}
 	return newMinMax(lo, hi, args[0], args[1]), nil
@@ -111,30 +111,24 @@ func compileRange(args []string, _ Kind) (Checker, error) {
 
 // newMinMax builds the checker for the bounds lo and hi, either of which
 // may be infinite (absent), and its messages. loText and hiText are the
-// bounds as written: an integer bound is kept exact, beyond 2⁵³ too.
+// bounds as written ("" when absent): the integer bounds are computed from
+// them exactly, beyond 2⁵³ too.
 func newMinMax(lo, hi float64, loText, hiText string) *minMax {
 	c := &minMax{lo: lo, hi: hi}
-	var okLo, okHi bool
-	c.loI, okLo = ceilInt(lo)
-	c.hiI, okHi = floorInt(hi)
-	if n, err := strconv.ParseInt(loText, 10, 64); err == nil {
-		c.loI, okLo = n, true
+	okLo, okHi := true, true
+	c.loI, c.hiI = math.MinInt64, math.MaxInt64
+	if loText != "" {
+		c.loI, okLo = ceilDecimal(loText)
 	}
-	if n, err := strconv.ParseInt(hiText, 10, 64); err == nil {
-		c.hiI, okHi = n, true
+	if hiText != "" {
+		c.hiI, okHi = floorDecimal(hiText)
 	}
 	c.noInt = !okLo || !okHi || c.loI > c.hiI
 
 	hasLo, hasHi := !math.IsInf(lo, 0), !math.IsInf(hi, 0)
 	// Lengths are whole: `min 2.5` on a string means at least 3 runes.
 	loN, hiN := numText(math.Ceil(lo)), numText(math.Floor(hi))
-	loF, hiF := numText(lo), numText(hi)
-	if _, err := strconv.ParseInt(loText, 10, 64); err == nil {
-		loF = strconv.FormatInt(c.loI, 10)
-	}
-	if _, err := strconv.ParseInt(hiText, 10, 64); err == nil {
-		hiF = strconv.FormatInt(c.hiI, 10)
-	}
+	loF, hiF := boundText(loText, lo), boundText(hiText, hi)
 	switch {
 	case hasLo && hasHi && loN == hiN:
 		c.errStr = errors.New("must be exactly " + count(loN, "character") + " long")
@@ -150,7 +144,7 @@ func newMinMax(lo, hi float64, loText, hiText string) *minMax {
 		c.errList = errors.New("must have at most " + count(hiN, "element"))
 	}
 	switch {
-	case hasLo && hasHi && lo == hi:
+	case hasLo && hasHi && compareDecimal(loText, hiText) == 0:
 		c.errNum = errors.New("must be exactly " + loF)
 	case hasLo && hasHi:
 		c.errNum = errors.New("must be between " + loF + " and " + hiF)
@@ -162,34 +156,21 @@ func newMinMax(lo, hi float64, loText, hiText string) *minMax {
 	return c
 }
 
-// ceilInt returns the least int64 not less than f, and false if there is none.
-func ceilInt(f float64) (int64, bool) {
-	switch {
-	case f <= -(1 << 63): // also -Inf
-		return math.MinInt64, true
-	case f >= 1<<63: // also +Inf
-		return 0, false
-	}
-	// Below 2⁶³ every float64 larger than 2⁵³ is whole, so the ceiling fits.
-	return int64(math.Ceil(f)), true
-}
-
-// floorInt returns the greatest int64 not greater than f, and false if
-// there is none.
-func floorInt(f float64) (int64, bool) {
-	switch {
-	case f < -(1 << 63): // also -Inf
-		return 0, false
-	case f >= 1<<63: // also +Inf
-		return math.MaxInt64, true
-	}
-	return int64(math.Floor(f)), true
-}
-
 // numText formats a bound for a message: the shortest decimal that reads
 // back as f, without exponent, and "0" for negative zero.
 func numText(f float64) string {
 	return strconv.FormatFloat(f+0, 'f', -1, 64) // -0 + 0 is +0
+}
+
+// boundText formats a bound for a message on numbers: its text written
+// exactly without an exponent, or numText(f) when that is too long.
+func boundText(text string, f float64) string {
+	if text != "" {
+		if s, ok := plainDecimal(text); ok {
+			return s
+		}
+	}
+	return numText(f)
 }
 
 // count returns n followed by noun, in the plural unless n is "1".

@@ -134,13 +134,13 @@ func (b sizeBounds) sample(declared Kind) any {
 // intSample returns the least integer within the bounds, or 1 or the upper
 // bound when there is no lower bound. An integer bound is read exactly.
 func (b sizeBounds) intSample() (int64, bool) {
-	lo, okLo := ceilInt(b.lo)
-	hi, okHi := floorInt(b.hi)
-	if n, err := strconv.ParseInt(b.loArg, 10, 64); err == nil {
-		lo, okLo = n, true
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	okLo, okHi := true, true
+	if b.loArg != "" {
+		lo, okLo = ceilDecimal(b.loArg)
 	}
-	if n, err := strconv.ParseInt(b.hiArg, 10, 64); err == nil {
-		hi, okHi = n, true
+	if b.hiArg != "" {
+		hi, okHi = floorDecimal(b.hiArg)
 	}
 	if !okLo || !okHi {
 		return 0, false

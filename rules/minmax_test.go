@@ -107,6 +107,31 @@ func TestMinMax(t *testing.T) {
 		{"max max int64", "max", []string{"9223372036854775807"}, []checkTest{
 			{"max int64", IntValue(math.MaxInt64), ""},
 		}},
+		{"range of the two largest int64 bounds exact", "range", []string{"9223372036854775806", "9223372036854775807"}, []checkTest{
+			{"lower bound", IntValue(math.MaxInt64 - 1), ""},
+			{"upper bound", IntValue(math.MaxInt64), ""},
+			{"below", IntValue(math.MaxInt64 - 2), "must be between 9223372036854775806 and 9223372036854775807"},
+		}},
+		{"range with integer bounds in exponent form", "range", []string{"9.223372036854775806e18", "92233720368547758.07e2"}, []checkTest{
+			{"lower bound", IntValue(math.MaxInt64 - 1), ""},
+			{"upper bound", IntValue(math.MaxInt64), ""},
+			{"below", IntValue(math.MaxInt64 - 2), "must be between 9223372036854775806 and 9223372036854775807"},
+		}},
+		{"min with fraction just below max int64", "min", []string{"9223372036854775806.5"}, []checkTest{
+			{"max int64", IntValue(math.MaxInt64), ""},
+			{"one below", IntValue(math.MaxInt64 - 1), "must be at least 9223372036854775806.5"},
+		}},
+		{"max with fraction just above min int64", "max", []string{"-9223372036854775807.5"}, []checkTest{
+			{"min int64", IntValue(math.MinInt64), ""},
+			{"one above", IntValue(math.MinInt64 + 1), "must be at most -9223372036854775807.5"},
+		}},
+		{"bounds quoted exactly without exponent", "range", []string{"-2.50e-2", "1.5e3"}, []checkTest{
+			{"below", FloatValue(-1), "must be between -0.025 and 1500"},
+		}},
+		{"equal bounds written differently", "range", []string{"1.5e1", "15.0"}, []checkTest{
+			{"equal", IntValue(15), ""},
+			{"other", IntValue(16), "must be exactly 15"},
+		}},
 		{"min above int64", "min", []string{"1e30"}, []checkTest{
 			{"max int64", IntValue(math.MaxInt64), "must be at least 1000000000000000000000000000000"},
 			{"float", FloatValue(1e31), ""},
@@ -155,6 +180,10 @@ func TestMinMaxCompileErrors(t *testing.T) {
 		{"range high bound", "range", []string{"1", "5x"}, `range: argument "5x" is not a number`},
 		{"range reversed", "range", []string{"5", "1"}, "range: minimum 5 is greater than maximum 1"},
 		{"minmax reversed decimals", "minmax", []string{"-0.5", "-1"}, "range: minimum -0.5 is greater than maximum -1"},
+		{"range reversed int64 bounds equal as float64", "range", []string{"9223372036854775807", "9223372036854775806"}, "range: minimum 9223372036854775807 is greater than maximum 9223372036854775806"},
+		{"range reversed beyond 2^53", "range", []string{"9007199254740993", "9007199254740992"}, "range: minimum 9007199254740993 is greater than maximum 9007199254740992"},
+		{"range reversed by a digit float64 drops", "range", []string{"0.30000000000000001", "0.3"}, "range: minimum 0.30000000000000001 is greater than maximum 0.3"},
+		{"range reversed in exponent form", "range", []string{"1e19", "9999999999999999999"}, "range: minimum 1e19 is greater than maximum 9999999999999999999"},
 		{"min without argument", "min", nil, "min: takes 1 argument, got 0"},
 		{"max with two arguments", "max", []string{"1", "2"}, "max: takes 1 argument, got 2"},
 		{"range with one argument", "range", []string{"1"}, "range: takes 2 arguments, got 1"},
