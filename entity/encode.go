@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // This file writes JSON exactly as encoding/json.Marshal does: the same
@@ -28,11 +27,6 @@ var safeASCII = func() (t [utf8.RuneSelf]bool) {
 	}
 	return t
 }()
-
-// appendBytes appends b, UTF-8 text, as a quoted JSON string.
-func appendBytes(dst []byte, b []byte) []byte {
-	return appendString(dst, unsafe.String(unsafe.SliceData(b), len(b)))
-}
 
 // plainByte[c] is true for the bytes a JSON string holds as they are: the
 // ASCII ones that need no escape (HTML-safe, as json.Marshal writes).

@@ -188,34 +188,6 @@ func (l *elems) at(i int, e *Entity) (source, bool) {
 	return sourceOfValue(l.rv.Index(i), e)
 }
 
-// objectCount returns how many elements of a Go list are objects, for
-// sizing what Make allocates, cheaply: maps in a []any are counted (other
-// elements, rarer, are made from blocks that grow), a list of maps or
-// structs counts every element, a list of anything else none.
-func (l *elems) objectCount() int {
-	switch {
-	case l.la != nil:
-		n := 0
-		for _, v := range l.la {
-			if _, ok := v.(map[string]any); ok {
-				n++
-			}
-		}
-		return n
-	case l.lm != nil, l.ls != nil, l.lo != nil:
-		return l.len
-	case l.rv.IsValid():
-		t := l.rv.Type().Elem()
-		if t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		if t.Kind() == reflect.Struct || t.Kind() == reflect.Map && t.Key().Kind() == reflect.String {
-			return l.len
-		}
-	}
-	return 0
-}
-
 // listOf returns v as a list when it is a slice or an array (byte slices,
 // which are text, excepted).
 func listOf(v any) (elems, bool) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"sync"
 
@@ -294,6 +295,9 @@ func appendValue(dst []byte, k rules.Kind, v rules.Value, depth int) ([]byte, er
 	case rules.Int:
 		return strconv.AppendInt(dst, v.Int, 10), nil
 	case rules.Float:
+		if math.IsNaN(v.Float) || math.IsInf(v.Float, 0) { // conversions never give one: a backstop
+			return dst, errUnsupportedValue
+		}
 		return appendFloat(dst, v.Float, 64), nil
 	case rules.Bool:
 		return strconv.AppendBool(dst, v.Bool), nil
