@@ -301,7 +301,7 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 			}
 		}
 	}
-	js, err := appendValue(nil, n.typ, v, defaultDepth)
+	js, err := appendValue(nil, n.typ, v, defaultDepth, maxOutputLimit)
 	if err != nil {
 		c.errorf(f, pos, "the default cannot be written as JSON: %v", err)
 		return

@@ -147,13 +147,19 @@ func appendTime(dst []byte, t time.Time) []byte {
 	return append(dst, '"')
 }
 
+// errTooLarge is appendAny's error past its end: the run turns it into
+// its ErrTooLarge failure.
+var errTooLarge = errors.New("passes the output limit")
+
 // errUnsupportedValue reports a value that JSON cannot hold (NaN, a channel).
 var errUnsupportedValue = errors.New("cannot be written as JSON")
 
 // appendAny appends v with encoding/json's rules. depth counts the levels of
 // nesting left; a value nested deeper fails with ErrDepth, which also ends
-// cyclic values.
-func appendAny(dst []byte, v any, depth int) ([]byte, error) {
+// cyclic values. A container that starts past end (the run's output limit)
+// fails with errTooLarge, which ends values that share their nodes (a DAG
+// of lists doubling at every level).
+func appendAny(dst []byte, v any, depth, end int) ([]byte, error) {
 	switch v := v.(type) {
 	case nil:
 		return append(dst, "null"...), nil
@@ -228,6 +234,12 @@ func appendAny(dst []byte, v any, depth int) ([]byte, error) {
 	if depth <= 0 {
 		return dst, ErrDepth
 	}
+	if len(dst) > end {
+		return dst, errTooLarge
+	}
+	if cap(dst)-len(dst) < growMargin {
+		dst = growOutput(dst, end)
+	}
 	switch v := v.(type) {
 	case []any:
 		if v == nil {
@@ -239,7 +251,7 @@ func appendAny(dst []byte, v any, depth int) ([]byte, error) {
 				dst = append(dst, ',')
 			}
 			var err error
-			if dst, err = appendAny(dst, e, depth-1); err != nil {
+			if dst, err = appendAny(dst, e, depth-1, end); err != nil {
 				return dst, err
 			}
 		}
@@ -266,7 +278,7 @@ func appendAny(dst []byte, v any, depth int) ([]byte, error) {
 				dst = append(dst, ',')
 			}
 			var err error
-			if dst, err = appendAny(dst, e, depth-1); err != nil {
+			if dst, err = appendAny(dst, e, depth-1, end); err != nil {
 				return dst, err
 			}
 		}
@@ -275,20 +287,20 @@ func appendAny(dst []byte, v any, depth int) ([]byte, error) {
 		if v == nil {
 			return append(dst, "null"...), nil
 		}
-		return appendSortedMap(dst, v, depth)
+		return appendSortedMap(dst, v, depth, end)
 	case map[string]string:
 		if v == nil {
 			return append(dst, "null"...), nil
 		}
-		return appendSortedMap(dst, v, depth)
+		return appendSortedMap(dst, v, depth, end)
 	case json.Marshaler, interface{ MarshalText() ([]byte, error) }:
 		return appendMarshal(dst, v)
 	}
-	return appendReflect(dst, v, depth)
+	return appendReflect(dst, v, depth, end)
 }
 
 // appendSortedMap writes a map with its keys sorted, as encoding/json does.
-func appendSortedMap[V any](dst []byte, m map[string]V, depth int) ([]byte, error) {
+func appendSortedMap[V any](dst []byte, m map[string]V, depth, end int) ([]byte, error) {
 	var arr [16]string
 	keys := arr[:0]
 	for k := range m {
@@ -303,7 +315,7 @@ func appendSortedMap[V any](dst []byte, m map[string]V, depth int) ([]byte, erro
 		dst = appendString(dst, k)
 		dst = append(dst, ':')
 		var err error
-		if dst, err = appendAny(dst, any(m[k]), depth-1); err != nil {
+		if dst, err = appendAny(dst, any(m[k]), depth-1, end); err != nil {
 			return dst, err
 		}
 	}
@@ -313,7 +325,7 @@ func appendSortedMap[V any](dst []byte, m map[string]V, depth int) ([]byte, erro
 // appendReflect writes slices, arrays and maps of other types element by
 // element (so depth still bounds them), and hands anything else to
 // encoding/json.
-func appendReflect(dst []byte, v any, depth int) ([]byte, error) {
+func appendReflect(dst []byte, v any, depth, end int) ([]byte, error) {
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
 	case reflect.Slice:
@@ -331,7 +343,7 @@ func appendReflect(dst []byte, v any, depth int) ([]byte, error) {
 				dst = append(dst, ',')
 			}
 			var err error
-			if dst, err = appendAny(dst, rv.Index(i).Interface(), depth-1); err != nil {
+			if dst, err = appendAny(dst, rv.Index(i).Interface(), depth-1, end); err != nil {
 				return dst, err
 			}
 		}
@@ -361,7 +373,7 @@ func appendReflect(dst []byte, v any, depth int) ([]byte, error) {
 			dst = appendString(dst, k.String())
 			dst = append(dst, ':')
 			var err error
-			if dst, err = appendAny(dst, rv.MapIndex(k).Interface(), depth-1); err != nil {
+			if dst, err = appendAny(dst, rv.MapIndex(k).Interface(), depth-1, end); err != nil {
 				return dst, err
 			}
 		}
@@ -373,7 +385,7 @@ func appendReflect(dst []byte, v any, depth int) ([]byte, error) {
 		if _, ok := v.(json.Marshaler); ok {
 			return appendMarshal(dst, v)
 		}
-		return appendAny(dst, rv.Elem().Interface(), depth-1)
+		return appendAny(dst, rv.Elem().Interface(), depth-1, end)
 	case reflect.Chan, reflect.Func, reflect.Complex64, reflect.Complex128, reflect.UnsafePointer:
 		return dst, errUnsupportedValue
 	}

@@ -128,6 +128,26 @@ func TestOutputLimit(t *testing.T) {
 			t.Fatalf("got %v, want ErrTooLarge", err)
 		}
 	})
+	t.Run("a DAG of lists passed through none", func(t *testing.T) {
+		reg := entity.NewRegistry()
+		reg.SetMaxOutputBytes(1 << 20)
+		e := expose(t, reg, "one", "v", "none", "", "w", "list", "")
+		x := []any{1}
+		for range 40 { // 2^40 ones, 41 levels deep
+			x = []any{x, x}
+		}
+		var err error
+		alloc, d := allocated(func() { _, err = e.MakeJSON(map[string]any{"v": x}) })
+		if !errors.Is(err, entity.ErrTooLarge) {
+			t.Fatalf("got %v, want ErrTooLarge", err)
+		}
+		if alloc > 5<<19 {
+			t.Errorf("allocated %d bytes (%v) under a 1 MiB limit", alloc, d)
+		}
+		if _, err := e.MakeJSON(map[string]any{"w": []any{map[string]any{"a": x}}}); !errors.Is(err, entity.ErrTooLarge) {
+			t.Errorf("on a list field: %v, want ErrTooLarge", err)
+		}
+	})
 	t.Run("output at the limit passes", func(t *testing.T) {
 		reg := entity.NewRegistry()
 		e := expose(t, reg, "one", "s", "string", "")

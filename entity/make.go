@@ -214,6 +214,10 @@ func (r *run) full() bool {
 
 // failValue records a value that cannot be written as JSON.
 func (r *run) failValue(n *node, err error) {
+	if err == errTooLarge {
+		r.tooLarge()
+		return
+	}
 	if errors.Is(err, ErrDepth) {
 		r.fail(n, "depth", err)
 		return
@@ -285,9 +289,9 @@ func passesText(k rules.Kind, in raw) bool {
 }
 
 // appendValue writes a converted value of declared kind k.
-func appendValue(dst []byte, k rules.Kind, v rules.Value, depth int) ([]byte, error) {
+func appendValue(dst []byte, k rules.Kind, v rules.Value, depth, end int) ([]byte, error) {
 	if k == rules.Any && v.Any != nil {
-		return appendAny(dst, v.Any, depth)
+		return appendAny(dst, v.Any, depth, end)
 	}
 	switch v.Kind {
 	case rules.String:
@@ -306,7 +310,7 @@ func appendValue(dst []byte, k rules.Kind, v rules.Value, depth int) ([]byte, er
 	case rules.Null:
 		return append(dst, "null"...), nil
 	}
-	return appendAny(dst, v.Any, depth)
+	return appendAny(dst, v.Any, depth, end)
 }
 
 // topKind says what a call accepts at the top of its input.
@@ -437,11 +441,8 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 // object (grow).
 const growMargin = 512
 
-// grow doubles dst's capacity, up to a little past the run's output limit,
-// or stops the walk when the output has passed the limit. Growing by
-// doubling (append grows large slices by a quarter) keeps what a run
-// allocates for its output near twice what it writes, and under about
-// twice the limit when it passes it.
+// grow makes room in dst (growOutput), or stops the walk when the output
+// has passed the limit.
 //
 //go:noinline
 func (r *run) grow(dst []byte) []byte {
@@ -449,7 +450,15 @@ func (r *run) grow(dst []byte) []byte {
 		r.tooLarge()
 		return dst
 	}
-	limit := r.base + r.maxOut + 2*growMargin
+	return growOutput(dst, r.base+r.maxOut)
+}
+
+// growOutput doubles dst's capacity, up to a little past end, the output
+// limit. Growing by doubling (append grows large slices by a quarter)
+// keeps what a call allocates for its output near twice what it writes,
+// and under about twice the limit when it passes it.
+func growOutput(dst []byte, end int) []byte {
+	limit := end + 2*growMargin
 	n := max(2*cap(dst), 4096)
 	if n > limit/2 { // the next doubling would pass the limit: go to it
 		n = max(limit, len(dst)+2*growMargin)
@@ -489,7 +498,7 @@ func (r *run) appendValueField(dst []byte, n *node, src *source, depth int) []by
 	default:
 		mark := len(dst)
 		var err error
-		if dst, err = appendValue(dst, n.typ, v, depth); err != nil {
+		if dst, err = appendValue(dst, n.typ, v, depth, r.base+r.maxOut); err != nil {
 			r.failValue(n, err)
 			dst = append(dst[:mark], "null"...)
 		}
