@@ -29,6 +29,22 @@ func TestAllocs(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("AppendJSON of the seed into a roomy buffer: %v allocations, want 0", n)
 	}
+	// Exactly the room the output needs is room enough.
+	for _, n := range []int{2, 100} {
+		in := map[string]any{"list": usersList(n)}
+		out, err := users.MakeJSON(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact := make([]byte, 0, len(out))
+		if a := testing.AllocsPerRun(20, func() {
+			if _, err := users.AppendJSON(exact[:0], in); err != nil {
+				t.Fatal(err)
+			}
+		}); a != 0 {
+			t.Errorf("AppendJSON of %d users into a buffer of exactly its size: %v allocations, want 0", n, a)
+		}
+	}
 	if n := testing.AllocsPerRun(100, func() {
 		if _, err := users.MakeJSON(in); err != nil {
 			t.Fatal(err)

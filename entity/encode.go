@@ -237,7 +237,7 @@ func appendAny(dst []byte, v any, depth, end int) ([]byte, error) {
 	if len(dst) > end {
 		return dst, errTooLarge
 	}
-	if cap(dst)-len(dst) < growMargin {
+	if len(dst) >= growFrom && cap(dst)-len(dst) < growMargin {
 		dst = growOutput(dst, end)
 	}
 	switch v := v.(type) {

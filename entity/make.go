@@ -398,7 +398,7 @@ func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
 
 // appendObject writes one output object.
 func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []byte {
-	if cap(dst)-len(dst) < growMargin {
+	if len(dst)-r.base > r.maxOut || cap(dst)-len(dst) < growMargin {
 		dst = r.grow(dst)
 	}
 	if r.stop {
@@ -438,19 +438,26 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 }
 
 // growMargin is the room appendObject makes sure of before it writes an
-// object (grow).
-const growMargin = 512
+// object once its output has reached growFrom bytes (grow). Smaller outputs
+// grow as append grows them, so that AppendJSON into a buffer with room
+// for the output never allocates.
+const (
+	growMargin = 512
+	growFrom   = 64 << 10
+)
 
-// grow makes room in dst (growOutput), or stops the walk when the output
-// has passed the limit.
+// grow stops the walk when the output has passed the limit, or makes room
+// in a large output (growOutput).
 //
 //go:noinline
 func (r *run) grow(dst []byte) []byte {
-	if len(dst)-r.base > r.maxOut {
+	switch {
+	case len(dst)-r.base > r.maxOut:
 		r.tooLarge()
-		return dst
+	case len(dst) >= growFrom && cap(dst)-len(dst) < growMargin:
+		return growOutput(dst, r.base+r.maxOut)
 	}
-	return growOutput(dst, r.base+r.maxOut)
+	return dst
 }
 
 // growOutput doubles dst's capacity, up to a little past end, the output
