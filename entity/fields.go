@@ -87,6 +87,21 @@ func (f *Field) Check(v rules.Value) []RuleError {
 	return errs
 }
 
+// ReadJSON reads text, the JSON of one value as the field writes it (white
+// space around it allowed), into the rules.Value its checks judge (see
+// Check): what Object.Get decodes and what a test kit checks a payload
+// with. ok is false when the JSON type is not the one the field's declared
+// type writes, and why then says more when it can (": not an integer");
+// also for groups and references, which are not value fields. Lists,
+// objects and none values are decoded as encoding/json decodes them into
+// an any (Value.Any), with Len their count of elements or keys.
+func (f *Field) ReadJSON(text []byte) (v rules.Value, why string, ok bool) {
+	if f.Kind != dsl.FieldValue {
+		return v, "", false
+	}
+	return decodeValue(f.Type, text)
+}
+
 // Entity returns the entity a reference field references, or nil when it is not
 // declared.
 func (f *Field) Entity() *Entity {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"sync"
 
@@ -286,31 +285,6 @@ func (r *run) resolve(n *node, src *source) (v rules.Value, in raw, borrowed, fr
 // none, list or object field keeps its text (key order, number spelling).
 func passesText(k rules.Kind, in raw) bool {
 	return (in.kind == rawJSON || in.kind == rawNum) && (k == rules.Any || k == rules.List || k == rules.Object)
-}
-
-// appendValue writes a converted value of declared kind k.
-func appendValue(dst []byte, k rules.Kind, v rules.Value, depth, end int) ([]byte, error) {
-	if k == rules.Any && v.Any != nil {
-		return appendAny(dst, v.Any, depth, end)
-	}
-	switch v.Kind {
-	case rules.String:
-		return appendString(dst, v.Str), nil
-	case rules.Int:
-		return strconv.AppendInt(dst, v.Int, 10), nil
-	case rules.Float:
-		if math.IsNaN(v.Float) || math.IsInf(v.Float, 0) { // conversions never give one: a backstop
-			return dst, errUnsupportedValue
-		}
-		return appendFloat(dst, v.Float, 64), nil
-	case rules.Bool:
-		return strconv.AppendBool(dst, v.Bool), nil
-	case rules.Time:
-		return appendTime(dst, v.Time), nil
-	case rules.Null:
-		return append(dst, "null"...), nil
-	}
-	return appendAny(dst, v.Any, depth, end)
 }
 
 // topKind says what a call accepts at the top of its input.

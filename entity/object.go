@@ -3,9 +3,7 @@ package entity
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/expose-go/expose/rules"
 )
@@ -272,40 +270,26 @@ func refPlan(n *node) *objectPlan {
 	return nil
 }
 
-// scalarValue decodes a value field's text by its declared kind. Text of
-// another shape than the kind writes (which the walker never produces) is
-// decoded as plain JSON.
-func scalarValue(k rules.Kind, v []byte) any {
-	switch k {
-	case rules.Int:
-		if i, err := strconv.ParseInt(bytesString(v), 10, 64); err == nil {
-			return i
-		}
-	case rules.Float:
-		if v[0] != '"' {
-			if f, err := strconv.ParseFloat(bytesString(v), 64); err == nil {
-				return f
-			}
-		}
-	case rules.String:
-		if v[0] == '"' {
-			return stringValue(v)
-		}
-	case rules.Bool:
-		switch v[0] {
-		case 't':
-			return true
-		case 'f':
-			return false
-		}
-	case rules.Time:
-		if v[0] == '"' {
-			if t, err := time.Parse(time.RFC3339Nano, stringValue(v)); err == nil {
-				return t.UTC()
-			}
-		}
+// scalarValue decodes a value field's text by its declared kind, as Get
+// returns it. Text of another shape than the kind writes (which the walker
+// never produces) is decoded as plain JSON.
+func scalarValue(k rules.Kind, text []byte) any {
+	v, _, ok := decodeValue(k, text)
+	switch {
+	case !ok:
+		return decodeAny(text)
+	case k == rules.String:
+		return stringValue(text)
+	case k == rules.Int:
+		return v.Int
+	case k == rules.Float:
+		return v.Float
+	case k == rules.Bool:
+		return v.Bool
+	case k == rules.Time:
+		return v.Time
 	}
-	return decodeAny(v)
+	return v.Any
 }
 
 // stringValue decodes a JSON string literal into a string of its own.
@@ -315,17 +299,6 @@ func stringValue(q []byte) string {
 		return strings.Clone(s) // a view of q: copy it
 	}
 	return s
-}
-
-// decodeAny decodes JSON text as encoding/json decodes it into an any. Text
-// encoding/json refuses to decode (a number beyond float64, such as 1e400,
-// passed through a none field) is returned as a json.RawMessage copy.
-func decodeAny(v []byte) any {
-	var x any
-	if json.Unmarshal(v, &x) != nil {
-		return json.RawMessage(bytes.Clone(v))
-	}
-	return x
 }
 
 // elements steps through the values of a JSON array's text.

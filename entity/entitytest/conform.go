@@ -259,7 +259,7 @@ func (c *checker) field(p path, f *entity.Field, v gjson.Result, secret bool) {
 
 // value checks a value field: its JSON type, then its rules.
 func (c *checker) value(p path, f *entity.Field, v gjson.Result, secret bool) {
-	rv, why, ok := valueOf(f.Type, v, len(f.Rules) > 0)
+	rv, why, ok := f.ReadJSON([]byte(v.Raw))
 	if !ok {
 		c.add(p, "want "+want(f)+", got "+shown(v, secret)+why)
 		return

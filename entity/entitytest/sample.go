@@ -82,7 +82,7 @@ func sampleValue(set *rules.Set, f *entity.Field) []byte {
 		if !ok {
 			continue
 		}
-		rv, _, ok := valueOf(f.Type, gjson.ParseBytes(js), true)
+		rv, _, ok := f.ReadJSON(js)
 		if ok && len(f.Check(rv)) == 0 {
 			return js
 		}
