@@ -287,3 +287,40 @@ func TestNilSliceIsAnEmptyList(t *testing.T) {
 		}
 	})
 }
+
+// A request's memory is proportional to its body: on the worst case the
+// issue names (a 1 MiB body of empty objects against a ten-field $ref,
+// which multiplies its output), MakeRequest allocates at most 48 bytes per
+// body byte, everything counted: the body, the JSON reader's records and
+// the output up to its limit.
+func TestRequestMemoryPerBodyByte(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	cases := []struct {
+		name string
+		body []byte
+	}{
+		{"empty objects", emptyItems(1<<20 - 100)},
+		{"empty arrays", []byte(`{"items":[` + strings.Repeat("[],", (1<<20-100)/3) + `[]]}`)},
+		{"empty strings", []byte(`{"items":[` + strings.Repeat(`"",`, (1<<20-100)/3) + `""]}`)},
+		{"short keys", []byte(`{"items":[{` + strings.Repeat(`"a":0,`, (1<<20-100)/6) + `"a":0}]}`)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			reg := entity.NewRegistry()
+			e := tenFields(t, reg)
+			var err error
+			alloc, _ := allocated(func() {
+				r := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(c.body))
+				r.Header.Set("Content-Type", "application/json")
+				_, err = e.MakeRequest(r)
+			})
+			perByte := float64(alloc) / float64(len(c.body))
+			t.Logf("%d-byte body: %v; %d bytes allocated, %.1f per body byte", len(c.body), err, alloc, perByte)
+			if perByte > 48 {
+				t.Errorf("%.1f bytes allocated per body byte, want at most 48", perByte)
+			}
+		})
+	}
+}
