@@ -4,37 +4,38 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"strings"
 )
 
 // The raw JSON reader. A document is read in two passes, never more:
 //
 //  1. scanJSON validates the whole input once, exactly as encoding/json's
 //     Valid does, without recursion (so no input can exhaust the stack),
-//     and records every object and array it meets in a tape (the
-//     container's size, the number of the container after it, and the
-//     numbers of the string literals in it) and every string literal's end
-//     and whether it is plain. It also refuses nesting deeper than
+//     and records every string literal, object and array it meets on a
+//     tape (see below). It also refuses nesting deeper than
 //     maxJSONNesting, as encoding/json does.
 //  2. Each object an entity reads is walked once, member by member, by
 //     jsonObject.fill, which keeps the values of the keys the entity reads
 //     in slots. A nested object or array is stepped over in one jump with
-//     its tape entry, and a string literal's end is read from the record,
+//     its tape entry, and a string literal's end is read from the tape,
 //     so the bytes of a list of objects are read by the validator, and
 //     only the bytes between their strings by each element's fill.
 //
 // Both walkers after the first trust the text: it is valid JSON, and each
 // container handed to them is one the validator measured.
-
-// span is the tape entry of one object or array: its size in bytes, from
-// its opening bracket to its closing one included, and the number (in the
-// order their opening brackets come in the text) of the first container
-// after it, that is after everything nested in it.
-type span struct {
-	size, next int32
-	// str and strNext number, among the document's string literals, the
-	// first one inside the container and the first one after it.
-	str, strNext int32
-}
+//
+// The tape is one []int32 with an entry for each string literal and each
+// container, in the order they begin in the text; a container is known by
+// the number of its entry, its ordinal. A string literal's entry is one
+// word: its size in bytes, quotes included, negated when the literal is
+// not plain (plain: no escapes, all ASCII, so that its content is its
+// value). A container's is two: its size in bytes, from its opening
+// bracket to its closing one included, and the ordinal of the entry after
+// everything nested in it. Each literal owns at least two bytes of the
+// text (its quotes) and each container two (its brackets), so the tape
+// holds at most one word per byte of valid text, and scanJSON sizes it
+// once from a count of those bytes (growTape): at most 4 bytes of memory
+// per byte of input, whatever the input.
 
 // jsonKind is the type of a JSON value, by its first byte.
 type jsonKind uint8
@@ -71,21 +72,22 @@ const (
 )
 
 // scanJSON validates b as one JSON value with optional white space around
-// it, nested at most maxNesting deep, and records its containers in *tape
-// (reusing its storage). stack is scratch space, also reused.
-func scanJSON(b string, maxNesting int, tape *[]span, ends *[]int32, stack *[]int32) scanError {
+// it, nested at most maxNesting deep, and records its string literals and
+// containers in *tape (reusing its storage).
+func scanJSON(b string, maxNesting int, tape *[]int32) scanError {
 	if len(b) > math.MaxInt32 {
 		return scanTooLarge
 	}
 	t := (*tape)[:0]
-	e := (*ends)[:0]
-	st := (*stack)[:0] // the containers open, by number
-	defer func() { *tape, *ends, *stack = t, e, st }()
+	defer func() { *tape = t }()
 	n := len(b)
 	i := 0
-	// A container's tape entry holds its start until it closes (no
-	// closures here: a variable they shared would live in memory).
-	closer := byte(0) // what closes the innermost open container
+	// While a container is open, its entry holds its start and the
+	// ordinal of the container around it (-1 for none), so that the open
+	// containers make a list through the tape and no stack is needed (nor
+	// closures: a variable they shared would live in memory).
+	open, depth := int32(-1), 0 // the innermost open container, and how many are open
+	closer := byte(0)           // what closes it
 	wantKey := false
 value:
 	for {
@@ -105,10 +107,15 @@ value:
 			if end < 0 {
 				return scanInvalid
 			}
-			if i = end; !plain {
-				end = -end
+			size := int32(end - i)
+			if !plain {
+				size = -size
 			}
-			e = append(e, int32(end))
+			if len(t) == cap(t) {
+				t = growTape(t, b, i, maxNesting-depth)
+			}
+			t = append(t, size)
+			i = end
 			if wantKey {
 				wantKey = false
 				for i < n && isSpace(b[i]) {
@@ -121,11 +128,15 @@ value:
 				continue value
 			}
 		case '{', '[':
-			if len(st) == maxNesting {
+			if depth == maxNesting {
 				return scanTooDeep
 			}
-			st = append(st, int32(len(t)))
-			t = append(t, span{size: int32(i), str: int32(len(e))})
+			depth++
+			if len(t)+2 > cap(t) {
+				t = growTape(t, b, i, maxNesting-depth+1)
+			}
+			t = append(t, int32(i), open)
+			open = int32(len(t) - 2)
 			closer = c + 2 // '{'+2 is '}', '['+2 is ']'
 			i++
 			for i < n && isSpace(b[i]) {
@@ -161,7 +172,7 @@ value:
 				i++
 			}
 			if i == n {
-				if len(st) == 0 {
+				if depth == 0 {
 					return scanOK
 				}
 				return scanInvalid
@@ -172,12 +183,13 @@ value:
 				wantKey = closer == '}'
 				continue value
 			case c == closer && closer != 0:
-				k := st[len(st)-1]
-				st = st[:len(st)-1]
-				t[k] = span{size: int32(i) - t[k].size + 1, next: int32(len(t)), str: t[k].str, strNext: int32(len(e))}
+				e := t[open : open+2 : open+2]
+				start, outer := e[0], e[1]
+				e[0], e[1] = int32(i)-start+1, int32(len(t))
+				open, depth = outer, depth-1
 				closer = 0
-				if len(st) > 0 {
-					closer = b[t[st[len(st)-1]].size] + 2
+				if open >= 0 {
+					closer = b[t[open]] + 2
 				}
 				i++
 			default:
@@ -185,6 +197,23 @@ value:
 			}
 		}
 	}
+}
+
+// growTape returns t with room for every entry of the text from b[i:] on,
+// in one allocation of just that (a slice grown by append would allocate
+// about five times its final size in all on the way): two words for each
+// opening bracket there and one for each pair of quotes, or, when fewer,
+// a word for each byte (see the tape) and one more for each of the
+// unclosed containers that invalid text may still open before scanJSON
+// refuses it.
+//
+//go:noinline
+func growTape(t []int32, b string, i, unclosed int) []int32 {
+	rest := b[i:]
+	need := min(len(rest)+unclosed, 2*(strings.Count(rest, "{")+strings.Count(rest, "["))+(strings.Count(rest, `"`)+1)/2)
+	grown := make([]int32, len(t), len(t)+need)
+	copy(grown, t)
+	return grown
 }
 
 // scanString validates the string literal at b[i:] and returns the offset
@@ -399,24 +428,26 @@ func countJSON(text string) int {
 	return count
 }
 
-// eachJSONObject calls f with the position, text and tape number of each
+// eachJSONObject calls f with the position, text and ordinal of each
 // element of a JSON array that is an object, until f returns false. ord is
-// the array's own number on tape.
-func eachJSONObject(array string, ord int32, tape []span, f func(i int, text string, ord int32) bool) {
-	next := ord + 1
+// the array's own ordinal on tape.
+func eachJSONObject(array string, ord int32, tape []int32, f func(i int, text string, ord int32) bool) {
+	k := int(ord) + 2 // the next entry's ordinal
 	idx := 0
 	for i := skipSpace(array, 1); array[i] != ']'; idx++ {
 		switch c := array[i]; c {
 		case '{', '[':
-			sp := tape[next]
-			end := i + int(sp.size)
-			if c == '{' && !f(idx, array[i:end], next) {
+			e := tape[k : k+2 : k+2]
+			end := i + int(e[0])
+			if c == '{' && !f(idx, array[i:end], int32(k)) {
 				return
 			}
-			next = sp.next
+			k = int(e[1])
 			i = end
 		case '"':
-			i, _ = stringEnd(array, i)
+			size, _ := literal(tape, k)
+			i += size
+			k++
 		default:
 			i = scalarEnd(array, i)
 		}
@@ -424,6 +455,16 @@ func eachJSONObject(array string, ord int32, tape []span, f func(i int, text str
 			i = skipSpace(array, i+1)
 		}
 	}
+}
+
+// literal returns the size of the string literal whose entry is tape[k],
+// and whether it is plain.
+func literal(tape []int32, k int) (int, bool) {
+	size := int(tape[k])
+	if size < 0 {
+		return -size, false
+	}
+	return size, true
 }
 
 // Eight bytes at a time: the string scanners look at a word of text at

@@ -38,17 +38,16 @@ func enumerate(alpha string, maxLen int, f func(string)) {
 // TestScanJSONExhaustiveStructure: every short arrangement of brackets,
 // separators, literals' and numbers' bytes.
 func TestScanJSONExhaustiveStructure(t *testing.T) {
-	var tape []span
-	var ends, stack []int32
+	var tape []int32
 	n := 0
 	enumerate("{}[]\",:0-.e1 \\ut", exhaustiveLen, func(s string) {
 		n++
-		got := scanJSON(s, maxJSONNesting, &tape, &ends, &stack)
+		got := scanJSON(s, maxJSONNesting, &tape)
 		if (got == scanOK) != json.Valid([]byte(s)) {
 			t.Fatalf("scanJSON(%q) = %v, json.Valid = %v", s, got, json.Valid([]byte(s)))
 		}
 		if got == scanOK {
-			checkWalkers(t, s, tape, ends)
+			checkWalkers(t, s, tape)
 		}
 	})
 	t.Logf("%d inputs", n)
@@ -58,8 +57,7 @@ func TestScanJSONExhaustiveStructure(t *testing.T) {
 // odd bytes, at every offset in a word, as a value, a key, a top-level
 // string, an unclosed string and a nested one.
 func TestScanJSONExhaustiveStrings(t *testing.T) {
-	var tape []span
-	var ends, stack []int32
+	var tape []int32
 	n := 0
 	enumerate("\\\"u0aF/\x01\xffn", exhaustiveLen, func(x string) {
 		for pad := 0; pad <= 9; pad++ {
@@ -73,12 +71,12 @@ func TestScanJSONExhaustiveStrings(t *testing.T) {
 				`[["` + p + x + `"],{"a":"` + x + `"}]`,
 			} {
 				n++
-				got := scanJSON(s, maxJSONNesting, &tape, &ends, &stack)
+				got := scanJSON(s, maxJSONNesting, &tape)
 				if (got == scanOK) != json.Valid([]byte(s)) {
 					t.Fatalf("scanJSON(%q) = %v, json.Valid = %v", s, got, json.Valid([]byte(s)))
 				}
 				if got == scanOK {
-					checkWalkers(t, s, tape, ends)
+					checkWalkers(t, s, tape)
 					if s[0] == '"' {
 						end, plain := stringEnd(s, 0)
 						if end != len(s) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math/bits"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -73,11 +74,10 @@ func TestScanJSON(t *testing.T) {
 		{"deep enough", strings.Repeat("[", 10000) + strings.Repeat("]", 10000), scanOK},
 		{"deep and unclosed", strings.Repeat("[", 20000), scanTooDeep},
 	}
-	var tape []span
-	var ends, stack []int32
+	var tape []int32
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := scanJSON(tt.in, maxJSONNesting, &tape, &ends, &stack)
+			got := scanJSON(tt.in, maxJSONNesting, &tape)
 			if got != tt.want {
 				t.Errorf("scanJSON(%.40q) = %v, want %v", tt.in, got, tt.want)
 			}
@@ -94,10 +94,9 @@ func FuzzScanJSON(f *testing.F) {
 	for _, s := range []string{`{}`, `[1,"a",{"b":[null,true]}]`, `{"a":{"b":{"c":[]}},"d":"\u00e9"}`, `[01]`, `"x\u12"`, "[\"\xff\"]"} {
 		f.Add(s)
 	}
-	var tape []span
-	var ends, stack []int32
+	var tape []int32
 	f.Fuzz(func(t *testing.T, in string) {
-		got := scanJSON(in, 64, &tape, &ends, &stack)
+		got := scanJSON(in, 64, &tape)
 		valid := json.Valid([]byte(in))
 		switch {
 		case got == scanTooDeep:
@@ -110,7 +109,7 @@ func FuzzScanJSON(f *testing.F) {
 		case got != scanOK:
 			return
 		}
-		checkWalkers(t, in, tape, ends)
+		checkWalkers(t, in, tape)
 	})
 }
 
@@ -196,11 +195,10 @@ func BenchmarkScanJSON(b *testing.B) {
 	}
 	sb.WriteString(`]}`)
 	doc := sb.String()
-	var tape []span
-	var ends, stack []int32
+	var tape []int32
 	b.SetBytes(int64(len(doc)))
 	for b.Loop() {
-		if scanJSON(doc, maxJSONNesting, &tape, &ends, &stack) != scanOK {
+		if scanJSON(doc, maxJSONNesting, &tape) != scanOK {
 			b.Fatal("invalid")
 		}
 	}
@@ -254,8 +252,8 @@ func BenchmarkFill(b *testing.B) {
 	e := reg.Lookup("user")
 	obj := `{"age":40,"id":"1007","mail":"maachang12@example2.com","name":"maachang12"}`
 	var o jsonObject
-	st := &jsonStack{doc: obj}
-	if scanJSON(obj, maxJSONNesting, &st.tape, &st.ends, &st.open) != scanOK {
+	st := new(jsonStack)
+	if scanJSON(obj, maxJSONNesting, &st.tape) != scanOK {
 		b.Fatal("invalid")
 	}
 	b.SetBytes(int64(len(obj)))
@@ -264,69 +262,62 @@ func BenchmarkFill(b *testing.B) {
 	}
 }
 
-// checkStringEnds checks the validator's record of valid text's string
-// literals against the walker's: each literal's end and plainness, and
-// each container's first string and first string after it.
-func checkStringEnds(t *testing.T, in string, tape []span, ends []int32) {
-	t.Helper()
-	var starts []int // of the string literals
+// wantTape returns the tape of valid text as jsonscan.go defines it, built
+// apart from the validator: the containers where encoding/json's tokenizer
+// finds them, the string literals where the walker does, the plain ones
+// judged by their bytes. It also returns the offset of each container's
+// entry, by ordinal.
+func wantTape(in string) (tape []int32, starts map[int]int) {
+	type item struct{ start, end int }
+	var items []item
 	for i := 0; i < len(in); i++ {
 		if in[i] == '"' {
-			starts = append(starts, i)
-			i, _ = stringEnd(in, i)
-			i--
+			end, _ := stringEnd(in, i)
+			items = append(items, item{i, end})
+			i = end - 1
 		}
 	}
-	if len(starts) != len(ends) {
-		t.Fatalf("%q: %d string literals, %d ends", in, len(starts), len(ends))
+	for _, start := range decoderContainerStarts(in) {
+		items = append(items, item{start, nestedEnd(in, start)})
 	}
-	for k, start := range starts {
-		end, plain := stringEnd(in, start)
-		if got, gotPlain := stringEndAt(ends, k, 0); got != end || gotPlain != plain {
-			t.Fatalf("%q: literal %d at %d: end %d plain %v, want %d %v", in, k, start, got, gotPlain, end, plain)
+	slices.SortFunc(items, func(a, b item) int { return a.start - b.start })
+	ords := make([]int, len(items)+1) // each item's ordinal, and the tape's length
+	for k, it := range items {
+		ords[k+1] = ords[k] + 1
+		if in[it.start] != '"' {
+			ords[k+1]++
 		}
 	}
-	for k, start := range decoderContainerStarts(in) {
-		end := nestedEnd(in, start)
-		before, inside := 0, 0
-		for _, s := range starts {
-			switch {
-			case s < start:
-				before++
-			case s < end:
-				inside++
+	starts = make(map[int]int)
+	for k, it := range items {
+		size := int32(it.end - it.start)
+		if in[it.start] == '"' {
+			lit := in[it.start+1 : it.end-1]
+			if strings.IndexByte(lit, '\\') >= 0 || strings.IndexFunc(lit, func(r rune) bool { return r >= 0x80 }) >= 0 {
+				size = -size
 			}
+			tape = append(tape, size)
+			continue
 		}
-		if int(tape[k].str) != before || int(tape[k].strNext) != before+inside {
-			t.Fatalf("%q: container %d: strings %d..%d, want %d..%d", in, k, tape[k].str, tape[k].strNext, before, before+inside)
+		next := k + 1
+		for next < len(items) && items[next].start < it.end {
+			next++
 		}
+		starts[ords[k]] = it.start
+		tape = append(tape, size, int32(ords[next]))
 	}
+	return tape, starts
 }
 
 // checkWalkers checks the tape and the walkers on valid text.
-func checkWalkers(t *testing.T, in string, tape []span, ends []int32) {
+func checkWalkers(t *testing.T, in string, tape []int32) {
 	t.Helper()
-	checkStringEnds(t, in, tape, ends)
-	starts := decoderContainerStarts(in)
-	if len(starts) != len(tape) {
-		t.Fatalf("%q: %d containers, tape %d", in, len(starts), len(tape))
+	want, starts := wantTape(in)
+	if !slices.Equal(tape, want) {
+		t.Fatalf("%q: tape %v, want %v", in, tape, want)
 	}
 	for k, start := range starts {
-		// Each container's span is its extent and its next number is the
-		// count of the containers it holds, plus its own.
-		end := nestedEnd(in, start)
-		if int(tape[k].size) != end-start {
-			t.Fatalf("%q: container %d: span %d, want %d", in, k, tape[k].size, end-start)
-		}
-		inner := 0
-		for _, s := range starts[k+1:] {
-			if s < end {
-				inner++
-			}
-		}
-		if int(tape[k].next) != k+1+inner {
-			t.Fatalf("%q: container %d: next %d, want %d", in, k, tape[k].next, k+1+inner)
-		}
+		end := start + int(tape[k])
 		var v any
 		dec := json.NewDecoder(strings.NewReader(in[start:end]))
 		dec.UseNumber() // numbers beyond float64 are valid JSON too
@@ -340,7 +331,7 @@ func checkWalkers(t *testing.T, in string, tape []span, ends []int32) {
 			// eachJSONObject: the objects, with the right ordinals.
 			var got []int
 			eachJSONObject(in[start:end], int32(k), tape, func(i int, text string, ord int32) bool {
-				if int(ord) >= len(starts) || starts[ord] != start+strings.Index(in[start:end], text) || text[0] != '{' {
+				if s, ok := starts[int(ord)]; !ok || s != start+strings.Index(in[start:end], text) || text[0] != '{' {
 					t.Fatalf("%q: eachJSONObject elem %d: ord %d text %q", in, i, ord, text)
 				}
 				got = append(got, i)

@@ -19,7 +19,7 @@ import (
 type jval struct {
 	kind       jsonKind
 	plain      bool  // a string literal whose content is its value
-	ord        int32 // an object or array: its number on the tape
+	ord        int32 // an object or array: its ordinal on the tape
 	start, end int32 // the value's text in the object's
 }
 
@@ -40,23 +40,11 @@ type jsonObject struct {
 
 // fill reads the object text once, keeping the values of the keys e reads.
 // A key that comes twice keeps its last value, as encoding/json does. ord
-// is the object's number on tape, the validator's record of text's
-// containers, with which nested values are stepped over without reading
-// them.
+// is the object's ordinal on tape, the validator's record of the
+// document (jsonscan.go), with which string literals end and nested values
+// are stepped over without reading them.
 func (o *jsonObject) fill(text string, ord int32, st *jsonStack, e *Entity) {
-	tape, ends := st.tape, st.ends
-	next := ord + 1           // the next container's number
-	str := int(tape[ord].str) // the next string literal's number
-	i := skipSpace(text, 1)
-	// The record holds where each string literal ends in the document;
-	// base is where text starts in it, found from the first key's end
-	// there and here. (An empty object reads no record.)
-	base := 0
-	if text[i] == '"' {
-		end, _ := stringEnd(text, i)
-		abs, _ := stringEndAt(ends, str, 0)
-		base = abs - end
-	}
+	tape := st.tape
 	clear(o.vals[:min(e.nslots, len(o.vals))])
 	if e.nslots > len(o.vals) {
 		if len(o.more) < e.nslots-len(o.vals) {
@@ -69,12 +57,14 @@ func (o *jsonObject) fill(text string, ord int32, st *jsonStack, e *Entity) {
 		o.hintsFor = e
 		clear(o.hints[:])
 	}
+	k := int(ord) + 2 // the next entry's ordinal
 	var skipped jval
-	for m := 0; text[i] != '}'; m++ {
+	for i, m := skipSpace(text, 1), 0; text[i] != '}'; m++ {
 		// The key, whose end the validator recorded: first the name
 		// found at this position last time, else looked up.
-		end, plain := stringEndAt(ends, str, base)
-		str++
+		size, plain := literal(tape, k)
+		k++
+		end := i + size
 		key := text[i+1 : end-1]
 		slot := -1
 		if !plain {
@@ -102,14 +92,14 @@ func (o *jsonObject) fill(text string, ord int32, st *jsonStack, e *Entity) {
 		jv.start, jv.plain, jv.ord = int32(i), false, 0
 		switch c := text[i]; c {
 		case '"':
-			end, jv.plain = stringEndAt(ends, str, base)
-			str++
-			jv.kind = jsonString
+			size, jv.plain = literal(tape, k)
+			k++
+			end, jv.kind = i+size, jsonString
 		case '{', '[':
-			sp := tape[next]
-			end = i + int(sp.size)
-			jv.kind, jv.ord = jsonNested, next
-			next, str = sp.next, int(sp.strNext)
+			e := tape[k : k+2 : k+2]
+			end = i + int(e[0])
+			jv.kind, jv.ord = jsonNested, int32(k)
+			k = int(e[1])
 		case 't':
 			end, jv.kind = i+4, jsonTrue
 		case 'f':
@@ -124,16 +114,6 @@ func (o *jsonObject) fill(text string, ord int32, st *jsonStack, e *Entity) {
 			i = skipSpace(text, i+1)
 		}
 	}
-}
-
-// stringEndAt returns the end of string literal number k, relative to base,
-// and whether it is plain, from the validator's record ends.
-func stringEndAt(ends []int32, k, base int) (int, bool) {
-	e := int(ends[k])
-	if e < 0 {
-		return -e - base, false
-	}
-	return e - base, true
 }
 
 // has reports whether the object holds a value (null included) in slot i.
@@ -181,10 +161,7 @@ func (o *jsonObject) get(i int) raw {
 // anyway: sources are also read through reflection, and escape analysis
 // does not tell their fields apart.)
 type jsonStack struct {
-	doc  string  // the document being read
-	tape []span  // its containers
-	ends []int32 // the ends of its string literals, negated when not plain
-	open []int32 // the validator's scratch
+	tape []int32 // the document's string literals and containers (jsonscan.go)
 	objs []*jsonObject
 	used int
 }
@@ -198,8 +175,7 @@ func (r *run) parseJSON(b []byte) (string, error) {
 		r.js = jsonStackPool.Get().(*jsonStack)
 	}
 	s := bytesString(b)
-	r.js.doc = s
-	switch scanJSON(s, maxJSONNesting, &r.js.tape, &r.js.ends, &r.js.open) {
+	switch scanJSON(s, maxJSONNesting, &r.js.tape) {
 	case scanTooDeep:
 		return "", inputError(ErrInvalidJSON, "the body nests deeper than "+strconv.Itoa(maxJSONNesting)+" levels")
 	case scanTooLarge:
@@ -241,11 +217,10 @@ func (r *run) eachJSONObject(text string, ord int32, f func(i int, text string, 
 func (r *run) putJSON() {
 	if r.js != nil {
 		r.js.used = 0
-		r.js.doc = "" // do not keep the caller's input alive in the pool
 		for _, o := range r.js.objs {
 			o.text = "" // do not keep the caller's input alive in the pool
 		}
-		if cap(r.js.tape) <= 1<<16 && cap(r.js.ends) <= 1<<16 && cap(r.js.open) <= 1<<16 {
+		if cap(r.js.tape) <= 1<<16 {
 			jsonStackPool.Put(r.js)
 		}
 		r.js = nil

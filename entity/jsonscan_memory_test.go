@@ -1,0 +1,81 @@
+package entity
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// tapeBytesPerByte is what the validator's tape may allocate in all, per
+// byte of input, whatever the input: one int32 per byte at most (see the
+// tape in jsonscan.go), in one allocation, plus one for each bracket that
+// invalid input may leave open (tapeSlack).
+const tapeBytesPerByte = 4
+
+// tapeSlack is the room growTape leaves for unclosed brackets, and a page
+// that a large allocation is rounded up to.
+const tapeSlack = 4*maxJSONNesting + 8<<10
+
+// memoryInputs are inputs of about 1 MiB of the shapes that need the most
+// tape per byte, valid and not.
+func memoryInputs() []struct{ name, in string } {
+	const size = 1 << 20
+	// fill repeats unit between head and tail, separated by sep, to about size bytes.
+	fill := func(head, unit, sep, tail string) string {
+		n := (size - len(head) - len(tail)) / (len(unit) + len(sep))
+		return head + strings.Repeat(unit+sep, n-1) + unit + tail
+	}
+	const deep = maxJSONNesting - 1
+	nested := strings.Repeat("[", deep) + strings.Repeat("]", deep)
+	nestedObj := strings.Repeat(`{"":`, deep/4) + "0" + strings.Repeat("}", deep/4)
+	return []struct{ name, in string }{
+		{"empty objects in a list in an object", fill(`{"items":[`, "{}", ",", "]}")},
+		{"empty arrays", fill("[", "[]", ",", "]")},
+		{"empty strings", fill("[", `""`, ",", "]")},
+		{"empty keys and strings", fill("{", `"":""`, ",", "}")},
+		{"strings with escapes", fill("[", `"\""`, ",", "]")},
+		{"mixed", fill("[", `{},[],"",0,{"":[]}`, ",", "]")},
+		{"nested arrays", fill("[", nested, ",", "]")},
+		{"nested arrays without commas", fill("[", nested, "", "]")[:size/2] + "]"},
+		{"nested objects", fill("[", nestedObj, ",", "]")},
+		{"white space", fill("[", " [ ] ", ",", "]")},
+		{"numbers", fill("[", "0", ",", "]")},
+		{"unclosed empty objects", fill("[", "{}", ",", "")},
+		{"unclosed nested arrays", fill("[", nested, ",", "") + strings.Repeat("[", deep)},
+		{"too deep", strings.Repeat("[", size)},
+		{"quotes in a string", `["` + strings.Repeat(`\"`, size/2) + `"]`},
+		{"brackets in a string", `["` + strings.Repeat(`[`, size) + `"]`},
+		{"invalid at the end", fill("[", "{}", ",", "]x")},
+	}
+}
+
+// TestScanJSONMemory measures what scanning about 1 MiB of each shape
+// allocates, from an empty tape and from one a small document left: at
+// most tapeBytesPerByte a byte. (The race detector allocates too: not
+// measured under it.)
+func TestScanJSONMemory(t *testing.T) {
+	if raceDetector {
+		t.Skip("the race detector allocates")
+	}
+	for _, tt := range memoryInputs() {
+		for _, from := range []string{"empty", "used"} {
+			t.Run(tt.name+"/"+from, func(t *testing.T) {
+				var tape []int32
+				if from == "used" {
+					scanJSON(`[{"a":"b"},[1,2],{},"c"]`, maxJSONNesting, &tape)
+				}
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				got := scanJSON(tt.in, maxJSONNesting, &tape)
+				runtime.ReadMemStats(&after)
+				alloc := after.TotalAlloc - before.TotalAlloc
+				perByte := float64(alloc) / float64(len(tt.in))
+				t.Logf("%d bytes, %v: %d entries, %d allocated, %.2f bytes a byte", len(tt.in), got, len(tape), alloc, perByte)
+				if limit := tapeBytesPerByte*uint64(len(tt.in)) + tapeSlack; alloc > limit {
+					t.Errorf("scanJSON allocated %d bytes for %d bytes of input (%.2f a byte), want at most %d a byte", alloc, len(tt.in), perByte, tapeBytesPerByte)
+				}
+			})
+		}
+	}
+}
