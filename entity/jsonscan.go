@@ -35,7 +35,8 @@ import (
 // text (its quotes) and each container two (its brackets), so the tape
 // holds at most one word per byte of valid text, and scanJSON sizes it
 // once from a count of those bytes (growTape): at most 4 bytes of memory
-// per byte of input, whatever the input.
+// per byte of input, whatever the input (plus a word for each bracket that
+// invalid text leaves open, at most maxNesting).
 
 // jsonKind is the type of a JSON value, by its first byte.
 type jsonKind uint8
@@ -201,17 +202,21 @@ value:
 
 // growTape returns t with room for every entry of the text from b[i:] on,
 // in one allocation of just that (a slice grown by append would allocate
-// about five times its final size in all on the way): two words for each
-// opening bracket there and one for each pair of quotes, or, when fewer,
-// a word for each byte (see the tape) and one more for each of the
-// unclosed containers that invalid text may still open before scanJSON
-// refuses it.
+// about five times its final size in all on the way). unclosed is how
+// many containers may still be opened there and not closed before
+// scanJSON refuses the text. Each container begun in b[i:] has its opening
+// bracket there and, unless it is one of those, its closing bracket; each
+// string literal its two quotes. So the count is at most a word for each
+// byte, and a word for each unclosed container (see the tape).
 //
 //go:noinline
 func growTape(t []int32, b string, i, unclosed int) []int32 {
 	rest := b[i:]
-	need := min(len(rest)+unclosed, 2*(strings.Count(rest, "{")+strings.Count(rest, "["))+(strings.Count(rest, `"`)+1)/2)
-	grown := make([]int32, len(t), len(t)+need)
+	containers := strings.Count(rest, "{") + strings.Count(rest, "[")
+	if containers > unclosed { // most text has fewer: no need to count further
+		containers = min(containers, strings.Count(rest, "}")+strings.Count(rest, "]")+unclosed)
+	}
+	grown := make([]int32, len(t), len(t)+2*containers+strings.Count(rest, `"`)/2)
 	copy(grown, t)
 	return grown
 }

@@ -8,17 +8,20 @@ import (
 
 // tapeBytesPerByte is what the validator's tape may allocate in all, per
 // byte of input, whatever the input: one int32 per byte at most (see the
-// tape in jsonscan.go), in one allocation, plus one for each bracket that
-// invalid input may leave open (tapeSlack).
+// tape in jsonscan.go), in one allocation, plus tapeSlack.
 const tapeBytesPerByte = 4
 
-// tapeSlack is the room growTape leaves for unclosed brackets, and a page
-// that a large allocation is rounded up to.
-const tapeSlack = 4*maxJSONNesting + 8<<10
+// tapeSlack is the room for the brackets that invalid input may leave
+// open (two words each, at most maxJSONNesting of them), and a page that
+// a large allocation is rounded up to.
+const tapeSlack = 8*maxJSONNesting + 8<<10
 
 // memoryInputs are inputs of about 1 MiB of the shapes that need the most
 // tape per byte, valid and not.
-func memoryInputs() []struct{ name, in string } {
+func memoryInputs() []struct {
+	name, in string
+	small    bool // so few literals and containers that the tape is at most tapeSlack
+} {
 	const size = 1 << 20
 	// fill repeats unit between head and tail, separated by sep, to about size bytes.
 	fill := func(head, unit, sep, tail string) string {
@@ -28,24 +31,29 @@ func memoryInputs() []struct{ name, in string } {
 	const deep = maxJSONNesting - 1
 	nested := strings.Repeat("[", deep) + strings.Repeat("]", deep)
 	nestedObj := strings.Repeat(`{"":`, deep/4) + "0" + strings.Repeat("}", deep/4)
-	return []struct{ name, in string }{
-		{"empty objects in a list in an object", fill(`{"items":[`, "{}", ",", "]}")},
-		{"empty arrays", fill("[", "[]", ",", "]")},
-		{"empty strings", fill("[", `""`, ",", "]")},
-		{"empty keys and strings", fill("{", `"":""`, ",", "}")},
-		{"strings with escapes", fill("[", `"\""`, ",", "]")},
-		{"mixed", fill("[", `{},[],"",0,{"":[]}`, ",", "]")},
-		{"nested arrays", fill("[", nested, ",", "]")},
-		{"nested arrays without commas", fill("[", nested, "", "]")[:size/2] + "]"},
-		{"nested objects", fill("[", nestedObj, ",", "]")},
-		{"white space", fill("[", " [ ] ", ",", "]")},
-		{"numbers", fill("[", "0", ",", "]")},
-		{"unclosed empty objects", fill("[", "{}", ",", "")},
-		{"unclosed nested arrays", fill("[", nested, ",", "") + strings.Repeat("[", deep)},
-		{"too deep", strings.Repeat("[", size)},
-		{"quotes in a string", `["` + strings.Repeat(`\"`, size/2) + `"]`},
-		{"brackets in a string", `["` + strings.Repeat(`[`, size) + `"]`},
-		{"invalid at the end", fill("[", "{}", ",", "]x")},
+	type input = struct {
+		name, in string
+		small    bool
+	}
+	return []input{
+		{"empty objects in a list in an object", fill(`{"items":[`, "{}", ",", "]}"), false},
+		{"empty arrays", fill("[", "[]", ",", "]"), false},
+		{"empty strings", fill("[", `""`, ",", "]"), false},
+		{"empty keys and strings", fill("{", `"":""`, ",", "}"), false},
+		{"strings with escapes", fill("[", `"\""`, ",", "]"), false},
+		{"mixed", fill("[", `{},[],"",0,{"":[]}`, ",", "]"), false},
+		{"nested arrays", fill("[", nested, ",", "]"), false},
+		{"nested arrays without commas", fill("[", nested, "", "]")[:size/2] + "]", false},
+		{"nested objects", fill("[", nestedObj, ",", "]"), false},
+		{"white space", fill("[", " [ ] ", ",", "]"), false},
+		{"numbers", fill("[", "0", ",", "]"), true},
+		{"unclosed empty objects", fill("[", "{}", ",", ""), false},
+		{"unclosed nested arrays", fill("[", nested, ",", "") + strings.Repeat("[", deep), false},
+		{"too deep", strings.Repeat("[", size), true},
+		{"quotes in a string", `["` + strings.Repeat(`\"`, size/2) + `"]`, false},
+		{"brackets in a string", `["` + strings.Repeat(`[`, size) + `"]`, true},
+		{"closing brackets in a string", `["` + strings.Repeat(`]}`, size/2) + `"]`, true},
+		{"invalid at the end", fill("[", "{}", ",", "]x"), false},
 	}
 }
 
@@ -74,6 +82,9 @@ func TestScanJSONMemory(t *testing.T) {
 				t.Logf("%d bytes, %v: %d entries, %d allocated, %.2f bytes a byte", len(tt.in), got, len(tape), alloc, perByte)
 				if limit := tapeBytesPerByte*uint64(len(tt.in)) + tapeSlack; alloc > limit {
 					t.Errorf("scanJSON allocated %d bytes for %d bytes of input (%.2f a byte), want at most %d a byte", alloc, len(tt.in), perByte, tapeBytesPerByte)
+				}
+				if tt.small && alloc > tapeSlack {
+					t.Errorf("scanJSON allocated %d bytes for %d entries, want at most %d", alloc, len(tape), tapeSlack)
 				}
 			})
 		}

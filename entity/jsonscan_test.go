@@ -379,3 +379,23 @@ func decoderContainerStarts(s string) []int {
 	}
 	return starts
 }
+
+// BenchmarkScanJSONCold times the validator on 1 MiB documents with a new
+// tape each time, growth included: a list of users, and a list of empty
+// objects (the most tape a byte).
+func BenchmarkScanJSONCold(b *testing.B) {
+	user := `{"age":40,"id":"1007","mail":"maachang12@example2.com","name":"maachang12"}`
+	for _, bm := range []struct{ name, unit string }{{"users", user}, {"empty", "{}"}} {
+		doc := `{"items":[` + strings.Repeat(bm.unit+",", (1<<20)/(len(bm.unit)+1)) + bm.unit + `]}`
+		b.Run(bm.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(doc)))
+			for b.Loop() {
+				var tape []int32
+				if scanJSON(doc, maxJSONNesting, &tape) != scanOK {
+					b.Fatal("invalid")
+				}
+			}
+		})
+	}
+}

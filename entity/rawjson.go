@@ -96,10 +96,10 @@ func (o *jsonObject) fill(text string, ord int32, st *jsonStack, e *Entity) {
 			k++
 			end, jv.kind = i+size, jsonString
 		case '{', '[':
-			e := tape[k : k+2 : k+2]
-			end = i + int(e[0])
+			sp := tape[k : k+2 : k+2] // size, next
+			end = i + int(sp[0])
 			jv.kind, jv.ord = jsonNested, int32(k)
-			k = int(e[1])
+			k = int(sp[1])
 		case 't':
 			end, jv.kind = i+4, jsonTrue
 		case 'f':
