@@ -33,10 +33,11 @@ import (
 // bracket to its closing one included, and the ordinal of the entry after
 // everything nested in it. Each literal owns at least two bytes of the
 // text (its quotes) and each container two (its brackets), so the tape
-// holds at most one word per byte of valid text, and scanJSON sizes it
-// once from a count of those bytes (growTape): at most 4 bytes of memory
-// per byte of input, whatever the input (plus a word for each bracket that
-// invalid text leaves open, at most maxNesting).
+// holds at most one word per byte of valid text (plus one for each bracket
+// that invalid text leaves open, at most maxNesting). When the tape it is
+// given is full, scanJSON grows it once, to a count of those bytes in the
+// rest of the text (growTape): at most 4 bytes of memory per byte of
+// input, whatever the input.
 
 // jsonKind is the type of a JSON value, by its first byte.
 type jsonKind uint8
@@ -72,6 +73,16 @@ const (
 	scanTooLarge           // larger than the tape's offsets can say
 )
 
+// tapeWriter is what scanJSON keeps of the containers it meets: the tape,
+// and the containers open, as a list through the tape. While a container
+// is open, its entry holds its start and the ordinal of the container
+// around it (-1 for none), so that no stack is needed.
+type tapeWriter struct {
+	t     []int32
+	open  int32 // the innermost open container
+	depth int   // how many are open
+}
+
 // scanJSON validates b as one JSON value with optional white space around
 // it, nested at most maxNesting deep, and records its string literals and
 // containers in *tape (reusing its storage).
@@ -79,16 +90,15 @@ func scanJSON(b string, maxNesting int, tape *[]int32) scanError {
 	if len(b) > math.MaxInt32 {
 		return scanTooLarge
 	}
-	t := (*tape)[:0]
-	defer func() { *tape = t }()
+	// The tape and the open containers are kept in memory, where the
+	// deferred store makes them live: in registers, they would be saved
+	// and restored around each string literal scanned, which costs more
+	// than the few loads and stores where they are used.
+	w := tapeWriter{t: (*tape)[:0], open: -1}
+	defer func() { *tape = w.t }()
 	n := len(b)
 	i := 0
-	// While a container is open, its entry holds its start and the
-	// ordinal of the container around it (-1 for none), so that the open
-	// containers make a list through the tape and no stack is needed (nor
-	// closures: a variable they shared would live in memory).
-	open, depth := int32(-1), 0 // the innermost open container, and how many are open
-	closer := byte(0)           // what closes it
+	closer := byte(0) // what closes the innermost open container
 	wantKey := false
 value:
 	for {
@@ -112,10 +122,10 @@ value:
 			if !plain {
 				size = -size
 			}
-			if len(t) == cap(t) {
-				t = growTape(t, b, i, maxNesting-depth)
+			if len(w.t) == cap(w.t) {
+				w.t = growTape(w.t, b, i, maxNesting-w.depth)
 			}
-			t = append(t, size)
+			w.t = append(w.t, size)
 			i = end
 			if wantKey {
 				wantKey = false
@@ -129,15 +139,15 @@ value:
 				continue value
 			}
 		case '{', '[':
-			if depth == maxNesting {
+			if w.depth == maxNesting {
 				return scanTooDeep
 			}
-			depth++
-			if len(t)+2 > cap(t) {
-				t = growTape(t, b, i, maxNesting-depth+1)
+			if len(w.t)+2 > cap(w.t) {
+				w.t = growTape(w.t, b, i, maxNesting-w.depth)
 			}
-			t = append(t, int32(i), open)
-			open = int32(len(t) - 2)
+			w.t = append(w.t, int32(i), w.open)
+			w.open = int32(len(w.t) - 2)
+			w.depth++
 			closer = c + 2 // '{'+2 is '}', '['+2 is ']'
 			i++
 			for i < n && isSpace(b[i]) {
@@ -173,7 +183,7 @@ value:
 				i++
 			}
 			if i == n {
-				if depth == 0 {
+				if w.depth == 0 {
 					return scanOK
 				}
 				return scanInvalid
@@ -184,13 +194,13 @@ value:
 				wantKey = closer == '}'
 				continue value
 			case c == closer && closer != 0:
-				e := t[open : open+2 : open+2]
+				e := w.t[w.open : w.open+2 : w.open+2]
 				start, outer := e[0], e[1]
-				e[0], e[1] = int32(i)-start+1, int32(len(t))
-				open, depth = outer, depth-1
+				e[0], e[1] = int32(i)-start+1, int32(len(w.t))
+				w.open, w.depth = outer, w.depth-1
 				closer = 0
-				if open >= 0 {
-					closer = b[t[open]] + 2
+				if w.open >= 0 {
+					closer = b[w.t[w.open]] + 2
 				}
 				i++
 			default:
