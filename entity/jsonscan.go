@@ -122,10 +122,11 @@ value:
 			if !plain {
 				size = -size
 			}
-			if len(w.t) == cap(w.t) {
-				w.t = growTape(w.t, b, i, maxNesting-w.depth)
+			t := w.t
+			if len(t) == cap(t) {
+				t = growTape(t, b, i, maxNesting-w.depth)
 			}
-			w.t = append(w.t, size)
+			w.t = append(t, size)
 			i = end
 			if wantKey {
 				wantKey = false
