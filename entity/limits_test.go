@@ -318,8 +318,10 @@ func TestRequestMemoryPerBodyByte(t *testing.T) {
 			})
 			perByte := float64(alloc) / float64(len(c.body))
 			t.Logf("%d-byte body: %v; %d bytes allocated, %.1f per body byte", len(c.body), err, alloc, perByte)
-			if perByte > 48 {
-				t.Errorf("%.1f bytes allocated per body byte, want at most 48", perByte)
+			// The target is 48; today the worst case is 16.3: a
+			// regression past 24 is one to look at.
+			if perByte > 24 {
+				t.Errorf("%.1f bytes allocated per body byte, want at most 24", perByte)
 			}
 		})
 	}
