@@ -1,6 +1,7 @@
 package entity_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/rules"
 )
 
 // declErrorTests are declarations that must not compile, each with the full
@@ -588,4 +590,109 @@ func TestCheckBareDefaultThatFails(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("Check = %v\nwant %s", err, want)
 	}
+}
+
+// Declarations: hostile declarations are declaration errors that name what
+// is wrong, or compile; none panics.
+
+func TestHostileDeclarations(t *testing.T) {
+	cases := []struct {
+		name string
+		decl []string
+		want string // a substring of the error; "" for success
+	}{
+		{"Compile panics", []string{"v", "string", "hxcboom"}, `hxcboom: panic while compiling`},
+		{"Compile panics with an error", []string{"v", "string", "hxcboomerr 1"}, `hxcboomerr`},
+		{"Compile returns no Checker", []string{"v", "string", "hxcnil"}, `hxcnil`},
+		{"regex of 1025 bytes", []string{"v", "string", "regex '" + strings.Repeat("a", 1025) + "'"}, "limit of 1024"},
+		{"regex of 1024 bytes", []string{"v", "string", "regex '" + strings.Repeat("a", 1024) + "'"}, ""},
+		{"regex with nested repetition", []string{"v", "string", "regex 'a{1000}{1000}'"}, "regex"},
+		{"regex repeating past RE2's limit", []string{"v", "string", "regex '(a{1000}){1000}'"}, "regex"},
+		{"regex with a backreference", []string{"v", "string", `regex '(a)\1'`}, "regex"},
+		{"unclosed quote", []string{"v", "string", "regex '^a"}, "quote"},
+		{"10 000 rules", []string{"v", "string", strings.Repeat("min 1 | ", 9999) + "max 5"}, ""},
+		{"10 000 empty rules", []string{"v", "string", strings.Repeat("|", 10000)}, "empty"},
+		{"a 1 MB field name", []string{strings.Repeat("n", 1<<20), "string", ""}, ""},
+		{"NUL in a field name", []string{"a\x00b", "string", ""}, ""},
+		{"invalid UTF-8 in a field name", []string{"a\xffb", "string", ""}, ""},
+		{"NaN default on float", []string{"v", "float", "default NaN"}, "not a valid float"},
+		{"Inf default on float", []string{"v", "float", "default 1e400"}, "not a valid float"},
+		{"NaN default on number", []string{"v", "number", "default NaN"}, "not a valid number"},
+		{"deep JSON default on none", []string{"v", "none", "default " + strings.Repeat("[", 100) + strings.Repeat("]", 100)}, "default"},
+		{"default past MaxInt64", []string{"v", "number", "default 9223372036854775808"}, "not a valid number"},
+		{"range with NaN", []string{"v", "number", "range NaN 1"}, "range"},
+		{"min with Inf", []string{"v", "string", "min Inf"}, "min"},
+		{"min 1e400", []string{"v", "string", "min 1e400"}, "min"},
+		{"10 000 unclosed groups", nestedGroups(10000, false), "{"},
+		{"10 000 stray closes", func() []string {
+			d := []string{"v", "string", ""}
+			for range 10000 {
+				d = append(d, "g", "}", "")
+			}
+			return d
+		}(), "}"},
+		{"10 000 nested groups", nestedGroups(10000, true), ""},
+		{"rename to a quote and U+2028", []string{"v", "string", `rename '"` + "\u2028'"}, ""},
+		{"a $ref named with a quote", []string{"v", `$a"b`, ""}, ""},
+		{"triples not a multiple of three", []string{"v", "string"}, "not a whole triple"},
+	}
+	reg := entity.NewRegistry()
+	for _, d := range []rules.Def{
+		{Name: "hxcboom", Compile: func([]string, rules.Kind) (rules.Checker, error) { panic("hxcboom compiled") }},
+		{Name: "hxcboomerr", MinArgs: 1, MaxArgs: 1, Compile: func(a []string, _ rules.Kind) (rules.Checker, error) {
+			panic(fmt.Errorf("bad arg %s", a[0]))
+		}},
+		{Name: "hxcnil", Compile: func([]string, rules.Kind) (rules.Checker, error) { return nil, nil }},
+	} {
+		if err := reg.RegisterRule(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var e *entity.Entity
+			var err error
+			noPanic(t, "Expose", func() { e, err = reg.Expose("hostile", c.decl...) })
+			if c.want == "" {
+				if err != nil {
+					t.Fatalf("Expose: %.500v", err)
+				}
+				noPanic(t, "MakeJSON", func() {
+					out, merr := e.MakeJSON(map[string]any{"v": "x"})
+					if merr == nil && !json.Valid(out) {
+						t.Errorf("invalid JSON %s", clip(string(out)))
+					}
+				})
+				return
+			}
+			if err == nil {
+				t.Fatalf("Expose succeeded, want an error holding %q", c.want)
+			}
+			if e != nil {
+				t.Errorf("Expose failed and returned an entity")
+			}
+			var l dsl.ErrorList
+			if !errors.As(err, &l) || len(l) == 0 {
+				t.Errorf("error %T is not a dsl.ErrorList", err)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %s\nwant it to hold %q", clip(err.Error()), c.want)
+			}
+		})
+	}
+}
+
+// nestedGroups declares n nested groups around one field, closed or not.
+func nestedGroups(n int, closed bool) []string {
+	var d []string
+	for range n {
+		d = append(d, "g", "{", "")
+	}
+	d = append(d, "v", "string", "")
+	if closed {
+		for range n {
+			d = append(d, "g", "}", "")
+		}
+	}
+	return d
 }
