@@ -397,40 +397,6 @@ func TestForwardReference(t *testing.T) {
 	}
 }
 
-// TestReExpose: exposing a name again replaces it, and references to it see
-// the new entity.
-func TestReExpose(t *testing.T) {
-	reg := entity.NewRegistry()
-	expose(t, reg, "item", "a", "string", "")
-	holder := expose(t, reg, "holder", "it", "$item", "")
-	old := reg.Lookup("item")
-	out, _ := mustMake(t, holder, map[string]any{"it": map[string]any{"a": 1, "b": 2}})
-	if want := `{"it":{"a":"1"}}`; string(out) != want {
-		t.Errorf("before: got %s, want %s", out, want)
-	}
-	expose(t, reg, "item", "b", "number", "", "a", "bool", "default")
-	out, _ = mustMake(t, holder, map[string]any{"it": map[string]any{"a": 1, "b": 2}})
-	if want := `{"it":{"b":2,"a":true}}`; string(out) != want {
-		t.Errorf("after: got %s, want %s", out, want)
-	}
-	if reg.Lookup("item") == old {
-		t.Errorf("Lookup returns the old entity")
-	}
-	// The old entity still works on its own.
-	out, _ = mustMake(t, old, map[string]any{"a": 1})
-	if want := `{"a":"1"}`; string(out) != want {
-		t.Errorf("old entity: got %s, want %s", out, want)
-	}
-	// A failing re-expose leaves the current one in place.
-	if _, err := reg.Expose("item", "a", "nope", ""); err == nil {
-		t.Fatal("bad declaration compiled")
-	}
-	out, _ = mustMake(t, holder, map[string]any{"it": map[string]any{"a": 0}})
-	if want := `{"it":{"b":null,"a":false}}`; string(out) != want {
-		t.Errorf("after a failed re-expose: got %s, want %s", out, want)
-	}
-}
-
 // tree builds a chain of depth nodes: {"name":"n1","children":[{...}]}.
 func tree(depth int) map[string]any {
 	var node map[string]any
