@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/expose-go/expose/entity"
 )
 
 // encodeCases: large strings (10 MB) written whole, escaped as
@@ -71,4 +73,74 @@ func encodeCases() []entryCase {
 // them, from every entry point.
 func TestEncodeInputs(t *testing.T) {
 	runEntryCases(t, encodeCases())
+}
+
+// escapeTests are strings that encoding/json escapes.
+var escapeTests = []struct{ name, s string }{
+	{"plain", "plain"},
+	{"empty", ""},
+	{"quote", `a"b`},
+	{"backslash", `a\b`},
+	{"slash", `a/b`},
+	{"newline tab cr", "a\nb\tc\rd"},
+	{"backspace formfeed", "\b\f"},
+	{"NUL", "a\x00b"},
+	{"control chars", "\x01\x02\x1f\x0b"},
+	{"DEL", "\x7f"},
+	{"html", "<script>&</script>"},
+	{"U+2028 U+2029", "a\u2028b\u2029c"},
+	{"invalid UTF-8 byte", "a\xffb"},
+	{"truncated UTF-8", "a\xc3"},
+	{"surrogate half", "\xed\xa0\x80"},
+	{"overlong", "\xc0\xaf"},
+	{"non-ASCII", "héllo 日本語 😀"},
+	{"U+FFFD itself", "\ufffd"},
+	{"mixed", "\"<\u2028\xff\x00>\""},
+}
+
+// TestEscaping: keys and values are escaped exactly as encoding/json
+// escapes them.
+func TestEscaping(t *testing.T) {
+	for _, c := range escapeTests {
+		t.Run(c.name, func(t *testing.T) {
+			want := marshal(t, map[string]string{"v": c.s})
+			for _, typ := range []string{"string", "none"} {
+				e := exposeOne(t, typ, "")
+				out, _ := mustMake(t, e, map[string]any{"v": c.s})
+				if string(out) != want {
+					t.Errorf("%s value: got %s, want %s", typ, out, want)
+				}
+				out, _ = mustMake(t, e, map[string]string{"v": c.s})
+				if string(out) != want {
+					t.Errorf("%s value from map[string]string: got %s, want %s", typ, out, want)
+				}
+				out, _ = mustMake(t, e, map[string]any{"v": []byte(c.s)})
+				if typ == "string" && string(out) != want {
+					t.Errorf("%s value from []byte: got %s, want %s", typ, out, want)
+				}
+			}
+			if c.s == "" {
+				return
+			}
+			// As a key: the declared name, and a rename.
+			wantKey := marshal(t, map[string]int{c.s: 1})
+			e := expose(t, entity.NewRegistry(), "k", c.s, "number", "")
+			out, _ := mustMake(t, e, map[string]any{c.s: 1})
+			if string(out) != wantKey {
+				t.Errorf("key: got %s, want %s", out, wantKey)
+			}
+			e = expose(t, entity.NewRegistry(), "k", "x", "number", "rename '"+strings.ReplaceAll(c.s, "'", "''")+"'")
+			out, _ = mustMake(t, e, map[string]any{"x": 1})
+			if string(out) != wantKey {
+				t.Errorf("renamed key: got %s, want %s", out, wantKey)
+			}
+			// Inside a value passed through, as key and value.
+			e = exposeOne(t, "object", "")
+			m := map[string]any{c.s: c.s}
+			out, _ = mustMake(t, e, input(m))
+			if want := `{"v":` + marshal(t, m) + `}`; string(out) != want {
+				t.Errorf("object: got %s, want %s", out, want)
+			}
+		})
+	}
 }
