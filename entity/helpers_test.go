@@ -181,8 +181,8 @@ func marshal(t testing.TB, v any) string {
 // Hostile input, case by case through every entry point: each subject's
 // table of entryCase (limits_test.go, encode_test.go, convert_test.go,
 // input_test.go, rawjson_test.go, structs_test.go, errors_test.go) is made
-// through MakeJSON, AppendJSON,
-// Make (or MakeList for a list input) and Write, and each must give its
+// through MakeJSON, AppendJSON, Make (or MakeList for a list input) and
+// Write, and each must give its
 // named outcome: the exact output bytes, or an error of a given kind with
 // the given field errors. On top of that, every case asserts that no entry
 // point panics and that a success is valid JSON that Object.MarshalJSON
