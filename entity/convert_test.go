@@ -263,3 +263,108 @@ func TestRangeBoundsExact(t *testing.T) {
 		{name: "below the int64 bounds", typ: "number", rules: "range 9223372036854775806 9223372036854775807", in: m(math.MaxInt64 - 2), wantRule: "range"},
 	})
 }
+
+type panicMarshaler struct{}
+
+func (panicMarshaler) MarshalJSON() ([]byte, error) { panic("MarshalJSON panicked") }
+
+type badMarshaler struct{}
+
+func (badMarshaler) MarshalJSON() ([]byte, error) { return []byte(`{"unclosed":`), nil }
+
+type panicTextMarshaler struct{ s string }
+
+func (panicTextMarshaler) MarshalText() ([]byte, error) { panic("MarshalText panicked") }
+
+type namedFloat float64
+
+// numberCases: NaN and ±Inf are null where the field converts (the
+// conversion table: NaN/±Inf → null), a field error of rule json where the
+// value passes through; never invalid JSON. Then huge and tiny numbers.
+func numberCases() []entryCase {
+	jsonV := []string{failAt("v", "json")}
+	nan, inf := math.NaN(), math.Inf(1)
+	return []entryCase{
+		{name: "NaN into float", ent: "float", in: givenV(nan), out: wantOut(`{"v":null}`)},
+		{name: "+Inf into float", ent: "float", in: givenV(inf), out: wantOut(`{"v":null}`)},
+		{name: "-Inf into float", ent: "float", in: givenV(math.Inf(-1)), out: wantOut(`{"v":null}`)},
+		{name: "float32 NaN into float", ent: "float", in: givenV(float32(nan)), out: wantOut(`{"v":null}`)},
+		{name: "named float NaN into float", ent: "float", in: givenV(namedFloat(nan)), out: wantOut(`{"v":null}`)},
+		{name: "NaN into number", ent: "number", in: givenV(nan), out: wantOut(`{"v":null}`)},
+		{name: "+Inf into number", ent: "number", in: givenV(inf), out: wantOut(`{"v":null}`)},
+		{name: "NaN into string", ent: "string", in: givenV(nan), out: wantOut(`{"v":null}`)},
+		{name: "NaN into bool", ent: "bool", in: givenV(nan), out: wantOut(`{"v":null}`)},
+		{name: "+Inf into date", ent: "date", in: givenV(inf), out: wantOut(`{"v":null}`)},
+		{name: "NaN into a required float", ent: "reqfloat", in: givenV(nan), fails: []string{failAt("v", "req")}},
+		{name: "NaN into a float with a default", ent: "deffloat", in: givenV(nan), out: wantOut(`{"v":1.5}`)},
+		{name: "NaN into none", ent: "none", in: givenV(nan), fails: jsonV},
+		{name: "+Inf into none", ent: "none", in: givenV(inf), fails: jsonV},
+		{name: "-Inf into none", ent: "none", in: givenV(math.Inf(-1)), fails: jsonV},
+		{name: "float32 +Inf into none", ent: "none", in: givenV(float32(inf)), fails: jsonV},
+		{name: "NaN inside a list", ent: "list", in: givenV([]any{1, nan}), fails: jsonV},
+		{name: "+Inf inside an object", ent: "object", in: givenV(map[string]any{"x": inf}), fails: jsonV},
+		{name: "json.Number NaN into none", ent: "none", in: givenV(json.Number("NaN")), fails: jsonV},
+		{name: "json.Number Infinity into float", ent: "float", in: givenV(json.Number("Infinity")), out: wantOut(`{"v":null}`)},
+		{name: "raw JSON: NaN is not JSON", ent: "float", in: given([]byte(`{"v":NaN}`)), errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: 1e400 into float overflows to null", ent: "float", in: given([]byte(`{"v":1e400}`)), out: wantOut(`{"v":null}`)},
+		{name: "raw JSON: 1e400 into number", ent: "number", in: given([]byte(`{"v":1e400}`)), out: wantOut(`{"v":null}`)},
+		{name: "raw JSON: 1e400 passed through none keeps its text", ent: "none", in: given([]byte(`{"v":1e400}`)), out: wantOut(`{"v":1e400}`)},
+
+		// Huge and tiny numbers.
+		{name: "1e308 into float", ent: "float", in: givenV(1e308), out: wantOut(`{"v":1e+308}`)},
+		{name: "1e308 into number is outside int64", ent: "number", in: givenV(1e308), out: wantOut(`{"v":null}`)},
+		{name: "1e308 into string", ent: "string", in: givenV(1e308), out: wantOut(`{"v":"1e+308"}`)},
+		{name: "MaxFloat64 into none", ent: "none", in: givenV(math.MaxFloat64), out: wantMarshalV(math.MaxFloat64)},
+		{name: "5e-324 into float", ent: "float", in: givenV(5e-324), out: wantOut(`{"v":5e-324}`)},
+		{name: "5e-324 into number truncates to 0", ent: "number", in: givenV(5e-324), out: wantOut(`{"v":0}`)},
+		{name: "5e-324 into string", ent: "string", in: givenV(5e-324), out: wantOut(`{"v":"5e-324"}`)},
+		{name: "-0.0 into float", ent: "float", in: givenV(math.Copysign(0, -1)), out: wantOut(`{"v":-0}`)},
+		{name: "MaxInt64 into number", ent: "number", in: givenV(int64(math.MaxInt64)), out: wantOut(`{"v":9223372036854775807}`)},
+		{name: "MinInt64 into number", ent: "number", in: givenV(int64(math.MinInt64)), out: wantOut(`{"v":-9223372036854775808}`)},
+		{name: "MaxInt64 into float", ent: "float", in: givenV(int64(math.MaxInt64)), out: wantOut(`{"v":9223372036854776000}`)}, // float64(2^63), as encoding/json writes it
+		{name: "MinInt64 into string", ent: "string", in: givenV(int64(math.MinInt64)), out: wantOut(`{"v":"-9223372036854775808"}`)},
+		{name: "MaxUint64 into number is outside int64", ent: "number", in: givenV(uint64(math.MaxUint64)), out: wantOut(`{"v":null}`)},
+		{name: "MaxUint64 into float", ent: "float", in: givenV(uint64(math.MaxUint64)), out: wantOut(`{"v":18446744073709552000}`)}, // float64(2^64)
+		{name: "MaxUint64 into string", ent: "string", in: givenV(uint64(math.MaxUint64)), out: wantOut(`{"v":"18446744073709551615"}`)},
+		{name: "MaxUint64 into none", ent: "none", in: givenV(uint64(math.MaxUint64)), out: wantOut(`{"v":18446744073709551615}`)},
+		{name: "2^63 as a float into number is outside int64", ent: "number", in: givenV(float64(1 << 63)), out: wantOut(`{"v":null}`)},
+		{name: "-2^63 as a float into number", ent: "number", in: givenV(-float64(1 << 63)), out: wantOut(`{"v":-9223372036854775808}`)},
+		{name: "numeric string one past MaxInt64", ent: "number", in: givenV("9223372036854775808"), out: wantOut(`{"v":null}`)},
+		{name: "numeric string MinInt64", ent: "number", in: givenV("-9223372036854775808"), out: wantOut(`{"v":-9223372036854775808}`)},
+		{name: "numeric string of 1000 digits into number", ent: "number", in: givenV(strings.Repeat("9", 1000)), out: wantOut(`{"v":null}`)},
+		{name: "numeric string of 1000 digits into float overflows", ent: "float", in: givenV(strings.Repeat("9", 1000)), out: wantOut(`{"v":null}`)},
+		{name: "raw JSON: MaxUint64 into number", ent: "number", in: given([]byte(`{"v":18446744073709551615}`)), out: wantOut(`{"v":null}`)},
+		{name: "raw JSON: MinInt64 into number", ent: "number", in: given([]byte(`{"v":-9223372036854775808}`)), out: wantOut(`{"v":-9223372036854775808}`)},
+		{name: "raw JSON: 5e-324 into float", ent: "float", in: given([]byte(`{"v":5e-324}`)), out: wantOut(`{"v":5e-324}`)},
+	}
+}
+
+// TestNumberInputs: non-finite, huge and tiny numbers from every entry point.
+func TestNumberInputs(t *testing.T) {
+	runEntryCases(t, numberCases())
+}
+
+// unencodableCases: values JSON cannot hold, inside maps.
+func unencodableCases() []entryCase {
+	jsonV := []string{failAt("v", "json")}
+	return []entryCase{
+		{name: "channel into none", ent: "none", in: givenV(make(chan int)), fails: jsonV},
+		{name: "channel inside a map into none", ent: "none", in: givenV(map[string]any{"c": make(chan int)}), fails: jsonV},
+		{name: "func inside a map into object", ent: "object", in: givenV(map[string]any{"f": func() {}}), fails: jsonV},
+		{name: "func inside a list", ent: "list", in: givenV([]any{"ok", func() {}}), fails: jsonV},
+		{name: "channel into string is null", ent: "string", in: givenV(make(chan int)), out: wantOut(`{"v":null}`)},
+		{name: "complex number into none", ent: "none", in: givenV(complex(1, 2)), fails: jsonV},
+		{name: "map with bool keys into none", ent: "none", in: givenV(map[bool]int{true: 1}), fails: jsonV},
+		{name: "map with int keys into none", ent: "none", in: givenV(map[int]string{2: "b", 10: "a"}), out: wantOut(`{"v":{"10":"a","2":"b"}}`)},
+		{name: "MarshalJSON that panics into none", ent: "none", in: givenV(panicMarshaler{}), fails: jsonV},
+		{name: "MarshalJSON that writes invalid JSON into none", ent: "none", in: givenV(badMarshaler{}), fails: jsonV},
+		{name: "MarshalText that panics, as a map key", ent: "none", in: givenV(map[panicTextMarshaler]int{{"k"}: 1}), fails: jsonV},
+		{name: "[]byte into none with a regex: judged as written", ent: "noneregex", in: givenV([]byte("9:30")), fails: []string{failAt("v", "regex")}},
+	}
+}
+
+// TestUnencodableValues: a value JSON cannot hold is a field error of rule
+// json where it passes through, null where the field converts.
+func TestUnencodableValues(t *testing.T) {
+	runEntryCases(t, unencodableCases())
+}

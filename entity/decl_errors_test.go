@@ -1,6 +1,7 @@
 package entity_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/rules"
 )
 
 // declErrorTests are declarations that must not compile, each with the full
@@ -277,47 +279,6 @@ func TestDeclErrorsAfterSyntaxError(t *testing.T) {
 	}
 }
 
-// TestDeclErrorsNeverPanic: odd declarations are errors or entities, never
-// panics.
-func TestDeclErrorsNeverPanic(t *testing.T) {
-	decls := [][]string{
-		nil,
-		{},
-		{"", "", ""},
-		{"}", "}", "}"},
-		{"{", "{", "{"},
-		{"$", "$", "$"},
-		{"a", "string", "|"},
-		{"a", "string", "||||"},
-		{"a", "string", "'"},
-		{"a", "string", `"`},
-		{"a", "string", "default"},
-		{"a", "string", "regex"},
-		{"a", "string", "regex ''"},
-		{"a", "none", "default {"},
-		{"a", "list", "default [1,"},
-		{"a", "object", "default {}"},
-		{"a", "list", "default []"},
-		{"a", "string", "min 1e400"},
-		{"a", "string", "min NaN"},
-		{"a", "number", "range -1e400 1e400"},
-		{"a", "\x00", "\xff"},
-		{"\xff", "string", "rename \xff"},
-		{"g", "{", "", "h", "{", "", "i", "{", ""},
-		{"a", "$a", "default | req"},
-	}
-	for i, d := range decls {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			defer func() {
-				if p := recover(); p != nil {
-					t.Fatalf("Expose(%q) panicked: %v", d, p)
-				}
-			}()
-			entity.NewRegistry().Expose("e", d...)
-		})
-	}
-}
-
 // TestCheck: Check lists every $ref that names no entity, at once.
 func TestCheck(t *testing.T) {
 	reg := entity.NewRegistry()
@@ -392,40 +353,6 @@ func TestForwardReference(t *testing.T) {
 	out, _ := mustMake(t, users, seedUsers())
 	if string(out) != seedJSON {
 		t.Errorf("got  %s\nwant %s", out, seedJSON)
-	}
-}
-
-// TestReExpose: exposing a name again replaces it, and references to it see
-// the new entity.
-func TestReExpose(t *testing.T) {
-	reg := entity.NewRegistry()
-	expose(t, reg, "item", "a", "string", "")
-	holder := expose(t, reg, "holder", "it", "$item", "")
-	old := reg.Lookup("item")
-	out, _ := mustMake(t, holder, map[string]any{"it": map[string]any{"a": 1, "b": 2}})
-	if want := `{"it":{"a":"1"}}`; string(out) != want {
-		t.Errorf("before: got %s, want %s", out, want)
-	}
-	expose(t, reg, "item", "b", "number", "", "a", "bool", "default")
-	out, _ = mustMake(t, holder, map[string]any{"it": map[string]any{"a": 1, "b": 2}})
-	if want := `{"it":{"b":2,"a":true}}`; string(out) != want {
-		t.Errorf("after: got %s, want %s", out, want)
-	}
-	if reg.Lookup("item") == old {
-		t.Errorf("Lookup returns the old entity")
-	}
-	// The old entity still works on its own.
-	out, _ = mustMake(t, old, map[string]any{"a": 1})
-	if want := `{"a":"1"}`; string(out) != want {
-		t.Errorf("old entity: got %s, want %s", out, want)
-	}
-	// A failing re-expose leaves the current one in place.
-	if _, err := reg.Expose("item", "a", "nope", ""); err == nil {
-		t.Fatal("bad declaration compiled")
-	}
-	out, _ = mustMake(t, holder, map[string]any{"it": map[string]any{"a": 0}})
-	if want := `{"it":{"b":null,"a":false}}`; string(out) != want {
-		t.Errorf("after a failed re-expose: got %s, want %s", out, want)
 	}
 }
 
@@ -588,4 +515,147 @@ func TestCheckBareDefaultThatFails(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("Check = %v\nwant %s", err, want)
 	}
+}
+
+// anyOutcome is the want of a declaration that may compile or not: it
+// must only not panic.
+const anyOutcome = "\x00any"
+
+// TestDeclErrorsHostile: hostile and odd declarations are declaration
+// errors that name what is wrong, or compile; none panics.
+func TestDeclErrorsHostile(t *testing.T) {
+	cases := []struct {
+		name string
+		decl []string
+		want string // a substring of the error; "" for success; anyOutcome
+	}{
+		{"Compile panics", []string{"v", "string", "hxcboom"}, `hxcboom: panic while compiling`},
+		{"Compile panics with an error", []string{"v", "string", "hxcboomerr 1"}, `hxcboomerr`},
+		{"Compile returns no Checker", []string{"v", "string", "hxcnil"}, `hxcnil`},
+		{"regex of 1025 bytes", []string{"v", "string", "regex '" + strings.Repeat("a", 1025) + "'"}, "limit of 1024"},
+		{"regex of 1024 bytes", []string{"v", "string", "regex '" + strings.Repeat("a", 1024) + "'"}, ""},
+		{"regex with nested repetition", []string{"v", "string", "regex 'a{1000}{1000}'"}, "regex"},
+		{"regex repeating past RE2's limit", []string{"v", "string", "regex '(a{1000}){1000}'"}, "regex"},
+		{"regex with a backreference", []string{"v", "string", `regex '(a)\1'`}, "regex"},
+		{"unclosed quote", []string{"v", "string", "regex '^a"}, "quote"},
+		{"10 000 rules", []string{"v", "string", strings.Repeat("min 1 | ", 9999) + "max 5"}, ""},
+		{"10 000 empty rules", []string{"v", "string", strings.Repeat("|", 10000)}, "empty"},
+		{"a 1 MB field name", []string{strings.Repeat("n", 1<<20), "string", ""}, ""},
+		{"NUL in a field name", []string{"a\x00b", "string", ""}, ""},
+		{"invalid UTF-8 in a field name", []string{"a\xffb", "string", ""}, ""},
+		{"NaN default on float", []string{"v", "float", "default NaN"}, "not a valid float"},
+		{"Inf default on float", []string{"v", "float", "default 1e400"}, "not a valid float"},
+		{"NaN default on number", []string{"v", "number", "default NaN"}, "not a valid number"},
+		{"deep JSON default on none", []string{"v", "none", "default " + strings.Repeat("[", 100) + strings.Repeat("]", 100)}, "default"},
+		{"default past MaxInt64", []string{"v", "number", "default 9223372036854775808"}, "not a valid number"},
+		{"range with NaN", []string{"v", "number", "range NaN 1"}, "range"},
+		{"min with Inf", []string{"v", "string", "min Inf"}, "min"},
+		{"min 1e400", []string{"v", "string", "min 1e400"}, "min"},
+		{"10 000 unclosed groups", nestedGroups(10000, false), "{"},
+		{"10 000 stray closes", func() []string {
+			d := []string{"v", "string", ""}
+			for range 10000 {
+				d = append(d, "g", "}", "")
+			}
+			return d
+		}(), "}"},
+		{"10 000 nested groups", nestedGroups(10000, true), ""},
+		{"rename to a quote and U+2028", []string{"v", "string", `rename '"` + "\u2028'"}, ""},
+		{"a $ref named with a quote", []string{"v", `$a"b`, ""}, ""},
+		{"triples not a multiple of three", []string{"v", "string"}, "not a whole triple"},
+		// Odd declarations: an error or an entity, never a panic.
+		{"odd 0", []string(nil), anyOutcome},
+		{"odd 1", []string{}, anyOutcome},
+		{"odd 2", []string{"", "", ""}, anyOutcome},
+		{"odd 3", []string{"}", "}", "}"}, anyOutcome},
+		{"odd 4", []string{"{", "{", "{"}, anyOutcome},
+		{"odd 5", []string{"$", "$", "$"}, anyOutcome},
+		{"odd 6", []string{"a", "string", "|"}, anyOutcome},
+		{"odd 7", []string{"a", "string", "||||"}, anyOutcome},
+		{"odd 8", []string{"a", "string", "'"}, anyOutcome},
+		{"odd 9", []string{"a", "string", `"`}, anyOutcome},
+		{"odd 10", []string{"a", "string", "default"}, anyOutcome},
+		{"odd 11", []string{"a", "string", "regex"}, anyOutcome},
+		{"odd 12", []string{"a", "string", "regex ''"}, anyOutcome},
+		{"odd 13", []string{"a", "none", "default {"}, anyOutcome},
+		{"odd 14", []string{"a", "list", "default [1,"}, anyOutcome},
+		{"odd 15", []string{"a", "object", "default {}"}, anyOutcome},
+		{"odd 16", []string{"a", "list", "default []"}, anyOutcome},
+		{"odd 17", []string{"a", "string", "min 1e400"}, anyOutcome},
+		{"odd 18", []string{"a", "string", "min NaN"}, anyOutcome},
+		{"odd 19", []string{"a", "number", "range -1e400 1e400"}, anyOutcome},
+		{"odd 20", []string{"a", "\x00", "\xff"}, anyOutcome},
+		{"odd 21", []string{"\xff", "string", "rename \xff"}, anyOutcome},
+		{"odd 22", []string{"g", "{", "", "h", "{", "", "i", "{", ""}, anyOutcome},
+		{"odd 23", []string{"a", "$a", "default | req"}, anyOutcome},
+	}
+	reg := entity.NewRegistry()
+	for _, d := range []rules.Def{
+		{Name: "hxcboom", Compile: func([]string, rules.Kind) (rules.Checker, error) { panic("hxcboom compiled") }},
+		{Name: "hxcboomerr", MinArgs: 1, MaxArgs: 1, Compile: func(a []string, _ rules.Kind) (rules.Checker, error) {
+			panic(fmt.Errorf("bad arg %s", a[0]))
+		}},
+		{Name: "hxcnil", Compile: func([]string, rules.Kind) (rules.Checker, error) { return nil, nil }},
+	} {
+		if err := reg.RegisterRule(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var e *entity.Entity
+			var err error
+			noPanic(t, "Expose", func() { e, err = reg.Expose("hostile", c.decl...) })
+			if c.want == anyOutcome {
+				if err == nil {
+					noPanic(t, "MakeJSON", func() {
+						if out, merr := e.MakeJSON(map[string]any{"v": "x"}); merr == nil && !json.Valid(out) {
+							t.Errorf("invalid JSON %s", clip(string(out)))
+						}
+					})
+				}
+				return
+			}
+			if c.want == "" {
+				if err != nil {
+					t.Fatalf("Expose: %.500v", err)
+				}
+				noPanic(t, "MakeJSON", func() {
+					out, merr := e.MakeJSON(map[string]any{"v": "x"})
+					if merr == nil && !json.Valid(out) {
+						t.Errorf("invalid JSON %s", clip(string(out)))
+					}
+				})
+				return
+			}
+			if err == nil {
+				t.Fatalf("Expose succeeded, want an error holding %q", c.want)
+			}
+			if e != nil {
+				t.Errorf("Expose failed and returned an entity")
+			}
+			var l dsl.ErrorList
+			if !errors.As(err, &l) || len(l) == 0 {
+				t.Errorf("error %T is not a dsl.ErrorList", err)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %s\nwant it to hold %q", clip(err.Error()), c.want)
+			}
+		})
+	}
+}
+
+// nestedGroups declares n nested groups around one field, closed or not.
+func nestedGroups(n int, closed bool) []string {
+	var d []string
+	for range n {
+		d = append(d, "g", "{", "")
+	}
+	d = append(d, "v", "string", "")
+	if closed {
+		for range n {
+			d = append(d, "g", "}", "")
+		}
+	}
+	return d
 }

@@ -189,3 +189,35 @@ func TestInputErrorSentinels(t *testing.T) {
 		})
 	}
 }
+
+// rulePanicCases: user code that panics is a field error naming the rule,
+// never a panic.
+func rulePanicCases() []entryCase {
+	return []entryCase{
+		{name: "custom rule panics in Check", ent: "boom", in: givenV("x"), fails: []string{failAt("v", "boom")},
+			check: messageHas(`is not valid`)}, // the panic's text is for logs (PanicError), not the client
+		{name: "custom input rule panics with an error", ent: "boomin", in: givenV("x"), fails: []string{failAt("v", "boomin")}},
+		{name: "custom rule with a runtime error", ent: "boomrt", in: givenV("x"), fails: []string{failAt("v", "boomrt")}},
+		{name: "custom rule panics with nil", ent: "boomnil", in: givenV("x"), fails: []string{failAt("v", "boomnil")}},
+		{name: "custom rule panics on none with a cyclic value", ent: "boomnone", in: func() any { return map[string]any{"v": mapCycle(1)} },
+			fails: []string{failAt("v", "boom"), failAt("v", "depth")}},
+		{name: "custom rule panics in every element of a list", ent: "boom", list: true,
+			in: given([]any{map[string]any{"v": "a"}, map[string]any{"v": "b"}}), fails: []string{failAt("[0].v", "boom"), failAt("[1].v", "boom")}},
+	}
+}
+
+// TestRulePanics: a custom rule that panics is a field error naming the
+// rule, from every entry point.
+func TestRulePanics(t *testing.T) {
+	runEntryCases(t, rulePanicCases())
+}
+
+// messageHas checks that the first field error's message holds s.
+func messageHas(s string) func(testing.TB, error) {
+	return func(t testing.TB, err error) {
+		var ve *entity.ValidationError
+		if errors.As(err, &ve) && len(ve.Fields) > 0 && !strings.Contains(ve.Fields[0].Message, s) {
+			t.Errorf("message %q does not hold %s", ve.Fields[0].Message, s)
+		}
+	}
+}

@@ -169,10 +169,10 @@ func fzMake(t *testing.T, e *entity.Entity, in any, where func() string) fzResul
 	if jerr != nil {
 		t.Fatalf("json.Marshal(Map()): %v\n%s", jerr, where())
 	}
-	if !hxJSONEqual(out, mb) {
+	if !jsonEqual(out, mb) {
 		t.Fatalf("Map() differs from the JSON:\n map %s\njson %s\n%s", mb, out, where())
 	}
-	rec := &hxRecorder{TB: t}
+	rec := &tbRecorder{TB: t}
 	if !entitytest.Conform(rec, e, out) {
 		t.Fatalf("the output does not conform to its entity:\n%s\noutput %s\n%s", strings.Join(rec.msgs, "\n"), out, where())
 	}
@@ -195,7 +195,7 @@ func TestRandomEntityConformTimestamp(t *testing.T) {
 		if err != nil {
 			t.Fatalf("MakeJSON(%v): %v", v, err)
 		}
-		rec := &hxRecorder{TB: t}
+		rec := &tbRecorder{TB: t}
 		if !entitytest.Conform(rec, e, out) {
 			t.Errorf("Conform(%s): %q", out, rec.msgs)
 		}
@@ -214,7 +214,7 @@ func fzSame(t *testing.T, maps, raw fzResult, where func() string) {
 		}
 		return
 	}
-	if !hxJSONEqual(maps.out, raw.out) {
+	if !jsonEqual(maps.out, raw.out) {
 		t.Fatalf("outputs differ:\n maps %s\n  raw %s\n%s", maps.out, raw.out, where())
 	}
 }

@@ -4,9 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math/big"
+	"net/http/httptest"
+	"reflect"
+	"runtime/debug"
 	"testing"
 
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/rules"
 )
 
 // This file holds the helpers every table of the suite runs its cases
@@ -170,4 +176,489 @@ func marshal(t testing.TB, v any) string {
 		t.Fatalf("json.Marshal(%#v): %v", v, err)
 	}
 	return string(b)
+}
+
+// Hostile input, case by case through every entry point: each subject's
+// table of entryCase (limits_test.go, encode_test.go, convert_test.go,
+// input_test.go, rawjson_test.go, structs_test.go, errors_test.go) is made
+// through MakeJSON, AppendJSON, Make (or MakeList for a list input) and
+// Write, and each must give its
+// named outcome: the exact output bytes, or an error of a given kind with
+// the given field errors. On top of that, every case asserts that no entry
+// point panics and that a success is valid JSON that Object.MarshalJSON
+// repeats byte for byte. These are the "tests that try" of the reliability
+// issue; the limits they hold the library to are in the README's
+// Guarantees.
+//
+// Each bug these cases found is fixed; they stay as regression tests.
+
+// entryRegistry declares the entities of the hostile cases.
+func entryRegistry(t testing.TB) *entity.Registry {
+	t.Helper()
+	reg := entity.NewRegistry()
+	for _, d := range []rules.Def{
+		{Name: "boom", Compile: func([]string, rules.Kind) (rules.Checker, error) {
+			return rules.CheckFunc(func(rules.Value) error { panic("boom checked") }), nil
+		}},
+		{Name: "boomin", Stage: rules.Input, Compile: func([]string, rules.Kind) (rules.Checker, error) {
+			return rules.CheckFunc(func(rules.Value) error { panic(errors.New("boomin checked")) }), nil
+		}},
+		{Name: "boomrt", Compile: func([]string, rules.Kind) (rules.Checker, error) {
+			return rules.CheckFunc(func(v rules.Value) error {
+				var m map[string]int
+				//lint:ignore SA5000 a runtime error on purpose: assignment to a nil map
+				m[v.Str] = 1
+				return nil
+			}), nil
+		}},
+		{Name: "boomnil", Compile: func([]string, rules.Kind) (rules.Checker, error) {
+			return rules.CheckFunc(func(rules.Value) error { panic(nil) }), nil
+		}},
+	} {
+		if err := reg.RegisterRule(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, typ := range []string{"none", "list", "object", "string", "number", "float", "bool", "date"} {
+		expose(t, reg, typ, "v", typ, "")
+	}
+	expose(t, reg, "reqstr", "v", "string", "req")
+	expose(t, reg, "reqfloat", "v", "float", "req")
+	expose(t, reg, "deffloat", "v", "float", "default 1.5")
+	expose(t, reg, "rec", "a", "number", "", "r", "$rec", "")
+	expose(t, reg, "recl", "r", "$recl", "")
+	expose(t, reg, "boom", "v", "string", "boom")
+	expose(t, reg, "boomin", "v", "string", "boomin")
+	expose(t, reg, "boomrt", "v", "string", "boomrt")
+	expose(t, reg, "boomnil", "v", "string", "boomnil")
+	expose(t, reg, "boomnone", "v", "none", "boom")
+	expose(t, reg, "noneregex", "v", "none", `regex '^\d+:\d+$'`)
+	expose(t, reg, "node", "v", "string", "", "n", "none", "", "p", "$node", "")
+	expose(t, reg, "keys",
+		`q"uote`, "string", "",
+		"ctl\x01\x1f\n", "string", "",
+		"<a>&b", "string", "",
+		"ls\u2028ps\u2029", "string", "",
+		"__proto__", "none", "",
+		"constructor", "none", "",
+		"plain", "string", `rename '"<x>&\u2028'`,
+	)
+	decl := make([]string, 0, 3*1000)
+	for i := range 1000 {
+		decl = append(decl, fmt.Sprintf("f%03d", i), "string", "req")
+	}
+	expose(t, reg, "req1000", decl...)
+	if err := reg.Check(); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// entryCase is one hostile input and its outcome.
+type entryCase struct {
+	name string
+	ent  string     // the entity of entryRegistry that makes it
+	in   func() any // built per case: some are large
+
+	// The outcome: exactly one of out (the exact output), fails (a
+	// *ValidationError whose fields are these, "path rule" each, in order)
+	// or errIs (another error, matched by errors.Is, written by Write with
+	// status).
+	out    func() string
+	fails  []string
+	errIs  error
+	status int
+
+	list  bool                          // a list input: Make refuses it, MakeList makes it
+	check func(t testing.TB, err error) // more checks of the error, if any
+}
+
+// Builders of inputs and outcomes.
+
+func given(v any) func() any { return func() any { return v } }
+
+func givenV(v any) func() any { return func() any { return map[string]any{"v": v} } }
+
+func wantOut(s string) func() string { return func() string { return s } }
+
+// wantMarshalV is the exact output {"v":<json.Marshal(v)>}.
+func wantMarshalV(v any) func() string {
+	return func() string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			panic(err)
+		}
+		return `{"v":` + string(b) + `}`
+	}
+}
+
+func failAt(path, rule string) string { return path + " " + rule }
+
+// deepMap is v inside n maps {"r": …}.
+func deepMap(n int, v any) any {
+	for range n {
+		v = map[string]any{"r": v}
+	}
+	return v
+}
+
+// mapCycle returns a map that reaches itself through n maps: m0 → m1 → … →
+// m0, each under key "r".
+func mapCycle(n int) map[string]any {
+	first := map[string]any{}
+	m := first
+	for range n - 1 {
+		next := map[string]any{}
+		m["r"] = next
+		m = next
+	}
+	m["r"] = first
+	return first
+}
+
+type linkedNode struct {
+	V string      `json:"v"`
+	N any         `json:"n"`
+	P *linkedNode `json:"p"`
+}
+
+// tbRecorder is a testing.TB that keeps the failures it is told of, for
+// checks that must inspect them (Conform's messages).
+type tbRecorder struct {
+	testing.TB
+	msgs []string
+}
+
+func (r *tbRecorder) Helper() {}
+func (r *tbRecorder) Errorf(format string, args ...any) {
+	r.msgs = append(r.msgs, fmt.Sprintf(format, args...))
+}
+func (r *tbRecorder) Error(args ...any) { r.msgs = append(r.msgs, fmt.Sprint(args...)) }
+
+// noPanic calls f, turning a panic into a test error.
+func noPanic(t testing.TB, what string, f func()) {
+	t.Helper()
+	defer func() {
+		if p := recover(); p != nil {
+			t.Errorf("%s panicked: %v\n%s", what, p, debug.Stack())
+		}
+	}()
+	f()
+}
+
+// runEntryCases runs each case, as a subtest of its name, with the
+// entities of entryRegistry.
+func runEntryCases(t *testing.T, cases []entryCase) {
+	t.Helper()
+	reg := entryRegistry(t)
+	seen := map[string]bool{}
+	for _, c := range cases {
+		if seen[c.name] {
+			t.Errorf("two cases named %q", c.name)
+		}
+		seen[c.name] = true
+		t.Run(c.name, func(t *testing.T) {
+			e := reg.Lookup(c.ent)
+			if e == nil {
+				t.Fatalf("no entity %q", c.ent)
+			}
+			runEntryCase(t, e, c)
+		})
+	}
+}
+
+// clip shortens s for a message.
+func clip(s string) string {
+	if len(s) > 300 {
+		return s[:300] + fmt.Sprintf("… (%d bytes)", len(s))
+	}
+	return s
+}
+
+// runEntryCase makes the case's input through every entry point and checks the
+// outcome.
+func runEntryCase(t testing.TB, e *entity.Entity, c entryCase) {
+	t.Helper()
+	in := c.in()
+	var want string
+	if c.out != nil {
+		want = c.out()
+	}
+
+	// MakeJSON.
+	var out []byte
+	var err error
+	noPanic(t, "MakeJSON", func() { out, err = e.MakeJSON(in) })
+	checkOutcome(t, "MakeJSON", c, want, out, err)
+
+	// AppendJSON, onto a prefix: appends exactly MakeJSON's bytes, or
+	// nothing.
+	noPanic(t, "AppendJSON", func() {
+		app, aerr := e.AppendJSON([]byte(appendPrefix), in)
+		if !bytes.HasPrefix(app, []byte(appendPrefix)) {
+			t.Errorf("AppendJSON lost its prefix: %s", clip(string(app)))
+			return
+		}
+		if aerr != nil && len(app) != len(appendPrefix) {
+			t.Errorf("AppendJSON failed (%v) and appended %s", aerr, clip(string(app[len(appendPrefix):])))
+		}
+		checkOutcome(t, "AppendJSON", c, want, app[len(appendPrefix):], aerr)
+	})
+
+	// Make, or MakeList for a list; MarshalJSON repeats MakeJSON.
+	noPanic(t, "Make", func() {
+		if c.list {
+			if o, merr := e.Make(in); merr == nil {
+				t.Errorf("Make of a list succeeded: %v", o)
+			}
+			objs, lerr := e.MakeList(in)
+			var b []byte
+			if lerr == nil {
+				b = []byte{'['}
+				for i, o := range objs {
+					if i > 0 {
+						b = append(b, ',')
+					}
+					ob, oerr := o.MarshalJSON()
+					if oerr != nil {
+						t.Errorf("MakeList: element %d: MarshalJSON: %v", i, oerr)
+					}
+					b = append(b, ob...)
+				}
+				b = append(b, ']')
+			}
+			checkOutcome(t, "MakeList", c, want, b, lerr)
+			return
+		}
+		o, merr := e.Make(in)
+		if merr != nil {
+			if o != nil {
+				t.Errorf("Make failed (%v) and returned an Object", merr)
+			}
+			checkOutcome(t, "Make", c, want, nil, merr)
+			return
+		}
+		if o == nil {
+			t.Errorf("Make returned neither an Object nor an error")
+			return
+		}
+		mj, jerr := o.MarshalJSON()
+		if jerr != nil {
+			t.Errorf("Make succeeded but MarshalJSON failed: %v", jerr)
+			return
+		}
+		checkOutcome(t, "Make+MarshalJSON", c, want, mj, nil)
+		if want != "" && !bytes.Equal(mj, out) {
+			t.Errorf("Object.MarshalJSON differs from MakeJSON:\n got %s\nwant %s", clip(string(mj)), clip(string(out)))
+		}
+		sameAsMap(t, mj, o)
+	})
+
+	// Write: the status and the body.
+	noPanic(t, "Write", func() {
+		rec := httptest.NewRecorder()
+		werr := e.Write(rec, in)
+		checkWritten(t, c, want, rec, werr)
+	})
+}
+
+// checkOutcome checks what one entry point gave against the case.
+func checkOutcome(t testing.TB, what string, c entryCase, want string, out []byte, err error) {
+	t.Helper()
+	if want != "" {
+		if err != nil {
+			t.Errorf("%s: error %s, want %s", what, clip(err.Error()), clip(want))
+			return
+		}
+		if !json.Valid(out) {
+			t.Errorf("%s: invalid JSON %s", what, clip(string(out)))
+		}
+		if string(out) != want {
+			t.Errorf("%s:\n got %s\nwant %s", what, clip(string(out)), clip(want))
+		}
+		return
+	}
+	if err == nil {
+		t.Errorf("%s succeeded with %s, want an error", what, clip(string(out)))
+		return
+	}
+	if len(out) != 0 {
+		t.Errorf("%s failed (%v) and returned %s", what, err, clip(string(out)))
+	}
+	if c.errIs != nil {
+		if !errors.Is(err, c.errIs) {
+			t.Errorf("%s: error %v (%T), want one wrapping %v", what, err, err, c.errIs)
+		}
+		var ie *entity.InputError
+		if c.status == 400 && (!errors.As(err, &ie) || ie.StatusCode() != 400) {
+			t.Errorf("%s: error %v (%T), want an *InputError with status 400", what, err, err)
+		}
+		return
+	}
+	var ve *entity.ValidationError
+	if !errors.As(err, &ve) {
+		t.Errorf("%s: error %v (%T), want a *ValidationError", what, clip(err.Error()), err)
+		return
+	}
+	if !errors.Is(err, entity.ErrValidation) {
+		t.Errorf("%s: errors.Is(err, ErrValidation) is false", what)
+	}
+	if c.fails != nil {
+		got := fieldRules(ve)
+		if !reflect.DeepEqual(got, c.fails) {
+			t.Errorf("%s: field errors\n got %q\nwant %q", what, clipList(got), clipList(c.fails))
+		}
+		for _, f := range ve.Fields {
+			if f.Rule == "depth" && !errors.Is(f, entity.ErrDepth) {
+				t.Errorf("%s: depth error %v does not wrap ErrDepth", what, f)
+			}
+		}
+	}
+	if c.check != nil {
+		c.check(t, err)
+	}
+}
+
+func fieldRules(ve *entity.ValidationError) []string {
+	var l []string
+	for _, f := range ve.Fields {
+		l = append(l, failAt(f.Path, f.Rule))
+	}
+	return l
+}
+
+func clipList(l []string) []string {
+	out := make([]string, len(l))
+	for i, s := range l {
+		out[i] = clip(s)
+	}
+	return out
+}
+
+// checkWritten checks Write's response against the case.
+func checkWritten(t testing.TB, c entryCase, want string, rec *httptest.ResponseRecorder, err error) {
+	t.Helper()
+	body := rec.Body.Bytes()
+	if !json.Valid(body) {
+		t.Errorf("Write: invalid JSON body %s", clip(string(body)))
+		return
+	}
+	if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
+		t.Errorf("Write: Content-Type %q", ct)
+	}
+	if want != "" {
+		if err != nil || rec.Code != 200 || string(body) != want {
+			t.Errorf("Write: %d %s (error %v), want 200 %s", rec.Code, clip(string(body)), err, clip(want))
+		}
+		return
+	}
+	if err == nil {
+		t.Errorf("Write succeeded (%d %s), want an error", rec.Code, clip(string(body)))
+		return
+	}
+	if c.errIs != nil {
+		if rec.Code != c.status {
+			t.Errorf("Write: status %d, want %d (%s)", rec.Code, c.status, clip(string(body)))
+		}
+		return
+	}
+	if rec.Code != 400 {
+		t.Errorf("Write: status %d, want 400", rec.Code)
+	}
+	var resp struct {
+		Error  string `json:"error"`
+		Entity string `json:"entity"`
+		Fields []struct {
+			Path, OutputPath, Rule, Message string
+		} `json:"fields"`
+	}
+	if jerr := json.Unmarshal(body, &resp); jerr != nil {
+		t.Errorf("Write: body %s: %v", clip(string(body)), jerr)
+		return
+	}
+	var ve *entity.ValidationError
+	if errors.As(err, &ve) && len(resp.Fields) != len(ve.Fields) {
+		t.Errorf("Write: body lists %d fields, the error %d", len(resp.Fields), len(ve.Fields))
+	}
+	if ve != nil && ve.Omitted > 0 {
+		if summary := fmt.Sprintf("and %d more", ve.Omitted); !bytes.Contains(body, []byte(summary)) {
+			t.Errorf("Write: body lacks %q: …%s", summary, body[max(0, len(body)-200):])
+		}
+	}
+	if c.fails != nil {
+		var got []string
+		for _, f := range resp.Fields {
+			got = append(got, failAt(f.Path, f.Rule))
+		}
+		if !reflect.DeepEqual(got, c.fails) {
+			t.Errorf("Write: body's fields\n got %q\nwant %q", clipList(got), clipList(c.fails))
+		}
+	}
+}
+
+// sameAsMap checks that Object.Map() holds what the JSON says: the
+// JSON and json.Marshal of the Map decode to the same values (see
+// jsonEqual).
+func sameAsMap(t testing.TB, out []byte, o *entity.Object) {
+	t.Helper()
+	if len(out) > 1<<20 {
+		return // a 10 MB string: compared byte for byte above
+	}
+	mb, err := json.Marshal(o.Map())
+	if err != nil {
+		t.Errorf("json.Marshal(Object.Map()): %v", err)
+		return
+	}
+	if !jsonEqual(out, mb) {
+		t.Errorf("Object.Map() differs from the JSON:\n map %s\njson %s", clip(string(mb)), clip(string(out)))
+	}
+}
+
+// jsonEqual reports whether two JSON texts decode to the same values, as
+// encoding/json decodes them (numbers as float64, so 1.0 and 1 are one
+// number, and so are 12345678901234567890 and 12345678901234567000). Where
+// a number does not fit a float64 (1e400), both are compared as exact
+// rationals instead.
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	errA, errB := json.Unmarshal(a, &x), json.Unmarshal(b, &y)
+	if errA == nil && errB == nil {
+		return reflect.DeepEqual(x, y)
+	}
+	ra, errA := decodeExact(a)
+	rb, errB := decodeExact(b)
+	return errA == nil && errB == nil && reflect.DeepEqual(ra, rb)
+}
+
+// decodeExact decodes JSON with every number as the exact rational it spells.
+func decodeExact(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return exactNumbers(v), nil
+}
+
+// exactNumbers replaces each json.Number in v with its value as a rational's
+// text ("1/1"), so that spellings of one number compare equal.
+func exactNumbers(v any) any {
+	switch v := v.(type) {
+	case json.Number:
+		r, ok := new(big.Rat).SetString(string(v))
+		if !ok {
+			return string(v)
+		}
+		return "n:" + r.RatString()
+	case []any:
+		for i := range v {
+			v[i] = exactNumbers(v[i])
+		}
+	case map[string]any:
+		for k := range v {
+			v[k] = exactNumbers(v[k])
+		}
+	}
+	return v
 }

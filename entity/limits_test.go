@@ -2,11 +2,16 @@ package entity_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -324,5 +329,317 @@ func TestRequestMemoryPerBodyByte(t *testing.T) {
 				t.Errorf("%.1f bytes allocated per body byte, want at most 24", perByte)
 			}
 		})
+	}
+}
+
+// deepList is v inside n lists.
+func deepList(n int, v any) any {
+	for range n {
+		v = []any{v}
+	}
+	return v
+}
+
+// recOut is the output of rec for n nested maps: n objects
+// {"a":null,"r":{…}}.
+func recOut(n int) string {
+	return strings.Repeat(`{"a":null,"r":`, n) + "null" + strings.Repeat("}", n)
+}
+
+// repeatPath is name repeated n times, joined with dots: the path of a
+// recursive reference.
+func repeatPath(name string, n int) string {
+	return strings.TrimSuffix(strings.Repeat(name+".", n), ".")
+}
+
+// depthCases: deep nesting, 10 000 levels, into each kind of field and
+// through a recursive reference. The default limit is 64 levels of output
+// nesting, the entity's own object included, so a field's value may nest
+// 63 levels.
+func depthCases() []entryCase {
+	depthV := []string{failAt("v", "depth")}
+	return []entryCase{
+		{name: "list 10k deep into none", ent: "none", in: func() any { return map[string]any{"v": deepList(10000, 1)} }, fails: depthV},
+		{name: "list 10k deep into list", ent: "list", in: func() any { return map[string]any{"v": deepList(10000, 1)} }, fails: depthV},
+		{name: "list 10k deep into object is not an object", ent: "object", in: func() any { return map[string]any{"v": deepList(10000, 1)} }, out: wantOut(`{"v":null}`)},
+		{name: "list 10k deep into string is null", ent: "string", in: func() any { return map[string]any{"v": deepList(10000, 1)} }, out: wantOut(`{"v":null}`)},
+		{name: "map 10k deep into none", ent: "none", in: func() any { return map[string]any{"v": deepMap(10000, 1)} }, fails: depthV},
+		{name: "map 10k deep into object", ent: "object", in: func() any { return map[string]any{"v": deepMap(10000, 1)} }, fails: depthV},
+		{name: "map 10k deep into list is not a list", ent: "list", in: func() any { return map[string]any{"v": deepMap(10000, 1)} }, out: wantOut(`{"v":null}`)},
+		{name: "map 10k deep through recursive $ref", ent: "rec", in: func() any { return deepMap(10000, nil) }, fails: []string{failAt(repeatPath("r", 64), "depth")}},
+		{name: "list of maps 10k deep through recursive $ref list", ent: "recl",
+			in: func() any {
+				var v any = map[string]any{}
+				for range 10000 {
+					v = map[string]any{"r": []any{v}}
+				}
+				return v
+			},
+			fails: []string{failAt(repeatPath("r[0]", 32), "depth")}}, // a list and its object: two levels each
+		{name: "none nested 63 lists: at the limit", ent: "none", in: func() any { return map[string]any{"v": deepList(63, 1)} },
+			out: func() string { return `{"v":` + strings.Repeat("[", 63) + "1" + strings.Repeat("]", 63) + `}` }},
+		{name: "none nested 64 lists: one past the limit", ent: "none", in: func() any { return map[string]any{"v": deepList(64, 1)} }, fails: depthV},
+		{name: "$ref nested to 64 objects: at the limit", ent: "rec", in: func() any { return deepMap(64, nil) }, out: func() string { return recOut(64) }},
+		{name: "$ref nested to 65 objects: one past the limit", ent: "rec", in: func() any { return deepMap(65, nil) }, fails: []string{failAt(repeatPath("r", 64), "depth")}},
+		{name: "raw JSON: list 10k deep into none", ent: "none",
+			in: func() any { return []byte(`{"v":` + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + `}`) }, fails: depthV},
+		{name: "raw JSON: list 64 deep into none", ent: "none",
+			in: func() any { return []byte(`{"v":` + strings.Repeat("[", 64) + strings.Repeat("]", 64) + `}`) }, fails: depthV},
+		{name: "raw JSON: list 63 deep into none", ent: "none",
+			in:  func() any { return []byte(`{"v":` + strings.Repeat("[", 63) + strings.Repeat("]", 63) + `}`) },
+			out: func() string { return `{"v":` + strings.Repeat("[", 63) + strings.Repeat("]", 63) + `}` }},
+		{name: "raw JSON: object 10k deep into object", ent: "object",
+			in: func() any {
+				return []byte(`{"v":` + strings.Repeat(`{"a":`, 9998) + "1" + strings.Repeat("}", 9998) + `}`)
+			}, fails: depthV},
+		{name: "raw JSON: 10k deep through recursive $ref", ent: "rec",
+			in: func() any { return []byte(strings.Repeat(`{"r":`, 9999) + "{}" + strings.Repeat("}", 9999)) }, fails: []string{failAt(repeatPath("r", 64), "depth")}},
+		{name: "raw JSON: 10k deep into a string field is null", ent: "string",
+			in: func() any { return []byte(`{"v":` + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + `}`) }, out: wantOut(`{"v":null}`)},
+		{name: "raw JSON: deeper than encoding/json's 10000 levels", ent: "none",
+			in: func() any { return []byte(`{"v":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`) }, errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: 8M unclosed brackets (no recursion, no tape of 8M entries)", ent: "none",
+			in: func() any { return bytes.Repeat([]byte("["), 8_000_000) }, errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: top-level array 10k deep holds no objects", ent: "none", list: true,
+			in: func() any { return []byte(strings.Repeat("[", 9999) + strings.Repeat("]", 9999)) }, out: wantOut(`[]`)},
+	}
+}
+
+// TestDepthInputs: input nested past the depth limit is a depth error from
+// every entry point; at the limit it is written whole.
+func TestDepthInputs(t *testing.T) {
+	runEntryCases(t, depthCases())
+}
+
+// cycleCases: a map that contains itself (directly, or five maps down), a
+// slice that contains itself, into each kind of field and through a
+// recursive reference: a depth error, never a hang.
+func cycleCases() []entryCase {
+	depthV := []string{failAt("v", "depth")}
+	jsonV := []string{failAt("v", "json")}
+	return []entryCase{
+		{name: "map containing itself into none", ent: "none", in: func() any { return map[string]any{"v": mapCycle(1)} }, fails: depthV},
+		{name: "map containing itself into object", ent: "object", in: func() any { return map[string]any{"v": mapCycle(1)} }, fails: depthV},
+		{name: "map containing itself into list is not a list", ent: "list", in: func() any { return map[string]any{"v": mapCycle(1)} }, out: wantOut(`{"v":null}`)},
+		{name: "map cycle of five into none", ent: "none", in: func() any { return map[string]any{"v": mapCycle(5)} }, fails: depthV},
+		{name: "map cycle of five into object", ent: "object", in: func() any { return map[string]any{"v": mapCycle(5)} }, fails: depthV},
+		{name: "map containing itself through $ref", ent: "rec", in: func() any { return mapCycle(1) }, fails: []string{failAt(repeatPath("r", 64), "depth")}},
+		{name: "map cycle of five through $ref", ent: "rec", in: func() any { return mapCycle(5) }, fails: []string{failAt(repeatPath("r", 64), "depth")}},
+		{name: "slice containing itself into none", ent: "none",
+			in: func() any { s := []any{nil}; s[0] = s; return map[string]any{"v": s} }, fails: depthV},
+		{name: "slice containing itself into list", ent: "list",
+			in: func() any { s := []any{1, nil}; s[1] = s; return map[string]any{"v": s} }, fails: depthV},
+		{name: "slice containing a map containing the slice, into none", ent: "none",
+			in: func() any { s := []any{nil}; s[0] = map[string]any{"s": s}; return map[string]any{"v": s} }, fails: depthV},
+		{name: "list of a map containing the list, through a $ref list", ent: "recl",
+			in:    func() any { l := []any{nil}; m := map[string]any{"r": l}; l[0] = m; return m },
+			fails: []string{failAt(repeatPath("r[0]", 32), "depth")}},
+		{name: "map[string]string cannot cycle, map[string]any of it can", ent: "none",
+			in: func() any {
+				m := map[string]any{}
+				m["a"] = map[string]any{"b": m, "s": map[string]string{"x": "y"}}
+				return map[string]any{"v": m}
+			}, fails: depthV},
+		{name: "struct with a cycle through pointers into none", ent: "none",
+			in: func() any { n := &linkedNode{V: "x"}; n.P = n; return map[string]any{"v": n} }, fails: jsonV},
+		{name: "struct with a cycle through an interface into none", ent: "node",
+			in: func() any { n := &linkedNode{V: "x"}; n.N = n; return n }, fails: []string{failAt("n", "json")}},
+		{name: "struct with a cycle through pointers, through $ref", ent: "node",
+			in: func() any { n := &linkedNode{V: "x"}; n.P = n; return n }, fails: []string{failAt(repeatPath("p", 64), "depth")}},
+		{name: "struct holding a cyclic map into none", ent: "node",
+			in: func() any { return &linkedNode{N: mapCycle(2)} }, fails: []string{failAt("n", "depth")}},
+	}
+}
+
+// TestCyclicInputs: cyclic input ends at the depth limit from every entry
+// point.
+func TestCyclicInputs(t *testing.T) {
+	runEntryCases(t, cycleCases())
+}
+
+// errorCapCases: the error cap, 100 field errors, then one summary entry.
+func errorCapCases() []entryCase {
+	return []entryCase{
+		{name: "1 million failing fields", ent: "reqstr", list: true,
+			in: func() any {
+				l := make([]map[string]any, 1_000_000)
+				empty := map[string]any{}
+				for i := range l {
+					l[i] = empty
+				}
+				return l
+			},
+			check: capped(1_000_000)},
+		{name: "1000 failing fields of one object", ent: "req1000", in: given(map[string]any{}), check: capped(1000)},
+		{name: "101 failing fields", ent: "reqstr", list: true, in: func() any { return make([]map[string]any, 101) }, check: capped(101)},
+		{name: "100 failing fields: no summary", ent: "reqstr", list: true, in: func() any { return make([]map[string]any, 100) }, check: capped(100)},
+	}
+}
+
+// TestErrorCap: past the cap of 100 field errors, one summary entry says how
+// many more, from every entry point.
+func TestErrorCap(t *testing.T) {
+	runEntryCases(t, errorCapCases())
+}
+
+// capped checks an error of n failing fields under the default cap: the
+// first 100 listed, then, past the cap, one summary entry of rule "limit"
+// saying how many more, in Fields, in Error() and in Write's body.
+func capped(n int) func(testing.TB, error) {
+	return func(t testing.TB, err error) {
+		var ve *entity.ValidationError
+		if !errors.As(err, &ve) {
+			t.Errorf("error %v (%T) is not a *ValidationError", err, err)
+			return
+		}
+		listed, more := min(n, 100), max(n-100, 0)
+		want := listed
+		if more > 0 {
+			want++
+		}
+		if len(ve.Fields) != want {
+			t.Errorf("%d Fields, want %d", len(ve.Fields), want)
+			return
+		}
+		for _, f := range ve.Fields[:listed] {
+			if f.Rule != "req" {
+				t.Errorf("field %v: rule %q, want req", f, f.Rule)
+			}
+		}
+		if ve.Omitted != more {
+			t.Errorf("Omitted = %d, want %d", ve.Omitted, more)
+		}
+		summary := fmt.Sprintf("and %d more", more)
+		if more == 0 {
+			if strings.Contains(err.Error(), "more field errors") {
+				t.Errorf("Error() has a summary with nothing omitted: %.200s", err)
+			}
+			return
+		}
+		last := ve.Fields[listed]
+		if last.Rule != "limit" || !strings.HasPrefix(last.Message, summary) {
+			t.Errorf("summary entry = %q (rule %q), want %q… (rule limit)", last.Message, last.Rule, summary)
+		}
+		if msg := err.Error(); !strings.Contains(msg, summary) {
+			t.Errorf("Error() lacks %q: …%s", summary, msg[max(0, len(msg)-200):])
+		}
+		body := ve.AppendJSON(nil)
+		if !json.Valid(body) || !bytes.Contains(body, []byte(summary)) {
+			t.Errorf("Write's body lacks %q: …%s", summary, body[max(0, len(body)-200):])
+		}
+	}
+}
+
+// TestLimitsOutOfRange: options out of range are taken to their bounds, and
+// the tightest limits still give valid output or clear errors.
+func TestLimitsOutOfRange(t *testing.T) {
+	reg := entity.NewRegistry()
+	for _, n := range []int{0, -1, math.MinInt} {
+		reg.SetMaxDepth(n)
+		reg.SetMaxErrors(n)
+		reg.SetMaxBodyBytes(int64(n))
+		if reg.MaxDepth() != 1 || reg.MaxErrors() != 1 || reg.MaxBodyBytes() != 0 {
+			t.Errorf("after setting %d: MaxDepth %d, MaxErrors %d, MaxBodyBytes %d; want 1, 1, 0",
+				n, reg.MaxDepth(), reg.MaxErrors(), reg.MaxBodyBytes())
+		}
+	}
+	reg.SetMaxDepth(math.MaxInt)
+	if reg.MaxDepth() != 10000 {
+		t.Errorf("MaxDepth %d after SetMaxDepth(MaxInt), want the cap 10000", reg.MaxDepth())
+	}
+	// A raised limit: 9000 levels through a $ref are written (encoding/json
+	// reads at most 10000).
+	reg.SetMaxDepth(9001)
+	e := expose(t, reg, "rec", "a", "number", "", "r", "$rec", "")
+	noPanic(t, "MakeJSON", func() {
+		out, err := e.MakeJSON(deepMap(9000, nil))
+		if err != nil || !json.Valid(out) {
+			t.Errorf("9000 levels with a limit of 9001: %.200v", err)
+		}
+	})
+	reg.SetMaxDepth(1)
+	reg.SetMaxErrors(1)
+	one := expose(t, reg, "one", "a", "string", "req", "b", "string", "req", "g", "{", "", "c", "string", "", "g", "}", "")
+	_, err := one.MakeJSON(nil)
+	var ve *entity.ValidationError
+	if !errors.As(err, &ve) || len(ve.Fields) != 2 || ve.Fields[1].Rule != "limit" || ve.Omitted != 2 {
+		t.Errorf("MaxErrors 1: %v", err)
+	}
+}
+
+// TestHugeDepthLimit: with the depth limit raised as far as
+// SetMaxDepth takes it, a cyclic map still ends with an error, never a
+// crash. A stack overflow is fatal (no recover), so the make runs in a
+// child process.
+func TestHugeDepthLimit(t *testing.T) {
+	if os.Getenv("HUGE_DEPTH_CHILD") == "1" {
+		debug.SetMaxStack(128 << 20) // fail fast: a fixed library needs far less
+		reg := entity.NewRegistry()
+		reg.SetMaxDepth(math.MaxInt)
+		e := expose(t, reg, "none", "v", "none", "")
+		_, err := e.MakeJSON(map[string]any{"v": mapCycle(1)})
+		if err == nil {
+			t.Fatal("a cyclic map was made")
+		}
+		t.Logf("error: %.200v", err)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHugeDepthLimit$", "-test.v")
+	cmd.Env = append(os.Environ(), "HUGE_DEPTH_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if bytes.Contains(out, []byte("stack overflow")) {
+			t.Fatalf("regression: SetMaxDepth(math.MaxInt) then MakeJSON of a map containing itself into a none field: fatal stack overflow (the process dies); want a depth or json field error\n%s",
+				clip(string(out)))
+		}
+		t.Fatalf("child: %v\n%s", err, clip(string(out)))
+	}
+}
+
+// TestRecursiveDefaultsBounded: an entity with two references to itself,
+// each with a bare default, makes an empty input into a binary tree of
+// defaults as deep as the depth limit: 2^depth objects. With the default
+// limit of 64 levels, any input hangs the make. The work must stay bounded
+// (or the declaration be refused): here, at a limit of 16 levels, at most
+// a thousand field errors may be met.
+func TestRecursiveDefaultsBounded(t *testing.T) {
+	reg := entity.NewRegistry()
+	reg.SetMaxDepth(16)
+	if _, err := reg.Expose("bt", "v", "string", "", "l", "$bt", "default", "r", "$bt", "default"); err == nil {
+		t.Fatalf("Expose accepted a bare default on a reference to the entity itself")
+	}
+	// An indirect cycle cannot be seen at declaration (references may point
+	// forward): the make stops at it with a field error of rule "default",
+	// after work bounded by the entities in the cycle, not by the depth.
+	reg.MustExpose("ca", "v", "string", "", "l", "$cb", "default", "r", "$cb", "default")
+	reg.MustExpose("cb", "a", "$ca", "default", "b", "$ca", "default")
+	_, err := reg.MakeJSON("ca", map[string]any{})
+	var ve *entity.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("MakeJSON over a cycle of defaults: %v, want a ValidationError", err)
+	}
+	for _, f := range ve.Fields {
+		if f.Rule != "default" {
+			t.Errorf("field error %v of rule %q, want rule default", f, f.Rule)
+		}
+	}
+	if met := len(ve.Fields) + ve.Omitted; met > 64 {
+		t.Fatalf("a cycle of defaults met %d errors: the work is not bounded by the cycle", met)
+	}
+}
+
+// TestErrorCountPastCap: past the cap, Error() still says how many fields
+// failed, not how many entries it lists.
+func TestErrorCountPastCap(t *testing.T) {
+	reg := entryRegistry(t)
+	_, err := reg.MakeJSON("req1000", map[string]any{})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	want := `entity "req1000": 1000 fields failed: `
+	if !strings.HasPrefix(msg, want) {
+		t.Fatalf("regression: 1000 fields failed, 100 listed: Error() begins %q, want %q (it counts the listed entries and the summary entry as fields)",
+			msg[:min(len(msg), 60)], want)
 	}
 }

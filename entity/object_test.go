@@ -286,3 +286,129 @@ func TestMakeListViews(t *testing.T) {
 		})
 	}
 }
+
+// TestObject checks the Object API on the seed.
+func TestObject(t *testing.T) {
+	reg := entity.NewRegistry()
+	exposeSeed(t, reg)
+	out, obj := mustMake(t, reg.Lookup("users"), seedUsers())
+	if string(out) != seedJSON {
+		t.Fatalf("got %s", out)
+	}
+	if obj.Len() != 3 {
+		t.Errorf("Len = %d, want 3", obj.Len())
+	}
+	if diff := cmp.Diff([]string{"offset", "limit", "list"}, obj.Keys()); diff != "" {
+		t.Errorf("Keys (-want +got):\n%s", diff)
+	}
+	keys := obj.Keys()
+	keys[0] = "changed"
+	if obj.Keys()[0] != "offset" {
+		t.Errorf("changing Keys' result changed the Object")
+	}
+	if v, ok := obj.Get("limit"); !ok || v != int64(2) {
+		t.Errorf("Get(limit) = %#v, %v", v, ok)
+	}
+	if v, ok := obj.Get("offset"); !ok || v != int64(0) {
+		t.Errorf("Get(offset) = %#v, %v (the default)", v, ok)
+	}
+	if v, ok := obj.Get("nope"); ok || v != nil {
+		t.Errorf("Get(nope) = %#v, %v", v, ok)
+	}
+	if v, ok := obj.Get("id"); ok || v != nil {
+		t.Errorf("Get(id) = %#v, %v: a renamed field is under its output key only", v, ok)
+	}
+	list, _ := obj.Get("list")
+	users, ok := list.([]*entity.Object)
+	if !ok || len(users) != 2 {
+		t.Fatalf("Get(list) = %#v", list)
+	}
+	if diff := cmp.Diff([]string{"number", "name", "details", "code"}, users[0].Keys()); diff != "" {
+		t.Errorf("user Keys (-want +got):\n%s", diff)
+	}
+	details, _ := users[1].Get("details")
+	if d, ok := details.(*entity.Object); !ok {
+		t.Errorf("Get(details) = %#v, want an *Object", details)
+	} else if age, _ := d.Get("age"); age != int64(27) {
+		t.Errorf("details.age = %#v", age)
+	}
+
+	want := map[string]any{
+		"offset": int64(0),
+		"limit":  int64(2),
+		"list": []any{
+			map[string]any{"number": int64(12), "name": "maachang", "details": map[string]any{"age": int64(40), "mail": "maachang@maachang.com"}, "code": "unknown"},
+			map[string]any{"number": int64(21), "name": "saito", "details": map[string]any{"age": int64(27), "mail": "saito@maachang.com"}, "code": "unknown"},
+		},
+	}
+	if diff := cmp.Diff(want, obj.Map()); diff != "" {
+		t.Errorf("Map (-want +got):\n%s", diff)
+	}
+	// Map agrees with the JSON, decoded.
+	var decoded map[string]any
+	if err := json.Unmarshal(out, &decoded); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(normalize(decoded), normalize(obj.Map())); diff != "" {
+		t.Errorf("Map vs decoded JSON (-json +map):\n%s", diff)
+	}
+	if obj.String() != seedJSON {
+		t.Errorf("String() = %s", obj.String())
+	}
+}
+
+// normalize turns numbers into float64 so that decoded JSON and Map compare.
+func normalize(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			m[k] = normalize(e)
+		}
+		return m
+	case []any:
+		l := make([]any, len(v))
+		for i, e := range v {
+			l[i] = normalize(e)
+		}
+		return l
+	case int64:
+		return float64(v)
+	}
+	return v
+}
+
+// TestObjectMapTypes: Map gives plain values for every type.
+func TestObjectMapTypes(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "leaf", "x", "number", "")
+	e := expose(t, reg, "all",
+		"s", "string", "",
+		"n", "number", "",
+		"f", "float", "",
+		"b", "bool", "",
+		"d", "date", "",
+		"l", "list", "",
+		"o", "object", "",
+		"x", "none", "",
+		"r", "$leaf", "",
+		"rl", "$leaf", "",
+		"g", "{", "",
+		"null", "string", "",
+		"g", "}", "",
+	)
+	_, obj := mustMake(t, e, map[string]any{
+		"s": "s", "n": 1, "f": 1.5, "b": true, "d": "2020-01-02",
+		"l": []any{1}, "o": map[string]any{"k": "v"}, "x": "pass",
+		"r": map[string]any{"x": 2}, "rl": []any{map[string]any{"x": 3}},
+	})
+	want := map[string]any{
+		"s": "s", "n": int64(1), "f": 1.5, "b": true, "d": "2020-01-02T00:00:00Z",
+		"l": []any{1.0}, "o": map[string]any{"k": "v"}, "x": "pass",
+		"r": map[string]any{"x": int64(2)}, "rl": []any{map[string]any{"x": int64(3)}},
+		"g": map[string]any{"null": nil},
+	}
+	if diff := cmp.Diff(want, obj.Map()); diff != "" {
+		t.Errorf("Map (-want +got):\n%s", diff)
+	}
+}

@@ -1076,3 +1076,40 @@ func TestRawJSONNestedOffsets(t *testing.T) {
 		})
 	}
 }
+
+// rawJSONCases: duplicate keys in raw JSON (the last one wins, as in
+// encoding/json), and truncated and malformed raw JSON (a 400, nothing
+// written).
+func rawJSONCases() []entryCase {
+	return []entryCase{
+		{name: "raw JSON: duplicate key, last wins", ent: "string", in: given([]byte(`{"v":"first","v":"last"}`)), out: wantOut(`{"v":"last"}`)},
+		{name: "raw JSON: duplicate key, last is null", ent: "reqstr", in: given([]byte(`{"v":"x","v":null}`)), fails: []string{failAt("v", "req")}},
+		{name: "raw JSON: duplicate key of different types", ent: "number", in: given([]byte(`{"v":[1],"v":{"a":1},"v":"7"}`)), out: wantOut(`{"v":7}`)},
+		{name: "raw JSON: duplicate $ref key, last wins", ent: "rec", in: given([]byte(`{"r":{"a":1},"r":{"a":2}}`)), out: wantOut(`{"a":null,"r":{"a":2,"r":null}}`)},
+		{name: "raw JSON: duplicate keys inside a passed-through object are kept", ent: "object", in: given([]byte(`{"v":{"a":1,"a":2}}`)), out: wantOut(`{"v":{"a":1,"a":2}}`)},
+
+		{name: "raw JSON: truncated string", ent: "string", in: given([]byte(`{"v":"x`)), errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: truncated after a colon", ent: "string", in: given([]byte(`{"v":`)), errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: lone brace", ent: "string", in: given([]byte(`{`)), errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: truncated escape", ent: "string", in: given([]byte(`{"v":"\u12`)), errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: truncated deep", ent: "none", in: given([]byte(`{"v":` + strings.Repeat(`[{"a":`, 500))), errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: truncated list of objects", ent: "string", list: true, in: given([]byte(`[{"v":1},{"v":`)), errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: trailing garbage", ent: "string", in: given([]byte(`{"v":1}x`)), errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: two objects", ent: "string", in: given([]byte(`{"v":1} {"v":2}`)), errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: empty", ent: "string", in: given([]byte{}), errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: white space only", ent: "string", in: given(json.RawMessage(" \n\t")), errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: a string, not an object", ent: "string", in: given([]byte(`"v"`)), errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: null", ent: "string", in: given([]byte(`null`)), errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: byte order mark", ent: "string", in: given([]byte("\xef\xbb\xbf{\"v\":1}")), errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: single quotes", ent: "string", in: given([]byte(`{'v':1}`)), errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: trailing comma", ent: "string", in: given([]byte(`{"v":1,}`)), errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: raw control character in a string", ent: "string", in: given([]byte("{\"v\":\"a\x01\"}")), errIs: entity.ErrInvalidJSON, status: 400},
+		{name: "raw JSON: list of objects and other values", ent: "string", list: true, in: given([]byte(`[{"v":1},2,"x",null,[{"v":3}],{"v":"y"}]`)), out: wantOut(`[{"v":"1"},{"v":"y"}]`)},
+	}
+}
+
+// TestRawJSONEntryPoints: duplicate keys and malformed raw JSON from every
+// entry point.
+func TestRawJSONEntryPoints(t *testing.T) {
+	runEntryCases(t, rawJSONCases())
+}

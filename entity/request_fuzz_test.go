@@ -89,7 +89,7 @@ func FuzzMakeRequest(f *testing.F) {
 			if jerr != nil || !json.Valid(out) {
 				t.Fatalf("MarshalJSON: %s, %v", out, jerr)
 			}
-			rec := &hxRecorder{TB: t}
+			rec := &tbRecorder{TB: t}
 			if !entitytest.Conform(rec, e, out) {
 				t.Fatalf("%s: the output does not conform: %q\noutput %s", e.Name(), rec.msgs, out)
 			}

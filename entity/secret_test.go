@@ -197,7 +197,7 @@ func TestSecretRef(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error")
 	}
-	rec := &hxRecorder{TB: t}
+	rec := &tbRecorder{TB: t}
 	secCheckAll(rec, err)
 	if len(rec.msgs) > 0 {
 		t.Fatalf("regression: `secret` on a $ref is accepted at declaration but does not reach the referenced entity's fields: "+
@@ -213,14 +213,14 @@ func TestSecretConform(t *testing.T) {
 			continue // the kit runs the rules: a panicking rule is the kit's business
 		}
 		t.Run(r.name, func(t *testing.T) {
-			rec := &hxRecorder{TB: t}
+			rec := &tbRecorder{TB: t}
 			if entitytest.Conform(rec, reg.Lookup("sec_"+r.name), []byte(`{"pw":"`+secValue+`","X-Pw":null,"plain":null,"g":{"inner":null},"list":null}`)) {
 				t.Skip("the kit does not judge this rule on output")
 			}
 			report := strings.Join(rec.msgs, "\n")
 			if strings.Contains(report, secValue) {
 				t.Fatalf("regression: entitytest.Conform prints a failing custom rule's message for a secret field, and the message quotes the value "+
-					"(README: \"The value of a field declared secret is never printed\")\n%s", hxClip(report))
+					"(README: \"The value of a field declared secret is never printed\")\n%s", clip(report))
 			}
 		})
 	}
@@ -261,7 +261,7 @@ func secCheckFailed(t testing.TB, err error, paths []string) {
 func secCheck(t testing.TB, what, text string) {
 	t.Helper()
 	if strings.Contains(text, secValue) || strings.Contains(text, strings.ReplaceAll(secValue, "-", `\u002d`)) {
-		t.Errorf("%s shows the secret: %s", what, hxClip(text))
+		t.Errorf("%s shows the secret: %s", what, clip(text))
 	}
 }
 
@@ -328,7 +328,7 @@ func secCheckAll(t testing.TB, err error) (leaks []string) {
 
 	for name, text := range render {
 		if strings.Contains(text, secValue) {
-			leaks = append(leaks, name+": "+hxClip(text))
+			leaks = append(leaks, name+": "+clip(text))
 		}
 	}
 	for _, l := range leaks {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"sync"
@@ -729,4 +730,42 @@ func BenchmarkStructVsMap(b *testing.B) {
 			}
 		})
 	}
+}
+
+type panicValuer struct{}
+
+func (panicValuer) Value() (driver.Value, error) { panic("valuer panicked") }
+
+type errValuer struct{}
+
+func (errValuer) Value() (driver.Value, error) { return nil, errors.New("valuer failed") }
+
+type cycleValuer struct{}
+
+func (cycleValuer) Value() (driver.Value, error) { return mapCycle(1), nil }
+
+type valuerRow struct {
+	V driver.Valuer `json:"v"`
+}
+
+type panicValuerRow struct {
+	V panicValuer `json:"v"`
+}
+
+// valuerCases: driver.Valuers that panic or fail are the field's error.
+func valuerCases() []entryCase {
+	depthV := []string{failAt("v", "depth")}
+	return []entryCase{
+		{name: "driver.Valuer that panics", ent: "string", in: given(panicValuerRow{}), fails: []string{failAt("v", "value")}},
+		{name: "driver.Valuer that panics, into a required field", ent: "reqstr", in: given(&panicValuerRow{}), fails: []string{failAt("v", "value")}},
+		{name: "driver.Valuer that fails is the field's error", ent: "string", in: given(valuerRow{V: errValuer{}}), fails: []string{failAt("v", "value")}},
+		{name: "driver.Valuer giving a cyclic map, into none", ent: "none", in: given(valuerRow{V: cycleValuer{}}), fails: depthV},
+		{name: "driver.Valuer in a nil interface field", ent: "string", in: given(valuerRow{}), out: wantOut(`{"v":null}`)},
+	}
+}
+
+// TestValuerFailures: a driver.Valuer that panics or fails is a field error
+// of rule value, from every entry point.
+func TestValuerFailures(t *testing.T) {
+	runEntryCases(t, valuerCases())
 }

@@ -16,8 +16,8 @@ import (
 	"github.com/expose-go/expose/rules"
 )
 
-// Concurrency, under -race: while one goroutine re-exposes a referenced
-// entity, alternating between two versions A and B whose outputs differ,
+// Re-exposure. Concurrently, under -race (TestReExposeConcurrent): while one
+// goroutine re-exposes a referenced entity, alternating between two versions A and B whose outputs differ,
 // others make entities that reference it (MakeJSON, Make, AppendJSON,
 // MakeRequest, Write; objects, lists, nested references), register new
 // rules and expose entities that use them, and change the registry's
@@ -136,7 +136,47 @@ func rxShapes() []*rxShape {
 	return shapes
 }
 
-func TestRaceReExpose(t *testing.T) {
+// TestReExposeConcurrent makes the shapes of rxShapes, and the seed, from
+// several goroutines while others re-expose the entities they reference,
+// each alternating between two declarations A and B. Run with -race. Every
+// output must be exactly A's or B's: never a mix, never a torn one.
+// seedUserA is the seed's user (exposeSeed), seedUserB another version of
+// it.
+var (
+	seedUserA = []string{
+		"id", "number", "num | rename 'number'",
+		"name", "string", "req",
+		"details", "{", "",
+		"age", "number", "num",
+		"mail", "string", "email",
+		"details", "}", "",
+		"code", "string", "default 'unknown'",
+	}
+	seedUserB = []string{
+		"name", "string", "req | rename who",
+		"id", "string", "",
+		"code", "string", "default 'other'",
+	}
+)
+
+// seedShape is the seed's users made with seedUserA or seedUserB.
+func seedShape() *rxShape {
+	a := []string{
+		`{"number":12,"name":"maachang","details":{"age":40,"mail":"maachang@maachang.com"},"code":"unknown"}`,
+		`{"number":21,"name":"saito","details":{"age":27,"mail":"saito@maachang.com"},"code":"unknown"}`,
+	}
+	b := []string{`{"who":"maachang","id":"12","code":"other"}`, `{"who":"saito","id":"21","code":"other"}`}
+	const head, tail = `{"offset":0,"limit":2,"list":[`, `]}`
+	either := func(i int) string { return "(?:" + regexp.QuoteMeta(a[i]) + "|" + regexp.QuoteMeta(b[i]) + ")" }
+	return &rxShape{
+		name: "seed", ent: "users", in: seedUsers(),
+		wantA: head + a[0] + "," + a[1] + tail,
+		wantB: head + b[0] + "," + b[1] + tail,
+		mixed: regexp.MustCompile("^" + regexp.QuoteMeta(head) + either(0) + "," + either(1) + regexp.QuoteMeta(tail) + "$"),
+	}
+}
+
+func TestReExposeConcurrent(t *testing.T) {
 	reg := entity.NewRegistry()
 	expose(t, reg, "rxuser", rxUserA...)
 	expose(t, reg, "rxusers", "limit", "number", "default 0", "list", "$rxuser", "")
@@ -145,7 +185,11 @@ func TestRaceReExpose(t *testing.T) {
 	if err := reg.Check(); err != nil {
 		t.Fatal(err)
 	}
-	shapes := rxShapes()
+	exposeSeed(t, reg)
+	shapes := append(rxShapes(), seedShape())
+	if s := shapes[len(shapes)-1]; s.wantA != seedJSON {
+		t.Fatalf("seed shape: version A is\n%s\nwant the seed's\n%s", s.wantA, seedJSON)
+	}
 	// A failing input: two users without a name. Version A reports
 	// list[i].name, version B list[i].who (its rename).
 	failing := map[string]any{"list": []any{map[string]any{"id": 1}, map[string]any{"id": 2}}}
@@ -174,6 +218,14 @@ func TestRaceReExpose(t *testing.T) {
 				decl = rxUserB
 			}
 			if _, err := reg.Expose("rxuser", decl...); err != nil {
+				t.Error(err)
+				return
+			}
+			seed := seedUserA
+			if i%2 == 0 {
+				seed = seedUserB
+			}
+			if _, err := reg.Expose("user", seed...); err != nil {
 				t.Error(err)
 				return
 			}
@@ -333,6 +385,40 @@ func rxCheckFailing(t *testing.T, reg *entity.Registry, in any) {
 		if !mixed {
 			t.Errorf("failing input: errors %q, want %q or %q", got, a, b)
 		}
+	}
+}
+
+// TestReExpose: exposing a name again replaces it, and references to it see
+// the new entity.
+func TestReExpose(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "item", "a", "string", "")
+	holder := expose(t, reg, "holder", "it", "$item", "")
+	old := reg.Lookup("item")
+	out, _ := mustMake(t, holder, map[string]any{"it": map[string]any{"a": 1, "b": 2}})
+	if want := `{"it":{"a":"1"}}`; string(out) != want {
+		t.Errorf("before: got %s, want %s", out, want)
+	}
+	expose(t, reg, "item", "b", "number", "", "a", "bool", "default")
+	out, _ = mustMake(t, holder, map[string]any{"it": map[string]any{"a": 1, "b": 2}})
+	if want := `{"it":{"b":2,"a":true}}`; string(out) != want {
+		t.Errorf("after: got %s, want %s", out, want)
+	}
+	if reg.Lookup("item") == old {
+		t.Errorf("Lookup returns the old entity")
+	}
+	// The old entity still works on its own.
+	out, _ = mustMake(t, old, map[string]any{"a": 1})
+	if want := `{"a":"1"}`; string(out) != want {
+		t.Errorf("old entity: got %s, want %s", out, want)
+	}
+	// A failing re-expose leaves the current one in place.
+	if _, err := reg.Expose("item", "a", "nope", ""); err == nil {
+		t.Fatal("bad declaration compiled")
+	}
+	out, _ = mustMake(t, holder, map[string]any{"it": map[string]any{"a": 0}})
+	if want := `{"it":{"b":null,"a":false}}`; string(out) != want {
+		t.Errorf("after a failed re-expose: got %s, want %s", out, want)
 	}
 }
 

@@ -1,0 +1,146 @@
+package entity_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// encodeCases: large strings (10 MB) written whole, escaped as
+// encoding/json escapes them; invalid UTF-8 replaced with U+FFFD, byte by
+// byte, as encoding/json replaces it; escaping, keys included.
+func encodeCases() []entryCase {
+	const big = 10 << 20 // 10 MB
+	const mb = 1 << 20   // the other large inputs: 1 MB keeps the suite quick under -race
+	return []entryCase{
+		// Large strings (10 MB): written whole, escaped as encoding/json
+		// escapes them.
+		{name: "10 MB string", ent: "string", in: func() any { return map[string]any{"v": strings.Repeat("a", big)} },
+			out: func() string { return `{"v":"` + strings.Repeat("a", big) + `"}` }},
+		{name: "10 MB string of characters to escape", ent: "string", in: givenV(strings.Repeat("<\"\\\n\u2028\xff&é", big/16)),
+			out: wantMarshalV(strings.Repeat("<\"\\\n\u2028\xff&é", big/16))},
+		{name: "1 MB string into none", ent: "none", in: givenV(strings.Repeat("0123456789abcd\x00>", mb/16)), out: wantMarshalV(strings.Repeat("0123456789abcd\x00>", mb/16))},
+		{name: "1 MB []byte into string", ent: "string", in: givenV(bytes.Repeat([]byte("\t\u2029"), mb/4)), out: wantMarshalV(strings.Repeat("\t\u2029", mb/4))},
+		{name: "1 MB map[string]string value", ent: "string", in: func() any { return map[string]string{"v": strings.Repeat("0123456789abcde&", mb/16)} },
+			out: wantMarshalV(strings.Repeat("0123456789abcde&", mb/16))},
+		{name: "raw JSON: 1 MB string with escapes", ent: "string",
+			in:  func() any { return []byte(`{"v":"` + strings.Repeat(`\n\u00e9\"<`, mb/12) + `"}`) },
+			out: wantMarshalV(strings.Repeat("\n\u00e9\"<", mb/12))},
+		{name: "1 MB key in none", ent: "none", in: func() any { return map[string]any{"v": map[string]any{strings.Repeat("k", mb): 1}} },
+			out: func() string { return `{"v":{"` + strings.Repeat("k", mb) + `":1}}` }},
+
+		// Invalid UTF-8 is replaced with U+FFFD, byte by byte, as
+		// encoding/json replaces it.
+		{name: "invalid byte", ent: "string", in: givenV("a\xffb"), out: wantOut(`{"v":"a\ufffdb"}`)},
+		{name: "overlong encoding", ent: "string", in: givenV("\xc0\xaf"), out: wantMarshalV("\xc0\xaf")},
+		{name: "UTF-8 encoded surrogate", ent: "string", in: givenV("\xed\xa0\x80"), out: wantMarshalV("\xed\xa0\x80")},
+		{name: "truncated sequence at the end", ent: "string", in: givenV("x\xe2\x82"), out: wantMarshalV("x\xe2\x82")},
+		{name: "invalid UTF-8 into none", ent: "none", in: givenV("\xfe\xff"), out: wantOut(`{"v":"\ufffd\ufffd"}`)},
+		{name: "invalid UTF-8 inside a list", ent: "list", in: givenV([]any{"\x80"}), out: wantOut(`{"v":["\ufffd"]}`)},
+		{name: "invalid UTF-8 map key into object", ent: "object", in: givenV(map[string]any{"k\xff": "v\xff"}), out: wantOut(`{"v":{"k\ufffd":"v\ufffd"}}`)},
+		{name: "invalid UTF-8 in map[string]string", ent: "string", in: given(map[string]string{"v": "\xff"}), out: wantOut(`{"v":"\ufffd"}`)},
+		{name: "invalid UTF-8 in []byte", ent: "string", in: givenV([]byte("\xff\xfe")), out: wantOut(`{"v":"\ufffd\ufffd"}`)},
+		{name: "raw JSON: invalid UTF-8 byte in a string", ent: "string", in: given([]byte("{\"v\":\"a\xffb\"}")), out: wantOut("{\"v\":\"a\ufffdb\"}")}, // decoded to U+FFFD, then written as json.Marshal writes it
+		{name: "raw JSON: invalid UTF-8 byte passed through none", ent: "none", in: given([]byte("{\"v\":[\"\xff\"]}")), out: wantOut(`{"v":["\ufffd"]}`)},
+		{name: "raw JSON: escaped lone surrogate into string", ent: "string", in: given([]byte(`{"v":"\ud800"}`)), out: wantOut("{\"v\":\"\ufffd\"}")},
+
+		// Escaping, keys included.
+		{name: "U+2028 and U+2029", ent: "string", in: givenV("a\u2028b\u2029c"), out: wantOut(`{"v":"a\u2028b\u2029c"}`)},
+		{name: "control characters", ent: "string", in: givenV("\x00\x01\b\f\n\r\t\x1f\x7f"), out: wantOut(`{"v":"\u0000\u0001\b\f\n\r\t\u001f` + "\x7f" + `"}`)},
+		{name: "HTML characters", ent: "string", in: givenV("<script>&</script>"), out: wantOut(`{"v":"\u003cscript\u003e\u0026\u003c/script\u003e"}`)},
+		{name: "keys with quotes, control characters, <>&, U+2028", ent: "none",
+			in:  givenV(map[string]any{`"q"`: 1, "\x00\n": 2, "<&>": 3, "\u2028": 4, `\`: 5}),
+			out: wantMarshalV(map[string]any{`"q"`: 1, "\x00\n": 2, "<&>": 3, "\u2028": 4, `\`: 5})},
+		{name: "declared field names with quotes, control characters, <>&, U+2028", ent: "keys",
+			in: given(map[string]any{`q"uote`: "1", "ctl\x01\x1f\n": "2", "<a>&b": "3", "ls\u2028ps\u2029": "4", "__proto__": map[string]any{"polluted": true},
+				"constructor": map[string]any{"prototype": map[string]any{"x": 1}}, "plain": "7"}),
+			out: wantOut(`{"q\"uote":"1","ctl\u0001\u001f\n":"2","\u003ca\u003e\u0026b":"3","ls\u2028ps\u2029":"4","__proto__":{"polluted":true},` +
+				`"constructor":{"prototype":{"x":1}},"\"\u003cx\u003e\u0026\\u2028":"7"}`)},
+		{name: "__proto__ and constructor keys passed through", ent: "object",
+			in:  givenV(map[string]any{"__proto__": map[string]any{"isAdmin": true}, "constructor": map[string]any{"prototype": map[string]any{}}}),
+			out: wantOut(`{"v":{"__proto__":{"isAdmin":true},"constructor":{"prototype":{}}}}`)},
+		{name: "raw JSON: __proto__ key passed through", ent: "object", in: given([]byte(`{"v":{"__proto__":{"isAdmin":true}},"__proto__":1}`)),
+			out: wantOut(`{"v":{"__proto__":{"isAdmin":true}}}`)},
+		{name: "raw JSON: keys with escapes match declared names", ent: "keys",
+			in:  given([]byte(`{"q\"uote":"1","ctl\u0001\u001f\n":"2","\u003ca\u003e\u0026b":"3","ls\u2028ps\u2029":"4","plain":"7"}`)),
+			out: wantOut(`{"q\"uote":"1","ctl\u0001\u001f\n":"2","\u003ca\u003e\u0026b":"3","ls\u2028ps\u2029":"4","__proto__":null,"constructor":null,"\"\u003cx\u003e\u0026\\u2028":"7"}`)},
+	}
+}
+
+// TestEncodeInputs: strings are written exactly as encoding/json writes
+// them, from every entry point.
+func TestEncodeInputs(t *testing.T) {
+	runEntryCases(t, encodeCases())
+}
+
+// escapeTests are strings that encoding/json escapes.
+var escapeTests = []struct{ name, s string }{
+	{"plain", "plain"},
+	{"empty", ""},
+	{"quote", `a"b`},
+	{"backslash", `a\b`},
+	{"slash", `a/b`},
+	{"newline tab cr", "a\nb\tc\rd"},
+	{"backspace formfeed", "\b\f"},
+	{"NUL", "a\x00b"},
+	{"control chars", "\x01\x02\x1f\x0b"},
+	{"DEL", "\x7f"},
+	{"html", "<script>&</script>"},
+	{"U+2028 U+2029", "a\u2028b\u2029c"},
+	{"invalid UTF-8 byte", "a\xffb"},
+	{"truncated UTF-8", "a\xc3"},
+	{"surrogate half", "\xed\xa0\x80"},
+	{"overlong", "\xc0\xaf"},
+	{"non-ASCII", "héllo 日本語 😀"},
+	{"U+FFFD itself", "\ufffd"},
+	{"mixed", "\"<\u2028\xff\x00>\""},
+}
+
+// TestEscaping: keys and values are escaped exactly as encoding/json
+// escapes them.
+func TestEscaping(t *testing.T) {
+	for _, c := range escapeTests {
+		t.Run(c.name, func(t *testing.T) {
+			want := marshal(t, map[string]string{"v": c.s})
+			for _, typ := range []string{"string", "none"} {
+				e := exposeOne(t, typ, "")
+				out, _ := mustMake(t, e, map[string]any{"v": c.s})
+				if string(out) != want {
+					t.Errorf("%s value: got %s, want %s", typ, out, want)
+				}
+				out, _ = mustMake(t, e, map[string]string{"v": c.s})
+				if string(out) != want {
+					t.Errorf("%s value from map[string]string: got %s, want %s", typ, out, want)
+				}
+				out, _ = mustMake(t, e, map[string]any{"v": []byte(c.s)})
+				if typ == "string" && string(out) != want {
+					t.Errorf("%s value from []byte: got %s, want %s", typ, out, want)
+				}
+			}
+			if c.s == "" {
+				return
+			}
+			// As a key: the declared name, and a rename.
+			wantKey := marshal(t, map[string]int{c.s: 1})
+			e := expose(t, entity.NewRegistry(), "k", c.s, "number", "")
+			out, _ := mustMake(t, e, map[string]any{c.s: 1})
+			if string(out) != wantKey {
+				t.Errorf("key: got %s, want %s", out, wantKey)
+			}
+			e = expose(t, entity.NewRegistry(), "k", "x", "number", "rename '"+strings.ReplaceAll(c.s, "'", "''")+"'")
+			out, _ = mustMake(t, e, map[string]any{"x": 1})
+			if string(out) != wantKey {
+				t.Errorf("renamed key: got %s, want %s", out, wantKey)
+			}
+			// Inside a value passed through, as key and value.
+			e = exposeOne(t, "object", "")
+			m := map[string]any{c.s: c.s}
+			out, _ = mustMake(t, e, input(m))
+			if want := `{"v":` + marshal(t, m) + `}`; string(out) != want {
+				t.Errorf("object: got %s, want %s", out, want)
+			}
+		})
+	}
+}
