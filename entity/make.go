@@ -748,13 +748,15 @@ func (r *run) appendRefObject(dst []byte, n *node, ent *Entity, sub *source, dep
 // kind). For nothing, a bare default stands for an empty object; otherwise
 // ok is false, after `req` has had its say.
 func (r *run) refInput(n *node, in raw, e *Entity) (sub source, list elems, isList, ok bool) {
-	if in.kind == rawAny && in.a != nil {
-		if sub, ok = sourceOf(in.a, e); ok {
-			return sub, list, false, true
+	if in.kind != rawAny || in.a != nil { // absent or null reads as nothing at once
+		if in.kind == rawAny {
+			if sub, ok = sourceOf(in.a, e); ok {
+				return sub, list, false, true
+			}
 		}
-	}
-	if list, ok = listOfRaw(in); ok {
-		return sub, list, true, true
+		if list, ok = listOfRaw(in); ok {
+			return sub, list, true, true
+		}
 	}
 	if n.refDefault {
 		return source{}, list, false, true
