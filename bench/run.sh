@@ -55,6 +55,7 @@ header() {
   echo "#              go test -run '^\$' -bench '^Benchmark(Users|Failing)\$' -count 1 -benchtime $BENCHTIME"
   echo "#              go test -run '^\$' -bench '^BenchmarkParallel\$' -cpu 1,2 -count 1 -benchtime $BENCHTIME"
   echo "#              go test -run '^\$' -bench '^BenchmarkRaw\$' -count 1 -benchtime $BENCHTIME"
+  echo "#              go test -run '^\$' -bench '^Benchmark(Object|Write)\$' -count 1 -benchtime $BENCHTIME"
 }
 
 raw="$out/raw.txt"
@@ -73,6 +74,7 @@ for i in $(seq "$COUNT"); do
   "$bin" -test.run '^$' -test.bench '^Benchmark(Users|Failing)$' -test.count 1 -test.benchtime "$BENCHTIME" >> "$raw"
   "$bin" -test.run '^$' -test.bench '^BenchmarkParallel$' -test.cpu 1,2 -test.count 1 -test.benchtime "$BENCHTIME" >> "$raw"
   "$bin" -test.run '^$' -test.bench '^BenchmarkRaw$' -test.count 1 -test.benchtime "$BENCHTIME" >> "$raw"
+  "$bin" -test.run '^$' -test.bench '^Benchmark(Object|Write)$' -test.count 1 -test.benchtime "$BENCHTIME" >> "$raw"
 done
 
 ratios=$(go run ./cmd/ratios "$raw")

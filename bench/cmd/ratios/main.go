@@ -240,6 +240,23 @@ func printTargets(t table) {
 		v, ok = ratio(t.get("Parallel", "AppendJSON", n, 1), t.get("Parallel", "AppendJSON", n, 2))
 		row("5. parallel throughput 2 P / 1 P", n, v, ">= 1.8x", v >= 1.8, ok)
 	}
+	// The one walker's targets (issue 11): Make is a view of MakeJSON's
+	// bytes; Get and Map read it.
+	for _, n := range sizes(t) {
+		mj := t.get("Users", "MakeJSON", n, 0)
+		mk := t.get("Users", "Make", n, 0)
+		if mk == nil {
+			continue
+		}
+		v, ok := ratio(mk, mj)
+		row("11. Make / MakeJSON (time)", n, v, "<= 1.3x", v <= 1.3, ok)
+		v, ok = ratio(t.get("Users", "Make+MarshalJSON", n, 0), mj)
+		row("11. Make+MarshalJSON / MakeJSON (time)", n, v, "<= 1.4x", v <= 1.4, ok)
+		a := median(mk.allocs)
+		row("11. Make allocs/op", n, a, "<= 3", a <= 3, len(mk.allocs) > 0)
+		v, ok = ratio(t.get("Object", "Map", n, 0), t.get("Object", "json.Unmarshal", n, 0))
+		row("11. Map / json.Unmarshal of its bytes (time)", n, v, "<= 1x", v <= 1, ok)
+	}
 	// The input side's targets (issue 4), from BenchmarkRaw: raw JSON bytes
 	// given to MakeJSON.
 	for _, n := range sizes(t) {
