@@ -3,6 +3,7 @@ package entity
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/expose-go/expose/rules"
@@ -28,9 +29,27 @@ import (
 //	a group or a $ref object    *Object
 //	a $ref list                 []*Object
 //	null                        nil
+//
+// The zero Object, like a nil *Object, is an empty object, `{}` (MarshalJSON
+// of a nil *Object gives null, as encoding/json writes a nil pointer). An
+// Object's bytes are those of the entity versions its Make used: when an
+// entity it references is exposed again later, Get still decodes what was
+// written, reading a value whose shape the new declaration does not expect
+// as plain JSON.
 type Object struct {
 	plan *objectPlan // what its keys hold: shared, never modified
 	data []byte      // its JSON text, "{…}": never modified
+}
+
+// emptyObject is the text of the zero Object.
+var emptyObject = []byte("{}")
+
+// text returns the object's JSON text.
+func (o *Object) text() []byte {
+	if o == nil || len(o.data) < 2 || o.data[0] != '{' {
+		return emptyObject
+	}
+	return o.data
 }
 
 // Len returns the number of keys.
@@ -42,15 +61,12 @@ func (o *Object) Len() int {
 	return n
 }
 
-// Keys returns the keys in output order.
+// Keys returns the keys in output order, as written (a key holding
+// invalid UTF-8 is written, and returned, with U+FFFD in its place).
 func (o *Object) Keys() []string {
 	var keys []string
 	for it := o.members(); it.next(); {
-		if it.n != nil {
-			keys = append(keys, it.n.out)
-		} else {
-			keys = append(keys, unquote(bytesString(it.key)))
-		}
+		keys = append(keys, it.name())
 	}
 	return keys
 }
@@ -59,14 +75,16 @@ func (o *Object) Keys() []string {
 // says, and whether the key is there.
 func (o *Object) Get(key string) (any, bool) {
 	want := -1
-	for i, n := range o.plan.nodes {
-		if n.out == key {
-			want = i
-			break
+	if o != nil && o.plan != nil {
+		for i, n := range o.plan.nodes {
+			if n.out == key && plainKey(n) {
+				want = i
+				break
+			}
 		}
 	}
 	for it := o.members(); it.next(); {
-		if want >= 0 && it.i == want || want < 0 && it.n == nil && unquote(bytesString(it.key)) == key {
+		if want >= 0 && it.i == want || want < 0 && it.name() == key {
 			return it.value(), true
 		}
 	}
@@ -80,7 +98,7 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 	if o == nil {
 		return []byte("null"), nil
 	}
-	return o.data, nil
+	return o.text(), nil
 }
 
 // AppendJSON appends the object's JSON to dst, as MarshalJSON gives it.
@@ -88,7 +106,7 @@ func (o *Object) AppendJSON(dst []byte) ([]byte, error) {
 	if o == nil {
 		return append(dst, "null"...), nil
 	}
-	return append(dst, o.data...), nil
+	return append(dst, o.text()...), nil
 }
 
 // Decode stores the object's values in dst, a pointer to a struct (fields
@@ -96,10 +114,14 @@ func (o *Object) AppendJSON(dst []byte) ([]byte, error) {
 // them) or to a map, by decoding its JSON with encoding/json: dates decode
 // into time.Time fields, groups and references into nested structs or maps.
 func (o *Object) Decode(dst any) error {
-	if o == nil {
-		return json.Unmarshal([]byte("null"), dst)
+	text := []byte("null")
+	if o != nil {
+		text = o.text()
 	}
-	return json.Unmarshal(o.data, dst)
+	if err := json.Unmarshal(text, dst); err != nil {
+		return fmt.Errorf("entity: Object.Decode: %w", err)
+	}
+	return nil
 }
 
 // String returns the object's JSON.
@@ -107,7 +129,7 @@ func (o *Object) String() string {
 	if o == nil {
 		return "null"
 	}
-	return string(o.data)
+	return string(o.text())
 }
 
 // Map returns the object as plain Go values, for comparisons in tests
@@ -115,22 +137,16 @@ func (o *Object) String() string {
 // map[string]any, lists of them []any, and dates their RFC 3339 text as
 // written in the JSON.
 func (o *Object) Map() map[string]any {
-	m := make(map[string]any, len(o.plan.nodes))
+	m := map[string]any{}
 	for it := o.members(); it.next(); {
-		k := ""
-		if it.n != nil {
-			k = it.n.out
-		} else {
-			k = unquote(bytesString(it.key))
-		}
-		m[k] = it.plain()
+		m[it.name()] = it.plain()
 	}
 	return m
 }
 
 // madeBy reports whether e made the object: its keys are e's own.
 func (o *Object) madeBy(e *Entity) bool {
-	return o.plan == e.root
+	return o.plan == e.root && len(o.data) >= 2
 }
 
 // newObjects views each element of data, the text of a JSON array of
@@ -156,8 +172,9 @@ func newObjects(p *objectPlan, data []byte) []*Object {
 // key to the plan node that wrote it. The walker writes a plan's keys in
 // order, so the node is found by comparing one key in the common case.
 type memberIter struct {
-	o    *Object
-	pos  int    // where the next member starts (at its ',' or key)
+	data  []byte  // the object's text
+	nodes []*node // its plan's nodes
+	pos   int     // where the next member starts (at its ',' or key)
 	want int    // the plan node expected next
 	i    int    // the current member's node index, or -1
 	n    *node  // the current member's node, or nil when no node wrote it
@@ -165,11 +182,17 @@ type memberIter struct {
 	val  []byte // the current member's value text
 }
 
-func (o *Object) members() memberIter { return memberIter{o: o, pos: 1} }
+func (o *Object) members() memberIter {
+	var nodes []*node
+	if o != nil && o.plan != nil {
+		nodes = o.plan.nodes
+	}
+	return memberIter{data: o.text(), nodes: nodes, pos: 1}
+}
 
 // next moves to the next member and reports whether there is one.
 func (it *memberIter) next() bool {
-	d := it.o.data
+	d := it.data
 	if it.pos >= len(d) || d[it.pos] == '}' {
 		return false
 	}
@@ -183,7 +206,7 @@ func (it *memberIter) next() bool {
 	it.val = d[start:stop]
 	it.pos = stop
 	it.i, it.n = -1, nil
-	nodes := it.o.plan.nodes
+	nodes := it.nodes
 	for j := it.want; j < len(nodes); j++ {
 		if bytes.Equal(quotedKey(nodes[j]), it.key) {
 			it.i, it.n, it.want = j, nodes[j], j+1
@@ -192,6 +215,18 @@ func (it *memberIter) next() bool {
 	}
 	return true
 }
+
+// name returns the current member's key as written.
+func (it *memberIter) name() string {
+	if it.n != nil && plainKey(it.n) {
+		return it.n.out
+	}
+	return strings.Clone(unquote(bytesString(it.key)))
+}
+
+// plainKey reports whether the node's output key is written as it is,
+// without escapes or replaced bytes, so that its name is the key's text.
+func plainKey(n *node) bool { return len(quotedKey(n)) == len(n.out)+2 }
 
 // quotedKey returns the node's output key as the walker writes it, quoted
 // and escaped, without the comma before it and the colon after.
@@ -210,7 +245,7 @@ func (it *memberIter) value() any {
 	switch {
 	case v[0] == 'n':
 		return nil
-	case n == nil:
+	case n == nil || !n.holds(v):
 		return decodeAny(v)
 	case n.kind == nodeGroup:
 		return &Object{plan: n.group, data: v}
@@ -234,7 +269,7 @@ func (it *memberIter) plain() any {
 	switch {
 	case v[0] == 'n':
 		return nil
-	case n == nil:
+	case n == nil || !n.holds(v):
 		return decodeAny(v)
 	case n.kind == nodeGroup:
 		return (&Object{plan: n.group, data: v}).Map()
@@ -258,6 +293,28 @@ func (it *memberIter) plain() any {
 		return stringValue(v)
 	}
 	return scalarValue(n.typ, v)
+}
+
+// holds reports whether v, a value's text, has a shape the node writes: an
+// object for a group, an object or a list for a reference. (An Object
+// whose reference was exposed again with another shape holds text the
+// node's new declaration does not write.)
+func (n *node) holds(v []byte) bool {
+	switch n.kind {
+	case nodeGroup:
+		return v[0] == '{'
+	case nodeRef:
+		if v[0] == '[' {
+			for it := (elements{data: v}); it.next(); {
+				if it.val[0] != '{' {
+					return false
+				}
+			}
+			return true
+		}
+		return v[0] == '{'
+	}
+	return true
 }
 
 // refPlan returns the plan of the entity a reference node names now (an

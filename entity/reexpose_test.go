@@ -2,6 +2,7 @@ package entity_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http/httptest"
@@ -457,4 +458,125 @@ func TestReExposeMidMake(t *testing.T) {
 	if string(out) != want {
 		t.Fatalf("regression: a make that began with version A of a referenced entity made later elements with version B, exposed meanwhile:\n got %s\nwant %s", out, want)
 	}
+}
+
+// An Object keeps the bytes its Make wrote: when an entity it references
+// is exposed again with another shape, reading it never panics, and a
+// value the new declaration does not expect reads as plain JSON.
+func TestObjectAfterReExpose(t *testing.T) {
+	cases := []struct {
+		name     string
+		old, new []string
+		in       any
+	}{
+		{"string becomes a group", []string{"x", "string", ""}, []string{"x", "{", "", "q", "string", "", "x", "}", ""}, "abc"},
+		{"number becomes a group", []string{"x", "number", ""}, []string{"x", "{", "", "q", "string", "", "x", "}", ""}, 12},
+		{"list becomes a reference", []string{"x", "list", ""}, []string{"x", "$c", ""}, []any{1, "a", []any{2}}},
+		{"none becomes a reference", []string{"x", "none", ""}, []string{"x", "$c", ""}, true},
+		{"group becomes a string", []string{"x", "{", "", "q", "string", "", "x", "}", ""}, []string{"x", "string", ""}, nil},
+		{"reference becomes a number", []string{"y", "$c", ""}, []string{"y", "number", ""}, nil},
+		{"key renamed", []string{"x", "string", ""}, []string{"z", "string", ""}, "abc"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			reg := entity.NewRegistry()
+			expose(t, reg, "c", c.old...)
+			p := expose(t, reg, "p", "c", "$c", "")
+			inner := map[string]any{"x": c.in, "q": "s", "y": map[string]any{}}
+			o, err := p.Make(map[string]any{"c": inner})
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := o.String()
+			expose(t, reg, "c", c.new...)
+			noPanic(t, "reading the Object", func() {
+				m := o.Map()
+				b, _ := json.Marshal(m)
+				if !json.Valid(b) {
+					t.Errorf("Map gives %s", b)
+				}
+				v, _ := o.Get("c")
+				if sub, ok := v.(*entity.Object); ok {
+					_ = sub.Keys()
+					_ = sub.Len()
+					for _, k := range sub.Keys() {
+						x, _ := sub.Get(k)
+						if xo, ok := x.(*entity.Object); ok {
+							_ = xo.Map()
+						}
+					}
+				}
+				if o.String() != before {
+					t.Errorf("the bytes changed: %s, was %s", o, before)
+				}
+			})
+			noPanic(t, "making it again", func() {
+				if _, err := reg.MakeJSON("p", o); err != nil {
+					t.Logf("MakeJSON of the old Object: %v", err)
+				}
+				q := expose(t, reg, "q", "c", "$c", "")
+				if out, err := q.MakeJSON(map[string]any{"c": mustGet(t, o, "c")}); err == nil && !json.Valid(out) {
+					t.Errorf("invalid JSON %s", out)
+				}
+			})
+		})
+	}
+}
+
+// mustGet returns o's value under key.
+func mustGet(t *testing.T, o *entity.Object, key string) any {
+	t.Helper()
+	v, ok := o.Get(key)
+	if !ok {
+		t.Fatalf("no key %q in %s", key, o)
+	}
+	return v
+}
+
+// Reading Objects while the entity they reference is exposed again, over
+// and over, with shapes that change (run it with the race detector).
+func TestObjectReadDuringReExpose(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "c", "x", "string", "")
+	p := expose(t, reg, "p", "c", "$c", "", "l", "$c", "")
+	o, err := p.Make(map[string]any{"c": map[string]any{"x": "abc"}, "l": []any{map[string]any{"x": "d"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shapes := [][]string{
+		{"x", "{", "", "q", "string", "", "x", "}", ""},
+		{"x", "$c", ""},
+		{"x", "string", ""},
+		{"x", "number", ""},
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				noPanic(t, "Map", func() { _ = o.Map() })
+				noPanic(t, "Get", func() {
+					if v, _ := o.Get("l"); v != nil {
+						if l, ok := v.([]*entity.Object); ok && len(l) > 0 {
+							_ = l[0].Map()
+						}
+					}
+				})
+			}
+		}()
+	}
+	for i := range 300 {
+		if _, err := reg.Expose("c", shapes[i%len(shapes)]...); err != nil {
+			t.Error(err)
+		}
+	}
+	close(done)
+	wg.Wait()
 }
