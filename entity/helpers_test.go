@@ -180,15 +180,15 @@ func marshal(t testing.TB, v any) string {
 
 // Hostile input, case by case through every entry point: each subject's
 // table of entryCase (limits_test.go, encode_test.go, convert_test.go,
-// input_test.go, rawjson_test.go, structs_test.go, errors_test.go) is made
-// through MakeJSON, AppendJSON, Make (or MakeList for a list input) and
-// Write, and each must give its
-// named outcome: the exact output bytes, or an error of a given kind with
-// the given field errors. On top of that, every case asserts that no entry
-// point panics and that a success is valid JSON that Object.MarshalJSON
-// repeats byte for byte. These are the "tests that try" of the reliability
-// issue; the limits they hold the library to are in the README's
-// Guarantees.
+// input_test.go, structs_test.go, errors_test.go, and the raw JSON cases of
+// rawjson_test.go) is made through MakeJSON, AppendJSON, Make (or MakeList
+// for a list input) and Write, and each must give its named outcome: the
+// exact output bytes, or an error of a given kind with the given field
+// errors. On top of that, every case asserts that no entry point panics,
+// that a success is valid JSON that Object.MarshalJSON repeats byte for
+// byte, and (for an object input) makeAll's agreement checks. These are the
+// "tests that try" of the reliability issue; the limits they hold the
+// library to are in the README's Guarantees.
 //
 // Each bug these cases found is fixed; they stay as regression tests.
 
@@ -453,6 +453,13 @@ func runEntryCase(t testing.TB, e *entity.Entity, c entryCase) {
 		}
 		sameAsMap(t, mj, o)
 	})
+
+	// makeAll's agreement checks: AppendJSON onto a buffer with spare
+	// capacity, json.Marshal of the Object, Len and Keys, the same error
+	// text from every entry point.
+	if !c.list {
+		noPanic(t, "makeAll", func() { makeAll(t, e, in) })
+	}
 
 	// Write: the status and the body.
 	noPanic(t, "Write", func() {

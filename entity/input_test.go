@@ -47,7 +47,7 @@ func TestEntryCases(t *testing.T) {
 	var all []entryCase
 	for _, table := range [][]entryCase{
 		depthCases(), cycleCases(), errorCapCases(), encodeCases(), numberCases(),
-		unencodableCases(), inputCases(), rawJSONCases(), valuerCases(), rulePanicCases(),
+		unencodableCases(), inputCases(), valuerCases(), rulePanicCases(),
 	} {
 		all = append(all, table...)
 	}
