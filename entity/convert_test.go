@@ -3,7 +3,6 @@ package entity_test
 import (
 	"encoding/json"
 	"math"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -63,18 +62,19 @@ type (
 	anyStruct    struct{ V any }
 )
 
-// TestNonFiniteFloatsNeverWritten: NaN and ±Inf, which JSON cannot hold,
-// are never written, whatever the input: on a none field they are a field
-// error of rule json (a struct's float64, float32 and *float64 as a map's
-// float64 already was); on a typed field they do not convert, so null.
-func TestNonFiniteFloatsNeverWritten(t *testing.T) {
-	nan, inf, ninf := math.NaN(), math.Inf(1), math.Inf(-1)
-	// The input's key is the struct's V; rename writes it as v.
-	var tests []convRegression
+// nonFiniteCases: NaN and ±Inf, which JSON cannot hold, are never written,
+// whatever the input: on a none field (and inside a list or an object
+// passed through) they are a field error of rule json (a struct's float64,
+// float32 and *float64 as a map's float64 already was); on a typed field
+// they do not convert (the conversion table: NaN/±Inf → null), so null, or
+// the default, or a req failure. Struct inputs have a field V, which the
+// entities "V"+type of entryRegistry rename to v.
+func nonFiniteCases() []entryCase {
+	var cases []entryCase
 	for _, x := range []struct {
 		name string
 		f    float64
-	}{{"NaN", nan}, {"+Inf", inf}, {"-Inf", ninf}} {
+	}{{"NaN", math.NaN()}, {"+Inf", math.Inf(1)}, {"-Inf", math.Inf(-1)}} {
 		f := x.f
 		inputs := []struct {
 			name string
@@ -90,41 +90,41 @@ func TestNonFiniteFloatsNeverWritten(t *testing.T) {
 			{"map float32", map[string]any{"V": float32(f)}},
 			{"map *float64", map[string]any{"V": &f}},
 			{"map named float", map[string]any{"V": myFloat(f)}},
+			{"map other named float", map[string]any{"V": namedFloat(f)}},
 		}
 		for _, in := range inputs {
-			for _, typ := range []struct {
-				typ, want string
-			}{{"none", ""}, {"float", `{"v":null}`}, {"number", `{"v":null}`}, {"string", `{"v":null}`},
-				{"bool", `{"v":null}`}, {"date", `{"v":null}`}} {
-				tests = append(tests, convRegression{name: x.name + " " + in.name + " into " + typ.typ,
-					typ: typ.typ, in: in.in, want: typ.want})
+			for _, typ := range []string{"none", "float", "number", "string", "bool", "date"} {
+				c := entryCase{name: x.name + " " + in.name + " into " + typ, ent: "V" + typ, in: given(in.in)}
+				if typ == "none" {
+					c.fails = []string{failAt("V", "json")}
+				} else {
+					c.out = wantOut(`{"v":null}`)
+				}
+				cases = append(cases, c)
 			}
 		}
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e := expose(t, entity.NewRegistry(), "one", "V", tt.typ, "rename v")
-			out, _, err := makeAll(t, e, tt.in)
-			if tt.want != "" {
-				if err != nil || string(out) != tt.want {
-					t.Fatalf("got %s, %v; want %s", out, err, tt.want)
-				}
-				return
-			}
-			if err == nil {
-				t.Fatalf("got %s, want a field error of rule json", out)
-			}
-			fes := fieldErrors(t, err)
-			if len(fes) != 1 || fes[0].Path != "V" || fes[0].Rule != "json" {
-				t.Fatalf("error %v, want one field error on V of rule json", err)
-			}
-			// Write answers the error, never the bytes.
-			rec := httptest.NewRecorder()
-			if werr := e.Write(rec, tt.in); werr == nil || rec.Code == 200 || !json.Valid(rec.Body.Bytes()) {
-				t.Errorf("Write: %v, status %d, body %s", werr, rec.Code, rec.Body)
-			}
-		})
-	}
+	jsonV := []string{failAt("v", "json")}
+	nan, inf := math.NaN(), math.Inf(1)
+	return append(cases, []entryCase{
+		{name: "NaN into a required float", ent: "reqfloat", in: givenV(nan), fails: []string{failAt("v", "req")}},
+		{name: "NaN into a float with a default", ent: "deffloat", in: givenV(nan), out: wantOut(`{"v":1.5}`)},
+		{name: "NaN inside a list", ent: "list", in: givenV([]any{1, nan}), fails: jsonV},
+		{name: "+Inf inside an object", ent: "object", in: givenV(map[string]any{"x": inf}), fails: jsonV},
+		{name: "json.Number NaN into none", ent: "none", in: givenV(json.Number("NaN")), fails: jsonV},
+		{name: "json.Number Infinity into float", ent: "float", in: givenV(json.Number("Infinity")), out: wantOut(`{"v":null}`)},
+		// Raw JSON has no NaN (TestRawJSONInvalid), but 1e400 overflows a
+		// float64.
+		{name: "raw JSON: 1e400 into float overflows to null", ent: "float", in: given([]byte(`{"v":1e400}`)), out: wantOut(`{"v":null}`)},
+		{name: "raw JSON: 1e400 into number", ent: "number", in: given([]byte(`{"v":1e400}`)), out: wantOut(`{"v":null}`)},
+		{name: "raw JSON: 1e400 passed through none keeps its text", ent: "none", in: given([]byte(`{"v":1e400}`)), out: wantOut(`{"v":1e400}`)},
+	}...)
+}
+
+// TestNonFiniteFloatsNeverWritten: NaN and ±Inf from every input form and
+// every entry point (nonFiniteCases).
+func TestNonFiniteFloatsNeverWritten(t *testing.T) {
+	runEntryCases(t, nonFiniteCases())
 }
 
 // TestJSONNumberToIntExact: a json.Number on a number field is its exact
@@ -278,39 +278,10 @@ func (panicTextMarshaler) MarshalText() ([]byte, error) { panic("MarshalText pan
 
 type namedFloat float64
 
-// numberCases: NaN and ±Inf are null where the field converts (the
-// conversion table: NaN/±Inf → null), a field error of rule json where the
-// value passes through; never invalid JSON. Then huge and tiny numbers.
+// numberCases: huge and tiny numbers, at and past the edges of int64,
+// uint64 and float64. (NaN and ±Inf are nonFiniteCases.)
 func numberCases() []entryCase {
-	jsonV := []string{failAt("v", "json")}
-	nan, inf := math.NaN(), math.Inf(1)
 	return []entryCase{
-		{name: "NaN into float", ent: "float", in: givenV(nan), out: wantOut(`{"v":null}`)},
-		{name: "+Inf into float", ent: "float", in: givenV(inf), out: wantOut(`{"v":null}`)},
-		{name: "-Inf into float", ent: "float", in: givenV(math.Inf(-1)), out: wantOut(`{"v":null}`)},
-		{name: "float32 NaN into float", ent: "float", in: givenV(float32(nan)), out: wantOut(`{"v":null}`)},
-		{name: "named float NaN into float", ent: "float", in: givenV(namedFloat(nan)), out: wantOut(`{"v":null}`)},
-		{name: "NaN into number", ent: "number", in: givenV(nan), out: wantOut(`{"v":null}`)},
-		{name: "+Inf into number", ent: "number", in: givenV(inf), out: wantOut(`{"v":null}`)},
-		{name: "NaN into string", ent: "string", in: givenV(nan), out: wantOut(`{"v":null}`)},
-		{name: "NaN into bool", ent: "bool", in: givenV(nan), out: wantOut(`{"v":null}`)},
-		{name: "+Inf into date", ent: "date", in: givenV(inf), out: wantOut(`{"v":null}`)},
-		{name: "NaN into a required float", ent: "reqfloat", in: givenV(nan), fails: []string{failAt("v", "req")}},
-		{name: "NaN into a float with a default", ent: "deffloat", in: givenV(nan), out: wantOut(`{"v":1.5}`)},
-		{name: "NaN into none", ent: "none", in: givenV(nan), fails: jsonV},
-		{name: "+Inf into none", ent: "none", in: givenV(inf), fails: jsonV},
-		{name: "-Inf into none", ent: "none", in: givenV(math.Inf(-1)), fails: jsonV},
-		{name: "float32 +Inf into none", ent: "none", in: givenV(float32(inf)), fails: jsonV},
-		{name: "NaN inside a list", ent: "list", in: givenV([]any{1, nan}), fails: jsonV},
-		{name: "+Inf inside an object", ent: "object", in: givenV(map[string]any{"x": inf}), fails: jsonV},
-		{name: "json.Number NaN into none", ent: "none", in: givenV(json.Number("NaN")), fails: jsonV},
-		{name: "json.Number Infinity into float", ent: "float", in: givenV(json.Number("Infinity")), out: wantOut(`{"v":null}`)},
-		{name: "raw JSON: NaN is not JSON", ent: "float", in: given([]byte(`{"v":NaN}`)), errIs: entity.ErrInvalidJSON, status: 400},
-		{name: "raw JSON: 1e400 into float overflows to null", ent: "float", in: given([]byte(`{"v":1e400}`)), out: wantOut(`{"v":null}`)},
-		{name: "raw JSON: 1e400 into number", ent: "number", in: given([]byte(`{"v":1e400}`)), out: wantOut(`{"v":null}`)},
-		{name: "raw JSON: 1e400 passed through none keeps its text", ent: "none", in: given([]byte(`{"v":1e400}`)), out: wantOut(`{"v":1e400}`)},
-
-		// Huge and tiny numbers.
 		{name: "1e308 into float", ent: "float", in: givenV(1e308), out: wantOut(`{"v":1e+308}`)},
 		{name: "1e308 into number is outside int64", ent: "number", in: givenV(1e308), out: wantOut(`{"v":null}`)},
 		{name: "1e308 into string", ent: "string", in: givenV(1e308), out: wantOut(`{"v":"1e+308"}`)},
@@ -339,8 +310,8 @@ func numberCases() []entryCase {
 	}
 }
 
-// TestNumberInputs: non-finite, huge and tiny numbers from every entry point.
-func TestNumberInputs(t *testing.T) {
+// TestHugeAndTinyNumbers: huge and tiny numbers from every entry point.
+func TestHugeAndTinyNumbers(t *testing.T) {
 	runEntryCases(t, numberCases())
 }
 

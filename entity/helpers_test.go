@@ -222,6 +222,9 @@ func entryRegistry(t testing.TB) *entity.Registry {
 	for _, typ := range []string{"none", "list", "object", "string", "number", "float", "bool", "date"} {
 		expose(t, reg, typ, "v", typ, "")
 	}
+	for _, typ := range []string{"none", "float", "number", "string", "bool", "date"} {
+		expose(t, reg, "V"+typ, "V", typ, "rename v") // for struct inputs, whose field is V
+	}
 	expose(t, reg, "reqstr", "v", "string", "req")
 	expose(t, reg, "reqfloat", "v", "float", "req")
 	expose(t, reg, "deffloat", "v", "float", "default 1.5")

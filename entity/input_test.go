@@ -46,7 +46,7 @@ func TestTypedNilInputs(t *testing.T) {
 func TestEntryCases(t *testing.T) {
 	var all []entryCase
 	for _, table := range [][]entryCase{
-		depthCases(), cycleCases(), errorCapCases(), encodeCases(), numberCases(),
+		depthCases(), cycleCases(), errorCapCases(), encodeCases(), numberCases(), nonFiniteCases(),
 		unencodableCases(), inputCases(), valuerCases(), rulePanicCases(),
 	} {
 		all = append(all, table...)
