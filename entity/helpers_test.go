@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/expose-go/expose/entity"
@@ -166,6 +167,25 @@ func fieldErrors(t testing.TB, err error) []*entity.FieldError {
 		t.Errorf("StatusCode() = %d, want 400", ve.StatusCode())
 	}
 	return ve.Fields
+}
+
+// canonicalRule folds a FieldError's Rule to the rule's canonical name, so
+// that the tables do not depend on whether an alias is reported as written.
+func canonicalRule(r string) string {
+	r = strings.ToLower(r)
+	switch r {
+	case "required":
+		return "req"
+	case "minmax":
+		return "range"
+	case "number":
+		return "num"
+	case "boolean":
+		return "bool"
+	case "datetime":
+		return "timestamp"
+	}
+	return r
 }
 
 // marshal is json.Marshal that fails the test on error.
