@@ -74,6 +74,37 @@ func TestObjectGet(t *testing.T) {
 			}
 		})
 	}
+	t.Run("date is in UTC", func(t *testing.T) {
+		if d, _ := o.Get("d"); d.(time.Time).Location() != time.UTC {
+			t.Errorf("date in %v, want UTC", d.(time.Time).Location())
+		}
+	})
+	// Get returns the converted value, of the field's type, whatever the
+	// input's.
+	t.Run("converted values", func(t *testing.T) {
+		_, o := mustMake(t, reg.Lookup("all"), map[string]any{
+			"s": 1, "n": "2", "f": 3, "b": 1, "d": time.Date(2020, 1, 2, 12, 0, 0, 0, tokyo),
+		})
+		for _, c := range []struct {
+			key  string
+			want any
+		}{
+			{"s", "1"}, {"n", int64(2)}, {"f", 3.0}, {"b", true},
+			{"d", time.Date(2020, 1, 2, 3, 0, 0, 0, time.UTC)}, {"nul", nil},
+		} {
+			got, ok := o.Get(c.key)
+			if !ok {
+				t.Errorf("Get(%q): missing", c.key)
+				continue
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("Get(%q) (-want +got):\n%s", c.key, diff)
+			}
+		}
+		if d, _ := o.Get("d"); d.(time.Time).Location() != time.UTC {
+			t.Errorf("date in %v, want UTC", d.(time.Time).Location())
+		}
+	})
 	t.Run("absent key", func(t *testing.T) {
 		// g is renamed grp, esc a"b: a renamed field is under its output
 		// key only; inner is in the group.
