@@ -188,6 +188,23 @@ func canonicalRule(r string) string {
 	return r
 }
 
+// cmpFieldError is a FieldError without its unexported cause, for cmp.
+type cmpFieldError struct{ Path, OutputPath, Rule, Message string }
+
+// cmpFieldErrors returns the field errors of err, or nil when err is not a
+// ValidationError.
+func cmpFieldErrors(err error) []cmpFieldError {
+	var ve *entity.ValidationError
+	if !errors.As(err, &ve) {
+		return nil
+	}
+	fs := []cmpFieldError{}
+	for _, f := range ve.Fields {
+		fs = append(fs, cmpFieldError{f.Path, f.OutputPath, f.Rule, f.Message})
+	}
+	return fs
+}
+
 // marshal is json.Marshal that fails the test on error.
 func marshal(t testing.TB, v any) string {
 	t.Helper()

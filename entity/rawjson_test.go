@@ -85,8 +85,8 @@ func rjRegistry(t testing.TB) *entity.Registry {
 // text: any of `{[` or a number for none, `[` for list, `{` for object.
 var rjPass = map[string]string{"x": "any", "l": "[", "o": "{", "xm": "any", "xd": "any", "ld": "[", "od": "{"}
 
-// rjCorpus is the raw JSON corpus, made with every entity of rjRegistry.
-var rjCorpus = []struct{ name, json string }{
+// rawJSONCorpus is the raw JSON corpus, made with every entity of rjRegistry.
+var rawJSONCorpus = []struct{ name, json string }{
 	{"empty object", `{}`},
 	{"seed-like", `{"limit":2,"list":[{"id":"12","name":"maachang","age":40,"mail":"maachang@maachang.com"}],"name":"ab","mail":"a@b.co","age":40,"kids":[]}`},
 	{"every type valid", `{"s":"hello","n":42,"f":1.5,"b":true,"d":"2020-01-02T03:04:05+09:00","mail":"a@b.co","site":"https://x.org/p?q=1","day":"2020/1/2","at":"9:05","code":"abc","id":"7","gi":3,"gs":"g@h.io","hb":"on","child":{"name":"c","age":"3","kid":{"name":"gc","kid":null}},"kids":[{"name":"k1"},5,null,{"name":"k2","age":150}],"x":{"b":1,"a":[1.50,"\u00e9"]},"l":[3,2,1],"o":{"z":1,"a":2},"name":"Ann","age":30}`},
@@ -129,23 +129,6 @@ func rjNest(format, inner string, n int) string {
 		s = fmt.Sprintf(format, s)
 	}
 	return s
-}
-
-// rjFieldError is a FieldError without its unexported cause, for cmp.
-type rjFieldError struct{ Path, OutputPath, Rule, Message string }
-
-// rjErrorFields returns the field errors of err, or nil when err is not a
-// ValidationError.
-func rjErrorFields(err error) []rjFieldError {
-	var ve *entity.ValidationError
-	if !errors.As(err, &ve) {
-		return nil
-	}
-	fs := []rjFieldError{}
-	for _, f := range ve.Fields {
-		fs = append(fs, rjFieldError{f.Path, f.OutputPath, f.Rule, f.Message})
-	}
-	return fs
 }
 
 // rjExpected is what MakeJSON must write for raw JSON input text, given
@@ -253,7 +236,7 @@ func TestRawJSONMatchesMaps(t *testing.T) {
 		if name == "pass" {
 			pass = rjPass
 		}
-		for _, c := range rjCorpus {
+		for _, c := range rawJSONCorpus {
 			t.Run(name+"/"+c.name, func(t *testing.T) {
 				var decoded any
 				if err := json.Unmarshal([]byte(c.json), &decoded); err != nil {
@@ -267,7 +250,7 @@ func TestRawJSONMatchesMaps(t *testing.T) {
 				}
 				switch {
 				case mapErr != nil && rawErr != nil:
-					if diff := cmp.Diff(rjErrorFields(mapErr), rjErrorFields(rawErr)); diff != "" {
+					if diff := cmp.Diff(cmpFieldErrors(mapErr), cmpFieldErrors(rawErr)); diff != "" {
 						t.Errorf("field errors differ (-map +raw):\n%s", diff)
 					}
 					if mapErr.Error() != rawErr.Error() {
@@ -705,7 +688,7 @@ func TestRawJSONErrorPaths(t *testing.T) {
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("raw field errors (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(rjErrorFields(mapErr), rjErrorFields(rawErr)); diff != "" {
+			if diff := cmp.Diff(cmpFieldErrors(mapErr), cmpFieldErrors(rawErr)); diff != "" {
 				t.Errorf("raw and map field errors differ (-map +raw):\n%s", diff)
 			}
 		})
@@ -757,7 +740,7 @@ func TestRawJSONDepth(t *testing.T) {
 			if rawErr == nil {
 				t.Fatalf("raw JSON succeeded (%.80s…), the map failed: %v", out, mapErr)
 			}
-			if diff := cmp.Diff(rjErrorFields(mapErr), rjErrorFields(rawErr)); diff != "" {
+			if diff := cmp.Diff(cmpFieldErrors(mapErr), cmpFieldErrors(rawErr)); diff != "" {
 				t.Errorf("field errors differ (-map +raw):\n%s", diff)
 			}
 			if !errors.Is(rawErr, entity.ErrDepth) {
