@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/expose-go/expose/entity"
 	"github.com/expose-go/expose/rules"
 )
@@ -219,5 +221,70 @@ func messageHas(s string) func(testing.TB, error) {
 		if errors.As(err, &ve) && len(ve.Fields) > 0 && !strings.Contains(ve.Fields[0].Message, s) {
 			t.Errorf("message %q does not hold %s", ve.Fields[0].Message, s)
 		}
+	}
+}
+
+// TestValidationError checks the error's API: every failing field, Error(),
+// StatusCode, errors.Is and errors.As.
+func TestValidationError(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "signup",
+		"name", "string", "req | min 2",
+		"mail", "string", "req | email",
+		"age", "number", "range 0 150",
+		"site", "string", "url",
+		"ok", "string", "",
+	)
+	in := map[string]any{"name": "a", "age": 200, "site": "x", "ok": "fine"}
+	out, obj, err := makeAll(t, e, in)
+	if err == nil {
+		t.Fatalf("succeeded: %s %v", out, obj)
+	}
+	fields := fieldErrors(t, err)
+	var paths []string
+	for _, f := range fields {
+		paths = append(paths, f.Path+":"+canonicalRule(f.Rule))
+	}
+	if diff := cmp.Diff([]string{"name:min", "mail:req", "age:range", "site:url"}, paths); diff != "" {
+		t.Errorf("fields (-want +got):\n%s", diff)
+	}
+	msg := err.Error()
+	for _, want := range []string{`"signup"`, "name", "mail", "age", "site"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("Error() = %q, missing %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, "ok") {
+		t.Errorf("Error() = %q names a field that passed", msg)
+	}
+	var fe *entity.FieldError
+	if !errors.As(err, &fe) {
+		t.Fatalf("errors.As(*FieldError) failed on %v", err)
+	}
+	if fe.Path != "name" {
+		t.Errorf("errors.As found %q, want the first failing field", fe.Path)
+	}
+	if errors.Is(err, entity.ErrUnknownEntity) || errors.Is(err, entity.ErrUnsupportedInput) {
+		t.Errorf("a validation error matches another sentinel")
+	}
+	var ve *entity.ValidationError
+	if !errors.As(err, &ve) || len(ve.Fields) != 4 || ve.Entity != "signup" {
+		t.Errorf("ValidationError = %+v", ve)
+	}
+
+	// Nothing partial: AppendJSON leaves dst as it was, MakeJSON returns nil.
+	dst := []byte("keep me")
+	got, err := e.AppendJSON(dst, in)
+	if err == nil || string(got) != "keep me" || len(got) != len(dst) {
+		t.Errorf("AppendJSON on failure = %q, %v; want dst unchanged", got, err)
+	}
+	b, err := e.MakeJSON(in)
+	if b != nil || err == nil {
+		t.Errorf("MakeJSON on failure = %q, %v; want nil and an error", b, err)
+	}
+	// The failure is deterministic and the same entity then succeeds.
+	out, _ = mustMake(t, e, map[string]any{"name": "ab", "mail": "a@b.co"})
+	if want := `{"name":"ab","mail":"a@b.co","age":null,"site":null,"ok":null}`; string(out) != want {
+		t.Errorf("got %s, want %s", out, want)
 	}
 }

@@ -83,7 +83,7 @@ func FuzzRawJSON(f *testing.F) {
 	for _, s := range rawFuzzSeeds(f) {
 		f.Add(s)
 	}
-	for _, s := range rjCorpus {
+	for _, s := range rawJSONCorpus {
 		f.Add([]byte(s.json))
 	}
 	e := rawFuzzEntity(f)
@@ -135,7 +135,7 @@ func FuzzRawJSON(f *testing.F) {
 		mapOut, mapErr := e.MakeJSON(decoded)
 		switch {
 		case mapErr != nil && rawErr != nil:
-			if diff := cmp.Diff(rjErrorFields(mapErr), rjErrorFields(rawErr)); diff != "" {
+			if diff := cmp.Diff(cmpFieldErrors(mapErr), cmpFieldErrors(rawErr)); diff != "" {
 				t.Fatalf("field errors differ (-map +raw):\n%s", diff)
 			}
 			if mapErr.Error() != rawErr.Error() {

@@ -46,8 +46,8 @@ func TestTypedNilInputs(t *testing.T) {
 func TestEntryCases(t *testing.T) {
 	var all []entryCase
 	for _, table := range [][]entryCase{
-		depthCases(), cycleCases(), errorCapCases(), encodeCases(), numberCases(),
-		unencodableCases(), inputCases(), rawJSONCases(), valuerCases(), rulePanicCases(),
+		depthCases(), cycleCases(), errorCapCases(), encodeCases(), numberCases(), nonFiniteCases(),
+		unencodableCases(), inputCases(), valuerCases(), rulePanicCases(),
 	} {
 		all = append(all, table...)
 	}

@@ -37,10 +37,18 @@ func allocated(f func()) (uint64, time.Duration) {
 	return after.TotalAlloc - before.TotalAlloc, d
 }
 
-// A depth error ends the walk: a cycle through a two-element list would
-// otherwise visit about 2^(depth/2) objects before every branch hit the
-// limit.
+// TestCyclicDataEndsAtTheDepthLimit: cyclic input ends at the depth limit
+// from every entry point (cycleCases), at a lowered limit too; and a depth
+// error ends the walk: a cycle through a two-element list would otherwise
+// visit about 2^(depth/2) objects before every branch hit the limit.
 func TestCyclicDataEndsAtTheDepthLimit(t *testing.T) {
+	runEntryCases(t, cycleCases())
+	t.Run("map containing itself into none, limit 3", func(t *testing.T) {
+		reg := entity.NewRegistry()
+		reg.SetMaxDepth(3)
+		e := expose(t, reg, "one", "v", "none", "")
+		runEntryCase(t, e, entryCase{in: func() any { return map[string]any{"v": mapCycle(1)} }, fails: []string{failAt("v", "depth")}})
+	})
 	a, b := &cyclicUser{Name: "a"}, &cyclicUser{Name: "b"}
 	a.Friends, b.Friends = []*cyclicUser{b, a}, []*cyclicUser{a, b}
 	for _, depth := range []int{44, 64, 10000} {
@@ -405,10 +413,121 @@ func depthCases() []entryCase {
 	}
 }
 
-// TestDepthInputs: input nested past the depth limit is a depth error from
-// every entry point; at the limit it is written whole.
-func TestDepthInputs(t *testing.T) {
+// TestDepthLimit: nesting beyond the registry's limit is a FieldError of
+// rule "depth", never a stack overflow, from every entry point: input
+// nested past the limit (depthCases, at the default limit, and recursive
+// references at other limits) is a depth error; at the limit it is written
+// whole.
+func TestDepthLimit(t *testing.T) {
 	runEntryCases(t, depthCases())
+
+	treeDecl := []string{"name", "string", "", "children", "$tree", ""}
+	cases := []struct {
+		name     string
+		decl     []string
+		maxDepth int // 0: the default
+		in       any
+		path     string // Path of the depth error's prefix
+	}{
+		{"deep tree, small limit", treeDecl, 5, tree(10), "children[0]"},
+		{"deep tree, default limit", treeDecl, 0, tree(200), "children[0]"},
+		{"deep groups, limit 1", []string{"g", "{", "", "h", "{", "", "x", "string", "", "h", "}", "", "g", "}", ""}, 1, map[string]any{"x": 1}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			reg := entity.NewRegistry()
+			if c.maxDepth > 0 {
+				reg.SetMaxDepth(c.maxDepth)
+			}
+			e := expose(t, reg, "tree", c.decl...)
+			runEntryCase(t, e, entryCase{in: given(c.in), check: func(t testing.TB, err error) {
+				for _, f := range fieldErrors(t, err) {
+					if f.Rule == "depth" && strings.HasPrefix(f.Path, c.path) {
+						return
+					}
+				}
+				t.Errorf("no depth error at %q in %v", c.path, err)
+			}})
+		})
+	}
+	t.Run("deep none value under a raised limit", func(t *testing.T) {
+		reg := entity.NewRegistry()
+		reg.SetMaxDepth(400)
+		e := expose(t, reg, "one", "v", "none", "")
+		v := deepList(100, "leaf")
+		runEntryCase(t, e, entryCase{in: given(input(v)), out: wantOut(`{"v":` + marshal(t, v) + `}`)})
+	})
+}
+
+// tree builds a chain of depth nodes: {"name":"n1","children":[{...}]}.
+func tree(depth int) map[string]any {
+	var node map[string]any
+	for i := depth; i >= 1; i-- {
+		n := map[string]any{"name": fmt.Sprint("n", i), "extra": i}
+		if node != nil {
+			n["children"] = []any{node, "skipped"}
+		}
+		node = n
+	}
+	return node
+}
+
+// treeJSON is the JSON of tree(depth) made with the tree entity.
+func treeJSON(depth int) string {
+	s := ""
+	for i := depth; i >= 1; i-- {
+		children := "null"
+		if s != "" {
+			children = "[" + s + "]"
+		}
+		s = fmt.Sprintf(`{"name":"n%d","children":%s}`, i, children)
+	}
+	return s
+}
+
+func exposeTree(t testing.TB, reg *entity.Registry) *entity.Entity {
+	t.Helper()
+	return expose(t, reg, "tree",
+		"name", "string", "req",
+		"children", "$tree", "",
+	)
+}
+
+// TestRecursive: an entity that references itself, on nested data within
+// the depth limit, from every entry point.
+func TestRecursive(t *testing.T) {
+	for _, c := range []struct {
+		name            string
+		depth, maxDepth int // maxDepth 0: the default
+	}{
+		{"1", 1, 0}, {"2", 2, 0}, {"5", 5, 0}, {"20", 20, 0},
+		// An Object made under a raised limit marshals as MakeJSON wrote it.
+		{"100 under a raised limit", 100, 400},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			reg := entity.NewRegistry()
+			if c.maxDepth > 0 {
+				reg.SetMaxDepth(c.maxDepth)
+			}
+			e := exposeTree(t, reg)
+			runEntryCase(t, e, entryCase{in: given(tree(c.depth)), out: wantOut(treeJSON(c.depth))})
+		})
+	}
+	reg := entity.NewRegistry()
+	e := exposeTree(t, reg)
+	t.Run("error deep inside", func(t *testing.T) {
+		in := tree(4)
+		in["children"].([]any)[0].(map[string]any)["children"].([]any)[0].(map[string]any)["name"] = nil
+		runEntryCase(t, e, entryCase{in: given(in), fails: []string{failAt("children[0].children[0].name", "req")}})
+	})
+	t.Run("mutual recursion", func(t *testing.T) {
+		expose(t, reg, "ping", "n", "number", "", "pong", "$pong", "")
+		expose(t, reg, "pong", "s", "string", "", "ping", "$ping", "")
+		runEntryCase(t, reg.Lookup("ping"), entryCase{
+			in:  given(map[string]any{"n": 1, "pong": map[string]any{"s": 2, "ping": map[string]any{"n": 3}}}),
+			out: wantOut(`{"n":1,"pong":{"s":"2","ping":{"n":3,"pong":null}}}`),
+		})
+	})
 }
 
 // cycleCases: a map that contains itself (directly, or five maps down), a
@@ -449,12 +568,6 @@ func cycleCases() []entryCase {
 		{name: "struct holding a cyclic map into none", ent: "node",
 			in: func() any { return &linkedNode{N: mapCycle(2)} }, fails: []string{failAt("n", "depth")}},
 	}
-}
-
-// TestCyclicInputs: cyclic input ends at the depth limit from every entry
-// point.
-func TestCyclicInputs(t *testing.T) {
-	runEntryCases(t, cycleCases())
 }
 
 // errorCapCases: the error cap, 100 field errors, then one summary entry.

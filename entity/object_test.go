@@ -35,6 +35,8 @@ func objectRegistry(t *testing.T) *entity.Registry {
 	return reg
 }
 
+// TestObjectGet: the Object API (Get, Keys, Len, Map, String) on an
+// entity of every kind of key, and on the seed.
 func TestObjectGet(t *testing.T) {
 	reg := objectRegistry(t)
 	o, err := reg.Make("all", map[string]any{
@@ -72,8 +74,41 @@ func TestObjectGet(t *testing.T) {
 			}
 		})
 	}
+	t.Run("date is in UTC", func(t *testing.T) {
+		if d, _ := o.Get("d"); d.(time.Time).Location() != time.UTC {
+			t.Errorf("date in %v, want UTC", d.(time.Time).Location())
+		}
+	})
+	// Get returns the converted value, of the field's type, whatever the
+	// input's.
+	t.Run("converted values", func(t *testing.T) {
+		_, o := mustMake(t, reg.Lookup("all"), map[string]any{
+			"s": 1, "n": "2", "f": 3, "b": 1, "d": time.Date(2020, 1, 2, 12, 0, 0, 0, tokyo),
+		})
+		for _, c := range []struct {
+			key  string
+			want any
+		}{
+			{"s", "1"}, {"n", int64(2)}, {"f", 3.0}, {"b", true},
+			{"d", time.Date(2020, 1, 2, 3, 0, 0, 0, time.UTC)}, {"nul", nil},
+		} {
+			got, ok := o.Get(c.key)
+			if !ok {
+				t.Errorf("Get(%q): missing", c.key)
+				continue
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("Get(%q) (-want +got):\n%s", c.key, diff)
+			}
+		}
+		if d, _ := o.Get("d"); d.(time.Time).Location() != time.UTC {
+			t.Errorf("date in %v, want UTC", d.(time.Time).Location())
+		}
+	})
 	t.Run("absent key", func(t *testing.T) {
-		for _, k := range []string{"nope", "g", "inner", ""} { // g is renamed grp; inner is in the group
+		// g is renamed grp, esc a"b: a renamed field is under its output
+		// key only; inner is in the group.
+		for _, k := range []string{"nope", "g", "esc", "inner", ""} {
 			if v, ok := o.Get(k); ok {
 				t.Errorf("Get(%q) = %v, true; want no key", k, v)
 			}
@@ -124,6 +159,76 @@ func TestObjectGet(t *testing.T) {
 		}
 		if o.Len() != len(want) {
 			t.Errorf("Len = %d, want %d", o.Len(), len(want))
+		}
+		keys := o.Keys()
+		keys[0] = "changed"
+		if o.Keys()[0] != "s" {
+			t.Errorf("changing Keys' result changed the Object")
+		}
+	})
+	t.Run("Map agrees with the JSON, String is the JSON", func(t *testing.T) {
+		out, err := o.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var decoded map[string]any
+		if err := json.Unmarshal(out, &decoded); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(normalize(decoded), normalize(o.Map())); diff != "" {
+			t.Errorf("Map vs decoded JSON (-json +map):\n%s", diff)
+		}
+		if o.String() != string(out) {
+			t.Errorf("String() = %s, want %s", o.String(), out)
+		}
+	})
+	// The seed: a default at the top, groups inside a list of references.
+	t.Run("seed", func(t *testing.T) {
+		reg := entity.NewRegistry()
+		exposeSeed(t, reg)
+		out, obj := mustMake(t, reg.Lookup("users"), seedUsers())
+		if string(out) != seedJSON {
+			t.Fatalf("got %s", out)
+		}
+		if obj.String() != seedJSON {
+			t.Errorf("String() = %s", obj.String())
+		}
+		if diff := cmp.Diff([]string{"offset", "limit", "list"}, obj.Keys()); diff != "" {
+			t.Errorf("Keys (-want +got):\n%s", diff)
+		}
+		if v, ok := obj.Get("limit"); !ok || v != int64(2) {
+			t.Errorf("Get(limit) = %#v, %v", v, ok)
+		}
+		if v, ok := obj.Get("offset"); !ok || v != int64(0) {
+			t.Errorf("Get(offset) = %#v, %v (the default)", v, ok)
+		}
+		if v, ok := obj.Get("id"); ok || v != nil {
+			t.Errorf("Get(id) = %#v, %v: a renamed field is under its output key only", v, ok)
+		}
+		list, _ := obj.Get("list")
+		users, ok := list.([]*entity.Object)
+		if !ok || len(users) != 2 {
+			t.Fatalf("Get(list) = %#v", list)
+		}
+		if diff := cmp.Diff([]string{"number", "name", "details", "code"}, users[0].Keys()); diff != "" {
+			t.Errorf("user Keys (-want +got):\n%s", diff)
+		}
+		details, _ := users[1].Get("details")
+		if d, ok := details.(*entity.Object); !ok {
+			t.Errorf("Get(details) = %#v, want an *Object", details)
+		} else if age, _ := d.Get("age"); age != int64(27) {
+			t.Errorf("details.age = %#v", age)
+		}
+		want := map[string]any{
+			"offset": int64(0),
+			"limit":  int64(2),
+			"list": []any{
+				map[string]any{"number": int64(12), "name": "maachang", "details": map[string]any{"age": int64(40), "mail": "maachang@maachang.com"}, "code": "unknown"},
+				map[string]any{"number": int64(21), "name": "saito", "details": map[string]any{"age": int64(27), "mail": "saito@maachang.com"}, "code": "unknown"},
+			},
+		}
+		if diff := cmp.Diff(want, obj.Map()); diff != "" {
+			t.Errorf("Map (-want +got):\n%s", diff)
 		}
 	})
 }
@@ -284,76 +389,6 @@ func TestMakeListViews(t *testing.T) {
 				t.Errorf("MakeList (-want +got):\n%s", diff)
 			}
 		})
-	}
-}
-
-// TestObject checks the Object API on the seed.
-func TestObject(t *testing.T) {
-	reg := entity.NewRegistry()
-	exposeSeed(t, reg)
-	out, obj := mustMake(t, reg.Lookup("users"), seedUsers())
-	if string(out) != seedJSON {
-		t.Fatalf("got %s", out)
-	}
-	if obj.Len() != 3 {
-		t.Errorf("Len = %d, want 3", obj.Len())
-	}
-	if diff := cmp.Diff([]string{"offset", "limit", "list"}, obj.Keys()); diff != "" {
-		t.Errorf("Keys (-want +got):\n%s", diff)
-	}
-	keys := obj.Keys()
-	keys[0] = "changed"
-	if obj.Keys()[0] != "offset" {
-		t.Errorf("changing Keys' result changed the Object")
-	}
-	if v, ok := obj.Get("limit"); !ok || v != int64(2) {
-		t.Errorf("Get(limit) = %#v, %v", v, ok)
-	}
-	if v, ok := obj.Get("offset"); !ok || v != int64(0) {
-		t.Errorf("Get(offset) = %#v, %v (the default)", v, ok)
-	}
-	if v, ok := obj.Get("nope"); ok || v != nil {
-		t.Errorf("Get(nope) = %#v, %v", v, ok)
-	}
-	if v, ok := obj.Get("id"); ok || v != nil {
-		t.Errorf("Get(id) = %#v, %v: a renamed field is under its output key only", v, ok)
-	}
-	list, _ := obj.Get("list")
-	users, ok := list.([]*entity.Object)
-	if !ok || len(users) != 2 {
-		t.Fatalf("Get(list) = %#v", list)
-	}
-	if diff := cmp.Diff([]string{"number", "name", "details", "code"}, users[0].Keys()); diff != "" {
-		t.Errorf("user Keys (-want +got):\n%s", diff)
-	}
-	details, _ := users[1].Get("details")
-	if d, ok := details.(*entity.Object); !ok {
-		t.Errorf("Get(details) = %#v, want an *Object", details)
-	} else if age, _ := d.Get("age"); age != int64(27) {
-		t.Errorf("details.age = %#v", age)
-	}
-
-	want := map[string]any{
-		"offset": int64(0),
-		"limit":  int64(2),
-		"list": []any{
-			map[string]any{"number": int64(12), "name": "maachang", "details": map[string]any{"age": int64(40), "mail": "maachang@maachang.com"}, "code": "unknown"},
-			map[string]any{"number": int64(21), "name": "saito", "details": map[string]any{"age": int64(27), "mail": "saito@maachang.com"}, "code": "unknown"},
-		},
-	}
-	if diff := cmp.Diff(want, obj.Map()); diff != "" {
-		t.Errorf("Map (-want +got):\n%s", diff)
-	}
-	// Map agrees with the JSON, decoded.
-	var decoded map[string]any
-	if err := json.Unmarshal(out, &decoded); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(normalize(decoded), normalize(obj.Map())); diff != "" {
-		t.Errorf("Map vs decoded JSON (-json +map):\n%s", diff)
-	}
-	if obj.String() != seedJSON {
-		t.Errorf("String() = %s", obj.String())
 	}
 }
 

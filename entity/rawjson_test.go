@@ -85,8 +85,8 @@ func rjRegistry(t testing.TB) *entity.Registry {
 // text: any of `{[` or a number for none, `[` for list, `{` for object.
 var rjPass = map[string]string{"x": "any", "l": "[", "o": "{", "xm": "any", "xd": "any", "ld": "[", "od": "{"}
 
-// rjCorpus is the raw JSON corpus, made with every entity of rjRegistry.
-var rjCorpus = []struct{ name, json string }{
+// rawJSONCorpus is the raw JSON corpus, made with every entity of rjRegistry.
+var rawJSONCorpus = []struct{ name, json string }{
 	{"empty object", `{}`},
 	{"seed-like", `{"limit":2,"list":[{"id":"12","name":"maachang","age":40,"mail":"maachang@maachang.com"}],"name":"ab","mail":"a@b.co","age":40,"kids":[]}`},
 	{"every type valid", `{"s":"hello","n":42,"f":1.5,"b":true,"d":"2020-01-02T03:04:05+09:00","mail":"a@b.co","site":"https://x.org/p?q=1","day":"2020/1/2","at":"9:05","code":"abc","id":"7","gi":3,"gs":"g@h.io","hb":"on","child":{"name":"c","age":"3","kid":{"name":"gc","kid":null}},"kids":[{"name":"k1"},5,null,{"name":"k2","age":150}],"x":{"b":1,"a":[1.50,"\u00e9"]},"l":[3,2,1],"o":{"z":1,"a":2},"name":"Ann","age":30}`},
@@ -129,23 +129,6 @@ func rjNest(format, inner string, n int) string {
 		s = fmt.Sprintf(format, s)
 	}
 	return s
-}
-
-// rjFieldError is a FieldError without its unexported cause, for cmp.
-type rjFieldError struct{ Path, OutputPath, Rule, Message string }
-
-// rjErrorFields returns the field errors of err, or nil when err is not a
-// ValidationError.
-func rjErrorFields(err error) []rjFieldError {
-	var ve *entity.ValidationError
-	if !errors.As(err, &ve) {
-		return nil
-	}
-	fs := []rjFieldError{}
-	for _, f := range ve.Fields {
-		fs = append(fs, rjFieldError{f.Path, f.OutputPath, f.Rule, f.Message})
-	}
-	return fs
 }
 
 // rjExpected is what MakeJSON must write for raw JSON input text, given
@@ -253,7 +236,7 @@ func TestRawJSONMatchesMaps(t *testing.T) {
 		if name == "pass" {
 			pass = rjPass
 		}
-		for _, c := range rjCorpus {
+		for _, c := range rawJSONCorpus {
 			t.Run(name+"/"+c.name, func(t *testing.T) {
 				var decoded any
 				if err := json.Unmarshal([]byte(c.json), &decoded); err != nil {
@@ -267,7 +250,7 @@ func TestRawJSONMatchesMaps(t *testing.T) {
 				}
 				switch {
 				case mapErr != nil && rawErr != nil:
-					if diff := cmp.Diff(rjErrorFields(mapErr), rjErrorFields(rawErr)); diff != "" {
+					if diff := cmp.Diff(cmpFieldErrors(mapErr), cmpFieldErrors(rawErr)); diff != "" {
 						t.Errorf("field errors differ (-map +raw):\n%s", diff)
 					}
 					if mapErr.Error() != rawErr.Error() {
@@ -407,36 +390,47 @@ func TestRawJSONPassThrough(t *testing.T) {
 // was.
 func TestRawJSONInvalid(t *testing.T) {
 	reg := rjRegistry(t)
-	e := reg.Lookup("row")
 	cases := []struct {
 		name string
 		in   []byte
+		ent  string // the entity of rjRegistry that reads it; "" is "row"
 	}{
-		{"empty", []byte{}},
-		{"white space", []byte(" \n\t ")},
-		{"truncated object", []byte(`{"s":`)},
-		{"truncated string", []byte(`{"s":"abc`)},
-		{"truncated array", []byte(`[{"s":1},`)},
-		{"unclosed nested", []byte(`{"child":{"name":"x"}`)},
-		{"trailing garbage", []byte(`{"s":"x"} x`)},
-		{"two objects", []byte(`{}{}`)},
-		{"trailing comma", []byte(`{"s":1,}`)},
-		{"single quotes", []byte(`{'s':1}`)},
-		{"unquoted key", []byte(`{s:1}`)},
-		{"bad literal", []byte(`{"b":tru}`)},
-		{"leading zero", []byte(`{"n":01}`)},
-		{"bad escape", []byte(`{"s":"\x"}`)},
-		{"control character in a string", []byte("{\"s\":\"a\x01b\"}")},
-		{"byte order mark", []byte("\ufeff{}")},
-		{"bare number", []byte(`42`)},
-		{"bare string", []byte(`"x"`)},
-		{"bare true", []byte(`true`)},
-		{"null", []byte(`null`)},
-		{"NaN", []byte(`{"f":NaN}`)},
+		{"empty", []byte{}, ""},
+		{"white space", []byte(" \n\t "), ""},
+		{"lone brace", []byte(`{`), ""},
+		{"truncated object", []byte(`{"s":`), ""},
+		{"truncated string", []byte(`{"s":"abc`), ""},
+		{"truncated escape", []byte(`{"s":"\u12`), ""},
+		{"truncated array", []byte(`[{"s":1},`), ""},
+		{"truncated list of objects", []byte(`[{"s":1},{"s":`), ""},
+		// Truncated 1000 levels down in a pass-through value: invalid JSON,
+		// not a depth error.
+		{"truncated deep in a pass-through value", []byte(`{"x":` + strings.Repeat(`[{"a":`, 500)), "pass"},
+		{"unclosed nested", []byte(`{"child":{"name":"x"}`), ""},
+		{"trailing garbage", []byte(`{"s":"x"} x`), ""},
+		{"two objects", []byte(`{}{}`), ""},
+		{"trailing comma", []byte(`{"s":1,}`), ""},
+		{"single quotes", []byte(`{'s':1}`), ""},
+		{"unquoted key", []byte(`{s:1}`), ""},
+		{"bad literal", []byte(`{"b":tru}`), ""},
+		{"leading zero", []byte(`{"n":01}`), ""},
+		{"bad escape", []byte(`{"s":"\x"}`), ""},
+		{"control character in a string", []byte("{\"s\":\"a\x01b\"}"), ""},
+		{"byte order mark", []byte("\ufeff{}"), ""},
+		{"bare number", []byte(`42`), ""},
+		{"bare string", []byte(`"x"`), ""},
+		{"bare true", []byte(`true`), ""},
+		{"null", []byte(`null`), ""},
+		{"NaN", []byte(`{"f":NaN}`), ""},
 	}
 	const prefix = "keep:"
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			ent := c.ent
+			if ent == "" {
+				ent = "row"
+			}
+			e := reg.Lookup(ent)
 			check := func(what string, err error) {
 				t.Helper()
 				var ie *entity.InputError
@@ -477,7 +471,7 @@ func TestRawJSONInvalid(t *testing.T) {
 				}
 			}
 			rec := httptest.NewRecorder()
-			err := reg.Write(rec, "row", c.in)
+			err := reg.Write(rec, ent, c.in)
 			check("Write", err)
 			if rec.Code != 400 {
 				t.Errorf("Write status %d, want 400", rec.Code)
@@ -495,9 +489,9 @@ func TestRawJSONInvalid(t *testing.T) {
 	}
 }
 
-// TestRawJSONTopLevelArrays: MakeJSON and AppendJSON take an array of
-// objects and write an array, skipping elements that are not objects; Make
-// wants one object; MakeList takes the array.
+// TestRawJSONTopLevelArrays: MakeJSON, AppendJSON and Write take an array
+// of objects and write an array, skipping elements that are not objects;
+// Make wants one object; MakeList takes the array.
 func TestRawJSONTopLevelArrays(t *testing.T) {
 	reg := rjRegistry(t)
 	e := reg.Lookup("child")
@@ -506,9 +500,12 @@ func TestRawJSONTopLevelArrays(t *testing.T) {
 		{"non-objects skipped", `[1,{"name":"a"},"x",null,[{"name":"no"}],true,{"name":"b"}]`, `[{"name":"a","age":null,"mail":null,"kid":null},{"name":"b","age":null,"mail":null,"kid":null}]`},
 		{"empty", ` [ ] `, `[]`},
 		{"only scalars", `[1,2]`, `[]`},
+		{"values converted, non-objects skipped", `[{"name":1},2,"x",null,[{"name":3}],{"name":"y"}]`, `[{"name":"1","age":null,"mail":null,"kid":null},{"name":"y","age":null,"mail":null,"kid":null}]`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			// Every entry point: AppendJSON and Write write the array too.
+			runEntryCase(t, e, entryCase{list: true, in: given([]byte(c.in)), out: wantOut(c.want)})
 			out, err := e.MakeJSON([]byte(c.in))
 			if err != nil || string(out) != c.want {
 				t.Fatalf("MakeJSON = %s, %v; want %s", out, err, c.want)
@@ -579,33 +576,31 @@ func TestRawJSONTopLevelArrays(t *testing.T) {
 }
 
 // TestRawJSONDuplicateKeys: the last of a repeated key wins, as with
-// encoding/json, at every level.
+// encoding/json, at every level, from every entry point (runEntryCase).
 func TestRawJSONDuplicateKeys(t *testing.T) {
 	reg := rjRegistry(t)
-	cases := []struct{ name, entity, in, want string }{
-		{"top level", "child", `{"name":"a","age":1,"name":"b"}`, `{"name":"b","age":1,"mail":null,"kid":null}`},
-		{"null last", "child", `{"name":"a","name":null}`, `{"name":null,"age":null,"mail":null,"kid":null}`},
-		{"null first", "child", `{"name":null,"name":"a"}`, `{"name":"a","age":null,"mail":null,"kid":null}`},
-		{"in a $ref object", "child", `{"kid":{"name":"a"},"kid":{"name":"b","name":"c"}}`, `{"name":null,"age":null,"mail":null,"kid":{"name":"c","age":null,"mail":null,"kid":null}}`},
-		{"in a $ref list", "strict", `{"name":"ab","mail":"a@b.co","age":1,"kids":[{"age":1,"age":2}],"kids":[{"age":3,"age":4}]}`, `{"name":"ab","mail":"a@b.co","age":1,"kids":[{"name":null,"age":4,"mail":null,"kid":null}]}`},
+	childOut := func(name, age, mail, kid string) func() string {
+		return wantOut(`{"name":` + name + `,"age":` + age + `,"mail":` + mail + `,"kid":` + kid + `}`)
+	}
+	cases := []entryCase{
+		{name: "top level", ent: "child", in: given([]byte(`{"name":"a","age":1,"name":"b"}`)), out: childOut(`"b"`, "1", "null", "null")},
+		{name: "null last", ent: "child", in: given([]byte(`{"name":"a","name":null}`)), out: childOut("null", "null", "null", "null")},
+		{name: "null first", ent: "child", in: given([]byte(`{"name":null,"name":"a"}`)), out: childOut(`"a"`, "null", "null", "null")},
+		{name: "null last on a required field fails", ent: "strict", in: given([]byte(`{"name":"Ann","name":null,"mail":"a@b.co","age":1,"kids":[]}`)),
+			fails: []string{failAt("name", "req")}},
+		{name: "values of different types, the last converts", ent: "child", in: given([]byte(`{"age":[1],"age":{"a":1},"age":"7"}`)), out: childOut("null", "7", "null", "null")},
+		{name: "in a $ref object", ent: "child", in: given([]byte(`{"kid":{"name":"a"},"kid":{"name":"b","name":"c"}}`)),
+			out: childOut("null", "null", "null", `{"name":"c","age":null,"mail":null,"kid":null}`)},
+		{name: "in a $ref list", ent: "strict", in: given([]byte(`{"name":"ab","mail":"a@b.co","age":1,"kids":[{"age":1,"age":2}],"kids":[{"age":3,"age":4}]}`)),
+			out: wantOut(`{"name":"ab","mail":"a@b.co","age":1,"kids":[{"name":null,"age":4,"mail":null,"kid":null}]}`)},
+		{name: "an invalid last value fails", ent: "child", in: given([]byte(`{"mail":"a@b.co","mail":"bad"}`)), fails: []string{failAt("mail", "email")}},
+		{name: "a valid last value passes", ent: "child", in: given([]byte(`{"mail":"bad","mail":"a@b.co"}`)), out: childOut("null", "null", `"a@b.co"`, "null")},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			out, _ := mustMake(t, reg.Lookup(c.entity), []byte(c.in))
-			if string(out) != c.want {
-				t.Errorf("got  %s\nwant %s", out, c.want)
-			}
+			runEntryCase(t, reg.Lookup(c.ent), c)
 		})
 	}
-	t.Run("an invalid last value fails", func(t *testing.T) {
-		_, _, err := makeAll(t, reg.Lookup("child"), []byte(`{"mail":"a@b.co","mail":"bad"}`))
-		if fs := fieldErrors(t, err); len(fs) != 1 || fs[0].Path != "mail" || fs[0].Rule != "email" {
-			t.Errorf("got %v", err)
-		}
-	})
-	t.Run("a valid last value passes", func(t *testing.T) {
-		mustMake(t, reg.Lookup("child"), []byte(`{"mail":"bad","mail":"a@b.co"}`))
-	})
 	// Rules see an object's size as the map it decodes to: distinct keys.
 	t.Run("an object's size counts distinct keys", func(t *testing.T) {
 		reg := entity.NewRegistry()
@@ -643,9 +638,7 @@ func TestRawJSONDuplicateKeys(t *testing.T) {
 		if out, err := e.MakeJSON([]byte(`{"x":{"a":[],"a":1}}`)); err == nil {
 			t.Errorf("got %s, want a depth error", out)
 		}
-		if out, err := e.MakeJSON([]byte(`{"x":{"a":1,"a":2}}`)); err != nil || string(out) != `{"x":{"a":1,"a":2}}` {
-			t.Errorf("got %s, %v", out, err)
-		}
+		runEntryCase(t, e, entryCase{in: given([]byte(`{"x":{"a":1,"a":2}}`)), out: wantOut(`{"x":{"a":1,"a":2}}`)})
 	})
 }
 
@@ -695,7 +688,7 @@ func TestRawJSONErrorPaths(t *testing.T) {
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("raw field errors (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(rjErrorFields(mapErr), rjErrorFields(rawErr)); diff != "" {
+			if diff := cmp.Diff(cmpFieldErrors(mapErr), cmpFieldErrors(rawErr)); diff != "" {
 				t.Errorf("raw and map field errors differ (-map +raw):\n%s", diff)
 			}
 		})
@@ -747,7 +740,7 @@ func TestRawJSONDepth(t *testing.T) {
 			if rawErr == nil {
 				t.Fatalf("raw JSON succeeded (%.80s…), the map failed: %v", out, mapErr)
 			}
-			if diff := cmp.Diff(rjErrorFields(mapErr), rjErrorFields(rawErr)); diff != "" {
+			if diff := cmp.Diff(cmpFieldErrors(mapErr), cmpFieldErrors(rawErr)); diff != "" {
 				t.Errorf("field errors differ (-map +raw):\n%s", diff)
 			}
 			if !errors.Is(rawErr, entity.ErrDepth) {
@@ -1075,41 +1068,4 @@ func TestRawJSONNestedOffsets(t *testing.T) {
 			}
 		})
 	}
-}
-
-// rawJSONCases: duplicate keys in raw JSON (the last one wins, as in
-// encoding/json), and truncated and malformed raw JSON (a 400, nothing
-// written).
-func rawJSONCases() []entryCase {
-	return []entryCase{
-		{name: "raw JSON: duplicate key, last wins", ent: "string", in: given([]byte(`{"v":"first","v":"last"}`)), out: wantOut(`{"v":"last"}`)},
-		{name: "raw JSON: duplicate key, last is null", ent: "reqstr", in: given([]byte(`{"v":"x","v":null}`)), fails: []string{failAt("v", "req")}},
-		{name: "raw JSON: duplicate key of different types", ent: "number", in: given([]byte(`{"v":[1],"v":{"a":1},"v":"7"}`)), out: wantOut(`{"v":7}`)},
-		{name: "raw JSON: duplicate $ref key, last wins", ent: "rec", in: given([]byte(`{"r":{"a":1},"r":{"a":2}}`)), out: wantOut(`{"a":null,"r":{"a":2,"r":null}}`)},
-		{name: "raw JSON: duplicate keys inside a passed-through object are kept", ent: "object", in: given([]byte(`{"v":{"a":1,"a":2}}`)), out: wantOut(`{"v":{"a":1,"a":2}}`)},
-
-		{name: "raw JSON: truncated string", ent: "string", in: given([]byte(`{"v":"x`)), errIs: entity.ErrInvalidJSON, status: 400},
-		{name: "raw JSON: truncated after a colon", ent: "string", in: given([]byte(`{"v":`)), errIs: entity.ErrInvalidJSON, status: 400},
-		{name: "raw JSON: lone brace", ent: "string", in: given([]byte(`{`)), errIs: entity.ErrInvalidJSON, status: 400},
-		{name: "raw JSON: truncated escape", ent: "string", in: given([]byte(`{"v":"\u12`)), errIs: entity.ErrInvalidJSON, status: 400},
-		{name: "raw JSON: truncated deep", ent: "none", in: given([]byte(`{"v":` + strings.Repeat(`[{"a":`, 500))), errIs: entity.ErrInvalidJSON, status: 400},
-		{name: "raw JSON: truncated list of objects", ent: "string", list: true, in: given([]byte(`[{"v":1},{"v":`)), errIs: entity.ErrInvalidJSON, status: 400},
-		{name: "raw JSON: trailing garbage", ent: "string", in: given([]byte(`{"v":1}x`)), errIs: entity.ErrInvalidJSON, status: 400},
-		{name: "raw JSON: two objects", ent: "string", in: given([]byte(`{"v":1} {"v":2}`)), errIs: entity.ErrInvalidJSON, status: 400},
-		{name: "raw JSON: empty", ent: "string", in: given([]byte{}), errIs: entity.ErrInvalidJSON, status: 400},
-		{name: "raw JSON: white space only", ent: "string", in: given(json.RawMessage(" \n\t")), errIs: entity.ErrInvalidJSON, status: 400},
-		{name: "raw JSON: a string, not an object", ent: "string", in: given([]byte(`"v"`)), errIs: entity.ErrInvalidJSON, status: 400},
-		{name: "raw JSON: null", ent: "string", in: given([]byte(`null`)), errIs: entity.ErrInvalidJSON, status: 400},
-		{name: "raw JSON: byte order mark", ent: "string", in: given([]byte("\xef\xbb\xbf{\"v\":1}")), errIs: entity.ErrInvalidJSON, status: 400},
-		{name: "raw JSON: single quotes", ent: "string", in: given([]byte(`{'v':1}`)), errIs: entity.ErrInvalidJSON, status: 400},
-		{name: "raw JSON: trailing comma", ent: "string", in: given([]byte(`{"v":1,}`)), errIs: entity.ErrInvalidJSON, status: 400},
-		{name: "raw JSON: raw control character in a string", ent: "string", in: given([]byte("{\"v\":\"a\x01\"}")), errIs: entity.ErrInvalidJSON, status: 400},
-		{name: "raw JSON: list of objects and other values", ent: "string", list: true, in: given([]byte(`[{"v":1},2,"x",null,[{"v":3}],{"v":"y"}]`)), out: wantOut(`[{"v":"1"},{"v":"y"}]`)},
-	}
-}
-
-// TestRawJSONEntryPoints: duplicate keys and malformed raw JSON from every
-// entry point.
-func TestRawJSONEntryPoints(t *testing.T) {
-	runEntryCases(t, rawJSONCases())
 }

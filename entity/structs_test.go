@@ -538,11 +538,11 @@ func TestStructErrors(t *testing.T) {
 		Pet  *StPet   `json:"pet"`
 	}{200, "nope", []*StPet{nil, {Kind: "dog"}, {Name: "ok"}, {}}, &StPet{}}
 	_, _, err := makeAll(t, e, in)
-	got := rjErrorFields(err)
+	got := cmpFieldErrors(err)
 	_, mapErr := e.MakeJSON(map[string]any{"age": 200, "mail": "nope",
 		"pets": []any{nil, map[string]any{"name": "", "kind": "dog"}, map[string]any{"name": "ok", "kind": ""}, map[string]any{"name": "", "kind": ""}},
 		"pet":  map[string]any{"name": "", "kind": ""}})
-	want := rjErrorFields(mapErr)
+	want := cmpFieldErrors(mapErr)
 	if len(want) != 5 {
 		t.Fatalf("bad case: the map gives %v", mapErr)
 	}
