@@ -250,6 +250,9 @@ func appendAny(dst []byte, v any, depth, end int) ([]byte, error) {
 		}
 		dst = append(dst, '[')
 		for i, e := range v {
+			if len(dst) > end {
+				return dst, errTooLarge
+			}
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -265,6 +268,9 @@ func appendAny(dst []byte, v any, depth, end int) ([]byte, error) {
 		}
 		dst = append(dst, '[')
 		for i, e := range v {
+			if len(dst) > end {
+				return dst, errTooLarge
+			}
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -277,6 +283,9 @@ func appendAny(dst []byte, v any, depth, end int) ([]byte, error) {
 		}
 		dst = append(dst, '[')
 		for i, e := range v {
+			if len(dst) > end {
+				return dst, errTooLarge
+			}
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -297,7 +306,7 @@ func appendAny(dst []byte, v any, depth, end int) ([]byte, error) {
 		}
 		return appendSortedMap(dst, v, depth, end)
 	case json.Marshaler, interface{ MarshalText() ([]byte, error) }:
-		return appendMarshal(dst, v)
+		return appendMarshal(dst, v, depth, end)
 	}
 	return appendReflect(dst, v, depth, end)
 }
@@ -312,6 +321,9 @@ func appendSortedMap[V any](dst []byte, m map[string]V, depth, end int) ([]byte,
 	slices.Sort(keys)
 	dst = append(dst, '{')
 	for i, k := range keys {
+		if len(dst) > end {
+			return dst, errTooLarge
+		}
 		if i > 0 {
 			dst = append(dst, ',')
 		}
@@ -336,12 +348,15 @@ func appendReflect(dst []byte, v any, depth, end int) ([]byte, error) {
 			return append(dst, "null"...), nil
 		}
 		if rv.Type().Elem().Kind() == reflect.Uint8 {
-			return appendMarshal(dst, v) // base64, as encoding/json writes byte slices
+			return appendMarshal(dst, v, depth, end) // base64, as encoding/json writes byte slices
 		}
 		fallthrough
 	case reflect.Array:
 		dst = append(dst, '[')
 		for i := 0; i < rv.Len(); i++ {
+			if len(dst) > end {
+				return dst, errTooLarge
+			}
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -353,7 +368,7 @@ func appendReflect(dst []byte, v any, depth, end int) ([]byte, error) {
 		return append(dst, ']'), nil
 	case reflect.Map:
 		if rv.Type().Key().Kind() != reflect.String || rv.Type().Key().Implements(textMarshalerType) {
-			return appendMarshal(dst, v)
+			return appendMarshal(dst, v, depth, end)
 		}
 		if rv.IsNil() {
 			return append(dst, "null"...), nil
@@ -370,6 +385,9 @@ func appendReflect(dst []byte, v any, depth, end int) ([]byte, error) {
 		})
 		dst = append(dst, '{')
 		for i, k := range keys {
+			if len(dst) > end {
+				return dst, errTooLarge
+			}
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -386,31 +404,98 @@ func appendReflect(dst []byte, v any, depth, end int) ([]byte, error) {
 			return append(dst, "null"...), nil
 		}
 		if _, ok := v.(json.Marshaler); ok {
-			return appendMarshal(dst, v)
+			return appendMarshal(dst, v, depth, end)
 		}
 		return appendAny(dst, rv.Elem().Interface(), depth-1, end)
 	case reflect.Chan, reflect.Func, reflect.Complex64, reflect.Complex128, reflect.UnsafePointer:
 		return dst, errUnsupportedValue
 	}
-	return appendMarshal(dst, v)
+	return appendMarshal(dst, v, depth, end)
 }
 
 var textMarshalerType = reflect.TypeFor[interface{ MarshalText() ([]byte, error) }]()
 
+var jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+
 // appendMarshal hands v to encoding/json: types with their own marshalling,
 // structs, and the rare kinds above.
-func appendMarshal(dst []byte, v any) (out []byte, err error) {
+func appendMarshal(dst []byte, v any, depth, end int) (out []byte, err error) {
 	defer func() {
 		// A MarshalJSON method is user code: its panic is this value's error.
 		if p := recover(); p != nil {
 			out, err = dst, errUnsupportedValue
 		}
 	}()
+	budget := end - len(dst)
+	if err := marshalBound(reflect.ValueOf(v), depth, &budget); err != nil {
+		return dst, err
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return dst, errUnsupportedValue
 	}
+	if len(dst)+len(b) > end {
+		return dst, errTooLarge
+	}
 	return append(dst, b...), nil
+}
+
+// marshalBound walks v as encoding/json will marshal it, before it does,
+// so that the limits bound what encoding/json writes for us (structs, maps
+// with other keys than strings) as they bound the rest: it fails with
+// ErrDepth when v nests deeper than depth (which also ends pointer cycles)
+// and with errTooLarge when v holds more than budget values, since each
+// writes at least one byte. Without it a struct whose pointers share
+// nodes (a DAG) would make encoding/json write 2^depth values. A value
+// that marshals itself (json.Marshaler, encoding.TextMarshaler) counts as
+// one: its output is measured after.
+func marshalBound(rv reflect.Value, depth int, budget *int) error {
+	if *budget--; *budget < 0 {
+		return errTooLarge
+	}
+	if depth <= 0 {
+		return ErrDepth
+	}
+	if !rv.IsValid() {
+		return nil
+	}
+	t := rv.Type()
+	if t.Implements(jsonMarshalerType) || t.Implements(textMarshalerType) {
+		return nil
+	}
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if rv.IsNil() {
+			return nil
+		}
+		return marshalBound(rv.Elem(), depth-1, budget)
+	case reflect.Struct:
+		for i := range rv.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() && !f.Anonymous || f.Tag.Get("json") == "-" {
+				continue // encoding/json writes neither
+			}
+			if err := marshalBound(rv.Field(i), depth-1, budget); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return nil // base64 text, as long as the bytes are
+		}
+		for i := range rv.Len() {
+			if err := marshalBound(rv.Index(i), depth-1, budget); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		for it := rv.MapRange(); it.Next(); {
+			if err := marshalBound(it.Value(), depth-1, budget); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // isJSONNumber reports whether s is a number in JSON's grammar.

@@ -161,6 +161,98 @@ func TestOutputLimit(t *testing.T) {
 			t.Errorf("on a list field: %v, want ErrTooLarge", err)
 		}
 	})
+	// What grows the output without starting an object or a container:
+	// strings, in fields, lists and maps of strings, and escapes.
+	t.Run("values that are no containers", func(t *testing.T) {
+		mb := strings.Repeat("a", 1<<20)
+		rep := make([]any, 64)
+		strs := make([]string, 64)
+		smap := map[string]string{}
+		for i := range rep {
+			rep[i], strs[i] = mb, mb
+			smap[fmt.Sprint(i)] = mb
+		}
+		type sharing struct{ A, B, C, D, E, F, G, H string }
+		cases := []struct {
+			name, typ string
+			in        any
+		}{
+			{"none: a list of strings", "none", rep},
+			{"list: []string", "list", strs},
+			{"object: map[string]string", "object", smap},
+			{"string fields sharing one string", "", sharing{mb, mb, mb, mb, mb, mb, mb, mb}},
+			{"escapes that multiply", "string", strings.Repeat("<", 400<<10)},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				reg := entity.NewRegistry()
+				reg.SetMaxOutputBytes(1 << 20)
+				var e *entity.Entity
+				in := c.in
+				if c.typ == "" {
+					e = expose(t, reg, "s", "A", "string", "", "B", "string", "", "C", "string", "", "D", "string", "",
+						"E", "string", "", "F", "string", "", "G", "string", "", "H", "string", "")
+				} else {
+					e = expose(t, reg, "one", "v", c.typ, "")
+					in = map[string]any{"v": c.in}
+				}
+				var err error
+				alloc, d := allocated(func() { _, err = e.MakeJSON(in) })
+				if !errors.Is(err, entity.ErrTooLarge) {
+					t.Fatalf("got %v, want ErrTooLarge", err)
+				}
+				// One value is written whole before it is measured: a string
+				// of 400 KiB escapes to 2.4 MB, and append grows its buffer by quarters.
+				if alloc > 16<<20 {
+					t.Errorf("allocated %d bytes (%v) under a 1 MiB limit", alloc, d)
+				}
+			})
+		}
+	})
+	t.Run("a small limit is exact", func(t *testing.T) {
+		reg := entity.NewRegistry()
+		reg.SetMaxOutputBytes(100)
+		e := expose(t, reg, "one", "v", "string", "")
+		if _, err := e.MakeJSON(map[string]any{"v": strings.Repeat("x", 1000)}); !errors.Is(err, entity.ErrTooLarge) {
+			t.Errorf("1008 bytes under a limit of 100: %v, want ErrTooLarge", err)
+		}
+	})
+	t.Run("a DAG of structs passed to encoding/json", func(t *testing.T) {
+		type node struct {
+			A, B *node
+			V    int
+		}
+		n := &node{V: 1}
+		for range 40 {
+			n = &node{A: n, B: n}
+		}
+		reg := entity.NewRegistry()
+		reg.SetMaxDepth(100)
+		reg.SetMaxOutputBytes(1 << 20)
+		e := expose(t, reg, "one", "v", "none", "")
+		var err error
+		alloc, d := allocated(func() { _, err = e.MakeJSON(map[string]any{"v": n}) })
+		if !errors.Is(err, entity.ErrTooLarge) {
+			t.Fatalf("got %v, want ErrTooLarge", err)
+		}
+		if alloc > 4<<20 {
+			t.Errorf("allocated %d bytes (%v) under a 1 MiB limit", alloc, d)
+		}
+	})
+	t.Run("a struct's hidden fields do not count", func(t *testing.T) {
+		type cached struct {
+			Name  string
+			Cache []int `json:"-"`
+			big   []int
+		}
+		reg := entity.NewRegistry()
+		reg.SetMaxOutputBytes(1 << 10)
+		e := expose(t, reg, "one", "v", "none", "")
+		in := cached{Name: "n", Cache: make([]int, 1<<16), big: make([]int, 1<<16)}
+		if out, err := e.MakeJSON(map[string]any{"v": in}); err != nil || string(out) != `{"v":{"Name":"n"}}` {
+			t.Errorf("got %s, %v", out, err)
+		}
+	})
 	t.Run("output at the limit passes", func(t *testing.T) {
 		reg := entity.NewRegistry()
 		e := expose(t, reg, "one", "s", "string", "")
@@ -535,7 +627,6 @@ func TestRecursive(t *testing.T) {
 // recursive reference: a depth error, never a hang.
 func cycleCases() []entryCase {
 	depthV := []string{failAt("v", "depth")}
-	jsonV := []string{failAt("v", "json")}
 	return []entryCase{
 		{name: "map containing itself into none", ent: "none", in: func() any { return map[string]any{"v": mapCycle(1)} }, fails: depthV},
 		{name: "map containing itself into object", ent: "object", in: func() any { return map[string]any{"v": mapCycle(1)} }, fails: depthV},
@@ -559,10 +650,12 @@ func cycleCases() []entryCase {
 				m["a"] = map[string]any{"b": m, "s": map[string]string{"x": "y"}}
 				return map[string]any{"v": m}
 			}, fails: depthV},
+		// The depth limit stops a cycle through a struct passed to
+		// encoding/json before it does, as it stops cycles through maps.
 		{name: "struct with a cycle through pointers into none", ent: "none",
-			in: func() any { n := &linkedNode{V: "x"}; n.P = n; return map[string]any{"v": n} }, fails: jsonV},
+			in: func() any { n := &linkedNode{V: "x"}; n.P = n; return map[string]any{"v": n} }, fails: []string{failAt("v", "depth")}},
 		{name: "struct with a cycle through an interface into none", ent: "node",
-			in: func() any { n := &linkedNode{V: "x"}; n.N = n; return n }, fails: []string{failAt("n", "json")}},
+			in: func() any { n := &linkedNode{V: "x"}; n.N = n; return n }, fails: []string{failAt("n", "depth")}},
 		{name: "struct with a cycle through pointers, through $ref", ent: "node",
 			in: func() any { n := &linkedNode{V: "x"}; n.P = n; return n }, fails: []string{failAt(repeatPath("p", 64), "depth")}},
 		{name: "struct holding a cyclic map into none", ent: "node",

@@ -301,9 +301,14 @@ func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 	r.base = len(dst)
 	depth := e.reg.MaxDepth()
 	if m, ok := v.(map[string]any); ok && m != nil && r.top != topList { // the common case first
-		return r.appendObject(dst, e.root, &source{ma: m}, depth-1)
+		dst = r.appendObject(dst, e.root, &source{ma: m}, depth-1)
+	} else {
+		dst = r.appendTopOther(dst, e, v, depth)
 	}
-	return r.appendTopOther(dst, e, v, depth)
+	if len(dst)-r.base > r.maxOut { // what no object's start saw: its last values
+		r.tooLarge()
+	}
+	return dst
 }
 
 // appendTopOther is appendTop for every input but a map[string]any. (It is
@@ -386,10 +391,15 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 			if n.fast != fastNone {
 				var ok bool
 				if dst, ok = r.appendFast(dst, n, src); ok {
+					if r.stop { // a long string passed the output limit
+						return dst
+					}
 					continue
 				}
 			}
-			dst = r.appendValueField(dst, n, src, depth)
+			if dst = r.appendValueField(dst, n, src, depth); r.stop {
+				return dst
+			}
 		case nodeGroup:
 			if depth <= 0 {
 				r.fail(n, "depth", ErrDepth)
@@ -484,6 +494,9 @@ func (r *run) appendValueField(dst []byte, n *node, src *source, depth int) []by
 			dst = append(dst[:mark], "null"...)
 		}
 	}
+	if len(dst)-r.base > r.maxOut {
+		r.tooLarge()
+	}
 	return dst
 }
 
@@ -570,7 +583,11 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 			r.fail(n, ck.rule, err)
 		}
 	}
-	return appendString(dst, s), true
+	dst = appendString(dst, s)
+	if len(s) > growMargin && len(dst)-r.base > r.maxOut {
+		r.tooLarge()
+	}
+	return dst, true
 }
 
 // appendAbsent writes a value field that is absent: its default, or null

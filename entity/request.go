@@ -144,6 +144,9 @@ func (e *Entity) MakeRequest(r *http.Request) (*Object, error) {
 	run.maxOut = int(min(e.reg.requestOutputLimit(bodyLen), maxOutputLimit))
 	bp := bufPool.Get().(*[]byte)
 	b := run.appendObject((*bp)[:0], e.root, &source{req: src}, e.reg.MaxDepth()-1)
+	if len(b) > run.maxOut {
+		run.tooLarge()
+	}
 	err := run.err()
 	if errors.Is(err, ErrTooLarge) {
 		err = requestTooLarge(err, "the request makes an output larger than its limit of "+strconv.Itoa(run.maxOut)+" bytes")
