@@ -175,11 +175,11 @@ type memberIter struct {
 	data  []byte  // the object's text
 	nodes []*node // its plan's nodes
 	pos   int     // where the next member starts (at its ',' or key)
-	want int    // the plan node expected next
-	i    int    // the current member's node index, or -1
-	n    *node  // the current member's node, or nil when no node wrote it
-	key  []byte // the current member's key, quoted as written
-	val  []byte // the current member's value text
+	want  int     // the plan node expected next
+	i     int     // the current member's node index, or -1
+	n     *node   // the current member's node, or nil when no node wrote it
+	key   []byte  // the current member's key, quoted as written
+	val   []byte  // the current member's value text
 }
 
 func (o *Object) members() memberIter {
