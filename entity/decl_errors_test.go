@@ -513,3 +513,24 @@ func nestedGroups(n int, closed bool) []string {
 	}
 	return d
 }
+
+// Check makes each bare-default target from {} once, under a small output
+// limit, so that a chain of bare defaults that doubles at every reference
+// is reported, not run for minutes.
+func TestCheckBareDefaultChain(t *testing.T) {
+	reg := entity.NewRegistry()
+	for i := range 40 {
+		next := fmt.Sprintf("$e%d", i+1)
+		expose(t, reg, fmt.Sprintf("e%d", i), "a", next, "default", "b", next, "default")
+	}
+	expose(t, reg, "e40", "z", "number", "default 1")
+	var err error
+	alloc, _ := allocated(func() { err = reg.Check() })
+	var list dsl.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 || !strings.Contains(list[0].Error(), "writes more than 1048576 bytes") {
+		t.Fatalf("Check = %v, want the chains reported", err)
+	}
+	if alloc > 200<<20 {
+		t.Errorf("Check allocated %d bytes", alloc)
+	}
+}

@@ -241,6 +241,7 @@ func (r *Registry) Names() []string {
 // every declaration is exposed.
 func (r *Registry) Check() error {
 	var errs dsl.ErrorList
+	probed := map[*Entity]error{} // each entity is made from {} once
 	for _, name := range r.Names() {
 		e := r.Lookup(name)
 		if e == nil {
@@ -255,17 +256,45 @@ func (r *Registry) Check() error {
 				continue
 			}
 			if n.refDefault {
+				err, seen := probed[target]
+				if !seen {
+					err = target.makeEmpty()
+					probed[target] = err
+				}
 				var ve *ValidationError
-				if _, err := target.MakeJSON(nil); errors.As(err, &ve) {
-					errs.Add(&dsl.Error{Entity: e.name, Field: n.decl.Name,
-						Pos: dsl.Pos{Triple: n.decl.Pos.Triple, Part: dsl.PartRules, Offset: -1},
+				pos := dsl.Pos{Triple: n.decl.Pos.Triple, Part: dsl.PartRules, Offset: -1}
+				switch {
+				case errors.As(err, &ve):
+					errs.Add(&dsl.Error{Entity: e.name, Field: n.decl.Name, Pos: pos,
 						Msg: fmt.Sprintf("its bare default makes $%s from an empty input, which fails: %s", n.ref.name, ve.Fields[0].Error())})
+				case errors.Is(err, ErrTooLarge):
+					errs.Add(&dsl.Error{Entity: e.name, Field: n.decl.Name, Pos: pos,
+						Msg: fmt.Sprintf("its bare default makes $%s from an empty input, which writes more than %d bytes: bare defaults on references multiply objects", n.ref.name, checkOutputLimit)})
 				}
 			}
 		}
 	}
 	errs.Sort()
 	return errs.Err()
+}
+
+// checkOutputLimit bounds what Check lets an entity write when it makes it
+// from an empty input: no bare default worth having writes a megabyte from
+// nothing, and a chain of them that doubles at every reference must not
+// make Check itself run away.
+const checkOutputLimit = 1 << 20
+
+// makeEmpty makes the entity from an empty input, under Check's output
+// limit, and returns the error.
+func (e *Entity) makeEmpty() error {
+	r := run{top: topObject}
+	r.init(e)
+	r.maxOut = int(min(e.reg.MaxOutputBytes(), checkOutputLimit))
+	bp := bufPool.Get().(*[]byte)
+	b := r.appendTop((*bp)[:0], e, nil)
+	r.done()
+	_, err := copyOut(bp, b, r.err())
+	return err
 }
 
 // entity returns the entity named, or an error wrapping ErrUnknownEntity.
