@@ -23,6 +23,9 @@ type config struct {
 	// its own words; any other is named by its JSON type, since it may be
 	// anything the handler wrote, secrets included.
 	errorFormat bool
+	// secretBody: the payload may be that of an entity with secret fields
+	// (an error body checked for such an entity).
+	secretBody bool
 }
 
 // IgnoreOrder makes Conform accept an object's declared keys in any order.
@@ -99,19 +102,30 @@ func conform(e *entity.Entity, payload []byte, cfg config) []string {
 		return c.msgs
 	}
 	if !gjson.ValidBytes(payload) {
-		c.add("", "invalid JSON: "+syntaxError(payload))
+		// encoding/json quotes the character it stopped at: maybe one of
+		// a secret, so it is left out when the payload may hold one.
+		c.add("", "invalid JSON: "+syntaxError(payload, cfg.secretBody || c.sec.inEntity(e)))
 		return c.msgs
 	}
 	c.top(e, gjson.ParseBytes(payload))
 	return c.msgs
 }
 
-// syntaxError describes why payload is not JSON, as encoding/json says it.
-func syntaxError(payload []byte) string {
+// syntaxError describes why payload is not JSON, as encoding/json says it,
+// without the character it quotes when hide is set.
+func syntaxError(payload []byte, hide bool) string {
 	var raw json.RawMessage
 	err := json.Unmarshal(payload, &raw)
 	if se, ok := err.(*json.SyntaxError); ok {
-		return se.Error() + " (at byte " + strconv.FormatInt(se.Offset, 10) + ")"
+		msg := se.Error()
+		if rest, ok := strings.CutPrefix(msg, "invalid character '"); hide && ok {
+			// The character is quoted as strconv.QuoteRune's body: find
+			// the closing quote after its first byte.
+			if i := strings.Index(rest[1:], "' "); i >= 0 {
+				msg = "invalid character " + rest[i+3:]
+			}
+		}
+		return msg + " (at byte " + strconv.FormatInt(se.Offset, 10) + ")"
 	}
 	if err != nil {
 		return err.Error()

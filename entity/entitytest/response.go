@@ -73,7 +73,7 @@ func checkResponse(rec *httptest.ResponseRecorder, e *entity.Entity, wantStatus 
 	case 2:
 		msgs = append(msgs, conform(e, body, config{})...)
 	case 4, 5:
-		eb := errorBody(body, wantStatus/100 == 4)
+		eb := errorBody(body, wantStatus/100 == 4, newSecrets().inEntity(e))
 		if len(eb) > 0 {
 			if r, ok := asPayload(e, body); ok {
 				eb = append(eb, "read as $"+e.Name()+": "+clip(string(r), maxBodyShown))
@@ -114,10 +114,12 @@ var errorEntities = sync.OnceValue(func() (e struct{ validation, plain *entity.E
 
 // errorBody checks an error response's body: a ValidationError's JSON when
 // validation is allowed and the body looks like one, else {"error":"…"}.
-// Only the error format's own values are shown (config.errorFormat).
-func errorBody(body []byte, validation bool) []string {
+// Only the error format's own values are shown (config.errorFormat);
+// secretBody says that e has secret fields, which a body that is not JSON
+// may hold.
+func errorBody(body []byte, validation, secretBody bool) []string {
 	ents := errorEntities()
-	cfg := config{errorFormat: true}
+	cfg := config{errorFormat: true, secretBody: secretBody}
 	if !gjson.ValidBytes(body) {
 		return conform(ents.plain, body, cfg)
 	}
