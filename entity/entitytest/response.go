@@ -115,8 +115,8 @@ var errorEntities = sync.OnceValue(func() (e struct{ validation, plain *entity.E
 // errorBody checks an error response's body: a ValidationError's JSON when
 // validation is allowed and the body looks like one, else {"error":"…"}.
 // Only the error format's own values are shown (config.errorFormat);
-// secretBody says that e has secret fields, which a body that is not JSON
-// may hold.
+// secretBody says that the response's entity has secret fields, which a
+// body that is not JSON may hold.
 func errorBody(body []byte, validation, secretBody bool) []string {
 	ents := errorEntities()
 	cfg := config{errorFormat: true, secretBody: secretBody}
