@@ -17,6 +17,15 @@ type Option struct{ apply func(*config) }
 
 type config struct {
 	ignoreOrder bool
+	// errorFormat: the payload is checked against the kit's own entities
+	// for entity.Write's error JSON. A value is shown only at a declared
+	// value field and of its declared type, where the library writes only
+	// its own words; any other is named by its JSON type, since it may be
+	// anything the handler wrote, secrets included.
+	errorFormat bool
+	// secretBody: the payload may be that of an entity with secret fields
+	// (an error body checked for such an entity).
+	secretBody bool
 }
 
 // IgnoreOrder makes Conform accept an object's declared keys in any order.
@@ -55,6 +64,18 @@ func IgnoreOrder() Option { return Option{func(c *config) { c.ignoreOrder = true
 //
 //	card.number: want string matching min 16, got a string (secret): is not valid (min)
 //
+// Under a secret field an undeclared key is not named either (a path into
+// a secret holds only declared keys):
+//
+//	card: an undeclared key (secret)
+//
+// A value of the wrong JSON type where a group or a $ref (or the payload
+// itself) holding a secret field at any depth wants an object is named by
+// its type in the same way, as is an undeclared key's value when the key is
+// the declared name of a renamed field that holds a secret:
+//
+//	g: want object (group), got an array (secret)
+//
 // Conform returns whether the payload conformed. It walks the payload with gjson and never
 // decodes it into maps, except a list, object or none value that a rule
 // judges, for rules.Value.Any.
@@ -75,25 +96,36 @@ func Conform(t testing.TB, e *entity.Entity, payload []byte, opts ...Option) boo
 
 // conform returns Conform's messages.
 func conform(e *entity.Entity, payload []byte, cfg config) []string {
-	c := &checker{cfg: cfg}
+	c := &checker{cfg: cfg, sec: newSecrets()}
 	if e == nil {
 		c.add("", "no entity to check against (nil *entity.Entity)")
 		return c.msgs
 	}
 	if !gjson.ValidBytes(payload) {
-		c.add("", "invalid JSON: "+syntaxError(payload))
+		// encoding/json quotes the character it stopped at: maybe one of
+		// a secret, so it is left out when the payload may hold one.
+		c.add("", "invalid JSON: "+syntaxError(payload, cfg.secretBody || c.sec.inEntity(e)))
 		return c.msgs
 	}
 	c.top(e, gjson.ParseBytes(payload))
 	return c.msgs
 }
 
-// syntaxError describes why payload is not JSON, as encoding/json says it.
-func syntaxError(payload []byte) string {
+// syntaxError describes why payload is not JSON, as encoding/json says it,
+// without the character it quotes when hide is set.
+func syntaxError(payload []byte, hide bool) string {
 	var raw json.RawMessage
 	err := json.Unmarshal(payload, &raw)
 	if se, ok := err.(*json.SyntaxError); ok {
-		return se.Error() + " (at byte " + strconv.FormatInt(se.Offset, 10) + ")"
+		msg := se.Error()
+		if rest, ok := strings.CutPrefix(msg, "invalid character '"); hide && ok {
+			// The character is quoted as strconv.QuoteRune's body: find
+			// the closing quote after its first byte.
+			if i := strings.Index(rest[1:], "' "); i >= 0 {
+				msg = "invalid character " + rest[i+3:]
+			}
+		}
+		return msg + " (at byte " + strconv.FormatInt(se.Offset, 10) + ")"
 	}
 	if err != nil {
 		return err.Error()
@@ -104,7 +136,21 @@ func syntaxError(payload []byte) string {
 // checker walks a payload and collects mismatches.
 type checker struct {
 	cfg  config
+	sec  *secrets
 	msgs []string
+}
+
+// show quotes v for a message, or names its JSON type when secret is set
+// ("a string (secret)") or in an error body ("a string"; an empty array or
+// object, which holds nothing, is still shown).
+func (c *checker) show(v gjson.Result, secret bool) string {
+	if c.cfg.errorFormat && !secret {
+		if s := shown(v, false); s == "[]" || s == "{}" {
+			return s
+		}
+		return typeOf(v)
+	}
+	return shown(v, secret)
 }
 
 // path is a path in the payload, written as entity's FieldError paths are
@@ -134,26 +180,27 @@ func (c *checker) add(p path, msg string) { c.msgs = append(c.msgs, p.String()+"
 func (c *checker) top(e *entity.Entity, v gjson.Result) {
 	switch {
 	case v.IsObject():
-		c.object("", e.Fields(), v, false)
+		c.object("", c.sec.fieldsOf(e), v, false)
 	case v.IsArray():
 		c.list("", e, v, false)
 	default:
-		c.add("", "want "+refWant(e.Name())+", got "+shown(v, false))
+		c.add("", "want "+refWant(e.Name())+", got "+c.show(v, c.sec.inEntity(e)))
 	}
 }
 
 // list checks each element of an array as an object of e. When secret is
-// set the array is under a secret field, and no value of it is shown.
+// set the array is under a secret field, and no value of it is shown; an
+// element that is not an object is not shown either when e holds a secret.
 func (c *checker) list(p path, e *entity.Entity, v gjson.Result, secret bool) {
 	i := 0
 	v.ForEach(func(_, el gjson.Result) bool {
 		ep := p.index(i)
 		i++
 		if !el.IsObject() {
-			c.add(ep, "want object ($"+e.Name()+"), got "+shown(el, secret))
+			c.add(ep, "want object ($"+e.Name()+"), got "+c.show(el, secret || c.sec.inEntity(e)))
 			return true
 		}
-		c.object(ep, e.Fields(), el, secret)
+		c.object(ep, c.sec.fieldsOf(e), el, secret)
 		return true
 	})
 }
@@ -165,7 +212,8 @@ type member struct {
 }
 
 // object checks one payload object against declared fields. When secret is
-// set the object is under a secret field, and no value of it is shown.
+// set the object is under a secret field: no value of it is shown, and no
+// key of it that is not declared.
 func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret bool) {
 	var members []member
 	v.ForEach(func(k, val gjson.Result) bool {
@@ -203,6 +251,10 @@ func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret 
 		}
 	}
 	for _, k := range dups {
+		if secret && declared[k] == nil {
+			c.add(p, "a duplicate undeclared key (secret)")
+			continue
+		}
 		c.add(p.key(k), "duplicate key")
 	}
 
@@ -217,10 +269,21 @@ func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret 
 	}
 
 	// Undeclared keys, in payload order.
+	var hidden map[string]bool // keys that are a secret's declared name
+	if !secret {
+		hidden = c.sec.undeclared(fields)
+	}
+	reported := map[string]bool{}
 	for _, m := range members {
-		if declared[m.key] == nil {
-			c.add(p.key(m.key), "undeclared key, got "+shown(m.val, secret))
+		if declared[m.key] != nil || reported[m.key] {
+			continue
 		}
+		reported[m.key] = true
+		if secret {
+			c.add(p, "an undeclared key (secret)")
+			continue
+		}
+		c.add(p.key(m.key), "undeclared key, got "+c.show(m.val, hidden[m.key]))
 	}
 }
 
@@ -236,7 +299,7 @@ func (c *checker) field(p path, f *entity.Field, v gjson.Result, secret bool) {
 	switch f.Kind {
 	case dsl.FieldGroup:
 		if !v.IsObject() {
-			c.add(p, "want "+want(f)+", got "+shown(v, secret))
+			c.add(p, "want "+want(f)+", got "+c.show(v, secret || c.sec.inField(f)))
 			return
 		}
 		c.object(p, f.Fields, v, secret)
@@ -246,11 +309,11 @@ func (c *checker) field(p path, f *entity.Field, v gjson.Result, secret bool) {
 		case e == nil:
 			c.add(p, "cannot check: $"+f.Ref+" names no declared entity")
 		case v.IsObject():
-			c.object(p, e.Fields(), v, secret)
+			c.object(p, c.sec.fieldsOf(e), v, secret)
 		case v.IsArray():
 			c.list(p, e, v, secret)
 		default:
-			c.add(p, "want "+want(f)+", got "+shown(v, secret))
+			c.add(p, "want "+want(f)+", got "+c.show(v, secret || c.sec.inField(f)))
 		}
 	default:
 		c.value(p, f, v, secret)
@@ -261,7 +324,7 @@ func (c *checker) field(p path, f *entity.Field, v gjson.Result, secret bool) {
 func (c *checker) value(p path, f *entity.Field, v gjson.Result, secret bool) {
 	rv, why, ok := f.ReadJSON([]byte(v.Raw))
 	if !ok {
-		c.add(p, "want "+want(f)+", got "+shown(v, secret)+why)
+		c.add(p, "want "+want(f)+", got "+c.show(v, secret)+why)
 		return
 	}
 	if len(f.Rules) == 0 {

@@ -96,7 +96,7 @@ func decode(v any) (any, error) {
 // decodeJSON decodes JSON text in order.
 func decodeJSON(b []byte) (any, error) {
 	if !gjson.ValidBytes(b) {
-		return nil, errors.New("invalid JSON: " + syntaxError(b))
+		return nil, errors.New("invalid JSON: " + syntaxError(b, false))
 	}
 	return fromJSON(gjson.ParseBytes(b)), nil
 }

@@ -75,10 +75,10 @@ func isDirective(name string) bool {
 const maxShown = 60
 
 // shown quotes a JSON value for a message: compacted and cut to maxShown
-// bytes. A secret value is only named by its JSON type.
+// bytes. A secret value is only named by its JSON type: "a string (secret)".
 func shown(v gjson.Result, secret bool) string {
 	if secret {
-		return "a " + jsonType(v) + " (secret)"
+		return typeOf(v) + " (secret)"
 	}
 	return clip(string(compact([]byte(v.Raw))), maxShown)
 }
@@ -92,6 +92,19 @@ func clip(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// typeOf names a JSON value's type with its article: "a string", "an
+// array", "null".
+func typeOf(v gjson.Result) string {
+	switch t := jsonType(v); t {
+	case "null":
+		return t
+	case "array", "object":
+		return "an " + t
+	default:
+		return "a " + t
+	}
 }
 
 // jsonType names a JSON value's type.
