@@ -22,6 +22,9 @@ import (
 // error is a *ValidationError listing every one and the Object is nil.
 // Make allocates the Object and its bytes, two allocations on success.
 func (e *Entity) Make(v any) (*Object, error) {
+	if e == nil {
+		return nil, errNilEntity
+	}
 	if o, ok := v.(*Object); ok && o != nil && o.madeBy(e) {
 		return o, nil
 	}
@@ -52,6 +55,9 @@ func (e *Entity) object(r *run, v any) (*Object, error) {
 // empty slice. On success it makes three allocations whatever the list's
 // length: the bytes, the Objects and the slice.
 func (e *Entity) MakeList(v any) ([]*Object, error) {
+	if e == nil {
+		return nil, errNilEntity
+	}
 	r := run{top: topList}
 	r.init(e)
 	bp := bufPool.Get().(*[]byte)
@@ -72,6 +78,9 @@ func (e *Entity) MakeList(v any) ([]*Object, error) {
 // error dst is returned as it was given: nothing partial is appended. It
 // does not allocate when dst has room.
 func (e *Entity) AppendJSON(dst []byte, v any) ([]byte, error) {
+	if e == nil {
+		return dst, errNilEntity
+	}
 	switch x := v.(type) {
 	case *Object:
 		if x != nil && x.madeBy(e) {

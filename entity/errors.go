@@ -23,6 +23,14 @@ var ErrUnknownEntity = errors.New("entity: unknown entity")
 // value it cannot read fields from (an int, a string, a channel…).
 var ErrUnsupportedInput = errors.New("entity: unsupported input")
 
+// errNilEntity is the error of a call on a nil *Entity: what Lookup
+// returns for a name that is not exposed.
+var errNilEntity = fmt.Errorf("%w: a nil *Entity (Lookup finds nothing under a name that is not exposed)", ErrUnknownEntity)
+
+// errNilWriter is the error of Write and WriteStatus given no
+// ResponseWriter.
+var errNilWriter = errors.New("entity: Write: a nil http.ResponseWriter")
+
 // ErrTooLarge is wrapped by the error of a call whose output passed its
 // limit (Registry.SetMaxOutputBytes; for MakeRequest, also
 // Registry.SetRequestOutputRatio): the call stopped and wrote nothing.

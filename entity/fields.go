@@ -44,7 +44,12 @@ type Field struct {
 }
 
 // Fields returns the entity's output fields in output order.
-func (e *Entity) Fields() []*Field { return fieldsOf(e.root) }
+func (e *Entity) Fields() []*Field {
+	if e == nil {
+		return nil
+	}
+	return fieldsOf(e.root)
+}
 
 func fieldsOf(p *objectPlan) []*Field {
 	fs := make([]*Field, len(p.nodes))

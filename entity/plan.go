@@ -120,12 +120,27 @@ type Entity struct {
 }
 
 // Name returns the name the entity was exposed under.
-func (e *Entity) Name() string { return e.name }
+func (e *Entity) Name() string {
+	if e == nil {
+		return ""
+	}
+	return e.name
+}
 
 // Decl returns a copy of the parsed declaration the entity was compiled
 // from, for tools (documentation, test kits). The copy is the caller's:
 // modifying it changes nothing in the entity.
-func (e *Entity) Decl() *dsl.Entity { return e.decl.Clone() }
+func (e *Entity) Decl() *dsl.Entity {
+	if e == nil {
+		return nil
+	}
+	return e.decl.Clone()
+}
 
 // Registry returns the registry the entity belongs to.
-func (e *Entity) Registry() *Registry { return e.reg }
+func (e *Entity) Registry() *Registry {
+	if e == nil {
+		return nil
+	}
+	return e.reg
+}

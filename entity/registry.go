@@ -214,6 +214,9 @@ func fullError(err error) string {
 
 // Lookup returns the entity registered under name, or nil.
 func (r *Registry) Lookup(name string) *Entity {
+	if r == nil {
+		return nil
+	}
 	if s, ok := r.slots.Load(name); ok {
 		return s.(*slot).e.Load()
 	}

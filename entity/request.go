@@ -88,6 +88,9 @@ func MakeRequest(name string, r *http.Request) (*Object, error) {
 // Make(nil) makes it, with no method to check. A request without a URL
 // has no query.
 func (e *Entity) MakeRequest(r *http.Request) (*Object, error) {
+	if e == nil {
+		return nil, errNilEntity
+	}
 	if r == nil {
 		return e.Make(nil)
 	}

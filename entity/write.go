@@ -43,12 +43,15 @@ func (e *Entity) Write(w http.ResponseWriter, v any) error {
 
 // WriteStatus is Write with another success status, such as 201 Created.
 //
-// A status that has no body (1xx, 204 No Content, 304 Not Modified) is
+// A status that has no body (1xx, 204 No Content, 205 Reset Content, 304
+// Not Modified) is
 // written alone: v is not made, no body, Content-Type or Content-Length is
 // written, and WriteStatus returns nil. A status outside 100–599 is an
 // error, and nothing is written.
 func (e *Entity) WriteStatus(w http.ResponseWriter, status int, v any) error {
 	switch {
+	case w == nil:
+		return errNilWriter
 	case status < 100 || status > 599:
 		return &statusError{status}
 	case !bodyAllowed(status):
@@ -77,10 +80,11 @@ func (e *Entity) WriteStatus(w http.ResponseWriter, status int, v any) error {
 	return err
 }
 
-// bodyAllowed reports whether a response of status may have a body, as
-// net/http decides (RFC 9110, 6.4.1): not 1xx, 204 or 304.
+// bodyAllowed reports whether a response of status may have a body: not
+// 1xx, 204 or 304, which net/http refuses a body, nor 205, which RFC 9110
+// (15.3.6) forbids one.
 func bodyAllowed(status int) bool {
-	return status >= 200 && status != http.StatusNoContent && status != http.StatusNotModified
+	return status >= 200 && status != http.StatusNoContent && status != http.StatusResetContent && status != http.StatusNotModified
 }
 
 // statusError is WriteStatus's error for a status that is not one.
@@ -127,6 +131,9 @@ func (hv *jsonHeader) contentLength() []string { return hv.vals[1:2:2] }
 // including a nil one or a typed nil pointer, as 500 with a body that says
 // nothing of it.
 func WriteError(w http.ResponseWriter, err error) {
+	if w == nil {
+		return
+	}
 	status := statusOf(err)
 	var body []byte
 	var ve *ValidationError
@@ -145,7 +152,9 @@ func WriteError(w http.ResponseWriter, err error) {
 			h["Allow"] = []string{ie.Allow}
 		}
 	case errors.As(err, &sc):
-		body = appendString(append(body, `{"error":`...), err.Error())
+		// The status carrier's own words, never those of what wraps it
+		// (fmt.Errorf("db at 10.0.0.5: %w", notFound) sends "not found").
+		body = appendString(append(body, `{"error":`...), carrierMessage(sc))
 		body = append(body, '}')
 	default: // a sentinel of the package wrapped by another error: its words are the server's
 		body = appendString(append(body, `{"error":`...), strings.ToLower(http.StatusText(status)))
@@ -158,9 +167,21 @@ func WriteError(w http.ResponseWriter, err error) {
 	w.Write(body)
 }
 
+// carrierMessage returns the message of an error that carries its status;
+// a carrier that is not itself an error says its status text.
+func carrierMessage(sc statusCoder) string {
+	if e, ok := sc.(error); ok {
+		return e.Error()
+	}
+	return strings.ToLower(http.StatusText(sc.StatusCode()))
+}
+
 // AppendJSON appends the error as the JSON body that Write sends:
 // {"error":"validation failed","entity":…,"fields":[{"path":…,"outputPath":…,"rule":…,"message":…},…]}.
 func (e *ValidationError) AppendJSON(dst []byte) []byte {
+	if e == nil {
+		return append(dst, `{"error":"validation failed","entity":"","fields":[]}`...)
+	}
 	dst = append(dst, `{"error":"validation failed","entity":`...)
 	dst = appendString(dst, e.Entity)
 	dst = append(dst, `,"fields":[`...)

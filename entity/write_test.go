@@ -1,6 +1,7 @@
 package entity_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -36,7 +37,7 @@ func TestWriteStatusOutOfRange(t *testing.T) {
 }
 
 // TestWriteStatusWithoutBody checks that the statuses that have no body
-// (1xx, 204, 304) are written alone: no body, no Content-Length, no
+// (1xx, 204, 205, 304) are written alone: no body, no Content-Length, no
 // Content-Type, a nil error, whatever v is.
 func TestWriteStatusWithoutBody(t *testing.T) {
 	e := wrUser(t)
@@ -48,6 +49,7 @@ func TestWriteStatusWithoutBody(t *testing.T) {
 		{"204 with a value", http.StatusNoContent, map[string]any{"id": 1}},
 		{"204 with nil", http.StatusNoContent, nil},
 		{"304 with a value that would fail", http.StatusNotModified, map[string]any{}},
+		{"205 Reset Content", http.StatusResetContent, map[string]any{"id": 1}},
 		{"100 Continue", http.StatusContinue, nil},
 		{"103 Early Hints", http.StatusEarlyHints, nil},
 	}
@@ -180,6 +182,7 @@ func TestWriteErrorStatus(t *testing.T) {
 		{"input error without status, wrapping a sentinel", &entity.InputError{Msg: "bad", Err: entity.ErrBodyTooLarge}, 413, `{"error":"bad"}`, ""},
 		{"sentinel wrapped by another error", fmt.Errorf("db 10.0.0.5: %w", entity.ErrInvalidJSON), 400, `{"error":"bad request"}`, ""},
 		{"error with a 4xx StatusCode", &codedError{409}, 409, `{"error":"coded 409"}`, ""},
+		{"error with a 4xx StatusCode, wrapped", fmt.Errorf("db at 10.0.0.5 password=hunter2: %w", &codedError{404}), 404, `{"error":"coded 404"}`, ""},
 		{"error with a 5xx StatusCode", &codedError{502}, 500, `{"error":"internal server error"}`, ""},
 		{"plain error", errors.New("pq: password=hunter2"), 500, `{"error":"internal server error"}`, ""},
 	}
@@ -257,4 +260,55 @@ func (w *recordingWriter) Write(b []byte) (int, error) {
 		w.WriteHeader(http.StatusOK)
 	}
 	return w.body.Write(b)
+}
+
+// Nil receivers and arguments are errors, never panics: a nil *Entity is
+// what Lookup returns for a name that is not exposed.
+func TestNilReceivers(t *testing.T) {
+	var e *entity.Entity
+	var reg *entity.Registry
+	var ve *entity.ValidationError
+	cases := []struct {
+		name string
+		call func() error
+	}{
+		{"Make", func() error { _, err := e.Make(nil); return err }},
+		{"MakeJSON", func() error { _, err := e.MakeJSON(nil); return err }},
+		{"AppendJSON", func() error { _, err := e.AppendJSON(nil, nil); return err }},
+		{"MakeList", func() error { _, err := e.MakeList(nil); return err }},
+		{"MakeRequest", func() error { _, err := e.MakeRequest(httptest.NewRequest("GET", "/", nil)); return err }},
+		{"Write", func() error { return e.Write(httptest.NewRecorder(), nil) }},
+		{"a nil registry's Make", func() error { _, err := reg.Make("x", nil); return err }},
+		{"a nil registry's Lookup", func() error {
+			if reg.Lookup("x") != nil {
+				return errors.New("found an entity")
+			}
+			return entity.ErrUnknownEntity
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var err error
+			noPanic(t, c.name, func() { err = c.call() })
+			if !errors.Is(err, entity.ErrUnknownEntity) {
+				t.Errorf("got %v, want ErrUnknownEntity", err)
+			}
+		})
+	}
+	noPanic(t, "accessors", func() {
+		if e.Name() != "" || e.Fields() != nil || e.Decl() != nil || e.Registry() != nil {
+			t.Error("a nil *Entity's accessors are not empty")
+		}
+	})
+	noPanic(t, "a nil ValidationError's JSON", func() {
+		if b := ve.AppendJSON(nil); !json.Valid(b) {
+			t.Errorf("invalid JSON %s", b)
+		}
+	})
+	noPanic(t, "a nil ResponseWriter", func() {
+		if err := wrUser(t).Write(nil, map[string]any{"id": 1}); err == nil {
+			t.Error("Write to a nil ResponseWriter succeeded")
+		}
+		entity.WriteError(nil, errors.New("x"))
+	})
 }
