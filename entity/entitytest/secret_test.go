@@ -229,7 +229,6 @@ func payWith(members ...string) string {
 	return "{" + strings.Join(out, ",") + "}"
 }
 
-const okCard = `{"number":"1234567812345678","meta":{"tag":null},"cvv":1}`
 
 var leakConformTests = []struct {
 	name    string
