@@ -229,7 +229,6 @@ func payWith(members ...string) string {
 	return "{" + strings.Join(out, ",") + "}"
 }
 
-
 var leakConformTests = []struct {
 	name    string
 	payload string
