@@ -118,6 +118,11 @@ func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 			return rules.Value{}, false
 		}
 		if l, ok := listOf(r.a); ok {
+			if l.isNil() {
+				// A nil slice through a pointer (or a struct field's, read
+				// through one): null, as encoding/json writes it.
+				return rules.Value{}, false
+			}
 			return rules.Value{Kind: rules.List, Len: l.len, Any: r.a}, false
 		}
 	case rules.Object:
