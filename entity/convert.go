@@ -27,6 +27,11 @@ func convert(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 		if p, ok := pointee(r.a); ok {
 			return convert(k, p, sc)
 		}
+		if _, ok := r.a.(json.Number); ok {
+			// A number or nothing: its text is never read as a string's
+			// ("NaN", "0x10" and "true" are no numbers).
+			return v, borrowed
+		}
 		if u, ok := underlying(r.a); ok {
 			return convertBasic(k, raw{a: u}, sc)
 		}
@@ -113,6 +118,11 @@ func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 			return rules.Value{}, false
 		}
 		if l, ok := listOf(r.a); ok {
+			if l.isNil() {
+				// A nil slice through a pointer (or a struct field's, read
+				// through one): null, as encoding/json writes it.
+				return rules.Value{}, false
+			}
 			return rules.Value{Kind: rules.List, Len: l.len, Any: r.a}, false
 		}
 	case rules.Object:
@@ -166,7 +176,11 @@ func toString(r raw, sc *run) (rules.Value, bool) {
 		b := v.AppendFormat(sc.scratchBuf(), time.RFC3339Nano)
 		return rules.Value{Kind: rules.String, Str: bytesString(b)}, true
 	case json.Number:
-		if isIntegerText(string(v)) && len(v) < 400 {
+		// An integer keeps its text, when float64 can hold it as raw
+		// JSON's number is held (no integer of up to 300 characters
+		// exceeds it); any other number is written as its float, and text
+		// that is no number, or beyond float64's range, is null.
+		if isIntegerText(string(v)) && (len(v) <= 300 || isFinite(string(v))) {
 			return rules.Value{Kind: rules.String, Str: trimZeros(string(v))}, false
 		}
 		return toString(numberValue(v), sc)
@@ -201,6 +215,12 @@ func numberValue(jn json.Number) raw {
 		return raw{kind: rawFloat, f: f}
 	}
 	return raw{}
+}
+
+// isFinite reports whether s is a number float64 can hold.
+func isFinite(s string) bool {
+	_, ok := rules.ParseFloat(s)
+	return ok
 }
 
 // truncate converts f toward zero when the result fits in an int64.

@@ -176,6 +176,64 @@ func TestJSONNumberNegativeZero(t *testing.T) {
 	})
 }
 
+// jnStruct holds a json.Number as a struct field.
+type jnStruct struct {
+	V json.Number `json:"v"`
+}
+
+// TestJSONNumberNotANumberOnString: a json.Number whose text is no number
+// (as the float conversion reads one), or beyond float64's range, is null
+// on a string field, from a map and from a struct, as raw JSON's 1e999 is;
+// its text never passes through as a string's would. A valid one is
+// written as before: an integer as its text without leading zeros, any
+// other as its float. The other typed fields never read its text as a
+// string either ("true" is no bool, "2020-01-02" no date).
+func TestJSONNumberNotANumberOnString(t *testing.T) {
+	long := "1" + strings.Repeat("0", 308)  // 1e308: float64 holds it
+	huge := "1" + strings.Repeat("0", 309)  // 1e309: beyond float64
+	zeros := strings.Repeat("0", 400) + "7" // 7, however long its text
+	var tests []convRegression
+	for _, c := range []struct {
+		name, typ, text, want string
+	}{
+		{"NaN", "string", "NaN", `{"v":null}`},
+		{"Inf", "string", "Inf", `{"v":null}`},
+		{"-Infinity", "string", "-Infinity", `{"v":null}`},
+		{"1e999 beyond float64", "string", "1e999", `{"v":null}`},
+		{"-1e999 beyond float64", "string", "-1e999", `{"v":null}`},
+		{"integer beyond float64", "string", huge, `{"v":null}`},
+		{"plus sign", "string", "+1", `{"v":null}`},
+		{"hexadecimal", "string", "0x10", `{"v":null}`},
+		{"underscore", "string", "1_0", `{"v":null}`},
+		{"no digit before the point", "string", ".5", `{"v":null}`},
+		{"no digit after the point", "string", "5.", `{"v":null}`},
+		{"white space", "string", " 1", `{"v":null}`},
+		{"empty", "string", "", `{"v":null}`},
+		{"words", "string", "abc", `{"v":null}`},
+		{"integer keeps its text", "string", "12", `{"v":"12"}`},
+		{"leading zeros dropped", "string", "-007", `{"v":"-7"}`},
+		{"long integer within float64 keeps its text", "string", long, `{"v":"` + long + `"}`},
+		{"many leading zeros", "string", zeros, `{"v":"7"}`},
+		{"fraction as its float", "string", "1.50", `{"v":"1.5"}`},
+		{"exponent as its float", "string", "1e5", `{"v":"100000"}`},
+		{"tiny as its float", "string", "1e-400", `{"v":"0"}`},
+		{"true is no bool", "bool", "true", `{"v":null}`},
+		{"1 is a bool", "bool", "1", `{"v":true}`},
+		{"a date's text is no date", "date", "2020-01-02", `{"v":null}`},
+		{"0x10 is no float", "float", "0x10", `{"v":null}`},
+		{"Inf is no float", "float", "Inf", `{"v":null}`},
+		{"+1 is no number", "number", "+1", `{"v":null}`},
+	} {
+		tests = append(tests,
+			convRegression{name: c.name + " from a map", typ: c.typ, in: map[string]any{"v": json.Number(c.text)}, want: c.want},
+			convRegression{name: c.name + " from a struct", typ: c.typ, in: jnStruct{json.Number(c.text)}, want: c.want})
+	}
+	// req rejects what is null.
+	tests = append(tests, convRegression{name: "req rejects NaN", typ: "string", rules: "req",
+		in: map[string]any{"v": json.Number("NaN")}, wantRule: "req"})
+	runConvRegressions(t, tests)
+}
+
 // TestRFC3339LowerCase: RFC 3339 allows "t" and "z" in lower case
 // (section 5.6); a date field and the timestamp rule accept them.
 func TestRFC3339LowerCase(t *testing.T) {

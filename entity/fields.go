@@ -38,24 +38,43 @@ type Field struct {
 	Rules      []string   // names of the checks, in order (not req, default, rename)
 	Fields     []*Field   // dsl.FieldGroup: the group's fields
 	Ref        string     // dsl.FieldRef: the entity referenced
-	Decl       *dsl.Field // a copy of the field as declared, the caller's to modify
+	Decl       *dsl.Field // a copy of the field as declared, the caller's to modify (a group's holds its Fields' Decls)
 	node       *node
 	_          [0]func() // not comparable
 }
 
-// Fields returns the entity's output fields in output order.
+// Fields returns the entity's output fields in output order. Each call
+// returns new Fields; their Decl fields are one copy of the declaration, made
+// once per call (a group's Decl holds its fields' Decls), so that the work
+// is linear in the number of fields at any nesting depth.
 func (e *Entity) Fields() []*Field {
 	if e == nil {
 		return nil
 	}
-	return fieldsOf(e.root)
+	var decls []*dsl.Field
+	if d := e.decl.Clone(); d != nil {
+		decls = d.Fields
+	}
+	return fieldsOf(e.root, decls)
 }
 
-func fieldsOf(p *objectPlan) []*Field {
+// fieldsOf describes the fields of p. decls is the copy of their
+// declarations, walked alongside the plan: a compiled entity has one node
+// per declared field, in order.
+func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
+	if len(decls) != len(p.nodes) {
+		decls = nil // not the plan's declaration: copy field by field
+	}
 	fs := make([]*Field, len(p.nodes))
 	for i, n := range p.nodes {
+		var decl *dsl.Field
+		if decls != nil && decls[i] != nil && decls[i].Name == n.decl.Name && decls[i].Pos == n.decl.Pos {
+			decl = decls[i]
+		} else {
+			decl = n.decl.Clone()
+		}
 		f := &Field{Name: n.in, Key: n.out, Type: n.typ, Required: n.req, Secret: n.secret,
-			HasDefault: n.hasDefault, Decl: n.decl.Clone(), node: n}
+			HasDefault: n.hasDefault, Decl: decl, node: n}
 		if n.defJSON != nil {
 			f.Default = append([]byte(nil), n.defJSON...)
 		}
@@ -63,7 +82,7 @@ func fieldsOf(p *objectPlan) []*Field {
 		f.Kind = n.kind
 		switch n.kind {
 		case dsl.FieldGroup:
-			f.Fields = fieldsOf(n.group)
+			f.Fields = fieldsOf(n.group, decl.Fields)
 		case dsl.FieldRef:
 			f.Ref = n.ref.name
 		}

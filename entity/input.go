@@ -188,6 +188,17 @@ func (l *elems) at(i int, e *Entity) (source, bool) {
 	return sourceOfValue(l.rv.Index(i), e)
 }
 
+// isNil reports whether a Go list is a nil slice.
+func (l *elems) isNil() bool {
+	switch {
+	case l.la != nil || l.lm != nil || l.ls != nil || l.lo != nil || l.js != "":
+		return false
+	case l.rv.IsValid():
+		return l.rv.Kind() == reflect.Slice && l.rv.IsNil()
+	}
+	return true
+}
+
 // listOf returns v as a list when it is a slice or an array (byte slices,
 // which are text, excepted).
 func listOf(v any) (elems, bool) {
@@ -284,6 +295,9 @@ func inputValue(r raw) rules.Value {
 		return rules.Value{Kind: rules.Float, Float: f, Any: r.a}
 	}
 	if l, ok := listOf(r.a); ok {
+		if l.isNil() {
+			return rules.Value{} // a nil slice through a pointer: null
+		}
 		return rules.Value{Kind: rules.List, Len: l.len, Any: r.a}
 	}
 	if o, ok := objectLen(r.a); ok {

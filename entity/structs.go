@@ -245,8 +245,18 @@ func rawOfValue(v reflect.Value) raw {
 			return rawOfValue(v.Elem())
 		}
 		return raw{a: v.Interface()}
-	case reflect.Slice, reflect.Map:
+	case reflect.Slice:
 		if v.IsNil() {
+			if v.Type().Elem().Kind() == reflect.Uint8 {
+				return raw{} // []byte, json.RawMessage: text, and nil is null
+			}
+			return raw{a: nilList}
+		}
+	case reflect.Map:
+		if v.IsNil() {
+			if v.Type().Key().Kind() == reflect.String {
+				return raw{a: nilObject}
+			}
 			return raw{}
 		}
 	case reflect.Chan, reflect.Func, reflect.UnsafePointer:
@@ -261,3 +271,13 @@ func rawOfValue(v reflect.Value) raw {
 }
 
 var jsonNumberType = reflect.TypeFor[json.Number]()
+
+// nilList stands for a nil slice read from a struct field, as a map value
+// holding one reads: null to every value field (isNull), an empty list to a
+// reference (listOf), as a nil slice is at the top level of a call. Boxed
+// once, so that reading it allocates nothing.
+var nilList any = []any(nil)
+
+// nilObject is nilList for a nil map with string keys: null to every value
+// field, an empty input to a reference, as a map value holding one reads.
+var nilObject any = map[string]any(nil)

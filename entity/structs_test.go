@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -247,7 +248,10 @@ func TestStructInput(t *testing.T) {
 				"pet", `{"name":"rex","kind":""}`, "pets", `[{"name":"a","kind":""},{"name":"b","kind":"dog"}]`)},
 		{name: "pointer-embedded struct of an unexported type",
 			in:   struct{ *stHidden }{&stHidden{Mail: "a@b.co"}},
-			want: stOut("born", `"0001-01-01T00:00:00Z"`, "mail", `"a@b.co"`)},
+			want: stOut("born", `"0001-01-01T00:00:00Z"`, "mail", `"a@b.co"`, "pets", `[]`),
+			// Its nil Pets is an empty list to a reference; encoding/json
+			// writes it null.
+			notJSON: true},
 		{name: "embedded struct with a tag is a field, not flattened",
 			in: struct {
 				StPet `json:"pet"`
@@ -355,12 +359,15 @@ func TestStructInput(t *testing.T) {
 				Pets []any `json:"pets"`
 			}{[]any{StPet{Name: "a"}, 3, &StPet{Name: "b"}, map[string]any{"name": "c"}, nil}},
 			want: stOut("pets", `[{"name":"a","kind":""},{"name":"b","kind":""},{"name":"c","kind":"cat"}]`)},
-		{name: "empty slice is an empty list, nil slice null",
+		{name: "empty and nil slices are empty lists to a reference",
 			in: struct {
 				Pets []StPet `json:"pets"`
 				Pet  []StPet `json:"pet"`
 			}{[]StPet{}, nil},
-			want: stOut("pets", `[]`)},
+			want: stOut("pets", `[]`, "pet", `[]`),
+			eq:   map[string]any{"pets": []StPet{}, "pet": []StPet(nil)},
+			// encoding/json writes the nil slice null.
+			notJSON: true},
 		{name: "sql.Null* valid",
 			in: struct {
 				Name   sql.NullString  `json:"name"`
@@ -590,7 +597,8 @@ func TestStructRecursive(t *testing.T) {
 	reg := stRegistry(t)
 	tr := &stTree{Name: "a", Children: []*stTree{{Name: "b"}, nil, {Name: "c", Children: []*stTree{{Name: "d"}}}}}
 	out, _ := mustMake(t, reg.Lookup("tree"), tr)
-	want := `{"name":"a","children":[{"name":"b","children":null},{"name":"c","children":[{"name":"d","children":null}]}]}`
+	// A nil Children is an empty list, as a nil slice is to every reference.
+	want := `{"name":"a","children":[{"name":"b","children":[]},{"name":"c","children":[{"name":"d","children":[]}]}]}`
 	if string(out) != want {
 		t.Errorf("got  %s\nwant %s", out, want)
 	}
@@ -768,4 +776,122 @@ func valuerCases() []entryCase {
 // of rule value, from every entry point.
 func TestValuerFailures(t *testing.T) {
 	runEntryCases(t, valuerCases())
+}
+
+// nsRow is the element type of the nil slices TestNilSliceReference reads.
+type nsRow struct {
+	ID int `json:"id"`
+}
+
+// TestNilSliceReference: a nil slice (var rows []T, a query that found
+// nothing) read into a $ref field is an empty list, [], from every input
+// kind (a map value, a struct field, through a pointer, a list element),
+// as it is at the top level of a call; req accepts it. On a list or none
+// field a nil slice keeps encoding/json's meaning, null (req rejects it),
+// from maps and structs alike. A nil map with string keys is an empty
+// input to a reference from a struct as from a map, and a nil []byte is
+// null text.
+func TestNilSliceReference(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "row", "id", "number", "")
+	refs := map[string]*entity.Entity{
+		"$ref":     expose(t, reg, "ref", "l", "$row", ""),
+		"$ref req": expose(t, reg, "refreq", "l", "$row", "req"),
+		"list":     expose(t, reg, "list", "l", "list", ""),
+		"list req": expose(t, reg, "listreq", "l", "list", "req"),
+		"none":     expose(t, reg, "none", "l", "none", ""),
+		"none req": expose(t, reg, "nonereq", "l", "none", "req"),
+		"string":   expose(t, reg, "string", "l", "string", ""),
+	}
+	var rows []nsRow
+	type rowsStruct struct {
+		L []nsRow `json:"l"`
+	}
+	type rowPtrsStruct struct {
+		L []*nsRow `json:"l"`
+	}
+	type anyStruct struct {
+		L any `json:"l"`
+	}
+	type ptrStruct struct {
+		L *[]nsRow `json:"l"`
+	}
+	type mapStruct struct {
+		L map[string]any `json:"l"`
+	}
+	type bytesStruct struct {
+		L []byte `json:"l"`
+	}
+	type rawStruct struct {
+		L json.RawMessage `json:"l"`
+	}
+	type embedded struct{ rowsStruct }
+	nilSlices := []struct {
+		name string
+		in   any
+	}{
+		{"map[string]any", map[string]any{"l": rows}},
+		{"map[string][]T", map[string][]nsRow{"l": nil}},
+		{"[]any(nil) in a map", map[string]any{"l": []any(nil)}},
+		{"struct", rowsStruct{}},
+		{"pointer to a struct", &rowsStruct{}},
+		{"struct of []*T", rowPtrsStruct{}},
+		{"struct of any", anyStruct{L: rows}},
+		{"struct of a pointer to a nil slice", ptrStruct{L: &rows}},
+		{"embedded struct", embedded{}},
+		{"map through a pointer", map[string]any{"l": &rows}},
+	}
+	wants := map[string]string{
+		"$ref": `{"l":[]}`, "$ref req": `{"l":[]}`,
+		"list": `{"l":null}`, "list req": "req",
+		"none": `{"l":null}`, "none req": "req", "string": `{"l":null}`,
+	}
+	type tcase struct {
+		name, entity string
+		in           any
+		want         string // the output, or the rule of l's one field error
+	}
+	var cases []tcase
+	for _, in := range nilSlices {
+		for ent, want := range wants {
+			cases = append(cases, tcase{in.name + " into " + ent, ent, in.in, want})
+		}
+	}
+	cases = append(cases,
+		tcase{"list of structs with nil slices", "$ref", []rowsStruct{{}, {L: []nsRow{{ID: 1}}}}, `[{"l":[]},{"l":[{"id":1}]}]`},
+		tcase{"nil pointer to a slice is null", "$ref", ptrStruct{}, `{"l":null}`},
+		tcase{"nil pointer to a slice is null from a map", "$ref", map[string]any{"l": (*[]nsRow)(nil)}, `{"l":null}`},
+		tcase{"nil pointer to a slice fails req", "$ref req", ptrStruct{}, "req"},
+		tcase{"nil map from a struct is an empty input", "$ref", mapStruct{}, `{"l":{"id":null}}`},
+		tcase{"nil map from a map is an empty input", "$ref", map[string]any{"l": map[string]any(nil)}, `{"l":{"id":null}}`},
+		tcase{"nil map from a struct is null on none", "none", mapStruct{}, `{"l":null}`},
+		tcase{"nil []byte from a struct is null", "string", bytesStruct{}, `{"l":null}`},
+		tcase{"nil []byte from a map is null", "string", map[string]any{"l": []byte(nil)}, `{"l":null}`},
+		tcase{"nil []byte is no list to a reference", "$ref", bytesStruct{}, `{"l":null}`},
+		tcase{"nil json.RawMessage is no list to a reference", "$ref", rawStruct{}, `{"l":null}`},
+		tcase{"JSON null stays null", "$ref", []byte(`{"l":null}`), `{"l":null}`},
+	)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out []byte
+			var err error
+			if _, isList := c.in.([]rowsStruct); isList {
+				out, err = refs[c.entity].MakeJSON(c.in) // Make takes no list
+			} else {
+				out, _, err = makeAll(t, refs[c.entity], c.in)
+			}
+			if strings.HasPrefix(c.want, "{") || strings.HasPrefix(c.want, "[") {
+				if err != nil || string(out) != c.want {
+					t.Fatalf("got %s, %v; want %s", out, err, c.want)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("got %s, want a field error of rule %q", out, c.want)
+			}
+			if fes := fieldErrors(t, err); len(fes) != 1 || fes[0].Path != "l" || fes[0].Rule != c.want {
+				t.Fatalf("error %v, want one field error on l of rule %q", err, c.want)
+			}
+		})
+	}
 }
