@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/expose-go/expose/rules"
 )
@@ -39,7 +40,16 @@ import (
 type Object struct {
 	plan *objectPlan // what its keys hold: shared, never modified
 	data []byte      // its JSON text, "{…}": never modified
+
+	// idx holds where each plan node's value lies in data, made by the
+	// first Get (one pass over data) and never modified after: Gets that
+	// follow find a value without reading the text before it.
+	idx atomic.Pointer[[]span]
 }
+
+// span is where a value lies in an Object's text; start is -1 for a key
+// the text does not hold.
+type span struct{ start, end int }
 
 // emptyObject is the text of the zero Object.
 var emptyObject = []byte("{}")
@@ -74,21 +84,48 @@ func (o *Object) Keys() []string {
 // Get returns the value stored under key, decoded as the Object's doc
 // says, and whether the key is there.
 func (o *Object) Get(key string) (any, bool) {
-	want := -1
-	if o != nil && o.plan != nil {
+	if o != nil && o.plan != nil && len(o.data) >= 2 {
 		for i, n := range o.plan.nodes {
-			if n.out == key && plainKey(n) {
-				want = i
+			if n.out == key {
+				if sp := o.index()[i]; sp.start >= 0 {
+					v := o.data[sp.start:sp.end]
+					if n.kind == nodeValue && n.typ == rules.Int {
+						if i, ok := atoi(v); ok { // the common case, without the general decoding
+							return i, true
+						}
+					}
+					it := memberIter{n: n, val: v}
+					return it.value(), true
+				}
 				break
 			}
 		}
 	}
-	for it := o.members(); it.next(); {
-		if want >= 0 && it.i == want || want < 0 && it.name() == key {
+	for it := o.members(); it.next(); { // a key as written, or one no node wrote
+		if it.name() == key {
 			return it.value(), true
 		}
 	}
 	return nil, false
+}
+
+// index returns where each plan node's value lies, making it on first use.
+func (o *Object) index() []span {
+	if p := o.idx.Load(); p != nil {
+		return *p
+	}
+	idx := make([]span, len(o.plan.nodes))
+	for i := range idx {
+		idx[i].start = -1
+	}
+	for it := o.members(); it.next(); {
+		if it.i >= 0 {
+			end := it.pos
+			idx[it.i] = span{end - len(it.val), end}
+		}
+	}
+	o.idx.Store(&idx) // another Get may have stored the same: either will do
+	return idx
 }
 
 // MarshalJSON returns the object's JSON: the same bytes as MakeJSON. The
@@ -331,6 +368,11 @@ func refPlan(n *node) *objectPlan {
 // returns it. Text of another shape than the kind writes (which the walker
 // never produces) is decoded as plain JSON.
 func scalarValue(k rules.Kind, text []byte) any {
+	if k == rules.Int {
+		if i, ok := atoi(text); ok { // what number fields write
+			return i
+		}
+	}
 	v, _, ok := decodeValue(k, text)
 	switch {
 	case !ok:
@@ -347,6 +389,29 @@ func scalarValue(k rules.Kind, text []byte) any {
 		return v.Time
 	}
 	return v.Any
+}
+
+// atoi reads an integer of at most 18 digits, spelled as strconv writes
+// it, without strconv's generality; it reports false for anything else.
+func atoi(text []byte) (int64, bool) {
+	digits, neg := text, len(text) > 0 && text[0] == '-'
+	if neg {
+		digits = text[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 || digits[0] == '0' && len(digits) > 1 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range digits {
+		if c-'0' > 9 {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 // stringValue decodes a JSON string literal into a string of its own.
@@ -385,18 +450,15 @@ func (it *elements) next() bool {
 // skipJSONString returns the end of the string literal starting at i in
 // compact, valid JSON (what the walker writes).
 func skipJSONString(d []byte, i int) int {
-	i++
-	for {
-		j := bytes.IndexAny(d[i:], `"\`)
-		if j < 0 {
-			return len(d)
-		}
-		i += j
-		if d[i] == '"' {
+	for i++; i < len(d); i++ {
+		switch d[i] {
+		case '"':
 			return i + 1
+		case '\\':
+			i++ // the escaped byte
 		}
-		i += 2 // an escape: a backslash and the byte after it
 	}
+	return len(d)
 }
 
 // skipJSONValue returns the end of the value starting at i in compact,
