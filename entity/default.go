@@ -13,16 +13,26 @@ func Expose(name string, decl ...string) (*Entity, error) { return Default.Expos
 func MustExpose(name string, decl ...string) *Entity { return Default.MustExpose(name, decl...) }
 
 // Make makes v with the entity named in the Default registry.
-func Make(name string, v any) (*Object, error) { return Default.Make(name, v) }
+func Make(name string, v any, opts ...Option) (*Object, error) {
+	return Default.Make(name, v, opts...)
+}
+
+// MakeList makes each object of v with the entity named in the Default
+// registry.
+func MakeList(name string, v any, opts ...Option) ([]*Object, error) {
+	return Default.MakeList(name, v, opts...)
+}
 
 // MakeJSON makes v with the entity named in the Default registry and returns
 // its JSON.
-func MakeJSON(name string, v any) ([]byte, error) { return Default.MakeJSON(name, v) }
+func MakeJSON(name string, v any, opts ...Option) ([]byte, error) {
+	return Default.MakeJSON(name, v, opts...)
+}
 
 // AppendJSON makes v with the entity named in the Default registry and
 // appends its JSON to dst.
-func AppendJSON(dst []byte, name string, v any) ([]byte, error) {
-	return Default.AppendJSON(dst, name, v)
+func AppendJSON(dst []byte, name string, v any, opts ...Option) ([]byte, error) {
+	return Default.AppendJSON(dst, name, v, opts...)
 }
 
 // Lookup returns the entity named in the Default registry, or nil.

@@ -21,7 +21,7 @@ import (
 // MakeJSON, AppendJSON or Write, which take lists. When fields fail, the
 // error is a *ValidationError listing every one and the Object is nil.
 // Make allocates the Object and its bytes, two allocations on success.
-func (e *Entity) Make(v any) (*Object, error) {
+func (e *Entity) Make(v any, opts ...Option) (*Object, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
@@ -29,9 +29,9 @@ func (e *Entity) Make(v any) (*Object, error) {
 		return o, nil
 	}
 	if req, ok := v.(*http.Request); ok {
-		return e.MakeRequest(req)
+		return e.MakeRequest(req, opts...)
 	}
-	r := run{top: topObject}
+	r := run{top: topObject, cfg: config(false, opts)}
 	return e.object(&r, v)
 }
 
@@ -54,11 +54,11 @@ func (e *Entity) object(r *run, v any) (*Object, error) {
 // skipping elements that are not objects. A nil list (or a nil v) gives an
 // empty slice. On success it makes three allocations whatever the list's
 // length: the bytes, the Objects and the slice.
-func (e *Entity) MakeList(v any) ([]*Object, error) {
+func (e *Entity) MakeList(v any, opts ...Option) ([]*Object, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
-	r := run{top: topList}
+	r := run{top: topList, cfg: config(false, opts)}
 	r.init(e)
 	bp := bufPool.Get().(*[]byte)
 	b := r.appendTop((*bp)[:0], e, v)
@@ -77,7 +77,7 @@ func (e *Entity) MakeList(v any) ([]*Object, error) {
 // *http.Request is read with MakeRequest (a nil one is an empty input). On
 // error dst is returned as it was given: nothing partial is appended. It
 // does not allocate when dst has room.
-func (e *Entity) AppendJSON(dst []byte, v any) ([]byte, error) {
+func (e *Entity) AppendJSON(dst []byte, v any, opts ...Option) ([]byte, error) {
 	if e == nil {
 		return dst, errNilEntity
 	}
@@ -91,13 +91,13 @@ func (e *Entity) AppendJSON(dst []byte, v any) ([]byte, error) {
 			v = nil
 			break
 		}
-		o, err := e.MakeRequest(x)
+		o, err := e.MakeRequest(x, opts...)
 		if err != nil {
 			return dst, err
 		}
 		return o.AppendJSON(dst)
 	}
-	var r run
+	r := run{cfg: config(false, opts)}
 	r.init(e)
 	start := len(dst)
 	dst = r.appendTop(dst, e, v)
@@ -116,9 +116,9 @@ const maxPooled = 1 << 20
 
 // MakeJSON makes v and returns its JSON, as AppendJSON does, in a new slice
 // (the only allocation on success).
-func (e *Entity) MakeJSON(v any) ([]byte, error) {
+func (e *Entity) MakeJSON(v any, opts ...Option) ([]byte, error) {
 	bp := bufPool.Get().(*[]byte)
-	b, err := e.AppendJSON((*bp)[:0], v)
+	b, err := e.AppendJSON((*bp)[:0], v, opts...)
 	return copyOut(bp, b, err)
 }
 

@@ -56,6 +56,17 @@ type FieldError struct {
 	// Message completes the sentence "field X …": "is required", "must be a
 	// valid email address". It never holds the value itself.
 	Message string
+	// Pointer is where the value was read, as an RFC 6901 JSON Pointer into
+	// the input: "/list/1/mail".
+	Pointer string
+	// Code is the stable name of what failed, for clients and translators
+	// (never parse Message): "required" for req, a rule's canonical name
+	// for any of its aliases ("range" for minmax), a custom rule's name,
+	// and "type", "depth", "json", "limit", "unknown", "default".
+	Code string
+	// Params are the failing rule's arguments by the names its Def gives
+	// them ({"min": 3}); nil when it has none. Each FieldError has its own.
+	Params map[string]any
 
 	cause error
 }
@@ -161,6 +172,9 @@ type InputError struct {
 	Msg    string // what is wrong, safe to show the client
 	Err    error  // the underlying error, if any
 	Allow  string // for 405: the methods allowed, for the Allow header
+	// Offset is, for JSON that does not parse, the byte offset in the body
+	// where it stops being JSON; -1 or 0 when it does not apply.
+	Offset int
 }
 
 // inputError returns the InputError for what err (ErrInvalidJSON,

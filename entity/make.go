@@ -69,6 +69,7 @@ type run struct {
 	// starts in dst, the most bytes it may write, and whether the walk has
 	// stopped (a depth error, the output limit, or a fatal error).
 	top    topKind
+	cfg    callConfig // what the call's options say
 	base   int
 	maxOut int
 	stop   bool

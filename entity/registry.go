@@ -309,30 +309,40 @@ func (r *Registry) entity(name string) (*Entity, error) {
 }
 
 // Make makes v with the entity named. See Entity.Make.
-func (r *Registry) Make(name string, v any) (*Object, error) {
+func (r *Registry) Make(name string, v any, opts ...Option) (*Object, error) {
 	e, err := r.entity(name)
 	if err != nil {
 		return nil, err
 	}
-	return e.Make(v)
+	return e.Make(v, opts...)
+}
+
+// MakeList makes each object of v with the entity named. See
+// Entity.MakeList.
+func (r *Registry) MakeList(name string, v any, opts ...Option) ([]*Object, error) {
+	e, err := r.entity(name)
+	if err != nil {
+		return nil, err
+	}
+	return e.MakeList(v, opts...)
 }
 
 // MakeJSON makes v with the entity named and returns its JSON. See
 // Entity.MakeJSON.
-func (r *Registry) MakeJSON(name string, v any) ([]byte, error) {
+func (r *Registry) MakeJSON(name string, v any, opts ...Option) ([]byte, error) {
 	e, err := r.entity(name)
 	if err != nil {
 		return nil, err
 	}
-	return e.MakeJSON(v)
+	return e.MakeJSON(v, opts...)
 }
 
 // AppendJSON makes v with the entity named and appends its JSON to dst.
 // See Entity.AppendJSON.
-func (r *Registry) AppendJSON(dst []byte, name string, v any) ([]byte, error) {
+func (r *Registry) AppendJSON(dst []byte, name string, v any, opts ...Option) ([]byte, error) {
 	e, err := r.entity(name)
 	if err != nil {
 		return dst, err
 	}
-	return e.AppendJSON(dst, v)
+	return e.AppendJSON(dst, v, opts...)
 }

@@ -56,18 +56,18 @@ func values(n *node, vs []string) raw {
 
 // MakeRequest makes the request r with the entity named. See
 // Entity.MakeRequest.
-func (reg *Registry) MakeRequest(name string, r *http.Request) (*Object, error) {
+func (reg *Registry) MakeRequest(name string, r *http.Request, opts ...Option) (*Object, error) {
 	e, err := reg.entity(name)
 	if err != nil {
 		return nil, err
 	}
-	return e.MakeRequest(r)
+	return e.MakeRequest(r, opts...)
 }
 
 // MakeRequest makes the request r with the entity named in the Default
 // registry.
-func MakeRequest(name string, r *http.Request) (*Object, error) {
-	return Default.MakeRequest(name, r)
+func MakeRequest(name string, r *http.Request, opts ...Option) (*Object, error) {
+	return Default.MakeRequest(name, r, opts...)
 }
 
 // MakeRequest reads the entity's fields from an HTTP request and makes
@@ -87,12 +87,12 @@ func MakeRequest(name string, r *http.Request) (*Object, error) {
 // A nil r is an empty input, as a typed nil is for Make: it is made as
 // Make(nil) makes it, with no method to check. A request without a URL
 // has no query.
-func (e *Entity) MakeRequest(r *http.Request) (*Object, error) {
+func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
 	if r == nil {
-		return e.Make(nil)
+		return e.Make(nil, append([]Option{Strict()}, opts...)...)
 	}
 	if len(e.methods) > 0 && !slices.Contains(e.methods, r.Method) &&
 		!(r.Method == http.MethodHead && slices.Contains(e.methods, http.MethodGet)) { // as net/http's mux: GET serves HEAD
@@ -104,7 +104,7 @@ func (e *Entity) MakeRequest(r *http.Request) (*Object, error) {
 	if r.URL != nil {
 		src.query = r.URL.Query()
 	}
-	run := run{top: topObject}
+	run := run{top: topObject, cfg: config(true, opts)}
 	run.init(e)
 	defer run.done()
 	var bodyLen int64

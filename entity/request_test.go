@@ -247,7 +247,7 @@ func TestMakeRequestEntryPoints(t *testing.T) {
 	}{
 		{"package", func(r *http.Request) (*entity.Object, error) { return entity.MakeRequest(name, r) }},
 		{"Registry", func(r *http.Request) (*entity.Object, error) { return reg.MakeRequest(name, r) }},
-		{"Entity", local.MakeRequest},
+		{"Entity", func(r *http.Request) (*entity.Object, error) { return local.MakeRequest(r) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			obj, err := c.make(newReq())

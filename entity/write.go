@@ -9,18 +9,32 @@ import (
 
 // Write makes v with the entity named and writes it as an HTTP response. See
 // Entity.Write.
-func (r *Registry) Write(w http.ResponseWriter, name string, v any) error {
+func (r *Registry) Write(w http.ResponseWriter, name string, v any, opts ...Option) error {
+	return r.WriteStatus(w, http.StatusOK, name, v, opts...)
+}
+
+// WriteStatus makes v with the entity named and writes it with status. See
+// Entity.WriteStatus.
+func (r *Registry) WriteStatus(w http.ResponseWriter, status int, name string, v any, opts ...Option) error {
 	e, err := r.entity(name)
 	if err != nil {
 		WriteError(w, err)
 		return err
 	}
-	return e.Write(w, v)
+	return e.WriteStatus(w, status, v, opts...)
 }
 
 // Write makes v with the entity named in the Default registry and writes it
 // as an HTTP response. See Entity.Write.
-func Write(w http.ResponseWriter, name string, v any) error { return Default.Write(w, name, v) }
+func Write(w http.ResponseWriter, name string, v any, opts ...Option) error {
+	return Default.Write(w, name, v, opts...)
+}
+
+// WriteStatus makes v with the entity named in the Default registry and
+// writes it with status. See Entity.WriteStatus.
+func WriteStatus(w http.ResponseWriter, status int, name string, v any, opts ...Option) error {
+	return Default.WriteStatus(w, status, name, v, opts...)
+}
 
 // Write makes v and writes it as an HTTP response: status 200 and
 // Content-Type application/json; charset=utf-8 on success. When fields fail,
@@ -37,8 +51,8 @@ func Write(w http.ResponseWriter, name string, v any) error { return Default.Wri
 //
 // Each response gets header values of its own: a handler or middleware may
 // modify them in place.
-func (e *Entity) Write(w http.ResponseWriter, v any) error {
-	return e.WriteStatus(w, http.StatusOK, v)
+func (e *Entity) Write(w http.ResponseWriter, v any, opts ...Option) error {
+	return e.WriteStatus(w, http.StatusOK, v, opts...)
 }
 
 // WriteStatus is Write with another success status, such as 201 Created.
@@ -48,7 +62,7 @@ func (e *Entity) Write(w http.ResponseWriter, v any) error {
 // written alone: v is not made, no body, Content-Type or Content-Length is
 // written, and WriteStatus returns nil. A status outside 100–599 is an
 // error, and nothing is written.
-func (e *Entity) WriteStatus(w http.ResponseWriter, status int, v any) error {
+func (e *Entity) WriteStatus(w http.ResponseWriter, status int, v any, opts ...Option) error {
 	switch {
 	case w == nil:
 		return errNilWriter
@@ -65,7 +79,7 @@ func (e *Entity) WriteStatus(w http.ResponseWriter, status int, v any) error {
 			bufPool.Put(bp)
 		}
 	}()
-	b, err := e.AppendJSON((*bp)[:0], v)
+	b, err := e.AppendJSON((*bp)[:0], v, opts...)
 	*bp = b
 	if err != nil {
 		WriteError(w, err)
