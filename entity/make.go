@@ -179,6 +179,16 @@ func (r *run) paths(in, out string) (string, string) {
 	return string(pin), string(pout)
 }
 
+// failType records a value that is there but does not convert to the
+// field's type without loss (strict input): got says what it arrived as.
+func (r *run) failType(n *node, got string) {
+	want := n.typ
+	if n.kind == nodeRef {
+		want = rules.Object
+	}
+	r.failCode(n, "type", map[string]any{"type": want.String(), "got": got}, errors.New(typeMessage(want, got)))
+}
+
 // fail records a failing field.
 func (r *run) fail(n *node, rule string, err error) {
 	if errors.Is(err, ErrDepth) {
@@ -200,6 +210,17 @@ func (r *run) fail(n *node, rule string, err error) {
 		fe.cause = nil
 	}
 	r.errs = append(r.errs, fe)
+}
+
+// failCode records a failing field with its code and params (see
+// FieldError).
+func (r *run) failCode(n *node, code string, params map[string]any, err error) {
+	before := len(r.errs)
+	r.fail(n, code, err)
+	if len(r.errs) > before {
+		fe := r.errs[len(r.errs)-1]
+		fe.Code, fe.Params = code, params
+	}
 }
 
 // full reports whether the run has collected as many field errors as the
@@ -256,6 +277,12 @@ func (r *run) resolve(n *node, src *source) (v rules.Value, in raw, borrowed, fr
 	}
 	if !in.isNull() {
 		v, borrowed = convert(n.typ, in, r)
+		if r.cfg.strict {
+			if got, ok := strictly(n.typ, in, v); !ok {
+				r.failType(n, got)
+				return rules.Value{}, in, false, false
+			}
+		}
 		if v.Kind != rules.Null {
 			for _, ck := range n.inChecks {
 				if err := runCheck(ck, inputValue(in)); err != nil {
@@ -574,6 +601,9 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 		if canonicalInt(s) {
 			return append(dst, s...), true
 		}
+		if r.cfg.strict {
+			return dst, false // "12.5" is no integer: the general path says so
+		}
 		if i, ok := rules.ParseInt(s); ok {
 			return strconv.AppendInt(dst, i, 10), true
 		}
@@ -775,6 +805,10 @@ func (r *run) refInput(n *node, in raw, e *Entity) (sub source, list elems, isLi
 		if list, ok = listOfRaw(in); ok {
 			return sub, list, true, true
 		}
+	}
+	if r.cfg.strict && !in.isNull() { // there, but no object nor list
+		r.failType(n, arrivedAs(in))
+		return sub, list, false, false
 	}
 	if n.refDefault {
 		return source{}, list, false, true

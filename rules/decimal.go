@@ -203,6 +203,19 @@ func TruncInt(s string) (int64, bool) {
 	return n, fit == 0
 }
 
+// ExactInt parses s as TruncInt does and reports whether it is an integer
+// exactly, in int64: "12", "12.0", "1e3" and "-0" are; "12.5", "1e-1" and
+// "9223372036854775808" are not. It is how strict input reads a number
+// for an integer field, without loss.
+func ExactInt(s string) (int64, bool) {
+	d, ok := parseDecimal(s)
+	if !ok {
+		return 0, false
+	}
+	n, frac, fit := truncDecimal(&d)
+	return n, fit == 0 && !frac
+}
+
 // ceilDecimal returns the least int64 not less than the number s (decimal
 // text), and false when there is none.
 func ceilDecimal(s string) (int64, bool) {

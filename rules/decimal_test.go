@@ -211,3 +211,38 @@ func FuzzTruncInt(f *testing.F) {
 		}
 	})
 }
+
+func TestExactInt(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"12", 12, true},
+		{"12.0", 12, true},
+		{"12.000", 12, true},
+		{"-3", -3, true},
+		{"-0", 0, true},
+		{"007", 7, true},
+		{"1e3", 1000, true},
+		{"1.5e1", 15, true},
+		{"12.5", 12, false},
+		{"1e-1", 0, false},
+		{"0.0000000000000000001", 0, false},
+		{"9223372036854775807", 9223372036854775807, true},
+		{"9223372036854775808", 0, false},
+		{"-9223372036854775808", -9223372036854775808, true},
+		{"+27", 0, false},
+		{" 27", 0, false},
+		{"abc", 0, false},
+		{"", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			n, ok := ExactInt(tt.in)
+			if ok != tt.ok || ok && n != tt.want {
+				t.Errorf("ExactInt(%q) = %d, %t; want %d, %t", tt.in, n, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}

@@ -25,7 +25,7 @@ func TestListUsers(t *testing.T) {
 		{"the seed's two", "GET", "/api/users?n=2", 2},
 		{"the load test's 100", "GET", "/api/users?n=100", 100},
 		{"the most", "GET", "/api/users?n=10000", 10000},
-		{"a decimal n is truncated", "GET", "/api/users?n=3.9", 3},
+		{"a decimal n of zeros only", "GET", "/api/users?n=3.00", 3},
 		{"a repeated n: the first", "GET", "/api/users?n=4&n=5", 4},
 		{"HEAD", "HEAD", "/api/users?n=5", 5},
 	}
@@ -79,13 +79,15 @@ func TestListUsersN(t *testing.T) {
 		wantRule string
 	}{
 		{"no n", "/api/users", "req"},
-		{"empty n", "/api/users?n=", "req"},
-		{"not a number", "/api/users?n=abc", "req"},
-		{"an exponent", "/api/users?n=1e3", "req"},
+		{"empty n", "/api/users?n=", "type"},
+		{"not a number", "/api/users?n=abc", "type"},
+		{"an exponent", "/api/users?n=1e3", "type"},
+		{"a fraction", "/api/users?n=3.9", "type"},
+		{"a plus sign", "/api/users?n=%2B3", "type"},
 		{"zero", "/api/users?n=0", "range"},
 		{"negative", "/api/users?n=-1", "range"},
 		{"too many", "/api/users?n=10001", "range"},
-		{"beyond int64", "/api/users?n=99999999999999999999", "req"},
+		{"beyond int64", "/api/users?n=99999999999999999999", "type"},
 	}
 	mux := newMux()
 	for _, tt := range tests {
