@@ -329,7 +329,7 @@ func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 	r.base = len(dst)
 	depth := e.reg.MaxDepth()
 	if m, ok := v.(map[string]any); ok && m != nil && r.top != topList { // the common case first
-		dst = r.appendObject(dst, e.root, &source{ma: m}, depth-1)
+		dst = r.appendEntity(dst, e, &source{ma: m}, depth-1)
 	} else {
 		dst = r.appendTopOther(dst, e, v, depth)
 	}
@@ -371,10 +371,10 @@ func (r *run) appendTopOther(dst []byte, e *Entity, v any, depth int) []byte {
 		return dst
 	}
 	if isNil(v) {
-		return r.appendObject(dst, e.root, &source{}, depth-1)
+		return r.appendEntity(dst, e, &source{}, depth-1)
 	}
 	if src, ok := sourceOf(v, e); ok {
-		return r.appendObject(dst, e.root, &src, depth-1)
+		return r.appendEntity(dst, e, &src, depth-1)
 	}
 	r.fatal = unsupported(e, v)
 	return dst
@@ -398,9 +398,19 @@ func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
 		return r.appendList(dst, e, &elems{js: text}, depth-1)
 	}
 	jo := r.takeJSON(text, 0, e)
-	dst = r.appendObject(dst, e.root, &source{js: jo}, depth-1)
+	dst = r.appendEntity(dst, e, &source{js: jo}, depth-1)
 	r.releaseJSON()
 	return dst
+}
+
+// appendEntity writes the object of entity e read from src: its fields,
+// and, when the call denies unknown keys, an error for each key of src that
+// e does not read.
+func (r *run) appendEntity(dst []byte, e *Entity, src *source, depth int) []byte {
+	if r.cfg.denyUnknown {
+		r.unknownKeys(e, src)
+	}
+	return r.appendObject(dst, e.root, src, depth)
 }
 
 // appendObject writes one output object.
@@ -786,7 +796,7 @@ func (r *run) appendRefObject(dst []byte, n *node, ent *Entity, sub *source, dep
 		defer r.leaveDefault()
 	}
 	r.push(frame{n: n, kind: frameRef})
-	dst = r.appendObject(dst, ent.root, sub, depth-1)
+	dst = r.appendEntity(dst, ent, sub, depth-1)
 	r.pop()
 	return dst
 }
@@ -873,7 +883,7 @@ func (r *run) appendElem(dst []byte, e *Entity, sub *source, i, out, depth int) 
 		r.pop()
 		return dst, false
 	}
-	dst = r.appendObject(dst, e.root, sub, depth-1)
+	dst = r.appendEntity(dst, e, sub, depth-1)
 	r.pop()
 	return dst, true
 }

@@ -1,0 +1,96 @@
+package entity
+
+import (
+	"errors"
+	"slices"
+)
+
+// DenyUnknown (see the option): every key of an input object that its
+// entity does not read is a field error of code "unknown". The check runs
+// only for calls given the option, once per object made of an entity.
+
+var errUnknown = errors.New("is not a known field")
+
+// unknownKeys reports each key of src that e does not read, in sorted
+// order (maps have none of their own). Struct fields are not keys, and a
+// request's X- headers are not read as keys.
+func (r *run) unknownKeys(e *Entity, src *source) {
+	var keys []string
+	add := func(k string) {
+		if _, ok := e.slots[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	switch {
+	case src.ma != nil:
+		for k := range src.ma {
+			add(k)
+		}
+	case src.ms != nil:
+		for k := range src.ms {
+			add(k)
+		}
+	case src.js != nil:
+		eachJSONKey(src.js.text, add)
+	case src.obj != nil:
+		for _, k := range src.obj.Keys() {
+			add(k)
+		}
+	case src.req != nil:
+		if src.req.js != nil {
+			eachJSONKey(src.req.js.text, add)
+		}
+		for k := range src.req.form {
+			add(k)
+		}
+		for k := range src.req.query {
+			if _, inForm := src.req.form[k]; !inForm {
+				add(k)
+			}
+		}
+	case src.st == nil && src.rv.IsValid():
+		for it := src.rv.MapRange(); it.Next(); {
+			add(it.Key().String())
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	slices.Sort(keys)
+	keys = slices.Compact(keys) // a JSON object may say a key twice
+	for _, k := range keys {
+		r.failUnknown(k)
+	}
+}
+
+// failUnknown records an unknown key of the object being read: its path is
+// the key's; it has no output path, since it is not written.
+func (r *run) failUnknown(key string) {
+	if r.full() {
+		return
+	}
+	in, _ := r.paths(key, key)
+	r.errs = append(r.errs, &FieldError{Path: in, Rule: "unknown", Code: "unknown", Message: errUnknown.Error(), cause: errUnknown})
+}
+
+// eachJSONKey calls f with each key of the JSON object text (text the
+// validator accepted, white space allowed), decoded.
+func eachJSONKey(text string, f func(string)) {
+	i := skipSpace(text, 1)
+	for text[i] == '"' {
+		end, _ := stringEnd(text, i)
+		f(unquote(text[i:end]))
+		i = skipSpace(text, skipSpace(text, end)+1) // past ':'
+		switch text[i] {
+		case '"':
+			i, _ = stringEnd(text, i)
+		case '{', '[':
+			i = nestedEnd(text, i)
+		default:
+			i = scalarEnd(text, i)
+		}
+		if i = skipSpace(text, i); text[i] == ',' {
+			i = skipSpace(text, i+1)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package entity_test
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// DenyUnknown: each key the declaration does not read is a field error of
+// code "unknown", at its path, from every kind of input that has keys.
+func TestDenyUnknown(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "item", "n", "number", "")
+	e := expose(t, reg, "order",
+		"id", "number", "rename 'number'",
+		"g", "{", "", "note", "string", "", "g", "}", "",
+		"items", "$item", "",
+	)
+	type row struct{ ID, Extra int }
+	cases := []struct {
+		name string
+		in   any
+		want []string // Path code
+	}{
+		{"a map", map[string]any{"id": 1, "zz": 1, "aa": 2, "note": "x", "number": 3}, []string{"aa unknown", "number unknown", "zz unknown"}},
+		{"a map[string]string", map[string]string{"id": "1", "x": "y"}, []string{"x unknown"}},
+		{"raw JSON", []byte(` { "id" : 1 , "x\u0041" : {"a":[1,{"b":"}"}]}, "items":[{"n":1,"m":2}], "y":"z" } `), []string{"xA unknown", "y unknown", "items[0].m unknown"}},
+		{"raw JSON, a key twice", []byte(`{"x":1,"x":2}`), []string{"x unknown"}},
+		{"nested in a reference list", map[string]any{"items": []any{map[string]any{"n": 1}, map[string]any{"n": 2, "q": 1}}}, []string{"items[1].q unknown"}},
+		{"no unknown keys", map[string]any{"id": 1, "note": "n", "items": []any{}}, nil},
+		{"a struct has no keys", row{ID: 1, Extra: 2}, nil},
+		{"a typed map", map[string]int{"id": 1, "k": 2}, []string{"k unknown"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := e.MakeJSON(c.in, entity.DenyUnknown())
+			var got []string
+			for _, f := range fieldErrorsOrNone(err) {
+				got = append(got, f.Path+" "+f.Code)
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("errors (-want +got):\n%s\n(%v)", diff, err)
+			}
+			if _, err := e.MakeJSON(c.in); err != nil {
+				t.Errorf("without DenyUnknown: %v", err)
+			}
+		})
+	}
+	t.Run("a request: body, form and query keys", func(t *testing.T) {
+		r := rqRequest("POST", "/?id=1&q=2", "application/x-www-form-urlencoded", url.Values{"note": {"n"}, "f": {"1"}}.Encode())
+		_, err := e.MakeRequest(r, entity.DenyUnknown())
+		var got []string
+		for _, f := range fieldErrorsOrNone(err) {
+			got = append(got, f.Path+" "+f.Code)
+		}
+		if diff := cmp.Diff([]string{"f unknown", "q unknown"}, got); diff != "" {
+			t.Errorf("errors (-want +got):\n%s", diff)
+		}
+		r = rqRequest("POST", "/", "application/json", `{"id":1,"zz":true}`)
+		r.Header.Set("X-Other", "h")
+		if _, err := e.MakeRequest(r, entity.DenyUnknown()); err == nil || !strings.Contains(err.Error(), "zz: is not a known field") {
+			t.Errorf("JSON body: %v", err)
+		}
+		if _, err := e.MakeRequest(rqRequest(http.MethodGet, "/?id=1&q=2", "", "")); err != nil {
+			t.Errorf("no option: %v", err)
+		}
+	})
+}
+
+// fieldErrorsOrNone returns err's field errors, or none when err is nil.
+func fieldErrorsOrNone(err error) []*entity.FieldError {
+	if err == nil {
+		return nil
+	}
+	var ve *entity.ValidationError
+	if !errors.As(err, &ve) {
+		return []*entity.FieldError{{Path: err.Error(), Code: "not a ValidationError"}}
+	}
+	return ve.Fields
+}
