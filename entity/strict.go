@@ -26,7 +26,10 @@ func strictly(k rules.Kind, in raw, v rules.Value) (got string, ok bool) {
 		}
 	case rules.Int:
 		if v.Kind == rules.Null {
-			return arrivedAs(in), false
+			if got = arrivedAs(in); got == "number" {
+				got = "number out of range" // a number, but none int64 holds
+			}
+			return got, false
 		}
 		return exactInt(in)
 	}

@@ -1,0 +1,189 @@
+package entity_test
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// strictEntity has a field of every type, read from every request source.
+func strictEntity(t *testing.T) *entity.Entity {
+	reg := entity.NewRegistry()
+	expose(t, reg, "item", "n", "number", "")
+	return expose(t, reg, "in",
+		"i", "number", "", "f", "float", "", "s", "string", "", "b", "bool", "",
+		"d", "date", "", "l", "list", "", "o", "object", "", "x", "none", "", "r", "$item", "",
+		"X-Int", "number", "",
+	)
+}
+
+// strictOutcome is what a strict read of one value gives: the written
+// value, or the message of its type error.
+type strictCase struct {
+	name, field, json string // the value as JSON in a body
+	want                     string // the field's output, or "!" + the error message
+}
+
+var strictJSONCases = []strictCase{
+	{"int from an integer", "i", `12`, `12`},
+	{"int from 12.0", "i", `12.0`, `12`},
+	{"int from 1e3", "i", `1e3`, `1000`},
+	{"int from a numeric string", "i", `"27"`, `27`},
+	{"int from 007", "i", `"007"`, `7`},
+	{"int from -3", "i", `"-3"`, `-3`},
+	{"int from 12.0 text", "i", `"12.0"`, `12`},
+	{"int from 12.5", "i", `12.5`, "!must be an integer, got a number with a fraction"},
+	{"int from 12.5 text", "i", `"12.5"`, "!must be an integer, got a string with a fraction"},
+	{"int from 1e3 text", "i", `"1e3"`, "!must be an integer, got a string"},
+	{"int from +27", "i", `"+27"`, "!must be an integer, got a string"},
+	{"int from a space", "i", `" 27"`, "!must be an integer, got a string"},
+	{"int from abc", "i", `"abc"`, "!must be an integer, got a string"},
+	{"int from true", "i", `true`, "!must be an integer, got a boolean"},
+	{"int from an object", "i", `{}`, "!must be an integer, got an object"},
+	{"int from an array", "i", `[1]`, "!must be an integer, got an array"},
+	{"int beyond int64", "i", `9223372036854775808`, "!must be an integer, got a number out of range"},
+	{"float from a number", "f", `1.5`, `1.5`},
+	{"float from a string", "f", `"1.5"`, `1.5`},
+	{"float from abc", "f", `"abc"`, "!must be a number, got a string"},
+	{"float from true", "f", `true`, "!must be a number, got a boolean"},
+	{"string from a string", "s", `"x"`, `"x"`},
+	{"string from a number", "s", `123`, "!must be a string, got a number"},
+	{"string from true", "s", `true`, "!must be a string, got a boolean"},
+	{"string from an object", "s", `{"a":1}`, "!must be a string, got an object"},
+	{"bool from true", "b", `true`, `true`},
+	{"bool from 1", "b", `1`, `true`},
+	{"bool from on", "b", `"on"`, `true`},
+	{"bool from yes", "b", `"yes"`, "!must be a boolean, got a string"},
+	{"bool from 2", "b", `2`, "!must be a boolean, got a number"},
+	{"date from a date", "d", `"2024-02-29"`, `"2024-02-29T00:00:00Z"`},
+	{"date from milliseconds", "d", `0`, `"1970-01-01T00:00:00Z"`},
+	{"date from no date", "d", `"2023-02-30"`, "!must be a date, got a string"},
+	{"list from an array", "l", `[1,"a"]`, `[1,"a"]`},
+	{"list from a string", "l", `"a"`, "!must be a list, got a string"},
+	{"object from an object", "o", `{"k":1}`, `{"k":1}`},
+	{"object from an array", "o", `[]`, "!must be an object, got an array"},
+	{"none from anything", "x", `[true]`, `[true]`},
+	{"a reference from an object", "r", `{"n":1}`, `{"n":1}`},
+	{"a reference from a list", "r", `[{"n":1}]`, `[{"n":1}]`},
+	{"a reference from a string", "r", `"x"`, "!must be an object, got a string"},
+	{"null is absent", "i", `null`, `null`},
+}
+
+// TestStrictJSONBody: MakeRequest reads a JSON body strictly; Make with
+// Strict reads the same raw JSON the same way; Lax reads it leniently.
+func TestStrictJSONBody(t *testing.T) {
+	e := strictEntity(t)
+	for _, c := range strictJSONCases {
+		t.Run(c.name, func(t *testing.T) {
+			body := `{"` + c.field + `":` + c.json + `}`
+			r := rqRequest(http.MethodPost, "/", "application/json", body)
+			o, err := e.MakeRequest(r)
+			checkStrict(t, "MakeRequest", c, o, err)
+			o, err = e.Make([]byte(body), entity.Strict())
+			checkStrict(t, "Make(Strict)", c, o, err)
+			if _, err := e.MakeRequest(rqRequest(http.MethodPost, "/", "application/json", body), entity.Lax()); err != nil {
+				t.Errorf("Lax: %v", err)
+			}
+		})
+	}
+}
+
+// checkStrict checks one strict read against its case.
+func checkStrict(t *testing.T, what string, c strictCase, o *entity.Object, err error) {
+	t.Helper()
+	if msg, ok := strings.CutPrefix(c.want, "!"); ok {
+		var ve *entity.ValidationError
+		if !errors.As(err, &ve) || len(ve.Fields) != 1 {
+			t.Fatalf("%s: %v, want one type error", what, err)
+		}
+		f := ve.Fields[0]
+		if f.Code != "type" || f.Rule != "type" || f.Message != msg || f.Path != c.field {
+			t.Errorf("%s: %s %s %q, want %s type %q", what, f.Path, f.Code, f.Message, c.field, msg)
+		}
+		if f.Params["type"] == nil || f.Params["got"] == nil {
+			t.Errorf("%s: params %v, want type and got", what, f.Params)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if got := o.String(); !strings.Contains(got, `"`+c.field+`":`+c.want) {
+		t.Errorf("%s: got %s, want %s:%s", what, got, c.field, c.want)
+	}
+}
+
+// TestStrictText: query, form and header values are text, always strings:
+// a string field takes them, other fields read them as their text says.
+func TestStrictText(t *testing.T) {
+	e := strictEntity(t)
+	cases := []struct {
+		name, field, text, want string
+	}{
+		{"int", "i", "27", "27"},
+		{"int with zeros", "i", "12.00", "12"},
+		{"int with a fraction", "i", "12.5", "!must be an integer, got a string with a fraction"},
+		{"int that is no number", "i", "abc", "!must be an integer, got a string"},
+		{"an empty value is there", "i", "", "!must be an integer, got a string"},
+		{"string from digits", "s", "123", `"123"`},
+		{"bool", "b", "off", "false"},
+		{"bool from yes", "b", "yes", "!must be a boolean, got a string"},
+		{"float", "f", "1e3", "1000"},
+		{"list of one", "l", "a", `["a"]`},
+	}
+	for _, c := range cases {
+		for _, src := range []string{"query", "form", "header"} {
+			t.Run(src+": "+c.name, func(t *testing.T) {
+				field := c.field
+				var r *http.Request
+				switch src {
+				case "query":
+					r = rqRequest(http.MethodGet, "/?"+url.Values{field: {c.text}}.Encode(), "", "")
+				case "form":
+					r = rqRequest(http.MethodPost, "/", "application/x-www-form-urlencoded", url.Values{field: {c.text}}.Encode())
+				case "header":
+					if c.field != "i" {
+						t.Skip("only X-Int is read from a header")
+					}
+					field = "X-Int"
+					r = rqRequest(http.MethodGet, "/", "", "", "X-Int", c.text)
+				}
+				o, err := e.MakeRequest(r)
+				checkStrict(t, src, strictCase{name: c.name, field: field, want: c.want}, o, err)
+			})
+		}
+	}
+}
+
+// TestStrictMake: Make with Strict reads Go values strictly too, maps and
+// structs alike; without it, as before.
+func TestStrictMake(t *testing.T) {
+	e := strictEntity(t)
+	type in struct {
+		I any `json:"i"`
+	}
+	cases := []struct {
+		name string
+		v    any
+		want string
+	}{
+		{"an int", 12, "12"},
+		{"an integral float", 12.0, "12"},
+		{"a float with a fraction", 12.5, "!must be an integer, got a number with a fraction"},
+		{"a numeric string", "12", "12"},
+		{"a bool", true, "!must be an integer, got a boolean"},
+		{"a slice", []int{1}, "!must be an integer, got an array"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for what, v := range map[string]any{"map": map[string]any{"i": c.v}, "struct": in{c.v}} {
+				o, err := e.Make(v, entity.Strict())
+				checkStrict(t, what, strictCase{name: c.name, field: "i", want: c.want}, o, err)
+			}
+		})
+	}
+}
