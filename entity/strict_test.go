@@ -25,7 +25,7 @@ func strictEntity(t *testing.T) *entity.Entity {
 // value, or the message of its type error.
 type strictCase struct {
 	name, field, json string // the value as JSON in a body
-	want                     string // the field's output, or "!" + the error message
+	want              string // the field's output, or "!" + the error message
 }
 
 var strictJSONCases = []strictCase{
