@@ -29,6 +29,10 @@ type ctPostNoTitle struct {
 	Body string
 }
 
+type ctBlogBase struct {
+	Posts []ctPostNoTitle `json:"posts"`
+}
+
 type ctTree struct {
 	Name     string
 	Children []ctTree `json:"children"`
@@ -168,6 +172,8 @@ func TestCheckType(t *testing.T) {
 		{name: "a reference to a pointer to a struct", entity: "blog", typ: reflect.TypeFor[struct {
 			Posts *ctPostNoTitle `json:"posts"`
 		}](), want: `entity "blog": type struct { Posts *entity_test.ctPostNoTitle "json:\"posts\"" } has no field for "posts.title"`},
+		{name: "a reference in an embedded pointer's field", entity: "blog", typ: reflect.TypeFor[struct{ *ctBlogBase }](),
+			want: `entity "blog": type struct { *entity_test.ctBlogBase } has no field for "posts[].title"`},
 		{name: "a reference missing", entity: "blog", typ: reflect.TypeFor[struct{ Post []ctPost }](),
 			want: `entity "blog": type struct { Post []entity_test.ctPost } has no field for "posts"`},
 		{name: "a reference in a map, an interface, raw JSON or an Object is not checked", entity: "blog", typ: reflect.TypeFor[struct {
