@@ -1,6 +1,10 @@
 package entity
 
-import "github.com/expose-go/expose/rules"
+import (
+	"net/http"
+
+	"github.com/expose-go/expose/rules"
+)
 
 // Default is the registry the package-level functions use.
 var Default = NewRegistry()
@@ -48,3 +52,9 @@ func RegisterRule(d rules.Def) error { return Default.RegisterRule(d) }
 // SetMaxOutputBytes sets the output limit of the Default registry. See
 // Registry.SetMaxOutputBytes.
 func SetMaxOutputBytes(n int64) { Default.SetMaxOutputBytes(n) }
+
+// Bind reads the request r with the entity named in the Default registry
+// and stores the values it made in dst. See Entity.Bind.
+func Bind(name string, r *http.Request, dst any, opts ...Option) error {
+	return Default.Bind(name, r, dst, opts...)
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/http"
 	"sort"
 	"strings"
 	"sync"
@@ -345,4 +346,14 @@ func (r *Registry) AppendJSON(dst []byte, name string, v any, opts ...Option) ([
 		return dst, err
 	}
 	return e.AppendJSON(dst, v, opts...)
+}
+
+// Bind reads the request r with the entity named and stores the values it
+// made in dst. See Entity.Bind.
+func (r *Registry) Bind(name string, req *http.Request, dst any, opts ...Option) error {
+	e, err := r.entity(name)
+	if err != nil {
+		return err
+	}
+	return e.Bind(req, dst, opts...)
 }

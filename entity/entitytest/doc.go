@@ -11,7 +11,10 @@
 //   - Golden compares a payload with an indented file under testdata/,
 //     rewritten when ENTITYTEST_UPDATE=1 is set (or -entitytest.update, or
 //     the test package's own -update);
-//   - Sample builds a valid payload from a declaration, for docs and tests.
+//   - Sample builds a valid payload from a declaration, for docs and tests;
+//     Sample(e, Input) a valid input, a request body MakeRequest accepts;
+//   - CheckStruct checks that a struct type has a field for every declared
+//     field, so that Make does not read one as absent.
 //
 // Every checker reports each mismatch with t.Errorf, with its path in the
 // payload (written as entity.FieldError writes paths), and returns whether

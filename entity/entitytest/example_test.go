@@ -1,6 +1,7 @@
 package entitytest_test
 
 import (
+	"bytes"
 	"fmt"
 	"net/http/httptest"
 	"testing"
@@ -138,4 +139,36 @@ func ExampleSample() {
 	// {"number":42,"name":"sample","details":{"age":42,"mail":"user@example.com"},"code":"unknown"}
 	// {"mail":"user@example.com","password":"aaaaaaaa","code":"AAA-0000","site":"https://example.com/","born":"2024-01-15","age":18,"tags":[1,2]}
 	// true
+}
+
+// With Input, Sample writes a request body the entity accepts: input
+// names, groups flattened. MakeRequest makes the output sample from it.
+func ExampleSample_input() {
+	body := entitytest.Sample(user, entitytest.Input)
+	fmt.Printf("%s\n", body)
+
+	r := httptest.NewRequest("POST", "/api/users", bytes.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	o, err := user.MakeRequest(r)
+	fmt.Println(o, err)
+	// Output:
+	// {"id":42,"name":"sample","age":42,"mail":"user@example.com","code":"unknown"}
+	// {"number":42,"name":"sample","details":{"age":42,"mail":"user@example.com"},"code":"unknown"} <nil>
+}
+
+// CheckStruct, in a test, catches a struct whose fields Make would read as
+// absent: ID and UserName match neither "id" nor "name".
+func ExampleCheckStruct() {
+	type User struct {
+		ID       int
+		UserName string
+		Age      int    `json:"age"`
+		Mail     string `json:"mail"`
+		Code     string `json:"code"`
+	}
+	var t testing.TB = printT{}
+	fmt.Println(entitytest.CheckStruct(t, user, User{}))
+	// Output:
+	// entity "user": type entitytest_test.User has no field for "id", "name"
+	// false
 }

@@ -33,12 +33,49 @@ const sampleRefDepth = 2
 // is then one that Conform rejects, and Conform names the rule. A hook that
 // panics or returns a value that is not JSON is skipped. The same entity
 // always gives the same bytes.
-func Sample(e *entity.Entity) []byte {
+//
+// With the option Input, the sample is an input the entity accepts rather
+// than an output it writes (see Input).
+func Sample(e *entity.Entity, opts ...SampleOption) []byte {
 	if e == nil {
 		return []byte("null")
 	}
-	return sampleObject(nil, e.Registry().Rules(), e.Fields(), 0)
+	var input bool
+	for _, o := range opts {
+		input = input || o == Input
+	}
+	set, fields := e.Registry().Rules(), e.Fields()
+	if input {
+		dst, _ := sampleInput(append([]byte(nil), '{'), set, fields, 0, map[string]bool{})
+		return append(dst, '}')
+	}
+	return sampleObject(nil, set, fields, 0)
 }
+
+// A SampleOption changes what Sample builds.
+type SampleOption uint8
+
+// Input makes Sample build a valid input for the entity, a body that
+// MakeRequest (strict, even with entity.DenyUnknown) and Make accept, and
+// that makes the same values Sample writes without it: each field under
+// its input name (the declared name, not the name a rename gives the
+// output), a group's fields beside their siblings, where the input holds
+// them (a group has no key of its own in the input), and each $ref
+// sampled as an input of the entity it references. An input name that two
+// fields read is written once, with the value of the first. The values are
+// those of the output sample, so an input sample fails exactly where the
+// output one does not conform: at a field whose rules no candidate
+// satisfies (see Sample), and at a $ref to an entity not declared.
+//
+//	entity.MustExpose("user",
+//		"id", "number", "rename 'number'",
+//		"details", "{", "",
+//		"age", "number", "",
+//		"details", "}", "",
+//	)
+//	Sample(user)        // {"number":1,"details":{"age":1}}
+//	Sample(user, Input) // {"id":1,"age":1}
+const Input SampleOption = 1
 
 func sampleObject(dst []byte, set *rules.Set, fields []*entity.Field, depth int) []byte {
 	dst = append(dst, '{')
@@ -52,15 +89,10 @@ func sampleObject(dst []byte, set *rules.Set, fields []*entity.Field, depth int)
 		case dsl.FieldGroup:
 			dst = sampleObject(dst, set, f.Fields, depth)
 		case dsl.FieldRef:
-			e := f.Entity()
-			switch {
-			case e == nil:
-				dst = append(dst, "null"...)
-			case depth >= sampleRefDepth && (f.Required || f.HasDefault):
-				dst = append(dst, "[]"...)
-			case depth >= sampleRefDepth:
-				dst = append(dst, "null"...)
-			default:
+			if stub, ok := refStub(f, depth); ok {
+				dst = append(dst, stub...)
+			} else {
+				e := f.Entity()
 				dst = sampleObject(dst, e.Registry().Rules(), e.Fields(), depth+1)
 			}
 		default:
@@ -68,6 +100,56 @@ func sampleObject(dst []byte, set *rules.Set, fields []*entity.Field, depth int)
 		}
 	}
 	return append(dst, '}')
+}
+
+// sampleInput appends the members of an input object for fields, groups
+// flattened into it: seen holds the input names already written (none for
+// the first member).
+func sampleInput(dst []byte, set *rules.Set, fields []*entity.Field, depth int, seen map[string]bool) ([]byte, map[string]bool) {
+	for _, f := range fields {
+		if f.Kind == dsl.FieldGroup {
+			dst, seen = sampleInput(dst, set, f.Fields, depth, seen)
+			continue
+		}
+		if seen[f.Name] {
+			continue
+		}
+		if len(seen) > 0 {
+			dst = append(dst, ',')
+		}
+		seen[f.Name] = true
+		dst = gjson.AppendJSONString(dst, f.Name)
+		dst = append(dst, ':')
+		if f.Kind != dsl.FieldRef {
+			dst = append(dst, sampleValue(set, f)...)
+			continue
+		}
+		if stub, ok := refStub(f, depth); ok {
+			dst = append(dst, stub...)
+			continue
+		}
+		e := f.Entity()
+		dst = append(dst, '{')
+		dst, _ = sampleInput(dst, e.Registry().Rules(), e.Fields(), depth+1, map[string]bool{})
+		dst = append(dst, '}')
+	}
+	return dst, seen
+}
+
+// refStub returns what a reference holds where Sample makes no object for
+// it: null for an entity not declared; beyond sampleRefDepth, null, or an
+// empty list where the reference is required or has a default. ok is
+// false where Sample makes an object.
+func refStub(f *entity.Field, depth int) (stub string, ok bool) {
+	switch {
+	case f.Entity() == nil:
+		return "null", true
+	case depth >= sampleRefDepth && (f.Required || f.HasDefault):
+		return "[]", true
+	case depth >= sampleRefDepth:
+		return "null", true
+	}
+	return "", false
 }
 
 // sampleValue returns a value field's sample: its default, or the first

@@ -1,8 +1,10 @@
 package entitytest
 
 import (
+	"bytes"
 	"errors"
 	"math"
+	"net/http/httptest"
 	"runtime"
 	"slices"
 	"strings"
@@ -168,4 +170,88 @@ func TestSampleNestedRepeats(t *testing.T) {
 	}
 	tb := &fakeTB{}
 	checkReport(t, tb, Conform(tb, e, got), nil)
+}
+
+func TestSampleInput(t *testing.T) {
+	tests := []struct {
+		entity string
+		want   string
+	}{
+		{"user", `{"id":42,"name":"sample","age":42,"mail":"user@example.com","code":"unknown"}`},
+		{"groups", `{"id":1,"c":5,"d":"aa"}`},
+		{"renamed", `{"id":1,"first":"aa","v":1}`},
+		{"refs", `{"owner":{"id":42,"name":"sample","age":42,"mail":"user@example.com","code":"unknown"},` +
+			`"boss":{"id":42,"name":"sample","age":42,"mail":"user@example.com","code":"unknown"},` +
+			`"peer":{"id":42,"name":"sample","age":42,"mail":"user@example.com","code":"unknown"}}`},
+		{"chain", `{"n":1,"next":{"n":1,"next":{"n":1,"next":[]}}}`},
+		{"scalars", `{"s":"sample","n":1,"f":1.5,"b":true,"d":"2024-01-15T12:30:00Z","l":[1],"o":{},"x":"sample"}`},
+		{"empty", `{}`},
+		{"undeclared", `{"ghost":null}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.entity, func(t *testing.T) {
+			if got := Sample(corpus.Lookup(tt.entity), Input); string(got) != tt.want {
+				t.Errorf("Sample(Input):\n got %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+	if got := Sample(nil, Input); string(got) != "null" {
+		t.Errorf("Sample(nil, Input) = %s", got)
+	}
+}
+
+// TestSampleInputShared: an input name two fields read (a group's field and
+// its sibling's) is written once, with the first field's value.
+func TestSampleInputShared(t *testing.T) {
+	e := entity.NewRegistry().MustExpose("x",
+		"name", "string", "min 2",
+		"g", "{", "",
+		"name", "string", "rename 'n'",
+		"k", "number", "",
+		"g", "}", "",
+	)
+	if got, want := string(Sample(e, Input)), `{"name":"aa","k":1}`; got != want {
+		t.Errorf("Sample(Input) = %s, want %s", got, want)
+	}
+}
+
+// TestSampleInputIsMade: for every entity of the corpus, MakeRequest takes
+// a JSON body of Sample(e, Input), strictly and refusing unknown keys, and
+// makes exactly Sample(e). Where the output sample does not conform
+// (sampleConflicts, a $ref to nothing), the request fails at those fields
+// only.
+func TestSampleInputIsMade(t *testing.T) {
+	for _, d := range corpusDecls {
+		t.Run(d.name, func(t *testing.T) {
+			e := corpus.Lookup(d.name)
+			in := Sample(e, Input)
+			r := httptest.NewRequest("POST", "/", bytes.NewReader(in))
+			r.Header.Set("Content-Type", "application/json")
+			o, err := e.MakeRequest(r, entity.DenyUnknown())
+			if d.name == "undeclared" {
+				if !errors.Is(err, entity.ErrUnknownEntity) {
+					t.Errorf("MakeRequest(%s): %v, want ErrUnknownEntity", in, err)
+				}
+				return
+			}
+			if conflicts, ok := sampleConflicts[d.name]; ok {
+				var ve *entity.ValidationError
+				if !errors.As(err, &ve) {
+					t.Fatalf("MakeRequest(%s): %v, want a ValidationError", in, err)
+				}
+				for _, fe := range ve.Fields {
+					if !slices.Contains(conflicts, fe.Path) {
+						t.Errorf("MakeRequest(%s): %s fails, which Sample satisfies: %v", in, fe.Path, fe)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("MakeRequest(%s): %v", in, err)
+			}
+			if got, want := o.String(), string(Sample(e)); got != want {
+				t.Errorf("MakeRequest(%s):\n got %s\nwant %s (Sample)", in, got, want)
+			}
+		})
+	}
 }

@@ -1,0 +1,121 @@
+package entity
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// Bind reads the request r with the entity and stores the values it made
+// in dst: MakeRequest, then Object.Decode. dst is a pointer to a struct,
+// whose fields are matched by their json tags to the entity's output keys
+// (as encoding/json matches them: a group decodes into a nested struct, a
+// reference into a struct or a slice of structs, a date into a time.Time),
+// or a pointer to a map. What reaches dst has been validated, converted and
+// defaulted: strictly, as MakeRequest reads (see Strict), unless Lax is
+// given.
+//
+//	type newUser struct {
+//		Name    string    `json:"name"`
+//		Born    time.Time `json:"born"`
+//		Address struct {
+//			City string `json:"city"`
+//		} `json:"address"` // a group
+//		Tags []tag `json:"tags"` // a $tag reference
+//	}
+//
+//	func createUser(w http.ResponseWriter, r *http.Request) {
+//		var u newUser
+//		if err := entity.Bind("newuser", r, &u); err != nil {
+//			entity.WriteError(w, err) // 400, 405, 413, 415 or 500, as problem details
+//			return
+//		}
+//		// u holds what the declaration allows, nothing else
+//	}
+//
+// The errors are MakeRequest's, as they are: a *ValidationError for the
+// fields that fail, an *InputError for the request itself. A dst that is
+// not a non-nil pointer is a programming error, returned before the
+// request is read; so is a dst whose fields cannot hold the values the
+// entity makes (an int field for a string key). Both are plain errors,
+// which Write answers with 500, and neither quotes a value. Entity.CheckType
+// tells in a test whether a struct supplies the fields a Make of it reads;
+// Bind's direction, output keys into dst, is the one encoding/json's tags
+// give.
+func (e *Entity) Bind(r *http.Request, dst any, opts ...Option) error {
+	if e == nil {
+		return errNilEntity
+	}
+	if err := checkDst(e, dst); err != nil {
+		return err
+	}
+	o, err := e.MakeRequest(r, opts...)
+	if err != nil {
+		return err
+	}
+	if err := o.Decode(dst); err != nil {
+		return decodeError(e, dst, err)
+	}
+	return nil
+}
+
+// checkDst reports a dst that Bind cannot store into.
+func checkDst(e *Entity, dst any) error {
+	rv := reflect.ValueOf(dst)
+	switch {
+	case dst == nil:
+		return errors.New(bindPrefix(e) + "dst is nil, want a pointer to a struct or a map")
+	case rv.Kind() != reflect.Pointer:
+		return errors.New(bindPrefix(e) + "dst is a " + rv.Type().String() + ", not a pointer: pass &dst")
+	case rv.IsNil():
+		return errors.New(bindPrefix(e) + "dst is a nil " + rv.Type().String())
+	}
+	return nil
+}
+
+func bindPrefix(e *Entity) string {
+	return "entity " + strconv.Quote(e.name) + ": Bind: "
+}
+
+// decodeError describes why the values made could not be stored in dst,
+// without the values: encoding/json quotes numbers in its messages, and an
+// UnmarshalJSON method (time.Time's) its whole input, which may be a
+// secret. The original error stays reachable through errors.As.
+func decodeError(e *Entity, dst any, err error) error {
+	var b strings.Builder
+	b.WriteString(bindPrefix(e))
+	b.WriteString("the values do not decode into ")
+	b.WriteString(reflect.TypeOf(dst).String())
+	var ute *json.UnmarshalTypeError
+	if errors.As(err, &ute) {
+		b.WriteString(": ")
+		if ute.Field != "" {
+			b.WriteString("field ")
+			b.WriteString(ute.Field)
+			b.WriteString(" of ")
+		}
+		b.WriteString("Go type ")
+		if ute.Type != nil {
+			b.WriteString(ute.Type.String())
+		}
+		kind, _, _ := strings.Cut(ute.Value, " ") // "number 12.5": the kind only
+		b.WriteString(" cannot hold a JSON ")
+		b.WriteString(kind)
+	} else {
+		b.WriteString(": a value fails the UnmarshalJSON of its Go field")
+	}
+	return &bindError{msg: b.String(), err: err}
+}
+
+// bindError is a decode error of Bind: its own message, which quotes no
+// value, over encoding/json's error.
+type bindError struct {
+	msg string
+	err error
+}
+
+func (e *bindError) Error() string { return e.msg }
+func (e *bindError) Unwrap() error { return e.err }

@@ -1,0 +1,307 @@
+package entity_test
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// Bind: MakeRequest, then Object.Decode into the caller's struct or map.
+
+// bindRegistry declares "signup" (POST only) and the "tag" it references.
+func bindRegistry(t testing.TB) *entity.Registry {
+	t.Helper()
+	reg := entity.NewRegistry()
+	expose(t, reg, "tag",
+		"name", "string", "req",
+		"weight", "float", "default 1",
+	)
+	expose(t, reg, "signup", "POST",
+		"name", "string", "req | min 2",
+		"user_id", "number", "rename 'id'",
+		"born", "date", "",
+		"address", "{", "rename 'addr'",
+		"city", "string", "req",
+		"zip", "string", "default '000-0000'",
+		"geo", "{", "",
+		"lat", "float", "",
+		"geo", "}", "",
+		"address", "}", "",
+		"tags", "$tag", "",
+		"lead", "$tag", "",
+		"pin", "string", "secret",
+		"X-Request-Id", "string", "rename requestId",
+	)
+	return reg
+}
+
+type bindTag struct {
+	Name   string  `json:"name"`
+	Weight float64 `json:"weight"`
+}
+
+type bindAddr struct {
+	City string   `json:"city"`
+	Zip  string   `json:"zip"`
+	Geo  *bindGeo `json:"geo"`
+}
+
+type bindGeo struct {
+	Lat float64 `json:"lat"`
+}
+
+type bindUser struct {
+	Name      string    `json:"name"`
+	ID        int64     `json:"id"`
+	Born      time.Time `json:"born"`
+	Addr      bindAddr  `json:"addr"`
+	Tags      []bindTag `json:"tags"`
+	Lead      *bindTag  `json:"lead"`
+	Pin       string    `json:"pin"`
+	RequestID string    `json:"requestId"`
+}
+
+// emptyAddr is the group of a request that gives only the city: the
+// default zip, and the group within it, which is always an object.
+func emptyAddr(city string) bindAddr {
+	return bindAddr{City: city, Zip: "000-0000", Geo: &bindGeo{}}
+}
+
+// bindRequest builds a request: a JSON body when body starts with '{', a
+// form otherwise (empty for none).
+func bindRequest(method, target, body string) *http.Request {
+	r := httptest.NewRequest(method, target, strings.NewReader(body))
+	switch {
+	case strings.HasPrefix(body, "{"):
+		r.Header.Set("Content-Type", "application/json")
+	case body != "":
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	return r
+}
+
+func TestBind(t *testing.T) {
+	reg := bindRegistry(t)
+	full := func() bindUser {
+		var u bindUser
+		u.Name, u.ID, u.Born = "ann", 12, time.Date(2001, 2, 3, 0, 0, 0, 0, time.UTC)
+		u.Addr = bindAddr{City: "Tokyo", Zip: "100-0001", Geo: &bindGeo{Lat: 35.5}}
+		u.Tags = []bindTag{{"go", 2}, {"web", 1}}
+		u.Lead = &bindTag{"lead", 1}
+		u.Pin = "1234"
+		return u
+	}
+	tests := []struct {
+		name string
+		req  func() *http.Request
+		opts []entity.Option
+		want func() bindUser
+	}{
+		{
+			name: "JSON body: groups into nested structs, $ref lists into slices, dates into time.Time",
+			req: func() *http.Request {
+				return bindRequest("POST", "/", `{"name":"ann","user_id":12,"born":"2001-02-03","city":"Tokyo",`+
+					`"zip":"100-0001","lat":35.5,"tags":[{"name":"go","weight":2},{"name":"web"}],"lead":{"name":"lead"},"pin":"1234"}`)
+			},
+			want: full,
+		},
+		{
+			name: "form and query, converted strictly from text",
+			req: func() *http.Request {
+				r := bindRequest("POST", "/?born=2001-02-03T00:00:00Z&lat=35.5", "name=ann&user_id=12&city=Tokyo&zip=100-0001&pin=1234")
+				r.Header.Set("X-Request-Id", "r-1")
+				return r
+			},
+			want: func() bindUser {
+				u := full()
+				u.Tags, u.Lead, u.RequestID = nil, nil, "r-1"
+				return u
+			},
+		},
+		{
+			name: "defaults fill absent fields, nulls leave zero values",
+			req:  func() *http.Request { return bindRequest("POST", "/", `{"name":"bo","city":"Osaka","born":null}`) },
+			want: func() bindUser {
+				return bindUser{Name: "bo", Addr: emptyAddr("Osaka")}
+			},
+		},
+		{
+			name: "Lax reads a request with the response side's conversions",
+			req:  func() *http.Request { return bindRequest("POST", "/", `{"name":"bo","city":"Osaka","user_id":"abc"}`) },
+			opts: []entity.Option{entity.Lax()},
+			want: func() bindUser {
+				return bindUser{Name: "bo", Addr: emptyAddr("Osaka")}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got bindUser
+			if err := reg.Bind("signup", tt.req(), &got, tt.opts...); err != nil {
+				t.Fatalf("Bind: %v", err)
+			}
+			if diff := cmp.Diff(tt.want(), got); diff != "" {
+				t.Errorf("Bind (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestBindMap(t *testing.T) {
+	reg := bindRegistry(t)
+	var got map[string]any
+	r := bindRequest("POST", "/", `{"name":"ann","city":"Tokyo","tags":[{"name":"go"}]}`)
+	if err := reg.Lookup("signup").Bind(r, &got); err != nil {
+		t.Fatalf("Bind: %v", err)
+	}
+	want := map[string]any{
+		"name": "ann", "id": nil, "born": nil,
+		"addr": map[string]any{"city": "Tokyo", "zip": "000-0000", "geo": map[string]any{"lat": nil}},
+		"tags": []any{map[string]any{"name": "go", "weight": 1.0}}, "lead": nil, "pin": nil, "requestId": nil,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Bind into a map (-want +got):\n%s", diff)
+	}
+}
+
+// readCounter is a request body that counts its reads.
+type readCounter struct {
+	io.Reader
+	reads int
+}
+
+func (r *readCounter) Read(p []byte) (int, error) { r.reads++; return r.Reader.Read(p) }
+
+func TestBindErrors(t *testing.T) {
+	reg := bindRegistry(t)
+	valid := `{"name":"ann","city":"Tokyo","pin":"s3cr3t-pin"}`
+	tests := []struct {
+		name   string
+		method string
+		body   string
+		dst    func() any
+		is     error  // errors.Is
+		as     any    // errors.As target, nil for none
+		status int    // what WriteError answers
+		msg    string // the message, when checked
+		early  bool   // returned before the request is read
+	}{
+		{name: "a field fails", method: "POST", body: `{"name":"a"}`, dst: func() any { return &bindUser{} },
+			is: entity.ErrValidation, as: new(*entity.ValidationError), status: 400},
+		{name: "a value of the wrong kind, strictly", method: "POST", body: `{"name":"ann","city":"x","user_id":"12.5"}`,
+			dst: func() any { return &bindUser{} }, is: entity.ErrValidation, as: new(*entity.ValidationError), status: 400},
+		{name: "a method not declared", method: "GET", body: valid, dst: func() any { return &bindUser{} },
+			is: entity.ErrMethod, as: new(*entity.InputError), status: 405},
+		{name: "a body that is not JSON", method: "POST", body: `{"name":`, dst: func() any { return &bindUser{} },
+			is: entity.ErrInvalidJSON, as: new(*entity.InputError), status: 400},
+		{name: "dst nil", early: true, method: "POST", body: valid, dst: func() any { return nil }, status: 500,
+			msg: `entity "signup": Bind: dst is nil, want a pointer to a struct or a map`},
+		{name: "dst not a pointer", early: true, method: "POST", body: valid, dst: func() any { return bindUser{} }, status: 500,
+			msg: `entity "signup": Bind: dst is a entity_test.bindUser, not a pointer: pass &dst`},
+		{name: "dst a nil pointer", early: true, method: "POST", body: valid, dst: func() any { return (*bindUser)(nil) }, status: 500,
+			msg: `entity "signup": Bind: dst is a nil *entity_test.bindUser`},
+		{name: "dst a nil map pointer", early: true, method: "POST", body: valid, dst: func() any { return (*map[string]any)(nil) }, status: 500,
+			msg: `entity "signup": Bind: dst is a nil *map[string]interface {}`},
+		{name: "dst field cannot hold the value", method: "POST", body: valid,
+			dst: func() any {
+				return &struct {
+					Name int `json:"name"`
+				}{}
+			}, status: 500,
+			msg: `entity "signup": Bind: the values do not decode into *struct { Name int "json:\"name\"" }: field name of Go type int cannot hold a JSON string`},
+		{name: "a secret into a field that cannot hold it is not quoted", method: "POST", body: valid,
+			dst: func() any {
+				return &struct {
+					Pin int `json:"pin"`
+				}{}
+			}, status: 500,
+			msg: `entity "signup": Bind: the values do not decode into *struct { Pin int "json:\"pin\"" }: field pin of Go type int cannot hold a JSON string`},
+		{name: "a secret into an UnmarshalJSON that fails is not quoted", method: "POST", body: valid,
+			dst: func() any {
+				return &struct {
+					Pin time.Time `json:"pin"`
+				}{}
+			}, status: 500,
+			msg: `entity "signup": Bind: the values do not decode into *struct { Pin time.Time "json:\"pin\"" }: a value fails the UnmarshalJSON of its Go field`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := &readCounter{Reader: strings.NewReader(tt.body)}
+			r := httptest.NewRequest(tt.method, "/", body)
+			r.Header.Set("Content-Type", "application/json")
+			dst := tt.dst()
+			err := reg.Bind("signup", r, dst)
+			if err == nil {
+				t.Fatalf("Bind succeeded: %+v", dst)
+			}
+			if tt.is != nil && !errors.Is(err, tt.is) {
+				t.Errorf("Bind: %v, want errors.Is %v", err, tt.is)
+			}
+			if tt.as != nil && !errors.As(err, tt.as) {
+				t.Errorf("Bind: %T %v, want errors.As %T", err, err, tt.as)
+			}
+			if tt.msg != "" {
+				if err.Error() != tt.msg {
+					t.Errorf("Bind:\n got %s\nwant %s", err, tt.msg)
+				}
+			}
+			if tt.early && body.reads > 0 {
+				t.Errorf("the body was read before dst was checked")
+			}
+			if strings.Contains(err.Error(), "s3cr3t") {
+				t.Errorf("the error quotes the secret: %v", err)
+			}
+			w := httptest.NewRecorder()
+			entity.WriteError(w, err)
+			if w.Code != tt.status {
+				t.Errorf("WriteError status = %d, want %d", w.Code, tt.status)
+			}
+			if u, ok := dst.(*bindUser); ok && u != nil && !cmp.Equal(*u, bindUser{}) {
+				t.Errorf("dst was written on error: %+v", *u)
+			}
+		})
+	}
+}
+
+func TestBindEntryPoints(t *testing.T) {
+	reg := bindRegistry(t)
+	t.Run("an unknown name", func(t *testing.T) {
+		err := reg.Bind("nobody", bindRequest("POST", "/", `{}`), &bindUser{})
+		if !errors.Is(err, entity.ErrUnknownEntity) {
+			t.Errorf("Bind: %v, want ErrUnknownEntity", err)
+		}
+	})
+	t.Run("a nil entity", func(t *testing.T) {
+		var e *entity.Entity
+		if err := e.Bind(bindRequest("POST", "/", `{}`), &bindUser{}); !errors.Is(err, entity.ErrUnknownEntity) {
+			t.Errorf("Bind: %v, want ErrUnknownEntity", err)
+		}
+	})
+	t.Run("a nil request is an empty input", func(t *testing.T) {
+		var u bindUser
+		err := reg.Bind("signup", nil, &u)
+		if !errors.Is(err, entity.ErrValidation) {
+			t.Errorf("Bind(nil request): %v, want the req fields' errors", err)
+		}
+	})
+	t.Run("the Default registry", func(t *testing.T) {
+		entity.MustExpose("bind-test-ping", "n", "int", "req")
+		var got struct {
+			N int `json:"n"`
+		}
+		if err := entity.Bind("bind-test-ping", httptest.NewRequest("GET", "/?n=7", nil), &got); err != nil {
+			t.Fatalf("Bind: %v", err)
+		}
+		if got.N != 7 {
+			t.Errorf("Bind: n = %d, want 7", got.N)
+		}
+	})
+}
