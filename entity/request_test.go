@@ -319,7 +319,7 @@ func TestMakeRequestErrors(t *testing.T) {
 		{name: "validation failure", entity: "newuser",
 			r:      rqRequest("POST", "/?age=200", "application/json", `{"name":"a","mail":"bad"}`),
 			status: 400, sentinel: entity.ErrValidation,
-			body: `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"3 fields failed validation","errors":[{"pointer":"","path":"name","outputPath":"name","code":"min","message":"must be at least 2 characters long"},{"pointer":"","path":"mail","outputPath":"mail","code":"email","message":"must be a valid email address"},{"pointer":"","path":"age","outputPath":"age","code":"range","message":"must be between 0 and 150"}]}`,
+			body:   `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"3 fields failed validation","errors":[{"pointer":"","path":"name","outputPath":"name","code":"min","message":"must be at least 2 characters long"},{"pointer":"","path":"mail","outputPath":"mail","code":"email","message":"must be a valid email address"},{"pointer":"","path":"age","outputPath":"age","code":"range","message":"must be between 0 and 150"}]}`,
 			fields: []string{"name", "mail", "age"}},
 		{name: "validation failure, required fields missing", entity: "newuser", r: rqRequest("POST", "/", "", ""),
 			status: 400, sentinel: entity.ErrValidation, fields: []string{"name", "mail"}},
