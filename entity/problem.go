@@ -270,7 +270,7 @@ func (e *ValidationError) appendProblemMembers(dst []byte) []byte {
 		detail = strconv.Itoa(n) + " fields failed validation"
 	}
 	if e.Omitted > 0 {
-		detail += "; the first " + strconv.Itoa(len(fields)) + " are listed"
+		detail += "; " + strconv.Itoa(len(fields)) + " listed"
 	}
 	dst = appendString(dst, detail)
 	dst = append(dst, `,"errors":[`...)
