@@ -104,14 +104,27 @@
 // # Errors
 //
 // A failing input gives a *ValidationError listing every failing field as a
-// *FieldError with its Path in the input ("list[1].mail"), its OutputPath
-// ("list[1].details.mail"), the Rule and a Message that never quotes the
+// *FieldError with its Path in the input ("list[1].mail"), its Pointer
+// (RFC 6901, "/list/1/mail"), its OutputPath ("list[1].details.mail"), the
+// Rule, a stable Code with its Params, and a Message that never quotes the
 // value. An input that cannot be read at all (JSON that does not parse, a
 // body too large, a method not allowed) is an *InputError with its HTTP
 // status. Sentinels for errors.Is: ErrValidation, ErrUnknownEntity,
 // ErrUnsupportedInput, ErrDepth, ErrTooLarge, ErrInvalidJSON, ErrMethod,
-// ErrBodyTooLarge. Write and WriteError answer 400 for field errors, an
-// InputError's own status, and 500 without details for anything else.
+// ErrBodyTooLarge, ErrUnsupportedMediaType.
+//
+// Write and WriteError answer errors as RFC 9457 problem details
+// (Content-Type application/problem+json) with "type", "title", "status"
+// and "detail": 400 for field errors, with "errors", one
+// {"pointer","path","outputPath","code","params","message"} per field
+// (and "omitted", the count past Registry.SetMaxErrors); an InputError's
+// own status and message, with "offset" for JSON that stops parsing at a
+// known byte, "accept" for a 415, and an Allow header for a 405; and 500,
+// "about:blank", with nothing of the error, for anything else. The types
+// are the registry's problem type base ("/problems/" unless
+// Registry.SetProblemTypeBase says otherwise) followed by "validation",
+// "invalid-json" or "unsupported-media-type"; any other problem is
+// "about:blank", titled with its status phrase. See WriteError.
 //
 // # Limits
 //

@@ -167,21 +167,45 @@ func (e *ValidationError) Unwrap() []error {
 // its fields: JSON that does not parse, a body too large, a request with a
 // method the entity does not take. StatusCode gives the HTTP status Write
 // answers with.
+//
+// WriteError answers it as RFC 9457 problem details whose detail is Msg;
+// see WriteError for the members each status carries.
 type InputError struct {
-	Status int    // 400, 405, 413…
-	Msg    string // what is wrong, safe to show the client
+	Status int    // 400, 405, 413, 415…
+	Msg    string // what is wrong, safe to show the client: never a value
 	Err    error  // the underlying error, if any
 	Allow  string // for 405: the methods allowed, for the Allow header
+	// Accept is, for 415, the request media types accepted, comma
+	// separated as an Accept header lists them; empty means
+	// AcceptedMediaTypes, those MakeRequest reads.
+	Accept string
 	// Offset is, for JSON that does not parse, the byte offset in the body
-	// where it stops being JSON; -1 or 0 when it does not apply.
+	// where it stops being JSON (0 is its first byte). It applies only
+	// when HasOffset is set: the problem details then carry it as their
+	// "offset" member.
 	Offset int
+	// HasOffset says that Offset applies. Set both together (invalidJSONAt
+	// does); the zero InputError has no offset.
+	HasOffset bool
 }
+
+// AcceptedMediaTypes are the request body media types MakeRequest reads:
+// JSON (and any +json type) and the two form encodings. A 415 answer
+// names them in its Accept header and its "accept" member.
+const AcceptedMediaTypes = "application/json, application/x-www-form-urlencoded, multipart/form-data"
 
 // inputError returns the InputError for what err (ErrInvalidJSON,
 // ErrBodyTooLarge, ErrMethod, or an error wrapping one) says is wrong,
 // with the status statusOf gives it.
 func inputError(err error, msg string) *InputError {
 	return &InputError{Status: statusOf(err), Msg: msg, Err: err}
+}
+
+// invalidJSONAt returns the InputError (400) for a body that stops being
+// JSON at byte offset off, wrapping ErrInvalidJSON: its problem details
+// carry the offset.
+func invalidJSONAt(off int, msg string) *InputError {
+	return &InputError{Status: http.StatusBadRequest, Msg: msg, Err: ErrInvalidJSON, Offset: off, HasOffset: true}
 }
 
 // requestTooLarge returns the InputError (413) of a request whose output
@@ -222,6 +246,10 @@ var ErrMethod = errors.New("entity: method not allowed")
 // ErrBodyTooLarge is wrapped by the InputError (413) for a request body
 // over the registry's limit.
 var ErrBodyTooLarge = errors.New("entity: request body too large")
+
+// ErrUnsupportedMediaType is wrapped by the InputError (415) for a request
+// body of a media type MakeRequest does not read (see AcceptedMediaTypes).
+var ErrUnsupportedMediaType = errors.New("entity: unsupported media type")
 
 // errUnreadableBody is wrapped, with the error that reading it gave, by the
 // InputError (400) for a request body that cannot be read.
@@ -297,7 +325,8 @@ type statusCoder interface{ StatusCode() int }
 //   - a *ValidationError: 400, the client's fields are at fault;
 //   - an *InputError whose Status is a client error (4xx): that status;
 //   - an error wrapping ErrMethod: 405; ErrBodyTooLarge: 413;
-//     ErrInvalidJSON or an unreadable body: 400;
+//     ErrUnsupportedMediaType: 415; ErrInvalidJSON or an unreadable
+//     body: 400;
 //   - another error with a StatusCode method returning 4xx: that status;
 //   - anything else, nil and typed nils included: 500, the server is at
 //     fault.
@@ -315,6 +344,8 @@ func statusOf(err error) int {
 		return http.StatusMethodNotAllowed
 	case errors.Is(err, ErrBodyTooLarge):
 		return http.StatusRequestEntityTooLarge
+	case errors.Is(err, ErrUnsupportedMediaType):
+		return http.StatusUnsupportedMediaType
 	case errors.Is(err, ErrInvalidJSON), errors.Is(err, errUnreadableBody):
 		return http.StatusBadRequest
 	case errors.As(err, &sc) && !isNil(sc):

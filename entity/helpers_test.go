@@ -590,10 +590,10 @@ func checkWritten(t testing.TB, c entryCase, want string, rec *httptest.Response
 		t.Errorf("Write: invalid JSON body %s", clip(string(body)))
 		return
 	}
-	if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
-		t.Errorf("Write: Content-Type %q", ct)
-	}
 	if want != "" {
+		if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
+			t.Errorf("Write: Content-Type %q", ct)
+		}
 		if err != nil || rec.Code != 200 || string(body) != want {
 			t.Errorf("Write: %d %s (error %v), want 200 %s", rec.Code, clip(string(body)), err, clip(want))
 		}
@@ -607,38 +607,203 @@ func checkWritten(t testing.TB, c entryCase, want string, rec *httptest.Response
 		if rec.Code != c.status {
 			t.Errorf("Write: status %d, want %d (%s)", rec.Code, c.status, clip(string(body)))
 		}
+		checkProblem(t, rec, rec.Code)
 		return
 	}
 	if rec.Code != 400 {
 		t.Errorf("Write: status %d, want 400", rec.Code)
 	}
-	var resp struct {
-		Error  string `json:"error"`
-		Entity string `json:"entity"`
-		Fields []struct {
-			Path, OutputPath, Rule, Message string
-		} `json:"fields"`
-	}
-	if jerr := json.Unmarshal(body, &resp); jerr != nil {
-		t.Errorf("Write: body %s: %v", clip(string(body)), jerr)
+	pb, ok := checkProblem(t, rec, 400)
+	var ve *entity.ValidationError
+	if !ok || !errors.As(err, &ve) {
 		return
 	}
-	var ve *entity.ValidationError
-	if errors.As(err, &ve) && len(resp.Fields) != len(ve.Fields) {
-		t.Errorf("Write: body lists %d fields, the error %d", len(resp.Fields), len(ve.Fields))
+	checkProblemErrors(t, pb, ve)
+}
+
+// problemBody is the RFC 9457 problem details that WriteError writes, with
+// the package's extension members.
+type problemBody struct {
+	Type    string         `json:"type"`
+	Title   string         `json:"title"`
+	Status  int            `json:"status"`
+	Detail  string         `json:"detail"`
+	Errors  []problemField `json:"errors"`
+	Omitted *int           `json:"omitted"`
+	Offset  *int           `json:"offset"`
+	Accept  []string       `json:"accept"`
+}
+
+// problemField is one member of a problem's "errors".
+type problemField struct {
+	Pointer    string         `json:"pointer"`
+	Path       string         `json:"path"`
+	OutputPath string         `json:"outputPath"`
+	Code       string         `json:"code"`
+	Params     map[string]any `json:"params"`
+	Message    string         `json:"message"`
+}
+
+// problemMembers are the JSON types of the members a problem may have:
+// RFC 9457's own (type, title, status, detail; instance is never written)
+// and the package's extensions.
+var problemMembers = map[string]string{
+	"type": "string", "title": "string", "status": "number", "detail": "string",
+	"errors": "array", "omitted": "number", "offset": "number", "accept": "array",
+}
+
+// fieldMembers are the JSON types of the members of an "errors" entry.
+var fieldMembers = map[string]string{
+	"pointer": "string", "path": "string", "outputPath": "string",
+	"code": "string", "params": "object", "message": "string",
+}
+
+// checkProblem checks that rec holds problem details of status: the
+// headers (Content-Type application/problem+json, a Content-Length that is
+// the body's, nosniff), RFC 9457's members present and of their types, a
+// type that is "about:blank" or one of the package's, and every other
+// member one the package documents, of its type. It returns the body
+// decoded, and whether it was one.
+func checkProblem(t testing.TB, rec *httptest.ResponseRecorder, status int) (problemBody, bool) {
+	t.Helper()
+	var pb problemBody
+	body := rec.Body.Bytes()
+	h := rec.Header()
+	if rec.Code != status {
+		t.Errorf("problem: status %d, want %d (%s)", rec.Code, status, clip(string(body)))
 	}
-	if ve != nil && ve.Omitted > 0 {
-		if summary := fmt.Sprintf("and %d more", ve.Omitted); !bytes.Contains(body, []byte(summary)) {
-			t.Errorf("Write: body lacks %q: …%s", summary, body[max(0, len(body)-200):])
+	if ct := h.Get("Content-Type"); ct != "application/problem+json" {
+		t.Errorf("problem: Content-Type %q, want application/problem+json", ct)
+	}
+	if cl := h.Get("Content-Length"); cl != fmt.Sprint(len(body)) {
+		t.Errorf("problem: Content-Length %q, body of %d bytes", cl, len(body))
+	}
+	if h.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("problem: no X-Content-Type-Options: nosniff")
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(body, &raw); err != nil {
+		t.Errorf("problem: body %s is not a JSON object: %v", clip(string(body)), err)
+		return pb, false
+	}
+	ok := checkMembers(t, "problem", raw, problemMembers, "type", "title", "status", "detail")
+	if e, has := raw["errors"]; has {
+		var list []map[string]json.RawMessage
+		if err := json.Unmarshal(e, &list); err != nil {
+			t.Errorf("problem: errors %s: %v", clip(string(e)), err)
+			ok = false
+		}
+		for i, f := range list {
+			ok = checkMembers(t, fmt.Sprintf("problem: errors[%d]", i), f, fieldMembers, "pointer", "path", "outputPath", "code", "message") && ok
 		}
 	}
-	if c.fails != nil {
-		var got []string
-		for _, f := range resp.Fields {
-			got = append(got, failAt(f.Path, f.Rule))
+	if err := json.Unmarshal(body, &pb); err != nil {
+		t.Errorf("problem: body %s: %v", clip(string(body)), err)
+		return pb, false
+	}
+	if pb.Status != rec.Code {
+		t.Errorf("problem: status member %d, response status %d", pb.Status, rec.Code)
+	}
+	switch pb.Type {
+	case "about:blank", "/problems/validation", "/problems/invalid-json", "/problems/unsupported-media-type":
+	default:
+		t.Errorf("problem: type %q is not one the package writes", pb.Type)
+	}
+	if pb.Title == "" || pb.Detail == "" {
+		t.Errorf("problem: empty title or detail in %s", clip(string(body)))
+	}
+	if (pb.Type == "/problems/validation") != (pb.Errors != nil) {
+		t.Errorf("problem: type %q with errors %v", pb.Type, pb.Errors != nil)
+	}
+	if pb.Offset != nil && pb.Type != "/problems/invalid-json" {
+		t.Errorf("problem: offset in a problem of type %q", pb.Type)
+	}
+	if (pb.Accept != nil) != (pb.Type == "/problems/unsupported-media-type") {
+		t.Errorf("problem: type %q with accept %q", pb.Type, pb.Accept)
+	}
+	if (h.Get("Allow") != "") != (status == 405) {
+		t.Errorf("problem: status %d with Allow %q", status, h.Get("Allow"))
+	}
+	return pb, ok
+}
+
+// checkMembers checks that obj has the members required and no member
+// that types does not name, each of the JSON type it gives.
+func checkMembers(t testing.TB, what string, obj map[string]json.RawMessage, types map[string]string, required ...string) bool {
+	t.Helper()
+	ok := true
+	for _, k := range required {
+		if _, has := obj[k]; !has {
+			t.Errorf("%s: no %q member", what, k)
+			ok = false
 		}
-		if !reflect.DeepEqual(got, c.fails) {
-			t.Errorf("Write: body's fields\n got %q\nwant %q", clipList(got), clipList(c.fails))
+	}
+	for k, v := range obj {
+		want, known := types[k]
+		if !known {
+			t.Errorf("%s: member %q is not documented", what, k)
+			ok = false
+			continue
+		}
+		if got := jsonKind(v); got != want {
+			t.Errorf("%s: member %q is a JSON %s, want a %s", what, k, got, want)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// jsonKind names the JSON type of a value.
+func jsonKind(v json.RawMessage) string {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return "nothing"
+	}
+	switch v[0] {
+	case '"':
+		return "string"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// checkProblemErrors checks that a validation problem lists ve's field
+// errors, in order, and counts those omitted.
+func checkProblemErrors(t testing.TB, pb problemBody, ve *entity.ValidationError) {
+	t.Helper()
+	fields := ve.Fields
+	if ve.Omitted > 0 {
+		fields = fields[:len(fields)-1] // the summary entry: "omitted" stands for it
+		if pb.Omitted == nil || *pb.Omitted != ve.Omitted {
+			t.Errorf("problem: omitted %v, want %d", pb.Omitted, ve.Omitted)
+		}
+	} else if pb.Omitted != nil {
+		t.Errorf("problem: omitted %d, want none", *pb.Omitted)
+	}
+	if len(pb.Errors) != len(fields) {
+		t.Errorf("problem: %d errors, the error %d fields", len(pb.Errors), len(fields))
+		return
+	}
+	for i, f := range fields {
+		code := f.Code
+		if code == "" {
+			code = f.Rule
+		}
+		want := problemField{f.Pointer, f.Path, f.OutputPath, code, nil, f.Message}
+		got := pb.Errors[i]
+		if len(f.Params) == 0 && got.Params != nil {
+			t.Errorf("problem: errors[%d] has params %v, the field none", i, got.Params)
+		}
+		got.Params = nil
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("problem: errors[%d] = %+v, want %+v", i, got, want)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -730,8 +731,9 @@ func capped(n int) func(testing.TB, error) {
 			t.Errorf("Error() lacks %q: …%s", summary, msg[max(0, len(msg)-200):])
 		}
 		body := ve.AppendJSON(nil)
-		if !json.Valid(body) || !bytes.Contains(body, []byte(summary)) {
-			t.Errorf("Write's body lacks %q: …%s", summary, body[max(0, len(body)-200):])
+		omitted := `],"omitted":` + strconv.Itoa(ve.Omitted) + `}`
+		if !json.Valid(body) || !bytes.HasSuffix(body, []byte(omitted)) || bytes.Count(body, []byte(`"pointer":`)) != listed {
+			t.Errorf("Write's body does not list %d errors and end %s: …%s", listed, omitted, body[max(0, len(body)-200):])
 		}
 	}
 }

@@ -476,14 +476,8 @@ func TestRawJSONInvalid(t *testing.T) {
 			if rec.Code != 400 {
 				t.Errorf("Write status %d, want 400", rec.Code)
 			}
-			var body struct {
-				Error string `json:"error"`
-			}
-			if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || body.Error == "" {
-				t.Errorf("Write body %q is not {\"error\":…}: %v", rec.Body, err)
-			}
-			if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
-				t.Errorf("Write Content-Type %q", ct)
+			if pb, ok := checkProblem(t, rec, 400); ok && pb.Type != "/problems/invalid-json" {
+				t.Errorf("Write: problem type %q, want /problems/invalid-json", pb.Type)
 			}
 		})
 	}
@@ -920,9 +914,9 @@ func TestRawJSONWrite(t *testing.T) {
 		{"seed as json.RawMessage", "users", json.RawMessage(raw), 200, seedJSON},
 		{"array of users", "user", []byte(`[{"id":"1","name":"a"},2]`), 200, `[{"number":1,"name":"a","details":{"age":null,"mail":null},"code":"unknown"}]`},
 		{"validation error", "users", []byte(`{"list":[{"mail":"x"}]}`), 400,
-			`{"error":"validation failed","entity":"users","fields":[{"path":"list[0].name","outputPath":"list[0].name","rule":"req","message":"is required"},{"path":"list[0].mail","outputPath":"list[0].details.mail","rule":"email","message":"must be a valid email address"}]}`},
-		{"invalid JSON", "users", []byte(`{"list":[`), 400, `{"error":"the body is not valid JSON"}`},
-		{"not an object", "users", []byte(`12`), 400, `{"error":"the body is not a JSON object or array"}`},
+			`{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"2 fields failed validation","errors":[{"pointer":"","path":"list[0].name","outputPath":"list[0].name","code":"req","message":"is required"},{"pointer":"","path":"list[0].mail","outputPath":"list[0].details.mail","code":"email","message":"must be a valid email address"}]}`},
+		{"invalid JSON", "users", []byte(`{"list":[`), 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON"}`},
+		{"not an object", "users", []byte(`12`), 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not a JSON object or array"}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -937,8 +931,12 @@ func TestRawJSONWrite(t *testing.T) {
 			if got := rec.Body.String(); got != c.body {
 				t.Errorf("body:\n got %s\nwant %s", got, c.body)
 			}
-			if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
-				t.Errorf("Content-Type %q", ct)
+			wantCT := "application/json; charset=utf-8"
+			if c.status != 200 {
+				wantCT = "application/problem+json"
+			}
+			if ct := rec.Header().Get("Content-Type"); ct != wantCT {
+				t.Errorf("Content-Type %q, want %q", ct, wantCT)
 			}
 			if cl := rec.Header().Get("Content-Length"); cl != fmt.Sprint(rec.Body.Len()) {
 				t.Errorf("Content-Length %q, body %d bytes", cl, rec.Body.Len())

@@ -30,6 +30,8 @@ type Registry struct {
 	reqRatio atomic.Int64
 	mu       sync.Mutex // serializes Expose
 	slots    sync.Map   // name → *slot
+
+	problemBase atomic.Pointer[string] // SetProblemTypeBase's; nil: the default
 }
 
 // NewRegistry returns an empty registry with the built-in rules and a depth

@@ -2,7 +2,6 @@ package entity_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -275,15 +274,6 @@ func TestMakeRequestEntryPoints(t *testing.T) {
 	})
 }
 
-// rqBody is the JSON error body Write sends for an error.
-type rqBody struct {
-	Error  string `json:"error"`
-	Entity string `json:"entity"`
-	Fields []struct {
-		Path, OutputPath, Rule, Message string
-	} `json:"fields"`
-}
-
 // TestMakeRequestErrors: errors in the request itself are InputErrors with
 // their status (405 with the methods allowed, 413, 400), field errors a
 // ValidationError; WriteError answers each with its status, headers and
@@ -307,7 +297,7 @@ func TestMakeRequestErrors(t *testing.T) {
 	}{
 		{name: "GET on a POST entity", entity: "newuser", r: rqRequest("GET", "/?name=ab&mail=a@b.co", "", ""),
 			status: 405, sentinel: entity.ErrMethod, allow: "POST",
-			body: `{"error":"method GET is not allowed; use POST"}`},
+			body: `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method GET is not allowed; use POST"}`},
 		{name: "HEAD on a POST entity", entity: "newuser", r: rqRequest("HEAD", "/", "", ""),
 			status: 405, sentinel: entity.ErrMethod, allow: "POST"},
 		{name: "POST on a PUT, PATCH entity", entity: "edit", r: rqRequest("POST", "/", "", ""),
@@ -315,13 +305,13 @@ func TestMakeRequestErrors(t *testing.T) {
 		{name: "the method is checked before the body is read", entity: "newuser", r: rqRequest("GET", "/", "application/json", `{`),
 			status: 405, sentinel: entity.ErrMethod, allow: "POST"},
 		{name: "JSON body over the limit", entity: "newuser", r: rqRequest("POST", "/", "application/json", big),
-			status: 413, sentinel: entity.ErrBodyTooLarge, body: `{"error":"the request body is larger than the limit of 64 bytes"}`},
+			status: 413, sentinel: entity.ErrBodyTooLarge, body: `{"type":"about:blank","title":"Request Entity Too Large","status":413,"detail":"the request body is larger than the limit of 64 bytes"}`},
 		{name: "urlencoded body over the limit", entity: "newuser", r: rqRequest("POST", "/", "application/x-www-form-urlencoded", bigForm),
 			status: 413, sentinel: entity.ErrBodyTooLarge},
 		{name: "multipart body over the limit", entity: "newuser", r: rqRequest("POST", "/", bigMPType, bigMP),
 			status: 413, sentinel: entity.ErrBodyTooLarge},
 		{name: "invalid JSON body", entity: "newuser", r: rqRequest("POST", "/", "application/json", `{"name":`),
-			status: 400, sentinel: entity.ErrInvalidJSON, body: `{"error":"the body is not valid JSON"}`},
+			status: 400, sentinel: entity.ErrInvalidJSON, body: `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON"}`},
 		{name: "JSON array body", entity: "newuser", r: rqRequest("POST", "/", "application/json", `[{"name":"ab"}]`),
 			status: 400, sentinel: entity.ErrInvalidJSON},
 		{name: "JSON scalar body", entity: "newuser", r: rqRequest("POST", "/", "application/json", `"ab"`),
@@ -329,10 +319,7 @@ func TestMakeRequestErrors(t *testing.T) {
 		{name: "validation failure", entity: "newuser",
 			r:      rqRequest("POST", "/?age=200", "application/json", `{"name":"a","mail":"bad"}`),
 			status: 400, sentinel: entity.ErrValidation,
-			body: `{"error":"validation failed","entity":"newuser","fields":[` +
-				`{"path":"name","outputPath":"name","rule":"min","message":"must be at least 2 characters long"},` +
-				`{"path":"mail","outputPath":"mail","rule":"email","message":"must be a valid email address"},` +
-				`{"path":"age","outputPath":"age","rule":"range","message":"must be between 0 and 150"}]}`,
+			body:   `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"3 fields failed validation","errors":[{"pointer":"","path":"name","outputPath":"name","code":"min","message":"must be at least 2 characters long"},{"pointer":"","path":"mail","outputPath":"mail","code":"email","message":"must be a valid email address"},{"pointer":"","path":"age","outputPath":"age","code":"range","message":"must be between 0 and 150"}]}`,
 			fields: []string{"name", "mail", "age"}},
 		{name: "validation failure, required fields missing", entity: "newuser", r: rqRequest("POST", "/", "", ""),
 			status: 400, sentinel: entity.ErrValidation, fields: []string{"name", "mail"}},
@@ -370,18 +357,12 @@ func TestMakeRequestErrors(t *testing.T) {
 			if got := rec.Header().Get("Allow"); got != c.allow {
 				t.Errorf("Allow header %q, want %q", got, c.allow)
 			}
-			if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
-				t.Errorf("Content-Type %q", ct)
-			}
 			if c.body != "" && rec.Body.String() != c.body {
 				t.Errorf("body:\n got %s\nwant %s", rec.Body, c.body)
 			}
-			var body rqBody
-			if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || body.Error == "" {
-				t.Errorf("body %s is not a JSON error: %v", rec.Body, err)
-			}
+			body, _ := checkProblem(t, rec, c.status)
 			var paths []string
-			for _, f := range body.Fields {
+			for _, f := range body.Errors {
 				paths = append(paths, f.Path)
 			}
 			if fmt.Sprint(paths) != fmt.Sprint(c.fields) {
@@ -460,11 +441,11 @@ func TestMakeRequestHandler(t *testing.T) {
 		{"created from a form", "POST", "age=7", "application/x-www-form-urlencoded", url.Values{"name": {"Bo"}, "mail": {"bo@example.com"}}.Encode(),
 			nil, 201, `{"name":"Bo","mail":"bo@example.com","age":7,"requestId":null}`, ""},
 		{"field errors", "POST", "", "application/json", `{"name":"A","age":-1}`,
-			nil, 400, `{"error":"validation failed","entity":"newuser","fields":[{"path":"name","outputPath":"name","rule":"min","message":"must be at least 2 characters long"},{"path":"mail","outputPath":"mail","rule":"req","message":"is required"},{"path":"age","outputPath":"age","rule":"range","message":"must be between 0 and 150"}]}`, ""},
-		{"wrong method", "GET", "name=Ann", "", "", nil, 405, `{"error":"method GET is not allowed; use POST"}`, "POST"},
+			nil, 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"3 fields failed validation","errors":[{"pointer":"","path":"name","outputPath":"name","code":"min","message":"must be at least 2 characters long"},{"pointer":"","path":"mail","outputPath":"mail","code":"req","message":"is required"},{"pointer":"","path":"age","outputPath":"age","code":"range","message":"must be between 0 and 150"}]}`, ""},
+		{"wrong method", "GET", "name=Ann", "", "", nil, 405, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method GET is not allowed; use POST"}`, "POST"},
 		{"too large", "POST", "", "application/json", `{"name":"` + strings.Repeat("n", 300) + `"}`, nil, 413,
-			`{"error":"the request body is larger than the limit of 256 bytes"}`, ""},
-		{"not JSON", "POST", "", "application/json", `name=Ann`, nil, 400, `{"error":"the body is not valid JSON"}`, ""},
+			`{"type":"about:blank","title":"Request Entity Too Large","status":413,"detail":"the request body is larger than the limit of 256 bytes"}`, ""},
+		{"not JSON", "POST", "", "application/json", `name=Ann`, nil, 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON"}`, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -524,7 +505,7 @@ func ExampleRegistry_MakeRequest() {
 	fmt.Println(rec.Code, rec.Header().Get("Allow"), rec.Body)
 	// Output:
 	// {"name":"Ann","age":30,"tags":["a","b"],"requestId":"r-42"} <nil>
-	// 405 POST {"error":"method GET is not allowed; use POST"}
+	// 405 POST {"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method GET is not allowed; use POST"}
 }
 
 // A handler answers 400 with every field error.
@@ -548,7 +529,7 @@ func ExampleEntity_MakeRequest() {
 	handler(rec, r)
 	fmt.Println(rec.Code, rec.Body)
 	// Output:
-	// 400 {"error":"validation failed","entity":"signup","fields":[{"path":"name","outputPath":"name","rule":"req","message":"is required"},{"path":"mail","outputPath":"mail","rule":"email","message":"must be a valid email address"}]}
+	// 400 {"type":"/problems/validation","title":"Validation failed","status":400,"detail":"2 fields failed validation","errors":[{"pointer":"","path":"name","outputPath":"name","code":"req","message":"is required"},{"pointer":"","path":"mail","outputPath":"mail","code":"email","message":"must be a valid email address"}]}
 }
 
 // TestMakeRequestWithoutURL checks the requests MakeRequest used to panic

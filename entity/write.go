@@ -1,10 +1,8 @@
 package entity
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 )
 
 // Write makes v with the entity named and writes it as an HTTP response. See
@@ -18,7 +16,7 @@ func (r *Registry) Write(w http.ResponseWriter, name string, v any, opts ...Opti
 func (r *Registry) WriteStatus(w http.ResponseWriter, status int, name string, v any, opts ...Option) error {
 	e, err := r.entity(name)
 	if err != nil {
-		WriteError(w, err)
+		r.WriteError(w, err)
 		return err
 	}
 	return e.WriteStatus(w, status, v, opts...)
@@ -37,17 +35,19 @@ func WriteStatus(w http.ResponseWriter, status int, name string, v any, opts ...
 }
 
 // Write makes v and writes it as an HTTP response: status 200 and
-// Content-Type application/json; charset=utf-8 on success. When fields fail,
-// it writes the ValidationError's status (400) and a JSON body listing every
-// field error:
+// Content-Type application/json; charset=utf-8 on success. On failure it
+// writes the error as WriteError does, with the registry's problem type
+// base: RFC 9457 problem details (Content-Type application/problem+json),
+// 400 with every field error when fields fail,
 //
-//	{"error":"validation failed","entity":"user","fields":[
-//	  {"path":"name","outputPath":"name","rule":"req","message":"is required"}]}
+//	{"type":"/problems/validation","title":"Validation failed","status":400,
+//	 "detail":"1 field failed validation","errors":[{"pointer":"/name",
+//	 "path":"name","outputPath":"name","code":"required","message":"is required"}]}
 //
-// An error that carries its own status (a StatusCode() int method returning
-// 4xx) is written with that status and its message; any other error is
-// written as 500 with a body that says nothing of it. Write returns the
-// error, for logging. Nothing of a failed make is ever written.
+// an error that carries its own status (a StatusCode() int method returning
+// 4xx) with that status and its message, and any other error as 500 with a
+// body that says nothing of it. Write returns the error, for logging.
+// Nothing of a failed make is ever written.
 //
 // Each response gets header values of its own: a handler or middleware may
 // modify them in place.
@@ -82,7 +82,11 @@ func (e *Entity) WriteStatus(w http.ResponseWriter, status int, v any, opts ...O
 	b, err := e.AppendJSON((*bp)[:0], v, opts...)
 	*bp = b
 	if err != nil {
-		WriteError(w, err)
+		var reg *Registry // a nil *Entity's error is written as the default's
+		if e != nil {
+			reg = e.reg
+		}
+		reg.WriteError(w, err)
 		return err
 	}
 	hv := newJSONHeader(len(b))
@@ -137,81 +141,3 @@ func (hv *jsonHeader) contentType() []string { return hv.vals[0:1:1] }
 
 // contentLength returns the Content-Length value slice.
 func (hv *jsonHeader) contentLength() []string { return hv.vals[1:2:2] }
-
-// WriteError writes err as the JSON error response Write gives, with the
-// status statusOf decides: a ValidationError as 400 with every field error;
-// an InputError (or another error with a 4xx StatusCode method) with its
-// status and message, and an Allow header for 405; any other error,
-// including a nil one or a typed nil pointer, as 500 with a body that says
-// nothing of it.
-func WriteError(w http.ResponseWriter, err error) {
-	if w == nil {
-		return
-	}
-	status := statusOf(err)
-	var body []byte
-	var ve *ValidationError
-	var ie *InputError
-	var sc statusCoder
-	h := w.Header()
-	switch {
-	case status == http.StatusInternalServerError:
-		body = []byte(`{"error":"internal server error"}`)
-	case errors.As(err, &ve) && ve != nil:
-		body = ve.AppendJSON(nil)
-	case errors.As(err, &ie) && ie != nil:
-		body = appendString(append(body, `{"error":`...), ie.Msg)
-		body = append(body, '}')
-		if ie.Allow != "" {
-			h["Allow"] = []string{ie.Allow}
-		}
-	case errors.As(err, &sc):
-		// The status carrier's own words, never those of what wraps it
-		// (fmt.Errorf("db at 10.0.0.5: %w", notFound) sends "not found").
-		body = appendString(append(body, `{"error":`...), carrierMessage(sc))
-		body = append(body, '}')
-	default: // a sentinel of the package wrapped by another error: its words are the server's
-		body = appendString(append(body, `{"error":`...), strings.ToLower(http.StatusText(status)))
-		body = append(body, '}')
-	}
-	h["Content-Type"] = []string{jsonContentType}
-	h["Content-Length"] = []string{strconv.Itoa(len(body))}
-	h["X-Content-Type-Options"] = []string{"nosniff"}
-	w.WriteHeader(status)
-	w.Write(body)
-}
-
-// carrierMessage returns the message of an error that carries its status;
-// a carrier that is not itself an error says its status text.
-func carrierMessage(sc statusCoder) string {
-	if e, ok := sc.(error); ok {
-		return e.Error()
-	}
-	return strings.ToLower(http.StatusText(sc.StatusCode()))
-}
-
-// AppendJSON appends the error as the JSON body that Write sends:
-// {"error":"validation failed","entity":…,"fields":[{"path":…,"outputPath":…,"rule":…,"message":…},…]}.
-func (e *ValidationError) AppendJSON(dst []byte) []byte {
-	if e == nil {
-		return append(dst, `{"error":"validation failed","entity":"","fields":[]}`...)
-	}
-	dst = append(dst, `{"error":"validation failed","entity":`...)
-	dst = appendString(dst, e.Entity)
-	dst = append(dst, `,"fields":[`...)
-	for i, f := range e.Fields {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, `{"path":`...)
-		dst = appendString(dst, f.Path)
-		dst = append(dst, `,"outputPath":`...)
-		dst = appendString(dst, f.OutputPath)
-		dst = append(dst, `,"rule":`...)
-		dst = appendString(dst, f.Rule)
-		dst = append(dst, `,"message":`...)
-		dst = appendString(dst, f.Message)
-		dst = append(dst, '}')
-	}
-	return append(dst, "]}"...)
-}

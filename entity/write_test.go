@@ -101,7 +101,7 @@ func TestWriteTypedNilRequest(t *testing.T) {
 		wantFail bool
 	}{
 		{"optional fields give their defaults", "opt", 200, `{"name":"x","n":null}`, false},
-		{"a required field fails as on an empty input", "req", 400, `{"error":"validation failed","entity":"req","fields":[{"path":"id","outputPath":"id","rule":"req","message":"is required"}]}`, true},
+		{"a required field fails as on an empty input", "req", 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"","path":"id","outputPath":"id","code":"req","message":"is required"}]}`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -146,7 +146,7 @@ func TestWriteErrorTypedNil(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := httptest.NewRecorder()
 			entity.WriteError(rec, tt.err)
-			if rec.Code != 500 || rec.Body.String() != `{"error":"internal server error"}` {
+			if rec.Code != 500 || rec.Body.String() != `{"type":"about:blank","title":"Internal Server Error","status":500,"detail":"the server could not answer the request"}` {
 				t.Errorf("WriteError: %d %s, want the generic 500", rec.Code, rec.Body)
 			}
 		})
@@ -173,18 +173,18 @@ func TestWriteErrorStatus(t *testing.T) {
 		body   string
 		allow  string
 	}{
-		{"validation error", verr, 400, `{"error":"validation failed","entity":"user","fields":[{"path":"id","outputPath":"id","rule":"req","message":"is required"}]}`, ""},
-		{"wrapped validation error", fmt.Errorf("handler: %w", verr), 400, `{"error":"validation failed","entity":"user","fields":[{"path":"id","outputPath":"id","rule":"req","message":"is required"}]}`, ""},
-		{"invalid JSON", jerr, 400, `{"error":"the body is not valid JSON"}`, ""},
-		{"method", merr, 405, `{"error":"method GET is not allowed; use POST"}`, "POST"},
-		{"input error of a status given", &entity.InputError{Status: 422, Msg: "no"}, 422, `{"error":"no"}`, ""},
-		{"input error of a server status", &entity.InputError{Status: 503, Msg: "secret detail"}, 500, `{"error":"internal server error"}`, ""},
-		{"input error without status, wrapping a sentinel", &entity.InputError{Msg: "bad", Err: entity.ErrBodyTooLarge}, 413, `{"error":"bad"}`, ""},
-		{"sentinel wrapped by another error", fmt.Errorf("db 10.0.0.5: %w", entity.ErrInvalidJSON), 400, `{"error":"bad request"}`, ""},
-		{"error with a 4xx StatusCode", &codedError{409}, 409, `{"error":"coded 409"}`, ""},
-		{"error with a 4xx StatusCode, wrapped", fmt.Errorf("db at 10.0.0.5 password=hunter2: %w", &codedError{404}), 404, `{"error":"coded 404"}`, ""},
-		{"error with a 5xx StatusCode", &codedError{502}, 500, `{"error":"internal server error"}`, ""},
-		{"plain error", errors.New("pq: password=hunter2"), 500, `{"error":"internal server error"}`, ""},
+		{"validation error", verr, 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"","path":"id","outputPath":"id","code":"req","message":"is required"}]}`, ""},
+		{"wrapped validation error", fmt.Errorf("handler: %w", verr), 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"","path":"id","outputPath":"id","code":"req","message":"is required"}]}`, ""},
+		{"invalid JSON", jerr, 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON"}`, ""},
+		{"method", merr, 405, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method GET is not allowed; use POST"}`, "POST"},
+		{"input error of a status given", &entity.InputError{Status: 422, Msg: "no"}, 422, `{"type":"about:blank","title":"Unprocessable Entity","status":422,"detail":"no"}`, ""},
+		{"input error of a server status", &entity.InputError{Status: 503, Msg: "secret detail"}, 500, `{"type":"about:blank","title":"Internal Server Error","status":500,"detail":"the server could not answer the request"}`, ""},
+		{"input error without status, wrapping a sentinel", &entity.InputError{Msg: "bad", Err: entity.ErrBodyTooLarge}, 413, `{"type":"about:blank","title":"Request Entity Too Large","status":413,"detail":"bad"}`, ""},
+		{"sentinel wrapped by another error", fmt.Errorf("db 10.0.0.5: %w", entity.ErrInvalidJSON), 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON"}`, ""},
+		{"error with a 4xx StatusCode", &codedError{409}, 409, `{"type":"about:blank","title":"Conflict","status":409,"detail":"coded 409"}`, ""},
+		{"error with a 4xx StatusCode, wrapped", fmt.Errorf("db at 10.0.0.5 password=hunter2: %w", &codedError{404}), 404, `{"type":"about:blank","title":"Not Found","status":404,"detail":"coded 404"}`, ""},
+		{"error with a 5xx StatusCode", &codedError{502}, 500, `{"type":"about:blank","title":"Internal Server Error","status":500,"detail":"the server could not answer the request"}`, ""},
+		{"plain error", errors.New("pq: password=hunter2"), 500, `{"type":"about:blank","title":"Internal Server Error","status":500,"detail":"the server could not answer the request"}`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -26,6 +26,9 @@ type config struct {
 	// secretBody: the payload may be that of an entity with secret fields
 	// (an error body checked for such an entity).
 	secretBody bool
+	// optional: keys that may be absent (the extension members of problem
+	// details, which apply to some problems only).
+	optional map[string]bool
 }
 
 // IgnoreOrder makes Conform accept an object's declared keys in any order.
@@ -262,7 +265,9 @@ func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret 
 	for _, f := range fields {
 		val, ok := first[f.Key]
 		if !ok {
-			c.add(p.key(f.Key), "missing key, want "+want(f))
+			if !c.cfg.optional[f.Key] {
+				c.add(p.key(f.Key), "missing key, want "+want(f))
+			}
 			continue
 		}
 		c.field(p.key(f.Key), f, val, secret || f.Secret)

@@ -5,7 +5,7 @@
 //   - Conform checks a payload against an entity: every declared key, in
 //     order, of the declared JSON type, every rule holding, no other key;
 //   - CheckResponse checks a recorded response: status, Content-Type, and a
-//     body that conforms (2xx) or is entity.Write's error JSON (4xx, 5xx);
+//     body that conforms (2xx) or is entity.Write's RFC 9457 problem details (4xx, 5xx);
 //   - Equal compares payloads, Objects and maps with go-cmp, key order
 //     included;
 //   - Golden compares a payload with an indented file under testdata/,

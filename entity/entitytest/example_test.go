@@ -84,7 +84,7 @@ func ExampleCheckResponse() {
 	// Output:
 	// 200: true
 	// 400: true
-	// status: got 400, want 200; body: {"error":"validation failed","entity":"users","fields":[{"path":"list[0].name","outputPath":"list[0].name","rule":"req","message":"is required"},{"path":"list[0].mail","outputPath":"list[0].details.ma…
+	// status: got 400, want 200; body: {"type":"/problems/validation","title":"Validation failed","status":400,"detail":"2 fields failed validation","errors":[{"pointer":"","path":"list[0].name","outputPath":"list[0].name","code":"req","me…
 	// as 200: false
 }
 

@@ -12,8 +12,11 @@ import (
 	"github.com/expose-go/expose/entity"
 )
 
-// jsonContentType is the Content-Type that entity.Write sends.
+// jsonContentType is the Content-Type that entity.Write sends on success.
 const jsonContentType = "application/json; charset=utf-8"
+
+// problemContentType is the Content-Type of entity.Write's error bodies.
+const problemContentType = "application/problem+json"
 
 // CheckResponse checks a response recorded from a handler that writes e
 // with entity.Write:
@@ -21,13 +24,16 @@ const jsonContentType = "application/json; charset=utf-8"
 //   - the status is wantStatus (on a mismatch, the body is printed, each
 //     value under a secret field of e replaced by "(secret)", and not
 //     checked further);
-//   - the Content-Type is application/json; charset=utf-8;
+//   - the Content-Type is application/json; charset=utf-8 for a 2xx,
+//     application/problem+json for a 4xx or 5xx;
 //   - a 2xx body conforms to e, as Conform checks it (a 204 has no body);
-//   - a 4xx body is the ValidationError JSON that entity.Write sends,
-//     {"error":"validation failed","entity":…,"fields":[{"path":…,
-//     "outputPath":…,"rule":…,"message":…},…]}, or, for an error that is
-//     not a validation error, {"error":"…"};
-//   - a 5xx body is {"error":"…"}.
+//   - a 4xx or 5xx body is the RFC 9457 problem details that
+//     entity.WriteError sends: "type", "title", "status" (the response's)
+//     and "detail", strings but status; for a 4xx, "errors" (a validation
+//     failure: a list of at least one {"pointer", "path", "outputPath",
+//     "code", "params" (an object, optional), "message"}) and "omitted",
+//     "offset" (numbers) or "accept" (a list) where they apply; a 5xx body
+//     has none of these.
 //
 // An error body is checked against the library's error JSON only: a value
 // that is not part of it (an undeclared key's, or one of the wrong JSON
@@ -66,14 +72,18 @@ func checkResponse(rec *httptest.ResponseRecorder, e *entity.Entity, wantStatus 
 		}
 		return msgs
 	}
-	if ct := res.Header.Get("Content-Type"); ct != jsonContentType {
-		msgs = append(msgs, "Content-Type: got "+strconv.Quote(ct)+", want "+strconv.Quote(jsonContentType))
+	wantCT := jsonContentType
+	if wantStatus >= 400 {
+		wantCT = problemContentType
+	}
+	if ct := res.Header.Get("Content-Type"); ct != wantCT {
+		msgs = append(msgs, "Content-Type: got "+strconv.Quote(ct)+", want "+strconv.Quote(wantCT))
 	}
 	switch wantStatus / 100 {
 	case 2:
 		msgs = append(msgs, conform(e, body, config{})...)
 	case 4, 5:
-		eb := errorBody(body, wantStatus/100 == 4, newSecrets().inEntity(e))
+		eb := errorBody(body, wantStatus, newSecrets().inEntity(e))
 		if len(eb) > 0 {
 			if r, ok := asPayload(e, body); ok {
 				eb = append(eb, "read as $"+e.Name()+": "+clip(string(r), maxBodyShown))
@@ -91,49 +101,76 @@ func prefix(p string, msgs []string) []string {
 	return msgs
 }
 
-// errorEntities declares the error bodies that entity.Write sends, so that
-// Conform checks them. They are built at first use, not at init.
-var errorEntities = sync.OnceValue(func() (e struct{ validation, plain *entity.Entity }) {
+// errorEntities declares the problem details that entity.Write sends, so
+// that Conform checks them: a client error's and a server error's, which
+// has no extension member. They are built at first use, not at init.
+var errorEntities = sync.OnceValue(func() (e struct{ client, server *entity.Entity }) {
 	r := entity.NewRegistry()
-	e.validation = r.MustExpose("validationError",
-		"error", "string", "req | regex '^validation failed$'",
-		"entity", "string", "req",
-		"fields", "$fieldError", "req",
-	)
+	members := []string{
+		"type", "string", "req | min 1",
+		"title", "string", "req | min 1",
+		"status", "number", "req | range 100 599",
+		"detail", "string", "req | min 1",
+	}
+	e.client = r.MustExpose("problem", append(members,
+		"errors", "$fieldError", "",
+		"omitted", "number", "min 1",
+		"offset", "number", "min 0",
+		"accept", "list", "min 1",
+	)...)
 	r.MustExpose("fieldError",
+		"pointer", "string", "req",
 		"path", "string", "req",
 		"outputPath", "string", "req",
-		"rule", "string", "req | min 1",
+		"code", "string", "req | min 1",
+		"params", "object", "",
 		"message", "string", "req | min 1",
 	)
-	e.plain = r.MustExpose("error",
-		"error", "string", "req | min 1",
-	)
+	e.server = r.MustExpose("serverProblem", members...)
 	return e
 })
 
-// errorBody checks an error response's body: a ValidationError's JSON when
-// validation is allowed and the body looks like one, else {"error":"…"}.
-// Only the error format's own values are shown (config.errorFormat);
-// secretBody says that the response's entity has secret fields, which a
-// body that is not JSON may hold.
-func errorBody(body []byte, validation, secretBody bool) []string {
+// problemMembers are the members of the problem details entity.Write
+// sends: a body's key among them does not make it read as a payload.
+var problemMembers = map[string]bool{"type": true, "title": true, "status": true, "detail": true,
+	"errors": true, "omitted": true, "offset": true, "accept": true}
+
+// problemExtensions are the members of problem details that only some
+// problems have.
+var problemExtensions = map[string]bool{"errors": true, "omitted": true, "offset": true, "accept": true, "params": true}
+
+// errorBody checks an error response's body, of status, against the
+// problem details entity.WriteError writes: a client error's may have
+// the extension members, a server error's not. Only the error format's
+// own values are shown (config.errorFormat); secretBody says that the
+// response's entity has secret fields, which a body that is not JSON may
+// hold.
+func errorBody(body []byte, status int, secretBody bool) []string {
 	ents := errorEntities()
-	cfg := config{errorFormat: true, secretBody: secretBody}
+	cfg := config{errorFormat: true, secretBody: secretBody, optional: problemExtensions}
+	ent := ents.client
+	if status >= 500 {
+		ent = ents.server
+	}
+	msgs := conform(ent, body, cfg)
 	if !gjson.ValidBytes(body) {
-		return conform(ents.plain, body, cfg)
+		return msgs
 	}
 	v := gjson.ParseBytes(body)
-	if !validation || !v.IsObject() ||
-		!v.Get("entity").Exists() && !v.Get("fields").Exists() && v.Get("error").String() != "validation failed" {
-		return conform(ents.plain, body, cfg)
+	if !v.IsObject() {
+		return msgs
 	}
-	msgs := conform(ents.validation, body, cfg)
-	switch f := v.Get("fields"); {
-	case f.IsObject():
-		msgs = append(msgs, "fields: want a list of at least 1 field error, got "+typeOf(f))
+	if s := v.Get("status"); s.Type == gjson.Number && s.Int() != int64(status) {
+		msgs = append(msgs, "status: "+s.Raw+" is not the response's "+strconv.Itoa(status))
+	}
+	if status >= 500 {
+		return msgs // its extension members are undeclared keys
+	}
+	switch f := v.Get("errors"); {
 	case f.IsArray() && len(f.Array()) == 0:
-		msgs = append(msgs, "fields: want a list of at least 1 field error, got []")
+		msgs = append(msgs, "errors: want a list of at least 1 field error, got []")
+	case f.IsObject():
+		msgs = append(msgs, "errors: want a list of at least 1 field error, got "+typeOf(f))
 	}
 	return msgs
 }
@@ -166,7 +203,7 @@ func asPayload(e *entity.Entity, body []byte) ([]byte, bool) {
 	}
 	found := false
 	obj.ForEach(func(k, _ gjson.Result) bool {
-		found = names[k.Str]
+		found = names[k.Str] && !problemMembers[k.Str]
 		return !found
 	})
 	if !found {

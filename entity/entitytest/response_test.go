@@ -33,6 +33,16 @@ var seedInput = map[string]any{"limit": 2, "list": []any{
 
 const jsonCT = "application/json; charset=utf-8"
 
+const problemCT = "application/problem+json"
+
+// contentTypeOf returns the Content-Type entity.Write sends with status.
+func contentTypeOf(status int) string {
+	if status >= 400 {
+		return problemCT
+	}
+	return jsonCT
+}
+
 var responseTests = []struct {
 	name       string
 	handler    http.HandlerFunc
@@ -45,14 +55,17 @@ var responseTests = []struct {
 	{"list payload", writeEntity("user", []any{map[string]any{"name": "a"}}), "user", 200, nil},
 	{"validation error", writeEntity("users", map[string]any{"list": []any{map[string]any{"mail": "x"}}}), "users", 400, nil},
 	{"validation error past the error limit", writeEntity("users", map[string]any{"list": make([]map[string]any, 150)}), "users", 400, nil},
-	{"other 4xx error", writeRaw(405, jsonCT, `{"error":"method not allowed"}`), "users", 405, nil},
+	{"other 4xx error", writeRaw(405, problemCT, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method PUT is not allowed; use GET"}`), "users", 405, nil},
+	{"invalid JSON with its offset", writeRaw(400, problemCT, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON","offset":9}`), "users", 400, nil},
+	{"415 with the media types accepted", writeRaw(415, problemCT, `{"type":"/problems/unsupported-media-type","title":"Unsupported Media Type","status":415,"detail":"send JSON","accept":["application/json"]}`), "users", 415, nil},
+	{"field errors with pointers and params", writeRaw(422, problemCT, `{"type":"https://api.example.com/problems/validation","title":"Validation failed","status":422,"detail":"1 field failed validation","errors":[{"pointer":"/list/0/name","path":"list[0].name","outputPath":"list[0].name","code":"min","params":{"min":2},"message":"must be at least 2 characters long"}],"omitted":3}`), "users", 422, nil},
 	{"server error", writeEntity("undeclared", map[string]any{"ghost": map[string]any{}}), "undeclared", 500, nil},
 	{"201 created", writeRaw(201, jsonCT, seedJSON), "users", 201, nil},
 	{"204 no content", writeRaw(204, "", ""), "users", 204, nil},
 
 	// Responses that fail.
 	{"wrong status", writeEntity("users", map[string]any{"list": []any{map[string]any{}}}), "users", 200, []string{
-		`status: got 400, want 200; body: {"error":"validation failed","entity":"users","fields":[{"path":"list[0].name","outputPath":"list[0].name","rule":"req","message":"is required"}]}`,
+		`status: got 400, want 200; body: {"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"","path":"list[0].name","outputPath":"list[0].name","code":"req","mes…`,
 	}},
 	{"wrong status, empty body", writeRaw(404, "", ""), "users", 200, []string{
 		`status: got 404, want 200; the body is empty`,
@@ -75,43 +88,57 @@ var responseTests = []struct {
 	{"body is not JSON", writeRaw(200, jsonCT, `ok`), "users", 200, []string{
 		`(root): invalid JSON: invalid character 'o' looking for beginning of value (at byte 1)`,
 	}},
-	{"bad error body: field error missing a key", writeRaw(400, jsonCT, `{"error":"validation failed","entity":"users","fields":[{"path":"x","rule":"req","message":"is required"}]}`), "users", 400, []string{
-		`error body: fields[0].outputPath: missing key, want string`,
+	{"bad error body: the old format", writeRaw(400, jsonCT, `{"error":"validation failed","entity":"users","fields":[{"path":"x","outputPath":"x","rule":"req","message":"is required"}]}`), "users", 400, []string{
+		`Content-Type: got "application/json; charset=utf-8", want "application/problem+json"`,
+		`error body: type: missing key, want string matching min 1`,
+		`error body: title: missing key, want string matching min 1`,
+		`error body: status: missing key, want number matching range 100 599`,
+		`error body: detail: missing key, want string matching min 1`,
+		`error body: error: undeclared key, got a string`,
+		`error body: entity: undeclared key, got a string`,
+		`error body: fields: undeclared key, got an array`,
 	}},
-	{"bad error body: no field errors", writeRaw(400, jsonCT, `{"error":"validation failed","entity":"users","fields":[]}`), "users", 400, []string{
-		`error body: fields: want a list of at least 1 field error, got []`,
+	{"bad error body: field error missing a key", writeRaw(400, problemCT, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"/x","path":"x","code":"required","message":"is required"}]}`), "users", 400, []string{
+		`error body: errors[0].outputPath: missing key, want string`,
 	}},
-	{"bad error body: fields an object", writeRaw(400, jsonCT, `{"error":"validation failed","entity":"users","fields":{"path":"","outputPath":"","rule":"req","message":"m"}}`), "users", 400, []string{
-		`error body: fields: want a list of at least 1 field error, got an object`,
+	{"bad error body: no field errors", writeRaw(400, problemCT, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"0 fields failed validation","errors":[]}`), "users", 400, []string{
+		`error body: errors: want a list of at least 1 field error, got []`,
 	}},
-	{"bad error body: wrong error text", writeRaw(400, jsonCT, `{"error":"invalid","entity":"users","fields":[{"path":"","outputPath":"","rule":"req","message":"m"}]}`), "users", 400, []string{
-		`error body: error: want string matching regex '^validation failed$', got "invalid": must match /^validation failed$/ (regex)`,
+	{"bad error body: errors an object", writeRaw(400, problemCT, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"d","errors":{"pointer":"","path":"","outputPath":"","code":"req","message":"m"}}`), "users", 400, []string{
+		`error body: errors: want a list of at least 1 field error, got an object`,
 	}},
-	{"bad error body: no entity", writeRaw(422, jsonCT, `{"error":"validation failed","fields":[{"path":"a","outputPath":"a","rule":"","message":"m","value":1}]}`), "users", 422, []string{
-		`error body: entity: missing key, want string`,
-		`error body: fields[0].rule: want string matching min 1, got "": must be at least 1 character long (min)`,
-		`error body: fields[0].value: undeclared key, got a number`,
+	{"bad error body: status not the response's", writeRaw(422, problemCT, `{"type":"about:blank","title":"Bad Request","status":400,"detail":"d"}`), "users", 422, []string{
+		`error body: status: 400 is not the response's 422`,
 	}},
-	{"bad error body: text", writeRaw(400, "application/json; charset=utf-8", "Bad Request\n"), "users", 400, []string{
+	{"bad error body: a value in a field error", writeRaw(422, problemCT, `{"type":"/problems/validation","title":"t","status":422,"detail":"d","errors":[{"pointer":"/a","path":"a","outputPath":"a","code":"","message":"m","value":1}]}`), "users", 422, []string{
+		`error body: errors[0].code: want string matching min 1, got "": must be at least 1 character long (min)`,
+		`error body: errors[0].value: undeclared key, got a number`,
+	}},
+	{"bad error body: extension members of the wrong type", writeRaw(400, problemCT, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"d","omitted":0,"offset":"9","accept":"application/json"}`), "users", 400, []string{
+		`error body: omitted: want number matching min 1, got 0: must be at least 1 (min)`,
+		`error body: offset: want number matching min 0, got a string`,
+		`error body: accept: want list matching min 1, got a string`,
+	}},
+	{"bad error body: text", writeRaw(400, problemCT, "Bad Request\n"), "users", 400, []string{
 		`error body: (root): invalid JSON: invalid character 'B' looking for beginning of value (at byte 1)`,
 	}},
-	{"bad error body: plain error", writeRaw(404, jsonCT, `{"message":"not found"}`), "users", 404, []string{
-		`error body: error: missing key, want string matching min 1`,
+	{"bad error body: no detail", writeRaw(404, problemCT, `{"type":"about:blank","title":"Not Found","status":404,"message":"not found"}`), "users", 404, []string{
+		`error body: detail: missing key, want string matching min 1`,
 		`error body: message: undeclared key, got a string`,
 	}},
-	{"bad error body: empty error", writeRaw(409, jsonCT, `{"error":""}`), "users", 409, []string{
-		`error body: error: want string matching min 1, got "": must be at least 1 character long (min)`,
+	{"bad error body: empty title", writeRaw(409, problemCT, `{"type":"about:blank","title":"","status":409,"detail":"d"}`), "users", 409, []string{
+		`error body: title: want string matching min 1, got "": must be at least 1 character long (min)`,
 	}},
-	{"bad server error body", writeRaw(500, jsonCT, `{"error":"validation failed","entity":"users","fields":[]}`), "users", 500, []string{
-		`error body: entity: undeclared key, got a string`,
-		`error body: fields: undeclared key, got []`,
+	{"bad server error body: extension members", writeRaw(500, problemCT, `{"type":"about:blank","title":"Internal Server Error","status":500,"detail":"d","errors":[],"offset":3}`), "users", 500, []string{
+		`error body: errors: undeclared key, got []`,
+		`error body: offset: undeclared key, got a number`,
 	}},
 	{"a mux's plain-text 405", func(w http.ResponseWriter, r *http.Request) {
 		mux := http.NewServeMux()
 		mux.HandleFunc("GET /", writeEntity("users", seedInput))
 		mux.ServeHTTP(w, r)
 	}, "users", 405, []string{
-		`Content-Type: got "text/plain; charset=utf-8", want "application/json; charset=utf-8"`,
+		`Content-Type: got "text/plain; charset=utf-8", want "application/problem+json"`,
 		`error body: (root): invalid JSON: invalid character 'M' looking for beginning of value (at byte 1)`,
 	}},
 	{"204 with a body", writeRaw(204, jsonCT, `{}`), "users", 204, []string{

@@ -354,40 +354,49 @@ var leakResponseTests = []struct {
 		[]string{`status: got 200, want 400; body: {"id":1,"x":{"a":1}}`}},
 	{"400 with the payload", 400, `{"pin":"S3CRET","card":{"number":"S3CRET"}}`, 400,
 		[]string{
-			`error body: error: missing key, want string matching min 1`,
+			`error body: type: missing key, want string matching min 1`,
+			`error body: title: missing key, want string matching min 1`,
+			`error body: status: missing key, want number matching range 100 599`,
+			`error body: detail: missing key, want string matching min 1`,
 			`error body: pin: undeclared key, got a string`,
 			`error body: card: undeclared key, got an object`,
 			`error body: read as $pay: {"pin":"(secret)","card":"(secret)"}`,
 		}},
-	{"500 with the payload", 500, `{"id":7,"pin":"S3CRET","card":{"number":"S3CRET"}}`, 500,
+	{"500 with the payload", 500, `{"type":"about:blank","title":"t","status":500,"detail":"d","id":7,"pin":"S3CRET","card":{"number":"S3CRET"}}`, 500,
 		[]string{
-			`error body: error: missing key, want string matching min 1`,
 			`error body: id: undeclared key, got a number`,
 			`error body: pin: undeclared key, got a string`,
 			`error body: card: undeclared key, got an object`,
-			`error body: read as $pay: {"id":7,"pin":"(secret)","card":"(secret)"}`,
+			`error body: read as $pay: {"type":"about:blank","title":"t","status":500,"detail":"d","id":7,"pin":"(secret)","card":"(secret)"}`,
 		}},
 	{"400 with a list of payloads", 400, `[{"pin":"S3CRET"}]`, 400,
 		[]string{
-			`error body: [0].error: missing key, want string matching min 1`,
+			`error body: [0].type: missing key, want string matching min 1`,
+			`error body: [0].title: missing key, want string matching min 1`,
+			`error body: [0].status: missing key, want number matching range 100 599`,
+			`error body: [0].detail: missing key, want string matching min 1`,
 			`error body: [0].pin: undeclared key, got a string`,
 			`error body: read as $pay: [{"pin":"(secret)"}]`,
 		}},
-	{"400 with a body that is not JSON", 400, `{"error":S3CRET}`, 400,
-		[]string{`error body: (root): invalid JSON: invalid character looking for beginning of value (at byte 10)`}},
+	{"400 with a body that is not JSON", 400, `{"detail":S3CRET}`, 400,
+		[]string{`error body: (root): invalid JSON: invalid character looking for beginning of value (at byte 11)`}},
 	{"400 with a string", 400, `"S3CRET"`, 400,
-		[]string{`error body: (root): want object or list ($error), got a string`}},
-	{"400 with an error that is an object", 400, `{"error":{"pin":"S3CRET"}}`, 400,
-		[]string{`error body: error: want string matching min 1, got an object`}},
-	{"400 with a value in a field error", 400, `{"error":"validation failed","entity":"pay","fields":[{"path":"pin","outputPath":"pin","rule":"min","message":"is too short","value":"S3CRET"}]}`, 400,
-		[]string{`error body: fields[0].value: undeclared key, got a string`}},
-	{"400 with field errors in an object", 400, `{"error":"validation failed","entity":"pay","fields":{"path":"pin","outputPath":"pin","rule":"min","message":"m","pin":"S3CRET"}}`, 400,
+		[]string{`error body: (root): want object or list ($problem), got a string`}},
+	{"400 with a detail that is an object", 400, `{"type":"about:blank","title":"t","status":400,"detail":{"pin":"S3CRET"}}`, 400,
+		[]string{`error body: detail: want string matching min 1, got an object`}},
+	{"400 with a value in a field error", 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"d","errors":[{"pointer":"/pin","path":"pin","outputPath":"pin","code":"min","message":"is too short","value":"S3CRET"}]}`, 400,
+		[]string{`error body: errors[0].value: undeclared key, got a string`}},
+	{"400 with a value in params", 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"d","errors":[{"pointer":"/pin","path":"pin","outputPath":"pin","code":"min","params":{"pin":"S3CRET"},"message":"is too short"}]}`, 400,
+		nil},
+	{"400 with field errors in an object", 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"d","errors":{"pointer":"/pin","path":"pin","outputPath":"pin","code":"min","message":"m","pin":"S3CRET"}}`, 400,
 		[]string{
-			`error body: fields.pin: undeclared key, got a string`,
-			`error body: fields: want a list of at least 1 field error, got an object`,
+			`error body: errors.pin: undeclared key, got a string`,
+			`error body: errors: want a list of at least 1 field error, got an object`,
 		}},
-	{"400 with a message of the wrong type", 400, `{"error":"validation failed","entity":"pay","fields":[{"path":"pin","outputPath":"pin","rule":"min","message":["S3CRET"]}]}`, 400,
-		[]string{`error body: fields[0].message: want string matching min 1, got an array`}},
+	{"400 with a message of the wrong type", 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"d","errors":[{"pointer":"/pin","path":"pin","outputPath":"pin","code":"min","message":["S3CRET"]}]}`, 400,
+		[]string{`error body: errors[0].message: want string matching min 1, got an array`}},
+	{"400 with a detail that holds the value", 400, `{"type":"about:blank","title":"t","status":400,"detail":"pin S3CRET is too short"}`, 400,
+		nil},
 }
 
 // TestCheckResponseLeak checks that CheckResponse shows no secret value of
@@ -397,7 +406,7 @@ func TestCheckResponseLeak(t *testing.T) {
 	for _, tt := range leakResponseTests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := httptest.NewRecorder()
-			writeRaw(tt.status, jsonCT, tt.body)(rec, httptest.NewRequest("GET", "/", nil))
+			writeRaw(tt.status, contentTypeOf(tt.status), tt.body)(rec, httptest.NewRequest("GET", "/", nil))
 			tb := &fakeTB{}
 			ok := CheckResponse(tb, rec, pay, tt.wantStatus)
 			checkReport(t, tb, ok, tt.want)
@@ -423,7 +432,7 @@ func TestLeakSweep(t *testing.T) {
 	for _, tt := range leakResponseTests {
 		// An error body's secret is under no field of $pay: a wrong-status
 		// dump shows it, as it shows any key that $pay does not declare.
-		if !strings.Contains(tt.body, `"error":`) {
+		if !strings.Contains(tt.body, `"detail":`) {
 			payloads = append(payloads, tt.body)
 		}
 	}
@@ -439,7 +448,7 @@ func TestLeakSweep(t *testing.T) {
 		for _, status := range []int{200, 201, 204, 400, 404, 500} {
 			for _, wantStatus := range []int{200, 204, 400, 422, 500} {
 				rec := httptest.NewRecorder()
-				writeRaw(status, jsonCT, p)(rec, httptest.NewRequest("GET", "/", nil))
+				writeRaw(status, contentTypeOf(status), p)(rec, httptest.NewRequest("GET", "/", nil))
 				tb := &fakeTB{}
 				CheckResponse(tb, rec, pay, wantStatus)
 				noLeak(t, tb)

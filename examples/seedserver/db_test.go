@@ -113,7 +113,7 @@ func TestDBUsersErrors(t *testing.T) {
 			if !entitytest.CheckResponse(t, rec, dbUsersEntity, http.StatusInternalServerError) {
 				return
 			}
-			if got, want := rec.Body.String(), `{"error":"internal server error"}`; got != want {
+			if got, want := rec.Body.String(), `{"type":"about:blank","title":"Internal Server Error","status":500,"detail":"the server could not answer the request"}`; got != want {
 				t.Errorf("body %s, want %s", got, want)
 			}
 		})

@@ -67,7 +67,7 @@ func seedBody() []byte {
 	return b
 }
 
-// methodNotAllowed answers 405 with the Allow header and a JSON error, as
+// methodNotAllowed answers 405 with the Allow header and problem details, as
 // entity.Write answers a method that a declaration does not allow.
 func methodNotAllowed(allow string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {

@@ -43,8 +43,12 @@ func TestAPITest(t *testing.T) {
 			if len(rec.Body.Bytes()) != 227 {
 				t.Errorf("body is %d bytes, want the seed's 227", rec.Body.Len())
 			}
-			if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
-				t.Errorf("Content-Type = %q", ct)
+			wantCT := "application/json; charset=utf-8"
+			if tt.wantStatus >= 400 {
+				wantCT = "application/problem+json"
+			}
+			if ct := rec.Header().Get("Content-Type"); ct != wantCT {
+				t.Errorf("Content-Type = %q, want %q", ct, wantCT)
 			}
 		})
 	}
@@ -82,25 +86,25 @@ func TestCreateUser(t *testing.T) {
 		{name: "every field error", method: "POST", target: "/api/users", contentType: jsonType,
 			body: `{"mail":"not-an-address","age":151}`, requestID: "r-2",
 			wantStatus: 400,
-			wantBody: `{"error":"validation failed","entity":"newuser","fields":[` +
-				`{"path":"name","outputPath":"name","rule":"req","message":"is required"},` +
-				`{"path":"mail","outputPath":"mail","rule":"email","message":"must be a valid email address"},` +
-				`{"path":"age","outputPath":"age","rule":"range","message":"must be between 0 and 150"}]}`,
+			wantBody: `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"3 fields failed validation","errors":[` +
+				`{"pointer":"","path":"name","outputPath":"name","code":"req","message":"is required"},` +
+				`{"pointer":"","path":"mail","outputPath":"mail","code":"email","message":"must be a valid email address"},` +
+				`{"pointer":"","path":"age","outputPath":"age","code":"range","message":"must be between 0 and 150"}]}`,
 			wantFields: []string{"name", "mail", "age"}},
 		{name: "an empty POST", method: "POST", target: "/api/users",
 			wantStatus: 400, wantFields: []string{"name", "mail"}},
 		{name: "invalid JSON", method: "POST", target: "/api/users", contentType: jsonType, body: `{"name":`,
-			wantStatus: 400, wantBody: `{"error":"the body is not valid JSON"}`},
+			wantStatus: 400, wantBody: `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON"}`},
 		{name: "a JSON array", method: "POST", target: "/api/users", contentType: jsonType, body: `[{"name":"Ann"}]`,
 			wantStatus: 400},
 		{name: "a body over 1 MiB", method: "POST", target: "/api/users", contentType: jsonType,
 			body:       `{"name":"` + strings.Repeat("a", 1<<20) + `"}`,
-			wantStatus: 413, wantBody: `{"error":"the request body is larger than the limit of 1048576 bytes"}`},
+			wantStatus: 413, wantBody: `{"type":"about:blank","title":"Request Entity Too Large","status":413,"detail":"the request body is larger than the limit of 1048576 bytes"}`},
 		// GET lists generated users (users_test.go); other methods get a
 		// JSON 405 naming both.
 		{name: "PUT", method: "PUT", target: "/api/users", contentType: jsonType, body: `{"name":"Ann"}`,
 			wantStatus: 405, wantAllow: "GET, HEAD, POST",
-			wantBody: `{"error":"method PUT is not allowed; use GET, HEAD, POST"}`},
+			wantBody: `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method PUT is not allowed; use GET, HEAD, POST"}`},
 		{name: "DELETE", method: "DELETE", target: "/api/users",
 			wantStatus: 405, wantAllow: "GET, HEAD, POST"},
 	}
@@ -122,8 +126,12 @@ func TestCreateUser(t *testing.T) {
 			if tt.wantBody != "" && rec.Body.String() != tt.wantBody {
 				t.Errorf("body:\n got %s\nwant %s", rec.Body, tt.wantBody)
 			}
-			if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
-				t.Errorf("Content-Type = %q", ct)
+			wantCT := "application/json; charset=utf-8"
+			if tt.wantStatus >= 400 {
+				wantCT = "application/problem+json"
+			}
+			if ct := rec.Header().Get("Content-Type"); ct != wantCT {
+				t.Errorf("Content-Type = %q, want %q", ct, wantCT)
 			}
 			if cl := rec.Header().Get("Content-Length"); cl != strconv.Itoa(rec.Body.Len()) {
 				t.Errorf("Content-Length = %q, body is %d bytes", cl, rec.Body.Len())
@@ -132,19 +140,19 @@ func TestCreateUser(t *testing.T) {
 				t.Errorf("Allow = %q, want %q", allow, tt.wantAllow)
 			}
 			var body struct {
-				Error  string `json:"error"`
-				Fields []struct {
+				Status int `json:"status"`
+				Errors []struct {
 					Path string `json:"path"`
-				} `json:"fields"`
+				} `json:"errors"`
 			}
 			if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
 				t.Fatalf("body %s: %v", rec.Body, err)
 			}
-			if (tt.wantStatus >= 400) != (body.Error != "") {
-				t.Errorf("status %d with error %q", tt.wantStatus, body.Error)
+			if tt.wantStatus >= 400 && body.Status != tt.wantStatus {
+				t.Errorf("problem status %d, want %d", body.Status, tt.wantStatus)
 			}
 			var paths []string
-			for _, f := range body.Fields {
+			for _, f := range body.Errors {
 				paths = append(paths, f.Path)
 			}
 			if strings.Join(paths, ",") != strings.Join(tt.wantFields, ",") {

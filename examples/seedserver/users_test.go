@@ -98,14 +98,13 @@ func TestListUsersN(t *testing.T) {
 				return
 			}
 			var body struct {
-				Entity string
-				Fields []struct{ Path, Rule string }
+				Errors []struct{ Pointer, Path, Code string }
 			}
 			if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
 				t.Fatal(err)
 			}
-			if body.Entity != "usersquery" || len(body.Fields) != 1 || body.Fields[0].Path != "n" || body.Fields[0].Rule != tt.wantRule {
-				t.Errorf("body %s, want one error at n of rule %q", rec.Body, tt.wantRule)
+			if len(body.Errors) != 1 || body.Errors[0].Path != "n" || body.Errors[0].Code != tt.wantRule {
+				t.Errorf("body %s, want one error at n of code %q", rec.Body, tt.wantRule)
 			}
 		})
 	}
