@@ -164,17 +164,38 @@ func (e *ValidationError) Unwrap() []error {
 }
 
 // InputError is an error in the client's input itself rather than in one of
-// its fields: JSON that does not parse, a body too large, a request with a
-// method the entity does not take. StatusCode gives the HTTP status Write
-// answers with.
+// its fields: JSON that does not parse, a body too large or of a media type
+// the entity does not read, a request with a method the entity does not
+// take. StatusCode gives the HTTP status Write answers with.
 type InputError struct {
-	Status int    // 400, 405, 413…
+	Status int    // 400, 405, 413, 415…
 	Msg    string // what is wrong, safe to show the client
 	Err    error  // the underlying error, if any
 	Allow  string // for 405: the methods allowed, for the Allow header
-	// Offset is, for JSON that does not parse, the byte offset in the body
-	// where it stops being JSON; -1 or 0 when it does not apply.
+	// Offset is, when HasOffset reports true, the byte offset in the JSON
+	// input (a request body, or the []byte or json.RawMessage given to
+	// Make or MakeJSON), counted from its first byte, where the input
+	// stops being what was wanted: the first byte that no valid JSON
+	// could have there (len(input) when the input ends too soon), or the
+	// first byte of a top-level value that is not an object. Msg then
+	// says "at byte N" and what was expected there. It is 0 otherwise,
+	// which is also a valid offset: ask HasOffset, never Offset != 0.
 	Offset int
+
+	hasOffset bool
+}
+
+// HasOffset reports whether Offset locates the error in the input: true
+// for the errors of input that is not JSON (ErrInvalidJSON) that this
+// package builds, false for the others and for an InputError built
+// outside it. A problem-details body writes Offset (as "offset") only
+// then.
+func (e *InputError) HasOffset() bool { return e != nil && e.hasOffset }
+
+// jsonInputError returns the InputError (400, ErrInvalidJSON) of JSON input
+// that fails at byte off, as msg (which says so) explains.
+func jsonInputError(off int, msg string) *InputError {
+	return &InputError{Status: http.StatusBadRequest, Msg: msg, Err: ErrInvalidJSON, Offset: off, hasOffset: true}
 }
 
 // inputError returns the InputError for what err (ErrInvalidJSON,
@@ -222,6 +243,14 @@ var ErrMethod = errors.New("entity: method not allowed")
 // ErrBodyTooLarge is wrapped by the InputError (413) for a request body
 // over the registry's limit.
 var ErrBodyTooLarge = errors.New("entity: request body too large")
+
+// ErrUnsupportedMediaType is wrapped by the InputError (415) for a request
+// body that MakeRequest does not read: one whose Content-Type is neither
+// JSON (application/json, any +json) nor a form
+// (application/x-www-form-urlencoded, multipart/form-data), one with no
+// Content-Type, and a form none of whose keys the entity declares while
+// its text is JSON (what `curl -d '{…}'` sends).
+var ErrUnsupportedMediaType = errors.New("entity: unsupported media type")
 
 // errUnreadableBody is wrapped, with the error that reading it gave, by the
 // InputError (400) for a request body that cannot be read.
@@ -297,7 +326,8 @@ type statusCoder interface{ StatusCode() int }
 //   - a *ValidationError: 400, the client's fields are at fault;
 //   - an *InputError whose Status is a client error (4xx): that status;
 //   - an error wrapping ErrMethod: 405; ErrBodyTooLarge: 413;
-//     ErrInvalidJSON or an unreadable body: 400;
+//     ErrUnsupportedMediaType: 415; ErrInvalidJSON or an unreadable
+//     body: 400;
 //   - another error with a StatusCode method returning 4xx: that status;
 //   - anything else, nil and typed nils included: 500, the server is at
 //     fault.
@@ -315,6 +345,8 @@ func statusOf(err error) int {
 		return http.StatusMethodNotAllowed
 	case errors.Is(err, ErrBodyTooLarge):
 		return http.StatusRequestEntityTooLarge
+	case errors.Is(err, ErrUnsupportedMediaType):
+		return http.StatusUnsupportedMediaType
 	case errors.Is(err, ErrInvalidJSON), errors.Is(err, errUnreadableBody):
 		return http.StatusBadRequest
 	case errors.As(err, &sc) && !isNil(sc):

@@ -921,8 +921,8 @@ func TestRawJSONWrite(t *testing.T) {
 		{"array of users", "user", []byte(`[{"id":"1","name":"a"},2]`), 200, `[{"number":1,"name":"a","details":{"age":null,"mail":null},"code":"unknown"}]`},
 		{"validation error", "users", []byte(`{"list":[{"mail":"x"}]}`), 400,
 			`{"error":"validation failed","entity":"users","fields":[{"path":"list[0].name","outputPath":"list[0].name","rule":"req","message":"is required"},{"path":"list[0].mail","outputPath":"list[0].details.mail","rule":"email","message":"must be a valid email address"}]}`},
-		{"invalid JSON", "users", []byte(`{"list":[`), 400, `{"error":"the body is not valid JSON"}`},
-		{"not an object", "users", []byte(`12`), 400, `{"error":"the body is not a JSON object or array"}`},
+		{"invalid JSON", "users", []byte(`{"list":[`), 400, `{"error":"the body is not valid JSON: at byte 9, unexpected end of input"}`},
+		{"not an object", "users", []byte(` 12`), 400, `{"error":"the body is not a JSON object or array: at byte 1, got a number"}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -175,7 +175,7 @@ func TestWriteErrorStatus(t *testing.T) {
 	}{
 		{"validation error", verr, 400, `{"error":"validation failed","entity":"user","fields":[{"path":"id","outputPath":"id","rule":"req","message":"is required"}]}`, ""},
 		{"wrapped validation error", fmt.Errorf("handler: %w", verr), 400, `{"error":"validation failed","entity":"user","fields":[{"path":"id","outputPath":"id","rule":"req","message":"is required"}]}`, ""},
-		{"invalid JSON", jerr, 400, `{"error":"the body is not valid JSON"}`, ""},
+		{"invalid JSON", jerr, 400, `{"error":"the body is not valid JSON: at byte 6, unexpected end of input"}`, ""},
 		{"method", merr, 405, `{"error":"method GET is not allowed; use POST"}`, "POST"},
 		{"input error of a status given", &entity.InputError{Status: 422, Msg: "no"}, 422, `{"error":"no"}`, ""},
 		{"input error of a server status", &entity.InputError{Status: 503, Msg: "secret detail"}, 500, `{"error":"internal server error"}`, ""},
