@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"math/bits"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -137,6 +139,42 @@ func checkSyntaxError(t *testing.T, in string, off int) {
 	}
 	if off != want {
 		t.Fatalf("scanJSON(%.40q) refuses it at byte %d, encoding/json at byte %d: %v", in, off, want, se)
+	}
+}
+
+// TestScanJSONTestSuite runs JSONTestSuite's parsing corpus
+// (testdata/jsontestsuite): y_ files are accepted, n_ files refused at the
+// byte encoding/json names, i_ files judged as json.Valid judges them.
+func TestScanJSONTestSuite(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "jsontestsuite", "*.json"))
+	if err != nil || len(files) < 300 {
+		t.Fatalf("the corpus: %d files, %v", len(files), err)
+	}
+	var tape []int32
+	for _, file := range files {
+		name := filepath.Base(file)
+		t.Run(name, func(t *testing.T) {
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := string(b)
+			code, off := scanJSON(in, maxJSONNesting, &tape)
+			want := json.Valid(b)
+			switch name[0] {
+			case 'y':
+				want = true
+			case 'n':
+				want = false
+			}
+			if (code == scanOK) != want {
+				t.Fatalf("scanJSON = %v at %d, want valid %v", code, off, want)
+			}
+			if code != scanOK && code != scanTooDeep {
+				off, _ = syntaxError(in, code, off)
+				checkSyntaxError(t, in, off)
+			}
+		})
 	}
 }
 

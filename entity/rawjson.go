@@ -169,8 +169,15 @@ type jsonStack struct {
 var jsonStackPool = sync.Pool{New: func() any { return new(jsonStack) }}
 
 // parseJSON validates raw JSON input, records its tape for the run's
-// readers, and returns its text, trimmed. A run reads one document.
+// readers, and returns its text, trimmed: an object or an array. A run
+// reads one document.
 func (r *run) parseJSON(b []byte) (string, error) {
+	return r.parseJSONOf(b, false)
+}
+
+// parseJSONOf is parseJSON, taking an object only when objectOnly is
+// set (a request body).
+func (r *run) parseJSONOf(b []byte, objectOnly bool) (string, error) {
 	if r.js == nil {
 		r.js = jsonStackPool.Get().(*jsonStack)
 	}
@@ -184,7 +191,10 @@ func (r *run) parseJSON(b []byte) (string, error) {
 	}
 	start := len(s) - len(trimLeftSpace(s))
 	s = trimSpace(s)
-	if s[0] != '{' && s[0] != '[' {
+	switch {
+	case objectOnly && s[0] != '{':
+		return "", notAnObject(start, s, "object")
+	case s[0] != '{' && s[0] != '[':
 		return "", notAnObject(start, s, "object or array")
 	}
 	return s, nil

@@ -145,11 +145,8 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 			if err != nil {
 				return nil, bodyError(err)
 			}
-			if text := trimLeftSpace(bytesString(body)); len(text) > 0 {
-				js, err := run.parseJSON(body)
-				if err == nil && js[0] != '{' {
-					err = notAnObject(len(body)-len(text), js, "object")
-				}
+			if len(trimSpace(bytesString(body))) > 0 {
+				js, err := run.parseJSONOf(body, true)
 				if err != nil {
 					return nil, err
 				}
