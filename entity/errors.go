@@ -164,9 +164,9 @@ func (e *ValidationError) Unwrap() []error {
 }
 
 // InputError is an error in the client's input itself rather than in one of
-// its fields: JSON that does not parse, a body too large, a request with a
-// method the entity does not take. StatusCode gives the HTTP status Write
-// answers with.
+// its fields: JSON that does not parse, a body too large or of a media type
+// the entity does not read, a request with a method the entity does not
+// take. StatusCode gives the HTTP status Write answers with.
 //
 // WriteError answers it as RFC 9457 problem details whose detail is Msg;
 // see WriteError for the members each status carries.
@@ -179,14 +179,31 @@ type InputError struct {
 	// separated as an Accept header lists them; empty means
 	// AcceptedMediaTypes, those MakeRequest reads.
 	Accept string
-	// Offset is, for JSON that does not parse, the byte offset in the body
-	// where it stops being JSON (0 is its first byte). It applies only
-	// when HasOffset is set: the problem details then carry it as their
-	// "offset" member.
+	// Offset is, when HasOffset reports true, the byte offset in the JSON
+	// input (a request body, or the []byte or json.RawMessage given to
+	// Make or MakeJSON), counted from its first byte, where the input
+	// stops being what was wanted: the first byte that no valid JSON
+	// could have there (len(input) when the input ends too soon), or the
+	// first byte of a top-level value that is not an object. Msg then
+	// says "at byte N" and what was expected there. It is 0 otherwise,
+	// which is also a valid offset: ask HasOffset, never Offset != 0. The
+	// problem details carry it as their "offset" member.
 	Offset int
-	// HasOffset says that Offset applies. Set both together (invalidJSONAt
-	// does); the zero InputError has no offset.
-	HasOffset bool
+
+	hasOffset bool
+}
+
+// HasOffset reports whether Offset locates the error in the input: true
+// for the errors of input that is not JSON (ErrInvalidJSON) that this
+// package builds, false for the others and for an InputError built
+// outside it. A problem-details body writes Offset (as "offset") only
+// then.
+func (e *InputError) HasOffset() bool { return e != nil && e.hasOffset }
+
+// jsonInputError returns the InputError (400, ErrInvalidJSON) of JSON input
+// that fails at byte off, as msg (which says so) explains.
+func jsonInputError(off int, msg string) *InputError {
+	return &InputError{Status: http.StatusBadRequest, Msg: msg, Err: ErrInvalidJSON, Offset: off, hasOffset: true}
 }
 
 // AcceptedMediaTypes are the request body media types MakeRequest reads:
@@ -199,13 +216,6 @@ const AcceptedMediaTypes = "application/json, application/x-www-form-urlencoded,
 // with the status statusOf gives it.
 func inputError(err error, msg string) *InputError {
 	return &InputError{Status: statusOf(err), Msg: msg, Err: err}
-}
-
-// invalidJSONAt returns the InputError (400) for a body that stops being
-// JSON at byte offset off, wrapping ErrInvalidJSON: its problem details
-// carry the offset.
-func invalidJSONAt(off int, msg string) *InputError {
-	return &InputError{Status: http.StatusBadRequest, Msg: msg, Err: ErrInvalidJSON, Offset: off, HasOffset: true}
 }
 
 // requestTooLarge returns the InputError (413) of a request whose output
@@ -248,7 +258,11 @@ var ErrMethod = errors.New("entity: method not allowed")
 var ErrBodyTooLarge = errors.New("entity: request body too large")
 
 // ErrUnsupportedMediaType is wrapped by the InputError (415) for a request
-// body of a media type MakeRequest does not read (see AcceptedMediaTypes).
+// body that MakeRequest does not read: one whose Content-Type is neither
+// JSON (application/json, any +json) nor a form
+// (application/x-www-form-urlencoded, multipart/form-data), one with no
+// Content-Type, and a form none of whose keys the entity declares while
+// its text is JSON (what `curl -d '{…}'` sends).
 var ErrUnsupportedMediaType = errors.New("entity: unsupported media type")
 
 // errUnreadableBody is wrapped, with the error that reading it gave, by the

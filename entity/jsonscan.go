@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -63,14 +64,29 @@ var strSafe, strASCII = func() (safe, ascii [256]bool) {
 	return
 }()
 
-// scanError says why scanJSON refused its input.
+// scanError says why scanJSON refused its input. With it, scanJSON
+// returns the offset where the text stopped being JSON; for the codes
+// marked "refined", syntaxError finds the exact byte inside the token
+// that begins there.
 type scanError uint8
 
 const (
-	scanOK       scanError = iota
-	scanInvalid            // not valid JSON
-	scanTooDeep            // nested deeper than the limit
-	scanTooLarge           // larger than the tape's offsets can say
+	scanOK          scanError = iota
+	scanTooDeep               // nested deeper than the limit
+	scanTooLarge              // larger than the tape's offsets can say
+	scanEOF                   // the text ends where more is needed
+	scanWantKey               // an object member must begin with a string key
+	scanWantColon             // a key must be followed by ':'
+	scanWantObjNext           // a member must be followed by ',' or '}'
+	scanWantArrNext           // an element must be followed by ',' or ']'
+	scanWantEnd               // the top-level value must be followed by nothing
+	scanBadString             // refined: the string literal beginning here is invalid
+	scanBadNumber             // refined: no value, or an invalid number, begins here
+	scanBadLiteral            // refined: the true, false or null beginning here is misspelt
+
+	// Found by syntaxError's walks only.
+	scanBadControl // an unescaped control character in a string
+	scanWantValue  // no value begins here
 )
 
 // tapeWriter is what scanJSON keeps of the containers it meets: the tape,
@@ -85,10 +101,12 @@ type tapeWriter struct {
 
 // scanJSON validates b as one JSON value with optional white space around
 // it, nested at most maxNesting deep, and records its string literals and
-// containers in *tape (reusing its storage).
-func scanJSON(b string, maxNesting int, tape *[]int32) scanError {
+// containers in *tape (reusing its storage). On failure it also returns
+// the offset where b stops being JSON, or, for the refined codes, where
+// the token that is invalid begins (see syntaxError).
+func scanJSON(b string, maxNesting int, tape *[]int32) (scanError, int) {
 	if len(b) > math.MaxInt32 {
-		return scanTooLarge
+		return scanTooLarge, 0
 	}
 	// The tape and the open containers are kept in memory, where the
 	// deferred store makes them live: in registers, they would be saved
@@ -106,17 +124,17 @@ value:
 			i++
 		}
 		if i == n {
-			return scanInvalid
+			return scanEOF, n
 		}
 		c := b[i]
 		if wantKey && c != '"' {
-			return scanInvalid
+			return scanWantKey, i
 		}
 		switch c {
 		case '"':
 			end, plain := scanString(b, i)
 			if end < 0 {
-				return scanInvalid
+				return scanBadString, i
 			}
 			size := int32(end - i)
 			if !plain {
@@ -134,14 +152,14 @@ value:
 					i++
 				}
 				if i == n || b[i] != ':' {
-					return scanInvalid
+					return scanWantColon, i
 				}
 				i++
 				continue value
 			}
 		case '{', '[':
 			if w.depth == maxNesting {
-				return scanTooDeep
+				return scanTooDeep, i
 			}
 			if len(w.t)+2 > cap(w.t) {
 				w.t = growTape(w.t, b, i, maxNesting-w.depth)
@@ -161,23 +179,25 @@ value:
 			continue value
 		case 't':
 			if i+4 > n || b[i:i+4] != "true" {
-				return scanInvalid
+				return scanBadLiteral, i
 			}
 			i += 4
 		case 'f':
 			if i+5 > n || b[i:i+5] != "false" {
-				return scanInvalid
+				return scanBadLiteral, i
 			}
 			i += 5
 		case 'n':
 			if i+4 > n || b[i:i+4] != "null" {
-				return scanInvalid
+				return scanBadLiteral, i
 			}
 			i += 4
 		default:
-			if i = scanNumber(b, i); i < 0 {
-				return scanInvalid
+			end := scanNumber(b, i)
+			if end < 0 {
+				return scanBadNumber, i
 			}
+			i = end
 		}
 		for {
 			for i < n && isSpace(b[i]) {
@@ -185,9 +205,9 @@ value:
 			}
 			if i == n {
 				if w.depth == 0 {
-					return scanOK
+					return scanOK, 0
 				}
-				return scanInvalid
+				return scanEOF, n
 			}
 			switch c := b[i]; {
 			case c == ',' && closer != 0:
@@ -204,8 +224,12 @@ value:
 					closer = b[w.t[w.open]] + 2
 				}
 				i++
+			case closer == '}':
+				return scanWantObjNext, i
+			case closer == ']':
+				return scanWantArrNext, i
 			default:
-				return scanInvalid
+				return scanWantEnd, i
 			}
 		}
 	}
@@ -327,6 +351,146 @@ func scanNumber(b string, i int) int {
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// syntaxError returns the offset of the first byte at which b stops being
+// JSON, and what JSON wanted there, for text that scanJSON refused with
+// code at offset off. The offset is len(b) when the text ends too soon,
+// else the first byte that no valid JSON text could have there: the byte
+// after the one that encoding/json's SyntaxError.Offset counts up to. It
+// runs only on failure: for the refined codes it walks again, byte by
+// byte, the one token that scanJSON found invalid.
+func syntaxError(b string, code scanError, off int) (int, string) {
+	switch code {
+	case scanBadString:
+		off, code = badString(b, off)
+	case scanBadNumber:
+		off, code = badNumber(b, off)
+	case scanBadLiteral:
+		word := "null"
+		switch b[off] {
+		case 't':
+			word = "true"
+		case 'f':
+			word = "false"
+		}
+		for j := 0; j < len(word); j, off = j+1, off+1 {
+			if off == len(b) {
+				return off, "unexpected end of input"
+			}
+			if b[off] != word[j] {
+				return off, "invalid literal, expected " + word
+			}
+		}
+	}
+	if off >= len(b) {
+		return len(b), "unexpected end of input"
+	}
+	if code == scanTooDeep {
+		return off, "nested deeper than " + strconv.Itoa(maxJSONNesting) + " levels"
+	}
+	return off, scanReasons[code]
+}
+
+// scanReasons says what JSON wanted where scanJSON, or syntaxError's
+// walks, stopped with each code.
+var scanReasons = [...]string{
+	scanOK:          "",
+	scanTooDeep:     "nested too deep",
+	scanTooLarge:    "too large to read",
+	scanEOF:         "unexpected end of input",
+	scanWantKey:     "expected a string key",
+	scanWantColon:   "expected ':' after the key",
+	scanWantObjNext: "expected ',' or '}'",
+	scanWantArrNext: "expected ',' or ']'",
+	scanWantEnd:     "expected the end of input after the value",
+	scanBadString:   "invalid escape",
+	scanBadNumber:   "invalid number",
+	scanBadLiteral:  "invalid literal",
+	scanBadControl:  "unescaped control character in a string",
+	scanWantValue:   "expected a value",
+}
+
+// badString returns where and why the string literal at b[i:], which
+// scanString refused, is invalid: scanEOF, scanBadString (an escape) or
+// scanBadControl.
+func badString(b string, i int) (int, scanError) {
+	for i++; i < len(b); i++ {
+		switch c := b[i]; {
+		case c < 0x20:
+			return i, scanBadControl
+		case c == '\\':
+			if i++; i == len(b) {
+				return i, scanEOF
+			}
+			switch b[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				for j := 0; j < 4; j++ {
+					if i++; i == len(b) {
+						return i, scanEOF
+					}
+					if !isHex(b[i]) {
+						return i, scanBadString
+					}
+				}
+			default:
+				return i, scanBadString
+			}
+		case c == '"':
+			return i, scanOK // not reached: scanString accepted the literal
+		}
+	}
+	return i, scanEOF
+}
+
+// badNumber returns where and why the value at b[i:], which scanNumber
+// refused, is invalid: scanWantValue when no value begins there,
+// scanBadNumber or scanEOF within a number.
+func badNumber(b string, i int) (int, scanError) {
+	if b[i] != '-' && !isDigit(b[i]) {
+		return i, scanWantValue
+	}
+	if b[i] == '-' {
+		i++
+	}
+	digits := func() (int, scanError) { // one digit at least, then more
+		if i == len(b) {
+			return i, scanEOF
+		}
+		if !isDigit(b[i]) {
+			return i, scanBadNumber
+		}
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+		return i, scanOK
+	}
+	if i < len(b) && b[i] == '0' {
+		i++
+	} else if end, code := digits(); code != scanOK {
+		return end, code
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if end, code := digits(); code != scanOK {
+			return end, code
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if end, code := digits(); code != scanOK {
+			return end, code
+		}
+	}
+	return i, scanOK // not reached: scanNumber accepted the number
+}
+
+func isHex(c byte) bool {
+	return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
 
 // The walkers below read text the validator accepted.
 

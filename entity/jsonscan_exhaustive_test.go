@@ -10,7 +10,8 @@ import (
 // that did not write it: every short input over an alphabet of JSON's
 // structural bytes, and every short string body over an alphabet of
 // escapes and odd bytes padded across the scanners' 8-byte words, must be
-// judged as json.Valid judges it; for valid input the tape, countJSON,
+// judged as json.Valid judges it, invalid input refused at the byte
+// encoding/json's SyntaxError names; for valid input the tape, countJSON,
 // eachJSONObject, stringEnd and unquote must agree with encoding/json.
 
 // exhaustiveLen is the longest input enumerated: 5 (a million inputs a
@@ -42,12 +43,15 @@ func TestScanJSONExhaustiveStructure(t *testing.T) {
 	n := 0
 	enumerate("{}[]\",:0-.e1 \\ut", exhaustiveLen, func(s string) {
 		n++
-		got := scanJSON(s, maxJSONNesting, &tape)
+		got, off := scanJSON(s, maxJSONNesting, &tape)
 		if (got == scanOK) != json.Valid([]byte(s)) {
 			t.Fatalf("scanJSON(%q) = %v, json.Valid = %v", s, got, json.Valid([]byte(s)))
 		}
 		if got == scanOK {
 			checkWalkers(t, s, tape)
+		} else {
+			off, _ = syntaxError(s, got, off)
+			checkSyntaxError(t, s, off)
 		}
 	})
 	t.Logf("%d inputs", n)
@@ -71,9 +75,13 @@ func TestScanJSONExhaustiveStrings(t *testing.T) {
 				`[["` + p + x + `"],{"a":"` + x + `"}]`,
 			} {
 				n++
-				got := scanJSON(s, maxJSONNesting, &tape)
+				got, off := scanJSON(s, maxJSONNesting, &tape)
 				if (got == scanOK) != json.Valid([]byte(s)) {
 					t.Fatalf("scanJSON(%q) = %v, json.Valid = %v", s, got, json.Valid([]byte(s)))
+				}
+				if got != scanOK {
+					off, _ = syntaxError(s, got, off)
+					checkSyntaxError(t, s, off)
 				}
 				if got == scanOK {
 					checkWalkers(t, s, tape)

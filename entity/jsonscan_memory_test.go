@@ -75,7 +75,7 @@ func TestScanJSONMemory(t *testing.T) {
 				var before, after runtime.MemStats
 				runtime.GC()
 				runtime.ReadMemStats(&before)
-				got := scanJSON(tt.in, maxJSONNesting, &tape)
+				got, _ := scanJSON(tt.in, maxJSONNesting, &tape)
 				runtime.ReadMemStats(&after)
 				alloc := after.TotalAlloc - before.TotalAlloc
 				perByte := float64(alloc) / float64(len(tt.in))

@@ -3,7 +3,10 @@ package entity
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math/bits"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -14,75 +17,162 @@ import (
 )
 
 // The raw JSON reader must accept exactly what encoding/json accepts: these
-// cases are checked against json.Valid as well as against want.
+// cases are checked against json.Valid as well as against want. An invalid
+// case gives the offset where the text stops being JSON and the reason
+// syntaxError finds there (reason "" for valid text).
 func TestScanJSON(t *testing.T) {
+	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
 	tests := []struct {
-		name string
-		in   string
-		want scanError
+		name   string
+		in     string
+		off    int
+		reason string
 	}{
-		{"empty", ``, scanInvalid},
-		{"space only", " \t\r\n", scanInvalid},
-		{"empty object", `{}`, scanOK},
-		{"empty array", `[ ]`, scanOK},
-		{"scalar top", `12`, scanOK},
-		{"string top", `"a"`, scanOK},
-		{"literals", `[true,false,null]`, scanOK},
-		{"truncated literal", `[tru]`, scanInvalid},
-		{"literal prefix", `[nulll]`, scanInvalid},
-		{"nested", `{"a":[1,{"b":{}},[]],"c":"d"}`, scanOK},
-		{"white space everywhere", " { \"a\" : [ 1 , 2 ] , \"b\" : { } } \n", scanOK},
-		{"trailing comma in object", `{"a":1,}`, scanInvalid},
-		{"trailing comma in array", `[1,]`, scanInvalid},
-		{"leading comma", `[,1]`, scanInvalid},
-		{"missing colon", `{"a" 1}`, scanInvalid},
-		{"missing value", `{"a":}`, scanInvalid},
-		{"unquoted key", `{a:1}`, scanInvalid},
-		{"number key", `{1:1}`, scanInvalid},
-		{"mismatched close", `[1}`, scanInvalid},
-		{"mismatched close object", `{"a":1]`, scanInvalid},
-		{"unclosed", `{"a":[1,2}`, scanInvalid},
-		{"extra close", `{}}`, scanInvalid},
-		{"two values", `{} {}`, scanInvalid},
-		{"garbage after", `[1]x`, scanInvalid},
-		{"numbers", `[0,-0,1.5,-1.5e10,2E-3,1e+2,123456789012345678901234567890]`, scanOK},
-		{"leading zero", `[01]`, scanInvalid},
-		{"bare minus", `[-]`, scanInvalid},
-		{"dot without digits", `[1.]`, scanInvalid},
-		{"leading dot", `[.5]`, scanInvalid},
-		{"exponent without digits", `[1e]`, scanInvalid},
-		{"plus sign", `[+1]`, scanInvalid},
-		{"hex", `[0x10]`, scanInvalid},
-		{"NaN", `[NaN]`, scanInvalid},
-		{"escapes", `["\"\\\/\b\f\n\r\t\u00e9\uD83D\uDE00"]`, scanOK},
-		{"bad escape", `["\x"]`, scanInvalid},
-		{"short unicode escape", `["\u12"]`, scanInvalid},
-		{"bad hex", `["\u12G4"]`, scanInvalid},
-		{"escape at end", `["\`, scanInvalid},
-		{"control character", "[\"a\x01b\"]", scanInvalid},
-		{"tab in string", "[\"a\tb\"]", scanInvalid},
-		{"DEL in string", "[\"a\x7fb\"]", scanOK},
-		{"invalid UTF-8", "[\"a\xffb\"]", scanOK},
-		{"lone surrogate", `["\ud800"]`, scanOK},
-		{"unclosed string", `["abc`, scanInvalid},
-		{"long string", `["` + strings.Repeat("abcdefgh", 20) + `"]`, scanOK},
-		{"long string with quote late", `["` + strings.Repeat("abcdefgh", 20) + `\"x"]`, scanOK},
-		{"long string with control late", "[\"" + strings.Repeat("abcdefgh", 3) + "\x1f\"]", scanInvalid},
-		{"BOM", "\ufeff{}", scanInvalid},
-		{"NUL after", "{}\x00", scanInvalid},
-		{"too deep", strings.Repeat("[", 10001) + strings.Repeat("]", 10001), scanTooDeep},
-		{"deep enough", strings.Repeat("[", 10000) + strings.Repeat("]", 10000), scanOK},
-		{"deep and unclosed", strings.Repeat("[", 20000), scanTooDeep},
+		{"empty", ``, 0, "unexpected end of input"},
+		{"space only", " \t\r\n", 4, "unexpected end of input"},
+		{"empty object", `{}`, 0, ""},
+		{"empty array", `[ ]`, 0, ""},
+		{"scalar top", `12`, 0, ""},
+		{"string top", `"a"`, 0, ""},
+		{"literals", `[true,false,null]`, 0, ""},
+		{"truncated literal", `[tru]`, 4, "invalid literal, expected true"},
+		{"literal at end", `[fal`, 4, "unexpected end of input"},
+		{"bad literal", `{"a":nul}`, 8, "invalid literal, expected null"},
+		{"literal prefix", `[nulll]`, 5, "expected ',' or ']'"},
+		{"nested", `{"a":[1,{"b":{}},[]],"c":"d"}`, 0, ""},
+		{"white space everywhere", " { \"a\" : [ 1 , 2 ] , \"b\" : { } } \n", 0, ""},
+		{"trailing comma in object", `{"a":1,}`, 7, "expected a string key"},
+		{"trailing comma in array", `[1,]`, 3, "expected a value"},
+		{"leading comma", `[,1]`, 1, "expected a value"},
+		{"missing colon", `{"a" 1}`, 5, "expected ':' after the key"},
+		{"missing value", `{"a":}`, 5, "expected a value"},
+		{"unquoted key", `{a:1}`, 1, "expected a string key"},
+		{"number key", `{1:1}`, 1, "expected a string key"},
+		{"missing comma", `{"name":"Ann" "age":3}`, 14, "expected ',' or '}'"},
+		{"mismatched close", `[1}`, 2, "expected ',' or ']'"},
+		{"mismatched close object", `{"a":1]`, 6, "expected ',' or '}'"},
+		{"unclosed", `{"a":[1,2}`, 9, "expected ',' or ']'"},
+		{"truncated", `{"a":[1,2`, 9, "unexpected end of input"},
+		{"truncated after key", `{"a"`, 4, "unexpected end of input"},
+		{"truncated after colon", `{"a": `, 6, "unexpected end of input"},
+		{"extra close", `{}}`, 2, "expected the end of input after the value"},
+		{"two values", `{} {}`, 3, "expected the end of input after the value"},
+		{"garbage after", `[1]x`, 3, "expected the end of input after the value"},
+		{"numbers", `[0,-0,1.5,-1.5e10,2E-3,1e+2,123456789012345678901234567890]`, 0, ""},
+		{"leading zero", `[01]`, 2, "expected ',' or ']'"},
+		{"bare minus", `[-]`, 2, "invalid number"},
+		{"minus at end", `-`, 1, "unexpected end of input"},
+		{"dot without digits", `[1.]`, 3, "invalid number"},
+		{"leading dot", `[.5]`, 1, "expected a value"},
+		{"exponent without digits", `[1e]`, 3, "invalid number"},
+		{"exponent sign without digits", `[1e+x]`, 4, "invalid number"},
+		{"plus sign", `[+1]`, 1, "expected a value"},
+		{"hex", `[0x10]`, 2, "expected ',' or ']'"},
+		{"NaN", `[NaN]`, 1, "expected a value"},
+		{"escapes", `["\"\\\/\b\f\n\r\t\u00e9\uD83D\uDE00"]`, 0, ""},
+		{"bad escape", `["\x"]`, 3, "invalid escape"},
+		{"short unicode escape", `["\u12"]`, 6, "invalid escape"},
+		{"bad hex", `["\u12G4"]`, 6, "invalid escape"},
+		{"escape at end", `["\`, 3, "unexpected end of input"},
+		{"unicode escape at end", `["\u12`, 6, "unexpected end of input"},
+		{"control character", "[\"a\x01b\"]", 3, "unescaped control character in a string"},
+		{"tab in string", "[\"a\tb\"]", 3, "unescaped control character in a string"},
+		{"DEL in string", "[\"a\x7fb\"]", 0, ""},
+		{"invalid UTF-8", "[\"a\xffb\"]", 0, ""},
+		{"lone surrogate", `["\ud800"]`, 0, ""},
+		{"unclosed string", `["abc`, 5, "unexpected end of input"},
+		{"unclosed key", `{"abc`, 5, "unexpected end of input"},
+		{"long string", `["` + strings.Repeat("abcdefgh", 20) + `"]`, 0, ""},
+		{"long string with quote late", `["` + strings.Repeat("abcdefgh", 20) + `\"x"]`, 0, ""},
+		{"long string with control late", "[\"" + strings.Repeat("abcdefgh", 3) + "\x1f\"]", 26, "unescaped control character in a string"},
+		{"long string with bad escape late", `{"k":"` + strings.Repeat("abcdefgh", 3) + `\q"}`, 31, "invalid escape"},
+		{"BOM", "\ufeff{}", 0, "expected a value"},
+		{"NUL after", "{}\x00", 2, "expected the end of input after the value"},
+		{"too deep", deep, 10000, "nested deeper than 10000 levels"},
+		{"too deep in an object", `{"a":` + deep[1:] + `}`, 10004, "nested deeper than 10000 levels"},
+		{"deep enough", strings.Repeat("[", 10000) + strings.Repeat("]", 10000), 0, ""},
+		{"deep and unclosed", strings.Repeat("[", 20000), 10000, "nested deeper than 10000 levels"},
 	}
 	var tape []int32
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := scanJSON(tt.in, maxJSONNesting, &tape)
-			if got != tt.want {
-				t.Errorf("scanJSON(%.40q) = %v, want %v", tt.in, got, tt.want)
+			code, off := scanJSON(tt.in, maxJSONNesting, &tape)
+			if code == scanOK {
+				if tt.reason != "" {
+					t.Fatalf("scanJSON(%.40q) accepts it, want at byte %d, %s", tt.in, tt.off, tt.reason)
+				}
+				if !json.Valid([]byte(tt.in)) {
+					t.Errorf("scanJSON(%.40q) accepts it, json.Valid does not", tt.in)
+				}
+				return
 			}
-			if tt.want != scanTooDeep && (got == scanOK) != json.Valid([]byte(tt.in)) {
-				t.Errorf("scanJSON(%.40q) = %v, json.Valid = %v", tt.in, got, json.Valid([]byte(tt.in)))
+			off, reason := syntaxError(tt.in, code, off)
+			if off != tt.off || reason != tt.reason {
+				t.Errorf("scanJSON(%.40q): at byte %d, %s; want at byte %d, %s", tt.in, off, reason, tt.off, tt.reason)
+			}
+			if code != scanTooDeep {
+				checkSyntaxError(t, tt.in, off)
+			}
+		})
+	}
+}
+
+// checkSyntaxError checks the offset of text that scanJSON refused
+// against encoding/json's: its SyntaxError.Offset counts the bytes read up
+// to and including the first invalid one, or all of them when the text
+// ends too soon, which syntaxError reports as len(text) (encoding/json's
+// offset is then len(text), whatever it says).
+func checkSyntaxError(t *testing.T, in string, off int) {
+	t.Helper()
+	var v any
+	err := json.Unmarshal([]byte(in), &v)
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		t.Fatalf("scanJSON(%.40q) refuses it at byte %d, encoding/json says %v", in, off, err)
+	}
+	want := int(se.Offset) - 1
+	eof := se.Error() == "unexpected end of JSON input" ||
+		// in a token, encoding/json ends the text with a space of its own
+		int(se.Offset) == len(in) && in[len(in)-1] != ' ' && strings.HasPrefix(se.Error(), "invalid character ' '")
+	if eof {
+		want = len(in)
+	}
+	if off != want {
+		t.Fatalf("scanJSON(%.40q) refuses it at byte %d, encoding/json at byte %d: %v", in, off, want, se)
+	}
+}
+
+// TestScanJSONTestSuite runs JSONTestSuite's parsing corpus
+// (testdata/jsontestsuite): y_ files are accepted, n_ files refused at the
+// byte encoding/json names, i_ files judged as json.Valid judges them.
+func TestScanJSONTestSuite(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "jsontestsuite", "*.json"))
+	if err != nil || len(files) < 300 {
+		t.Fatalf("the corpus: %d files, %v", len(files), err)
+	}
+	var tape []int32
+	for _, file := range files {
+		name := filepath.Base(file)
+		t.Run(name, func(t *testing.T) {
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := string(b)
+			code, off := scanJSON(in, maxJSONNesting, &tape)
+			want := json.Valid(b)
+			switch name[0] {
+			case 'y':
+				want = true
+			case 'n':
+				want = false
+			}
+			if (code == scanOK) != want {
+				t.Fatalf("scanJSON = %v at %d, want valid %v", code, off, want)
+			}
+			if code != scanOK && code != scanTooDeep {
+				off, _ = syntaxError(in, code, off)
+				checkSyntaxError(t, in, off)
 			}
 		})
 	}
@@ -96,7 +186,7 @@ func FuzzScanJSON(f *testing.F) {
 	}
 	var tape []int32
 	f.Fuzz(func(t *testing.T, in string) {
-		got := scanJSON(in, 64, &tape)
+		got, off := scanJSON(in, 64, &tape)
 		valid := json.Valid([]byte(in))
 		switch {
 		case got == scanTooDeep:
@@ -107,6 +197,8 @@ func FuzzScanJSON(f *testing.F) {
 		case (got == scanOK) != valid:
 			t.Fatalf("scanJSON(%q) = %v, json.Valid = %v", in, got, valid)
 		case got != scanOK:
+			off, _ = syntaxError(in, got, off)
+			checkSyntaxError(t, in, off)
 			return
 		}
 		checkWalkers(t, in, tape)
@@ -198,7 +290,7 @@ func BenchmarkScanJSON(b *testing.B) {
 	var tape []int32
 	b.SetBytes(int64(len(doc)))
 	for b.Loop() {
-		if scanJSON(doc, maxJSONNesting, &tape) != scanOK {
+		if code, _ := scanJSON(doc, maxJSONNesting, &tape); code != scanOK {
 			b.Fatal("invalid")
 		}
 	}
@@ -253,7 +345,7 @@ func BenchmarkFill(b *testing.B) {
 	obj := `{"age":40,"id":"1007","mail":"maachang12@example2.com","name":"maachang12"}`
 	var o jsonObject
 	st := new(jsonStack)
-	if scanJSON(obj, maxJSONNesting, &st.tape) != scanOK {
+	if code, _ := scanJSON(obj, maxJSONNesting, &st.tape); code != scanOK {
 		b.Fatal("invalid")
 	}
 	b.SetBytes(int64(len(obj)))
@@ -392,7 +484,7 @@ func BenchmarkScanJSONCold(b *testing.B) {
 			b.SetBytes(int64(len(doc)))
 			for b.Loop() {
 				var tape []int32
-				if scanJSON(doc, maxJSONNesting, &tape) != scanOK {
+				if code, _ := scanJSON(doc, maxJSONNesting, &tape); code != scanOK {
 					b.Fatal("invalid")
 				}
 			}

@@ -180,7 +180,7 @@ func problemOf(err error) problem {
 		p.detail = ie.Msg
 		p.allow = ie.Allow
 		p.accept = ie.Accept
-		p.offset, p.hasOff = ie.Offset, ie.HasOffset && ie.Offset >= 0
+		p.offset, p.hasOff = ie.Offset, ie.HasOffset() && ie.Offset >= 0
 	case errors.As(err, &sc):
 		p.detail = carrierMessage(sc)
 	}

@@ -31,6 +31,8 @@ func TestProblemDetails(t *testing.T) {
 	_, capped := login.Make(map[string]any{"password": "hunter2"})
 	reg.SetMaxErrors(100)
 	_, methodErr := login.MakeRequest(httptest.NewRequest("GET", "/", nil))
+	_, jsonAt9 := login.MakeJSON([]byte(`{"name":}`))
+	_, jsonAt0 := login.MakeJSON([]byte(`x`))
 
 	tests := []struct {
 		name    string
@@ -49,15 +51,13 @@ func TestProblemDetails(t *testing.T) {
 			detail: "2 fields failed validation", errors: 2, offset: -1},
 		{name: "validation past the error limit", err: capped, status: 400, typ: "/problems/validation", title: "Validation failed",
 			detail: "2 fields failed validation; 1 listed", errors: 1, omitted: 1, offset: -1},
-		{name: "invalid JSON with its offset", err: &entity.InputError{Status: 400, Msg: "the body is not valid JSON: want a value at byte 9",
-			Err: entity.ErrInvalidJSON, Offset: 9, HasOffset: true}, status: 400, typ: "/problems/invalid-json", title: "Invalid JSON",
-			detail: "the body is not valid JSON: want a value at byte 9", offset: 9},
-		{name: "invalid JSON at its first byte", err: &entity.InputError{Status: 400, Msg: "the body is not valid JSON",
-			Err: entity.ErrInvalidJSON, Offset: 0, HasOffset: true}, status: 400, typ: "/problems/invalid-json", title: "Invalid JSON",
-			detail: "the body is not valid JSON", offset: 0},
+		{name: "invalid JSON with its offset", err: jsonAt9, status: 400, typ: "/problems/invalid-json", title: "Invalid JSON",
+			detail: jsonAt9.(*entity.InputError).Msg, offset: 8},
+		{name: "invalid JSON at its first byte", err: jsonAt0, status: 400, typ: "/problems/invalid-json", title: "Invalid JSON",
+			detail: jsonAt0.(*entity.InputError).Msg, offset: 0},
 		{name: "invalid JSON, offset unknown", err: &entity.InputError{Status: 400, Msg: "the body is not valid JSON", Err: entity.ErrInvalidJSON, Offset: 9},
 			status: 400, typ: "/problems/invalid-json", title: "Invalid JSON", detail: "the body is not valid JSON", offset: -1},
-		{name: "an offset on another error is not written", err: &entity.InputError{Status: 422, Msg: "no", Offset: 3, HasOffset: true},
+		{name: "an offset on another error is not written", err: &entity.InputError{Status: 422, Msg: "no", Offset: 3},
 			status: 422, typ: "about:blank", title: "Unprocessable Entity", detail: "no", offset: -1},
 		{name: "method not allowed", err: methodErr, status: 405, typ: "about:blank", title: "Method Not Allowed",
 			detail: "method GET is not allowed; use POST", offset: -1, header: [2]string{"Allow", "POST"}},

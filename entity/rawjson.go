@@ -169,25 +169,63 @@ type jsonStack struct {
 var jsonStackPool = sync.Pool{New: func() any { return new(jsonStack) }}
 
 // parseJSON validates raw JSON input, records its tape for the run's
-// readers, and returns its text, trimmed. A run reads one document.
+// readers, and returns its text, trimmed: an object or an array. A run
+// reads one document.
 func (r *run) parseJSON(b []byte) (string, error) {
+	return r.parseJSONOf(b, false)
+}
+
+// parseJSONOf is parseJSON, taking an object only when objectOnly is
+// set (a request body).
+func (r *run) parseJSONOf(b []byte, objectOnly bool) (string, error) {
 	if r.js == nil {
 		r.js = jsonStackPool.Get().(*jsonStack)
 	}
 	s := bytesString(b)
-	switch scanJSON(s, maxJSONNesting, &r.js.tape) {
-	case scanTooDeep:
-		return "", inputError(ErrInvalidJSON, "the body nests deeper than "+strconv.Itoa(maxJSONNesting)+" levels")
+	switch code, off := scanJSON(s, maxJSONNesting, &r.js.tape); code {
+	case scanOK:
 	case scanTooLarge:
 		return "", inputError(ErrBodyTooLarge, "the body is too large to read")
-	case scanInvalid:
-		return "", inputError(ErrInvalidJSON, "the body is not valid JSON")
+	default:
+		return "", invalidJSON(s, code, off)
 	}
+	start := len(s) - len(trimLeftSpace(s))
 	s = trimSpace(s)
-	if s[0] != '{' && s[0] != '[' {
-		return "", inputError(ErrInvalidJSON, "the body is not a JSON object or array")
+	switch {
+	case objectOnly && s[0] != '{':
+		return "", notAnObject(start, s, "object")
+	case s[0] != '{' && s[0] != '[':
+		return "", notAnObject(start, s, "object or array")
 	}
 	return s, nil
+}
+
+// invalidJSON returns the InputError of the JSON text b that scanJSON
+// refused with code at off, with the offset and what was expected there:
+// "the body is not valid JSON: at byte 17, expected ',' or '}'".
+func invalidJSON(b string, code scanError, off int) *InputError {
+	off, reason := syntaxError(b, code, off)
+	return jsonInputError(off, "the body is not valid JSON: at byte "+strconv.Itoa(off)+", "+reason)
+}
+
+// notAnObject returns the InputError of valid JSON whose top-level value,
+// text at byte off of the input, is not what was wanted:
+// "the body is not a JSON object: at byte 0, got an array".
+func notAnObject(off int, text, wanted string) *InputError {
+	kind := "a number"
+	switch text[0] {
+	case '{':
+		kind = "an object"
+	case '[':
+		kind = "an array"
+	case '"':
+		kind = "a string"
+	case 't', 'f':
+		kind = "a boolean"
+	case 'n':
+		kind = "null"
+	}
+	return jsonInputError(off, "the body is not a JSON "+wanted+": at byte "+strconv.Itoa(off)+", got "+kind)
 }
 
 // takeJSON returns a jsonObject filled from text, the object numbered ord
@@ -328,6 +366,13 @@ func hex4(s string, i int) rune {
 		r = r*16 + rune(c)
 	}
 	return r
+}
+
+func trimLeftSpace(s string) string {
+	for len(s) > 0 && isSpace(s[0]) {
+		s = s[1:]
+	}
+	return s
 }
 
 func trimSpace(s string) string {

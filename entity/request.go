@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -71,18 +72,34 @@ func MakeRequest(name string, r *http.Request, opts ...Option) (*Object, error) 
 }
 
 // MakeRequest reads the entity's fields from an HTTP request and makes
-// them, as Make does. Sources, later ones winning a clash: the query
-// string; form values (application/x-www-form-urlencoded or
-// multipart/form-data bodies); a JSON body (Content-Type application/json,
-// an object, read through the raw JSON path); and, for fields whose name
-// starts with X-, the request headers. A repeated key gives a list field
-// all its values and other fields the first.
+// them, as Make does, with strict conversions (see Strict; Lax turns them
+// off). Sources, later ones winning a clash: the query string; form values
+// (application/x-www-form-urlencoded or multipart/form-data bodies); a JSON
+// body (Content-Type application/json or any +json type, parameters such
+// as charset ignored; an object, read through the raw JSON path); and, for
+// fields whose name starts with X-, the request headers. A repeated key
+// gives a list field all its values and other fields the first.
 //
 // Errors in the request itself are *InputError values whose StatusCode
-// Write answers with: 405 when the declaration names methods (see
-// Registry.Expose) and r.Method is not one, 413 for a body over
-// Registry.MaxBodyBytes, 400 for a body that does not parse. Field errors
-// are a *ValidationError (400), as from Make.
+// Write answers with:
+//
+//   - 405 (ErrMethod) when the declaration names methods (see
+//     Registry.Expose) and r.Method is not one;
+//   - 413 (ErrBodyTooLarge) for a body over Registry.MaxBodyBytes;
+//   - 415 (ErrUnsupportedMediaType) for a body of another media type, or
+//     without a Content-Type, naming the types read; and for a form body
+//     none of whose keys the entity declares while its text is a JSON
+//     object or array (what `curl -d '{…}'` sends), telling the client to
+//     send Content-Type: application/json. A body without a Content-Type
+//     that is empty, or only white space, is no body;
+//   - 400 (ErrInvalidJSON) for a JSON body that does not parse, with the
+//     byte offset, from the body's first byte, where it stops being JSON
+//     and what was expected there (InputError.Offset, HasOffset): "the
+//     body is not valid JSON: at byte 17, expected ',' or '}'"; and for a
+//     JSON body that is not an object: "the body is not a JSON object: at
+//     byte 0, got an array". An empty JSON body is no body.
+//
+// Field errors are a *ValidationError (400), as from Make.
 //
 // A nil r is an empty input, as a typed nil is for Make: it is made as
 // Make(nil) makes it, with no method to check. A request without a URL
@@ -110,31 +127,38 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	var bodyLen int64
 	if r.Body != nil && r.Body != http.NoBody {
 		limit := e.reg.MaxBodyBytes()
-		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		ct := r.Header.Get("Content-Type")
+		mt, _, _ := mime.ParseMediaType(ct) // a bad parameter gives the type and an error
 		switch {
+		case ct == "":
+			body, err := readBody(r, limit)
+			if err != nil {
+				return nil, bodyError(err)
+			}
+			if len(trimSpace(bytesString(body))) > 0 {
+				return nil, inputError(ErrUnsupportedMediaType, "the request body has no Content-Type: send "+acceptedMediaTypes)
+			}
+		case mt == "":
+			return nil, inputError(ErrUnsupportedMediaType, "the request's Content-Type does not parse: send "+acceptedMediaTypes)
 		case mt == "application/json" || strings.HasSuffix(mt, "+json"):
 			body, err := readBody(r, limit)
 			if err != nil {
 				return nil, bodyError(err)
 			}
 			if len(trimSpace(bytesString(body))) > 0 {
-				text, err := run.parseJSON(body)
-				if err == nil && text[0] != '{' {
-					err = inputError(ErrInvalidJSON, "the body is a JSON array, not an object")
-				}
+				js, err := run.parseJSONOf(body, true)
 				if err != nil {
 					return nil, err
 				}
-				src.js = run.takeJSON(text, 0, e)
+				src.js = run.takeJSON(js, 0, e)
 			}
 			bodyLen = int64(len(body))
 		case mt == "application/x-www-form-urlencoded":
-			r.Body = http.MaxBytesReader(nil, r.Body, limit)
-			if err := r.ParseForm(); err != nil {
-				return nil, bodyError(err)
+			form, n, err := readForm(r, limit, e)
+			if err != nil {
+				return nil, err
 			}
-			src.form = r.PostForm
-			bodyLen = formLen(r.PostForm)
+			src.form, bodyLen = form, n
 		case mt == "multipart/form-data":
 			r.Body = http.MaxBytesReader(nil, r.Body, limit)
 			if err := r.ParseMultipartForm(limit); err != nil {
@@ -142,6 +166,11 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 			}
 			src.form = r.PostForm
 			bodyLen = formLen(r.PostForm)
+		default:
+			if len(mt) > 100 { // the client's own text, but not all of it
+				mt = mt[:100] + "…"
+			}
+			return nil, inputError(ErrUnsupportedMediaType, "the request body's Content-Type "+mt+" is not JSON or a form: send "+acceptedMediaTypes)
 		}
 	}
 	run.maxOut = int(min(e.reg.requestOutputLimit(bodyLen), maxOutputLimit))
@@ -159,6 +188,55 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 		return nil, err
 	}
 	return &Object{plan: e.root, data: data}, nil
+}
+
+// acceptedMediaTypes names the media types of the request bodies
+// MakeRequest reads, for the message of a 415.
+const acceptedMediaTypes = "Content-Type: application/json (or any +json type), application/x-www-form-urlencoded or multipart/form-data"
+
+// readForm reads an application/x-www-form-urlencoded body of at most
+// limit bytes, as r.ParseForm does (r.PostForm and r.Form are set), and
+// returns its values and its length. A form none of whose keys e
+// declares, while its text is a JSON object or array, is JSON sent with
+// the wrong Content-Type (curl -d sends this one by default): a 415 that
+// says so, rather than every field reported missing. So is such JSON
+// that does not parse as a form ({"off":"50%"}).
+func readForm(r *http.Request, limit int64, e *Entity) (url.Values, int64, error) {
+	body, err := readBody(r, limit)
+	if err != nil {
+		return nil, 0, bodyError(err)
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	err = r.ParseForm()
+	if (err != nil || !declaresAny(e, r.PostForm)) && isJSONText(body) {
+		return nil, 0, inputError(ErrUnsupportedMediaType,
+			"the request body is JSON sent as a form (application/x-www-form-urlencoded, what curl -d sends): send Content-Type: application/json")
+	}
+	if err != nil {
+		return nil, 0, bodyError(err)
+	}
+	return r.PostForm, int64(len(body)), nil
+}
+
+// declaresAny reports whether e reads any of the form's keys.
+func declaresAny(e *Entity, form url.Values) bool {
+	for k := range form {
+		if e.keys.lookup(k) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// isJSONText reports whether b is a JSON object or array.
+func isJSONText(b []byte) bool {
+	s := trimSpace(bytesString(b))
+	if s == "" || s[0] != '{' && s[0] != '[' {
+		return false
+	}
+	var tape []int32
+	code, _ := scanJSON(s, maxJSONNesting, &tape)
+	return code == scanOK
 }
 
 // formLen returns the length of a form's keys and values: what a request

@@ -1,10 +1,12 @@
 package entity_test
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -56,6 +58,183 @@ func TestRequestBodyLength(t *testing.T) {
 			}
 			if got := o.String(); got != c.want {
 				t.Errorf("got %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+// A body is read as JSON (application/json or any +json type, parameters
+// ignored) or as a form (urlencoded or multipart); any other, or none with
+// something in the body, is a 415 naming what to send. JSON sent as a
+// form (curl -d '{…}') is a 415 that says to send application/json.
+func TestRequestMediaType(t *testing.T) {
+	mp, mpType := rqMultipart(t, "name", "ann")
+	const accepted = "send Content-Type: application/json (or any +json type), application/x-www-form-urlencoded or multipart/form-data"
+	const sendJSON = "the request body is JSON sent as a form (application/x-www-form-urlencoded, what curl -d sends): send Content-Type: application/json"
+	cases := []struct {
+		name string
+		ct   string // "-" for no Content-Type header
+		body string
+		nil_ bool   // a request without a body (Body nil)
+		want string // the output, or the error's message
+	}{
+		{"json", "application/json", `{"name":"ann"}`, false, `{"name":"ann","age":null}`},
+		{"+json", "application/merge-patch+json", `{"name":"ann"}`, false, `{"name":"ann","age":null}`},
+		{"json with parameters", "application/json; charset=utf-8", `{"name":"ann"}`, false, `{"name":"ann","age":null}`},
+		{"json with a bad parameter", "application/json; charset", `{"name":"ann"}`, false, `{"name":"ann","age":null}`},
+		{"json in capitals", "Application/JSON", `{"name":"ann"}`, false, `{"name":"ann","age":null}`},
+		{"empty json", "application/json", ``, false, `{"name":null,"age":null}`},
+		{"form", "application/x-www-form-urlencoded", `name=ann&age=3`, false, `{"name":"ann","age":3}`},
+		{"form of undeclared keys", "application/x-www-form-urlencoded", `other=1`, false, `{"name":null,"age":null}`},
+		{"form with a declared key whose value is JSON", "application/x-www-form-urlencoded", `name={}`, false, `{"name":"{}","age":null}`},
+		{"multipart", mpType, mp, false, `{"name":"ann","age":null}`},
+		{"no type, no body", "-", ``, true, `{"name":null,"age":null}`},
+		{"no type, an empty body", "-", ``, false, `{"name":null,"age":null}`},
+		{"no type, white space", "-", " \r\n", false, `{"name":null,"age":null}`},
+		{"text/plain, no body", "text/plain", ``, true, `{"name":null,"age":null}`},
+
+		{"text/plain", "text/plain", `{"name":"ann"}`, false,
+			"415 the request body's Content-Type text/plain is not JSON or a form: " + accepted},
+		{"xml", "application/xml; charset=utf-8", `<name>ann</name>`, false,
+			"415 the request body's Content-Type application/xml is not JSON or a form: " + accepted},
+		{"no type, a body", "-", `{"name":"ann"}`, false, "415 the request body has no Content-Type: " + accepted},
+		{"a type that does not parse", ";;;", `{"name":"ann"}`, false, "415 the request's Content-Type does not parse: " + accepted},
+		{"curl -d '{…}'", "application/x-www-form-urlencoded", `{"name":"ann"}`, false, "415 " + sendJSON},
+		{"curl -d '[…]'", "application/x-www-form-urlencoded", ` [{"name":"ann"}]`, false, "415 " + sendJSON},
+		{"curl -d, JSON that is a bad form", "application/x-www-form-urlencoded", `{"name":"50%"}`, false, "415 " + sendJSON},
+		{"curl -d, JSON with = and &", "application/x-www-form-urlencoded", `{"q":"a=b&c"}`, false, "415 " + sendJSON},
+		{"a bad form that is not JSON", "application/x-www-form-urlencoded", `name=%zz`, false, "400 the request body cannot be read"},
+		{"a form of undeclared keys that is bad JSON", "application/x-www-form-urlencoded", `{"name":}`, false, `{"name":null,"age":null}`},
+	}
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "user", "name", "string", "", "age", "number", "")
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(c.body))
+			if c.nil_ {
+				r.Body = nil
+			}
+			if c.ct != "-" {
+				r.Header.Set("Content-Type", c.ct)
+			}
+			o, err := e.MakeRequest(r)
+			if err != nil {
+				var ie *entity.InputError
+				if !errors.As(err, &ie) {
+					t.Fatalf("%v (%T) is not an InputError", err, err)
+				}
+				if got := strconv.Itoa(ie.StatusCode()) + " " + ie.Msg; got != c.want {
+					t.Fatalf("error\n got %s\nwant %s", got, c.want)
+				}
+				if ie.StatusCode() == http.StatusUnsupportedMediaType && !errors.Is(err, entity.ErrUnsupportedMediaType) {
+					t.Errorf("a 415 that is not ErrUnsupportedMediaType: %v", err)
+				}
+				if ie.HasOffset() {
+					t.Errorf("HasOffset for %v", err)
+				}
+				return
+			}
+			if got := o.String(); got != c.want {
+				t.Errorf("got %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+// A JSON body that does not parse, or is not an object, is a 400 giving
+// the byte offset (from the body's first byte) and what was expected
+// there; raw JSON given to Make and MakeJSON gets the same.
+func TestRequestInvalidJSON(t *testing.T) {
+	deep := strings.Repeat(`[`, 10001)
+	cases := []struct {
+		name   string
+		body   string
+		offset int
+		msg    string
+	}{
+		{"truncated", `{"name":"ann"`, 13, "the body is not valid JSON: at byte 13, unexpected end of input"},
+		{"truncated string", `{"name":"an`, 11, "the body is not valid JSON: at byte 11, unexpected end of input"},
+		{"missing comma", `{"name":"ann" "age":3}`, 14, "the body is not valid JSON: at byte 14, expected ',' or '}'"},
+		{"bad escape", `{"name":"a\qn"}`, 11, "the body is not valid JSON: at byte 11, invalid escape"},
+		{"bad unicode escape", `{"name":"\u00zz"}`, 13, "the body is not valid JSON: at byte 13, invalid escape"},
+		{"control character", "{\"name\":\"a\nb\"}", 10, "the body is not valid JSON: at byte 10, unescaped control character in a string"},
+		{"trailing comma", `{"name":"ann",}`, 14, "the body is not valid JSON: at byte 14, expected a string key"},
+		{"trailing comma in a list", `{"tags":[1,]}`, 11, "the body is not valid JSON: at byte 11, expected a value"},
+		{"bad literal", `{"name":tru}`, 11, "the body is not valid JSON: at byte 11, invalid literal, expected true"},
+		{"bad number", `{"age":-x}`, 8, "the body is not valid JSON: at byte 8, invalid number"},
+		{"single quotes", `{'name':1}`, 1, "the body is not valid JSON: at byte 1, expected a string key"},
+		{"missing colon", `{"name" "ann"}`, 8, "the body is not valid JSON: at byte 8, expected ':' after the key"},
+		{"unquoted value", `{"name":ann}`, 8, "the body is not valid JSON: at byte 8, expected a value"},
+		{"offset counts leading space", "\n\n  {\"name\":}", 12, "the body is not valid JSON: at byte 12, expected a value"},
+		{"trailing garbage", `{"name":"ann"}x`, 14, "the body is not valid JSON: at byte 14, expected the end of input after the value"},
+		{"two objects", `{"name":"ann"} {}`, 15, "the body is not valid JSON: at byte 15, expected the end of input after the value"},
+		{"deep nesting", `{"name":` + deep, 10007, "the body is not valid JSON: at byte 10007, nested deeper than 10000 levels"},
+		{"top-level array", `[{"name":"ann"}]`, 0, "the body is not a JSON object: at byte 0, got an array"},
+		{"top-level string", ` "ann"`, 1, "the body is not a JSON object: at byte 1, got a string"},
+		{"top-level number", `12`, 0, "the body is not a JSON object: at byte 0, got a number"},
+		{"top-level null", "\tnull", 1, "the body is not a JSON object: at byte 1, got null"},
+		{"top-level bool", `true`, 0, "the body is not a JSON object: at byte 0, got a boolean"},
+	}
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "user", "name", "string", "", "age", "number", "", "tags", "list", "")
+	check := func(t *testing.T, what string, err error, offset int, msg string) {
+		t.Helper()
+		var ie *entity.InputError
+		switch {
+		case !errors.As(err, &ie):
+			t.Errorf("%s: %v (%T) is not an InputError", what, err, err)
+		case ie.Msg != msg:
+			t.Errorf("%s: message\n got %s\nwant %s", what, ie.Msg, msg)
+		case !ie.HasOffset() || ie.Offset != offset:
+			t.Errorf("%s: Offset %d (HasOffset %v), want %d", what, ie.Offset, ie.HasOffset(), offset)
+		case ie.StatusCode() != http.StatusBadRequest || !errors.Is(err, entity.ErrInvalidJSON):
+			t.Errorf("%s: %v: status %d, want 400 and ErrInvalidJSON", what, err, ie.StatusCode())
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(c.body))
+			r.Header.Set("Content-Type", "application/json")
+			_, err := e.MakeRequest(r)
+			check(t, "MakeRequest", err, c.offset, c.msg)
+			if strings.HasPrefix(c.msg, "the body is not a JSON object") {
+				return // Make reads arrays too; its own message
+			}
+			_, err = e.Make([]byte(c.body))
+			check(t, "Make", err, c.offset, c.msg)
+			_, err = e.MakeJSON(json.RawMessage(c.body))
+			check(t, "MakeJSON", err, c.offset, c.msg)
+		})
+	}
+}
+
+// HasOffset is true only for the errors of JSON that does not parse.
+func TestInputErrorHasOffset(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "user", "POST", "name", "string", "")
+	cases := []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"invalid JSON", func() error { _, err := e.MakeJSON([]byte(`{`)); return err }(), true},
+		{"not an object", func() error { _, err := e.MakeJSON([]byte(`1`)); return err }(), true},
+		{"405", func() error { _, err := e.MakeRequest(httptest.NewRequest("GET", "/", nil)); return err }(), false},
+		{"415", func() error {
+			_, err := e.MakeRequest(httptest.NewRequest("POST", "/", strings.NewReader("x")))
+			return err
+		}(), false},
+		{"built outside", &entity.InputError{Status: 400, Msg: "no", Err: entity.ErrInvalidJSON}, false},
+		{"nil", (*entity.InputError)(nil), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var ie *entity.InputError
+			if !errors.As(c.err, &ie) {
+				t.Fatalf("%v (%T) is not an InputError", c.err, c.err)
+			}
+			if got := ie.HasOffset(); got != c.want {
+				t.Errorf("HasOffset() = %v, want %v (%v)", got, c.want, c.err)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -18,7 +19,7 @@ import (
 // FuzzMakeRequest makes random HTTP requests: any method, query string,
 // Content-Type, body (JSON, form, multipart, garbage) and headers (X-
 // fields among them). Properties: MakeRequest never panics; it fails with
-// an *InputError of status 400, 405 (with the allowed methods) or 413, or
+// an *InputError of status 400, 405 (with the allowed methods), 413 or 415, or
 // a *ValidationError, or succeeds with an Object whose JSON is valid and
 // conforms to the entity; WriteError answers with the error's status.
 func FuzzMakeRequest(f *testing.F) {
@@ -148,6 +149,14 @@ func fzReqCheckError(t *testing.T, e *entity.Entity, r *http.Request, err error)
 		case 413:
 			if !errors.Is(err, entity.ErrBodyTooLarge) {
 				t.Fatalf("413 %v is not ErrBodyTooLarge", err)
+			}
+		case 415:
+			if !errors.Is(err, entity.ErrUnsupportedMediaType) {
+				t.Fatalf("415 %v is not ErrUnsupportedMediaType", err)
+			}
+			switch mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt {
+			case "application/json", "multipart/form-data":
+				t.Fatalf("415 %v for a body of type %s", err, mt)
 			}
 		default:
 			t.Fatalf("InputError with status %d: %v", status, err)

@@ -141,10 +141,6 @@ func TestMakeRequestSources(t *testing.T) {
 			rqOut("q", `"first"`, "page", "7", "tags", `["a","b",""]`)},
 		{"one query value for a list is a list", rqRequest("GET", "/?tags=solo", "", ""),
 			rqOut("tags", `["solo"]`)},
-		{"a body of another type is not read", rqRequest("POST", "/?q=query", "text/plain", `{"q":"text"}`),
-			rqOut("q", `"query"`)},
-		{"a body without a type is not read", rqRequest("POST", "/?q=query", "", `{"q":"none"}`),
-			rqOut("q", `"query"`)},
 
 		// Clashes: query < form < JSON body < headers.
 		{"form beats query", rqRequest("POST", "/?k=query&tags=q1", form, "k=form&tags=f1&tags=f2"),
@@ -311,7 +307,11 @@ func TestMakeRequestErrors(t *testing.T) {
 		{name: "multipart body over the limit", entity: "newuser", r: rqRequest("POST", "/", bigMPType, bigMP),
 			status: 413, sentinel: entity.ErrBodyTooLarge},
 		{name: "invalid JSON body", entity: "newuser", r: rqRequest("POST", "/", "application/json", `{"name":`),
-			status: 400, sentinel: entity.ErrInvalidJSON, body: `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON"}`},
+			status: 400, sentinel: entity.ErrInvalidJSON, body: `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON: at byte 8, unexpected end of input","offset":8}`},
+		{name: "a body of another type", entity: "newuser", r: rqRequest("POST", "/", "text/plain", `{"name":"ab"}`),
+			status: 415, sentinel: entity.ErrUnsupportedMediaType},
+		{name: "a body without a type", entity: "newuser", r: rqRequest("POST", "/", "", `{"name":"ab"}`),
+			status: 415, sentinel: entity.ErrUnsupportedMediaType},
 		{name: "JSON array body", entity: "newuser", r: rqRequest("POST", "/", "application/json", `[{"name":"ab"}]`),
 			status: 400, sentinel: entity.ErrInvalidJSON},
 		{name: "JSON scalar body", entity: "newuser", r: rqRequest("POST", "/", "application/json", `"ab"`),
@@ -445,7 +445,7 @@ func TestMakeRequestHandler(t *testing.T) {
 		{"wrong method", "GET", "name=Ann", "", "", nil, 405, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method GET is not allowed; use POST"}`, "POST"},
 		{"too large", "POST", "", "application/json", `{"name":"` + strings.Repeat("n", 300) + `"}`, nil, 413,
 			`{"type":"about:blank","title":"Request Entity Too Large","status":413,"detail":"the request body is larger than the limit of 256 bytes"}`, ""},
-		{"not JSON", "POST", "", "application/json", `name=Ann`, nil, 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON"}`, ""},
+		{"not JSON", "POST", "", "application/json", `name=Ann`, nil, 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON: at byte 1, invalid literal, expected null","offset":1}`, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -175,7 +175,7 @@ func TestWriteErrorStatus(t *testing.T) {
 	}{
 		{"validation error", verr, 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"","path":"id","outputPath":"id","code":"req","message":"is required"}]}`, ""},
 		{"wrapped validation error", fmt.Errorf("handler: %w", verr), 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"","path":"id","outputPath":"id","code":"req","message":"is required"}]}`, ""},
-		{"invalid JSON", jerr, 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON"}`, ""},
+		{"invalid JSON", jerr, 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON: at byte 6, unexpected end of input","offset":6}`, ""},
 		{"method", merr, 405, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method GET is not allowed; use POST"}`, "POST"},
 		{"input error of a status given", &entity.InputError{Status: 422, Msg: "no"}, 422, `{"type":"about:blank","title":"Unprocessable Entity","status":422,"detail":"no"}`, ""},
 		{"input error of a server status", &entity.InputError{Status: 503, Msg: "secret detail"}, 500, `{"type":"about:blank","title":"Internal Server Error","status":500,"detail":"the server could not answer the request"}`, ""},
