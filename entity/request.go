@@ -82,7 +82,10 @@ func MakeRequest(name string, r *http.Request, opts ...Option) (*Object, error) 
 // Write answers with: 405 when the declaration names methods (see
 // Registry.Expose) and r.Method is not one, 413 for a body over
 // Registry.MaxBodyBytes, 400 for a body that does not parse. Field errors
-// are a *ValidationError (400), as from Make.
+// are a *ValidationError (400), as from Make. Their messages are in the
+// language the request's Accept-Language header prefers among the
+// registry's (q-values honoured, "ja-JP" finding "ja", English when none
+// matches), unless a Lang option says otherwise.
 //
 // A nil r is an empty input, as a typed nil is for Make: it is made as
 // Make(nil) makes it, with no method to check. A request without a URL
@@ -105,6 +108,9 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 		src.query = r.URL.Query()
 	}
 	run := run{top: topObject, cfg: config(true, opts)}
+	if run.cfg.lang == "" { // no Lang given: the client's languages, matched on the first failure
+		run.cfg.lang = r.Header.Get("Accept-Language")
+	}
 	run.init(e)
 	defer run.done()
 	var bodyLen int64
