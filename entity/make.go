@@ -296,8 +296,8 @@ func (r *run) fieldError(n *node, in, out string, f failure) *FieldError {
 // is the catalog's "is not valid".
 func (r *run) message(n *node, field, code string, params map[string]any, f failure, secret bool) string {
 	cat := r.messages()
-	if n != nil && n.msg != nil {
-		return cat.render(n.msg, r.lang, code, field, params)
+	if n != nil && n.msg != nil { // one text for every language: params as they are
+		return cat.render(n.msg, r.lang, "", field, params)
 	}
 	var keys []string
 	var rp *rulePanic

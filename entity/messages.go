@@ -27,7 +27,7 @@ import (
 //	                  messages of that code: "type.type=number" → "an integer"
 //
 // A template's placeholders are {field} (the field's input name) and the
-// failing rule's params ({min}); {{ writes a brace.
+// failing rule's params ({min}); {{ and }} write braces.
 //
 // English is the first language and the fallback of every other: a key a
 // catalog lacks is looked up in English, and a code English lacks too is a
@@ -168,8 +168,8 @@ func parseMessage(text string) (*message, error) {
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		switch {
-		case c == '{' && i+1 < len(text) && text[i+1] == '{':
-			lit.WriteByte('{')
+		case (c == '{' || c == '}') && i+1 < len(text) && text[i+1] == c:
+			lit.WriteByte(c)
 			i++
 		case c == '{':
 			end := strings.IndexByte(text[i+1:], '}')
@@ -348,7 +348,7 @@ func (r *Registry) messages() *catalogs {
 // phrases for a param's value ("type.got=string"). Placeholders are
 // {field} (the field's input name) and the code's params (a rule's
 // Def.Params; "type" and "got" for type; "limit" for depth; "omitted" for
-// limit); {{ writes a brace.
+// limit); {{ and }} write braces.
 //
 // A key a language lacks is looked up in English, and a code English
 // lacks is the rule's own error text. The map is copied; SetMessages is
