@@ -336,8 +336,8 @@ func TestMsgDeclErrors(t *testing.T) {
 }
 
 // TestSecretMessages checks that under a secret field every message but
-// required's is "is not valid", in each language, and that Code and
-// Params (no value in them) are kept.
+// required's and the field's own msg is "is not valid", in each language,
+// and that Code and Params (no value in them) are kept.
 func TestSecretMessages(t *testing.T) {
 	reg := entity.NewRegistry()
 	reg.Rules().MustRegister(rules.Def{Name: "quoting", Compile: func([]string, rules.Kind) (rules.Checker, error) {
@@ -348,8 +348,9 @@ func TestSecretMessages(t *testing.T) {
 		"pw", "string", "secret | min 8",
 		"code", "string", "secret | quoting",
 		"tok", "string", "secret | req",
-		"c", "$creds", "secret")
-	in := map[string]any{"pw": "short", "code": "hunter2", "c": map[string]any{"pin": "1234"}}
+		"c", "$creds", "secret",
+		"hint", "string", "secret | min 9 | msg 'at least {min}'")
+	in := map[string]any{"pw": "short", "code": "hunter2", "c": map[string]any{"pin": "1234"}, "hint": "hunter2"}
 	for _, tt := range []struct{ lang, invalid, required string }{
 		{"en", "is not valid", "is required"},
 		{"ja", "正しくありません", "必須です"},
@@ -357,8 +358,8 @@ func TestSecretMessages(t *testing.T) {
 		t.Run(tt.lang, func(t *testing.T) {
 			_, err := e.MakeJSON(in, entity.Lang(tt.lang))
 			fs := fieldErrors(t, err)
-			want := []string{tt.invalid, tt.invalid, tt.required, tt.invalid}
-			codes := []string{"min", "quoting", "required", "quoting"}
+			want := []string{tt.invalid, tt.invalid, tt.required, tt.invalid, "at least 9"}
+			codes := []string{"min", "quoting", "required", "quoting", "min"}
 			for i, f := range fs {
 				if i >= len(want) || f.Message != want[i] || f.Code != codes[i] {
 					t.Errorf("field %d: %q %q, want %q %q", i, f.Code, f.Message, codes[i], want[i])
