@@ -180,3 +180,36 @@ func usersList(n int) []any {
 	}
 	return l
 }
+
+// TestAllocsLanguage checks that the language of messages costs a call
+// that succeeds nothing: a Lang option, or a request's Accept-Language, is
+// matched only when a field fails.
+func TestAllocsLanguage(t *testing.T) {
+	if raceEnabled || testing.CoverMode() != "" {
+		t.Skip("allocation counts do not hold under the race detector or coverage")
+	}
+	e := exposeOne(t, "string", "req | min 2")
+	in := map[string]any{"v": "abc"}
+	buf := make([]byte, 0, 256)
+	if n := testing.AllocsPerRun(100, func() {
+		var err error
+		if buf, err = e.AppendJSON(buf[:0], in, entity.Lang("ja")); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("AppendJSON with Lang(ja): %v allocations, want 0", n)
+	}
+	plain, _ := http.NewRequest("GET", "/?v=abc", nil)
+	withLang, _ := http.NewRequest("GET", "/?v=abc", nil)
+	withLang.Header.Set("Accept-Language", "ja-JP, en;q=0.5")
+	count := func(r *http.Request) float64 {
+		return testing.AllocsPerRun(100, func() {
+			if _, err := e.MakeRequest(r); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if a, b := count(plain), count(withLang); a != b {
+		t.Errorf("MakeRequest: %v allocations without Accept-Language, %v with it", a, b)
+	}
+}

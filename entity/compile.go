@@ -72,7 +72,7 @@ func (c *compiler) field(f *dsl.Field) *node {
 			n.header = textproto.CanonicalMIMEHeaderKey(f.Name)
 		}
 	}
-	var defRule *dsl.Rule
+	var defRule, msgRule *dsl.Rule
 	for _, r := range f.Rules {
 		switch rules.LookupDirective(r.Name) {
 		case rules.DirectiveNone:
@@ -95,6 +95,12 @@ func (c *compiler) field(f *dsl.Field) *node {
 				continue
 			}
 			defRule = r
+		case rules.DirectiveMsg:
+			if len(r.Args) != 1 {
+				c.errorf(f, r.Pos, "rule %q takes one argument, the message", r.Name)
+				continue
+			}
+			msgRule = r
 		default:
 			if f.Kind != dsl.FieldValue {
 				continue // reported below
@@ -107,21 +113,21 @@ func (c *compiler) field(f *dsl.Field) *node {
 	switch f.Kind {
 	case dsl.FieldGroup:
 		for _, r := range f.Rules {
-			if d := rules.LookupDirective(r.Name); d != rules.DirectiveRename && d != rules.DirectiveNone {
-				c.errorf(f, r.Pos, "rule %q cannot apply to a group: a group takes only rename", r.Name)
+			if d := rules.LookupDirective(r.Name); d != rules.DirectiveRename && d != rules.DirectiveNone && d != rules.DirectiveMsg {
+				c.errorf(f, r.Pos, "rule %q cannot apply to a group: a group takes only rename and msg", r.Name)
 			}
 		}
 		n.group = c.object(f.Fields)
 	case dsl.FieldRef:
 		for _, r := range f.Rules {
 			switch rules.LookupDirective(r.Name) {
-			case rules.DirectiveReq, rules.DirectiveRename, rules.DirectiveNone, rules.DirectiveSecret:
+			case rules.DirectiveReq, rules.DirectiveRename, rules.DirectiveNone, rules.DirectiveSecret, rules.DirectiveMsg:
 			case rules.DirectiveDefault:
 				if len(r.Args) > 0 {
 					c.errorf(f, r.Args[0].Pos, "a default on a reference takes no value: a bare default makes %q from an empty input", f.Ref)
 				}
 			default:
-				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only req, a bare default and rename", r.Name, f.Ref)
+				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only req, a bare default, rename, secret and msg", r.Name, f.Ref)
 			}
 		}
 		if defRule != nil && f.Ref == c.ent.name {
@@ -138,7 +144,37 @@ func (c *compiler) field(f *dsl.Field) *node {
 		}
 		setFast(n)
 	}
+	if msgRule != nil {
+		c.message(f, n, msgRule)
+	}
 	return n
+}
+
+// message compiles a field's `msg 'text'`: its placeholders must be
+// {field}, a param of one of the field's rules, or one of the params of
+// the failures every field may have ({type} and {got} of type, {limit} of
+// depth).
+func (c *compiler) message(f *dsl.Field, n *node, r *dsl.Rule) {
+	a := r.Args[0]
+	m, err := parseMessage(a.Text)
+	if err != nil {
+		c.errorf(f, a.Pos, "%s", strings.TrimPrefix(err.Error(), "entity: "))
+		return
+	}
+	known := []string{"field", "type", "got", "limit"}
+	for _, cks := range [2][]check{n.inChecks, n.outChecks} {
+		for _, ck := range cks {
+			for _, p := range ck.info.params {
+				known = append(known, p.name)
+			}
+		}
+	}
+	for _, p := range m.placeholders() {
+		if !containsString(known, p) {
+			c.errorf(f, a.Pos, "msg: placeholder {%s} is not {field} nor a param of the field's rules (%s)", p, strings.Join(known[1:], ", "))
+		}
+	}
+	n.msg = m
 }
 
 // setFast picks the node's fast path, if its checks allow one: a string
@@ -154,7 +190,7 @@ func setFast(n *node) {
 					n.strChecks = nil
 					return
 				}
-				n.strChecks = append(n.strChecks, strCheck{rule: ck.rule, c: sc, noPanic: ck.noPanic})
+				n.strChecks = append(n.strChecks, strCheck{rule: ck.rule, c: sc, noPanic: ck.noPanic, info: ck.info})
 			}
 		}
 		n.fast = fastString
@@ -212,7 +248,14 @@ func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 		c.errorf(f, r.Pos, "%s", msg)
 		return
 	}
-	ck := check{rule: strings.ToLower(def.Name), c: checker, noPanic: def.NoPanic} // aliases report the rule's own name
+	info := &ruleInfo{code: strings.ToLower(def.Name)} // aliases report the rule's own name
+	for i, name := range def.Params {
+		if i < len(r.Args) {
+			info.params = append(info.params, ruleParam{name, typedArg(r.Args[i].Text, r.Args[i].Quoted)})
+		}
+	}
+	info.exact = len(info.params) == 2 && info.params[0].value == info.params[1].value
+	ck := check{rule: info.code, c: checker, noPanic: def.NoPanic, info: info}
 	n.ruleNames = append(n.ruleNames, ck.rule)
 	if def.Implied.Has(typ) {
 		return // the conversion already guarantees it: nothing to check

@@ -64,6 +64,8 @@
 //	                    or on a $ref the entity made from an empty input
 //	rename name         changes the output key
 //	secret              the value never appears in an error, nor in the test kit's output
+//	msg 'text'          the field's own message for any of its failures ({field}, {min}…;
+//	                    on a group or $ref, for its own failures: req, type, depth)
 //	none, no, not       no rule
 //
 // Checks are rules.Def values registered in the registry's rules.Set (see
@@ -104,10 +106,33 @@
 // # Errors
 //
 // A failing input gives a *ValidationError listing every failing field as a
-// *FieldError with its Path in the input ("list[1].mail"), its Pointer
-// (RFC 6901, "/list/1/mail"), its OutputPath ("list[1].details.mail"), the
-// Rule, a stable Code with its Params, and a Message that never quotes the
-// value. An input that cannot be read at all (JSON that does not parse, a
+// *FieldError with its Path in the input ("list[1].mail"), the same place
+// as an RFC 6901 Pointer ("/list/1/mail"), its OutputPath
+// ("list[1].details.mail"), the Rule, a stable Code and the rule's Params
+// for clients and translators ("min", {"min": 3}), and a Message that
+// never quotes the value.
+//
+// Codes: "required" for req, a rule's own name for the rule and its
+// aliases ("range" for minmax), a custom rule's name, "type" (a value that
+// does not convert without loss), "unknown" (a key DenyUnknown refuses),
+// "depth", "json" (a value JSON cannot hold), "value" (a driver.Valuer
+// that failed), "default" (bare defaults that form a cycle) and "limit"
+// (the summary past SetMaxErrors). Params are a rule's arguments by the
+// names its rules.Def.Params gives them, a number as an int64 or float64.
+//
+// Messages are rendered when the error is built, in the call's language:
+// Lang("ja") on any call, or, for MakeRequest without Lang, the request's
+// Accept-Language matched against the registry's languages (English when
+// none matches). A field's own `msg 'text'` comes first, with {field} and
+// the params as placeholders; then the language's catalog, keyed by code
+// ("min"), by code and the kind of the failing value ("min.string",
+// "min.number", "min.list", "range.string.exact"), with phrases for param
+// values ("type.got=string"); then English's; then the rule's own error
+// text. English and Japanese are built in; Registry.SetMessages overrides
+// single messages or adds a language. Under a secret field every message
+// but required's is "is not valid", in the call's language.
+//
+// An input that cannot be read at all (JSON that does not parse, a
 // body too large, a method not allowed) is an *InputError with its HTTP
 // status. Sentinels for errors.Is: ErrValidation, ErrUnknownEntity,
 // ErrUnsupportedInput, ErrDepth, ErrTooLarge, ErrInvalidJSON, ErrMethod,

@@ -54,7 +54,12 @@ type FieldError struct {
 	// "email", "min") or "depth" and "json" for values that cannot be written.
 	Rule string
 	// Message completes the sentence "field X …": "is required", "must be a
-	// valid email address". It never holds the value itself.
+	// valid email address". It never holds the value itself. It is
+	// rendered when the error is built, in the call's language (Lang, or a
+	// request's Accept-Language): the field's own msg, else the catalog's
+	// message for Code (see Registry.SetMessages), else the rule's error
+	// text. Under a secret field it is "is not valid" in that language
+	// (but for required, and a field's own msg, which holds no value).
 	Message string
 	// Pointer is where the value was read, as an RFC 6901 JSON Pointer into
 	// the input: "/list/1/mail".
@@ -62,10 +67,14 @@ type FieldError struct {
 	// Code is the stable name of what failed, for clients and translators
 	// (never parse Message): "required" for req, a rule's canonical name
 	// for any of its aliases ("range" for minmax), a custom rule's name,
-	// and "type", "depth", "json", "limit", "unknown", "default".
+	// and "type", "depth", "json", "limit", "unknown", "default" (bare
+	// defaults that form a cycle), "value" (a driver.Valuer that failed).
 	Code string
 	// Params are the failing rule's arguments by the names its Def gives
-	// them ({"min": 3}); nil when it has none. Each FieldError has its own.
+	// them ({"min": 3}; a number written without quotes is an int64 or a
+	// float64, anything else its text); "type" and "got" for type, "limit"
+	// for depth, "omitted" for limit; nil when there are none. Each
+	// FieldError has its own.
 	Params map[string]any
 
 	cause error

@@ -30,7 +30,7 @@ func ExampleEntity_Write() {
 	fmt.Println(rec.Code, rec.Body)
 	// Output:
 	// 200 application/json; charset=utf-8 {"name":"saito","mail":"saito@maachang.com"}
-	// 400 {"type":"/problems/validation","title":"Validation failed","status":400,"detail":"2 fields failed validation","errors":[{"pointer":"","path":"name","outputPath":"name","code":"req","message":"is required"},{"pointer":"","path":"mail","outputPath":"mail","code":"email","message":"must be a valid email address"}]}
+	// 400 {"type":"/problems/validation","title":"Validation failed","status":400,"detail":"2 fields failed validation","errors":[{"pointer":"/name","path":"name","outputPath":"name","code":"required","message":"is required"},{"pointer":"/mail","path":"mail","outputPath":"mail","code":"email","message":"must be a valid email address"}]}
 }
 
 // Raw JSON bytes and structs are read directly, without an intermediate

@@ -70,6 +70,8 @@ type run struct {
 	// stopped (a depth error, the output limit, or a fatal error).
 	top    topKind
 	cfg    callConfig // what the call's options say
+	msgs   *catalogs  // the registry's messages, on the first failure (see messages)
+	lang   int        // the call's language among msgs
 	base   int
 	maxOut int
 	stop   bool
@@ -143,17 +145,21 @@ func (r *run) err() error {
 	if len(r.errs) > 0 {
 		fields := r.errs
 		if r.omitted > 0 {
-			fields = append(fields, &FieldError{Rule: "limit",
-				Message: "and " + strconv.Itoa(r.omitted) + " more field errors, not listed"})
+			// The summary of the errors past the limit: at the top, since
+			// the walk is over.
+			fields = append(fields, r.fieldError(nil, "", "", failure{rule: "limit", code: "limit",
+				params: map[string]any{"omitted": int64(r.omitted)}}))
 		}
 		return &ValidationError{Entity: r.ent.name, Fields: fields, Omitted: r.omitted}
 	}
 	return nil
 }
 
-// paths renders the current path, with the field's own names appended.
-func (r *run) paths(in, out string) (string, string) {
-	var pin, pout []byte
+// paths renders the current path, with the field's own names appended:
+// where the value was read (as a path and as an RFC 6901 JSON Pointer)
+// and where it would have been written.
+func (r *run) paths(in, out string) (pin, pout, ptr string) {
+	var bin, bout, bptr []byte
 	add := func(b []byte, name string) []byte {
 		if len(b) == 0 {
 			return AppendPathFirstKey(b, name)
@@ -163,20 +169,52 @@ func (r *run) paths(in, out string) (string, string) {
 	for i := 0; i < r.depth; i++ {
 		switch f := r.frame(i); {
 		case f.kind == frameIndex:
-			pin = AppendPathIndex(pin, int(f.idx))
-			pout = AppendPathIndex(pout, int(f.outIdx))
+			bin = AppendPathIndex(bin, int(f.idx))
+			bout = AppendPathIndex(bout, int(f.outIdx))
+			bptr = strconv.AppendInt(append(bptr, '/'), int64(f.idx), 10)
 		case f.kind == frameGroup:
-			pout = add(pout, f.n.out)
+			bout = add(bout, f.n.out)
 		default:
-			pin = add(pin, f.n.in)
-			pout = add(pout, f.n.out)
+			bin = add(bin, f.n.in)
+			bout = add(bout, f.n.out)
+			bptr = appendPointerToken(bptr, f.n.in)
 		}
 	}
 	if in != "" || out != "" {
-		pin = add(pin, in)
-		pout = add(pout, out)
+		bin = add(bin, in)
+		bout = add(bout, out)
+		bptr = appendPointerToken(bptr, in)
 	}
-	return string(pin), string(pout)
+	return string(bin), string(bout), string(bptr)
+}
+
+// appendPointerToken appends "/" and name, escaped as RFC 6901 says: ~ as
+// ~0 and / as ~1.
+func appendPointerToken(b []byte, name string) []byte {
+	b = append(b, '/')
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; c {
+		case '~':
+			b = append(b, '~', '0')
+		case '/':
+			b = append(b, '~', '1')
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}
+
+// failure is what a failing field reports: the rule as the registry
+// knows it, the code, the params (a map of the failure's own), the kind
+// of the failing value ("string", "number", "list" or "", for the
+// message's key: see messages.go), and the error.
+type failure struct {
+	rule, code string
+	params     map[string]any
+	kind       string
+	exact      bool
+	err        error
 }
 
 // failType records a value that is there but does not convert to the
@@ -189,38 +227,107 @@ func (r *run) failType(n *node, got string) {
 	r.failCode(n, "type", map[string]any{"type": want.String(), "got": got}, errors.New(typeMessage(want, got)))
 }
 
-// fail records a failing field.
+// fail records a failing field of a rule that has no params: its code is
+// the rule's ("required" for req).
 func (r *run) fail(n *node, rule string, err error) {
-	if errors.Is(err, ErrDepth) {
+	code := rule
+	if rule == "req" {
+		code = "required"
+	}
+	r.record(n, failure{rule: rule, code: code, err: err})
+}
+
+// failCode records a failing field with its code and params (see
+// FieldError); its rule is the code.
+func (r *run) failCode(n *node, code string, params map[string]any, err error) {
+	r.record(n, failure{rule: code, code: code, params: params, err: err})
+}
+
+// failCheck records a failing check of a value of kind k.
+func (r *run) failCheck(n *node, rule string, ri *ruleInfo, k rules.Kind, err error) {
+	f := failure{rule: rule, code: rule, kind: kindKey(k), err: err}
+	if ri != nil {
+		f.code, f.params, f.exact = ri.code, ri.paramMap(), ri.exact
+	}
+	r.record(n, f)
+}
+
+// record records a failing field: the one place every field error of a
+// run is built (fieldError) and collected.
+func (r *run) record(n *node, f failure) {
+	if errors.Is(f.err, ErrDepth) {
 		r.stop = true // data nested that deep cannot be written at all
 	}
 	if r.full() {
 		return
 	}
-	in, out := r.paths(n.in, n.out)
-	fe := &FieldError{Path: in, OutputPath: out, Rule: rule, Message: err.Error(), cause: err}
-	switch {
-	case errors.Is(err, ErrDepth):
-		fe.Message = "is nested deeper than the limit of " + strconv.Itoa(r.ent.reg.MaxDepth()) + " levels"
-	case (n.secret || r.secret > 0) && rule != "req":
+	in, out := "", ""
+	if n != nil {
+		in, out = n.in, n.out
+	}
+	r.errs = append(r.errs, r.fieldError(n, in, out, f))
+}
+
+// fieldError builds the FieldError of a failure of node n (nil for a list
+// element or the limit's summary) read from the input name in: its paths,
+// code, params and message, in the call's language.
+func (r *run) fieldError(n *node, in, out string, f failure) *FieldError {
+	pin, pout, ptr := r.paths(in, out)
+	fe := &FieldError{Path: pin, OutputPath: pout, Pointer: ptr, Rule: f.rule, Code: f.code, Params: f.params, cause: f.err}
+	if errors.Is(f.err, ErrDepth) {
+		f.code = "depth"
+		fe.Code = "depth"
+		fe.Params = map[string]any{"limit": int64(r.ent.reg.MaxDepth())}
+	}
+	secret := (n != nil && n.secret || r.secret > 0) && fe.Code != "required" && fe.Code != "depth"
+	if secret {
 		// A secret's value must never reach a message: rules written by
 		// users may quote it, so none of their words, nor their error, are
 		// kept. Under a secret reference every field is secret.
-		fe.Message = "is not valid"
 		fe.cause = nil
 	}
-	r.errs = append(r.errs, fe)
+	fe.Message = r.message(n, in, f.code, fe.Params, f, secret)
+	return fe
 }
 
-// failCode records a failing field with its code and params (see
-// FieldError).
-func (r *run) failCode(n *node, code string, params map[string]any, err error) {
-	before := len(r.errs)
-	r.fail(n, code, err)
-	if len(r.errs) > before {
-		fe := r.errs[len(r.errs)-1]
-		fe.Code, fe.Params = code, params
+// message renders a failure's message: the field's own (msg), else the
+// catalog's for the call's language, else (for a rule no catalog names)
+// the rule's error text. Under a secret, and for a rule that panicked, it
+// is the catalog's "is not valid".
+func (r *run) message(n *node, field, code string, params map[string]any, f failure, secret bool) string {
+	cat := r.messages()
+	if n != nil && n.msg != nil { // one text for every language: params as they are
+		return cat.render(n.msg, r.lang, "", field, params)
 	}
+	var keys []string
+	var rp *rulePanic
+	switch {
+	case secret || errors.As(f.err, &rp):
+		keys = []string{keyInvalid}
+	case f.kind != "" && f.exact:
+		keys = []string{code + "." + f.kind + ".exact", code + "." + f.kind, code}
+	case f.kind != "":
+		keys = []string{code + "." + f.kind, code}
+	default:
+		keys = []string{code}
+	}
+	if m, li := cat.lookup(r.lang, keys); m != nil {
+		return cat.render(m, li, code, field, params)
+	}
+	if f.err == nil {
+		return "is not valid"
+	}
+	return f.err.Error()
+}
+
+// messages returns the catalogs of the run's registry and picks the
+// call's language among them, on the first failure.
+func (r *run) messages() *catalogs {
+	if r.msgs == nil {
+		r.msgs = r.ent.reg.messages()
+		r.lang = r.msgs.match(r.cfg.lang)
+	}
+	return r.msgs
 }
 
 // full reports whether the run has collected as many field errors as the
@@ -285,8 +392,9 @@ func (r *run) resolve(n *node, src *source) (v rules.Value, in raw, borrowed, fr
 		}
 		if v.Kind != rules.Null {
 			for _, ck := range n.inChecks {
-				if err := runCheck(ck, inputValue(in)); err != nil {
-					r.fail(n, ck.rule, err)
+				iv := inputValue(in)
+				if err := runCheck(ck, iv); err != nil {
+					r.failCheck(n, ck.rule, ck.info, iv.Kind, err)
 				}
 			}
 		}
@@ -302,7 +410,7 @@ func (r *run) resolve(n *node, src *source) (v rules.Value, in raw, borrowed, fr
 	}
 	for _, ck := range n.outChecks {
 		if err := runCheck(ck, v); err != nil {
-			r.fail(n, ck.rule, err)
+			r.failCheck(n, ck.rule, ck.info, v.Kind, err)
 		}
 	}
 	return v, in, borrowed, false
@@ -621,7 +729,7 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 	}
 	for _, ck := range n.strChecks {
 		if err := runStringCheck(ck, s); err != nil {
-			r.fail(n, ck.rule, err)
+			r.failCheck(n, ck.rule, ck.info, rules.String, err)
 		}
 	}
 	dst = appendString(dst, s)
@@ -890,9 +998,7 @@ func (r *run) appendElem(dst []byte, e *Entity, sub *source, i, out, depth int) 
 
 // depthError reports the depth limit at the current path.
 func (r *run) depthError() *FieldError {
-	in, out := r.paths("", "")
-	return &FieldError{Path: in, OutputPath: out, Rule: "depth",
-		Message: "is nested deeper than the limit of " + strconv.Itoa(r.ent.reg.MaxDepth()) + " levels", cause: ErrDepth}
+	return r.fieldError(nil, "", "", failure{rule: "depth", code: "depth", err: ErrDepth})
 }
 
 // unsupported is the error for an input that is not an object or a list.

@@ -66,7 +66,7 @@ type callConfig struct {
 	laxSet      bool // Lax was given
 	strictSet   bool // Strict was given
 	denyUnknown bool
-	lang        string // the tag given to Lang, or ""
+	lang        string // the tag given to Lang, or a request's Accept-Language, or ""
 }
 
 // config applies opts over the entry point's defaults: strict says whether

@@ -44,6 +44,7 @@ type node struct {
 	strChecks []strCheck
 	req       bool
 	secret    bool
+	msg       *message // the field's own message (msg 'text'), or nil
 
 	// The default, when there is one, written as defJSON. A bare default on
 	// a reference makes the entity from an empty input instead (refDefault).
@@ -80,13 +81,42 @@ type strCheck struct {
 	rule    string
 	c       rules.StringChecker
 	noPanic bool // see rules.Def.NoPanic
+	info    *ruleInfo
 }
 
 // check is one compiled rule.
 type check struct {
-	rule    string // the rule's name as written, lower-cased
+	rule    string // the rule's own name (an alias's too), lower-cased
 	c       rules.Checker
 	noPanic bool // see rules.Def.NoPanic
+	info    *ruleInfo
+}
+
+// ruleInfo is what a failing check reports besides its error: its code
+// and its params, computed once at compile time and read only. A failure
+// copies the params into a map of its own (see paramMap).
+type ruleInfo struct {
+	code   string
+	params []ruleParam
+	exact  bool // range with equal bounds: its messages say "exactly"
+}
+
+// ruleParam is one named argument of a rule's use.
+type ruleParam struct {
+	name  string
+	value any // int64, float64 or string: see typedArg
+}
+
+// paramMap returns a new map of the params, or nil when there are none.
+func (ri *ruleInfo) paramMap() map[string]any {
+	if ri == nil || len(ri.params) == 0 {
+		return nil
+	}
+	m := make(map[string]any, len(ri.params))
+	for _, p := range ri.params {
+		m[p.name] = p.value
+	}
+	return m
 }
 
 // slot holds the entity registered under one name. References point at the

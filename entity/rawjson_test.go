@@ -914,7 +914,7 @@ func TestRawJSONWrite(t *testing.T) {
 		{"seed as json.RawMessage", "users", json.RawMessage(raw), 200, seedJSON},
 		{"array of users", "user", []byte(`[{"id":"1","name":"a"},2]`), 200, `[{"number":1,"name":"a","details":{"age":null,"mail":null},"code":"unknown"}]`},
 		{"validation error", "users", []byte(`{"list":[{"mail":"x"}]}`), 400,
-			`{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"2 fields failed validation","errors":[{"pointer":"","path":"list[0].name","outputPath":"list[0].name","code":"req","message":"is required"},{"pointer":"","path":"list[0].mail","outputPath":"list[0].details.mail","code":"email","message":"must be a valid email address"}]}`},
+			`{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"2 fields failed validation","errors":[{"pointer":"/list/0/name","path":"list[0].name","outputPath":"list[0].name","code":"required","message":"is required"},{"pointer":"/list/0/mail","path":"list[0].mail","outputPath":"list[0].details.mail","code":"email","message":"must be a valid email address"}]}`},
 		{"invalid JSON", "users", []byte(`{"list":[`), 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON: at byte 9, unexpected end of input","offset":9}`},
 		{"not an object", "users", []byte(` 12`), 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not a JSON object or array: at byte 1, got a number","offset":1}`},
 	}

@@ -28,8 +28,9 @@ type Registry struct {
 	maxErrs  atomic.Int64
 	maxOut   atomic.Int64
 	reqRatio atomic.Int64
-	mu       sync.Mutex // serializes Expose
-	slots    sync.Map   // name → *slot
+	mu       sync.Mutex               // serializes Expose and SetMessages
+	msgs     atomic.Pointer[catalogs] // nil: the built-in messages (see SetMessages)
+	slots    sync.Map                 // name → *slot
 
 	problemBase atomic.Pointer[string] // SetProblemTypeBase's; nil: the default
 }

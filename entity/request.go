@@ -99,7 +99,11 @@ func MakeRequest(name string, r *http.Request, opts ...Option) (*Object, error) 
 //     JSON body that is not an object: "the body is not a JSON object: at
 //     byte 0, got an array". An empty JSON body is no body.
 //
-// Field errors are a *ValidationError (400), as from Make.
+//
+// Field errors are a *ValidationError (400), as from Make. Their messages
+// are in the language the request's Accept-Language header prefers among
+// the registry's (q-values honoured, "ja-JP" finding "ja", English when
+// none matches), unless a Lang option says otherwise.
 //
 // A nil r is an empty input, as a typed nil is for Make: it is made as
 // Make(nil) makes it, with no method to check. A request without a URL
@@ -122,6 +126,9 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 		src.query = r.URL.Query()
 	}
 	run := run{top: topObject, cfg: config(true, opts)}
+	if run.cfg.lang == "" { // no Lang given: the client's languages, matched on the first failure
+		run.cfg.lang = r.Header.Get("Accept-Language")
+	}
 	run.init(e)
 	defer run.done()
 	var bodyLen int64

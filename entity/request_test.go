@@ -319,7 +319,7 @@ func TestMakeRequestErrors(t *testing.T) {
 		{name: "validation failure", entity: "newuser",
 			r:      rqRequest("POST", "/?age=200", "application/json", `{"name":"a","mail":"bad"}`),
 			status: 400, sentinel: entity.ErrValidation,
-			body:   `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"3 fields failed validation","errors":[{"pointer":"","path":"name","outputPath":"name","code":"min","message":"must be at least 2 characters long"},{"pointer":"","path":"mail","outputPath":"mail","code":"email","message":"must be a valid email address"},{"pointer":"","path":"age","outputPath":"age","code":"range","message":"must be between 0 and 150"}]}`,
+			body:   `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"3 fields failed validation","errors":[{"pointer":"/name","path":"name","outputPath":"name","code":"min","params":{"min":2},"message":"must be at least 2 characters long"},{"pointer":"/mail","path":"mail","outputPath":"mail","code":"email","message":"must be a valid email address"},{"pointer":"/age","path":"age","outputPath":"age","code":"range","params":{"max":150,"min":0},"message":"must be between 0 and 150"}]}`,
 			fields: []string{"name", "mail", "age"}},
 		{name: "validation failure, required fields missing", entity: "newuser", r: rqRequest("POST", "/", "", ""),
 			status: 400, sentinel: entity.ErrValidation, fields: []string{"name", "mail"}},
@@ -441,7 +441,7 @@ func TestMakeRequestHandler(t *testing.T) {
 		{"created from a form", "POST", "age=7", "application/x-www-form-urlencoded", url.Values{"name": {"Bo"}, "mail": {"bo@example.com"}}.Encode(),
 			nil, 201, `{"name":"Bo","mail":"bo@example.com","age":7,"requestId":null}`, ""},
 		{"field errors", "POST", "", "application/json", `{"name":"A","age":-1}`,
-			nil, 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"3 fields failed validation","errors":[{"pointer":"","path":"name","outputPath":"name","code":"min","message":"must be at least 2 characters long"},{"pointer":"","path":"mail","outputPath":"mail","code":"req","message":"is required"},{"pointer":"","path":"age","outputPath":"age","code":"range","message":"must be between 0 and 150"}]}`, ""},
+			nil, 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"3 fields failed validation","errors":[{"pointer":"/name","path":"name","outputPath":"name","code":"min","params":{"min":2},"message":"must be at least 2 characters long"},{"pointer":"/mail","path":"mail","outputPath":"mail","code":"required","message":"is required"},{"pointer":"/age","path":"age","outputPath":"age","code":"range","params":{"max":150,"min":0},"message":"must be between 0 and 150"}]}`, ""},
 		{"wrong method", "GET", "name=Ann", "", "", nil, 405, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method GET is not allowed; use POST"}`, "POST"},
 		{"too large", "POST", "", "application/json", `{"name":"` + strings.Repeat("n", 300) + `"}`, nil, 413,
 			`{"type":"about:blank","title":"Request Entity Too Large","status":413,"detail":"the request body is larger than the limit of 256 bytes"}`, ""},
@@ -529,7 +529,7 @@ func ExampleEntity_MakeRequest() {
 	handler(rec, r)
 	fmt.Println(rec.Code, rec.Body)
 	// Output:
-	// 400 {"type":"/problems/validation","title":"Validation failed","status":400,"detail":"2 fields failed validation","errors":[{"pointer":"","path":"name","outputPath":"name","code":"req","message":"is required"},{"pointer":"","path":"mail","outputPath":"mail","code":"email","message":"must be a valid email address"}]}
+	// 400 {"type":"/problems/validation","title":"Validation failed","status":400,"detail":"2 fields failed validation","errors":[{"pointer":"/name","path":"name","outputPath":"name","code":"required","message":"is required"},{"pointer":"/mail","path":"mail","outputPath":"mail","code":"email","message":"must be a valid email address"}]}
 }
 
 // TestMakeRequestWithoutURL checks the requests MakeRequest used to panic

@@ -69,8 +69,9 @@ func (r *run) failUnknown(key string) {
 	if r.full() {
 		return
 	}
-	in, _ := r.paths(key, key)
-	r.errs = append(r.errs, &FieldError{Path: in, Rule: "unknown", Code: "unknown", Message: errUnknown.Error(), cause: errUnknown})
+	fe := r.fieldError(nil, key, key, failure{rule: "unknown", code: "unknown", err: errUnknown})
+	fe.OutputPath = "" // it is not written
+	r.errs = append(r.errs, fe)
 }
 
 // eachJSONKey calls f with each key of the JSON object text (text the

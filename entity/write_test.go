@@ -101,7 +101,7 @@ func TestWriteTypedNilRequest(t *testing.T) {
 		wantFail bool
 	}{
 		{"optional fields give their defaults", "opt", 200, `{"name":"x","n":null}`, false},
-		{"a required field fails as on an empty input", "req", 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"","path":"id","outputPath":"id","code":"req","message":"is required"}]}`, true},
+		{"a required field fails as on an empty input", "req", 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"/id","path":"id","outputPath":"id","code":"required","message":"is required"}]}`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -173,8 +173,8 @@ func TestWriteErrorStatus(t *testing.T) {
 		body   string
 		allow  string
 	}{
-		{"validation error", verr, 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"","path":"id","outputPath":"id","code":"req","message":"is required"}]}`, ""},
-		{"wrapped validation error", fmt.Errorf("handler: %w", verr), 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"","path":"id","outputPath":"id","code":"req","message":"is required"}]}`, ""},
+		{"validation error", verr, 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"/id","path":"id","outputPath":"id","code":"required","message":"is required"}]}`, ""},
+		{"wrapped validation error", fmt.Errorf("handler: %w", verr), 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"/id","path":"id","outputPath":"id","code":"required","message":"is required"}]}`, ""},
 		{"invalid JSON", jerr, 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON: at byte 6, unexpected end of input","offset":6}`, ""},
 		{"method", merr, 405, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method GET is not allowed; use POST"}`, "POST"},
 		{"input error of a status given", &entity.InputError{Status: 422, Msg: "no"}, 422, `{"type":"about:blank","title":"Unprocessable Entity","status":422,"detail":"no"}`, ""},

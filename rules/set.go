@@ -105,12 +105,17 @@ type Def struct {
 	// Params names the rule's arguments in order, for error bodies that
 	// give them as named parameters: ["min"] for `min`, ["min", "max"] for
 	// `range`, ["pattern"] for `regex`. It holds at most MaxArgs names.
+	// A failing use of the rule reports its arguments under these names
+	// (entity.FieldError.Params: a number written without quotes as an
+	// int64 or float64, anything else as its text), and its message may
+	// hold them as placeholders ({min}); arguments past the names are not
+	// reported.
 	Params []string
 }
 
 // A Directive is a word of a rules string that the entity compiler
 // interprets itself rather than looking it up in a Set: `req`, `default`,
-// `rename`, `secret` and the empty rule `none`.
+// `rename`, `secret`, `msg` and the empty rule `none`.
 type Directive uint8
 
 // The directives. NotDirective is what LookupDirective returns for a rule's
@@ -122,6 +127,7 @@ const (
 	DirectiveDefault           // default, def: the value when it is not
 	DirectiveRename            // rename, rn: the output key
 	DirectiveSecret            // secret: kept out of error messages
+	DirectiveMsg               // msg 'text': the field's own message for any of its failures
 )
 
 // directiveNames holds each directive's names, its own first: the one place
@@ -132,6 +138,7 @@ var directiveNames = [...][]string{
 	DirectiveDefault: {"default", "def"},
 	DirectiveRename:  {"rename", "rn"},
 	DirectiveSecret:  {"secret"},
+	DirectiveMsg:     {"msg"},
 }
 
 // LookupDirective returns the directive named name (case-insensitive,
@@ -156,7 +163,7 @@ func (d Directive) String() string {
 }
 
 // Reserved names are the names of the directives (`req`, `default`,
-// `rename`, `none` and their aliases, and `secret`), which the entity
+// `rename`, `none` and their aliases, `secret` and `msg`), which the entity
 // compiler interprets itself. A Def may not use them.
 var Reserved = func() []string {
 	var out []string

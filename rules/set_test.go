@@ -58,6 +58,7 @@ func TestRegisterErrors(t *testing.T) {
 		{"reserved none", Def{Name: "none", Compile: compileNothing}, `rules: rule name "none" is reserved`},
 		{"reserved default", Def{Name: "def", Compile: compileNothing}, `rules: rule name "def" is reserved`},
 		{"reserved secret", Def{Name: "Secret", Compile: compileNothing}, `rules: rule name "Secret" is reserved`},
+		{"reserved msg", Def{Name: "msg", Compile: compileNothing}, `rules: rule name "msg" is reserved`},
 		{"reserved alias", Def{Name: "newname", Aliases: []string{"rn"}, Compile: compileNothing}, `rules: rule name "rn" is reserved`},
 		{"duplicate built-in", Def{Name: "MIN", Compile: compileNothing}, `rules: rule "MIN" is already registered`},
 		{"duplicate built-in alias", Def{Name: "between", Aliases: []string{"minmax"}, Compile: compileNothing}, `rules: rule "minmax" is already registered`},
@@ -234,6 +235,7 @@ func TestLookupDirective(t *testing.T) {
 		{"default", DirectiveDefault}, {"def", DirectiveDefault},
 		{"rename", DirectiveRename}, {"RN", DirectiveRename},
 		{"secret", DirectiveSecret},
+		{"msg", DirectiveMsg}, {"MSG", DirectiveMsg},
 		{"min", NotDirective}, {"", NotDirective}, {"reqs", NotDirective}, {"renam", NotDirective},
 	}
 	for _, tt := range tests {
@@ -244,7 +246,7 @@ func TestLookupDirective(t *testing.T) {
 		})
 	}
 	for d, want := range map[Directive]string{DirectiveNone: "none", DirectiveReq: "req", DirectiveDefault: "default",
-		DirectiveRename: "rename", DirectiveSecret: "secret", NotDirective: "directive(0)", 9: "directive(9)"} {
+		DirectiveRename: "rename", DirectiveSecret: "secret", DirectiveMsg: "msg", NotDirective: "directive(0)", 9: "directive(9)"} {
 		if got := d.String(); got != want {
 			t.Errorf("Directive(%d).String() = %q, want %q", d, got, want)
 		}
@@ -254,7 +256,7 @@ func TestLookupDirective(t *testing.T) {
 // TestReserved: Reserved holds every name of every directive, and
 // Register refuses each.
 func TestReserved(t *testing.T) {
-	want := []string{"none", "no", "not", "req", "required", "default", "def", "rename", "rn", "secret"}
+	want := []string{"none", "no", "not", "req", "required", "default", "def", "rename", "rn", "secret", "msg"}
 	if !slices.Equal(Reserved, want) {
 		t.Errorf("Reserved = %q, want %q", Reserved, want)
 	}

@@ -84,7 +84,7 @@ func ExampleCheckResponse() {
 	// Output:
 	// 200: true
 	// 400: true
-	// status: got 400, want 200; body: {"type":"/problems/validation","title":"Validation failed","status":400,"detail":"2 fields failed validation","errors":[{"pointer":"","path":"list[0].name","outputPath":"list[0].name","code":"req","me…
+	// status: got 400, want 200; body: {"type":"/problems/validation","title":"Validation failed","status":400,"detail":"2 fields failed validation","errors":[{"pointer":"/list/0/name","path":"list[0].name","outputPath":"list[0].name","cod…
 	// as 200: false
 }
 

@@ -65,7 +65,7 @@ var responseTests = []struct {
 
 	// Responses that fail.
 	{"wrong status", writeEntity("users", map[string]any{"list": []any{map[string]any{}}}), "users", 200, []string{
-		`status: got 400, want 200; body: {"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"","path":"list[0].name","outputPath":"list[0].name","code":"req","mes…`,
+		`status: got 400, want 200; body: {"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"/list/0/name","path":"list[0].name","outputPath":"list[0].name","code…`,
 	}},
 	{"wrong status, empty body", writeRaw(404, "", ""), "users", 200, []string{
 		`status: got 404, want 200; the body is empty`,
@@ -104,7 +104,7 @@ var responseTests = []struct {
 	{"bad error body: no field errors", writeRaw(400, problemCT, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"0 fields failed validation","errors":[]}`), "users", 400, []string{
 		`error body: errors: want a list of at least 1 field error, got []`,
 	}},
-	{"bad error body: errors an object", writeRaw(400, problemCT, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"d","errors":{"pointer":"","path":"","outputPath":"","code":"req","message":"m"}}`), "users", 400, []string{
+	{"bad error body: errors an object", writeRaw(400, problemCT, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"d","errors":{"pointer":"","path":"","outputPath":"","code":"required","message":"m"}}`), "users", 400, []string{
 		`error body: errors: want a list of at least 1 field error, got an object`,
 	}},
 	{"bad error body: status not the response's", writeRaw(422, problemCT, `{"type":"about:blank","title":"Bad Request","status":400,"detail":"d"}`), "users", 422, []string{

@@ -87,9 +87,9 @@ func TestCreateUser(t *testing.T) {
 			body: `{"mail":"not-an-address","age":151}`, requestID: "r-2",
 			wantStatus: 400,
 			wantBody: `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"3 fields failed validation","errors":[` +
-				`{"pointer":"","path":"name","outputPath":"name","code":"req","message":"is required"},` +
-				`{"pointer":"","path":"mail","outputPath":"mail","code":"email","message":"must be a valid email address"},` +
-				`{"pointer":"","path":"age","outputPath":"age","code":"range","message":"must be between 0 and 150"}]}`,
+				`{"pointer":"/name","path":"name","outputPath":"name","code":"required","message":"is required"},` +
+				`{"pointer":"/mail","path":"mail","outputPath":"mail","code":"email","message":"must be a valid email address"},` +
+				`{"pointer":"/age","path":"age","outputPath":"age","code":"range","params":{"max":150,"min":0},"message":"must be between 0 and 150"}]}`,
 			wantFields: []string{"name", "mail", "age"}},
 		{name: "an empty POST", method: "POST", target: "/api/users",
 			wantStatus: 400, wantFields: []string{"name", "mail"}},

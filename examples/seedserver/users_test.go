@@ -78,7 +78,7 @@ func TestListUsersN(t *testing.T) {
 		target   string
 		wantRule string
 	}{
-		{"no n", "/api/users", "req"},
+		{"no n", "/api/users", "required"},
 		{"empty n", "/api/users?n=", "type"},
 		{"not a number", "/api/users?n=abc", "type"},
 		{"an exponent", "/api/users?n=1e3", "type"},

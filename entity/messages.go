@@ -1,0 +1,488 @@
+package entity
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/expose-go/expose/rules"
+	"golang.org/x/text/language"
+)
+
+// Messages: the catalogs a FieldError's Message is rendered from, keyed by
+// the error's code, with its params as placeholders. A message is rendered
+// once, when the error is built; nothing here runs for a field that passes.
+//
+// A catalog maps keys to message templates. Keys are:
+//
+//	code              "required", "min", "email", a custom rule's name
+//	code.kind         the message for a value of one kind: "min.string",
+//	                  "min.number", "min.list" (the kind the failing value had)
+//	code.kind.exact   range with equal bounds: "range.string.exact"
+//	code.param=value  a phrase that stands for a param's value in the
+//	                  messages of that code: "type.type=number" → "an integer"
+//
+// A template's placeholders are {field} (the field's input name) and the
+// failing rule's params ({min}); {{ and }} write braces.
+//
+// English is the first language and the fallback of every other: a key a
+// catalog lacks is looked up in English, and a code English lacks too is a
+// rule's own error text. The built-in English catalog therefore names only
+// the codes no rule's error spells (required, type, depth, limit, default):
+// a built-in rule's English message is its own text, as a custom rule's
+// is, until a catalog names its code.
+
+// builtinMessages are the built-in catalogs, English first.
+var builtinMessages = []struct {
+	lang string
+	msgs map[string]string
+}{
+	{"en", map[string]string{
+		keyInvalid: "is not valid",
+		"required": "is required",
+		"type":     "must be {type}, got {got}",
+		"depth":    "is nested deeper than the limit of {limit} levels",
+		"limit":    "and {omitted} more field errors, not listed",
+		"default":  errDefaultCycle.Error(),
+
+		"type.type=string": "a string",
+		"type.type=number": "an integer",
+		"type.type=float":  "a number",
+		"type.type=bool":   "a boolean",
+		"type.type=date":   "a date",
+		"type.type=list":   "a list",
+		"type.type=object": "an object",
+		"type.type=none":   "a value",
+
+		"type.got=string":                 "a string",
+		"type.got=number":                 "a number",
+		"type.got=boolean":                "a boolean",
+		"type.got=array":                  "an array",
+		"type.got=object":                 "an object",
+		"type.got=date":                   "a date",
+		"type.got=value":                  "a value",
+		"type.got=number with a fraction": "a number with a fraction",
+		"type.got=string with a fraction": "a string with a fraction",
+		"type.got=number out of range":    "a number out of range",
+	}},
+	{"ja", map[string]string{
+		keyInvalid: "正しくありません",
+		"required": "必須です",
+		"type":     "{type}で指定してください（{got}が送られました）",
+		"unknown":  "定義されていない項目です",
+		"depth":    "入れ子が深すぎます（上限は{limit}階層です）",
+		"json":     "JSONとして書き出せない値です",
+		"limit":    "ほか{omitted}件のエラーは省略されました",
+		"default":  "既定値が循環しています（既定値を作るのに同じ既定値が必要です）",
+		"value":    "値を読み取れませんでした",
+
+		"type.type=string": "文字列",
+		"type.type=number": "整数",
+		"type.type=float":  "数値",
+		"type.type=bool":   "真偽値",
+		"type.type=date":   "日付",
+		"type.type=list":   "配列",
+		"type.type=object": "オブジェクト",
+		"type.type=none":   "値",
+
+		"type.got=string":                 "文字列",
+		"type.got=number":                 "数値",
+		"type.got=boolean":                "真偽値",
+		"type.got=array":                  "配列",
+		"type.got=object":                 "オブジェクト",
+		"type.got=date":                   "日付",
+		"type.got=value":                  "値",
+		"type.got=number with a fraction": "小数を含む数値",
+		"type.got=string with a fraction": "小数を含む文字列",
+		"type.got=number out of range":    "範囲外の数値",
+
+		"min":        "文字列・数値・配列のいずれかを指定してください",
+		"min.string": "{min}文字以上で入力してください",
+		"min.number": "{min}以上の値にしてください",
+		"min.list":   "要素を{min}個以上にしてください",
+
+		"max":        "文字列・数値・配列のいずれかを指定してください",
+		"max.string": "{max}文字以内で入力してください",
+		"max.number": "{max}以下の値にしてください",
+		"max.list":   "要素を{max}個以内にしてください",
+
+		"range":              "文字列・数値・配列のいずれかを指定してください",
+		"range.string":       "{min}文字以上{max}文字以内で入力してください",
+		"range.number":       "{min}以上{max}以下の値にしてください",
+		"range.list":         "要素を{min}個以上{max}個以内にしてください",
+		"range.string.exact": "{min}文字で入力してください",
+		"range.number.exact": "{min}にしてください",
+		"range.list.exact":   "要素をちょうど{min}個にしてください",
+
+		"regex":     "形式が正しくありません（/{pattern}/ に一致しません）",
+		"url":       "有効なURLを入力してください",
+		"email":     "有効なメールアドレスを入力してください",
+		"date":      "有効な日付（YYYY-MM-DD または YYYY/M/D）を入力してください",
+		"time":      "有効な時刻（HH:mm）を入力してください",
+		"num":       "数値を入力してください",
+		"float":     "数値を入力してください",
+		"bool":      "真偽値を入力してください",
+		"timestamp": "日付または日時を入力してください",
+	}},
+}
+
+// keyInvalid is the key of the message that stands for every other under a
+// secret field, and for a rule that panicked: "is not valid". It is no
+// code: the FieldError keeps the failing rule's.
+const keyInvalid = "invalid"
+
+// codeParams names the params of the codes that are no rule's: what a
+// catalog's messages for them may hold. (A rule's params are its Def's.)
+var codeParams = map[string][]string{
+	keyInvalid: nil,
+	"required": nil,
+	"type":     {"type", "got"},
+	"unknown":  nil,
+	"depth":    {"limit"},
+	"json":     nil,
+	"limit":    {"omitted"},
+	"default":  nil,
+	"value":    nil,
+}
+
+// message is a parsed message template: literal text and placeholders,
+// in turn.
+type message struct {
+	text  string // as written
+	parts []msgPart
+}
+
+// msgPart is literal text, or a placeholder when param is set.
+type msgPart struct {
+	lit   string
+	param string
+}
+
+// parseMessage parses a message template: text with {name} placeholders
+// (names of letters, digits and _) and {{ for a brace.
+func parseMessage(text string) (*message, error) {
+	m := &message{text: text}
+	var lit strings.Builder
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case (c == '{' || c == '}') && i+1 < len(text) && text[i+1] == c:
+			lit.WriteByte(c)
+			i++
+		case c == '{':
+			end := strings.IndexByte(text[i+1:], '}')
+			if end < 0 {
+				return nil, fmt.Errorf("entity: message %q: a { at byte %d opens a placeholder that does not close (write {{ for a brace)", text, i)
+			}
+			name := text[i+1 : i+1+end]
+			if !isParamName(name) {
+				return nil, fmt.Errorf("entity: message %q: placeholder {%s} is not a name of letters, digits and _", text, name)
+			}
+			if lit.Len() > 0 {
+				m.parts = append(m.parts, msgPart{lit: lit.String()})
+				lit.Reset()
+			}
+			m.parts = append(m.parts, msgPart{param: name})
+			i += end + 1
+		default:
+			lit.WriteByte(c)
+		}
+	}
+	if lit.Len() > 0 {
+		m.parts = append(m.parts, msgPart{lit: lit.String()})
+	}
+	return m, nil
+}
+
+func isParamName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// placeholders returns the names of m's placeholders.
+func (m *message) placeholders() []string {
+	var out []string
+	for _, p := range m.parts {
+		if p.param != "" {
+			out = append(out, p.param)
+		}
+	}
+	return out
+}
+
+// catalogs are the languages a registry has messages in, English first,
+// and a matcher over them. They are immutable: SetMessages replaces them.
+type catalogs struct {
+	tags    []language.Tag
+	byLang  []map[string]*message
+	matcher language.Matcher
+}
+
+// builtinCatalogs parses the built-in messages once, on first need.
+var builtinCatalogs = sync.OnceValue(func() *catalogs {
+	c := &catalogs{}
+	for _, b := range builtinMessages {
+		msgs := make(map[string]*message, len(b.msgs))
+		for k, text := range b.msgs {
+			m, err := parseMessage(text)
+			if err != nil {
+				panic(err) // the built-in messages are tested
+			}
+			msgs[k] = m
+		}
+		c.tags = append(c.tags, language.MustParse(b.lang))
+		c.byLang = append(c.byLang, msgs)
+	}
+	c.matcher = language.NewMatcher(c.tags)
+	return c
+})
+
+// match returns the index of the language that pref (a tag, or an
+// Accept-Language value with q-values) asks for, or 0, English, when it
+// asks for none the catalogs have or does not parse.
+func (c *catalogs) match(pref string) int {
+	if pref == "" {
+		return 0
+	}
+	tags, _, err := language.ParseAcceptLanguage(pref)
+	if err != nil || len(tags) == 0 {
+		return 0
+	}
+	_, i, conf := c.matcher.Match(tags...)
+	if conf == language.No {
+		return 0
+	}
+	return i
+}
+
+// lookup returns the message of the first of keys that language li, or
+// else English, has.
+func (c *catalogs) lookup(li int, keys []string) (*message, int) {
+	for _, l := range [2]int{li, 0} {
+		for _, k := range keys {
+			if m, ok := c.byLang[l][k]; ok {
+				return m, l
+			}
+		}
+		if li == 0 {
+			break
+		}
+	}
+	return nil, 0
+}
+
+// render writes m with field and params in place of its placeholders. A
+// param's value is written as the phrase that catalog li (or English) has
+// for it under code ("type.got=string" → "a string"), else as its text; a
+// placeholder the failure has no value for is written as nothing.
+func (c *catalogs) render(m *message, li int, code, field string, params map[string]any) string {
+	if len(m.parts) == 1 && m.parts[0].param == "" {
+		return m.parts[0].lit
+	}
+	var b strings.Builder
+	for _, p := range m.parts {
+		switch {
+		case p.param == "":
+			b.WriteString(p.lit)
+		case p.param == "field":
+			b.WriteString(field)
+		default:
+			v, ok := params[p.param]
+			if !ok {
+				continue
+			}
+			s := paramText(v)
+			if code != "" && c != nil {
+				if ph, _ := c.lookup(li, []string{code + "." + p.param + "=" + s}); ph != nil {
+					s = ph.text
+				}
+			}
+			b.WriteString(s)
+		}
+	}
+	return b.String()
+}
+
+// paramText formats a param's value for a message.
+func paramText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case int:
+		return strconv.Itoa(x)
+	case float64:
+		if math.Abs(x) < 1e21 {
+			return strconv.FormatFloat(x+0, 'f', -1, 64)
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
+
+// messages returns the registry's catalogs.
+func (r *Registry) messages() *catalogs {
+	if c := r.msgs.Load(); c != nil {
+		return c
+	}
+	return builtinCatalogs()
+}
+
+// SetMessages adds the messages msgs to the registry's catalog for the
+// language lang (a BCP 47 tag: "ja", "fr", "pt-BR"), creating the language
+// if the registry has none by that tag, and overriding single messages of
+// one it has. Keys are codes ("required", "min", a custom rule's name),
+// optionally with the kind of the failing value ("min.string",
+// "min.number", "min.list", "range.string.exact" for equal bounds), or
+// phrases for a param's value ("type.got=string"). Placeholders are
+// {field} (the field's input name) and the code's params (a rule's
+// Def.Params; "type" and "got" for type; "limit" for depth; "omitted" for
+// limit); {{ and }} write braces.
+//
+// A key a language lacks is looked up in English, and a code English
+// lacks is the rule's own error text. The map is copied; SetMessages is
+// safe for concurrent use with Make and MakeRequest, and a call already
+// running keeps the messages it started with. It changes nothing when any
+// key or message is not valid, and reports every one that is not.
+func (r *Registry) SetMessages(lang string, msgs map[string]string) error {
+	tag, err := language.Parse(lang)
+	if err != nil {
+		return fmt.Errorf("entity: SetMessages: language %q: %v", lang, err)
+	}
+	parsed := make(map[string]*message, len(msgs))
+	var errs []error
+	keys := make([]string, 0, len(msgs))
+	for k := range msgs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		m, err := r.checkMessage(k, msgs[k])
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		parsed[k] = m
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := r.messages()
+	c := &catalogs{tags: old.tags, byLang: old.byLang, matcher: old.matcher}
+	li := -1
+	for i, t := range old.tags {
+		if t == tag {
+			li = i
+		}
+	}
+	c.byLang = append([]map[string]*message(nil), old.byLang...)
+	if li < 0 {
+		c.tags = append(append([]language.Tag(nil), old.tags...), tag)
+		c.byLang = append(c.byLang, map[string]*message{})
+		c.matcher = language.NewMatcher(c.tags)
+		li = len(c.tags) - 1
+	}
+	merged := make(map[string]*message, len(c.byLang[li])+len(parsed))
+	for k, m := range c.byLang[li] {
+		merged[k] = m
+	}
+	for k, m := range parsed {
+		merged[k] = m
+	}
+	c.byLang[li] = merged
+	r.msgs.Store(c)
+	return nil
+}
+
+// checkMessage parses one message given to SetMessages, checking its key
+// and its placeholders.
+func (r *Registry) checkMessage(key, text string) (*message, error) {
+	code, rest, _ := strings.Cut(key, ".")
+	params, ok := codeParams[code]
+	if !ok {
+		def, found := r.rules.Lookup(code)
+		if !found {
+			return nil, fmt.Errorf("entity: SetMessages: key %q: no code or rule is named %q", key, code)
+		}
+		if name := strings.ToLower(def.Name); name != code {
+			return nil, fmt.Errorf("entity: SetMessages: key %q: %q is an alias: the code is %q", key, code, name)
+		}
+		params = def.Params
+	}
+	m, err := parseMessage(text)
+	if err != nil {
+		return nil, fmt.Errorf("entity: SetMessages: key %q: %w", key, err)
+	}
+	if param, _, phrase := strings.Cut(rest, "="); phrase {
+		if !containsString(params, param) {
+			return nil, fmt.Errorf("entity: SetMessages: key %q: %q has no param %q", key, code, param)
+		}
+		if len(m.placeholders()) > 0 {
+			return nil, fmt.Errorf("entity: SetMessages: key %q: a phrase holds no placeholders", key)
+		}
+		return m, nil
+	}
+	switch rest {
+	case "", "string", "number", "list", "string.exact", "number.exact", "list.exact":
+	default:
+		return nil, fmt.Errorf("entity: SetMessages: key %q: %q is no kind (string, number, list; with .exact for equal bounds)", key, rest)
+	}
+	for _, p := range m.placeholders() {
+		if p != "field" && !containsString(params, p) {
+			return nil, fmt.Errorf("entity: SetMessages: key %q: placeholder {%s} is not {field} nor a param of %q (%s)", key, p, code, strings.Join(params, ", "))
+		}
+	}
+	return m, nil
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// kindKey names the kind of a failing value in message keys: "string",
+// "number", "list", or "" for another.
+func kindKey(k rules.Kind) string {
+	switch k {
+	case rules.String:
+		return "string"
+	case rules.Int, rules.Float:
+		return "number"
+	case rules.List:
+		return "list"
+	}
+	return ""
+}
+
+// typedArg returns a rule's argument as a param's value: an int64 or a
+// float64 when it is a number written without quotes, else its text.
+func typedArg(a string, quoted bool) any {
+	if !quoted {
+		if i, err := strconv.ParseInt(a, 10, 64); err == nil {
+			return i
+		}
+		if f, ok := rules.ParseFloat(a); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			return f
+		}
+	}
+	return a
+}
