@@ -99,7 +99,6 @@ func MakeRequest(name string, r *http.Request, opts ...Option) (*Object, error) 
 //     JSON body that is not an object: "the body is not a JSON object: at
 //     byte 0, got an array". An empty JSON body is no body.
 //
-//
 // Field errors are a *ValidationError (400), as from Make. Their messages
 // are in the language the request's Accept-Language header prefers among
 // the registry's (q-values honoured, "ja-JP" finding "ja", English when
