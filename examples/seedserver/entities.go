@@ -1,6 +1,10 @@
 package main
 
-import "github.com/expose-go/expose/entity"
+import (
+	"reflect"
+
+	"github.com/expose-go/expose/entity"
+)
 
 // The seed's entities, declared once at start-up: msful's lib/entities.js
 // and lib/entityParent.js. Declaration errors panic here, before the server
@@ -32,6 +36,15 @@ var (
 		"X-Request-Id", "string", "rename requestId",
 	)
 
+	// createdUserEntity shapes the answer to POST /api/users from the bound
+	// newUser, read by its json tags.
+	createdUserEntity = entity.MustExpose("createduser",
+		"name", "string", "req",
+		"mail", "string", "req | email",
+		"age", "number", "",
+		"requestId", "string", "",
+	)
+
 	// usersQueryEntity reads GET /api/users?n=…: how many generated users
 	// to answer with. "abc" does not convert to a number, so it is null and
 	// fails req; 0 and 10001 fail range.
@@ -59,4 +72,11 @@ var (
 )
 
 // checkEntities fails when a $ref names no entity.
-func checkEntities() error { return entity.Check() }
+func checkEntities() error {
+	if err := entity.Check(); err != nil {
+		return err
+	}
+	// Every key the answer to POST /api/users declares has a field of
+	// newUser to be read from.
+	return createdUserEntity.CheckType(reflect.TypeFor[newUser]())
+}

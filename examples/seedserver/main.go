@@ -76,13 +76,32 @@ func methodNotAllowed(allow string) http.HandlerFunc {
 	}
 }
 
-// createUser validates a new user from the query, a form or JSON body and
-// the X-Request-Id header, and answers 201 with the shaped user; 400 with
-// every field error, 413 for a body over the limit. WriteStatus reads the
-// request with MakeRequest. The mux sends it POST only; the declaration's
-// "POST" would answer any other method with a 405 too.
+// newUser is a user as POST /api/users creates it: Bind fills it from the
+// request once newUserEntity has read, converted, defaulted and validated
+// it (output names as json tags: X-Request-Id is renamed requestId).
+type newUser struct {
+	Name      string  `json:"name"`
+	Mail      string  `json:"mail"`
+	Age       *int64  `json:"age"`
+	RequestID *string `json:"requestId"`
+}
+
+// createUser binds a new user from the query, a form or a JSON body and
+// the X-Request-Id header, strictly (a present value that does not convert
+// is an error), and answers 201 with the user; 400 with every field error
+// in the language the client's Accept-Language prefers (English or
+// Japanese), 413 for a body over the limit, 415 for a body that is neither
+// JSON nor a form. The mux sends it POST only; the declaration's "POST"
+// would answer any other method with a 405 too.
 func createUser(w http.ResponseWriter, r *http.Request) {
-	if err := newUserEntity.WriteStatus(w, http.StatusCreated, r); err != nil {
+	var u newUser
+	if err := newUserEntity.Bind(r, &u); err != nil {
+		log.Printf("%s /api/users: %v", r.Method, err)
+		entity.WriteError(w, err) // as problem details, in the messages' language
+		return
+	}
+	// A real service stores u here.
+	if err := createdUserEntity.WriteStatus(w, http.StatusCreated, u); err != nil {
 		log.Printf("%s /api/users: %v", r.Method, err)
 	}
 }

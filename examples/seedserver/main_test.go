@@ -69,6 +69,7 @@ func TestCreateUser(t *testing.T) {
 		contentType string
 		body        string
 		requestID   string
+		language    string // Accept-Language
 		wantStatus  int
 		wantBody    string
 		wantAllow   string
@@ -93,6 +94,18 @@ func TestCreateUser(t *testing.T) {
 			wantFields: []string{"name", "mail", "age"}},
 		{name: "an empty POST", method: "POST", target: "/api/users",
 			wantStatus: 400, wantFields: []string{"name", "mail"}},
+		{name: "field errors in Japanese", method: "POST", target: "/api/users", contentType: jsonType,
+			body: `{"name":"Ann","age":"x"}`, language: "ja-JP,ja;q=0.9,en;q=0.8",
+			wantStatus: 400,
+			wantBody: `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"2 fields failed validation","errors":[` +
+				`{"pointer":"/mail","path":"mail","outputPath":"mail","code":"required","message":"必須です"},` +
+				`{"pointer":"/age","path":"age","outputPath":"age","code":"type","params":{"got":"string","type":"number"},"message":"整数で指定してください（文字列が送られました）"}]}`,
+			wantFields: []string{"mail", "age"}},
+		{name: "a strict type error", method: "POST", target: "/api/users?age=3.5", contentType: formType,
+			body:       url.Values{"name": {"Bo"}, "mail": {"bo@example.com"}}.Encode(),
+			wantStatus: 400, wantFields: []string{"age"}},
+		{name: "JSON sent as a form (curl -d)", method: "POST", target: "/api/users", contentType: formType,
+			body: `{"name":"Ann","mail":"ann@example.com"}`, wantStatus: 415},
 		{name: "invalid JSON", method: "POST", target: "/api/users", contentType: jsonType, body: `{"name":`,
 			wantStatus: 400, wantBody: `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON: at byte 8, unexpected end of input","offset":8}`},
 		{name: "a JSON array", method: "POST", target: "/api/users", contentType: jsonType, body: `[{"name":"Ann"}]`,
@@ -117,6 +130,9 @@ func TestCreateUser(t *testing.T) {
 			}
 			if tt.requestID != "" {
 				req.Header.Set("X-Request-Id", tt.requestID)
+			}
+			if tt.language != "" {
+				req.Header.Set("Accept-Language", tt.language)
 			}
 			rec := httptest.NewRecorder()
 			mux.ServeHTTP(rec, req)
