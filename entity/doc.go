@@ -103,6 +103,16 @@
 // bytes, with Get, Keys, Len, Map and Decode to read values out of it and
 // MarshalJSON to send it as it is.
 //
+// # Options
+//
+// Every call takes options (Option) after its input: Strict makes it read
+// as MakeRequest does (a present value must convert without loss, or it is
+// a field error of code "type"), Lax reads leniently as responses do (what
+// does not convert is null; MakeRequest's and Bind's opt-out), DenyUnknown
+// refuses keys the declaration does not read (code "unknown"), and Lang
+// chooses the language of the messages (MakeRequest and Bind otherwise
+// follow Accept-Language). A call given no option pays nothing for them.
+//
 // # Errors
 //
 // A failing input gives a *ValidationError listing every failing field as a
