@@ -568,6 +568,18 @@ func nestedEnd(s string, i int) int {
 	return i
 }
 
+// valueEnd returns the offset after the value at s[i:].
+func valueEnd(s string, i int) int {
+	switch s[i] {
+	case '"':
+		end, _ := stringEnd(s, i)
+		return end
+	case '{', '[':
+		return nestedEnd(s, i)
+	}
+	return scalarEnd(s, i)
+}
+
 // countJSON returns the number of elements of a JSON array or of distinct
 // keys of a JSON object (a key that comes twice counts once, as in the map
 // encoding/json would decode it to).
@@ -589,15 +601,7 @@ func countJSON(text string) int {
 			keys = append(keys, key)
 			i = skipSpace(text, skipSpace(text, end)+1) // the colon
 		}
-		switch text[i] {
-		case '"':
-			i, _ = stringEnd(text, i)
-		case '{', '[':
-			i = nestedEnd(text, i)
-		default:
-			i = scalarEnd(text, i)
-		}
-		if i = skipSpace(text, i); text[i] == ',' {
+		if i = skipSpace(text, valueEnd(text, i)); text[i] == ',' {
 			i = skipSpace(text, i+1)
 		}
 	}

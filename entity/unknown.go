@@ -82,15 +82,7 @@ func eachJSONKey(text string, f func(string)) {
 		end, _ := stringEnd(text, i)
 		f(unquote(text[i:end]))
 		i = skipSpace(text, skipSpace(text, end)+1) // past ':'
-		switch text[i] {
-		case '"':
-			i, _ = stringEnd(text, i)
-		case '{', '[':
-			i = nestedEnd(text, i)
-		default:
-			i = scalarEnd(text, i)
-		}
-		if i = skipSpace(text, i); text[i] == ',' {
+		if i = skipSpace(text, valueEnd(text, i)); text[i] == ',' {
 			i = skipSpace(text, i+1)
 		}
 	}
