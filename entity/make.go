@@ -159,6 +159,12 @@ func (r *run) err() error {
 // where the value was read (as a path and as an RFC 6901 JSON Pointer)
 // and where it would have been written.
 func (r *run) paths(in, out string) (pin, pout, ptr string) {
+	return r.pathsOf(in, out, in != "" || out != "")
+}
+
+// pathsOf is paths; named says whether in and out name a last step (an
+// empty key is a key too: see failUnknown).
+func (r *run) pathsOf(in, out string, named bool) (pin, pout, ptr string) {
 	var bin, bout, bptr []byte
 	add := func(b []byte, name string) []byte {
 		if len(b) == 0 {
@@ -180,7 +186,7 @@ func (r *run) paths(in, out string) (pin, pout, ptr string) {
 			bptr = appendPointerToken(bptr, f.n.in)
 		}
 	}
-	if in != "" || out != "" {
+	if named {
 		bin = add(bin, in)
 		bout = add(bout, out)
 		bptr = appendPointerToken(bptr, in)
@@ -515,10 +521,11 @@ func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
 // and, when the call denies unknown keys, an error for each key of src that
 // e does not read.
 func (r *run) appendEntity(dst []byte, e *Entity, src *source, depth int) []byte {
+	dst = r.appendObject(dst, e.root, src, depth)
 	if r.cfg.denyUnknown {
-		r.unknownKeys(e, src)
+		r.unknownKeys(e, src) // after the fields: they come in declaration order
 	}
-	return r.appendObject(dst, e.root, src, depth)
+	return dst
 }
 
 // appendObject writes one output object.

@@ -23,6 +23,7 @@ import (
 type requestSource struct {
 	query  url.Values
 	form   url.Values
+	files  []string    // the names of a multipart body's file parts (for DenyUnknown)
 	js     *jsonObject // the JSON body, nil if none
 	header http.Header
 }
@@ -32,9 +33,13 @@ type requestSource struct {
 // list field gets every value of a repeated key; others get the first.
 func (s *requestSource) get(n *node) raw {
 	if n.header != "" {
+		// Headers only: a header a trusted proxy sets (X-User-Id) must not
+		// be supplied by the client in the query or the body when the proxy
+		// leaves it out.
 		if vs := s.header[n.header]; len(vs) > 0 {
 			return values(n, vs)
 		}
+		return raw{}
 	}
 	if s.js != nil && s.js.has(n.slot) {
 		return s.js.get(n.slot)
@@ -146,7 +151,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 			}
 		case mt == "":
 			return nil, inputError(ErrUnsupportedMediaType, "the request's Content-Type does not parse: send "+acceptedMediaTypes)
-		case mt == "application/json" || strings.HasSuffix(mt, "+json"):
+		case isJSONMediaType(mt):
 			body, err := readBody(r, limit)
 			if err != nil {
 				return nil, bodyError(err)
@@ -171,8 +176,20 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 				return nil, bodyError(err)
 			}
 			src.form = r.PostForm
+			if r.MultipartForm != nil {
+				for k := range r.MultipartForm.File {
+					src.files = append(src.files, k)
+				}
+			}
 			bodyLen = formLen(r.PostForm)
 		default:
+			body, err := readBody(r, limit)
+			if err != nil {
+				return nil, bodyError(err)
+			}
+			if len(trimSpace(bytesString(body))) == 0 {
+				break // no body, whatever its type says
+			}
 			if len(mt) > 100 { // the client's own text, but not all of it
 				mt = mt[:100] + "…"
 			}
@@ -293,4 +310,15 @@ func readBody(r *http.Request, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	return append(b, rest...), nil
+}
+
+// isJSONMediaType reports whether mt (lower-cased, without parameters) is
+// JSON: application/json, or a type/subtype whose subtype ends in +json
+// after a name of its own (application/merge-patch+json; not +json alone).
+func isJSONMediaType(mt string) bool {
+	if mt == "application/json" {
+		return true
+	}
+	slash := strings.IndexByte(mt, '/')
+	return slash > 0 && strings.HasSuffix(mt, "+json") && len(mt)-slash-1 > len("+json")
 }

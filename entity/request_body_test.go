@@ -92,6 +92,11 @@ func TestRequestMediaType(t *testing.T) {
 		{"no type, an empty body", "-", ``, false, `{"name":null,"age":null}`},
 		{"no type, white space", "-", " \r\n", false, `{"name":null,"age":null}`},
 		{"text/plain, no body", "text/plain", ``, true, `{"name":null,"age":null}`},
+		{"text/plain, an empty body", "text/plain", ``, false, `{"name":null,"age":null}`},
+		{"+json alone is no JSON type", "+json", `{"name":"ann"}`, false,
+			"415 the request body's Content-Type +json is not JSON or a form: " + accepted},
+		{"a +json subtype without a name", "application/+json", `{"name":"ann"}`, false,
+			"415 the request body's Content-Type application/+json is not JSON or a form: " + accepted},
 
 		{"text/plain", "text/plain", `{"name":"ann"}`, false,
 			"415 the request body's Content-Type text/plain is not JSON or a form: " + accepted},

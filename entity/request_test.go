@@ -145,8 +145,8 @@ func TestMakeRequestSources(t *testing.T) {
 		// Clashes: query < form < JSON body < headers.
 		{"form beats query", rqRequest("POST", "/?k=query&tags=q1", form, "k=form&tags=f1&tags=f2"),
 			rqOut("k", `"form"`, "tags", `["f1","f2"]`)},
-		{"multipart form beats query", rqRequest("POST", "/?k=query", mpClashType, mpClash),
-			rqOut("k", `"form"`, "X-Mode", `"form"`)},
+		{"multipart form beats query; an X- field is no form value", rqRequest("POST", "/?k=query", mpClashType, mpClash),
+			rqOut("k", `"form"`)},
 		{"JSON body beats query", rqRequest("POST", "/?k=query&tags=q1&page=2", js, `{"k":"json","tags":["j"]}`),
 			rqOut("k", `"json"`, "page", "2", "tags", `["j"]`)},
 		{"a JSON null beats the query", rqRequest("POST", "/?k=query", js, `{"k":null}`),
@@ -157,8 +157,9 @@ func TestMakeRequestSources(t *testing.T) {
 			rqOut("k", `"form"`, "X-Mode", `"header"`)},
 		{"header beats JSON body", rqRequest("POST", "/?X-Mode=query", js, `{"X-Mode":"json"}`, "X-Mode", "header"),
 			rqOut("X-Mode", `"header"`)},
-		{"without the header, an X- field is read from the body", rqRequest("POST", "/", js, `{"X-Mode":"json"}`),
-			rqOut("X-Mode", `"json"`)},
+		{"an X- field is read from the headers only, never the body", rqRequest("POST", "/", js, `{"X-Mode":"json"}`),
+			rqOut()},
+		{"nor the query", rqRequest("GET", "/?X-Mode=q", "", ""), rqOut()},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -43,6 +43,9 @@ func (r *run) unknownKeys(e *Entity, src *source) {
 		for k := range src.req.form {
 			add(k)
 		}
+		for _, k := range src.req.files {
+			add(k)
+		}
 		for k := range src.req.query {
 			if _, inForm := src.req.form[k]; !inForm {
 				add(k)
@@ -70,7 +73,8 @@ func (r *run) failUnknown(key string) {
 		return
 	}
 	fe := r.fieldError(nil, key, key, failure{rule: "unknown", code: "unknown", err: errUnknown})
-	fe.OutputPath = "" // it is not written
+	fe.Path, _, fe.Pointer = r.pathsOf(key, key, true) // "" is a key too: [""], "/"
+	fe.OutputPath = ""                                  // it is not written
 	r.errs = append(r.errs, fe)
 }
 

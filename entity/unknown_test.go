@@ -2,6 +2,7 @@ package entity_test
 
 import (
 	"errors"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
@@ -30,7 +31,9 @@ func TestDenyUnknown(t *testing.T) {
 	}{
 		{"a map", map[string]any{"id": 1, "zz": 1, "aa": 2, "note": "x", "number": 3}, []string{"aa unknown", "number unknown", "zz unknown"}},
 		{"a map[string]string", map[string]string{"id": "1", "x": "y"}, []string{"x unknown"}},
-		{"raw JSON", []byte(` { "id" : 1 , "x\u0041" : {"a":[1,{"b":"}"}]}, "items":[{"n":1,"m":2}], "y":"z" } `), []string{"xA unknown", "y unknown", "items[0].m unknown"}},
+		{"raw JSON", []byte(` { "id" : 1 , "x\u0041" : {"a":[1,{"b":"}"}]}, "items":[{"n":1,"m":2}], "y":"z" } `), []string{"items[0].m unknown", "xA unknown", "y unknown"}},
+		{"an empty key", []byte(`{"":1}`), []string{`[""] unknown`}},
+		{"an empty key in a list", []byte(`{"items":[{"":1}]}`), []string{`items[0][""] unknown`}},
 		{"raw JSON, a key twice", []byte(`{"x":1,"x":2}`), []string{"x unknown"}},
 		{"nested in a reference list", map[string]any{"items": []any{map[string]any{"n": 1}, map[string]any{"n": 2, "q": 1}}}, []string{"items[1].q unknown"}},
 		{"no unknown keys", map[string]any{"id": 1, "note": "n", "items": []any{}}, nil},
@@ -62,6 +65,11 @@ func TestDenyUnknown(t *testing.T) {
 		if diff := cmp.Diff([]string{"f unknown", "q unknown"}, got); diff != "" {
 			t.Errorf("errors (-want +got):\n%s", diff)
 		}
+		body, ct := rqMultipartFile(t, "note", "n", "upload", "f.txt", "data")
+		_, err = e.MakeRequest(rqRequest("POST", "/", ct, body), entity.DenyUnknown())
+		if fs := fieldErrorsOrNone(err); len(fs) != 1 || fs[0].Path != "upload" || fs[0].Code != "unknown" {
+			t.Errorf("a multipart file part: %v, want upload unknown", err)
+		}
 		r = rqRequest("POST", "/", "application/json", `{"id":1,"zz":true}`)
 		r.Header.Set("X-Other", "h")
 		if _, err := e.MakeRequest(r, entity.DenyUnknown()); err == nil || !strings.Contains(err.Error(), "zz: is not a known field") {
@@ -83,4 +91,36 @@ func fieldErrorsOrNone(err error) []*entity.FieldError {
 		return []*entity.FieldError{{Path: err.Error(), Code: "not a ValidationError"}}
 	}
 	return ve.Fields
+}
+
+// rqMultipartFile returns a multipart body of one value and one file part,
+// and its Content-Type.
+func rqMultipartFile(t *testing.T, key, value, file, filename, content string) (string, string) {
+	t.Helper()
+	var b strings.Builder
+	w := multipart.NewWriter(&b)
+	if err := w.WriteField(key, value); err != nil {
+		t.Fatal(err)
+	}
+	fw, err := w.CreateFormFile(file, filename)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fw.Write([]byte(content)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String(), w.FormDataContentType()
+}
+
+// An empty key's pointer is "/" (RFC 6901: "" is the whole document).
+func TestDenyUnknownEmptyKeyPointer(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "one", "a", "number", "")
+	_, err := e.MakeJSON([]byte(`{"":1}`), entity.DenyUnknown())
+	fs := fieldErrorsOrNone(err)
+	if len(fs) != 1 || fs[0].Pointer != "/" || fs[0].Path != `[""]` {
+		t.Errorf("got %+v, want pointer / and path [\"\"]", fs)
+	}
 }
