@@ -74,7 +74,7 @@ func (r *run) failUnknown(key string) {
 	}
 	fe := r.fieldError(nil, key, key, failure{rule: "unknown", code: "unknown", err: errUnknown})
 	fe.Path, _, fe.Pointer = r.pathsOf(key, key, true) // "" is a key too: [""], "/"
-	fe.OutputPath = ""                                  // it is not written
+	fe.OutputPath = ""                                 // it is not written
 	r.errs = append(r.errs, fe)
 }
 
