@@ -117,6 +117,9 @@ func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 		if r.kind != rawAny {
 			return rules.Value{}, false
 		}
+		if rm, ok := r.a.(json.RawMessage); ok { // JSON text: a list when it is an array
+			return rawMessageValue(rm, '[', rules.List), false
+		}
 		if l, ok := listOf(r.a); ok {
 			if l.isNil() {
 				// A nil slice through a pointer (or a struct field's, read
@@ -134,6 +137,9 @@ func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 		}
 		if r.kind != rawAny {
 			return rules.Value{}, false
+		}
+		if rm, ok := r.a.(json.RawMessage); ok { // JSON text: an object when it is one
+			return rawMessageValue(rm, '{', rules.Object), false
 		}
 		if n, ok := objectLen(r.a); ok {
 			return rules.Value{Kind: rules.Object, Len: n, Any: r.a}, false
@@ -358,4 +364,15 @@ func trimZeros(s string) string {
 		return text // nothing dropped: no copy
 	}
 	return "-" + s
+}
+
+// rawMessageValue returns a json.RawMessage as a list or an object (kind k,
+// whose JSON text starts with open), written as its text; null when it is
+// not valid JSON of that kind.
+func rawMessageValue(rm json.RawMessage, open byte, k rules.Kind) rules.Value {
+	t := trimSpace(bytesString(rm))
+	if t == "" || t[0] != open || !json.Valid(rm) {
+		return rules.Value{}
+	}
+	return rules.Value{Kind: k, Len: countJSON(t), Any: rm}
 }

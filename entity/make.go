@@ -391,7 +391,9 @@ func (r *run) resolve(n *node, src *source) (v rules.Value, in raw, borrowed, fr
 	if !in.isNull() {
 		v, borrowed = convert(n.typ, in, r)
 		if r.cfg.strict {
-			if got, ok := strictly(n.typ, in, v); !ok {
+			var got string
+			var ok bool
+			if v, got, ok = strictly(n.typ, in, v); !ok {
 				r.failType(n, got)
 				return rules.Value{}, in, false, false
 			}

@@ -13,72 +13,110 @@ import (
 // type without loss. strictly judges a conversion that convert made, and
 // the run reports a failure as a FieldError of code "type".
 
-// strictly reports whether v, what convert made of the present input in for
-// a field of kind k, lost nothing; when it did, got says what the input
-// arrived as ("string", "number", "fraction"…: see arrivedAs).
-func strictly(k rules.Kind, in raw, v rules.Value) (got string, ok bool) {
+// strictly judges v, what convert made of the present input in for a
+// field of kind k: it returns the value to use (an integer read exactly
+// from a number's text, never through float64) and true, or, when the
+// conversion lost something or failed, what the input arrived as ("string",
+// "number with a fraction", "number out of range"… see arrivedAs) and
+// false.
+func strictly(k rules.Kind, in raw, v rules.Value) (rules.Value, string, bool) {
 	switch k {
 	case rules.Any:
-		return "", true
+		return v, "", true
 	case rules.String:
-		if got = arrivedAs(in); got != "string" {
-			return got, false
+		if got := arrivedAs(in); got != "string" {
+			return v, got, false
 		}
 	case rules.Int:
-		if v.Kind == rules.Null {
-			if got = arrivedAs(in); got == "number" {
-				got = "number out of range" // a number, but none int64 holds
-			}
-			return got, false
-		}
-		return exactInt(in)
+		return exactInt(in, v)
 	}
 	if v.Kind == rules.Null {
-		return arrivedAs(in), false
+		got := arrivedAs(in)
+		switch {
+		case got == "number" && k == rules.Float:
+			got = "number out of range" // 1e400, NaN
+		case got == "date" && k == rules.Time:
+			got = "date out of range" // year 10000
+		case got == "object" && k == rules.Object:
+			got = "value that is no JSON object" // a struct, a map of other keys
+		}
+		return v, got, false
 	}
-	return "", true
+	return v, "", true
 }
 
-// exactInt reports whether an input that converted to an integer is one
-// exactly: an integral number (12, 12.0, 1e3), or text ParseInt reads with
-// no fraction but zeros ("27", "007", "12.0"; never "12.5").
-func exactInt(in raw) (got string, ok bool) {
-	var text string
+// exactInt reads a present input for an integer field without loss: an
+// integral number, read exactly from its text (12, 12.0, 1e3,
+// 9007199254740993), or text ParseInt reads with no fraction but zeros
+// ("27", "007", "12.0"; never "12.5", "1e3" or "+27"); v is what the
+// lenient conversion made of it.
+func exactInt(in raw, v rules.Value) (rules.Value, string, bool) {
+	text, isText := "", false
 	switch {
-	case in.kind == rawStr || in.kind == rawNum:
+	case in.kind == rawStr:
+		text, isText = in.s, true
+	case in.kind == rawNum:
 		text = in.s
 	case in.kind == rawFloat:
-		return fractionOf("number", in.f)
+		return fractionOf(v, in.f)
 	case in.kind == rawAny:
 		switch x := in.a.(type) {
 		case string:
-			text = x
+			text, isText = x, true
 		case []byte:
-			text = bytesString(x)
+			text, isText = bytesString(x), true
 		case json.Number:
 			text = string(x)
+			if !isJSONNumber(text) {
+				return v, "value", false // a json.Number that is no number
+			}
 		case float64:
-			return fractionOf("number", x)
+			return fractionOf(v, x)
 		case float32:
-			return fractionOf("number", float64(x))
+			return fractionOf(v, float64(x))
 		default:
-			return "", true // Go integers
+			if v.Kind == rules.Null {
+				return v, arrivedAs(in), false
+			}
+			return v, "", true // Go integers
 		}
 	default:
-		return "", true
+		if v.Kind == rules.Null {
+			return v, arrivedAs(in), false
+		}
+		return v, "", true
 	}
-	if _, ok := rules.ExactInt(text); !ok {
-		return arrivedAs(in) + " with a fraction", false
+	if isText && v.Kind == rules.Null { // ParseInt's syntax refused it ("1e3", "+27", "abc")
+		if isIntegerText(text) {
+			return v, "string out of range", false
+		}
+		return v, "string", false
 	}
-	return "", true
+	if n, ok := rules.ExactInt(text); ok {
+		return rules.Value{Kind: rules.Int, Int: n}, "", true
+	}
+	if _, fits := rules.TruncInt(text); !fits {
+		if isText {
+			return v, "string out of range", false
+		}
+		return v, "number out of range", false
+	}
+	if isText {
+		return v, "string with a fraction", false
+	}
+	return v, "number with a fraction", false
 }
 
-// fractionOf reports whether f is integral.
-func fractionOf(kind string, f float64) (string, bool) {
-	if f != math.Trunc(f) {
-		return kind + " with a fraction", false
+// fractionOf judges a Go float read for an integer field: integral, in
+// range (v is what the lenient conversion made of it), or neither.
+func fractionOf(v rules.Value, f float64) (rules.Value, string, bool) {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0) || v.Kind == rules.Null:
+		return v, "number out of range", false
+	case f != math.Trunc(f):
+		return v, "number with a fraction", false
 	}
-	return "", true
+	return v, "", true
 }
 
 // arrivedAs names what an input arrived as, in JSON's terms, for a "type"
@@ -100,6 +138,8 @@ func arrivedAs(in raw) string {
 		return "value"
 	}
 	switch x := in.a.(type) {
+	case json.RawMessage:
+		return jsonKindOf(x)
 	case string, []byte:
 		return "string"
 	case bool:
@@ -155,4 +195,26 @@ func typeMessage(want rules.Kind, got string) string {
 		w = typeWant[want]
 	}
 	return "must be " + w + ", got " + article(got) + " " + got
+}
+
+// jsonKindOf names the kind of a JSON text's value ("value" for text that
+// is no JSON).
+func jsonKindOf(b []byte) string {
+	t := trimSpace(bytesString(b))
+	if t == "" || !json.Valid(b) {
+		return "value"
+	}
+	switch t[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
 }

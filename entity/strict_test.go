@@ -1,11 +1,14 @@
 package entity_test
 
 import (
+	"encoding/json"
 	"errors"
+	"math"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/expose-go/expose/entity"
 )
@@ -184,6 +187,46 @@ func TestStrictMake(t *testing.T) {
 				o, err := e.Make(v, entity.Strict())
 				checkStrict(t, what, strictCase{name: c.name, field: "i", want: c.want}, o, err)
 			}
+		})
+	}
+}
+
+// What a hostile tester found: numbers read exactly, messages that never
+// contradict themselves, json.RawMessage as the JSON it holds.
+func TestStrictEdges(t *testing.T) {
+	e := strictEntity(t)
+	cases := []strictCase{
+		{"an integer past float64's precision", "i", `9007199254740993`, `9007199254740993`},
+		{"the largest int64", "i", `9223372036854775807`, `9223372036854775807`},
+		{"the smallest int64", "i", `-9223372036854775808`, `-9223372036854775808`},
+		{"past the smallest int64", "i", `-9223372036854775809`, "!must be an integer, got a number out of range"},
+		{"a float beyond float64", "f", `1e400`, "!must be a number, got a number out of range"},
+		{"digits past int64 as text", "i", `"99999999999999999999"`, "!must be an integer, got a string out of range"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			body := `{"` + c.field + `":` + c.json + `}`
+			o, err := e.MakeRequest(rqRequest(http.MethodPost, "/", "application/json", body))
+			checkStrict(t, "MakeRequest", c, o, err)
+		})
+	}
+	goCases := []struct {
+		name, field string
+		v           any
+		want        string
+	}{
+		{"a date past year 9999", "d", time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), "!must be a date, got a date out of range"},
+		{"a struct on an object field", "o", struct{ A int }{1}, "!must be an object, got a value that is no JSON object"},
+		{"a json.Number that is no number", "i", json.Number("abc"), "!must be an integer, got a value"},
+		{"NaN on an integer field", "i", math.NaN(), "!must be an integer, got a number out of range"},
+		{"a RawMessage array on a list field", "l", json.RawMessage(`[1, 2]`), `[1,2]`},
+		{"a RawMessage object on an object field", "o", json.RawMessage(`{"k": 1}`), `{"k":1}`},
+		{"a RawMessage array on an object field", "o", json.RawMessage(`[1]`), "!must be an object, got an array"},
+	}
+	for _, c := range goCases {
+		t.Run(c.name, func(t *testing.T) {
+			o, err := e.Make(map[string]any{c.field: c.v}, entity.Strict())
+			checkStrict(t, "Make(Strict)", strictCase{name: c.name, field: c.field, want: c.want}, o, err)
 		})
 	}
 }
