@@ -173,7 +173,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 		case mt == "multipart/form-data":
 			r.Body = http.MaxBytesReader(nil, r.Body, limit)
 			if err := r.ParseMultipartForm(limit); err != nil {
-				return nil, bodyError(err)
+				return nil, formError(err, true)
 			}
 			src.form = r.PostForm
 			if r.MultipartForm != nil {
@@ -236,7 +236,7 @@ func readForm(r *http.Request, limit int64, e *Entity) (url.Values, int64, error
 			"the request body is JSON sent as a form (application/x-www-form-urlencoded, what curl -d sends): send Content-Type: application/json")
 	}
 	if err != nil {
-		return nil, 0, bodyError(err)
+		return nil, 0, formError(err, false)
 	}
 	return r.PostForm, int64(len(body)), nil
 }
@@ -281,6 +281,24 @@ func bodyError(err error) error {
 		return inputError(ErrBodyTooLarge, "the request body is larger than the limit of "+itoa(mbe.Limit)+" bytes")
 	}
 	return inputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "the request body cannot be read")
+}
+
+// formError turns an error parsing a form body into an InputError: a body
+// over the limit is 413, any other is 400 saying what kind of form did not
+// parse (never the body's words).
+func formError(err error, multipartForm bool) error {
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return bodyError(err)
+	case errors.Is(err, http.ErrMissingBoundary):
+		return inputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "the multipart body's Content-Type has no boundary parameter")
+	case errors.Is(err, http.ErrNotMultipart):
+		return inputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "the multipart body's Content-Type is not multipart")
+	case multipartForm:
+		return inputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "the request body is not a valid multipart form")
+	}
+	return inputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "the request body is not a valid form (application/x-www-form-urlencoded)")
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -46,8 +46,8 @@ var (
 	)
 
 	// usersQueryEntity reads GET /api/users?n=…: how many generated users
-	// to answer with. "abc" does not convert to a number, so it is null and
-	// fails req; 0 and 10001 fail range.
+	// to answer with. Requests are read strictly: "abc" or "3.5" is a type
+	// error, a missing n fails req, and 0 and 10001 fail range.
 	usersQueryEntity = entity.MustExpose("usersquery", "GET",
 		"n", "number", "req | range 1 10000",
 	)
