@@ -156,6 +156,10 @@ func (c *compiler) field(f *dsl.Field) *node {
 // depth).
 func (c *compiler) message(f *dsl.Field, n *node, r *dsl.Rule) {
 	a := r.Args[0]
+	if strings.TrimSpace(a.Text) == "" {
+		c.errorf(f, a.Pos, "msg takes a text: an empty message would tell the client nothing")
+		return
+	}
 	m, err := parseMessage(a.Text)
 	if err != nil {
 		c.errorf(f, a.Pos, "%s", strings.TrimPrefix(err.Error(), "entity: "))
@@ -166,6 +170,7 @@ func (c *compiler) message(f *dsl.Field, n *node, r *dsl.Rule) {
 		for _, ck := range cks {
 			for _, p := range ck.info.params {
 				known = append(known, p.name)
+				n.msgParams = append(n.msgParams, p)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package entity
 
 import (
 	"encoding/json"
+	"maps"
 	"errors"
 	"fmt"
 	"strconv"
@@ -303,6 +304,14 @@ func (r *run) fieldError(n *node, in, out string, f failure) *FieldError {
 func (r *run) message(n *node, field, code string, params map[string]any, f failure, secret bool) string {
 	cat := r.messages()
 	if n != nil && n.msg != nil { // one text for every language: params as they are
+		if len(n.msgParams) > 0 { // a placeholder of another rule than the failing one still says its value
+			all := make(map[string]any, len(n.msgParams)+len(params))
+			for _, p := range n.msgParams {
+				all[p.name] = p.value
+			}
+			maps.Copy(all, params)
+			params = all
+		}
 		return cat.render(n.msg, r.lang, "", field, params)
 	}
 	var keys []string

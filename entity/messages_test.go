@@ -288,8 +288,8 @@ func TestMsg(t *testing.T) {
 	}{
 		{"range", map[string]any{"nick": "a", "s": map[string]any{"a": "x"}}, nil,
 			[]string{"nick: 2 to 8 letters, please ({ok})"}},
-		{"req, without the range's params", map[string]any{"s": map[string]any{"a": "x"}}, nil,
-			[]string{"nick:  to  letters, please ({ok})"}},
+		{"req says the range's params too", map[string]any{"s": map[string]any{"a": "x"}}, nil,
+			[]string{"nick: 2 to 8 letters, please ({ok})"}},
 		{"in Japanese too", map[string]any{"nick": "a", "s": map[string]any{"a": "x"}}, []entity.Option{entity.Lang("ja")},
 			[]string{"nick: 2 to 8 letters, please ({ok})"}},
 		{"type", map[string]any{"nick": "abc", "age": "x", "s": map[string]any{"a": "x"}}, []entity.Option{entity.Strict()},
@@ -319,6 +319,7 @@ func TestMsgDeclErrors(t *testing.T) {
 		{"unknown placeholder", "string", "min 1 | msg 'at least {max}'", `msg: placeholder {max} is not {field} nor a param of the field's rules (type, got, limit, min)`},
 		{"unclosed placeholder", "string", "msg 'at least {min'", `a { at byte 9 opens a placeholder that does not close`},
 		{"bad placeholder", "string", "msg 'a {b c}'", `placeholder {b c} is not a name`},
+		{"an empty message", "string", "msg ''", `msg takes a text`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

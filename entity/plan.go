@@ -44,7 +44,8 @@ type node struct {
 	strChecks []strCheck
 	req       bool
 	secret    bool
-	msg       *message // the field's own message (msg 'text'), or nil
+	msg       *message    // the field's own message (msg 'text'), or nil
+	msgParams []ruleParam // the params of all the field's rules, for msg's placeholders
 
 	// The default, when there is one, written as defJSON. A bare default on
 	// a reference makes the entity from an empty input instead (refDefault).
