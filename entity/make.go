@@ -2,9 +2,9 @@ package entity
 
 import (
 	"encoding/json"
-	"maps"
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"sync"
 
