@@ -38,9 +38,11 @@ import (
 //
 // The errors are MakeRequest's, as they are: a *ValidationError for the
 // fields that fail, an *InputError for the request itself. A dst that is
-// not a non-nil pointer is a programming error, returned before the
-// request is read; so is a dst whose fields cannot hold the values the
-// entity makes (an int field for a string key). Both are plain errors,
+// not a non-nil pointer to a struct, a map or an interface is a
+// programming error, returned before the request is read. A dst whose
+// fields cannot hold the values the entity makes (an int field for a
+// string key) is one too, found when such a value is decoded, after the
+// request is read (a null decodes into any field). Both are plain errors,
 // which Write answers with 500, and neither quotes a value. Entity.CheckType
 // tells in a test whether a struct supplies the fields a Make of it reads;
 // Bind's direction, output keys into dst, is the one encoding/json's tags
@@ -72,6 +74,12 @@ func checkDst(e *Entity, dst any) error {
 		return errors.New(bindPrefix(e) + "dst is a " + rv.Type().String() + ", not a pointer: pass &dst")
 	case rv.IsNil():
 		return errors.New(bindPrefix(e) + "dst is a nil " + rv.Type().String())
+	}
+	switch k := rv.Type().Elem().Kind(); {
+	case k == reflect.Struct, k == reflect.Map, k == reflect.Interface:
+	case k == reflect.Pointer && rv.Type().Elem().Elem().Kind() == reflect.Struct:
+	default:
+		return errors.New(bindPrefix(e) + "dst is a " + rv.Type().String() + ": want a pointer to a struct or a map")
 	}
 	return nil
 }

@@ -68,7 +68,7 @@ func (c *compiler) field(f *dsl.Field) *node {
 	n := &node{in: f.Name, out: f.Name, decl: f}
 	if f.Kind != dsl.FieldGroup {
 		n.slot = c.slot(f.Name)
-		if len(f.Name) > 2 && strings.EqualFold(f.Name[:2], "x-") {
+		if isHeaderName(f.Name) {
 			n.header = textproto.CanonicalMIMEHeaderKey(f.Name)
 		}
 	}

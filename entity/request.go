@@ -53,6 +53,12 @@ func (s *requestSource) get(n *node) raw {
 	return raw{}
 }
 
+// isHeaderName reports whether a field of this name is read from the
+// request's headers (only): a name that starts with X-.
+func isHeaderName(name string) bool {
+	return len(name) > 2 && strings.EqualFold(name[:2], "x-")
+}
+
 func values(n *node, vs []string) raw {
 	if n.typ == rules.List {
 		return raw{a: vs}

@@ -37,18 +37,27 @@ func (r *run) unknownKeys(e *Entity, src *source) {
 			add(k)
 		}
 	case src.req != nil:
+		// An X- field is read from the headers only: sent anywhere else,
+		// its key is not read, so it is unknown there.
+		addReq := func(k string) {
+			if isHeaderName(k) {
+				keys = append(keys, k)
+				return
+			}
+			add(k)
+		}
 		if src.req.js != nil {
-			eachJSONKey(src.req.js.text, add)
+			eachJSONKey(src.req.js.text, addReq)
 		}
 		for k := range src.req.form {
-			add(k)
+			addReq(k)
 		}
 		for _, k := range src.req.files {
-			add(k)
+			addReq(k)
 		}
 		for k := range src.req.query {
 			if _, inForm := src.req.form[k]; !inForm {
-				add(k)
+				addReq(k)
 			}
 		}
 	case src.st == nil && src.rv.IsValid():

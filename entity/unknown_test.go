@@ -124,3 +124,31 @@ func TestDenyUnknownEmptyKeyPointer(t *testing.T) {
 		t.Errorf("got %+v, want pointer / and path [\"\"]", fs)
 	}
 }
+
+// An X- field is read from the headers only: its name in the query or the
+// body is an unknown key there.
+func TestDenyUnknownHeaderNamesElsewhere(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "h", "X-Token", "string", "", "n", "number", "")
+	cases := []struct {
+		name string
+		r    *http.Request
+		want []string
+	}{
+		{"in the query", rqRequest("GET", "/?X-Token=1&n=2", "", ""), []string{"X-Token unknown"}},
+		{"in a JSON body", rqRequest("POST", "/", "application/json", `{"x-token":"1"}`), []string{"x-token unknown"}},
+		{"in the header", rqRequest("GET", "/?n=2", "", "", "X-Token", "1"), nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := e.MakeRequest(c.r, entity.DenyUnknown())
+			var got []string
+			for _, f := range fieldErrorsOrNone(err) {
+				got = append(got, f.Path+" "+f.Code)
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
