@@ -117,13 +117,3 @@ func decodeError(e *Entity, dst any, err error) error {
 	}
 	return &bindError{msg: b.String(), err: err}
 }
-
-// bindError is a decode error of Bind: its own message, which quotes no
-// value, over encoding/json's error.
-type bindError struct {
-	msg string
-	err error
-}
-
-func (e *bindError) Error() string { return e.msg }
-func (e *bindError) Unwrap() error { return e.err }

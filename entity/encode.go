@@ -150,13 +150,6 @@ func appendTime(dst []byte, t time.Time) []byte {
 	return append(dst, '"')
 }
 
-// errTooLarge is appendAny's error past its end: the run turns it into
-// its ErrTooLarge failure.
-var errTooLarge = errors.New("passes the output limit")
-
-// errUnsupportedValue reports a value that JSON cannot hold (NaN, a channel).
-var errUnsupportedValue = errors.New("cannot be written as JSON")
-
 // appendAny appends v with encoding/json's rules. depth counts the levels of
 // nesting left; a value nested deeper fails with ErrDepth, which also ends
 // cyclic values. A container that starts past end (the run's output limit)

@@ -383,3 +383,40 @@ func statusOf(err error) int {
 
 // isClientError reports whether status is a 4xx status.
 func isClientError(status int) bool { return status >= 400 && status < 500 }
+
+// The package's own error types and the errors of its field failures,
+// kept here with the exported ones.
+
+// bindError is a decode error of Bind: its own message, which quotes no
+// value, over encoding/json's error.
+type bindError struct {
+	msg string
+	err error
+}
+
+func (e *bindError) Error() string { return e.msg }
+func (e *bindError) Unwrap() error { return e.err }
+
+// statusError is WriteStatus's error for a status that is not one.
+type statusError struct{ status int }
+
+func (e *statusError) Error() string {
+	return "entity: WriteStatus: status " + strconv.Itoa(e.status) + " is not an HTTP status (100–599)"
+}
+
+// errTooLarge is appendAny's error past its end: the run turns it into
+// its ErrTooLarge failure.
+var errTooLarge = errors.New("passes the output limit")
+
+// errUnsupportedValue reports a value that JSON cannot hold (NaN, a channel).
+var errUnsupportedValue = errors.New("cannot be written as JSON")
+
+// errRequired is the error of req.
+var errRequired = errors.New("is required")
+
+// errDefaultCycle is the error of bare defaults on references that form a
+// cycle.
+var errDefaultCycle = errors.New("its default makes the entity from an empty input, which needs this default again: the defaults form a cycle")
+
+// errUnknown is the error of a key DenyUnknown refuses.
+var errUnknown = errors.New("is not a known field")

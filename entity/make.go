@@ -368,8 +368,6 @@ func (r *run) failValue(n *node, err error) {
 	r.fail(n, "json", err)
 }
 
-var errRequired = errors.New("is required")
-
 // runCheck calls a checker; a panic in it (user code) is the field's error.
 func runCheck(ck check, v rules.Value) error {
 	if ck.noPanic {
@@ -829,8 +827,6 @@ type pinned struct {
 	s *slot
 	e *Entity
 }
-
-var errDefaultCycle = errors.New("its default makes the entity from an empty input, which needs this default again: the defaults form a cycle")
 
 // enterDefault records that the run makes ent from an empty input for a
 // bare default, and reports false when it is already doing so further up:

@@ -1,15 +1,12 @@
 package entity
 
 import (
-	"errors"
 	"slices"
 )
 
 // DenyUnknown (see the option): every key of an input object that its
 // entity does not read is a field error of code "unknown". The check runs
 // only for calls given the option, once per object made of an entity.
-
-var errUnknown = errors.New("is not a known field")
 
 // unknownKeys reports each key of src that e does not read, in sorted
 // order (maps have none of their own). Struct fields are not keys, and a

@@ -105,13 +105,6 @@ func bodyAllowed(status int) bool {
 	return status >= 200 && status != http.StatusNoContent && status != http.StatusResetContent && status != http.StatusNotModified
 }
 
-// statusError is WriteStatus's error for a status that is not one.
-type statusError struct{ status int }
-
-func (e *statusError) Error() string {
-	return "entity: WriteStatus: status " + strconv.Itoa(e.status) + " is not an HTTP status (100–599)"
-}
-
 const jsonContentType = "application/json; charset=utf-8"
 
 // jsonHeader holds the header values of one JSON response in one
