@@ -3,7 +3,9 @@ package rules
 import (
 	"errors"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
+	"strings"
 )
 
 // maxPatternLen bounds the length in bytes of a `regex` pattern.
@@ -74,4 +76,134 @@ func regexSchema(args []string, declared Kind) map[string]any {
 		return nil
 	}
 	return stringSchema(declared, map[string]any{"pattern": args[0]})
+}
+
+// sampleRegex returns a string that pattern matches: generated from the
+// parsed pattern with each repetition taken 1, 0, 2, 3, 5 or 8 times (as
+// its bounds allow), the first that the compiled pattern matches. A word
+// boundary or an anchor in the middle can make every try fail: then it
+// returns false.
+func sampleRegex(pattern string) (string, bool) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	m, err := regexp.Compile(pattern)
+	if err != nil {
+		return "", false
+	}
+	for _, rep := range []int{1, 0, 2, 3, 5, 8} {
+		g := generator{rep: rep, budget: maxSampleLen}
+		if s, ok := g.generate(re, 0); ok && m.MatchString(s) {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// maxGenDepth bounds the recursion of generate over a parsed pattern.
+const maxGenDepth = 100
+
+// generator makes a string from a parsed pattern, each repetition taken
+// rep times as far as its bounds allow, and gives up past budget bytes.
+type generator struct {
+	rep    int
+	budget int
+}
+
+func (g *generator) generate(re *syntax.Regexp, depth int) (string, bool) {
+	if depth > maxGenDepth || g.budget < 0 {
+		return "", false
+	}
+	switch re.Op {
+	case syntax.OpNoMatch:
+		return "", false
+	case syntax.OpLiteral:
+		return g.spend(string(re.Rune))
+	case syntax.OpCharClass:
+		r, ok := pickRune(re.Rune)
+		if !ok {
+			return "", false
+		}
+		return g.spend(string(r))
+	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
+		return g.spend("a")
+	case syntax.OpCapture:
+		return g.generate(re.Sub[0], depth+1)
+	case syntax.OpStar:
+		return g.repeat(re.Sub[0], g.rep, depth)
+	case syntax.OpPlus:
+		return g.repeat(re.Sub[0], max(g.rep, 1), depth)
+	case syntax.OpQuest:
+		return g.repeat(re.Sub[0], min(g.rep, 1), depth)
+	case syntax.OpRepeat:
+		n := max(g.rep, re.Min)
+		if re.Max >= 0 {
+			n = min(n, re.Max)
+		}
+		return g.repeat(re.Sub[0], n, depth)
+	case syntax.OpConcat:
+		var b strings.Builder
+		for _, sub := range re.Sub {
+			s, ok := g.generate(sub, depth+1)
+			if !ok {
+				return "", false
+			}
+			b.WriteString(s)
+		}
+		return b.String(), true
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if s, ok := g.generate(sub, depth+1); ok {
+				return s, true
+			}
+		}
+		return "", false
+	}
+	// Empty matches and assertions: ^ $ \A \z \b \B.
+	return "", true
+}
+
+// spend takes s out of the budget.
+func (g *generator) spend(s string) (string, bool) {
+	g.budget -= len(s)
+	return s, g.budget >= 0
+}
+
+// repeat generates sub n times.
+func (g *generator) repeat(sub *syntax.Regexp, n, depth int) (string, bool) {
+	if n == 0 {
+		return "", true
+	}
+	var b strings.Builder
+	for range n {
+		s, ok := g.generate(sub, depth+1)
+		if !ok {
+			return "", false
+		}
+		b.WriteString(s)
+	}
+	return b.String(), true
+}
+
+// pickRune chooses a rune of a character class (pairs of inclusive
+// bounds): a, A or 0 when the class holds one, else its first printable
+// rune.
+func pickRune(ranges []rune) (rune, bool) {
+	if len(ranges) < 2 {
+		return 0, false
+	}
+	for _, want := range []rune{'a', 'A', '0'} {
+		for i := 0; i+1 < len(ranges); i += 2 {
+			if ranges[i] <= want && want <= ranges[i+1] {
+				return want, true
+			}
+		}
+	}
+	for i := 0; i+1 < len(ranges); i += 2 {
+		if ranges[i+1] >= '!' {
+			return max(ranges[i], '!'), true
+		}
+	}
+	return ranges[0], true
 }
