@@ -166,7 +166,8 @@ func (r *run) paths(in, out string) (pin, pout, ptr string) {
 // pathsOf is paths; named says whether in and out name a last step (an
 // empty key is a key too: see failUnknown).
 func (r *run) pathsOf(in, out string, named bool) (pin, pout, ptr string) {
-	var bin, bout, bptr []byte
+	var arr [3][96]byte // room for most paths, on the stack: only the strings are allocated
+	bin, bout, bptr := arr[0][:0], arr[1][:0], arr[2][:0]
 	add := func(b []byte, name string) []byte {
 		if len(b) == 0 {
 			return AppendPathFirstKey(b, name)
@@ -314,17 +315,18 @@ func (r *run) message(n *node, field, code string, params map[string]any, f fail
 		}
 		return cat.render(n.msg, r.lang, "", field, params)
 	}
-	var keys []string
-	var rp *rulePanic
+	var arr [3]string // the keys to look up, on the stack
+	keys := arr[:0]
+	_, panicked := f.err.(*rulePanic) // made where the check ran: never wrapped
 	switch {
-	case secret || errors.As(f.err, &rp):
-		keys = []string{keyInvalid}
+	case secret || panicked:
+		keys = append(keys, keyInvalid)
 	case f.kind != "" && f.exact:
-		keys = []string{code + "." + f.kind + ".exact", code + "." + f.kind, code}
+		keys = append(keys, code+"."+f.kind+".exact", code+"."+f.kind, code)
 	case f.kind != "":
-		keys = []string{code + "." + f.kind, code}
+		keys = append(keys, code+"."+f.kind, code)
 	default:
-		keys = []string{code}
+		keys = append(keys, code)
 	}
 	if m, li := cat.lookup(r.lang, keys); m != nil {
 		return cat.render(m, li, code, field, params)

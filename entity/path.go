@@ -1,9 +1,6 @@
 package entity
 
-import (
-	"strconv"
-	"strings"
-)
+import "strconv"
 
 // Paths name a value inside a JSON document, as FieldError's Path and
 // OutputPath and the messages of package entitytest write them: keys joined
@@ -49,7 +46,12 @@ func AppendPathIndex(dst []byte, i int) []byte {
 
 // plainPathKey reports whether key is written as it is in a path.
 func plainPathKey(key string) bool {
-	return key != "" && !strings.ContainsAny(key, ".[]")
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c == '.' || c == '[' || c == ']' {
+			return false
+		}
+	}
+	return key != ""
 }
 
 // appendQuotedPathKey appends `["key"]`, the key quoted as JSON writes it.
