@@ -23,6 +23,7 @@ type compiler struct {
 func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
 	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl, slots: map[string]int{}, methods: decl.Methods}}
 	c.ent.root = c.object(decl.Fields)
+	c.ent.root.ent = c.ent
 	c.ent.keys = newKeyTable(c.ent.slots)
 	if err := c.errs.Err(); err != nil {
 		return nil, err

@@ -454,7 +454,7 @@ func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 	r.base = len(dst)
 	depth := e.reg.MaxDepth()
 	if m, ok := v.(map[string]any); ok && m != nil && r.top != topList { // the common case first
-		dst = r.appendEntity(dst, e, &source{ma: m}, depth-1)
+		dst = r.appendObject(dst, e.root, &source{ma: m}, depth-1)
 	} else {
 		dst = r.appendTopOther(dst, e, v, depth)
 	}
@@ -496,10 +496,10 @@ func (r *run) appendTopOther(dst []byte, e *Entity, v any, depth int) []byte {
 		return dst
 	}
 	if isNil(v) {
-		return r.appendEntity(dst, e, &source{}, depth-1)
+		return r.appendObject(dst, e.root, &source{}, depth-1)
 	}
 	if src, ok := sourceOf(v, e); ok {
-		return r.appendEntity(dst, e, &src, depth-1)
+		return r.appendObject(dst, e.root, &src, depth-1)
 	}
 	r.fatal = unsupported(e, v)
 	return dst
@@ -523,19 +523,8 @@ func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
 		return r.appendList(dst, e, &elems{js: text}, depth-1)
 	}
 	jo := r.takeJSON(text, 0, e)
-	dst = r.appendEntity(dst, e, &source{js: jo}, depth-1)
+	dst = r.appendObject(dst, e.root, &source{js: jo}, depth-1)
 	r.releaseJSON()
-	return dst
-}
-
-// appendEntity writes the object of entity e read from src: its fields,
-// and, when the call denies unknown keys, an error for each key of src that
-// e does not read.
-func (r *run) appendEntity(dst []byte, e *Entity, src *source, depth int) []byte {
-	dst = r.appendObject(dst, e.root, src, depth)
-	if r.cfg.denyUnknown {
-		r.unknownKeys(e, src) // after the fields: they come in declaration order
-	}
 	return dst
 }
 
@@ -581,6 +570,9 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 				return dst
 			}
 		}
+	}
+	if r.cfg.denyUnknown && p.ent != nil { // an entity's object, not a group's
+		r.unknownKeys(p.ent, src) // after the fields: they come in declaration order
 	}
 	return append(dst, '}')
 }
@@ -920,7 +912,7 @@ func (r *run) appendRefObject(dst []byte, n *node, ent *Entity, sub *source, dep
 		defer r.leaveDefault()
 	}
 	r.push(frame{n: n, kind: frameRef})
-	dst = r.appendEntity(dst, ent, sub, depth-1)
+	dst = r.appendObject(dst, ent.root, sub, depth-1)
 	r.pop()
 	return dst
 }
@@ -1007,7 +999,7 @@ func (r *run) appendElem(dst []byte, e *Entity, sub *source, i, out, depth int) 
 		r.pop()
 		return dst, false
 	}
-	dst = r.appendEntity(dst, e, sub, depth-1)
+	dst = r.appendObject(dst, e.root, sub, depth-1)
 	r.pop()
 	return dst, true
 }

@@ -26,6 +26,7 @@ const (
 type objectPlan struct {
 	nodes []*node
 	keys  []string // output keys, shared by every Object made from the plan
+	ent   *Entity  // the entity whose root the plan is; nil for a group's
 }
 
 // node is one output key and how to fill it.

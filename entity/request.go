@@ -204,7 +204,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	}
 	run.maxOut = int(min(e.reg.requestOutputLimit(bodyLen), maxOutputLimit))
 	bp := bufPool.Get().(*[]byte)
-	b := run.appendEntity((*bp)[:0], e, &source{req: src}, e.reg.MaxDepth()-1)
+	b := run.appendObject((*bp)[:0], e.root, &source{req: src}, e.reg.MaxDepth()-1)
 	if len(b) > run.maxOut {
 		run.tooLarge()
 	}
