@@ -22,6 +22,9 @@ type compiler struct {
 // reg, created empty for names not declared yet.
 func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
 	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl, slots: map[string]int{}, methods: decl.Methods}}
+	if !reg.keyCase.valid() {
+		c.errs.Add(&dsl.Error{Entity: decl.Name, Msg: fmt.Sprintf("the registry's key case %v is not a style: give KeyCase one of CamelCase, SnakeCase, KebabCase, PascalCase or AsDeclared", reg.keyCase)})
+	}
 	c.ent.root = c.object(decl.Fields)
 	c.ent.root.ent = c.ent
 	c.ent.keys = newKeyTable(c.ent.slots)
@@ -44,12 +47,16 @@ func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 	p := &objectPlan{}
 	seen := make(map[string]*dsl.Field, len(fields))
 	for _, f := range fields {
-		n := c.field(f)
+		n, cased := c.field(f)
 		// Keys are compared as a client reads them: invalid UTF-8 is
 		// written as U+FFFD, so "a\xffb" and "a\ufffdb" are one key.
 		key := validUTF8(n.out)
 		if prev, dup := seen[key]; dup {
-			c.errorf(f, f.Pos, "output key %q is already written by field %q (triple %d)", n.out, prev.Name, prev.Pos.Triple)
+			how := ""
+			if cased {
+				how = fmt.Sprintf(" (%q in %v)", f.Name, c.reg.keyCase)
+			}
+			c.errorf(f, f.Pos, "output key %q%s is already written by field %q (triple %d)", n.out, how, prev.Name, prev.Pos.Triple)
 			continue
 		}
 		seen[key] = f
@@ -64,9 +71,10 @@ func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 	return p
 }
 
-// field compiles one field's rules into a node.
-func (c *compiler) field(f *dsl.Field) *node {
-	n := &node{in: f.Name, out: f.Name, decl: f}
+// field compiles one field's rules into a node. cased reports whether the
+// registry's key case changed its output key.
+func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
+	n = &node{in: f.Name, out: f.Name, decl: f}
 	if f.Kind != dsl.FieldGroup {
 		n.slot = c.slot(f.Name)
 		if isHeaderName(f.Name) {
@@ -74,6 +82,7 @@ func (c *compiler) field(f *dsl.Field) *node {
 		}
 	}
 	var defRule, msgRule *dsl.Rule
+	renamed := false
 	for _, r := range f.Rules {
 		switch rules.LookupDirective(r.Name) {
 		case rules.DirectiveNone:
@@ -90,6 +99,7 @@ func (c *compiler) field(f *dsl.Field) *node {
 				continue
 			}
 			n.out = r.Args[0].Text
+			renamed = true
 		case rules.DirectiveDefault:
 			if len(r.Args) > 1 {
 				c.errorf(f, r.Pos, "rule %q takes at most one argument, the value", r.Name)
@@ -110,6 +120,10 @@ func (c *compiler) field(f *dsl.Field) *node {
 		}
 	}
 
+	if !renamed {
+		n.out = caseKey(f.Name, c.reg.keyCase)
+		cased = n.out != f.Name
+	}
 	n.kind = f.Kind
 	switch f.Kind {
 	case dsl.FieldGroup:
@@ -148,7 +162,7 @@ func (c *compiler) field(f *dsl.Field) *node {
 	if msgRule != nil {
 		c.message(f, n, msgRule)
 	}
-	return n
+	return n, cased
 }
 
 // message compiles a field's `msg 'text'`: its placeholders must be

@@ -53,6 +53,10 @@ func RegisterRule(d rules.Def) error { return Default.RegisterRule(d) }
 // Registry.SetMaxOutputBytes.
 func SetMaxOutputBytes(n int64) { Default.SetMaxOutputBytes(n) }
 
+// SetKeyCase sets the style the Default registry writes output keys in,
+// before anything is exposed in it. See Registry.SetKeyCase.
+func SetKeyCase(style KeyCaseStyle) error { return Default.SetKeyCase(style) }
+
 // Bind reads the request r with the entity named in the Default registry
 // and stores the values it made in dst. See Entity.Bind.
 func Bind(name string, r *http.Request, dst any, opts ...Option) error {

@@ -29,16 +29,24 @@ type Registry struct {
 	maxOut   atomic.Int64
 	reqRatio atomic.Int64
 	mu       sync.Mutex               // serializes Expose and SetMessages
+	keyCase  KeyCaseStyle             // guarded by mu; see KeyCase
 	msgs     atomic.Pointer[catalogs] // nil: the built-in messages (see SetMessages)
 	slots    sync.Map                 // name → *slot
 
 	problemBase atomic.Pointer[string] // SetProblemTypeBase's; nil: the default
 }
 
-// NewRegistry returns an empty registry with the built-in rules and a depth
-// limit of 64 levels of output nesting.
-func NewRegistry() *Registry {
+// NewRegistry returns an empty registry with the built-in rules, a depth
+// limit of 64 levels of output nesting and the options given, such as
+// KeyCase(CamelCase).
+func NewRegistry(opts ...RegistryOption) *Registry {
 	r := &Registry{rules: rules.Builtin()}
+	for _, o := range opts {
+		switch o.kind {
+		case regOptKeyCase:
+			r.keyCase = o.keyCase
+		}
+	}
 	r.maxDepth.Store(defaultDepth)
 	r.maxBody.Store(defaultMaxBody)
 	r.maxErrs.Store(defaultMaxErrors)
@@ -130,6 +138,33 @@ func (r *Registry) SetMaxBodyBytes(n int64) {
 		n = 0
 	}
 	r.maxBody.Store(n)
+}
+
+// KeyCase returns the style the registry writes output keys in (see
+// KeyCase and SetKeyCase).
+func (r *Registry) KeyCase() KeyCaseStyle {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.keyCase
+}
+
+// SetKeyCase sets the style the registry writes output keys in, as the
+// KeyCase option of NewRegistry does; it is meant for the Default
+// registry. It must be called before anything is exposed, so that every
+// entity of a registry, and every reference between them, writes keys in
+// one style: once an entity is exposed it changes nothing and returns an
+// error, as it does for a style that is not one of the constants.
+func (r *Registry) SetKeyCase(style KeyCaseStyle) error {
+	if !style.valid() {
+		return fmt.Errorf("entity: SetKeyCase: unknown key case style %v", style)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if names := r.Names(); len(names) > 0 {
+		return fmt.Errorf("entity: SetKeyCase(%v) after entity %q was exposed: set the key case before exposing anything", style, names[0])
+	}
+	r.keyCase = style
+	return nil
 }
 
 // Rules returns the registry's rule set. Rules registered in it may be used

@@ -1,0 +1,162 @@
+package entity
+
+import (
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+)
+
+// KeyCaseStyle says how a Registry writes the output keys of the fields
+// it compiles. The zero value, AsDeclared, writes each key as declared.
+//
+// A declared name is split into words at '_', at '-', and before an
+// upper-case letter that follows a lower-case letter or a digit. Runs of
+// upper-case letters are not split (no acronym guessing): "userID" is the
+// words "user" and "ID", "HTTPServer" is one word, "v2Name" is "v2" and
+// "Name". Separators at the ends or repeated are dropped ("_x" is "x",
+// "x__y" is "x" and "y"); a name with no word at all ("_", "--") is kept
+// as declared. Each word is then lower-cased, and upper-cased in its first
+// letter where the style says so; letters are those of Unicode, other
+// runes (digits, '.', '$', invalid UTF-8) are kept as they are.
+//
+//	declared    CamelCase   SnakeCase   KebabCase   PascalCase
+//	user_id     userId      user_id     user-id     UserId
+//	http_code   httpCode    http_code   http-code   HttpCode
+//	userID      userId      user_id     user-id     UserId
+//	HTTPServer  httpserver  httpserver  httpserver  Httpserver
+//	a-b_c       aBC         a_b_c       a-b-c       ABC
+//	v2_name     v2Name      v2_name     v2-name     V2Name
+type KeyCaseStyle uint8
+
+// The key case styles.
+const (
+	// AsDeclared writes each output key as declared (the default).
+	AsDeclared KeyCaseStyle = iota
+	// CamelCase joins the words, the first lower-case and each other
+	// capitalized: "user_id" → "userId".
+	CamelCase
+	// SnakeCase joins the lower-cased words with '_': "userId" →
+	// "user_id".
+	SnakeCase
+	// KebabCase joins the lower-cased words with '-': "userId" →
+	// "user-id".
+	KebabCase
+	// PascalCase joins the words, each capitalized: "user_id" →
+	// "UserId".
+	PascalCase
+)
+
+var keyCaseNames = [...]string{"AsDeclared", "CamelCase", "SnakeCase", "KebabCase", "PascalCase"}
+
+// String returns the style's name, such as "CamelCase".
+func (s KeyCaseStyle) String() string {
+	if int(s) < len(keyCaseNames) {
+		return keyCaseNames[s]
+	}
+	return "KeyCaseStyle(" + strconv.Itoa(int(s)) + ")"
+}
+
+// valid reports whether s is one of the styles above.
+func (s KeyCaseStyle) valid() bool { return int(s) < len(keyCaseNames) }
+
+// RegistryOption configures a Registry when NewRegistry creates it.
+type RegistryOption struct {
+	kind    registryOptionKind
+	keyCase KeyCaseStyle
+}
+
+type registryOptionKind uint8
+
+const (
+	regOptKeyCase registryOptionKind = iota + 1
+)
+
+// KeyCase makes a Registry write the output keys of every entity it
+// compiles in style: the keys of value fields, of groups and of the fields
+// inside them, and of references (which the same Registry compiles, so
+// they follow the same style). An explicit rename always wins: its name is
+// written as given. Input names are not changed: Make, MakeRequest and
+// Bind read the declared names. Two fields whose keys become the same are
+// a declaration error. The style is applied when a declaration is
+// compiled: a call pays nothing for it. A style that is not one of the
+// constants makes every Expose of the Registry fail.
+func KeyCase(style KeyCaseStyle) RegistryOption {
+	return RegistryOption{kind: regOptKeyCase, keyCase: style}
+}
+
+// caseKey returns the output key of the declared name in style.
+func caseKey(name string, style KeyCaseStyle) string {
+	if style == AsDeclared || !style.valid() {
+		return name
+	}
+	sep := byte(0)
+	switch style {
+	case SnakeCase:
+		sep = '_'
+	case KebabCase:
+		sep = '-'
+	}
+	b := make([]byte, 0, len(name)+4)
+	words := 0
+	forEachWord(name, func(w string) {
+		if words > 0 && sep != 0 {
+			b = append(b, sep)
+		}
+		capFirst := style == PascalCase || style == CamelCase && words > 0
+		b = appendWord(b, w, capFirst)
+		words++
+	})
+	if words == 0 {
+		return name
+	}
+	return string(b)
+}
+
+// forEachWord calls f with each word of name, in order; see KeyCaseStyle.
+func forEachWord(name string, f func(w string)) {
+	start := -1 // start of the current word, or -1 between words
+	prevLowOrDigit := false
+	for i := 0; i < len(name); {
+		r, size := utf8.DecodeRuneInString(name[i:])
+		switch {
+		case r == '_' || r == '-':
+			if start >= 0 {
+				f(name[start:i])
+				start = -1
+			}
+			prevLowOrDigit = false
+		case prevLowOrDigit && (unicode.IsUpper(r) || unicode.IsTitle(r)):
+			f(name[start:i])
+			start = i
+			prevLowOrDigit = false
+		default:
+			if start < 0 {
+				start = i
+			}
+			prevLowOrDigit = unicode.IsLower(r) || unicode.IsDigit(r)
+		}
+		i += size
+	}
+	if start >= 0 {
+		f(name[start:])
+	}
+}
+
+// appendWord appends w lower-cased, its first letter upper-cased if
+// capFirst. Bytes of invalid UTF-8 are copied as they are.
+func appendWord(b []byte, w string, capFirst bool) []byte {
+	first := true
+	for i := 0; i < len(w); {
+		r, size := utf8.DecodeRuneInString(w[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, w[i])
+		} else if first && capFirst {
+			b = utf8.AppendRune(b, unicode.ToTitle(r))
+		} else {
+			b = utf8.AppendRune(b, unicode.ToLower(r))
+		}
+		first = false
+		i += size
+	}
+	return b
+}
