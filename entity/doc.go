@@ -103,6 +103,24 @@
 // bytes, with Get, Keys, Len, Map and Decode to read values out of it and
 // MarshalJSON to send it as it is.
 //
+// # Key case
+//
+// A Registry can write every output key in one style, so that declarations
+// keep the input's names (a database's user_id) while clients read their
+// own convention (userId): NewRegistry(KeyCase(CamelCase)), or
+// Default.SetKeyCase(CamelCase) before anything is exposed in the Default
+// registry. The styles are CamelCase, SnakeCase, KebabCase and PascalCase
+// (AsDeclared, the default, changes nothing). Names are split into words at
+// '_', '-' and before an upper-case letter that follows a lower-case letter
+// or a digit, with no acronym guessing: user_id and userID are userId,
+// HTTPServer is httpserver. The style applies to groups and the fields
+// inside them, and to referenced entities (the same registry compiles
+// them); an explicit rename is written as given; input names are unchanged
+// (Make, MakeRequest and Bind read the declared names, and FieldError.Path
+// names them, OutputPath the cased keys). Two fields whose keys become the
+// same are a declaration error. The style is applied when a declaration is
+// compiled: calls pay nothing for it.
+//
 // # Options
 //
 // Every call takes options (Option) after its input: Strict makes it read
