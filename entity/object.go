@@ -95,7 +95,7 @@ func (o *Object) Get(key string) (any, bool) {
 						}
 					}
 					it := memberIter{n: n, val: v}
-					return it.value(), true
+					return it.value(false), true
 				}
 				break
 			}
@@ -103,7 +103,7 @@ func (o *Object) Get(key string) (any, bool) {
 	}
 	for it := o.members(); it.next(); { // a key as written, or one no node wrote
 		if it.name() == key {
-			return it.value(), true
+			return it.value(false), true
 		}
 	}
 	return nil, false
@@ -176,7 +176,7 @@ func (o *Object) String() string {
 func (o *Object) Map() map[string]any {
 	m := map[string]any{}
 	for it := o.members(); it.next(); {
-		m[it.name()] = it.plain()
+		m[it.name()] = it.value(true)
 	}
 	return m
 }
@@ -275,61 +275,41 @@ func quotedKey(n *node) []byte {
 	return k[:len(k)-1]
 }
 
-// value decodes the current member's value as Get returns it.
-func (it *memberIter) value() any {
-	v := it.val
-	n := it.n
+// value decodes the current member's value as Get returns it or, with
+// plain, as Map returns it: nested Objects as maps, lists of them as []any,
+// dates as their RFC 3339 text.
+func (it *memberIter) value(plain bool) any {
+	v, n := it.val, it.n
 	switch {
 	case v[0] == 'n':
 		return nil
 	case n == nil || !n.holds(v):
 		return decodeAny(v)
-	case n.kind == nodeGroup:
-		return &Object{plan: n.group, data: v}
-	case n.kind == nodeRef:
-		p := refPlan(n)
-		if p == nil {
+	case n.kind == nodeValue:
+		if plain && n.typ == rules.Time && v[0] == '"' {
+			return stringValue(v)
+		}
+		return scalarValue(n.typ, v)
+	}
+	p := n.group
+	if n.kind == nodeRef {
+		if p = refPlan(n); p == nil {
 			return decodeAny(v)
 		}
-		if v[0] == '[' {
-			return newObjects(p, v)
-		}
+	}
+	switch {
+	case v[0] == '{' && plain:
+		return (&Object{plan: p, data: v}).Map()
+	case v[0] == '{':
 		return &Object{plan: p, data: v}
+	case !plain:
+		return newObjects(p, v)
 	}
-	return scalarValue(n.typ, v)
-}
-
-// plain decodes the current member's value as Map returns it.
-func (it *memberIter) plain() any {
-	v := it.val
-	n := it.n
-	switch {
-	case v[0] == 'n':
-		return nil
-	case n == nil || !n.holds(v):
-		return decodeAny(v)
-	case n.kind == nodeGroup:
-		return (&Object{plan: n.group, data: v}).Map()
-	case n.kind == nodeRef:
-		p := refPlan(n)
-		if p == nil {
-			return decodeAny(v)
-		}
-		if v[0] == '{' {
-			return (&Object{plan: p, data: v}).Map()
-		}
-		var l []any
-		for el := (elements{data: v}); el.next(); {
-			l = append(l, (&Object{plan: p, data: el.val}).Map())
-		}
-		if l == nil {
-			l = []any{}
-		}
-		return l
-	case n.typ == rules.Time && v[0] == '"':
-		return stringValue(v)
+	l := []any{}
+	for el := (elements{data: v}); el.next(); {
+		l = append(l, (&Object{plan: p, data: el.val}).Map())
 	}
-	return scalarValue(n.typ, v)
+	return l
 }
 
 // holds reports whether v, a value's text, has a shape the node writes: an
