@@ -271,7 +271,9 @@ func (g *fzGen) registry() ([]*entity.Entity, string, error) {
 		ents = append(ents, e)
 	}
 	if err := reg.Check(); err != nil {
-		return nil, text.String(), fmt.Errorf("Check: %v", err) // every $ref names e0…e(n-1)
+		// Every $ref names e0…e(n-1), but a bare default on one may make an
+		// entity that fails from {}: Check reports it, as a dsl.ErrorList.
+		return nil, text.String(), err
 	}
 	return ents, text.String(), nil
 }
