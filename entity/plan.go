@@ -24,9 +24,10 @@ const (
 
 // objectPlan is one output object: its fields in output order.
 type objectPlan struct {
-	nodes []*node
-	keys  []string // output keys, shared by every Object made from the plan
-	ent   *Entity  // the entity whose root the plan is; nil for a group's
+	nodes  []*node
+	keys   []string // output keys, shared by every Object made from the plan
+	ent    *Entity  // the entity whose root the plan is; nil for a group's
+	shaped bool     // a node is lazy or conditional: see appendShaped
 }
 
 // node is one output key and how to fill it.
@@ -65,6 +66,13 @@ type node struct {
 	header string
 
 	decl *dsl.Field // the field as declared, for errors and tools
+
+	// Per-call shaping (shape.go): written only when a selection names it
+	// (lazy), only when its condition holds (nil: always), and whether
+	// another node writes the same key (in another version range).
+	lazy   bool
+	cond   *condition
+	shared bool
 }
 
 // fastKind names a node's fast path: for the common case of a
@@ -147,7 +155,8 @@ type Entity struct {
 
 	methods []string // HTTP methods MakeRequest accepts; empty for any
 
-	structPlans sync.Map // reflect.Type → *structPlan
+	structPlans sync.Map  // reflect.Type → *structPlan
+	masks       maskCache // compiled selections (shape.go)
 
 }
 

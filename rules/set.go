@@ -115,7 +115,8 @@ type Def struct {
 
 // A Directive is a word of a rules string that the entity compiler
 // interprets itself rather than looking it up in a Set: `req`, `default`,
-// `rename`, `secret`, `msg` and the empty rule `none`.
+// `rename`, `secret`, `msg`, the empty rule `none`, and the per-call
+// shaping words `lazy`, `if`, `unless`, `since` and `until`.
 type Directive uint8
 
 // The directives. NotDirective is what LookupDirective returns for a rule's
@@ -128,6 +129,11 @@ const (
 	DirectiveRename            // rename, rn: the output key
 	DirectiveSecret            // secret: kept out of error messages
 	DirectiveMsg               // msg 'text': the field's own message for any of its failures
+	DirectiveLazy              // lazy: written only when a call's selection names it
+	DirectiveIf                // if 'flag'...: shown when a call sets any of the flags
+	DirectiveUnless            // unless 'flag'...: hidden when a call sets any of the flags
+	DirectiveSince             // since 'v2': shown to calls of that version and later
+	DirectiveUntil             // until 'v3': shown to calls before that version
 )
 
 // directiveNames holds each directive's names, its own first: the one place
@@ -139,7 +145,16 @@ var directiveNames = [...][]string{
 	DirectiveRename:  {"rename", "rn"},
 	DirectiveSecret:  {"secret"},
 	DirectiveMsg:     {"msg"},
+	DirectiveLazy:    {"lazy"},
+	DirectiveIf:      {"if"},
+	DirectiveUnless:  {"unless"},
+	DirectiveSince:   {"since"},
+	DirectiveUntil:   {"until"},
 }
+
+// Shapes reports whether the directive decides per call whether a field
+// is written: lazy, if, unless, since, until.
+func (d Directive) Shapes() bool { return d >= DirectiveLazy && d <= DirectiveUntil }
 
 // LookupDirective returns the directive named name (case-insensitive,
 // aliases included), or NotDirective.
@@ -163,8 +178,9 @@ func (d Directive) String() string {
 }
 
 // Reserved names are the names of the directives (`req`, `default`,
-// `rename`, `none` and their aliases, `secret` and `msg`), which the entity
-// compiler interprets itself. A Def may not use them.
+// `rename`, `none` and their aliases, `secret`, `msg`, `lazy`, `if`,
+// `unless`, `since` and `until`), which the entity compiler interprets
+// itself. A Def may not use them.
 var Reserved = func() []string {
 	var out []string
 	for _, names := range directiveNames {
