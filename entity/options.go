@@ -5,8 +5,10 @@ package entity
 // keys it may hold, the language of its messages, which fields it writes
 // (Select, Only, Except, With, WithContext, Version: see shape.go's doc on
 // Select). Options are small values: building one allocates nothing
-// (With, Only and Except hold the slice they are given), and a call given
-// none pays nothing for them.
+// but for With, Only and Except, which hold the slice of their arguments
+// (Go may allocate it: keep such an option in a variable, or take flags
+// from the context with WithContext), and a call given none pays nothing
+// for them.
 type Option struct {
 	kind optionKind
 	str  string
@@ -25,7 +27,6 @@ const (
 	optExcept
 	optWith
 	optVersion
-	optRequest // MakeRequest's own, for a nil request made with Make
 )
 
 // Strict makes a call read its input as MakeRequest does: a value that is
@@ -98,8 +99,6 @@ func config(strict bool, opts []Option) callConfig {
 			c.denyUnknown = true
 		case optLang:
 			c.lang = o.str
-		case optRequest:
-			c.request = true
 		case optSelect, optOnly, optExcept, optWith, optVersion:
 			c.shaped = true
 		}

@@ -123,7 +123,9 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 		return nil, errNilEntity
 	}
 	if r == nil {
-		return e.Make(nil, append([]Option{Strict(), {kind: optRequest}}, opts...)...)
+		run := run{top: topObject, cfg: config(true, opts)}
+		run.cfg.request = true
+		return e.object(&run, nil, opts)
 	}
 	if len(e.methods) > 0 && !slices.Contains(e.methods, r.Method) &&
 		!(r.Method == http.MethodHead && slices.Contains(e.methods, http.MethodGet)) { // as net/http's mux: GET serves HEAD

@@ -432,31 +432,25 @@ func (e *Entity) checkFlags(errs *dsl.ErrorList) {
 // shape reads the call's shaping options for entity e: its flags, its
 // version and its mask. A bad option ends the call before it starts.
 func (r *run) shape(e *Entity, opts []Option) {
-	var sel, only Option
-	var except []string
-	var nexcept int
+	var arr [256]byte
+	key := arr[:0] // the selection's cache key, built without allocating
+	selects := 0
 	for _, o := range opts {
 		switch o.kind {
 		case optSelect:
 			if o.str != "" {
-				if sel.kind != 0 || only.kind != 0 {
-					r.stopWith(fmt.Errorf("entity: entity %q: a call takes one Select or Only, not several", e.name))
-					return
-				}
-				sel = o
+				selects++
+				key = append(append(key, 'S'), o.str...)
 			}
-		case optOnly:
-			if sel.kind != 0 || only.kind != 0 {
-				r.stopWith(fmt.Errorf("entity: entity %q: a call takes one Select or Only, not several", e.name))
-				return
-			}
-			only = o
-		case optExcept:
-			nexcept++
-			if nexcept == 1 {
-				except = o.list
+		case optOnly, optExcept:
+			if o.kind == optOnly {
+				selects++
+				key = append(key, 'O')
 			} else {
-				except = slices.Concat(except, o.list)
+				key = append(key, 'E')
+			}
+			for _, p := range o.list {
+				key = append(append(key, p...), 0)
 			}
 		case optWith:
 			t := e.reg.flags.Load()
@@ -480,18 +474,55 @@ func (r *run) shape(e *Entity, opts []Option) {
 			r.ver = v
 		}
 	}
-	if sel.kind == 0 && only.kind == 0 && except == nil {
+	switch {
+	case selects > 1:
+		r.stopWith(fmt.Errorf("entity: entity %q: a call takes one Select or Only, not several", e.name))
+		return
+	case len(key) == 0:
 		return
 	}
-	m, err := e.masks.get(e, sel, only, except)
-	if err != nil {
-		r.stopWith(err)
-		return
+	m := e.masks.lookup(e, key)
+	if m == nil {
+		var err error
+		if m, err = e.masks.compile(e, key, selectionOf(opts)); err != nil {
+			r.stopWith(err)
+			return
+		}
 	}
 	r.mask = m.root
 	for _, d := range m.deps {
 		r.pin(d.s, d.e)
 	}
+}
+
+// selection is what a call's Select, Only and Except options say, copied
+// out of them (so that the options never escape: With's flags are then
+// free to stay on the caller's stack).
+type selection struct {
+	spec         string // Select's
+	only, except []string
+	hasSpec      bool
+	hasOnly      bool
+}
+
+func selectionOf(opts []Option) selection {
+	var s selection
+	for _, o := range opts {
+		switch {
+		case o.kind == optSelect && o.str != "":
+			s.spec, s.hasSpec = strings.Clone(o.str), true
+		case o.kind == optOnly:
+			s.hasOnly = true
+			for _, p := range o.list {
+				s.only = append(s.only, strings.Clone(p))
+			}
+		case o.kind == optExcept:
+			for _, p := range o.list {
+				s.except = append(s.except, strings.Clone(p))
+			}
+		}
+	}
+	return s
 }
 
 // stopWith ends the run before it starts, with err.
@@ -560,38 +591,26 @@ const (
 	maxSpecDepth = 64
 )
 
-// get returns the compiled selection of a call's Select or Only and Except
-// options, from the cache or compiled (and cached).
-func (c *maskCache) get(e *Entity, sel, only Option, except []string) (*compiledMask, error) {
-	var arr [256]byte
-	key := arr[:0]
-	switch {
-	case sel.kind != 0:
-		key = append(append(key, 'S'), sel.str...)
-	case only.kind != 0:
-		key = append(key, 'O')
-		for _, p := range only.list {
-			key = append(append(key, p...), 0)
-		}
-	}
-	if except != nil {
-		key = append(key, 'E')
-		for _, p := range except {
-			key = append(append(key, p...), 0)
-		}
-	}
+// lookup returns the compiled selection cached under key, if it is still
+// fresh.
+func (c *maskCache) lookup(e *Entity, key []byte) *compiledMask {
 	c.mu.RLock()
 	m := c.m[string(key)]
 	c.mu.RUnlock()
 	if m != nil && m.fresh(e) {
-		return m, nil
+		return m
 	}
+	return nil
+}
+
+// compile compiles a selection and caches it under key.
+func (c *maskCache) compile(e *Entity, key []byte, sel selection) (*compiledMask, error) {
 	b := maskBuilder{e: e}
-	root, err := b.build(sel, only, except)
+	root, err := b.build(sel)
 	if err != nil {
 		return nil, err
 	}
-	m = &compiledMask{root: root.freeze(), deps: b.deps}
+	m := &compiledMask{root: root.freeze(), deps: b.deps}
 	c.mu.Lock()
 	if c.m == nil {
 		c.m = map[string]*compiledMask{}
@@ -665,26 +684,26 @@ type selErr struct {
 	msg string
 }
 
-// build compiles the options into a mask.
-func (mb *maskBuilder) build(sel, only Option, except []string) (*building, error) {
+// build compiles a selection into a mask.
+func (mb *maskBuilder) build(sel selection) (*building, error) {
 	e := mb.e
 	var root *building
 	switch {
-	case sel.kind != 0:
-		if len(sel.str) > maxSpecLen {
-			return nil, mb.specError(sel.str, selErr{maxSpecLen, fmt.Sprintf("the selection is longer than %d bytes", maxSpecLen)})
+	case sel.hasSpec:
+		if len(sel.spec) > maxSpecLen {
+			return nil, mb.specError(sel.spec, selErr{maxSpecLen, fmt.Sprintf("the selection is longer than %d bytes", maxSpecLen)})
 		}
-		terms, serr := parseSpec(sel.str)
+		terms, serr := parseSpec(sel.spec)
 		if serr != nil {
-			return nil, mb.specError(sel.str, *serr)
+			return nil, mb.specError(sel.spec, *serr)
 		}
 		root = newBuilding(e.root, false)
 		if serr := mb.select1(root, terms); serr != nil {
-			return nil, mb.specError(sel.str, *serr)
+			return nil, mb.specError(sel.spec, *serr)
 		}
-	case only.kind != 0:
+	case sel.hasOnly:
 		root = newBuilding(e.root, false)
-		for _, p := range only.list {
+		for _, p := range sel.only {
 			if err := mb.selectPath(root, p); err != nil {
 				return nil, err
 			}
@@ -692,7 +711,7 @@ func (mb *maskBuilder) build(sel, only Option, except []string) (*building, erro
 	default:
 		root = newBuilding(e.root, true)
 	}
-	for _, p := range except {
+	for _, p := range sel.except {
 		if err := mb.exceptPath(root, p); err != nil {
 			return nil, err
 		}

@@ -638,3 +638,43 @@ func (m *runtimeMem) read() {
 	runtime.ReadMemStats(&s)
 	m.heap = int64(s.HeapAlloc)
 }
+
+// FuzzSelect: any spec either fails with a 400 InputError whose offset
+// lies within it, or writes valid JSON holding only keys of the whole
+// output; it never panics.
+func FuzzSelect(f *testing.F) {
+	for _, s := range []string{"offset", "list(name,details(mail))", "list/friends/friends(name)", "*", "list(*)", "a(", "list)", ",", "list(details/*)", " list ( name ) "} {
+		f.Add(s, "v2")
+	}
+	reg := shapeRegistry(f)
+	users := reg.Lookup("users")
+	in := shapeInput()
+	full, err := users.MakeJSON(in, entity.With("admin", "staff"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, spec, version string) {
+		out, err := users.MakeJSON(in, entity.Select(spec), entity.Version(version), entity.With("admin", "staff"))
+		if err != nil {
+			var ie *entity.InputError
+			if !errors.As(err, &ie) || ie.StatusCode() != 400 {
+				t.Fatalf("Select(%q) Version(%q): %v, want a 400 InputError", spec, version, err)
+			}
+			if errors.Is(err, entity.ErrInvalidFields) && (!ie.HasOffset() || ie.Offset < 0 || ie.Offset > len(spec)) {
+				t.Fatalf("Select(%q): offset %d out of the spec", spec, ie.Offset)
+			}
+			return
+		}
+		if !json.Valid(out) {
+			t.Fatalf("Select(%q): invalid JSON %s", spec, out)
+		}
+		if version == "" && spec == "" && !bytes.Equal(out, full) {
+			t.Fatalf("no selection: %s, want %s", out, full)
+		}
+		for _, k := range keysOf(t, string(out)) {
+			if !bytes.Contains(full, []byte(`"`+k+`":`)) {
+				t.Fatalf("Select(%q) wrote key %q, not in the whole output", spec, k)
+			}
+		}
+	})
+}
