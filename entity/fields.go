@@ -1,6 +1,8 @@
 package entity
 
 import (
+	"slices"
+
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/rules"
 )
@@ -39,7 +41,15 @@ type Field struct {
 	Fields     []*Field   // dsl.FieldGroup: the group's fields
 	Ref        string     // dsl.FieldRef: the entity referenced
 	Decl       *dsl.Field // a copy of the field as declared, the caller's to modify (a group's holds its Fields' Decls)
-	node       *node
+
+	// Per-call shaping: `lazy` (written only when a selection names it),
+	// the flags of `if` and `unless`, the versions of `since` and `until`
+	// (normalized: "v2.1"; "" when there is none).
+	Lazy         bool
+	If, Unless   []string
+	Since, Until string
+
+	node *node
 	_          [0]func() // not comparable
 }
 
@@ -80,6 +90,17 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 		}
 		f.Rules = append([]string(nil), n.ruleNames...)
 		f.Kind = n.kind
+		f.Lazy = n.lazy
+		if c := n.cond; c != nil {
+			f.If = slices.Clone(c.ifNames)
+			f.Unless = slices.Clone(c.unlessNames)
+			if c.since.set {
+				f.Since = c.since.String()
+			}
+			if c.until.set {
+				f.Until = c.until.String()
+			}
+		}
 		switch n.kind {
 		case dsl.FieldGroup:
 			f.Fields = fieldsOf(n.group, decl.Fields)
@@ -89,6 +110,29 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 		fs[i] = f
 	}
 	return fs
+}
+
+// Optional reports whether a call may leave the field out: it is lazy,
+// or written under a condition (if, unless, since, until).
+func (f *Field) Optional() bool {
+	return f.Lazy || len(f.If) > 0 || len(f.Unless) > 0 || f.Since != "" || f.Until != ""
+}
+
+// WrittenByDefault reports whether a call without options (no selection,
+// no flags, no version) writes the field: it is not lazy, has no `if`,
+// and no other field of a later version range writes its key.
+func (f *Field) WrittenByDefault() bool {
+	n := f.node
+	return n == nil || !n.lazy && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed)
+}
+
+// ReadByDefault reports whether a request without options (MakeRequest,
+// Bind) reads and checks the field: every field but those whose `if`
+// holds no flag of the call and those another field of a later version
+// range reads. (A lazy field is read: a selection never skips a check.)
+func (f *Field) ReadByDefault() bool {
+	n := f.node
+	return n == nil || n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed
 }
 
 // Check judges an output value with the field's checks, the way Make

@@ -287,8 +287,10 @@ type condition struct {
 	ifs, unless  uint64  // flag bits
 	since, until version // unset: unbounded
 	shadowed     bool    // another node writes its key to a call without a version
-	flags        []string
-	flagPos      []dsl.Pos
+
+	// The flags as named, for Check and Fields.
+	ifNames, unlessNames []string
+	flagPos              map[string]dsl.Pos
 }
 
 // ranged reports whether the condition bounds versions.
@@ -381,8 +383,17 @@ func (c *compiler) condRule(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directiv
 			} else {
 				n.cond.ifs |= 1 << b
 			}
-			n.cond.flags = append(n.cond.flags, a.Text)
-			n.cond.flagPos = append(n.cond.flagPos, a.Pos)
+			if d == rules.DirectiveUnless {
+				n.cond.unlessNames = append(n.cond.unlessNames, a.Text)
+			} else {
+				n.cond.ifNames = append(n.cond.ifNames, a.Text)
+			}
+			if n.cond.flagPos == nil {
+				n.cond.flagPos = map[string]dsl.Pos{}
+			}
+			if _, ok := n.cond.flagPos[a.Text]; !ok {
+				n.cond.flagPos[a.Text] = a.Pos
+			}
 		}
 	}
 }
@@ -412,9 +423,9 @@ func (e *Entity) checkFlags(errs *dsl.ErrorList) {
 	walk = func(p *objectPlan) {
 		for _, n := range p.nodes {
 			if n.cond != nil {
-				for i, name := range n.cond.flags {
+				for _, name := range slices.Concat(n.cond.ifNames, n.cond.unlessNames) {
 					if _, ok := t.declaredBit(name); !ok {
-						errs.Add(&dsl.Error{Entity: e.name, Field: n.decl.Name, Pos: n.cond.flagPos[i], Source: n.decl.RulesText,
+						errs.Add(&dsl.Error{Entity: e.name, Field: n.decl.Name, Pos: n.cond.flagPos[name], Source: n.decl.RulesText,
 							Msg: fmt.Sprintf("flag %q is not declared: declare it with DeclareFlags, so that a misspelled flag never shows or hides a field", name)})
 					}
 				}

@@ -114,6 +114,18 @@ var corpusDecls = []struct {
 		"v", "number", "rename version",
 		"meta", "}", "",
 	}},
+	{"shaped", []string{ // per-call shaping: fields a call may leave out
+		"id", "number", "req",
+		"bio", "string", "lazy",
+		"token", "string", "if 'admin'",
+		"nick", "string", "unless 'guest'",
+		"amount", "string", "until 'v2'",
+		"amount", "number", "since 'v2'",
+		"more", "{", "since 'v3'",
+		"x", "string", "",
+		"more", "}", "",
+		"kids", "$shaped", "lazy",
+	}},
 	{"tree", []string{
 		"name", "string", "req",
 		"children", "$tree", "",
@@ -362,6 +374,7 @@ var corpusInputs = []struct {
 	{"scalars", map[string]any{"s": 12, "n": "7", "f": 0.25, "b": "on", "d": 0, "l": []int{1}, "o": map[string]int{"z": 1, "a": 2}, "x": []any{1, "a", nil}}},
 	{"defaults", map[string]any{}},
 	{"defaults", map[string]any{"code": "c", "n": 9, "x": 1}},
+	{"shaped", map[string]any{"id": 1, "bio": "b", "token": "t", "nick": "n", "amount": 5, "x": "x", "kids": []any{map[string]any{"id": 2}}}},
 	{"tree", map[string]any{"name": "root", "children": []any{
 		map[string]any{"name": "kid", "children": []any{map[string]any{"name": "grandkid"}}},
 	}}},
