@@ -50,7 +50,7 @@ type Field struct {
 	Since, Until string
 
 	node *node
-	_          [0]func() // not comparable
+	_    [0]func() // not comparable
 }
 
 // Fields returns the entity's output fields in output order. Each call
