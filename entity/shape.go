@@ -2,6 +2,7 @@ package entity
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -492,10 +493,15 @@ func (r *run) shape(e *Entity, opts []Option) {
 	case len(key) == 0:
 		return
 	}
+	// A Select spec is compiled for the call's flags: to a client, a field
+	// its flags hide does not exist (see maskBuilder.visible).
+	key = binary.LittleEndian.AppendUint64(append(key, 'F'), r.flags)
 	m := e.masks.lookup(e, key)
 	if m == nil {
 		var err error
-		if m, err = e.masks.compile(e, key, selectionOf(opts)); err != nil {
+		sel := selectionOf(opts)
+		sel.flags = r.flags
+		if m, err = e.masks.compile(e, key, sel); err != nil {
 			r.stopWith(err)
 			return
 		}
@@ -514,6 +520,7 @@ type selection struct {
 	only, except []string
 	hasSpec      bool
 	hasOnly      bool
+	flags        uint64 // the call's (see maskBuilder.visible)
 }
 
 func selectionOf(opts []Option) selection {
@@ -616,7 +623,7 @@ func (c *maskCache) lookup(e *Entity, key []byte) *compiledMask {
 
 // compile compiles a selection and caches it under key.
 func (c *maskCache) compile(e *Entity, key []byte, sel selection) (*compiledMask, error) {
-	b := maskBuilder{e: e}
+	b := maskBuilder{e: e, flags: sel.flags}
 	root, err := b.build(sel)
 	if err != nil {
 		return nil, err
@@ -639,8 +646,20 @@ func (c *maskCache) compile(e *Entity, key []byte, sel selection) (*compiledMask
 
 // maskBuilder compiles a selection against an entity's plans.
 type maskBuilder struct {
-	e    *Entity
-	deps []pinned
+	e     *Entity
+	deps  []pinned
+	flags uint64 // the call's flags
+}
+
+// visible reports whether a client whose call sets the builder's flags
+// may know of node n: a field its flags hide (`if` without one of them,
+// `unless` with one) is, to a Select spec, a field that does not exist,
+// so that a selection can neither name it nor learn that it exists from
+// an error. (Only and Except are the server's code: they know every
+// field.)
+func (mb *maskBuilder) visible(n *node) bool {
+	c := n.cond
+	return c == nil || (c.ifs == 0 || mb.flags&c.ifs != 0) && mb.flags&c.unless == 0
 }
 
 // building is a mask under construction: entries by node index.
@@ -854,9 +873,9 @@ func (mb *maskBuilder) selectTerm(b *building, path []specName, t term) *selErr 
 		mb.all(b)
 		return nil
 	}
-	idx := b.plan.named(nm.name)
+	idx := slices.DeleteFunc(b.plan.named(nm.name), func(i int) bool { return !mb.visible(b.plan.nodes[i]) })
 	if len(idx) == 0 {
-		return &selErr{nm.off, fmt.Sprintf("no field %q here (there are %s)", nm.name, b.plan.outNames())}
+		return &selErr{nm.off, fmt.Sprintf("no field %q here (there are %s)", nm.name, b.plan.outNames(mb.visible))}
 	}
 	for _, i := range idx {
 		n := b.plan.nodes[i]
@@ -979,7 +998,7 @@ func (mb *maskBuilder) walkPath(b *building, path, full string, at func(*buildin
 		}
 		idx := b.plan.named(name)
 		if len(idx) == 0 {
-			return fmt.Errorf("%w: entity %q has no field at %q: no %q here (there are %s)", ErrUnknownField, mb.e.name, full, name, b.plan.outNames())
+			return fmt.Errorf("%w: entity %q has no field at %q: no %q here (there are %s)", ErrUnknownField, mb.e.name, full, name, b.plan.outNames(nil))
 		}
 		for _, i := range idx {
 			if len(names) == 1 {
@@ -1065,11 +1084,15 @@ func (p *objectPlan) named(out string) []int {
 	return idx
 }
 
-// outNames lists a plan's output keys for an error message.
-func (p *objectPlan) outNames() string {
+// outNames lists a plan's output keys for an error message: those of the
+// nodes show accepts (all when it is nil).
+func (p *objectPlan) outNames(show func(*node) bool) string {
 	var names []string
 	for i, n := range p.nodes {
-		if len(p.named(n.out)) > 0 && p.named(n.out)[0] == i { // each key once
+		if show != nil && !show(n) {
+			continue
+		}
+		if p.named(n.out)[0] == i { // each key once
 			names = append(names, strconv.Quote(n.out))
 		}
 		if len(names) == 20 {

@@ -175,8 +175,6 @@ func TestSelect(t *testing.T) {
 		{"a recursive reference selected whole", []entity.Option{entity.Select("list(friends)")},
 			`{"list":[{"friends":[{"number":2,"name":"friend","details":{"age":2},"code":"unknown","nick":"f","amount":2,"beta":null,"friends":[{"number":3,"name":"deep","details":{"age":3},"code":"unknown","nick":"d","amount":3,"beta":null,"friends":null}]}]},{"friends":null}]}`},
 		{"renamed key", []entity.Option{entity.Select("list(number)")}, `{"list":[{"number":12},{"number":21}]}`},
-		{"a conditional field selected stays hidden without its flag", []entity.Option{entity.Select("list(name,token)")},
-			`{"list":[{"name":"maachang"},{"name":"saito"}]}`},
 		{"selection with a flag", []entity.Option{entity.Select("list(name,token)"), entity.With("admin")},
 			`{"list":[{"name":"maachang","token":"t"},{"name":"saito","token":null}]}`},
 		{"a group behind a flag, inside a group", []entity.Option{entity.Select("list/details"), entity.With("staff")},
@@ -184,7 +182,6 @@ func TestSelect(t *testing.T) {
 		{"Select, With and Version together, three levels deep", []entity.Option{entity.Select("list(amount,friends(amount,token,friends(amount)))"), entity.With("staff"), entity.Version("v1.5")},
 			`{"list":[{"amount":"7","friends":[{"token":null,"amount":"2","friends":[{"amount":"3"}]}]},{"amount":"9","friends":null}]}`},
 		{"a lazy ref needs its flag and its name", []entity.Option{entity.Select("offset,audit"), entity.With("admin")}, `{"offset":0,"audit":null}`},
-		{"a lazy ref named without its flag", []entity.Option{entity.Select("offset,audit")}, `{"offset":0}`},
 		{"Only", []entity.Option{entity.Only("offset", "list.details.mail")},
 			`{"offset":0,"list":[{"details":{"mail":"maachang@maachang.com"}},{"details":{"mail":"saito@maachang.com"}}]}`},
 		{"Only with a star", []entity.Option{entity.Only("list.details.*")},
@@ -242,6 +239,8 @@ func TestSelectErrors(t *testing.T) {
 		{"star with a sub-selection", "*(a)", 0, "* selects every field of its level"},
 		{"star in the middle of a path", "*/name", 0, "* selects every field of its level"},
 		{"too long", strings.Repeat("a,", 2100), 4096, "longer than 4096 bytes"},
+		{"a field behind a flag the call lacks does not exist", "offset,audit", 7, `no field "audit" here (there are "offset", "limit", "list")`},
+		{"nor is it listed", "list(nmae)", 5, `(there are "number", "name", "details", "code", "nick", "amount", "beta", "friends")`},
 		{"too deep", strings.Repeat("list(", 70) + "name" + strings.Repeat(")", 70), 320, "nests more than 64 levels"},
 	}
 	for _, tt := range tests {
@@ -296,6 +295,16 @@ func TestOnlyExceptErrors(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a field unless hides is unknown to Select, known to Only", func(t *testing.T) {
+		_, err := users.MakeJSON(shapeInput(), entity.Select("list(name,nick)"), entity.With("guest"))
+		if !errors.Is(err, entity.ErrInvalidFields) || !strings.Contains(err.Error(), `no field "nick" here`) {
+			t.Errorf("Select: got %v", err)
+		}
+		out, err := users.MakeJSON(shapeInput(), entity.Only("list.name", "list.nick"), entity.With("guest"))
+		if err != nil || string(out) != `{"list":[{"name":"maachang"},{"name":"saito"}]}` {
+			t.Errorf("Only: got %s, %v", out, err)
+		}
+	})
 	t.Run("Select and Only together", func(t *testing.T) {
 		if _, err := users.MakeJSON(shapeInput(), entity.Select("offset"), entity.Only("limit")); err == nil || !strings.Contains(err.Error(), "one Select or Only") {
 			t.Errorf("got %v", err)
