@@ -13,7 +13,30 @@ import (
 // plain call with flags and a version that change nothing here
 // (impl=With+Version: the cost of options an entity does not use). The
 // spec is compiled on the first call and looked up from the cache after.
+// impl=conditional is the plain call on an entity that writes the same
+// bytes but declares an `if` field and an id shared by two version ranges
+// (the example server's members): the cost of the shaped walk itself.
 func BenchmarkShape(b *testing.B) {
+	reg := NewRegistry()
+	if err := reg.DeclareFlags("admin"); err != nil {
+		b.Fatal(err)
+	}
+	reg.MustExpose("member",
+		"id", "string", "until 'v2' | rename 'number'",
+		"id", "number", "num | since 'v2' | rename 'number'",
+		"name", "string", "req",
+		"details", "{", "",
+		"age", "number", "num",
+		"mail", "string", "email",
+		"details", "}", "",
+		"code", "string", "default 'unknown'",
+		"score", "number", "if 'admin'",
+	)
+	members := reg.MustExpose("members",
+		"offset", "number", "default 0",
+		"limit", "number", "default 0",
+		"list", "$member", "",
+	)
 	const spec = "offset,list(name,details(mail))"
 	only := entity.Only("offset", "list.name", "list.details.mail")
 	for _, n := range Sizes {
@@ -25,6 +48,12 @@ func BenchmarkShape(b *testing.B) {
 		if got, err := usersEntity.MakeJSON(in, only); err != nil || string(got) != string(want) {
 			b.Fatalf("Only: %s, %v; Select: %s", got, err, want)
 		}
+		if got, err := members.MakeJSON(in); err != nil || string(got) != string(mustJSON(b, in)) {
+			b.Fatalf("members: %s, %v", got, err)
+		}
+		b.Run(name("conditional", n), func(b *testing.B) {
+			appendBench(b, func(dst []byte) ([]byte, error) { return members.AppendJSON(dst, in) })
+		})
 		b.Run(name("plain", n), func(b *testing.B) {
 			appendBench(b, func(dst []byte) ([]byte, error) { return usersEntity.AppendJSON(dst, in) })
 		})
@@ -40,4 +69,13 @@ func BenchmarkShape(b *testing.B) {
 			})
 		})
 	}
+}
+
+// mustJSON is the users entity's output for in.
+func mustJSON(b *testing.B, in any) []byte {
+	out, err := usersEntity.MakeJSON(in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
 }

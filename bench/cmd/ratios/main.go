@@ -308,6 +308,9 @@ func printTargets(t table) {
 		if v, ok := ratio(t.get("Raw", "append", n, 0), t.get("Raw", "gjson", n, 0)); ok {
 			fmt.Printf("  raw AppendJSON (reused buffer) / gjson shaper (reused buffer), %d users: %.2fx\n", n, v)
 		}
+		if v, ok := ratio(t.get("Shape", "conditional", n, 0), t.get("Shape", "plain", n, 0)); ok {
+			fmt.Printf("  an entity with if/since fields, no options / plain, %d users: %.2fx (the shaped walk)\n", n, v)
+		}
 	}
 	fmt.Println()
 	fmt.Printf("targets: %d pass, %d fail, %d missing\n", res.pass, res.fail, res.missing)
