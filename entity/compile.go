@@ -2,6 +2,7 @@ package entity
 
 import (
 	"encoding/json"
+	"slices"
 	"fmt"
 	"net/textproto"
 	"strconv"
@@ -68,7 +69,7 @@ func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 		n.key = append(n.key, ':')
 		p.nodes = append(p.nodes, n)
 		p.keys = append(p.keys, n.out)
-		p.shaped = p.shaped || n.lazy || n.cond != nil
+		p.shaped = p.shaped || n.lazy || n.cond != nil || n.omit != omitNone || n.readOnly || n.writeOnly
 	}
 	for _, same := range seen {
 		if len(same) < 2 {
@@ -155,6 +156,25 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			n.lazy = true
 		case rules.DirectiveIf, rules.DirectiveUnless, rules.DirectiveSince, rules.DirectiveUntil:
 			c.condRule(f, n, r, rules.LookupDirective(r.Name))
+		case rules.DirectiveOmitNil, rules.DirectiveOmitEmpty:
+			c.noArgs(f, r)
+			if rules.LookupDirective(r.Name) == rules.DirectiveOmitEmpty {
+				n.omit = omitEmpty
+			} else if n.omit == omitNone {
+				n.omit = omitNil
+			}
+		case rules.DirectiveReadOnly, rules.DirectiveWriteOnly:
+			c.noArgs(f, r)
+			if rules.LookupDirective(r.Name) == rules.DirectiveReadOnly {
+				n.readOnly = true
+			} else {
+				n.writeOnly = true
+			}
+			if n.readOnly && n.writeOnly {
+				c.errorf(f, r.Pos, "a field cannot be both readonly (never read from requests) and writeonly (never written by responses)")
+			}
+		case rules.DirectiveUnexpose:
+			c.errorf(f, r.Pos, "unexpose drops a field of the base entity: it applies only in Extend")
 		default:
 			if f.Kind != dsl.FieldValue {
 				continue // reported below
@@ -171,22 +191,24 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	switch f.Kind {
 	case dsl.FieldGroup:
 		for _, r := range f.Rules {
-			if d := rules.LookupDirective(r.Name); !d.Shapes() && d != rules.DirectiveRename && d != rules.DirectiveNone && d != rules.DirectiveMsg {
-				c.errorf(f, r.Pos, "rule %q cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since and until", r.Name)
+			if d := rules.LookupDirective(r.Name); !slices.Contains(groupDirectives, d) {
+				if d == rules.DirectiveOmitNil {
+					c.errorf(f, r.Pos, "omitnil cannot apply to a group, which is never null: omitempty leaves out an empty one")
+					continue
+				}
+				c.errorf(f, r.Pos, "rule %q cannot apply to a group: a group takes only %s", r.Name, directiveList(groupDirectives))
 			}
 		}
 		n.group = c.object(f.Fields)
 	case dsl.FieldRef:
 		for _, r := range f.Rules {
 			switch d := rules.LookupDirective(r.Name); {
-			case d.Shapes():
-			case d == rules.DirectiveReq, d == rules.DirectiveRename, d == rules.DirectiveNone, d == rules.DirectiveSecret, d == rules.DirectiveMsg:
 			case d == rules.DirectiveDefault:
 				if len(r.Args) > 0 {
 					c.errorf(f, r.Args[0].Pos, "a default on a reference takes no value: a bare default makes %q from an empty input", f.Ref)
 				}
-			default:
-				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only req, a bare default, rename, secret, msg, lazy, if, unless, since and until", r.Name, f.Ref)
+			case !slices.Contains(refDirectives, d):
+				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only %s", r.Name, f.Ref, directiveList(refDirectives))
 			}
 		}
 		if defRule != nil && f.Ref == c.ent.name {
@@ -207,6 +229,28 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 		c.message(f, n, msgRule)
 	}
 	return n, cased
+}
+
+// The directives a group and a reference take (a reference's default is a
+// bare one: see field).
+var (
+	groupDirectives = []rules.Directive{rules.DirectiveNone, rules.DirectiveRename, rules.DirectiveMsg,
+		rules.DirectiveLazy, rules.DirectiveIf, rules.DirectiveUnless, rules.DirectiveSince, rules.DirectiveUntil,
+		rules.DirectiveOmitEmpty, rules.DirectiveReadOnly, rules.DirectiveWriteOnly}
+	refDirectives = append([]rules.Directive{rules.DirectiveReq, rules.DirectiveDefault, rules.DirectiveSecret,
+		rules.DirectiveOmitNil}, groupDirectives...)
+)
+
+// directiveList names directives for an error message: "rename, msg and
+// lazy".
+func directiveList(ds []rules.Directive) string {
+	var names []string
+	for _, d := range ds {
+		if d != rules.DirectiveNone {
+			names = append(names, d.String())
+		}
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // message compiles a field's `msg 'text'`: its placeholders must be

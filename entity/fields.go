@@ -49,6 +49,13 @@ type Field struct {
 	If, Unless   []string
 	Since, Until string
 
+	// OmitNil and OmitEmpty: the key is left out when the value is null
+	// (omitnil), or also "", 0, false, [] or {} (omitempty). ReadOnly:
+	// written by responses, never read from requests; WriteOnly: read from
+	// requests, never written by responses.
+	OmitNil, OmitEmpty  bool
+	ReadOnly, WriteOnly bool
+
 	node *node
 	_    [0]func() // not comparable
 }
@@ -91,6 +98,8 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 		f.Rules = append([]string(nil), n.ruleNames...)
 		f.Kind = n.kind
 		f.Lazy = n.lazy
+		f.OmitNil, f.OmitEmpty = n.omit == omitNil, n.omit == omitEmpty
+		f.ReadOnly, f.WriteOnly = n.readOnly, n.writeOnly
 		if c := n.cond; c != nil {
 			f.If = slices.Clone(c.ifNames)
 			f.Unless = slices.Clone(c.unlessNames)
@@ -112,27 +121,31 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 	return fs
 }
 
-// Optional reports whether a call may leave the field out: it is lazy,
-// or written under a condition (if, unless, since, until).
+// Optional reports whether a call may leave the field's key out: it is
+// lazy, written under a condition (if, unless, since, until), left out
+// when null or empty (omitnil, omitempty), or writeonly.
 func (f *Field) Optional() bool {
-	return f.Lazy || len(f.If) > 0 || len(f.Unless) > 0 || f.Since != "" || f.Until != ""
+	return f.Lazy || len(f.If) > 0 || len(f.Unless) > 0 || f.Since != "" || f.Until != "" ||
+		f.OmitNil || f.OmitEmpty || f.WriteOnly
 }
 
-// WrittenByDefault reports whether a call without options (no selection,
-// no flags, no version) writes the field: it is not lazy, has no `if`,
-// and no other field of a later version range writes its key.
+// WrittenByDefault reports whether a response without options (no
+// selection, no flags, no version) writes the field: it is not lazy nor
+// writeonly, has no `if`, and no other field of a later version range
+// writes its key.
 func (f *Field) WrittenByDefault() bool {
 	n := f.node
-	return n == nil || !n.lazy && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed)
+	return n == nil || !n.lazy && !n.writeOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed)
 }
 
 // ReadByDefault reports whether a request without options (MakeRequest,
-// Bind) reads and checks the field: every field but those whose `if`
-// holds no flag of the call and those another field of a later version
-// range reads. (A lazy field is read: a selection never skips a check.)
+// Bind) reads and checks the field: every field but readonly ones, those
+// whose `if` holds no flag of the call and those another field of a later
+// version range reads. (A lazy field is read: a selection never skips a
+// check.)
 func (f *Field) ReadByDefault() bool {
 	n := f.node
-	return n == nil || n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed
+	return n == nil || !n.readOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed)
 }
 
 // Check judges an output value with the field's checks, the way Make

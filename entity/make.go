@@ -587,8 +587,12 @@ func (r *run) appendNode(dst []byte, n *node, src *source, depth int) []byte {
 }
 
 // appendShaped is appendObject for an object whose fields depend on the
-// call: a selection (r.mask), or lazy or conditional nodes. A node whose
-// condition fails is left out, key and all: neither read nor checked. A
+// call or on their values: a selection (r.mask), or lazy, conditional,
+// omitted-when-empty or one-way (readonly, writeonly) nodes. A node whose
+// condition fails, a writeonly node in a response and a readonly node in
+// a request are left out, key and all: neither read nor checked. A node
+// whose value is what its omitnil or omitempty leaves out is written and
+// taken back. A
 // node the selection leaves out (or a lazy node no selection names) is
 // not read either, but on a request (MakeRequest, Bind) it is read and
 // checked like any other and what it wrote taken back: a selection shapes
@@ -604,7 +608,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 	dst = append(dst, '{')
 	first, j := true, 0
 	for i, n := range p.nodes {
-		if n.cond != nil && !r.shown(n.cond) {
+		if n.cond != nil && !r.shown(n.cond) || n.writeOnly && !r.cfg.request || n.readOnly && r.cfg.request {
 			continue
 		}
 		show := !n.lazy
@@ -635,7 +639,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 		if r.stop {
 			return dst
 		}
-		if !show {
+		if !show || n.omit != omitNone && n.omits(dst[mark+len(key):]) {
 			dst = dst[:mark]
 			continue
 		}

@@ -73,6 +73,36 @@ type node struct {
 	lazy   bool
 	cond   *condition
 	shared bool
+
+	// Issue 14's directives the walk reads: when the key is left out
+	// (omitnil, omitempty), and the direction (readonly: never read from
+	// a request; writeonly: never written by a response).
+	omit      omitKind
+	readOnly  bool
+	writeOnly bool
+}
+
+// omitKind says when a node's key is left out of its object.
+type omitKind uint8
+
+const (
+	omitNone  omitKind = iota
+	omitNil            // omitnil: when the value written is null
+	omitEmpty          // omitempty: also "", 0, false, [] and {}
+)
+
+// omits reports whether the node leaves out a key whose value text is v.
+func (n *node) omits(v []byte) bool {
+	switch n.omit {
+	case omitNil:
+		return string(v) == "null"
+	case omitEmpty:
+		switch string(v) {
+		case "null", `""`, "0", "false", "[]", "{}":
+			return true
+		}
+	}
+	return false
 }
 
 // fastKind names a node's fast path: for the common case of a

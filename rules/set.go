@@ -115,8 +115,9 @@ type Def struct {
 
 // A Directive is a word of a rules string that the entity compiler
 // interprets itself rather than looking it up in a Set: `req`, `default`,
-// `rename`, `secret`, `msg`, the empty rule `none`, and the per-call
-// shaping words `lazy`, `if`, `unless`, `since` and `until`.
+// `rename`, `secret`, `msg`, the empty rule `none`, the per-call shaping
+// words `lazy`, `if`, `unless`, `since` and `until`, and `omitnil`,
+// `omitempty`, `readonly`, `writeonly`, `from`, `merge` and `unexpose`.
 type Directive uint8
 
 // The directives. NotDirective is what LookupDirective returns for a rule's
@@ -134,6 +135,13 @@ const (
 	DirectiveUnless            // unless 'flag'...: hidden when a call sets any of the flags
 	DirectiveSince             // since 'v2': shown to calls of that version and later
 	DirectiveUntil             // until 'v3': shown to calls before that version
+	DirectiveOmitNil           // omitnil: the key is left out when the value is null
+	DirectiveOmitEmpty         // omitempty: also when it is "", 0, false, [] or {}
+	DirectiveReadOnly          // readonly: written by responses, never read from requests
+	DirectiveWriteOnly         // writeonly: read from requests, never written by responses
+	DirectiveFrom              // from 'a.b.0.c': the input path the value is read from
+	DirectiveMerge             // merge: a $ref's keys written into the parent object
+	DirectiveUnexpose          // unexpose: drops a base field in Extend
 )
 
 // directiveNames holds each directive's names, its own first: the one place
@@ -150,6 +158,14 @@ var directiveNames = [...][]string{
 	DirectiveUnless:  {"unless"},
 	DirectiveSince:   {"since"},
 	DirectiveUntil:   {"until"},
+
+	DirectiveOmitNil:   {"omitnil"},
+	DirectiveOmitEmpty: {"omitempty"},
+	DirectiveReadOnly:  {"readonly"},
+	DirectiveWriteOnly: {"writeonly"},
+	DirectiveFrom:      {"from"},
+	DirectiveMerge:     {"merge"},
+	DirectiveUnexpose:  {"unexpose"},
 }
 
 // Shapes reports whether the directive decides per call whether a field
@@ -179,8 +195,9 @@ func (d Directive) String() string {
 
 // Reserved names are the names of the directives (`req`, `default`,
 // `rename`, `none` and their aliases, `secret`, `msg`, `lazy`, `if`,
-// `unless`, `since` and `until`), which the entity compiler interprets
-// itself. A Def may not use them.
+// `unless`, `since`, `until`, `omitnil`, `omitempty`, `readonly`,
+// `writeonly`, `from`, `merge`, `unexpose`), which the entity compiler
+// interprets itself. A Def may not use them.
 var Reserved = func() []string {
 	var out []string
 	for _, names := range directiveNames {

@@ -259,7 +259,8 @@ func TestLookupDirective(t *testing.T) {
 // Register refuses each.
 func TestReserved(t *testing.T) {
 	want := []string{"none", "no", "not", "req", "required", "default", "def", "rename", "rn", "secret", "msg",
-		"lazy", "if", "unless", "since", "until"}
+		"lazy", "if", "unless", "since", "until",
+		"omitnil", "omitempty", "readonly", "writeonly", "from", "merge", "unexpose"}
 	if !slices.Equal(Reserved, want) {
 		t.Errorf("Reserved = %q, want %q", Reserved, want)
 	}
