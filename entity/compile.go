@@ -2,9 +2,9 @@ package entity
 
 import (
 	"encoding/json"
-	"slices"
 	"fmt"
 	"net/textproto"
+	"slices"
 	"strconv"
 	"strings"
 

@@ -123,25 +123,25 @@ type Directive uint8
 // The directives. NotDirective is what LookupDirective returns for a rule's
 // name.
 const (
-	NotDirective     Directive = iota
-	DirectiveNone              // none, no, not: no rule at all
-	DirectiveReq               // req, required: the value must be there
-	DirectiveDefault           // default, def: the value when it is not
-	DirectiveRename            // rename, rn: the output key
-	DirectiveSecret            // secret: kept out of error messages
-	DirectiveMsg               // msg 'text': the field's own message for any of its failures
-	DirectiveLazy              // lazy: written only when a call's selection names it
-	DirectiveIf                // if 'flag'...: shown when a call sets any of the flags
-	DirectiveUnless            // unless 'flag'...: hidden when a call sets any of the flags
-	DirectiveSince             // since 'v2': shown to calls of that version and later
-	DirectiveUntil             // until 'v3': shown to calls before that version
-	DirectiveOmitNil           // omitnil: the key is left out when the value is null
-	DirectiveOmitEmpty         // omitempty: also when it is "", 0, false, [] or {}
-	DirectiveReadOnly          // readonly: written by responses, never read from requests
-	DirectiveWriteOnly         // writeonly: read from requests, never written by responses
-	DirectiveFrom              // from 'a.b.0.c': the input path the value is read from
-	DirectiveMerge             // merge: a $ref's keys written into the parent object
-	DirectiveUnexpose          // unexpose: drops a base field in Extend
+	NotDirective       Directive = iota
+	DirectiveNone                // none, no, not: no rule at all
+	DirectiveReq                 // req, required: the value must be there
+	DirectiveDefault             // default, def: the value when it is not
+	DirectiveRename              // rename, rn: the output key
+	DirectiveSecret              // secret: kept out of error messages
+	DirectiveMsg                 // msg 'text': the field's own message for any of its failures
+	DirectiveLazy                // lazy: written only when a call's selection names it
+	DirectiveIf                  // if 'flag'...: shown when a call sets any of the flags
+	DirectiveUnless              // unless 'flag'...: hidden when a call sets any of the flags
+	DirectiveSince               // since 'v2': shown to calls of that version and later
+	DirectiveUntil               // until 'v3': shown to calls before that version
+	DirectiveOmitNil             // omitnil: the key is left out when the value is null
+	DirectiveOmitEmpty           // omitempty: also when it is "", 0, false, [] or {}
+	DirectiveReadOnly            // readonly: written by responses, never read from requests
+	DirectiveWriteOnly           // writeonly: read from requests, never written by responses
+	DirectiveFrom                // from 'a.b.0.c': the input path the value is read from
+	DirectiveMerge               // merge: a $ref's keys written into the parent object
+	DirectiveUnexpose            // unexpose: drops a base field in Extend
 )
 
 // directiveNames holds each directive's names, its own first: the one place
