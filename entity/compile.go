@@ -28,6 +28,7 @@ func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
 	}
 	c.ent.root = c.object(decl.Fields)
 	c.ent.root.ent = c.ent
+	c.checkMerges(c.ent.root)
 	c.ent.keys = newKeyTable(c.ent.slots)
 	if err := c.errs.Err(); err != nil {
 		return nil, err
@@ -69,7 +70,7 @@ func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 		n.key = append(n.key, ':')
 		p.nodes = append(p.nodes, n)
 		p.keys = append(p.keys, n.out)
-		p.shaped = p.shaped || n.lazy || n.cond != nil || n.omit != omitNone || n.readOnly || n.writeOnly
+		p.shaped = p.shaped || n.lazy || n.cond != nil || n.omit != omitNone || n.readOnly || n.writeOnly || n.merge
 	}
 	for _, same := range seen {
 		if len(same) < 2 {
@@ -175,6 +176,13 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			}
 		case rules.DirectiveUnexpose:
 			c.errorf(f, r.Pos, "unexpose drops a field of the base entity: it applies only in Extend")
+		case rules.DirectiveMerge:
+			c.noArgs(f, r)
+			if f.Kind != dsl.FieldRef {
+				c.errorf(f, r.Pos, "merge writes a $ref's keys into the object around it: it applies only to a $ref")
+				continue
+			}
+			n.merge = true
 		default:
 			if f.Kind != dsl.FieldValue {
 				continue // reported below
@@ -238,7 +246,7 @@ var (
 		rules.DirectiveLazy, rules.DirectiveIf, rules.DirectiveUnless, rules.DirectiveSince, rules.DirectiveUntil,
 		rules.DirectiveOmitEmpty, rules.DirectiveReadOnly, rules.DirectiveWriteOnly}
 	refDirectives = append([]rules.Directive{rules.DirectiveReq, rules.DirectiveDefault, rules.DirectiveSecret,
-		rules.DirectiveOmitNil}, groupDirectives...)
+		rules.DirectiveOmitNil, rules.DirectiveMerge}, groupDirectives...)
 )
 
 // directiveList names directives for an error message: "rename, msg and

@@ -55,6 +55,9 @@ type Field struct {
 	// requests, never written by responses.
 	OmitNil, OmitEmpty  bool
 	ReadOnly, WriteOnly bool
+	// Merge: a $ref whose entity's keys are written into this object
+	// instead of under Key (see Entity for its fields).
+	Merge bool
 
 	node *node
 	_    [0]func() // not comparable
@@ -100,6 +103,7 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 		f.Lazy = n.lazy
 		f.OmitNil, f.OmitEmpty = n.omit == omitNil, n.omit == omitEmpty
 		f.ReadOnly, f.WriteOnly = n.readOnly, n.writeOnly
+		f.Merge = n.merge
 		if c := n.cond; c != nil {
 			f.If = slices.Clone(c.ifNames)
 			f.Unless = slices.Clone(c.unlessNames)

@@ -195,7 +195,9 @@ func (r *run) pathsOf(in, out string, named bool) (pin, pout, ptr string) {
 			bout = add(bout, f.n.out)
 		default:
 			bin = add(bin, f.n.in)
-			bout = add(bout, f.n.out)
+			if !f.n.merge { // a merged reference's keys are its parent's
+				bout = add(bout, f.n.out)
+			}
 			bptr = appendPointerToken(bptr, f.n.in)
 		}
 	}
@@ -632,12 +634,21 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 		if first && key[0] == ',' {
 			key = key[1:]
 		}
+		if n.merge {
+			key = nil // its object's members are written instead (mergeInto)
+		}
 		dst = append(dst, key...)
 		r.mask = sub
 		dst = r.appendNode(dst, n, src, depth)
 		r.mask = saved
 		if r.stop {
 			return dst
+		}
+		if n.merge && show {
+			if dst = r.mergeInto(dst, mark, first, n); len(dst) > mark {
+				first = false
+			}
+			continue
 		}
 		if !show || n.omit != omitNone && n.omits(dst[mark+len(key):]) {
 			dst = dst[:mark]

@@ -131,7 +131,7 @@ func TestOmitDirectionDeclarations(t *testing.T) {
 		{"omitempty takes no argument", []string{"a", "string", "omitempty 1"}, `rule "omitempty" takes no arguments`},
 		{"both directions", []string{"a", "string", "readonly | writeonly"}, "cannot be both readonly"},
 		{"unexpose outside Extend", []string{"a", "string", "unexpose"}, "applies only in Extend"},
-		{"merge on a value", []string{"a", "string", "merge"}, `unknown rule "merge"`},
+		{"merge on a value", []string{"a", "string", "merge"}, "it applies only to a $ref"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -80,6 +80,7 @@ type node struct {
 	omit      omitKind
 	readOnly  bool
 	writeOnly bool
+	merge     bool // a $ref whose object's keys are written into this one (merge.go)
 }
 
 // omitKind says when a node's key is left out of its object.
@@ -187,6 +188,7 @@ type Entity struct {
 
 	structPlans sync.Map  // reflect.Type → *structPlan
 	masks       maskCache // compiled selections (shape.go)
+	merges      bool      // a plan of it merges a $ref (merge.go)
 
 }
 

@@ -224,6 +224,15 @@ func (r *Registry) Expose(name string, decl ...string) (*Entity, error) {
 	if err != nil {
 		return nil, err
 	}
+	if errs := r.mergeDependents(e); len(errs) > 0 {
+		var l dsl.ErrorList
+		for _, x := range errs {
+			x.Msg += fmt.Sprintf(" (if %q were exposed as declared)", name)
+			l.Add(x)
+		}
+		l.Sort()
+		return nil, l
+	}
 	e.slot = r.slotFor(name)
 	e.slot.e.Store(e)
 	return e, nil
@@ -292,6 +301,7 @@ func (r *Registry) Check() error {
 			continue
 		}
 		e.checkFlags(&errs)
+		e.checkMergesOf(&errs)
 		for _, n := range e.refs {
 			target := n.ref.e.Load()
 			pos := dsl.Pos{Triple: n.decl.Pos.Triple, Part: dsl.PartType, Offset: -1}

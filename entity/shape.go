@@ -875,6 +875,10 @@ func (mb *maskBuilder) selectTerm(b *building, path []specName, t term) *selErr 
 	}
 	idx := slices.DeleteFunc(b.plan.named(nm.name), func(i int) bool { return !mb.visible(b.plan.nodes[i]) })
 	if len(idx) == 0 {
+		if i := mb.mergedWith(b.plan, nm.name, mb.visible, 0); i >= 0 { // a key a merged $ref writes here
+			sub, _ := mb.child(b, i, b.entry(i))
+			return mb.selectTerm(sub, path, t)
+		}
 		return &selErr{nm.off, fmt.Sprintf("no field %q here (there are %s)", nm.name, b.plan.outNames(mb.visible))}
 	}
 	for _, i := range idx {
@@ -998,6 +1002,12 @@ func (mb *maskBuilder) walkPath(b *building, path, full string, at func(*buildin
 		}
 		idx := b.plan.named(name)
 		if len(idx) == 0 {
+			if i := mb.mergedWith(b.plan, name, nil, 0); i >= 0 { // a key a merged $ref writes here
+				if sub := step(b, i, b.entry(i)); sub != nil {
+					return walk(sub, names)
+				}
+				return nil // left out already
+			}
 			return fmt.Errorf("%w: entity %q has no field at %q: no %q here (there are %s)", ErrUnknownField, mb.e.name, full, name, b.plan.outNames(nil))
 		}
 		for _, i := range idx {
@@ -1070,6 +1080,32 @@ func (mb *maskBuilder) exceptPath(b *building, path string) error {
 			sub, _ := mb.child(b, i, be)
 			return sub
 		})
+}
+
+// mergedWith returns the index of the merged $ref node of p whose entity
+// writes key out into p's object (through its own merges too), or -1.
+func (mb *maskBuilder) mergedWith(p *objectPlan, out string, show func(*node) bool, depth int) int {
+	if depth > maxSpecDepth {
+		return -1
+	}
+	for i, n := range p.nodes {
+		if !n.merge || show != nil && !show(n) {
+			continue
+		}
+		t, _ := mb.planOf(n)
+		if t == nil {
+			continue
+		}
+		for _, j := range t.named(out) {
+			if show == nil || show(t.nodes[j]) {
+				return i
+			}
+		}
+		if mb.mergedWith(t, out, show, depth+1) >= 0 {
+			return i
+		}
+	}
+	return -1
 }
 
 // named returns the indexes of the plan's nodes writing key out: one, or

@@ -241,6 +241,7 @@ func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret 
 		members = append(members, member{k.Str, val})
 		return true
 	})
+	fields, merged := expandMerged(fields)
 	declared := make(map[string]*entity.Field, len(fields))
 	shared := map[string][]*entity.Field{} // keys fields share by version range
 	for _, f := range fields {
@@ -294,7 +295,7 @@ func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret 
 		}
 		val, ok := first[f.Key]
 		if !ok {
-			if !c.cfg.optional[f.Key] && !c.cfg.partial && !f.Optional() {
+			if !c.cfg.optional[f.Key] && !c.cfg.partial && !f.Optional() && !merged[f] {
 				c.add(p.key(f.Key), "missing key, want "+want(f))
 			}
 			continue
@@ -324,6 +325,42 @@ func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret 
 		c.add(p.key(m.key), "undeclared key, got "+c.show(m.val, hidden[m.key]))
 	}
 }
+
+// expandMerged replaces each merged $ref among fields by the fields of
+// the entity it names (at any depth), as the entity writes them, and
+// reports which fields came from a merge: their keys may be absent (a
+// merged $ref that is null writes none).
+func expandMerged(fields []*entity.Field) ([]*entity.Field, map[*entity.Field]bool) {
+	var merged map[*entity.Field]bool
+	var out []*entity.Field
+	var walk func(fs []*entity.Field, depth int, inMerge bool)
+	walk = func(fs []*entity.Field, depth int, inMerge bool) {
+		for _, f := range fs {
+			if !f.Merge {
+				out = append(out, f)
+				if inMerge {
+					merged[f] = true
+				}
+				continue
+			}
+			if merged == nil {
+				merged = map[*entity.Field]bool{}
+			}
+			if t := f.Entity(); t != nil && depth < maxMergeDepth {
+				walk(t.Fields(), depth+1, true)
+			}
+		}
+	}
+	walk(fields, 0, false)
+	if merged == nil {
+		return fields, nil
+	}
+	return out, merged
+}
+
+// maxMergeDepth bounds expandMerged: declarations refuse merge cycles, and
+// no real chain of merges is this long.
+const maxMergeDepth = 64
 
 // sharedField checks the value of a key that fields of disjoint version
 // ranges share: it conforms when it is what one of them writes; otherwise

@@ -55,6 +55,13 @@ var conformTests = []struct {
 		`id: missing key, want number`,
 	}},
 
+	{"merged keys", "merging", `{"name":"a","street":"s","city":"c","g":{"street":null,"city":"h"},"n":1}`, nil, nil},
+	{"merged keys absent", "merging", `{"name":"a","g":{},"n":1}`, nil, nil},
+	{"merged key checked", "merging", `{"name":"a","street":1,"city":"","g":{},"n":1}`, nil, []string{
+		`street: want string, got 1`,
+		`city: want string matching min 1, got "": must be at least 1 character long (min)`,
+	}},
+
 	// Invalid payloads.
 	{"invalid JSON", "user", `{"number":1,}`, nil, []string{
 		`(root): invalid JSON: invalid character '}' looking for beginning of object key string (at byte 13)`,

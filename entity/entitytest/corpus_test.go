@@ -126,6 +126,18 @@ var corpusDecls = []struct {
 		"more", "}", "",
 		"kids", "$shaped", "lazy",
 	}},
+	{"merging", []string{ // a $ref merged into its parent, and into a group
+		"name", "string", "",
+		"addr", "$postal", "merge",
+		"g", "{", "",
+		"home", "$postal", "merge",
+		"g", "}", "",
+		"n", "number", "",
+	}},
+	{"postal", []string{
+		"street", "string", "",
+		"city", "string", "min 1",
+	}},
 	{"tree", []string{
 		"name", "string", "req",
 		"children", "$tree", "",
@@ -315,6 +327,9 @@ func inputOf(fields []*entity.Field, out, in map[string]any) bool {
 	ok := true
 	for _, f := range fields {
 		v := out[f.Key]
+		if f.Merge { // its keys are at this level of the output
+			v = out
+		}
 		switch f.Kind {
 		case dsl.FieldGroup:
 			m, _ := v.(map[string]any)
@@ -375,6 +390,8 @@ var corpusInputs = []struct {
 	{"defaults", map[string]any{}},
 	{"defaults", map[string]any{"code": "c", "n": 9, "x": 1}},
 	{"shaped", map[string]any{"id": 1, "bio": "b", "token": "t", "nick": "n", "amount": 5, "x": "x", "kids": []any{map[string]any{"id": 2}}}},
+	{"merging", map[string]any{"name": "a", "addr": map[string]any{"street": "s", "city": "c"}, "n": 1}},
+	{"merging", map[string]any{"home": map[string]any{"city": "h"}}},
 	{"tree", map[string]any{"name": "root", "children": []any{
 		map[string]any{"name": "kid", "children": []any{map[string]any{"name": "grandkid"}}},
 	}}},

@@ -87,6 +87,20 @@ func sampleObject(dst []byte, set *rules.Set, fields []*entity.Field, depth int)
 		if !f.WrittenByDefault() {
 			continue // what a call without options writes: no lazy field, no flag set, the latest version
 		}
+		if f.Merge {
+			if t := f.Entity(); t != nil && depth < sampleRefDepth {
+				// Its entity's members, without the braces.
+				obj := sampleObject(nil, t.Registry().Rules(), t.Fields(), depth+1)
+				if len(obj) > 2 {
+					if !first {
+						dst = append(dst, ',')
+					}
+					first = false
+					dst = append(dst, obj[1:len(obj)-1]...)
+				}
+			}
+			continue
+		}
 		if !first {
 			dst = append(dst, ',')
 		}
