@@ -14,9 +14,10 @@ import (
 
 // compiler turns one parsed declaration into a plan, collecting every error.
 type compiler struct {
-	reg  *Registry
-	ent  *Entity
-	errs dsl.ErrorList
+	reg   *Registry
+	ent   *Entity
+	errs  dsl.ErrorList
+	flags *flagTable // the registry's flags and those the declaration named first (shape.go); nil: none new
 }
 
 // compile builds the entity for decl. References are resolved to slots of
@@ -30,9 +31,11 @@ func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
 	c.ent.root.ent = c.ent
 	c.checkMerges(c.ent.root)
 	c.ent.keys = newKeyTable(c.ent.slots)
+	c.ent.slotConds = condSlots(c.ent)
 	if err := c.errs.Err(); err != nil {
 		return nil, err
 	}
+	c.ent.newFlags = c.flags
 	return c.ent, nil
 }
 
@@ -76,16 +79,15 @@ func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 		if len(same) < 2 {
 			continue
 		}
-		// A call without a version writes the field of the latest range.
-		last := same[0]
-		for _, n := range same[1:] {
-			if later(n.cond, last.cond) {
-				last = n
-			}
-		}
+		// A call without a version writes the field of the latest range
+		// its flags show.
 		for _, n := range same {
 			n.shared = true
-			n.cond.shadowed = n != last
+			for _, o := range same {
+				if o != n && later(o.cond, n.cond) {
+					n.cond.later = append(n.cond.later, o.cond)
+				}
+			}
 		}
 	}
 	return p

@@ -139,7 +139,7 @@ func (f *Field) Optional() bool {
 // writes its key.
 func (f *Field) WrittenByDefault() bool {
 	n := f.node
-	return n == nil || !n.lazy && !n.writeOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed)
+	return n == nil || !n.lazy && !n.writeOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed())
 }
 
 // ReadByDefault reports whether a request without options (MakeRequest,
@@ -149,7 +149,7 @@ func (f *Field) WrittenByDefault() bool {
 // check.)
 func (f *Field) ReadByDefault() bool {
 	n := f.node
-	return n == nil || !n.readOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed)
+	return n == nil || !n.readOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed())
 }
 
 // Check judges an output value with the field's checks, the way Make

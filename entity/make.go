@@ -604,8 +604,9 @@ func (r *run) appendNode(dst []byte, n *node, src *source, depth int) []byte {
 func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []byte {
 	saved := r.mask
 	m := saved
-	if m != nil && m.plan != p {
-		m = nil // cannot happen: the run uses the entities its mask was made for (see shape)
+	if m != nil && m.plan != p { // cannot happen: the run uses the entities its mask was made for (see shape)
+		r.stopWith(fmt.Errorf("entity: entity %q: a field selection meets an object it was not made for", r.ent.name))
+		return dst
 	}
 	dst = append(dst, '{')
 	first, j := true, 0

@@ -186,9 +186,11 @@ type Entity struct {
 
 	methods []string // HTTP methods MakeRequest accepts; empty for any
 
-	structPlans sync.Map  // reflect.Type → *structPlan
-	masks       maskCache // compiled selections (shape.go)
-	merges      bool      // a plan of it merges a $ref (merge.go)
+	structPlans sync.Map         // reflect.Type → *structPlan
+	masks       maskCache        // compiled selections (shape.go)
+	merges      bool             // a plan of it merges a $ref (merge.go)
+	slotConds   [][][]*condition // per input slot, when only conditional nodes read it (unknown.go)
+	newFlags    *flagTable       // flags its rules named first, kept by Expose when it succeeds (shape.go)
 
 }
 

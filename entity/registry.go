@@ -233,6 +233,10 @@ func (r *Registry) Expose(name string, decl ...string) (*Entity, error) {
 		l.Sort()
 		return nil, l
 	}
+	if e.newFlags != nil {
+		r.flags.Store(e.newFlags)
+		e.newFlags = nil
+	}
 	e.slot = r.slotFor(name)
 	e.slot.e.Store(e)
 	return e, nil

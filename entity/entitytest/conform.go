@@ -265,14 +265,14 @@ func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret 
 			continue
 		}
 		first[m.key] = m.val
-		if declared[m.key] != nil {
+		if declared[m.key] != nil && shared[m.key] == nil { // a key shared by version comes where its writer is declared
 			order = append(order, m.key)
 		}
 	}
 	if !c.cfg.ignoreOrder {
 		var declOrder []string
 		for _, f := range fields {
-			if _, ok := first[f.Key]; ok && declared[f.Key] == f {
+			if _, ok := first[f.Key]; ok && declared[f.Key] == f && shared[f.Key] == nil {
 				declOrder = append(declOrder, f.Key)
 			}
 		}
