@@ -117,12 +117,20 @@ func versionHint(a, b *node) string {
 // registry's key case changed its output key.
 func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	n = &node{in: f.Name, out: f.Name, decl: f}
-	if f.Kind != dsl.FieldGroup {
-		n.slot = c.slot(f.Name)
-		if isHeaderName(f.Name) {
-			n.header = textproto.CanonicalMIMEHeaderKey(f.Name)
+	defer func() {
+		// The input key it reads: its name, or the first step of its from
+		// path (then its name is no input key).
+		r := n
+		if n.from != nil {
+			r = n.from.first
+		} else if f.Kind == dsl.FieldGroup {
+			return
 		}
-	}
+		r.slot = c.slot(r.in)
+		if isHeaderName(r.in) {
+			r.header = textproto.CanonicalMIMEHeaderKey(r.in)
+		}
+	}()
 	var defRule, msgRule *dsl.Rule
 	renamed := false
 	for _, r := range f.Rules {
@@ -178,6 +186,18 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			}
 		case rules.DirectiveUnexpose:
 			c.errorf(f, r.Pos, "unexpose drops a field of the base entity: it applies only in Extend")
+		case rules.DirectiveFrom:
+			if len(r.Args) != 1 {
+				c.errorf(f, r.Pos, "rule %q takes one argument, the input path ('a.b.0.c')", r.Name)
+				continue
+			}
+			steps, ok := parseFrom(r.Args[0].Text)
+			if !ok {
+				c.errorf(f, r.Args[0].Pos, "from: %q has an empty step: a path is names and indexes separated by dots (\\. is a dot in a name)", r.Args[0].Text)
+				continue
+			}
+			n.from = &fromPath{first: &node{in: steps[0]}, rest: steps[1:]}
+			n.owner = c.ent
 		case rules.DirectiveMerge:
 			c.noArgs(f, r)
 			if f.Kind != dsl.FieldRef {
@@ -233,7 +253,9 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 		if defRule != nil {
 			c.defaultValue(f, n, defRule)
 		}
-		setFast(n)
+		if n.from == nil {
+			setFast(n) // the fast path reads the field's own name
+		}
 	}
 	if msgRule != nil {
 		c.message(f, n, msgRule)
@@ -246,7 +268,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 var (
 	groupDirectives = []rules.Directive{rules.DirectiveNone, rules.DirectiveRename, rules.DirectiveMsg,
 		rules.DirectiveLazy, rules.DirectiveIf, rules.DirectiveUnless, rules.DirectiveSince, rules.DirectiveUntil,
-		rules.DirectiveOmitEmpty, rules.DirectiveReadOnly, rules.DirectiveWriteOnly}
+		rules.DirectiveOmitEmpty, rules.DirectiveReadOnly, rules.DirectiveWriteOnly, rules.DirectiveFrom}
 	refDirectives = append([]rules.Directive{rules.DirectiveReq, rules.DirectiveDefault, rules.DirectiveSecret,
 		rules.DirectiveOmitNil, rules.DirectiveMerge}, groupDirectives...)
 )

@@ -58,6 +58,10 @@ type Field struct {
 	// Merge: a $ref whose entity's keys are written into this object
 	// instead of under Key (see Entity for its fields).
 	Merge bool
+	// From is the input path the field reads (`from 'a.b.0.c'`: a, b, 0,
+	// c), nil when it reads its Name; a group's fields read the object
+	// there.
+	From []string
 
 	node *node
 	_    [0]func() // not comparable
@@ -104,6 +108,9 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 		f.OmitNil, f.OmitEmpty = n.omit == omitNil, n.omit == omitEmpty
 		f.ReadOnly, f.WriteOnly = n.readOnly, n.writeOnly
 		f.Merge = n.merge
+		if n.from != nil {
+			f.From = append([]string{n.from.first.in}, n.from.rest...)
+		}
 		if c := n.cond; c != nil {
 			f.If = slices.Clone(c.ifNames)
 			f.Unless = slices.Clone(c.unlessNames)

@@ -193,12 +193,24 @@ func (r *run) pathsOf(in, out string, named bool) (pin, pout, ptr string) {
 			bptr = strconv.AppendInt(append(bptr, '/'), int64(f.idx), 10)
 		case f.kind == frameGroup:
 			bout = add(bout, f.n.out)
+			if fp := f.n.from; fp != nil { // it reads the object at its path
+				bin = add(bin, fp.first.in)
+				bptr = appendPointerToken(bptr, fp.first.in)
+				bin, bptr = appendFromPath(bin, bptr, fp.rest)
+			}
 		default:
-			bin = add(bin, f.n.in)
+			in := f.n.in
+			if fp := f.n.from; fp != nil {
+				in = fp.first.in
+			}
+			bin = add(bin, in)
 			if !f.n.merge { // a merged reference's keys are its parent's
 				bout = add(bout, f.n.out)
 			}
-			bptr = appendPointerToken(bptr, f.n.in)
+			bptr = appendPointerToken(bptr, in)
+			if fp := f.n.from; fp != nil {
+				bin, bptr = appendFromPath(bin, bptr, fp.rest)
+			}
 		}
 	}
 	if named {
@@ -293,7 +305,14 @@ func (r *run) record(n *node, f failure) {
 // element or the limit's summary) read from the input name in: its paths,
 // code, params and message, in the call's language.
 func (r *run) fieldError(n *node, in, out string, f failure) *FieldError {
-	pin, pout, ptr := r.paths(in, out)
+	var pin, pout, ptr string
+	if n != nil && n.from != nil { // read at its from path
+		pin, pout, ptr = r.paths(n.from.first.in, out)
+		bin, bptr := appendFromPath([]byte(pin), []byte(ptr), n.from.rest)
+		pin, ptr = string(bin), string(bptr)
+	} else {
+		pin, pout, ptr = r.paths(in, out)
+	}
 	fe := &FieldError{Path: pin, OutputPath: pout, Pointer: ptr, Rule: f.rule, Code: f.code, Params: f.params, cause: f.err}
 	if errors.Is(f.err, ErrDepth) {
 		f.code = "depth"
@@ -405,7 +424,7 @@ func runGuarded(ck check, v rules.Value) (err error) {
 // the value to write, the input it came from, whether its text is borrowed
 // (see convert) and whether the default fills it.
 func (r *run) resolve(n *node, src *source) (v rules.Value, in raw, borrowed, fromDefault bool) {
-	in = src.get(n)
+	in = r.read(src, n)
 	if in.kind == rawFail {
 		r.fail(n, "value", errors.New(in.s))
 		return v, raw{}, false, false
@@ -579,6 +598,9 @@ func (r *run) appendNode(dst []byte, n *node, src *source, depth int) []byte {
 		if depth <= 0 {
 			r.fail(n, "depth", ErrDepth)
 			return append(dst, "null"...)
+		}
+		if n.from != nil {
+			return r.appendGroupFrom(dst, n, src, depth)
 		}
 		r.push(frame{n: n, kind: frameGroup})
 		dst = r.appendObject(dst, n.group, src, depth-1)
@@ -931,7 +953,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 	if ent == nil {
 		return append(dst, "null"...)
 	}
-	in := src.get(n)
+	in := r.read(src, n)
 	var l elems
 	switch la, isAny := in.a.([]any); {
 	case in.kind == rawJSON && in.s[0] == '{':

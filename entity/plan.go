@@ -80,7 +80,9 @@ type node struct {
 	omit      omitKind
 	readOnly  bool
 	writeOnly bool
-	merge     bool // a $ref whose object's keys are written into this one (merge.go)
+	merge     bool      // a $ref whose object's keys are written into this one (merge.go)
+	from      *fromPath // where it reads its value, when not under its name (from.go)
+	owner     *Entity   // the entity of a group with a from path (it reads the object there with it)
 }
 
 // omitKind says when a node's key is left out of its object.
