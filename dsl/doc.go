@@ -82,7 +82,7 @@
 // the line and the column (Pos.File, Pos.Line, Pos.Col), and its errors
 // read as compilers' do, with the line and a caret under the fault:
 //
-//	users.entity:4:22: entity "user", field "age": unknown rule "rnge"
+//	users.entity:4:25: entity "user", field "age": unknown rule "rnge"
 //	     4 |     age   number  num | rnge 1 5
 //	       |                         ^
 //

@@ -111,9 +111,9 @@ func NewError(entity string, f *Field, pos Pos, msg string) *Error {
 // An error in a file starts with its place instead of the package name, as
 // compilers print theirs, and shows the line with its number:
 //
-//	users.entity:4:22: entity "user", field "age": unknown rule "rnge"
-//	     4 |     age    number   num | rnge 1 5
-//	       |                           ^
+//	users.entity:4:25: entity "user", field "age": unknown rule "rnge"
+//	     4 |     age   number  num | rnge 1 5
+//	       |                         ^
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.Pos.InFile() {
