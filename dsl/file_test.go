@@ -140,9 +140,35 @@ func TestParseFilePositions(t *testing.T) {
 // testdata/fileerrors against its golden file: all are reported, each as
 // file:line:col with the line and a caret under the fault.
 func TestParseFileErrors(t *testing.T) {
-	paths, _ := filepath.Glob("testdata/fileerrors/*.entity")
+	eachFile(t, "testdata/fileerrors/*.entity", func(t *testing.T, path string, src []byte) {
+		name := filepath.Base(path)
+		f, err := ParseFile(name, src)
+		if f != nil || err == nil {
+			t.Fatalf("ParseFile = %v, %v; want errors only", f, err)
+		}
+		var l ErrorList
+		if !errors.As(err, &l) {
+			t.Fatalf("error %T is not an ErrorList", err)
+		}
+		var b strings.Builder
+		for _, e := range l {
+			if e.Pos.File != name || e.Pos.Line < 1 {
+				t.Errorf("error without a place in the file: %#v", e)
+			}
+			b.WriteString(e.Error())
+			b.WriteString("\n")
+		}
+		golden(t, strings.TrimSuffix(path, ".entity")+".golden", []byte(b.String()))
+	})
+}
+
+// eachFile runs fn, as a subtest named after the file, on every file that
+// glob matches, which must be at least one.
+func eachFile(t *testing.T, glob string, fn func(t *testing.T, path string, src []byte)) {
+	t.Helper()
+	paths, _ := filepath.Glob(glob)
 	if len(paths) == 0 {
-		t.Fatal("no testdata/fileerrors/*.entity")
+		t.Fatalf("no %s", glob)
 	}
 	for _, path := range paths {
 		t.Run(filepath.Base(path), func(t *testing.T) {
@@ -150,24 +176,7 @@ func TestParseFileErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			name := filepath.Base(path)
-			f, err := ParseFile(name, src)
-			if f != nil || err == nil {
-				t.Fatalf("ParseFile = %v, %v; want errors only", f, err)
-			}
-			var l ErrorList
-			if !errors.As(err, &l) {
-				t.Fatalf("error %T is not an ErrorList", err)
-			}
-			var b strings.Builder
-			for _, e := range l {
-				if e.Pos.File != name || e.Pos.Line < 1 {
-					t.Errorf("error without a place in the file: %#v", e)
-				}
-				b.WriteString(e.Error())
-				b.WriteString("\n")
-			}
-			golden(t, strings.TrimSuffix(path, ".entity")+".golden", []byte(b.String()))
+			fn(t, path, src)
 		})
 	}
 }
@@ -225,28 +234,18 @@ var fileRoundTripOpts = cmp.Options{
 // result with its golden file; the result reads back as the same tree and
 // formats to itself.
 func TestFormatGolden(t *testing.T) {
-	paths, _ := filepath.Glob("testdata/file/*.entity")
-	if len(paths) == 0 {
-		t.Fatal("no testdata/file/*.entity")
-	}
-	for _, path := range paths {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := ParseFile(path, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := f.Format()
-			if err != nil {
-				t.Fatal(err)
-			}
-			golden(t, strings.TrimSuffix(path, ".entity")+".golden", out)
-			checkFileRoundTrip(t, f, out)
-		})
-	}
+	eachFile(t, "testdata/file/*.entity", func(t *testing.T, path string, src []byte) {
+		f, err := ParseFile(path, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := f.Format()
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, strings.TrimSuffix(path, ".entity")+".golden", out)
+		checkFileRoundTrip(t, f, out)
+	})
 }
 
 // checkFileRoundTrip checks that out, the formatted f, reads back as f and

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"sort"
 
@@ -26,15 +25,13 @@ there are errors.
 }
 
 func runCheck(env *env, args []string) error {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	var fl files
-	fs.Var(&fl, "f", "an .entity file or glob (repeatable)")
+	fs, fl := newFlags("check")
 	unused := fs.Bool("unused", false, "warn of entities nothing references")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	reg, err := load(env, append(fl, pos...))
+	reg, err := load(env, append(*fl, pos...))
 	if err != nil {
 		return err
 	}

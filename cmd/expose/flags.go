@@ -25,6 +25,14 @@ type files []string
 func (f *files) String() string     { return strings.Join(*f, " ") }
 func (f *files) Set(s string) error { *f = append(*f, s); return nil }
 
+// newFlags returns the flag set of command name with its repeatable -f.
+func newFlags(name string) (*flag.FlagSet, *files) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fl := &files{}
+	fs.Var(fl, "f", "an .entity file or glob (repeatable)")
+	return fs, fl
+}
+
 // parse parses flags and positional arguments in any order, as
 // "make -f a.entity user --pretty" is written.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {

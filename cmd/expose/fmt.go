@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 
@@ -26,16 +25,14 @@ errors is left as it is and its errors are printed (exit status 1).
 }
 
 func runFmt(env *env, args []string) error {
-	fs := flag.NewFlagSet("fmt", flag.ContinueOnError)
-	var fl files
-	fs.Var(&fl, "f", "an .entity file or glob (repeatable)")
+	fs, fl := newFlags("fmt")
 	write := fs.Bool("w", false, "write the result to the file")
 	list := fs.Bool("l", false, "list the files whose form is not canonical")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	names := append(fl, pos...)
+	names := append(*fl, pos...)
 	if len(names) == 0 {
 		return fmt.Errorf("%w: no file", errUsage)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -30,9 +29,7 @@ error is printed (path: message) and the exit status is 1.
 }
 
 func runMake(env *env, args []string) error {
-	fs := flag.NewFlagSet("make", flag.ContinueOnError)
-	var fl files
-	fs.Var(&fl, "f", "an .entity file or glob (repeatable)")
+	fs, fl := newFlags("make")
 	pretty := fs.Bool("pretty", false, "indent the JSON")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -41,11 +38,7 @@ func runMake(env *env, args []string) error {
 	if len(pos) < 1 || len(pos) > 2 {
 		return fmt.Errorf("%w: want ENTITY and at most one input file, got %d arguments", errUsage, len(pos))
 	}
-	reg, err := load(env, fl)
-	if err != nil {
-		return err
-	}
-	e, err := lookupEntity(reg, pos[0])
+	e, err := loadEntity(env, *fl, pos[0])
 	if err != nil {
 		return err
 	}
@@ -89,9 +82,7 @@ rule of the field.
 }
 
 func runSample(env *env, args []string) error {
-	fs := flag.NewFlagSet("sample", flag.ContinueOnError)
-	var fl files
-	fs.Var(&fl, "f", "an .entity file or glob (repeatable)")
+	fs, fl := newFlags("sample")
 	input := fs.Bool("input", false, "a sample input rather than output")
 	pretty := fs.Bool("pretty", false, "indent the JSON")
 	pos, err := parse(fs, args)
@@ -101,11 +92,7 @@ func runSample(env *env, args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: want one ENTITY, got %d arguments", errUsage, len(pos))
 	}
-	reg, err := load(env, fl)
-	if err != nil {
-		return err
-	}
-	e, err := lookupEntity(reg, pos[0])
+	e, err := loadEntity(env, *fl, pos[0])
 	if err != nil {
 		return err
 	}
@@ -116,9 +103,13 @@ func runSample(env *env, args []string) error {
 	return writeJSON(env, entitytest.Sample(e, opts...), *pretty)
 }
 
-// lookupEntity returns the entity named name, or an error that lists the
-// entities the files declare.
-func lookupEntity(reg *entity.Registry, name string) (*entity.Entity, error) {
+// loadEntity loads the files and returns the entity named name, or an
+// error that lists the entities the files declare.
+func loadEntity(env *env, files []string, name string) (*entity.Entity, error) {
+	reg, err := load(env, files)
+	if err != nil {
+		return nil, err
+	}
 	if e := reg.Lookup(name); e != nil {
 		return e, nil
 	}

@@ -16,7 +16,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 )
 
@@ -40,9 +39,7 @@ Not available in this build: the schema export is not part of it yet.
 var errNoSchema = errors.New("not available: this build has no JSON Schema export")
 
 func runSchema(env *env, args []string) error {
-	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
-	var fl files
-	fs.Var(&fl, "f", "an .entity file or glob (repeatable)")
+	fs, fl := newFlags("schema")
 	mode := fs.String("mode", "output", "input or output")
 	openapi := fs.Bool("openapi", false, "the OpenAPI components of every entity")
 	pos, err := parse(fs, args)
@@ -55,7 +52,7 @@ func runSchema(env *env, args []string) error {
 	if len(pos) > 1 || *openapi && len(pos) > 0 {
 		return fmt.Errorf("%w: want at most one ENTITY, and none with --openapi", errUsage)
 	}
-	if len(fl) == 0 {
+	if len(*fl) == 0 {
 		return fmt.Errorf("%w: no file: give .entity files with -f FILE", errUsage)
 	}
 	return errNoSchema
