@@ -1,6 +1,7 @@
-// Package dsl parses expose's entity declarations: flat lists of string
-// triples (field name, type, rules) into a syntax tree of fields, groups and
-// references. It knows the syntax only; which rules exist and what they mean
+// Package dsl parses expose's entity declarations, flat lists of string
+// triples (field name, type, rules) or .entity files (ParseFile), into a
+// syntax tree of fields, groups and references, and prints trees back in
+// either form. It knows the syntax only; which rules exist and what they mean
 // is decided by package rules, and package entity compiles the tree.
 //
 // A declaration:
