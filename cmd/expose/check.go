@@ -10,7 +10,7 @@ import (
 
 var checkCmd = &command{
 	name:  "check",
-	usage: "[-unused] [-f FILE]… FILE…",
+	usage: "[-unused] [-flags NAMES] [-f FILE]… FILE…",
 	help: `Check parses the files and checks them as entity.LoadFS does: syntax, types
 and rules, the compiler's checks (an unknown rule, output keys written twice,
 a default that fails the field's own rules, bounds no value meets), entities
@@ -18,20 +18,24 @@ declared twice, and every $ref. Each error is printed as file:line:col:
 message, with the line and a caret under the fault. The exit status is 1 when
 there are errors.
 
-  -unused   also warn of the entities that no other entity references (roots
-            such as a response entity are expected: warnings do not fail)
+  -flags NAMES   the flags the files' if and unless may name (comma
+                 separated; repeatable), as the program declares them with
+                 entity.DeclareFlags: a flag not declared is an error
+  -unused        also warn of the entities that no other entity references
+                 (roots such as a response entity are expected: warnings do
+                 not fail)
 `,
 	run: runCheck,
 }
 
 func runCheck(env *env, args []string) error {
-	fs, fl := newFlags("check")
+	fs, fl := newFlags("check", true)
 	unused := fs.Bool("unused", false, "warn of entities nothing references")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	reg, err := load(env, append(*fl, pos...))
+	reg, err := load(env, fl, pos...)
 	if err != nil {
 		return err
 	}

@@ -19,17 +19,38 @@ import (
 // printed and the exit status is 0.
 var errHelp = errors.New("help")
 
-// files is a repeatable -f flag: each value a file or a glob.
-type files []string
+// files is a repeatable -f flag: each value a file or a glob; and the
+// flags (-flags) the registry that loads them declares.
+type files struct {
+	names []string
+	flags names
+}
 
-func (f *files) String() string     { return strings.Join(*f, " ") }
-func (f *files) Set(s string) error { *f = append(*f, s); return nil }
+func (f *files) String() string     { return strings.Join(f.names, " ") }
+func (f *files) Set(s string) error { f.names = append(f.names, s); return nil }
 
-// newFlags returns the flag set of command name with its repeatable -f.
-func newFlags(name string) (*flag.FlagSet, *files) {
+// names is a repeatable flag of comma-separated names.
+type names []string
+
+func (n *names) String() string { return strings.Join(*n, ",") }
+func (n *names) Set(s string) error {
+	for _, name := range strings.Split(s, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			*n = append(*n, name)
+		}
+	}
+	return nil
+}
+
+// newFlags returns the flag set of command name with its repeatable -f,
+// and -flags for a command that loads the files into a registry.
+func newFlags(name string, loads bool) (*flag.FlagSet, *files) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fl := &files{}
 	fs.Var(fl, "f", "an .entity file or glob (repeatable)")
+	if loads {
+		fs.Var(&fl.flags, "flags", "flags the files' if and unless name, comma separated (repeatable)")
+	}
 	return fs, fl
 }
 
@@ -83,10 +104,12 @@ func expand(names []string) ([]string, error) {
 	return out, nil
 }
 
-// load reads the files and loads them into a new registry with
-// entity.LoadFS. On errors it prints every one of them, each with its
-// place and its caret, and returns errReported.
-func load(env *env, names []string) (*entity.Registry, error) {
+// load reads the files fl names, and those of more, and loads them into a
+// new registry that declares fl's flags, with entity.LoadFS. On errors it
+// prints every one of them, each with its place and its caret, and returns
+// errReported.
+func load(env *env, fl *files, more ...string) (*entity.Registry, error) {
+	names := append(fl.names[:len(fl.names):len(fl.names)], more...)
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%w: no file: give .entity files with -f FILE", errUsage)
 	}
@@ -103,6 +126,11 @@ func load(env *env, names []string) (*entity.Registry, error) {
 		fsys[p] = b
 	}
 	reg := entity.NewRegistry()
+	if len(fl.flags) > 0 {
+		if err := reg.DeclareFlags(fl.flags...); err != nil {
+			return nil, fmt.Errorf("%w: -flags: %v", errUsage, err)
+		}
+	}
 	if err := reg.LoadFS(fsys, paths...); err != nil {
 		var le *entity.LoadError
 		if !errors.As(err, &le) {

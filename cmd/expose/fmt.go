@@ -17,22 +17,22 @@ level, the names, types and rules of an entity's or a group's fields in aligned
 columns, one blank line between entities, comments kept. A file with syntax
 errors is left as it is and its errors are printed (exit status 1).
 
-  -w   write the result to the file instead of printing it (only files that
-       change are written)
-  -l   print the names of the files whose form is not canonical
+  -w             write the result to the file instead of printing it (only
+                 files that change are written)
+  -l             print the names of the files whose form is not canonical
 `,
 	run: runFmt,
 }
 
 func runFmt(env *env, args []string) error {
-	fs, fl := newFlags("fmt")
+	fs, fl := newFlags("fmt", false)
 	write := fs.Bool("w", false, "write the result to the file")
 	list := fs.Bool("l", false, "list the files whose form is not canonical")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	names := append(*fl, pos...)
+	names := append(fl.names, pos...)
 	if len(names) == 0 {
 		return fmt.Errorf("%w: no file", errUsage)
 	}

@@ -2,7 +2,7 @@
 // expose's entity declarations (package dsl documents the format):
 //
 //	expose check [-unused] FILE…             parse and check; errors as file:line:col
-//	expose fmt [-w] FILE…                    print (or rewrite) in the canonical form
+//	expose fmt [-w] [-l] FILE…               print (or rewrite) in the canonical form
 //	expose make -f FILE [--pretty] ENTITY [input.json]
 //	                                         shape a JSON payload (stdin without a file)
 //	expose sample -f FILE [--input] [--pretty] ENTITY
@@ -12,9 +12,10 @@
 //	expose help [COMMAND]
 //
 // FILE may be a glob ("schemas/*.entity"); -f may be repeated. Every
-// command loads its files as entity.LoadFS does: all of them, every
+// command but fmt loads its files as entity.LoadFS does: all of them, every
 // reference checked, every error reported with its place and a caret
-// under the fault. The exit status is 0 on success, 1 when the files or the
+// under the fault; -flags admin,beta declares the flags their if and
+// unless rules name, as entity.DeclareFlags does in a program. The exit status is 0 on success, 1 when the files or the
 // data have errors, and 2 on a usage error.
 package main
 

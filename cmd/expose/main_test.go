@@ -62,12 +62,15 @@ var commandTests = []struct {
 	stdin string
 }{
 	{"check", []string{"check", "users.entity", "orders.entity"}, ""},
-	{"check_glob", []string{"check", "*s.entity"}, ""},
+	{"check_glob", []string{"check", "*rs.entity"}, ""},
 	{"check_errors", []string{"check", "bad.entity"}, ""},
 	{"check_missing_reference", []string{"check", "orders.entity"}, ""},
 	{"check_twice", []string{"check", "-f", "users.entity", "-f", "users.entity", "messy.entity"}, ""},
 	{"check_unused", []string{"check", "-unused", "users.entity", "orders.entity"}, ""},
 	{"check_no_file", []string{"check"}, ""},
+	{"check_flags_undeclared", []string{"check", "flags.entity"}, ""},
+	{"check_flags", []string{"check", "-flags", "admin", "--flags", "beta", "flags.entity"}, ""},
+	{"make_flags", []string{"make", "-flags", "admin,beta", "-f", "flags.entity", "scores"}, `{"name": "x", "score": 3}`},
 	{"check_glob_matches_nothing", []string{"check", "nothing*.entity"}, ""},
 	{"fmt", []string{"fmt", "messy.entity"}, ""},
 	{"fmt_canonical", []string{"fmt", "users.entity"}, ""},

@@ -14,22 +14,23 @@ import (
 
 var makeCmd = &command{
 	name:  "make",
-	usage: "-f FILE… [--pretty] ENTITY [input.json]",
+	usage: "-f FILE… [-flags NAMES] [--pretty] ENTITY [input.json]",
 	help: `Make shapes a JSON payload with ENTITY, as entity.MakeJSON does, and prints
 the result: keys renamed, values converted, defaults filled, groups nested,
 references made. The input is the file input.json, or standard input when it
 is left out or is "-". When the payload fails the entity's rules, every field
 error is printed (path: message) and the exit status is 1.
 
-  -f FILE    an .entity file or glob declaring ENTITY and what it references
-             (repeatable)
-  --pretty   indent the JSON
+  -f FILE        an .entity file or glob declaring ENTITY and what it
+                 references (repeatable)
+  -flags NAMES   the flags the files' if and unless name (comma separated)
+  --pretty       indent the JSON
 `,
 	run: runMake,
 }
 
 func runMake(env *env, args []string) error {
-	fs, fl := newFlags("make")
+	fs, fl := newFlags("make", true)
 	pretty := fs.Bool("pretty", false, "indent the JSON")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -38,7 +39,7 @@ func runMake(env *env, args []string) error {
 	if len(pos) < 1 || len(pos) > 2 {
 		return fmt.Errorf("%w: want ENTITY and at most one input file, got %d arguments", errUsage, len(pos))
 	}
-	e, err := loadEntity(env, *fl, pos[0])
+	e, err := loadEntity(env, fl, pos[0])
 	if err != nil {
 		return err
 	}
@@ -67,22 +68,23 @@ func runMake(env *env, args []string) error {
 
 var sampleCmd = &command{
 	name:  "sample",
-	usage: "-f FILE… [--input] [--pretty] ENTITY",
+	usage: "-f FILE… [-flags NAMES] [--input] [--pretty] ENTITY",
 	help: `Sample prints an example payload of ENTITY, built from its declaration by
 entitytest.Sample: defaults where there are, else a value that passes every
 rule of the field.
 
-  -f FILE    an .entity file or glob declaring ENTITY and what it references
-             (repeatable)
-  --input    an input the entity accepts (a request body MakeRequest takes)
-             rather than the output it writes
-  --pretty   indent the JSON
+  -f FILE        an .entity file or glob declaring ENTITY and what it
+                 references (repeatable)
+  -flags NAMES   the flags the files' if and unless name (comma separated)
+  --input        an input the entity accepts (a request body MakeRequest
+                 takes) rather than the output it writes
+  --pretty       indent the JSON
 `,
 	run: runSample,
 }
 
 func runSample(env *env, args []string) error {
-	fs, fl := newFlags("sample")
+	fs, fl := newFlags("sample", true)
 	input := fs.Bool("input", false, "a sample input rather than output")
 	pretty := fs.Bool("pretty", false, "indent the JSON")
 	pos, err := parse(fs, args)
@@ -92,7 +94,7 @@ func runSample(env *env, args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: want one ENTITY, got %d arguments", errUsage, len(pos))
 	}
-	e, err := loadEntity(env, *fl, pos[0])
+	e, err := loadEntity(env, fl, pos[0])
 	if err != nil {
 		return err
 	}
@@ -105,8 +107,8 @@ func runSample(env *env, args []string) error {
 
 // loadEntity loads the files and returns the entity named name, or an
 // error that lists the entities the files declare.
-func loadEntity(env *env, files []string, name string) (*entity.Entity, error) {
-	reg, err := load(env, files)
+func loadEntity(env *env, fl *files, name string) (*entity.Entity, error) {
+	reg, err := load(env, fl)
 	if err != nil {
 		return nil, err
 	}

@@ -21,14 +21,15 @@ import (
 
 var schemaCmd = &command{
 	name:  "schema",
-	usage: "-f FILE… [--mode input|output] [--openapi] [ENTITY]",
+	usage: "-f FILE… [-flags NAMES] [--mode input|output] [--openapi] [ENTITY]",
 	help: `Schema prints the JSON Schema (2020-12) of ENTITY, or with --openapi the
 OpenAPI 3.1 components of every entity of the files.
 
-  -f FILE     an .entity file or glob (repeatable)
-  --mode      output (what Make writes; the default) or input (what
-              MakeRequest accepts)
-  --openapi   the OpenAPI components.schemas of every entity
+  -f FILE        an .entity file or glob (repeatable)
+  -flags NAMES   the flags the files' if and unless name (comma separated)
+  --mode         output (what Make writes; the default) or input (what
+                 MakeRequest accepts)
+  --openapi      the OpenAPI components.schemas of every entity
 
 Not available in this build: the schema export is not part of it yet.
 `,
@@ -39,7 +40,7 @@ Not available in this build: the schema export is not part of it yet.
 var errNoSchema = errors.New("not available: this build has no JSON Schema export")
 
 func runSchema(env *env, args []string) error {
-	fs, fl := newFlags("schema")
+	fs, fl := newFlags("schema", true)
 	mode := fs.String("mode", "output", "input or output")
 	openapi := fs.Bool("openapi", false, "the OpenAPI components of every entity")
 	pos, err := parse(fs, args)
@@ -52,7 +53,7 @@ func runSchema(env *env, args []string) error {
 	if len(pos) > 1 || *openapi && len(pos) > 0 {
 		return fmt.Errorf("%w: want at most one ENTITY, and none with --openapi", errUsage)
 	}
-	if len(*fl) == 0 {
+	if len(fl.names) == 0 {
 		return fmt.Errorf("%w: no file: give .entity files with -f FILE", errUsage)
 	}
 	return errNoSchema
