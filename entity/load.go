@@ -25,8 +25,9 @@ import (
 // It is all or nothing: every file is read, parsed and compiled, then,
 // once they all compile, every reference of the files' entities is checked
 // as Check checks it (a $ref names an entity of the files or of the
-// registry; a bare default on a reference does not fail), and only when
-// nothing failed are the entities exposed. An entity declared twice across the files, or already exposed
+// registry; a bare default on a reference does not fail; merges write no
+// key twice, in the files' entities and in the registry's entities that
+// merge them), and only when nothing failed are the entities exposed. An entity declared twice across the files, or already exposed
 // in the registry, is an error: LoadFS replaces nothing. A pattern that
 // matches no file is an error.
 //
@@ -100,6 +101,16 @@ func (r *Registry) LoadFS(fsys fs.FS, patterns ...string) error {
 			return &LoadError{Errors: dsl.ErrorList{{Entity: d.Name, Pos: d.Pos, Msg: "LoadFS: " + err.Error()}}}
 		}
 		es[i] = e
+		// The registry's entities that merge it must not write a key
+		// twice, as Expose checks.
+		for _, x := range r.mergeDependents(e) {
+			x.Msg += fmt.Sprintf(" (if %q were loaded as declared)", d.Name)
+			errs.Add(x)
+		}
+	}
+	if len(errs) > 0 {
+		errs.Sort()
+		return &LoadError{Errors: errs}
 	}
 	for _, e := range es {
 		e.slot = r.slotFor(e.name)

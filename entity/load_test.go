@@ -171,6 +171,30 @@ func TestLoadFSReferenceErrors(t *testing.T) {
 	}
 }
 
+// TestLoadFSMergeDependents: an entity of the registry that merges one the
+// files declare must not write a key twice once it is loaded, as Expose
+// checks it.
+func TestLoadFSMergeDependents(t *testing.T) {
+	reg := entity.NewRegistry()
+	reg.MustExpose("user", "city", "string", "", "addr", "$address", "merge")
+	files := fstest.MapFS{"address.entity": {Data: []byte("address {\n  city  string\n}\n")}}
+	err := reg.LoadFS(files, "*.entity")
+	var le *entity.LoadError
+	if !errors.As(err, &le) || len(le.Errors) != 1 || !strings.Contains(le.Errors[0].Msg, `(if "address" were loaded as declared)`) {
+		t.Fatalf("LoadFS = %v, want the merge clash of user", err)
+	}
+	if reg.Lookup("address") != nil {
+		t.Fatal("address exposed after a failed LoadFS")
+	}
+	files["address.entity"] = &fstest.MapFile{Data: []byte("address {\n  street  string\n}\n")}
+	if err := reg.LoadFS(files, "*.entity"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := reg.MakeJSON("user", map[string]any{"city": "x", "addr": map[string]any{"street": "y"}}); string(got) != `{"city":"x","street":"y"}` {
+		t.Errorf("MakeJSON = %s", got)
+	}
+}
+
 // TestLoadFSNoPattern: LoadFS needs a pattern.
 func TestLoadFSNoPattern(t *testing.T) {
 	if err := entity.NewRegistry().LoadFS(loadFiles); err == nil || !strings.HasPrefix(err.Error(), "entity: LoadFS: no pattern") {
