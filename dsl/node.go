@@ -49,10 +49,15 @@ const (
 // "POST", "GET|HEAD", "PUT, PATCH". It is recognised when the number of
 // strings is one more than a multiple of three and the first is upper-case
 // words only.
+//
+// In an .entity file the methods stand between the name and the "{":
+// "users POST {".
 type Entity struct {
-	Name    string
-	Methods []string // the HTTP methods allowed; empty for any
-	Fields  []*Field
+	Name     string
+	Methods  []string // the HTTP methods allowed; empty for any
+	Fields   []*Field
+	Pos      Pos // in a file: the entity's name; zero for triples
+	ClosePos Pos // in a file: its closing "}"; zero for triples
 }
 
 // Field is one declared field: a value, a group or a reference.
@@ -66,8 +71,11 @@ type Field struct {
 	RulesText string     // the rules string as written
 	Fields    []*Field   // FieldGroup only: the fields inside the group
 	CloseName string     // FieldGroup only: the name written on the closing "}"
-	Pos       Pos        // the field's triple (Part name)
-	ClosePos  Pos        // FieldGroup only: the closing triple
+	Pos       Pos        // the field's triple (Part name), or its name in a file
+	ClosePos  Pos        // FieldGroup only: the closing triple, or the closing "}" in a file
+	// SourceLine is, for a field read from a file, the line it is
+	// declared on, which errors quote (see NewError); empty for triples.
+	SourceLine string
 }
 
 // Rule is one rule of a field: a name and its arguments, as written.

@@ -40,11 +40,7 @@ func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
 }
 
 func (c *compiler) errorf(f *dsl.Field, pos dsl.Pos, format string, args ...any) {
-	src := ""
-	if pos.Part == dsl.PartRules {
-		src = f.RulesText
-	}
-	c.errs.Add(&dsl.Error{Entity: c.ent.name, Field: f.Name, Pos: pos, Msg: fmt.Sprintf(format, args...), Source: src})
+	c.errs.Add(dsl.NewError(c.ent.name, f, pos, fmt.Sprintf(format, args...)))
 }
 
 // object compiles the fields of one output object.
@@ -62,7 +58,7 @@ func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 			if cased {
 				how = fmt.Sprintf(" (%q in %v)", f.Name, c.reg.keyCase)
 			}
-			c.errorf(f, f.Pos, "output key %q%s is already written by field %q (triple %d)%s", n.out, how, prev.decl.Name, prev.decl.Pos.Triple, versionHint(prev, n))
+			c.errorf(f, f.Pos, "output key %q%s is already written by field %q (%v)%s", n.out, how, prev.decl.Name, prev.decl.Pos, versionHint(prev, n))
 			continue
 		}
 		seen[key] = append(seen[key], n)
@@ -387,6 +383,14 @@ func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 		}
 		c.errorf(f, r.Pos, "%s", msg)
 		return
+	}
+	for _, prev := range [2][]check{n.inChecks, n.outChecks} {
+		for _, p := range prev {
+			if err := rules.BoundsConflict(p.c, checker); err != nil {
+				c.errorf(f, r.Pos, "%s: %s", strings.ToLower(def.Name), err)
+				return
+			}
+		}
 	}
 	info := &ruleInfo{code: strings.ToLower(def.Name)} // aliases report the rule's own name
 	for i, name := range def.Params {

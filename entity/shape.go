@@ -493,8 +493,8 @@ func (e *Entity) checkFlags(errs *dsl.ErrorList) {
 			if n.cond != nil {
 				for _, name := range slices.Concat(n.cond.ifNames, n.cond.unlessNames) {
 					if _, ok := t.declaredBit(name); !ok {
-						errs.Add(&dsl.Error{Entity: e.name, Field: n.decl.Name, Pos: n.cond.flagPos[name], Source: n.decl.RulesText,
-							Msg: fmt.Sprintf("flag %q is not declared: declare it with DeclareFlags, so that a misspelled flag never shows or hides a field", name)})
+						errs.Add(dsl.NewError(e.name, n.decl, n.cond.flagPos[name],
+							fmt.Sprintf("flag %q is not declared: declare it with DeclareFlags, so that a misspelled flag never shows or hides a field", name)))
 					}
 				}
 			}
