@@ -203,6 +203,9 @@ func (c *compiler) message(f *dsl.Field, n *node, r *dsl.Rule) {
 func setFast(n *node) {
 	switch n.typ {
 	case rules.String:
+		if !stringXforms(n) {
+			return
+		}
 		for _, cks := range [2][]check{n.inChecks, n.outChecks} {
 			for _, ck := range cks {
 				sc, ok := ck.c.(rules.StringChecker)
@@ -215,7 +218,7 @@ func setFast(n *node) {
 		}
 		n.fast = fastString
 	case rules.Int:
-		if len(n.inChecks) == 0 && len(n.outChecks) == 0 {
+		if len(n.inChecks) == 0 && len(n.outChecks) == 0 && len(n.xforms) == 0 {
 			n.fast = fastInt
 		}
 	}
@@ -259,22 +262,29 @@ func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 	for i, a := range r.Args {
 		args[i] = a.Text
 	}
-	checker, err := compileRule(&def, args, typ)
-	if err != nil {
+	fail := func(err error) {
 		msg := err.Error()
 		if !strings.HasPrefix(strings.ToLower(msg), strings.ToLower(def.Name)+":") {
 			msg = def.Name + ": " + msg
 		}
 		c.errorf(f, r.Pos, "%s", msg)
+	}
+	info := ruleInfoOf(&def, r.Args)
+	if def.Transform != nil {
+		t, err := compileTransform(&def, args, typ)
+		if err != nil {
+			fail(err)
+			return
+		}
+		n.xforms = append(n.xforms, newXform(info, t, def.NoPanic))
+		n.ruleNames = append(n.ruleNames, info.code)
 		return
 	}
-	info := &ruleInfo{code: strings.ToLower(def.Name)} // aliases report the rule's own name
-	for i, name := range def.Params {
-		if i < len(r.Args) {
-			info.params = append(info.params, ruleParam{name, typedArg(r.Args[i].Text, r.Args[i].Quoted)})
-		}
+	checker, err := compileRule(&def, args, typ)
+	if err != nil {
+		fail(err)
+		return
 	}
-	info.exact = len(info.params) == 2 && info.params[0].value == info.params[1].value
 	ck := check{rule: info.code, c: checker, noPanic: def.NoPanic, info: info}
 	n.ruleNames = append(n.ruleNames, ck.rule)
 	if def.Implied.Has(typ) {
@@ -285,6 +295,29 @@ func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 	} else {
 		n.outChecks = append(n.outChecks, ck)
 	}
+}
+
+// ruleInfoOf returns what a failure of one use of def reports: the rule's
+// own name (an alias's use too) and its params. A rule of any number of
+// arguments reports those from its last param's place on as one list.
+func ruleInfoOf(def *rules.Def, args []dsl.Arg) *ruleInfo {
+	info := &ruleInfo{code: strings.ToLower(def.Name)}
+	for i, name := range def.Params {
+		if i >= len(args) {
+			break
+		}
+		if def.MaxArgs < 0 && i == len(def.Params)-1 {
+			list := make([]any, 0, len(args)-i)
+			for _, a := range args[i:] {
+				list = append(list, typedArg(a.Text, a.Quoted))
+			}
+			info.params = append(info.params, ruleParam{name, list})
+			break
+		}
+		info.params = append(info.params, ruleParam{name, typedArg(args[i].Text, args[i].Quoted)})
+	}
+	info.exact = len(info.params) == 2 && info.params[0].value == info.params[1].value
+	return info
 }
 
 // compileRule calls a rule's Compile, turning a panic in user code into an
@@ -352,6 +385,13 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 	if v.Kind == rules.Null && n.req {
 		c.errorf(f, pos, "the default is null, which req rejects on every call")
 		return
+	}
+	if v.Kind != rules.Null && len(n.xforms) > 0 {
+		var err error
+		if v, err = transformDefault(n, v); err != nil {
+			c.errorf(f, pos, "the default fails %v", err)
+			return
+		}
 	}
 	for _, cks := range [2][]check{n.inChecks, n.outChecks} {
 		for _, ck := range cks {

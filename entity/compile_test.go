@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -144,7 +145,7 @@ var declErrorTests = []struct {
 }
 
 func TestDeclErrors(t *testing.T) {
-	for _, c := range declErrorTests {
+	for _, c := range slices.Concat(declErrorTests, richDeclErrorTests) {
 		t.Run(c.name, func(t *testing.T) {
 			reg := entity.NewRegistry()
 			e, err := reg.Expose("e", c.decl...)
@@ -533,4 +534,37 @@ func TestCheckBareDefaultChain(t *testing.T) {
 	if alloc > 200<<20 {
 		t.Errorf("Check allocated %d bytes", alloc)
 	}
+}
+
+// richDeclErrorTests are the misuses of the rules of issue 14: in, len,
+// the transforms, typed lists, each and format.
+var richDeclErrorTests = []struct {
+	name string
+	decl []string
+	want string
+}{
+	{"in without values", []string{"role", "string", "in"},
+		"dsl: entity \"e\", field \"role\" (triple 1, rules): rule \"in\" takes at least 1 argument, got 0\n    in\n    ^"},
+	{"in with a word on a number field", []string{"n", "number", "req | in 1 two"},
+		"dsl: entity \"e\", field \"n\" (triple 1, rules): in: value \"two\" is not an integer, as a number field holds\n    req | in 1 two\n          ^"},
+	{"in with a fraction on a number field", []string{"n", "number", "in 1.5"},
+		"dsl: entity \"e\", field \"n\" (triple 1, rules): in: value \"1.5\" is not an integer, as a number field holds\n    in 1.5\n    ^"},
+	{"in on a list", []string{"l", "list", "in a"},
+		"dsl: entity \"e\", field \"l\" (triple 1, rules): rule \"in\" cannot apply to a list field\n    in a\n    ^"},
+	{"a default not in", []string{"role", "string", "in a b | default c"},
+		"dsl: entity \"e\", field \"role\" (triple 1, rules): the default fails rule \"in\": must be one of \"a\", \"b\"\n    in a b | default c\n                     ^"},
+	{"len without argument", []string{"code", "string", "len"},
+		"dsl: entity \"e\", field \"code\" (triple 1, rules): rule \"len\" takes 1 argument, got 0\n    len\n    ^"},
+	{"len negative", []string{"code", "string", "len -1"},
+		"dsl: entity \"e\", field \"code\" (triple 1, rules): len: argument \"-1\" is not a whole number of 0 or more\n    len -1\n    ^"},
+	{"len on a number", []string{"n", "number", "len 2"},
+		"dsl: entity \"e\", field \"n\" (triple 1, rules): rule \"len\" cannot apply to a number field\n    len 2\n    ^"},
+	{"trim with an argument", []string{"s", "string", "trim x"},
+		"dsl: entity \"e\", field \"s\" (triple 1, rules): rule \"trim\" takes 0 arguments, got 1\n    trim x\n    ^"},
+	{"lower on a number", []string{"n", "number", "lower"},
+		"dsl: entity \"e\", field \"n\" (triple 1, rules): rule \"lower\" cannot apply to a number field\n    lower\n    ^"},
+	{"upper on a reference", []string{"u", "$u", "upper"},
+		"dsl: entity \"e\", field \"u\" (triple 1, rules): rule \"upper\" cannot apply to a reference ($u): a reference takes only req, a bare default, rename, secret and msg\n    upper\n    ^"},
+	{"a transformed default that fails", []string{"s", "string", "upper | in a b | default a"},
+		"dsl: entity \"e\", field \"s\" (triple 1, rules): the default fails rule \"in\": must be one of \"a\", \"b\"\n    upper | in a b | default a\n                             ^"},
 }

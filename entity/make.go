@@ -63,6 +63,7 @@ type run struct {
 	defaulting []*Entity
 	fatal      error
 	scratch    *[]byte // from scratchPool on first need: see convert
+	xscratch   *[]byte // likewise, for transformed text: see transform.go
 
 	js *jsonStack // from jsonStackPool on first need: see takeJSON
 
@@ -98,6 +99,10 @@ func (r *run) done() {
 	if r.scratch != nil {
 		putScratch(r.scratch)
 		r.scratch = nil
+	}
+	if r.xscratch != nil {
+		putScratch(r.xscratch)
+		r.xscratch = nil
 	}
 }
 
@@ -415,6 +420,10 @@ func (r *run) resolve(n *node, src *source) (v rules.Value, in raw, borrowed, fr
 				}
 			}
 		}
+	}
+	if len(n.xforms) > 0 && v.Kind != rules.Null {
+		v = r.transform(n, v)
+		borrowed = true
 	}
 	if v.Kind == rules.Null {
 		if n.hasDefault && !n.defNull {
@@ -736,6 +745,9 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 			return strconv.AppendInt(dst, i, 10), true
 		}
 		return dst, false
+	}
+	if len(n.xforms) > 0 {
+		s = r.transformString(n, s)
 	}
 	for _, ck := range n.strChecks {
 		if err := runStringCheck(ck, s); err != nil {

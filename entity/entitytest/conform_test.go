@@ -194,8 +194,8 @@ var conformTests = []struct {
 	}},
 	{"custom rules", "custom", `{"n":3,"s":"abc","m":6}`, nil, []string{
 		`n: want number matching even, got 3: must be even (even)`,
-		`s: want string matching upper | min 4, got "abc": must be in upper case (upper)`,
-		`s: want string matching upper | min 4, got "abc": must be at least 4 characters long (min)`,
+		`s: want string matching caps | min 4, got "abc": must be in upper case (caps)`,
+		`s: want string matching caps | min 4, got "abc": must be at least 4 characters long (min)`,
 		`m: want number matching even | range 3 5, got 6: must be between 3 and 5 (range)`,
 	}},
 	{"secret value not shown", "secrets", `{"login":"me","password":"hunter2"}`, nil, []string{

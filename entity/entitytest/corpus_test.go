@@ -148,7 +148,7 @@ var corpusDecls = []struct {
 	}},
 	{"custom", []string{
 		"n", "number", "even",
-		"s", "string", "upper | min 4",
+		"s", "string", "caps | min 4",
 		"m", "number", "even | range 3 5",
 	}},
 	{"refs", []string{
@@ -183,8 +183,8 @@ var even = rules.Def{Name: "even", Types: rules.Kinds(rules.Int),
 		}), nil
 	}}
 
-// upper is a custom rule: a string in upper case.
-var upper = rules.Def{Name: "upper", Types: rules.Kinds(rules.String),
+// caps is a custom rule: a string in upper case.
+var caps = rules.Def{Name: "caps", Types: rules.Kinds(rules.String),
 	Compile: func([]string, rules.Kind) (rules.Checker, error) {
 		return rules.CheckFunc(func(v rules.Value) error {
 			if v.Str != strings.ToUpper(v.Str) {
@@ -197,7 +197,7 @@ var upper = rules.Def{Name: "upper", Types: rules.Kinds(rules.String),
 func newCorpus() *entity.Registry {
 	r := entity.NewRegistry()
 	r.RegisterRule(even)
-	r.RegisterRule(upper)
+	r.RegisterRule(caps)
 	for _, d := range corpusDecls {
 		r.MustExpose(d.name, d.decl...)
 	}
