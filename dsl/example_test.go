@@ -58,5 +58,5 @@ func ExampleParse_error() {
 	//                         ^
 	// (and 1 more errors)
 	// triple 2, rules, offset 20: empty rule after "|"
-	// triple 3, type, offset -1: unknown type "strin" (want none, string, number, float, bool, date, list, object, "{", "}" or "$entity")
+	// triple 3, type, offset -1: unknown type "strin" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")
 }

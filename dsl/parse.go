@@ -117,7 +117,7 @@ func (p *parser) add(f *Field) {
 	p.ent.Fields = append(p.ent.Fields, f)
 }
 
-func (p *parser) triple(idx int, name, typ, rules string) {
+func (p *parser) triple(idx int, name, typ, rulesText string) {
 	pos := Pos{Triple: idx, Part: PartName, Offset: -1}
 	typePos := Pos{Triple: idx, Part: PartType, Offset: -1}
 	t := strings.TrimSpace(typ)
@@ -125,7 +125,7 @@ func (p *parser) triple(idx int, name, typ, rules string) {
 	if t == "}" {
 		if p.over > 0 {
 			p.over--
-			p.noCloseRules(name, idx, rules, name)
+			p.noCloseRules(name, idx, rulesText, name)
 			return
 		}
 		if len(p.stack) == 0 {
@@ -136,17 +136,21 @@ func (p *parser) triple(idx int, name, typ, rules string) {
 		p.stack = p.stack[:len(p.stack)-1]
 		g.CloseName = name
 		g.ClosePos = pos
-		p.noCloseRules(name, idx, rules, g.Name)
+		p.noCloseRules(name, idx, rulesText, g.Name)
 		return
 	}
 
 	before := len(p.errs)
-	f := &Field{Name: name, TypeName: typ, RulesText: rules, Pos: pos}
+	f := &Field{Name: name, TypeName: typ, RulesText: rulesText, Pos: pos}
 	if strings.TrimSpace(name) == "" {
 		p.errorf(name, pos, "", "the field name is empty")
 	}
+	if rest, ok := strings.CutPrefix(t, ListPrefix); ok {
+		f.List = true
+		t = strings.TrimSpace(rest)
+	}
 	switch {
-	case t == "{":
+	case t == "{" && !f.List:
 		f.Kind = FieldGroup
 	case strings.HasPrefix(t, "$"):
 		f.Kind = FieldRef
@@ -154,17 +158,27 @@ func (p *parser) triple(idx int, name, typ, rules string) {
 		if f.Ref == "" {
 			p.errorf(name, typePos, "", "\"$\" names no entity: write \"$name\"")
 		}
+	case f.List:
+		ty, ok := LookupType(t)
+		switch {
+		case !ok:
+			p.errorf(name, typePos, "", "unknown type %q: a typed list is \"[]\" and one of %s, or \"[]$entity\"", typ, elemList)
+		case !ty.IsElem():
+			p.errorf(name, typePos, "", "type %q: a typed list's elements are of a scalar type (%s), or \"[]$entity\"", typ, elemList)
+		}
+		f.Kind = FieldValue
+		f.Type, f.Elem = rules.List, ty
 	default:
 		ty, ok := LookupType(t)
 		if !ok {
-			p.errorf(name, typePos, "", "unknown type %q (want %s, \"{\", \"}\" or \"$entity\")", typ, typeList)
+			p.errorf(name, typePos, "", "unknown type %q (want %s, \"[]type\", \"{\", \"}\" or \"$entity\")", typ, typeList)
 		}
 		f.Kind = FieldValue
 		f.Type = ty
 	}
-	f.Rules = p.parseRules(f, rules, idx)
+	f.Rules = p.parseRules(f, rulesText, idx)
 	if len(p.errs) > before {
-		f.Rules = nil // rules of a broken triple would only add wrong errors
+		f.Rules = nil // rulesText of a broken triple would only add wrong errors
 	}
 	if f.Kind == FieldGroup && (p.over > 0 || len(p.stack) >= MaxNesting) {
 		if !p.deep {
@@ -190,6 +204,13 @@ var typeList = func() string {
 	// none first, as the DSL's documentation lists it.
 	return strings.Join(append(names[len(names)-1:], names[:len(names)-1]...), ", ")
 }()
+
+// ListPrefix starts the type of a typed list: "[]string", "[]$user".
+const ListPrefix = "[]"
+
+// elemList lists the element types of a typed list for messages: string,
+// number, float, bool, date.
+var elemList = strings.Join(rules.ElemNames(), ", ")
 
 // noCloseRules reports rules written on the closing "}" of a group.
 func (p *parser) noCloseRules(name string, idx int, rules, group string) {

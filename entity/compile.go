@@ -112,6 +112,8 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 				continue
 			}
 			msgRule = r
+		case rules.DirectiveEach: // issue 14: typedlist.go
+			c.each(f, n, r)
 		default:
 			if f.Kind != dsl.FieldValue {
 				continue // reported below
@@ -149,11 +151,13 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			c.errorf(f, defRule.Pos, "a bare default on a reference to %q itself would make it forever", f.Ref)
 		}
 		n.ref = c.reg.slotFor(f.Ref)
+		n.refList = f.List // issue 14: []$name
 		n.refDefault = defRule != nil
 		n.hasDefault = defRule != nil
 		c.ent.refs = append(c.ent.refs, n)
 	default:
 		n.typ = f.Type
+		c.elems(f, n) // issue 14: a typed list's element node
 		if defRule != nil {
 			c.defaultValue(f, n, defRule)
 		}
@@ -249,6 +253,9 @@ func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 		return
 	}
 	typ := f.Type
+	if n.elemOf != nil { // an element node of a typed list (typedlist.go)
+		typ = n.typ
+	}
 	if def.Types != 0 && !def.Types.Has(typ) {
 		c.errorf(f, r.Pos, "rule %q cannot apply to %s %s field", r.Name, article(typ.String()), typ)
 		return
@@ -354,6 +361,10 @@ func argCount(lo, hi int) string {
 // defaultValue converts a default's text with the field's own conversion,
 // checks it against the field's rules and pre-writes its JSON.
 func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
+	if n.each != nil && len(r.Args) > 0 {
+		c.listDefault(f, n, r)
+		return
+	}
 	var v rules.Value
 	var pos = r.Pos
 	if len(r.Args) == 0 {

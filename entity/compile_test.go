@@ -24,9 +24,9 @@ var declErrorTests = []struct {
 	want string
 }{
 	{"unknown type", []string{"age", "nmber", ""},
-		`dsl: entity "e", field "age" (triple 1, type): unknown type "nmber" (want none, string, number, float, bool, date, list, object, "{", "}" or "$entity")`},
+		`dsl: entity "e", field "age" (triple 1, type): unknown type "nmber" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")`},
 	{"unknown type in a later triple", []string{"id", "number", "", "age", "integr", ""},
-		`dsl: entity "e", field "age" (triple 2, type): unknown type "integr" (want none, string, number, float, bool, date, list, object, "{", "}" or "$entity")`},
+		`dsl: entity "e", field "age" (triple 2, type): unknown type "integr" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")`},
 	{"unknown rule", []string{"age", "number", "num | rnge 1 5"},
 		"dsl: entity \"e\", field \"age\" (triple 1, rules): unknown rule \"rnge\"\n    num | rnge 1 5\n          ^"},
 	{"min without argument", []string{"age", "number", "min"},

@@ -644,6 +644,8 @@ func (r *run) appendValueField(dst []byte, n *node, src *source, depth int) []by
 	switch {
 	case fromDefault:
 		return append(dst, n.defJSON...)
+	case v.Kind != rules.Null && n.each != nil:
+		dst = r.appendTypedList(dst, n, in, depth)
 	case v.Kind != rules.Null && passesText(n.typ, in):
 		mark := len(dst)
 		var err error
@@ -858,6 +860,9 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		return append(dst, "null"...)
 	}
 	in := src.get(n)
+	if n.refList { // issue 14: []$name, always a list (typedlist.go)
+		return r.appendRefTyped(dst, n, ent, in, depth)
+	}
 	var l elems
 	switch la, isAny := in.a.([]any); {
 	case in.kind == rawJSON && in.s[0] == '{':

@@ -41,6 +41,9 @@ type node struct {
 	inChecks  []check  // judge the input value
 	outChecks []check  // judge the converted value
 	xforms    []xform  // change the converted value before outChecks (trim, lower…): transform.go
+	each      *node    // a typed list ([]string): how each element is converted and checked; see typedlist.go
+	elemOf    *node    // an element node: the typed list it is each of
+	refList   bool     // nodeRef written []$name: always a list
 	ruleNames []string // every check's rule, implied ones included (for Fields)
 	fast      fastKind // a fast path for map[string]any input, or fastNone
 	strChecks []strCheck
