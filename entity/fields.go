@@ -1,6 +1,8 @@
 package entity
 
 import (
+	"errors"
+
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/rules"
 )
@@ -35,12 +37,19 @@ type Field struct {
 	// input).
 	HasDefault bool
 	Default    []byte
-	Rules      []string   // names of the checks, in order (not req, default, rename)
-	Fields     []*Field   // dsl.FieldGroup: the group's fields
-	Ref        string     // dsl.FieldRef: the entity referenced
-	Decl       *dsl.Field // a copy of the field as declared, the caller's to modify (a group's holds its Fields' Decls)
-	node       *node
-	_          [0]func() // not comparable
+	Rules      []string // names of the checks, in order (not req, default, rename)
+	Fields     []*Field // dsl.FieldGroup: the group's fields
+	Ref        string   // dsl.FieldRef: the entity referenced
+	// List reports a typed list: `[]string` (a value field of Type
+	// rules.List) or `[]$user` (a reference that is always a list). Each
+	// describes the elements of a value field's typed list: a value Field of
+	// the element type, whose Rules, Check and ReadJSON are those of
+	// `each 'rules'` (its Decl holds them as rules); nil otherwise.
+	List bool
+	Each *Field
+	Decl *dsl.Field // a copy of the field as declared, the caller's to modify (a group's holds its Fields' Decls)
+	node *node
+	_    [0]func() // not comparable
 }
 
 // Fields returns the entity's output fields in output order. Each call
@@ -85,6 +94,12 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 			f.Fields = fieldsOf(n.group, decl.Fields)
 		case dsl.FieldRef:
 			f.Ref = n.ref.name
+			f.List = n.refList
+		}
+		if en := n.each; en != nil {
+			f.List = true
+			f.Each = &Field{Name: n.in, Key: n.out, Kind: dsl.FieldValue, Type: en.typ,
+				Rules: append([]string(nil), en.ruleNames...), Decl: en.decl.Clone(), node: en}
 		}
 		fs[i] = f
 	}
@@ -96,11 +111,23 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 // timestamp) are given the value too, since an output value is already of
 // the declared type. A Null value passes (absent values are for `req`). It
 // returns the name of each failing rule with its error, in rule order.
+//
+// A field with transforms (trim, upper…) writes only what they return: a
+// string they would change fails with the first transform's name.
 func (f *Field) Check(v rules.Value) []RuleError {
 	if f.node == nil || v.Kind == rules.Null {
 		return nil
 	}
 	var errs []RuleError
+	if xs := f.node.xforms; len(xs) > 0 {
+		tv, err := transformDefault(f.node, v)
+		switch {
+		case err != nil:
+			errs = append(errs, RuleError{Rule: xs[0].info.code, Err: err})
+		case v.Kind == rules.String && (tv.Kind != rules.String || tv.Str != v.Str):
+			errs = append(errs, RuleError{Rule: xs[0].info.code, Err: errNotTransformed})
+		}
+	}
 	for _, cks := range [2][]check{f.node.inChecks, f.node.outChecks} {
 		for _, ck := range cks {
 			if err := runCheck(ck, v); err != nil {
@@ -109,6 +136,21 @@ func (f *Field) Check(v rules.Value) []RuleError {
 		}
 	}
 	return errs
+}
+
+// errNotTransformed is what Check says of a string the field's transforms
+// would change.
+var errNotTransformed = errors.New("is not what the field's transforms write")
+
+// Transform applies the field's transforms (trim, lower, upper, custom
+// ones) to a value, as Make does after its conversion and before its
+// checks; a field without transforms returns v. The result is the
+// caller's: its text is a copy.
+func (f *Field) Transform(v rules.Value) (rules.Value, error) {
+	if f.node == nil || len(f.node.xforms) == 0 || v.Kind == rules.Null {
+		return v, nil
+	}
+	return transformDefault(f.node, v)
 }
 
 // ReadJSON reads text, the JSON of one value as the field writes it (white

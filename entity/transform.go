@@ -2,6 +2,7 @@ package entity
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/expose-go/expose/rules"
 )
@@ -119,7 +120,9 @@ func runTransform(x xform, v rules.Value, buf []byte) (out rules.Value, b []byte
 	return x.t.Transform(v, buf)
 }
 
-// transformDefault applies n's transforms to its default at compile time.
+// transformDefault applies n's transforms to a value outside a run: a
+// default at compile time, a value a tool gives Field.Transform. The text
+// it returns is its own.
 func transformDefault(n *node, v rules.Value) (rules.Value, error) {
 	var buf []byte
 	for _, x := range n.xforms {
@@ -127,6 +130,9 @@ func transformDefault(n *node, v rules.Value) (rules.Value, error) {
 		if v, buf, err = runTransform(x, v, buf); err != nil {
 			return v, fmt.Errorf("rule %q: %w", x.info.code, err)
 		}
+	}
+	if len(buf) > 0 && v.Kind == rules.String {
+		v.Str = strings.Clone(v.Str)
 	}
 	return v, nil
 }

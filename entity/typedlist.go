@@ -23,8 +23,10 @@ import (
 // elems gives a typed list its element node.
 func (c *compiler) elems(f *dsl.Field, n *node) {
 	if f.List && n.each == nil {
-		n.each = &node{typ: f.Elem, in: n.in, out: n.out, decl: f}
-		n.each.elemOf = n
+		// Its declaration, for tools (Field.Each): a field of the
+		// element type whose rules are each's.
+		decl := &dsl.Field{Name: f.Name, Kind: dsl.FieldValue, Type: f.Elem, TypeName: f.Elem.String(), Pos: f.Pos}
+		n.each = &node{typ: f.Elem, in: n.in, out: n.out, decl: decl, elemOf: n}
 	}
 }
 
@@ -73,7 +75,9 @@ func (c *compiler) each(f *dsl.Field, n *node, r *dsl.Rule) {
 			continue
 		}
 		c.rule(f, n.each, er, strings.ToLower(er.Name))
+		n.each.decl.Rules = append(n.each.decl.Rules, er)
 	}
+	n.each.decl.RulesText = a.Text
 }
 
 // listDefault compiles a default with a value on a typed list: JSON text
@@ -130,9 +134,6 @@ func (c *compiler) defaultElem(f *dsl.Field, en *node, a dsl.Arg, i int, v rules
 				return rules.Value{}
 			}
 		}
-	}
-	if v.Kind == rules.String { // it may view the transform's buffer: the default keeps its own
-		v.Str = strings.Clone(v.Str)
 	}
 	return v
 }
@@ -346,7 +347,7 @@ func (r *run) appendRefTyped(dst []byte, n *node, ent *Entity, in raw, depth int
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			if r.cfg.strict && got != "null" {
+			if r.cfg.strict && got != "" {
 				r.push(frame{kind: frameIndex, idx: int32(i), outIdx: int32(i)})
 				if !r.full() {
 					r.errs = append(r.errs, r.fieldError(n, "", "", failure{rule: "type", code: "type",
@@ -364,7 +365,7 @@ func (r *run) appendRefTyped(dst []byte, n *node, ent *Entity, in raw, depth int
 	if l.js != "" {
 		eachJSONValue(l.js, l.jsOrd, r.js.tape, func(i int, text string, k int32, plain bool) bool {
 			if text[0] != '{' {
-				return elem(i, nil, false, arrivedAs(jsonElem(text, k, plain)))
+				return elem(i, nil, false, notObject(jsonElem(text, k, plain)))
 			}
 			jo := r.takeJSON(text, k, ent)
 			more := elem(i, &source{js: jo}, true, "")
@@ -376,7 +377,7 @@ func (r *run) appendRefTyped(dst []byte, n *node, ent *Entity, in raw, depth int
 			sub, ok := l.at(i, ent)
 			got := ""
 			if !ok {
-				got = arrivedAs(raw{a: l.elem(i)})
+				got = notObject(raw{a: l.elem(i)})
 			}
 			if !elem(i, &sub, ok, got) {
 				break
@@ -385,6 +386,15 @@ func (r *run) appendRefTyped(dst []byte, n *node, ent *Entity, in raw, depth int
 	}
 	r.pop()
 	return append(dst, ']')
+}
+
+// notObject says what an element of a []$name that is no object arrived
+// as, for Strict's type error: "" for null, which is no error.
+func notObject(x raw) string {
+	if x.isNull() {
+		return ""
+	}
+	return arrivedAs(x)
 }
 
 // elem returns element i of a Go list.
@@ -400,4 +410,26 @@ func (l *elems) elem(i int) any {
 		return l.lo[i]
 	}
 	return l.rv.Index(i).Interface()
+}
+
+// typedListValue decodes the text of a typed list as Object.Get returns
+// it: a []any whose elements are what Get returns for a field of the
+// element type (int64 for []number, time.Time for []date, or the RFC 3339
+// text when plain, as Map gives dates), nil for a null element.
+func typedListValue(elem rules.Kind, v []byte, plain bool) any {
+	if v[0] != '[' {
+		return decodeAny(v)
+	}
+	l := []any{}
+	for it := (elements{data: v}); it.next(); {
+		switch {
+		case it.val[0] == 'n':
+			l = append(l, nil)
+		case plain && elem == rules.Time && it.val[0] == '"':
+			l = append(l, stringValue(it.val))
+		default:
+			l = append(l, scalarValue(elem, it.val))
+		}
+	}
+	return l
 }

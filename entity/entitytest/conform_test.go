@@ -33,7 +33,20 @@ var conformTests = []struct {
 	{"none judged by its kind", "loose", `{"x":3,"y":"a@b.co","z":"abc","w":[1,2]}`, nil, nil},
 	{"int64 bounds", "scalars", `{"s":null,"n":-9223372036854775808,"f":null,"b":null,"d":null,"l":null,"o":null,"x":null}`, nil, nil},
 
+	{"typed lists", "typedlists", `{"tags":["ABC",null],"ns":[2,4,null],"ds":["2024-01-15T00:00:00Z"],"few":[1.5],"users":[]}`, nil, nil},
+
 	// Invalid payloads.
+	{"a transform's output", "typedlists", `{"tags":["abc"],"ns":null,"ds":null,"few":null,"users":null}`, nil, []string{
+		`tags[0]: want string matching len 3 | upper, got "abc": is not what the field's transforms write (upper)`,
+	}},
+	{"typed lists element by element", "typedlists", `{"tags":["ABCD",1],"ns":[3],"ds":[5],"few":[1,2,3],"users":{}}`, nil, []string{
+		`tags[0]: want string matching len 3 | upper, got "ABCD": must be exactly 3 characters long (len)`,
+		`tags[1]: want string matching len 3 | upper, got 1`,
+		`ns[0]: want number matching in 2 4, got 3: must be one of 2, 4 (in)`,
+		`ds[0]: want date, got 5`,
+		`few: want []float matching max 2, got [1,2,3]: must have at most 2 elements (max)`,
+		`users: want list ([]$user), got {}`,
+	}},
 	{"invalid JSON", "user", `{"number":1,}`, nil, []string{
 		`(root): invalid JSON: invalid character '}' looking for beginning of object key string (at byte 13)`,
 	}},

@@ -166,6 +166,13 @@ var corpusDecls = []struct {
 		"é", "string", "min 2",
 		"#", "bool", "",
 	}},
+	{"typedlists", []string{
+		"tags", "[]string", "min 1 | each 'len 3 | upper'",
+		"ns", "[]number", "each 'in 2 4'",
+		"ds", "[]date", "",
+		"few", "[]float", "max 2",
+		"users", "[]$user", "",
+	}},
 	{"empty", nil},
 	{"undeclared", []string{
 		"ghost", "$nobody", "",

@@ -93,7 +93,9 @@ func sampleObject(dst []byte, set *rules.Set, fields []*entity.Field, depth int)
 				dst = append(dst, stub...)
 			} else {
 				e := f.Entity()
+				dst = appendIf(dst, f.List, '[')
 				dst = sampleObject(dst, e.Registry().Rules(), e.Fields(), depth+1)
+				dst = appendIf(dst, f.List, ']')
 			}
 		default:
 			dst = append(dst, sampleValue(set, f)...)
@@ -129,9 +131,11 @@ func sampleInput(dst []byte, set *rules.Set, fields []*entity.Field, depth int, 
 			continue
 		}
 		e := f.Entity()
+		dst = appendIf(dst, f.List, '[')
 		dst = append(dst, '{')
 		dst, _ = sampleInput(dst, e.Registry().Rules(), e.Fields(), depth+1, map[string]bool{})
 		dst = append(dst, '}')
+		dst = appendIf(dst, f.List, ']')
 	}
 	return dst, seen
 }
@@ -159,13 +163,26 @@ func sampleValue(set *rules.Set, f *entity.Field) []byte {
 	if f.HasDefault && f.Default != nil {
 		return f.Default
 	}
+	if f.Each != nil {
+		return sampleList(set, f)
+	}
 	for _, c := range candidates(set, f) {
 		js, ok := toJSON(c)
 		if !ok {
 			continue
 		}
 		rv, _, ok := f.ReadJSON(js)
-		if ok && len(f.Check(rv)) == 0 {
+		if !ok {
+			continue
+		}
+		// What the field writes of the candidate: its transforms' result.
+		if tv, err := f.Transform(rv); err == nil && tv.Kind == rules.String && tv.Str != rv.Str {
+			if js, ok = toJSON(tv.Str); !ok {
+				continue
+			}
+			rv = tv
+		}
+		if len(f.Check(rv)) == 0 {
 			return js
 		}
 	}
@@ -173,6 +190,43 @@ func sampleValue(set *rules.Set, f *entity.Field) []byte {
 		return js
 	}
 	return []byte("null")
+}
+
+// sampleList returns a typed list's sample: its element's sample (made as
+// a field's, from each's rules) repeated as many times as the first length
+// the list's rules accept, among the lengths of their own candidates, 1
+// and 0.
+func sampleList(set *rules.Set, f *entity.Field) []byte {
+	elem := sampleValue(set, f.Each)
+	var lengths []int
+	for _, c := range candidates(set, f) {
+		if l, ok := c.([]any); ok {
+			lengths = append(lengths, len(l))
+		}
+	}
+	var js []byte
+	for _, n := range append(lengths, 1, 0) {
+		js = append(js[:0], '[')
+		for i := range n {
+			if i > 0 {
+				js = append(js, ',')
+			}
+			js = append(js, elem...)
+		}
+		js = append(js, ']')
+		if rv, _, ok := f.ReadJSON(js); ok && len(f.Check(rv)) == 0 {
+			return js
+		}
+	}
+	return []byte("[]")
+}
+
+// appendIf appends c when cond holds.
+func appendIf(dst []byte, cond bool, c byte) []byte {
+	if cond {
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // candidates returns the values to try for a value field: each rule's

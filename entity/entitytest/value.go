@@ -29,9 +29,15 @@ func want(f *entity.Field) string {
 	case dsl.FieldGroup:
 		return "object (group)"
 	case dsl.FieldRef:
+		if f.List {
+			return "list ([]$" + f.Ref + ")"
+		}
 		return refWant(f.Ref)
 	}
 	s := f.Type.String()
+	if f.Each != nil {
+		s = dsl.ListPrefix + f.Each.Type.String()
+	}
 	if f.Type == rules.Any {
 		s = "any value"
 	}
