@@ -3,6 +3,7 @@ package entity
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/expose-go/expose/dsl"
@@ -20,8 +21,16 @@ import (
 // element node is compiled like a field of the element type, so that
 // transforms and checks work in `each` as they do on a field.
 
-// elems gives a typed list its element node.
+// elems gives a typed list its element node, once its rules are
+// compiled, with the fast path its checks allow (setFast).
 func (c *compiler) elems(f *dsl.Field, n *node) {
+	if c.elemNode(f, n); n.each != nil && len(n.each.xforms) == 0 {
+		setFast(n.each) // with transforms, the general path: see appendElemFast
+	}
+}
+
+// elemNode makes a typed list's element node, if it has none yet.
+func (c *compiler) elemNode(f *dsl.Field, n *node) {
 	if f.List && n.each == nil {
 		// Its declaration, for tools (Field.Each): a field of the
 		// element type whose rules are each's.
@@ -44,7 +53,7 @@ func (c *compiler) each(f *dsl.Field, n *node, r *dsl.Rule) {
 		c.errorf(f, r.Pos, "rule %q takes one argument, the rules of every element: each 'min 1 | max 20'", r.Name)
 		return
 	}
-	c.elems(f, n)
+	c.elemNode(f, n)
 	a := r.Args[0]
 	base := a.Pos.Offset // where the argument's text starts in the rules text
 	if a.Quoted {
@@ -151,9 +160,14 @@ func (r *run) appendTypedList(dst []byte, n *node, in raw, depth int) []byte {
 	dst = append(dst, '[')
 	switch {
 	case in.kind == rawJSON:
+		en := n.each
 		eachJSONValue(in.s, int32(in.n), r.js.tape, func(i int, text string, k int32, plain bool) bool {
 			if i > 0 {
 				dst = append(dst, ',')
+			}
+			if plain && en.fast == fastString && text[0] == '"' {
+				dst = r.appendElemString(dst, en, text[1:len(text)-1], i)
+				return true
 			}
 			dst = r.appendElemValue(dst, n.each, jsonElem(text, k, plain), i, depth-1)
 			return !r.stop
@@ -170,9 +184,20 @@ func (r *run) appendTypedList(dst []byte, n *node, in raw, depth int) []byte {
 func (r *run) appendGoElems(dst []byte, en *node, in raw, depth int) []byte {
 	switch l := in.a.(type) {
 	case []any:
+		plain := en.fast == fastString && len(en.strChecks) == 0 // strings as they are: the common case
 		for i, x := range l {
 			if i > 0 {
 				dst = append(dst, ',')
+			}
+			if s, ok := x.(string); ok && plain {
+				dst = appendString(dst, s)
+				continue
+			}
+			if en.fast != fastNone {
+				var ok bool
+				if dst, ok = r.appendElemFast(dst, en, x, i); ok {
+					continue
+				}
 			}
 			if dst = r.appendElemValue(dst, en, raw{a: x}, i, depth); r.stop {
 				break
@@ -183,6 +208,10 @@ func (r *run) appendGoElems(dst []byte, en *node, in raw, depth int) []byte {
 		for i, s := range l {
 			if i > 0 {
 				dst = append(dst, ',')
+			}
+			if en.fast == fastString {
+				dst = r.appendElemString(dst, en, s, i)
+				continue
 			}
 			if dst = r.appendElemValue(dst, en, raw{kind: rawStr, s: s}, i, depth); r.stop {
 				break
@@ -212,6 +241,41 @@ func (r *run) appendGoElems(dst []byte, en *node, in raw, depth int) []byte {
 		}
 	}
 	return dst
+}
+
+// appendElemFast writes an element of a []any as appendFast writes a
+// field: a string of a []string whose each has only StringCheckers, an int
+// or int64 of a []number without checks, or null. It reports false,
+// having written nothing, for anything else.
+func (r *run) appendElemFast(dst []byte, en *node, x any, i int) ([]byte, bool) {
+	switch x := x.(type) {
+	case string:
+		if en.fast == fastString {
+			return r.appendElemString(dst, en, x, i), true
+		}
+	case int:
+		if en.fast == fastInt {
+			return strconv.AppendInt(dst, int64(x), 10), true
+		}
+	case int64:
+		if en.fast == fastInt {
+			return strconv.AppendInt(dst, x, 10), true
+		}
+	case nil:
+		return append(dst, "null"...), true
+	}
+	return dst, false
+}
+
+// appendElemString judges a string element with each's StringCheckers
+// and writes it.
+func (r *run) appendElemString(dst []byte, en *node, s string, i int) []byte {
+	for _, ck := range en.strChecks {
+		if err := runStringCheck(ck, s); err != nil {
+			r.failElem(en, i, checkFailure(check{rule: ck.rule, info: ck.info}, rules.String, err))
+		}
+	}
+	return appendString(dst, s)
 }
 
 // jsonElem reads one element of a raw JSON array as its field reads a
