@@ -114,6 +114,8 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			msgRule = r
 		case rules.DirectiveEach: // issue 14: typedlist.go
 			c.each(f, n, r)
+		case rules.DirectiveFormat: // issue 14: format.go
+			c.format(f, n, r)
 		default:
 			if f.Kind != dsl.FieldValue {
 				continue // reported below
@@ -205,6 +207,9 @@ func (c *compiler) message(f *dsl.Field, n *node, r *dsl.Rule) {
 // field whose checks all judge a bare string, or a number field with no
 // checks. See appendFast.
 func setFast(n *node) {
+	if n.format != nil {
+		return // written by its format: appendFormatted
+	}
 	switch n.typ {
 	case rules.String:
 		if !stringXforms(n) {
@@ -415,7 +420,13 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 			}
 		}
 	}
-	js, err := appendValue(nil, n.typ, v, defaultDepth, maxOutputLimit)
+	var js []byte
+	var err error
+	if n.format != nil && v.Kind != rules.Null {
+		js, err = n.format.append(nil, v)
+	} else {
+		js, err = appendValue(nil, n.typ, v, defaultDepth, maxOutputLimit)
+	}
 	if err != nil {
 		c.errorf(f, pos, "the default cannot be written as JSON: %v", err)
 		return

@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"bytes"
 	"errors"
 
 	"github.com/expose-go/expose/dsl"
@@ -47,9 +48,13 @@ type Field struct {
 	// `each 'rules'` (its Decl holds them as rules); nil otherwise.
 	List bool
 	Each *Field
-	Decl *dsl.Field // a copy of the field as declared, the caller's to modify (a group's holds its Fields' Decls)
-	node *node
-	_    [0]func() // not comparable
+	// Format is the field's `format` as written after the word ("unix",
+	// "fixed 2", "'2006-01-02'"), or "". ReadJSON then reads what the
+	// format writes, and Write writes a value with it.
+	Format string
+	Decl   *dsl.Field // a copy of the field as declared, the caller's to modify (a group's holds its Fields' Decls)
+	node   *node
+	_      [0]func() // not comparable
 }
 
 // Fields returns the entity's output fields in output order. Each call
@@ -96,10 +101,16 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 			f.Ref = n.ref.name
 			f.List = n.refList
 		}
+		if n.format != nil {
+			f.Format = n.format.text
+		}
 		if en := n.each; en != nil {
 			f.List = true
 			f.Each = &Field{Name: n.in, Key: n.out, Kind: dsl.FieldValue, Type: en.typ,
 				Rules: append([]string(nil), en.ruleNames...), Decl: en.decl.Clone(), node: en}
+			if en.format != nil {
+				f.Each.Format = en.format.text
+			}
 		}
 		fs[i] = f
 	}
@@ -117,6 +128,9 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 func (f *Field) Check(v rules.Value) []RuleError {
 	if f.node == nil || v.Kind == rules.Null {
 		return nil
+	}
+	if f.node.format != nil && v.Kind != f.node.typ {
+		return nil // what a format wrote (a unix date's number): the checks judged the value
 	}
 	var errs []RuleError
 	if xs := f.node.xforms; len(xs) > 0 {
@@ -161,11 +175,41 @@ func (f *Field) Transform(v rules.Value) (rules.Value, error) {
 // also for groups and references, which are not value fields. Lists,
 // objects and none values are decoded as encoding/json decodes them into
 // an any (Value.Any), with Len their count of elements or keys.
+//
+// A formatted field is read as its format writes: a string for a date
+// layout (rfc1123, date, '2006-01-02'), an integer for unix and unixms, a
+// number for fixed, any string, number, bool or null for a registered
+// format; Check does not judge those values (it judges values of the
+// declared type: see Write).
 func (f *Field) ReadJSON(text []byte) (v rules.Value, why string, ok bool) {
 	if f.Kind != dsl.FieldValue {
 		return v, "", false
 	}
+	if f.node != nil && f.node.format != nil {
+		switch w := f.node.format.writes; w {
+		case rules.Any:
+			v = decodeAnyValue(bytes.TrimSpace(text))
+			if v.Kind == rules.List || v.Kind == rules.Object || v.Kind == rules.Any {
+				return rules.Value{}, ": not a string, number or bool", false
+			}
+			return v, "", true
+		default:
+			return decodeValue(w, text)
+		}
+	}
 	return decodeValue(f.Type, text)
+}
+
+// Write returns the JSON the field writes for v, a value of its declared
+// type, as Make writes it: with its format, if it has one.
+func (f *Field) Write(v rules.Value) ([]byte, error) {
+	if f.Kind != dsl.FieldValue || f.node == nil {
+		return nil, errors.New("entity: Write: not a value field")
+	}
+	if f.node.format != nil && v.Kind != rules.Null {
+		return f.node.format.append(nil, v)
+	}
+	return appendValue(nil, f.node.typ, v, defaultDepth, maxOutputLimit)
 }
 
 // Entity returns the entity a reference field references, or nil when it is not

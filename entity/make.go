@@ -646,6 +646,8 @@ func (r *run) appendValueField(dst []byte, n *node, src *source, depth int) []by
 		return append(dst, n.defJSON...)
 	case v.Kind != rules.Null && n.each != nil:
 		dst = r.appendTypedList(dst, n, in, depth)
+	case v.Kind != rules.Null && n.format != nil:
+		dst = r.appendFormatted(dst, n, v)
 	case v.Kind != rules.Null && passesText(n.typ, in):
 		mark := len(dst)
 		var err error

@@ -34,6 +34,9 @@ type Registry struct {
 	slots    sync.Map                 // name → *slot
 
 	problemBase atomic.Pointer[string] // SetProblemTypeBase's; nil: the default
+
+	fmu     sync.RWMutex
+	formats map[string]*formatDef // RegisterFormat's (format.go), guarded by fmu
 }
 
 // NewRegistry returns an empty registry with the built-in rules, a depth

@@ -78,9 +78,14 @@ func (c *compiler) each(f *dsl.Field, n *node, r *dsl.Rule) {
 			er.Args[i].Pos = at(er.Args[i].Pos)
 		}
 		if d := rules.LookupDirective(er.Name); d != rules.NotDirective {
-			if d != rules.DirectiveNone {
-				c.errorf(f, er.Pos, "each takes the rules of the elements, and %q is the field's own: write it outside each", er.Name)
+			switch d {
+			case rules.DirectiveFormat: // how each element is written: each 'format unix'
+				c.format(f, n.each, er)
+			case rules.DirectiveNone:
+			default:
+				c.errorf(f, er.Pos, "each takes the rules and format of the elements, and %q is the field's own: write it outside each", er.Name)
 			}
+			n.each.decl.Rules = append(n.each.decl.Rules, er)
 			continue
 		}
 		c.rule(f, n.each, er, strings.ToLower(er.Name))
@@ -111,6 +116,14 @@ func (c *compiler) listDefault(f *dsl.Field, n *node, r *dsl.Rule) {
 		}
 		if v = c.defaultElem(f, n.each, a, i, v); v.Kind == rules.Null {
 			return
+		}
+		if n.each.format != nil {
+			var err error
+			if js, err = n.each.format.append(js, v); err != nil {
+				c.errorf(f, a.Pos, "default %q: element %d cannot be written: %v", a.Text, i, err)
+				return
+			}
+			continue
 		}
 		js, _ = appendValue(js, n.each.typ, v, defaultDepth, maxOutputLimit)
 	}
@@ -323,9 +336,18 @@ func (r *run) appendElemValue(dst []byte, en *node, in raw, i, depth int) []byte
 		v = r.judgeElem(en, in, v, i)
 	}
 	mark := len(dst)
-	dst, err := appendValue(dst, en.typ, v, depth, r.base+r.maxOut)
+	var err error
+	if en.format != nil {
+		dst, err = en.format.append(dst, v)
+	} else {
+		dst, err = appendValue(dst, en.typ, v, depth, r.base+r.maxOut)
+	}
 	if err != nil {
-		r.failElem(en, i, failure{rule: "json", code: "json", err: err})
+		code := "json"
+		if en.format != nil {
+			code = "format"
+		}
+		r.failElem(en, i, failure{rule: code, code: code, err: err})
 		dst = append(dst[:mark], "null"...)
 	}
 	return dst

@@ -129,7 +129,7 @@ type Def struct {
 
 // A Directive is a word of a rules string that the entity compiler
 // interprets itself rather than looking it up in a Set: `req`, `default`,
-// `rename`, `secret`, `msg`, `each` and the empty rule `none`.
+// `rename`, `secret`, `msg`, `each`, `format` and the empty rule `none`.
 type Directive uint8
 
 // The directives. NotDirective is what LookupDirective returns for a rule's
@@ -143,6 +143,7 @@ const (
 	DirectiveSecret            // secret: kept out of error messages
 	DirectiveMsg               // msg 'text': the field's own message for any of its failures
 	DirectiveEach              // each 'rules': rules for every element of a typed list (issue 14)
+	DirectiveFormat            // format name [args]: how the value is written (issue 14)
 )
 
 // directiveNames holds each directive's names, its own first: the one place
@@ -155,6 +156,7 @@ var directiveNames = [...][]string{
 	DirectiveSecret:  {"secret"},
 	DirectiveMsg:     {"msg"},
 	DirectiveEach:    {"each"},
+	DirectiveFormat:  {"format"},
 }
 
 // LookupDirective returns the directive named name (case-insensitive,
@@ -179,7 +181,7 @@ func (d Directive) String() string {
 }
 
 // Reserved names are the names of the directives (`req`, `default`,
-// `rename`, `none` and their aliases, `secret`, `msg` and `each`), which the entity
+// `rename`, `none` and their aliases, `secret`, `msg`, `each` and `format`), which the entity
 // compiler interprets itself. A Def may not use them.
 var Reserved = func() []string {
 	var out []string

@@ -259,7 +259,7 @@ func TestLookupDirective(t *testing.T) {
 // TestReserved: Reserved holds every name of every directive, and
 // Register refuses each.
 func TestReserved(t *testing.T) {
-	want := []string{"none", "no", "not", "req", "required", "default", "def", "rename", "rn", "secret", "msg", "each"}
+	want := []string{"none", "no", "not", "req", "required", "default", "def", "rename", "rn", "secret", "msg", "each", "format"}
 	if !slices.Equal(Reserved, want) {
 		t.Errorf("Reserved = %q, want %q", Reserved, want)
 	}

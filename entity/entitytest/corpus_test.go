@@ -173,6 +173,15 @@ var corpusDecls = []struct {
 		"few", "[]float", "max 2",
 		"users", "[]$user", "",
 	}},
+	{"written", []string{
+		"at", "date", "format unix",
+		"ms", "date", "format unixms",
+		"day", "date", "format date",
+		"web", "date", "format rfc1123",
+		"local", "date", "format '2006-01-02 15:04'",
+		"price", "float", "format fixed 2 | min 1",
+		"seen", "[]date", "min 1 | each 'format unix'",
+	}},
 	{"empty", nil},
 	{"undeclared", []string{
 		"ghost", "$nobody", "",
@@ -279,6 +288,9 @@ func TestSampleIsMade(t *testing.T) {
 			in := map[string]any{}
 			if !inputOf(e.Fields(), out, in) {
 				t.Skip("fields share an input name")
+			}
+			if d.name == "written" {
+				t.Skip("a format's output is no input of its field: Sample(e, Input) is (TestSampleInputIsMade)")
 			}
 			got, err := e.MakeJSON(in)
 			if _, ok := sampleConflicts[d.name]; ok {

@@ -44,6 +44,9 @@ func want(f *entity.Field) string {
 	if r := rulesText(f); r != "" {
 		s += " matching " + r
 	}
+	if f.Format != "" {
+		s += " written as format " + f.Format
+	}
 	return s
 }
 
