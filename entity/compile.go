@@ -2,6 +2,7 @@ package entity
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/textproto"
 	"strconv"
@@ -334,17 +335,25 @@ func ruleInfoOf(def *rules.Def, args []dsl.Arg) *ruleInfo {
 
 // compileRule calls a rule's Compile, turning a panic in user code into an
 // error.
-func compileRule(def *rules.Def, args []string, typ rules.Kind) (ck rules.Checker, err error) {
+func compileRule(def *rules.Def, args []string, typ rules.Kind) (rules.Checker, error) {
+	return compileGuarded(def.Compile, args, typ, "its Compile returned no Checker")
+}
+
+// compileGuarded calls a Def's Compile or Transform, turning a panic in
+// user code into an error, and a nil result without one into the error
+// none.
+func compileGuarded[T comparable](compile func([]string, rules.Kind) (T, error), args []string, typ rules.Kind, none string) (c T, err error) {
+	var zero T
 	defer func() {
 		if p := recover(); p != nil {
-			ck, err = nil, fmt.Errorf("panic while compiling: %v", p)
+			c, err = zero, fmt.Errorf("panic while compiling: %v", p)
 		}
 	}()
-	ck, err = def.Compile(args, typ)
-	if err == nil && ck == nil {
-		err = fmt.Errorf("its Compile returned no Checker")
+	c, err = compile(args, typ)
+	if err == nil && c == zero {
+		err = errors.New(none)
 	}
-	return ck, err
+	return c, err
 }
 
 func argCount(lo, hi int) string {

@@ -28,17 +28,8 @@ func newXform(info *ruleInfo, t rules.Transformer, noPanic bool) xform {
 
 // compileTransform calls a rule's Transform, turning a panic in user code
 // into an error.
-func compileTransform(def *rules.Def, args []string, typ rules.Kind) (t rules.Transformer, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			t, err = nil, fmt.Errorf("panic while compiling: %v", p)
-		}
-	}()
-	t, err = def.Transform(args, typ)
-	if err == nil && t == nil {
-		err = fmt.Errorf("its Transform returned no Transformer")
-	}
-	return t, err
+func compileTransform(def *rules.Def, args []string, typ rules.Kind) (rules.Transformer, error) {
+	return compileGuarded(def.Transform, args, typ, "its Transform returned no Transformer")
 }
 
 // stringXforms reports whether every transform of n can change a bare

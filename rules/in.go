@@ -169,25 +169,15 @@ func inValues(args []string, declared Kind) ([]any, bool) {
 	out := make([]any, 0, len(args))
 	switch declared {
 	case String:
-		for _, s := range c.strs {
-			out = append(out, s)
-		}
+		out = appendAll(out, c.strs)
 	case Int:
-		for _, n := range c.ints {
-			out = append(out, n)
-		}
+		out = appendAll(out, c.ints)
 	case Float:
-		for _, f := range c.floats {
-			out = append(out, f)
-		}
+		out = appendAll(out, c.floats)
 	case Bool:
-		for _, b := range c.bools {
-			out = append(out, b)
-		}
+		out = appendAll(out, c.bools)
 	case Time:
-		for _, t := range c.times {
-			out = append(out, t)
-		}
+		out = appendAll(out, c.times)
 	default:
 		for _, a := range args {
 			switch n, err := strconv.ParseInt(a, 10, 64); {
@@ -205,6 +195,14 @@ func inValues(args []string, declared Kind) ([]any, bool) {
 		}
 	}
 	return out, true
+}
+
+// appendAll appends each of xs to out.
+func appendAll[T any](out []any, xs []T) []any {
+	for _, x := range xs {
+		out = append(out, x)
+	}
+	return out
 }
 
 // The hooks of `in`: the first value listed, and the JSON Schema enum of
