@@ -20,7 +20,9 @@
 // number/num/int/integer/long, float/double, bool/boolean/flag,
 // date/datetime/timestamp, list/array, object/map/json. The type "{" opens a
 // group and "}" closes the innermost one; groups nest at most MaxNesting
-// (10000) deep; "$name" refers to another entity. The types are package
+// (10000) deep; "$name" refers to another entity. A typed list is "[]"
+// and a scalar type ("[]string", "[]int", "[]date": Field.List and
+// Field.Elem) or a reference ("[]$user", always a list). The types are package
 // rules' kinds (rules.Kind, rules.LookupKind), where their names and
 // aliases are defined; dsl imports rules for that vocabulary only.
 //

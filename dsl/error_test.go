@@ -22,7 +22,7 @@ var severalErrors = []string{
 	"f",
 }
 
-const unknownTypeWant = ` (want none, string, number, float, bool, date, list, object, "{", "}" or "$entity")`
+const unknownTypeWant = ` (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")`
 
 var errorTests = []struct {
 	name   string
@@ -33,6 +33,20 @@ var errorTests = []struct {
 }{
 	{"unknown type", "user", []string{"id", "num", "", "age", "nmber", "min 1"}, 1,
 		`dsl: entity "user", field "age" (triple 2, type): unknown type "nmber"` + unknownTypeWant},
+	{"typed list of an unknown type", "e", []string{"tags", "[]strng", ""}, 1,
+		`dsl: entity "e", field "tags" (triple 1, type): unknown type "[]strng": a typed list is "[]" and one of string, number, float, bool, date, or "[]$entity"`},
+	{"typed list of lists", "e", []string{"tags", "[]list", ""}, 1,
+		`dsl: entity "e", field "tags" (triple 1, type): type "[]list": a typed list's elements are of a scalar type (string, number, float, bool, date), or "[]$entity"`},
+	{"typed list of none", "e", []string{"tags", "[]none", ""}, 1,
+		`dsl: entity "e", field "tags" (triple 1, type): type "[]none": a typed list's elements are of a scalar type (string, number, float, bool, date), or "[]$entity"`},
+	{"typed list of typed lists", "e", []string{"tags", "[][]string", ""}, 1,
+		`dsl: entity "e", field "tags" (triple 1, type): unknown type "[][]string": a typed list is "[]" and one of string, number, float, bool, date, or "[]$entity"`},
+	{"typed list of nothing", "e", []string{"tags", "[]", ""}, 1,
+		`dsl: entity "e", field "tags" (triple 1, type): unknown type "[]": a typed list is "[]" and one of string, number, float, bool, date, or "[]$entity"`},
+	{"typed list of a group", "e", []string{"g", "[]{", ""}, 1,
+		`dsl: entity "e", field "g" (triple 1, type): unknown type "[]{": a typed list is "[]" and one of string, number, float, bool, date, or "[]$entity"`},
+	{"list of a reference to nothing", "e", []string{"r", "[]$", ""}, 1,
+		`dsl: entity "e", field "r" (triple 1, type): "$" names no entity: write "$name"`},
 	{"unknown type as written", "user", []string{"age", " Nmber\t", ""}, 1,
 		`dsl: entity "user", field "age" (triple 1, type): unknown type " Nmber\t"` + unknownTypeWant},
 	{"empty type", "user", []string{"age", "", ""}, 1,

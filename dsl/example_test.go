@@ -58,7 +58,7 @@ func ExampleParse_error() {
 	//                         ^
 	// (and 1 more errors)
 	// triple 2, rules, offset 20: empty rule after "|"
-	// triple 3, type, offset -1: unknown type "strin" (want none, string, number, float, bool, date, list, object, "{", "}" or "$entity")
+	// triple 3, type, offset -1: unknown type "strin" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")
 }
 
 func ExampleParseFile() {
@@ -118,7 +118,7 @@ func ExampleParseFile_errors() {
 	}
 	// Output:
 	// users.entity:1:1: entity "user": its "{" is never closed with "}"
-	// users.entity:2:8: entity "user", field "age": unknown type "nmber" (want none, string, number, float, bool, date, list, object, "{", "}" or "$entity")
+	// users.entity:2:8: entity "user", field "age": unknown type "nmber" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")
 	//      2 |   age  nmber  num
 	//        |        ^
 	// users.entity:3:32: entity "user", field "name": unclosed quote '

@@ -62,11 +62,16 @@ type Entity struct {
 
 // Field is one declared field: a value, a group or a reference.
 type Field struct {
-	Name      string
-	Kind      FieldKind
-	Type      rules.Kind // FieldValue only: the declared type
-	TypeName  string     // the type string as written ("num", "$user", "{")
-	Ref       string     // FieldRef only: the entity named, without the $
+	Name     string
+	Kind     FieldKind
+	Type     rules.Kind // FieldValue only: the declared type (rules.List for a typed list)
+	TypeName string     // the type string as written ("num", "$user", "{", "[]string")
+	Ref      string     // FieldRef only: the entity named, without the $
+	// List says the type was written as a typed list: "[]string" (a
+	// FieldValue of Type rules.List whose elements are of Elem) or
+	// "[]$user" (a FieldRef that is always a list).
+	List      bool
+	Elem      rules.Kind // FieldValue with List: the element type, a scalar (rules.Kind.IsElem)
 	Rules     []*Rule    // in the order written
 	RulesText string     // the rules string as written
 	Fields    []*Field   // FieldGroup only: the fields inside the group
@@ -264,11 +269,17 @@ func (f *Field) String() string {
 }
 
 func (f *Field) typeString() string {
-	switch f.Kind {
-	case FieldGroup:
+	prefix := ""
+	if f.List {
+		prefix = ListPrefix
+	}
+	switch {
+	case f.Kind == FieldGroup:
 		return "{"
-	case FieldRef:
-		return "$" + f.Ref
+	case f.Kind == FieldRef:
+		return prefix + "$" + f.Ref
+	case f.List:
+		return prefix + f.Elem.String()
 	}
 	return f.Type.String()
 }

@@ -161,13 +161,13 @@ func (s *site) source(part Part, rules string) string {
 	return ""
 }
 
-func (p *parser) triple(idx int, name, typ, rules string) {
-	p.field(&site{triple: idx}, name, typ, rules)
+func (p *parser) triple(idx int, name, typ, rulesText string) {
+	p.field(&site{triple: idx}, name, typ, rulesText)
 }
 
 // field reads one field from its name, type and rules strings, wherever
 // they come from; a type "}" closes the innermost group.
-func (p *parser) field(at *site, name, typ, rules string) {
+func (p *parser) field(at *site, name, typ, rulesText string) {
 	pos := at.at(PartName, -1)
 	typePos := at.at(PartType, -1)
 	t := strings.TrimSpace(typ)
@@ -175,7 +175,7 @@ func (p *parser) field(at *site, name, typ, rules string) {
 	if t == "}" {
 		if p.over > 0 {
 			p.over--
-			p.noCloseRules(at, name, rules, name)
+			p.noCloseRules(at, name, rulesText, name)
 			return
 		}
 		if len(p.stack) == 0 {
@@ -186,17 +186,21 @@ func (p *parser) field(at *site, name, typ, rules string) {
 		p.stack = p.stack[:len(p.stack)-1]
 		g.CloseName = name
 		g.ClosePos = pos
-		p.noCloseRules(at, name, rules, g.Name)
+		p.noCloseRules(at, name, rulesText, g.Name)
 		return
 	}
 
 	before := len(p.errs)
-	f := &Field{Name: name, TypeName: typ, RulesText: rules, Pos: pos, SourceLine: at.text}
+	f := &Field{Name: name, TypeName: typ, RulesText: rulesText, Pos: pos, SourceLine: at.text}
 	if strings.TrimSpace(name) == "" {
 		p.errorf(name, pos, at.source(PartName, ""), "the field name is empty")
 	}
+	if rest, ok := strings.CutPrefix(t, ListPrefix); ok {
+		f.List = true
+		t = strings.TrimSpace(rest)
+	}
 	switch {
-	case t == "{":
+	case t == "{" && !f.List:
 		f.Kind = FieldGroup
 	case strings.HasPrefix(t, "$"):
 		f.Kind = FieldRef
@@ -204,17 +208,27 @@ func (p *parser) field(at *site, name, typ, rules string) {
 		if f.Ref == "" {
 			p.errorf(name, typePos, at.source(PartType, ""), "\"$\" names no entity: write \"$name\"")
 		}
+	case f.List:
+		ty, ok := LookupType(t)
+		switch {
+		case !ok:
+			p.errorf(name, typePos, at.source(PartType, ""), "unknown type %q: a typed list is \"[]\" and one of %s, or \"[]$entity\"", typ, elemList)
+		case !ty.IsElem():
+			p.errorf(name, typePos, at.source(PartType, ""), "type %q: a typed list's elements are of a scalar type (%s), or \"[]$entity\"", typ, elemList)
+		}
+		f.Kind = FieldValue
+		f.Type, f.Elem = rules.List, ty
 	default:
 		ty, ok := LookupType(t)
 		if !ok {
-			p.errorf(name, typePos, at.source(PartType, ""), "unknown type %q (want %s, \"{\", \"}\" or \"$entity\")", typ, typeList)
+			p.errorf(name, typePos, at.source(PartType, ""), "unknown type %q (want %s, \"[]type\", \"{\", \"}\" or \"$entity\")", typ, typeList)
 		}
 		f.Kind = FieldValue
 		f.Type = ty
 	}
-	f.Rules = p.parseRules(f, rules, at)
+	f.Rules = p.parseRules(f, rulesText, at)
 	if len(p.errs) > before {
-		f.Rules = nil // rules of a broken triple would only add wrong errors
+		f.Rules = nil // rulesText of a broken triple would only add wrong errors
 	}
 	if f.Kind == FieldGroup && (p.over > 0 || len(p.stack) >= MaxNesting) {
 		if !p.deep {
@@ -240,6 +254,13 @@ var typeList = func() string {
 	// none first, as the DSL's documentation lists it.
 	return strings.Join(append(names[len(names)-1:], names[:len(names)-1]...), ", ")
 }()
+
+// ListPrefix starts the type of a typed list: "[]string", "[]$user".
+const ListPrefix = "[]"
+
+// elemList lists the element types of a typed list for messages: string,
+// number, float, bool, date.
+var elemList = strings.Join(rules.ElemNames(), ", ")
 
 // noCloseRules reports rules written on the closing "}" of a group.
 func (p *parser) noCloseRules(at *site, name, rules, group string) {

@@ -79,7 +79,7 @@ func TestLoadFSErrors(t *testing.T) {
 		want     []string // the errors' first lines, in order
 	}{
 		{"syntax and compiler errors of two files", []string{"bad/*.entity"}, nil, []string{
-			`bad/a.entity:2:6: entity "a", field "x": unknown type "nmber" (want none, string, number, float, bool, date, list, object, "{", "}" or "$entity")`,
+			`bad/a.entity:2:6: entity "a", field "x": unknown type "nmber" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")`,
 			`bad/a.entity:3:20: entity "a", field "y": unknown rule "rnge"`,
 			`bad/a.entity:4:22: entity "a", field "z": max: minimum 5 is greater than maximum 3: no value meets both`,
 			`bad/b.entity:3:14: entity "b", field "d": range: minimum 9 is greater than maximum 1`,

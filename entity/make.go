@@ -63,6 +63,7 @@ type run struct {
 	defaulting []*Entity
 	fatal      error
 	scratch    *[]byte // from scratchPool on first need: see convert
+	xscratch   *[]byte // likewise, for transformed text: see transform.go
 
 	js *jsonStack // from jsonStackPool on first need: see takeJSON
 
@@ -109,6 +110,10 @@ func (r *run) done() {
 	if r.scratch != nil {
 		putScratch(r.scratch)
 		r.scratch = nil
+	}
+	if r.xscratch != nil {
+		putScratch(r.xscratch)
+		r.xscratch = nil
 	}
 }
 
@@ -448,6 +453,10 @@ func (r *run) resolve(n *node, src *source) (v rules.Value, in raw, borrowed, fr
 			}
 		}
 	}
+	if len(n.xforms) > 0 && v.Kind != rules.Null {
+		v = r.transform(n, v)
+		borrowed = true
+	}
 	if v.Kind == rules.Null {
 		if n.hasDefault && !n.defNull {
 			return v, in, false, true
@@ -743,6 +752,10 @@ func (r *run) appendValueField(dst []byte, n *node, src *source, depth int) []by
 	switch {
 	case fromDefault:
 		return append(dst, n.defJSON...)
+	case v.Kind != rules.Null && n.each != nil:
+		dst = r.appendTypedList(dst, n, in, depth)
+	case v.Kind != rules.Null && n.format != nil:
+		dst = r.appendFormatted(dst, n, v)
 	case v.Kind != rules.Null && passesText(n.typ, in):
 		mark := len(dst)
 		var err error
@@ -844,6 +857,9 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 			return strconv.AppendInt(dst, i, 10), true
 		}
 		return dst, false
+	}
+	if len(n.xforms) > 0 {
+		s = r.transformString(n, s)
 	}
 	for _, ck := range n.strChecks {
 		if err := runStringCheck(ck, s); err != nil {
@@ -954,6 +970,9 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		return append(dst, "null"...)
 	}
 	in := r.read(src, n)
+	if n.refList { // issue 14: []$name, always a list (typedlist.go)
+		return r.appendRefTyped(dst, n, ent, in, depth)
+	}
 	var l elems
 	switch la, isAny := in.a.([]any); {
 	case in.kind == rawJSON && in.s[0] == '{':

@@ -27,8 +27,11 @@ import (
 //	none, list, object          the JSON value as encoding/json decodes it into an any
 //	                            (float64, string, bool, []any, map[string]any); a
 //	                            number it cannot decode (1e400) as a json.RawMessage
+//	a typed list ([]string…)    []any of what a field of the element type gives
+//	                            (int64 for []number, time.Time for []date), nil
+//	                            for a null element
 //	a group or a $ref object    *Object
-//	a $ref list                 []*Object
+//	a $ref list, a []$ref       []*Object
 //	null                        nil
 //
 // The zero Object, like a nil *Object, is an empty object, `{}` (MarshalJSON
@@ -302,6 +305,8 @@ func (it *memberIter) value(plain bool) any {
 		return nil
 	case n == nil || !n.holds(v):
 		return decodeAny(v)
+	case n.kind == nodeValue && n.each != nil: // issue 14: a typed list (typedlist.go)
+		return typedListValue(n.each.typ, v, plain)
 	case n.kind == nodeValue:
 		if plain && n.typ == rules.Time && v[0] == '"' {
 			return stringValue(v)

@@ -41,6 +41,11 @@ type node struct {
 	typ       rules.Kind
 	inChecks  []check  // judge the input value
 	outChecks []check  // judge the converted value
+	xforms    []xform  // change the converted value before outChecks (trim, lower…): transform.go
+	each      *node    // a typed list ([]string): how each element is converted and checked; see typedlist.go
+	elemOf    *node    // an element node: the typed list it is each of
+	refList   bool     // nodeRef written []$name: always a list
+	format    *format  // how the value is written (format unix…), or nil: format.go
 	ruleNames []string // every check's rule, implied ones included (for Fields)
 	fast      fastKind // a fast path for map[string]any input, or fastNone
 	strChecks []strCheck
@@ -157,6 +162,9 @@ func (ri *ruleInfo) paramMap() map[string]any {
 	}
 	m := make(map[string]any, len(ri.params))
 	for _, p := range ri.params {
+		if l, ok := p.value.([]any); ok { // the values of `in`: the failure's own too
+			p.value = append([]any(nil), l...)
+		}
 		m[p.name] = p.value
 	}
 	return m

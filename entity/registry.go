@@ -35,6 +35,9 @@ type Registry struct {
 	flags    atomic.Pointer[flagTable] // DeclareFlags' and the rules' flags (shape.go); nil: none
 
 	problemBase atomic.Pointer[string] // SetProblemTypeBase's; nil: the default
+
+	fmu     sync.RWMutex
+	formats map[string]*formatDef // RegisterFormat's (format.go), guarded by fmu
 }
 
 // NewRegistry returns an empty registry with the built-in rules, a depth

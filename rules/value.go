@@ -25,23 +25,25 @@ const (
 )
 
 // kindDefs is the vocabulary of types: for each kind, the name a
-// declaration writes for it, the other names it accepts, the value of a bare
-// default and a sample value. Every other table of types (the parser's, the
+// declaration writes for it, the other names it accepts, whether it may be
+// a typed list's element type (`[]string`), the value of a bare default
+// and a sample value. Every other table of types (the parser's, the
 // compiler's, the test kit's) is derived from it: adding a type is adding a
 // row here, its conversion (entity/convert.go) and how it is written as
 // JSON (entity/make.go).
 var kindDefs = [...]struct {
 	name    string
 	aliases []string
+	elem    bool       // a scalar: `[]name` is a typed list of it
 	zero    func() any // a new value each call: lists and maps are mutable
 	sample  func() any
 }{
 	Null:   {name: "null", zero: none, sample: none},
-	String: {name: "string", aliases: []string{"text"}, zero: func() any { return "" }, sample: func() any { return "sample" }},
-	Int:    {name: "number", aliases: []string{"num", "int", "integer", "long"}, zero: func() any { return int64(0) }, sample: func() any { return int64(1) }},
-	Float:  {name: "float", aliases: []string{"double"}, zero: func() any { return 0.0 }, sample: func() any { return 1.5 }},
-	Bool:   {name: "bool", aliases: []string{"boolean", "flag"}, zero: func() any { return false }, sample: func() any { return true }},
-	Time:   {name: "date", aliases: []string{"datetime", "timestamp"}, zero: func() any { return IntToTime(0) }, sample: func() any { return sampleTime }},
+	String: {name: "string", aliases: []string{"text"}, elem: true, zero: func() any { return "" }, sample: func() any { return "sample" }},
+	Int:    {name: "number", aliases: []string{"num", "int", "integer", "long"}, elem: true, zero: func() any { return int64(0) }, sample: func() any { return int64(1) }},
+	Float:  {name: "float", aliases: []string{"double"}, elem: true, zero: func() any { return 0.0 }, sample: func() any { return 1.5 }},
+	Bool:   {name: "bool", aliases: []string{"boolean", "flag"}, elem: true, zero: func() any { return false }, sample: func() any { return true }},
+	Time:   {name: "date", aliases: []string{"datetime", "timestamp"}, elem: true, zero: func() any { return IntToTime(0) }, sample: func() any { return sampleTime }},
 	List:   {name: "list", aliases: []string{"array"}, zero: func() any { return []any{} }, sample: func() any { return []any{int64(1)} }},
 	Object: {name: "object", aliases: []string{"map", "json"}, zero: func() any { return map[string]any{} }, sample: func() any { return map[string]any{} }},
 	Any:    {name: "none", aliases: []string{"no"}, zero: none, sample: func() any { return "sample" }},
@@ -110,6 +112,23 @@ func (k Kind) Sample() any {
 		return kindDefs[k].sample()
 	}
 	return nil
+}
+
+// IsElem reports whether the kind may be the element type of a typed list
+// (`[]string`, `[]number`, `[]date`…): the scalars string, number, float,
+// bool and date.
+func (k Kind) IsElem() bool { return int(k) < len(kindDefs) && kindDefs[k].elem }
+
+// ElemNames returns the canonical name of every kind that may be a typed
+// list's element type, in the order of the kinds.
+func ElemNames() []string {
+	var out []string
+	for k := String; k <= Any; k++ {
+		if k.IsElem() {
+			out = append(out, kindDefs[k].name)
+		}
+	}
+	return out
 }
 
 // String returns the DSL's name for the kind ("number" for Int, "date" for

@@ -172,7 +172,7 @@ var corpusDecls = []struct {
 	}},
 	{"custom", []string{
 		"n", "number", "even",
-		"s", "string", "upper | min 4",
+		"s", "string", "caps | min 4",
 		"m", "number", "even | range 3 5",
 	}},
 	{"refs", []string{
@@ -189,6 +189,22 @@ var corpusDecls = []struct {
 		"x y", "number", "",
 		"é", "string", "min 2",
 		"#", "bool", "",
+	}},
+	{"typedlists", []string{
+		"tags", "[]string", "min 1 | each 'len 3 | upper'",
+		"ns", "[]number", "each 'in 2 4'",
+		"ds", "[]date", "",
+		"few", "[]float", "max 2",
+		"users", "[]$user", "",
+	}},
+	{"written", []string{
+		"at", "date", "format unix",
+		"ms", "date", "format unixms",
+		"day", "date", "format date",
+		"web", "date", "format rfc1123",
+		"local", "date", "format '2006-01-02 15:04'",
+		"price", "float", "format fixed 2 | min 1",
+		"seen", "[]date", "min 1 | each 'format unix'",
 	}},
 	{"empty", nil},
 	{"undeclared", []string{
@@ -207,8 +223,8 @@ var even = rules.Def{Name: "even", Types: rules.Kinds(rules.Int),
 		}), nil
 	}}
 
-// upper is a custom rule: a string in upper case.
-var upper = rules.Def{Name: "upper", Types: rules.Kinds(rules.String),
+// caps is a custom rule: a string in upper case.
+var caps = rules.Def{Name: "caps", Types: rules.Kinds(rules.String),
 	Compile: func([]string, rules.Kind) (rules.Checker, error) {
 		return rules.CheckFunc(func(v rules.Value) error {
 			if v.Str != strings.ToUpper(v.Str) {
@@ -221,7 +237,7 @@ var upper = rules.Def{Name: "upper", Types: rules.Kinds(rules.String),
 func newCorpus() *entity.Registry {
 	r := entity.NewRegistry()
 	r.RegisterRule(even)
-	r.RegisterRule(upper)
+	r.RegisterRule(caps)
 	for _, d := range corpusDecls {
 		r.MustExpose(d.name, d.decl...)
 	}
@@ -296,6 +312,9 @@ func TestSampleIsMade(t *testing.T) {
 			in := map[string]any{}
 			if !inputOf(e.Fields(), out, in) {
 				t.Skip("fields share an input name")
+			}
+			if d.name == "written" {
+				t.Skip("a format's output is no input of its field: Sample(e, Input) is (TestSampleInputIsMade)")
 			}
 			got, err := e.MakeJSON(in)
 			if _, ok := sampleConflicts[d.name]; ok {
