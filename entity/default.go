@@ -58,6 +58,17 @@ func RegisterRule(d rules.Def) error { return Default.RegisterRule(d) }
 // Registry.SetMaxOutputBytes.
 func SetMaxOutputBytes(n int64) { Default.SetMaxOutputBytes(n) }
 
+// Extend declares an entity as base's fields plus decl's in the Default
+// registry. See Registry.Extend.
+func Extend(name, base string, decl ...string) (*Entity, error) {
+	return Default.Extend(name, base, decl...)
+}
+
+// MustExtend is like Extend but panics with every declaration error.
+func MustExtend(name, base string, decl ...string) *Entity {
+	return Default.MustExtend(name, base, decl...)
+}
+
 // DeclareFlags declares flags in the Default registry. See
 // Registry.DeclareFlags.
 func DeclareFlags(names ...string) error { return Default.DeclareFlags(names...) }

@@ -95,11 +95,14 @@ func (r *Registry) LoadFS(fsys fs.FS, patterns ...string) error {
 		return &LoadError{Errors: errs}
 	}
 	es := make([]*Entity, len(decls))
+	flags := r.flags.Load() // restored if nothing is loaded
 	for i, d := range decls {
 		e, err := compile(r, d)
 		if err != nil { // the scratch compile passed: it cannot fail here
+			r.flags.Store(flags)
 			return &LoadError{Errors: dsl.ErrorList{{Entity: d.Name, Pos: d.Pos, Msg: "LoadFS: " + err.Error()}}}
 		}
+		r.keepFlags(e) // the next file's flags are numbered after these
 		es[i] = e
 		// The registry's entities that merge it must not write a key
 		// twice, as Expose checks.
@@ -109,6 +112,7 @@ func (r *Registry) LoadFS(fsys fs.FS, patterns ...string) error {
 		}
 	}
 	if len(errs) > 0 {
+		r.flags.Store(flags)
 		errs.Sort()
 		return &LoadError{Errors: errs}
 	}

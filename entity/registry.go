@@ -33,6 +33,8 @@ type Registry struct {
 	msgs     atomic.Pointer[catalogs]  // nil: the built-in messages (see SetMessages)
 	slots    sync.Map                  // name → *slot
 	flags    atomic.Pointer[flagTable] // DeclareFlags' and the rules' flags (shape.go); nil: none
+	exts     map[string]*extension     // guarded by mu: how Extend declared each extension (extend.go)
+	extErrs  map[string]error          // guarded by mu: the extensions that no longer compile
 
 	problemBase atomic.Pointer[string] // SetProblemTypeBase's; nil: the default
 
@@ -227,6 +229,19 @@ func (r *Registry) Expose(name string, decl ...string) (*Entity, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.store(name, e); err != nil {
+		return nil, err
+	}
+	delete(r.exts, name) // exposed as declared: no longer an extension
+	delete(r.extErrs, name)
+	r.reextend(name, map[string]bool{name: true})
+	return e, nil
+}
+
+// store registers a compiled entity under name, after checking that the
+// registry's entities that merge it write no key twice; the flags its
+// rules named first are the registry's from then on. The caller holds mu.
+func (r *Registry) store(name string, e *Entity) error {
 	if errs := r.mergeDependents(e); len(errs) > 0 {
 		var l dsl.ErrorList
 		for _, x := range errs {
@@ -234,15 +249,23 @@ func (r *Registry) Expose(name string, decl ...string) (*Entity, error) {
 			l.Add(x)
 		}
 		l.Sort()
-		return nil, l
+		return l
 	}
+	r.keepFlags(e)
+	e.slot = r.slotFor(name)
+	e.slot.e.Store(e)
+	return nil
+}
+
+// keepFlags makes the flags e's rules named first the registry's. A
+// compile numbers new flags in a copy of the registry's table, so that
+// only a declaration that is exposed adds any; one compiled against an
+// older table is numbered again (see compile).
+func (r *Registry) keepFlags(e *Entity) {
 	if e.newFlags != nil {
 		r.flags.Store(e.newFlags)
 		e.newFlags = nil
 	}
-	e.slot = r.slotFor(name)
-	e.slot.e.Store(e)
-	return e, nil
 }
 
 // MustExpose is like Expose but panics with every declaration error. It is
@@ -307,6 +330,7 @@ func (r *Registry) Check() error {
 		}
 	}
 	errs := checkEntities(es)
+	r.checkExtensions(&errs)
 	errs.Sort()
 	return errs.Err()
 }
