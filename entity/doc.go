@@ -67,6 +67,24 @@
 //	msg 'text'          the field's own message for any of its failures ({field}, {min}…;
 //	                    on a group or $ref, for its own failures: req, type, depth)
 //	none, no, not       no rule
+//	omitnil             the key is left out when the value is null (after default)
+//	omitempty           also when it is "", 0, false, [] or {}
+//	readonly            written by responses, never read from requests
+//	writeonly           read from requests, never written by responses (passwords)
+//	from 'a.b.0.c'      read the value at a path of the input (a group: its fields'
+//	                    level; a $ref: its object), from every input kind
+//	merge               on a $ref: its keys written into the object around it
+//	each 'rules'        on a typed list ([]string…): rules for every element
+//	format name [args]  how the value is written (rfc1123, unix, unixms, date, a Go
+//	                    layout, fixed n; Registry.RegisterFormat adds names)
+//	lazy, if, unless,   per-call shaping: see Per-call shaping below
+//	since, until
+//
+// Extend declares an entity as another one (its base) plus fields of its
+// own, minus those "name", "", "unexpose" drops; exposing the base again
+// compiles its extensions again, and Check reports one that no longer
+// fits. LoadFS loads declarations from .entity files (package dsl's file
+// form) all or nothing.
 //
 // Checks are rules.Def values registered in the registry's rules.Set (see
 // package rules for the built-ins: min, max, range, regex, url, email, date,
@@ -75,8 +93,8 @@
 // writes and skips null, so that success means every rule holds on the
 // output. A rule that cannot apply to the declared type, a default that
 // fails the field's own rules, an unknown rule or type, bounds no value
-// meets (range 5 1, min 5 | max 3) are declaration errors, reported all at once as a dsl.ErrorList naming the entity, the
-// field and the position.
+// meets (range 5 1, min 5 | max 3) are declaration errors, reported all
+// at once as a dsl.ErrorList naming the entity, the field and the position.
 //
 // The same declarations can be written in .entity files (the format is
 // package dsl's: dsl.ParseFile) and loaded with LoadFS, typically from an
