@@ -118,6 +118,8 @@ func ExampleParseFile_errors() {
 	}
 	// Output:
 	// users.entity:1:1: entity "user": its "{" is never closed with "}"
+	//      1 | user {
+	//        | ^
 	// users.entity:2:8: entity "user", field "age": unknown type "nmber" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")
 	//      2 |   age  nmber  num
 	//        |        ^

@@ -78,6 +78,14 @@ type fileParser struct {
 	p    *parser // the entity being read; nil between entities
 	line int
 	text string // the line being read
+
+	// pending is an entity whose first line lacked its "{": a "{" alone on
+	// the next line opens it, without another error. broken holds, for
+	// each group whose line was in error but ended with "{", the depth of
+	// the group stack it stood at: its "}" closes it silently, so that one
+	// mistake gives one error.
+	pending *parser
+	broken  []int
 }
 
 func (fp *fileParser) pos(col int) Pos {
@@ -104,7 +112,7 @@ func (fp *fileParser) parse(src string) {
 	if fp.p != nil {
 		e := fp.p.ent
 		fp.p.unclosed()
-		fp.p.errs.Add(&Error{Entity: e.Name, Pos: e.Pos, Msg: "its \"{\" is never closed with \"}\""})
+		fp.p.errs.Add(&Error{Entity: e.Name, Pos: e.Pos, Msg: "its \"{\" is never closed with \"}\"", Source: e.SourceLine})
 		fp.endEntity()
 	}
 }
@@ -119,7 +127,19 @@ func (fp *fileParser) readLine() {
 		return
 	}
 	if fp.p == nil {
+		if p := fp.pending; p != nil {
+			fp.pending = nil
+			if strings.TrimSpace(fp.text) == "{" { // the "{" the entity's first line lacked
+				fp.p = p
+				return
+			}
+		}
 		fp.entity(l)
+		return
+	}
+	if len(fp.broken) > 0 && fp.broken[len(fp.broken)-1] == len(fp.p.stack) &&
+		l.s[l.i] == '}' && (l.i+1 == len(l.s) || spaceAt(l.s, l.i+1) > 0) {
+		fp.broken = fp.broken[:len(fp.broken)-1] // closes a group whose line was in error
 		return
 	}
 	if l.s[l.i] == '}' && (l.i+1 == len(l.s) || spaceAt(l.s, l.i+1) > 0) {
@@ -155,8 +175,20 @@ func (fp *fileParser) entity(l *lineLexer) {
 	e := &Entity{Pos: fp.pos(nameCol)}
 	fp.p = &parser{ent: e}
 	read := false
+	e.SourceLine = fp.text
 	defer func() {
-		if !read && !strings.HasSuffix(strings.TrimRightFunc(l.s[:rulesEnd(l.s)], unicode.IsSpace), "{") {
+		switch {
+		case read:
+		case strings.HasSuffix(strings.TrimRightFunc(l.s[:rulesEnd(l.s)], unicode.IsSpace), "{"):
+			// Read on, and keep it, so that a compiler reports its fields'
+			// errors too: the file has errors anyway.
+			if e.Name != "" {
+				fp.file.Entities = append(fp.file.Entities, e)
+			}
+		default:
+			if e.Name != "" {
+				fp.pending = fp.p
+			}
 			fp.p = nil
 		}
 	}()
@@ -235,12 +267,21 @@ func (fp *fileParser) close(l *lineLexer) {
 	fp.comment(l, true)
 }
 
+// brokenGroup records, when the line in error ends with "{", a group
+// that its "}" closes silently (see fileParser.broken).
+func (fp *fileParser) brokenGroup() {
+	if strings.HasSuffix(strings.TrimRightFunc(fp.text[:rulesEnd(fp.text)], unicode.IsSpace), "{") {
+		fp.broken = append(fp.broken, len(fp.p.stack))
+	}
+}
+
 // field reads a field's line: name, type, rules.
 func (fp *fileParser) field(l *lineLexer) {
 	p := fp.p
 	at := &site{file: fp.file.Name, line: fp.line, text: fp.text, nameCol: l.i}
 	name, ok := fp.word(l, p.ent.Name)
 	if !ok {
+		fp.brokenGroup()
 		return
 	}
 	l.skipSpace()
@@ -252,6 +293,7 @@ func (fp *fileParser) field(l *lineLexer) {
 	at.typeCol = l.i
 	typ, ok := fp.typeWord(l, name)
 	if !ok {
+		fp.brokenGroup()
 		return
 	}
 	l.skipSpace()
@@ -270,6 +312,11 @@ func (fp *fileParser) typeWord(l *lineLexer, field string) (string, bool) {
 		fp.errs.Add(&Error{Entity: fp.p.ent.Name, Field: field, Pos: fp.pos(start), Msg: "a type is not quoted: write a type name, \"{\" or \"$entity\"", Source: fp.text})
 		return "", false
 	}
+	list := ""
+	if strings.HasPrefix(l.s[l.i:], ListPrefix+"$") && l.i+3 < len(l.s) && (l.s[l.i+3] == '\'' || l.s[l.i+3] == '"') {
+		list = ListPrefix // []$'quoted name'
+		l.i += len(ListPrefix)
+	}
 	if l.s[l.i] == '$' && l.i+1 < len(l.s) && (l.s[l.i+1] == '\'' || l.s[l.i+1] == '"') {
 		l.i++
 		text, next, err := lexQuoted(l.s, l.i)
@@ -278,7 +325,7 @@ func (fp *fileParser) typeWord(l *lineLexer, field string) (string, bool) {
 			return "", false
 		}
 		l.i = next
-		return "$" + text, true
+		return list + "$" + text, true
 	}
 	return l.bare(), true
 }
@@ -306,6 +353,7 @@ func (fp *fileParser) endEntity() {
 	fp.p.unclosed()
 	fp.errs = append(fp.errs, fp.p.errs...)
 	fp.p = nil
+	fp.broken = fp.broken[:0]
 }
 
 func quote(s string) string { return fmt.Sprintf("%q", s) }

@@ -57,7 +57,10 @@ type Entity struct {
 	Methods  []string // the HTTP methods allowed; empty for any
 	Fields   []*Field
 	Pos      Pos // in a file: the entity's name; zero for triples
-	ClosePos Pos // in a file: its closing "}"; zero for triples
+	// SourceLine is, for an entity read from a file, its first line, which
+	// errors about the entity quote.
+	SourceLine string
+	ClosePos   Pos // in a file: its closing "}"; zero for triples
 }
 
 // Field is one declared field: a value, a group or a reference.

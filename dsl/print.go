@@ -185,8 +185,11 @@ func (pr *printer) rules(f *Field) string {
 		b.WriteString(r.Name)
 		for _, a := range r.Args {
 			b.WriteByte(' ')
-			if a.Text != "" && a.Text[0] == '#' {
-				a.Quoted = true
+			if a.Text != "" && a.Text[0] == '#' && !a.Quoted {
+				// A bare word cannot start with # in a file (it starts a
+				// comment), and quoting it could change what it means
+				// (format '#…' is a layout, format #… no format).
+				pr.fail("no file form holds the bare argument " + quote(a.Text) + " (a word cannot start with #)")
 			}
 			b.WriteString(a.String())
 		}
@@ -198,7 +201,7 @@ func (pr *printer) rules(f *Field) string {
 // fileName prints a name bare when the file reads it back as it is, else
 // quoted.
 func fileName(s string) string {
-	if s == "" || s == "{" || s == "}" || s[0] == '#' || s[0] == '\'' || s[0] == '"' || hasSpace(s) {
+	if s == "" || s == "{" || s == "}" || s[0] == '#' || s[0] == '\'' || s[0] == '"' || hasSpace(s) || strings.HasPrefix(s, "\ufeff") {
 		return Arg{Text: s, Quoted: true}.String()
 	}
 	return s
@@ -207,7 +210,11 @@ func fileName(s string) string {
 // fileType prints a field's type column.
 func fileType(f *Field) string {
 	if f.Kind == FieldRef && (f.Ref == "" || f.Ref[0] == '\'' || f.Ref[0] == '"' || hasSpace(f.Ref)) {
-		return "$" + Arg{Text: f.Ref, Quoted: true}.String()
+		t := "$" + Arg{Text: f.Ref, Quoted: true}.String()
+		if f.List {
+			t = ListPrefix + t
+		}
+		return t
 	}
 	return f.typeString()
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 
 	"github.com/expose-go/expose/dsl"
 )
@@ -47,6 +48,10 @@ func (r *Registry) LoadFS(fsys fs.FS, patterns ...string) error {
 			errs.Add(&dsl.Error{Pos: dsl.Pos{File: pat}, Msg: "bad pattern: " + err.Error()})
 			continue
 		}
+		if len(paths) == 0 && !fs.ValidPath(strings.TrimRight(pat, "/")) {
+			errs.Add(&dsl.Error{Pos: dsl.Pos{File: pat}, Msg: "the pattern is no path of an fs.FS: paths are slash-separated and relative, without \"./\" or \"..\" (\"schemas/*.entity\")"})
+			continue
+		}
 		if len(paths) == 0 {
 			errs.Add(&dsl.Error{Pos: dsl.Pos{File: pat}, Msg: "the pattern matches no file"})
 			continue
@@ -81,15 +86,20 @@ func (r *Registry) LoadFS(fsys fs.FS, patterns ...string) error {
 		e, err := compile(s, d)
 		if l, ok := err.(dsl.ErrorList); ok {
 			errs = append(errs, l...)
-			continue
+			// An empty entity in its place, so that references to it are
+			// not reported as naming nothing.
+			e, _ = compile(s, &dsl.Entity{Name: d.Name})
+		} else {
+			compiled = append(compiled, e)
 		}
-		compiled = append(compiled, e)
-		e.slot = s.slotFor(d.Name)
-		e.slot.e.Store(e)
+		if e != nil {
+			e.slot = s.slotFor(d.Name)
+			e.slot.e.Store(e)
+		}
 	}
-	if len(errs) == 0 {
-		errs = checkEntities(compiled)
-	}
+	// Every error at once: the references, flags and merges of what
+	// compiled are checked whatever else failed.
+	errs = append(errs, checkEntities(compiled)...)
 	if len(errs) > 0 {
 		errs.Sort()
 		return &LoadError{Errors: errs}
@@ -130,12 +140,12 @@ func (r *Registry) declaredOnce(decls []*dsl.Entity) dsl.ErrorList {
 	first := map[string]*dsl.Entity{}
 	for _, d := range decls {
 		if prev, dup := first[d.Name]; dup {
-			errs.Add(&dsl.Error{Entity: d.Name, Pos: d.Pos, Msg: fmt.Sprintf("entity %q is declared twice: first at %v", d.Name, prev.Pos)})
+			errs.Add(&dsl.Error{Entity: d.Name, Pos: d.Pos, Msg: fmt.Sprintf("entity %q is declared twice: first at %v", d.Name, prev.Pos), Source: d.SourceLine})
 			continue
 		}
 		first[d.Name] = d
 		if r.Lookup(d.Name) != nil {
-			errs.Add(&dsl.Error{Entity: d.Name, Pos: d.Pos, Msg: fmt.Sprintf("entity %q is already exposed in the registry: LoadFS replaces nothing", d.Name)})
+			errs.Add(&dsl.Error{Entity: d.Name, Pos: d.Pos, Msg: fmt.Sprintf("entity %q is already exposed in the registry: LoadFS replaces nothing", d.Name), Source: d.SourceLine})
 		}
 	}
 	return errs

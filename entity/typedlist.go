@@ -60,6 +60,13 @@ func (c *compiler) each(f *dsl.Field, n *node, r *dsl.Rule) {
 		base++
 	}
 	at := func(p dsl.Pos) dsl.Pos {
+		if a.Pos.InFile() { // the argument's column, past its quote
+			col := a.Pos.Col + p.Offset
+			if a.Quoted {
+				col++
+			}
+			return dsl.Pos{File: a.Pos.File, Line: a.Pos.Line, Col: col, Part: dsl.PartRules, Offset: base + p.Offset}
+		}
 		return dsl.Pos{Triple: f.Pos.Triple, Part: dsl.PartRules, Offset: base + p.Offset}
 	}
 	rs, err := dsl.ParseRules(a.Text)

@@ -84,7 +84,7 @@ func expand(names []string) ([]string, error) {
 	seen := map[string]bool{}
 	for _, n := range names {
 		matches := []string{n}
-		if strings.ContainsAny(n, "*?[") {
+		if _, err := os.Stat(n); err != nil && strings.ContainsAny(n, "*?[") { // a file of that very name is no glob
 			var err error
 			matches, err = filepath.Glob(n)
 			if err != nil {
@@ -95,8 +95,8 @@ func expand(names []string) ([]string, error) {
 			}
 		}
 		for _, m := range matches {
-			if !seen[m] {
-				seen[m] = true
+			if key := filepath.Clean(m); !seen[key] { // ./u.entity is u.entity
+				seen[key] = true
 				out = append(out, m)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/expose-go/expose/dsl"
 )
@@ -43,8 +44,10 @@ func runFmt(env *env, args []string) error {
 	failed := false
 	for _, p := range paths {
 		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
+		if err != nil { // reported, and the other files still formatted
+			fmt.Fprintln(env.stderr, err)
+			failed = true
+			continue
 		}
 		f, err := dsl.ParseFile(p, src)
 		if err != nil {
@@ -69,8 +72,9 @@ func runFmt(env *env, args []string) error {
 		switch {
 		case *write:
 			if changed {
-				if err := os.WriteFile(p, out, 0o644); err != nil {
-					return err
+				if err := writeFile(p, out); err != nil {
+					fmt.Fprintln(env.stderr, err)
+					failed = true
 				}
 			}
 		case !*list:
@@ -81,4 +85,31 @@ func runFmt(env *env, args []string) error {
 		return errReported
 	}
 	return nil
+}
+
+// writeFile replaces the file at path with data as gofmt -w does: written
+// to a temporary file in the same directory, with the file's mode, then
+// renamed over it, so that a failure never leaves the file cut short.
+func writeFile(path string, data []byte) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename, there is nothing to remove
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }

@@ -72,6 +72,10 @@ func run(env *env, args []string) int {
 			c.printHelp(env.stdout)
 			return 0
 		}
+		if args[0] == "help" {
+			usage(env.stdout)
+			return 0
+		}
 		fmt.Fprintf(env.stderr, "expose: help: unknown command %q\n", args[0])
 		return 2
 	}
