@@ -53,10 +53,10 @@ const (
 // In an .entity file the methods stand between the name and the "{":
 // "users POST {".
 type Entity struct {
-	Name     string
-	Methods  []string // the HTTP methods allowed; empty for any
-	Fields   []*Field
-	Pos      Pos // in a file: the entity's name; zero for triples
+	Name    string
+	Methods []string // the HTTP methods allowed; empty for any
+	Fields  []*Field
+	Pos     Pos // in a file: the entity's name; zero for triples
 	// SourceLine is, for an entity read from a file, its first line, which
 	// errors about the entity quote.
 	SourceLine string
