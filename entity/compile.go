@@ -434,6 +434,9 @@ func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 	}
 }
 
+// maxParamList is how many values a list param (in's values) holds.
+const maxParamList = 100
+
 // ruleInfoOf returns what a failure of one use of def reports: the rule's
 // own name (an alias's use too) and its params. A rule of any number of
 // arguments reports those from its last param's place on as one list.
@@ -444,11 +447,17 @@ func ruleInfoOf(def *rules.Def, args []dsl.Arg) *ruleInfo {
 			break
 		}
 		if def.MaxArgs < 0 && i == len(def.Params)-1 {
-			list := make([]any, 0, len(args)-i)
-			for _, a := range args[i:] {
+			// A list, of at most maxParamList values: an error body stays
+			// small whatever the declaration lists ("more" counts the rest).
+			rest := args[i:]
+			list := make([]any, 0, min(len(rest), maxParamList))
+			for _, a := range rest[:min(len(rest), maxParamList)] {
 				list = append(list, typedArg(a.Text, a.Quoted))
 			}
 			info.params = append(info.params, ruleParam{name, list})
+			if len(rest) > maxParamList {
+				info.params = append(info.params, ruleParam{"more", int64(len(rest) - maxParamList)})
+			}
 			break
 		}
 		info.params = append(info.params, ruleParam{name, typedArg(args[i].Text, args[i].Quoted)})

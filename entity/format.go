@@ -199,9 +199,10 @@ func (f *format) append(dst []byte, v rules.Value) ([]byte, error) {
 	case f.user != nil:
 		return f.appendUser(dst, v)
 	case f.layout != "":
-		dst = append(dst, '"')
-		dst = v.Time.UTC().AppendFormat(dst, f.layout)
-		return append(dst, '"'), nil
+		// Formatted aside and written as a JSON string: a layout may hold
+		// quotes, backslashes or control characters.
+		var buf [64]byte
+		return appendString(dst, bytesString(v.Time.UTC().AppendFormat(buf[:0], f.layout))), nil
 	case f.unit == time.Second:
 		return strconv.AppendInt(dst, v.Time.Unix(), 10), nil
 	case f.unit == time.Millisecond:

@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"encoding/json"
 	"reflect"
 	"strconv"
 	"strings"
@@ -80,8 +81,8 @@ func (r *run) jsonStep(in raw, step string) raw {
 	k := int(in.n) + 2 // the first entry inside the container
 	want, isIndex := -1, false
 	if text[0] == '[' {
-		i, err := strconv.Atoi(step)
-		if err != nil || i < 0 {
+		i, ok := stepIndex(step)
+		if !ok {
 			return raw{}
 		}
 		want, isIndex = i, true
@@ -152,10 +153,12 @@ func goStep(v any, step string) raw {
 		}
 		return raw{}
 	case []any:
-		if i, err := strconv.Atoi(step); err == nil && i >= 0 && i < len(x) {
+		if i, ok := stepIndex(step); ok && i < len(x) {
 			return raw{a: x[i]}
 		}
 		return raw{}
+	case json.RawMessage: // JSON held in a Go value: decoded, then stepped into
+		return goStep(decodeRawMessage(x).a, step)
 	case *Object:
 		got, _ := x.Get(step)
 		return raw{a: got}
@@ -178,8 +181,8 @@ func goStep(v any, step string) raw {
 		}
 		return rawOfValue(e)
 	case reflect.Slice, reflect.Array:
-		i, err := strconv.Atoi(step)
-		if err != nil || i < 0 || i >= rv.Len() {
+		i, ok := stepIndex(step)
+		if !ok || i >= rv.Len() {
 			return raw{}
 		}
 		return rawOfValue(rv.Index(i))
@@ -209,7 +212,7 @@ func (r *run) fromSource(src *source, n *node) (sub source, release bool) {
 // input path and a JSON Pointer.
 func appendFromPath(bin, bptr []byte, rest []string) ([]byte, []byte) {
 	for _, s := range rest {
-		if i, err := strconv.Atoi(s); err == nil && i >= 0 && strconv.Itoa(i) == s {
+		if i, ok := stepIndex(s); ok {
 			bin = AppendPathIndex(bin, i)
 		} else {
 			bin = AppendPathKey(bin, s)
@@ -232,4 +235,26 @@ func (r *run) appendGroupFrom(dst []byte, n *node, src *source, depth int) []byt
 		r.releaseJSON()
 	}
 	return dst
+}
+
+// stepIndex reads a step of a from path as a list index: a number spelled
+// as strconv.Itoa spells it (no sign, no leading zero), so that the step
+// that reads an element is the one errors name.
+func stepIndex(step string) (int, bool) {
+	i, err := strconv.Atoi(step)
+	if err != nil || i < 0 || strconv.Itoa(i) != step {
+		return 0, false
+	}
+	return i, true
+}
+
+// decodeRawMessage reads JSON a Go value holds (a json.RawMessage in a
+// map) as encoding/json decodes it into an any: absent when it is not
+// JSON.
+func decodeRawMessage(m json.RawMessage) raw {
+	var v any
+	if json.Unmarshal(m, &v) != nil {
+		return raw{}
+	}
+	return raw{a: v}
 }

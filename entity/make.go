@@ -970,6 +970,9 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		return append(dst, "null"...)
 	}
 	in := r.read(src, n)
+	if m, ok := in.a.(json.RawMessage); ok && in.kind == rawAny { // JSON in a Go value: its object or list
+		in = decodeRawMessage(m)
+	}
 	if n.refList { // issue 14: []$name, always a list (typedlist.go)
 		return r.appendRefTyped(dst, n, ent, in, depth)
 	}

@@ -331,6 +331,9 @@ func (c *catalogs) render(m *message, li int, code, field string, params map[str
 	return b.String()
 }
 
+// maxListed is how many values of a list param (in's) a message names.
+const maxListed = 20
+
 // paramText formats a param's value for a message.
 func paramText(v any) string {
 	switch x := v.(type) {
@@ -345,10 +348,14 @@ func paramText(v any) string {
 			return strconv.FormatFloat(x+0, 'f', -1, 64)
 		}
 		return strconv.FormatFloat(x, 'g', -1, 64)
-	case []any: // the values of `in`
-		parts := make([]string, len(x))
-		for i, e := range x {
+	case []any: // the values of `in`: the first maxListed of them
+		n := min(len(x), maxListed)
+		parts := make([]string, n, n+1)
+		for i, e := range x[:n] {
 			parts[i] = paramText(e)
+		}
+		if len(x) > n {
+			parts = append(parts, "… ("+strconv.Itoa(len(x)-n)+" more)")
 		}
 		return strings.Join(parts, ", ")
 	}

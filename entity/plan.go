@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -108,6 +109,10 @@ func (n *node) omits(v []byte) bool {
 		switch string(v) {
 		case "null", `""`, "0", "false", "[]", "{}":
 			return true
+		}
+		if c := v[0]; c == '-' || c >= '0' && c <= '9' { // 0.0, -0, 0e10, 0.00: zero however spelled
+			f, err := strconv.ParseFloat(bytesString(v), 64)
+			return err == nil && f == 0
 		}
 	}
 	return false

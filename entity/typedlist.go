@@ -55,19 +55,23 @@ func (c *compiler) each(f *dsl.Field, n *node, r *dsl.Rule) {
 	}
 	c.elemNode(f, n)
 	a := r.Args[0]
-	base := a.Pos.Offset // where the argument's text starts in the rules text
-	if a.Quoted {
-		base++
+	// at places a position in the argument's text in the declaration: past
+	// its quote, and past the doubled quotes the text holds as one.
+	raw := ""
+	if a.Pos.InFile() && a.Pos.Col >= 1 && a.Pos.Col-1 <= len(f.SourceLine) {
+		raw = f.SourceLine[a.Pos.Col-1:]
+	} else if !a.Pos.InFile() && a.Pos.Offset >= 0 && a.Pos.Offset <= len(f.RulesText) {
+		raw = f.RulesText[a.Pos.Offset:]
 	}
 	at := func(p dsl.Pos) dsl.Pos {
-		if a.Pos.InFile() { // the argument's column, past its quote
-			col := a.Pos.Col + p.Offset
-			if a.Quoted {
-				col++
-			}
-			return dsl.Pos{File: a.Pos.File, Line: a.Pos.Line, Col: col, Part: dsl.PartRules, Offset: base + p.Offset}
+		off := p.Offset
+		if a.Quoted {
+			off = quotedOffset(raw, p.Offset)
 		}
-		return dsl.Pos{Triple: f.Pos.Triple, Part: dsl.PartRules, Offset: base + p.Offset}
+		if a.Pos.InFile() {
+			return dsl.Pos{File: a.Pos.File, Line: a.Pos.Line, Col: a.Pos.Col + off, Part: dsl.PartRules, Offset: a.Pos.Offset + off}
+		}
+		return dsl.Pos{Triple: f.Pos.Triple, Part: dsl.PartRules, Offset: a.Pos.Offset + off}
 	}
 	rs, err := dsl.ParseRules(a.Text)
 	if err != nil {
@@ -525,4 +529,22 @@ func typedListValue(elem rules.Kind, v []byte, plain bool) any {
 		}
 	}
 	return l
+}
+
+// quotedOffset returns where byte n of a quoted argument's text lies in
+// its source raw, which starts at the opening quote: a doubled quote is
+// one byte of the text.
+func quotedOffset(raw string, n int) int {
+	if raw == "" {
+		return n + 1
+	}
+	q := raw[0]
+	i := 1
+	for k := 0; k < n && i < len(raw); k++ {
+		if raw[i] == q && i+1 < len(raw) && raw[i+1] == q {
+			i++
+		}
+		i++
+	}
+	return i
 }

@@ -100,9 +100,15 @@ func compileIn(args []string, declared Kind) (Checker, error) {
 			texts[i] = strconv.Quote(a)
 		}
 	}
+	if len(texts) > maxListed { // a message names the first ones
+		texts = append(texts[:maxListed:maxListed], "… ("+strconv.Itoa(len(texts)-maxListed)+" more)")
+	}
 	c.err = errors.New("must be one of " + strings.Join(texts, ", "))
 	return c, nil
 }
+
+// maxListed is how many of its values in's message names.
+const maxListed = 20
 
 // add converts one listed value to the declared type.
 func (c *oneOf) add(a string, declared Kind) error {

@@ -424,8 +424,8 @@ func (c *checker) value(p path, f *entity.Field, v gjson.Result, secret bool) {
 			}
 		}
 	}
-	if len(f.Rules) == 0 {
-		return
+	if len(f.Rules) == 0 || f.Format != "" {
+		return // a format writes the value its checks judged, changed (rounded, a number for a date…)
 	}
 	for _, re := range f.Check(rv) {
 		msg := re.Err.Error()

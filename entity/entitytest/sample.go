@@ -3,6 +3,7 @@ package entitytest
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -49,8 +50,9 @@ func Sample(e *entity.Entity, opts ...SampleOption) []byte {
 	}
 	set, fields := e.Registry().Rules(), e.Fields()
 	if input {
-		dst, _ := sampleInput(append([]byte(nil), '{'), set, fields, 0, map[string]bool{})
-		return append(dst, '}')
+		t := &inputTree{}
+		sampleInput(t, set, fields, 0, nil)
+		return t.write(nil)
 	}
 	return sampleObject(nil, set, fields, 0)
 }
@@ -126,40 +128,127 @@ func sampleObject(dst []byte, set *rules.Set, fields []*entity.Field, depth int)
 	return append(dst, '}')
 }
 
-// sampleInput appends the members of an input object for fields, groups
-// flattened into it: seen holds the input names already written (none for
-// the first member).
-func sampleInput(dst []byte, set *rules.Set, fields []*entity.Field, depth int, seen map[string]bool) ([]byte, map[string]bool) {
+// sampleInput puts the members of an input object for fields into t,
+// under prefix: groups flattened into it (or under their from path), each
+// field under its name or its from path; the first field to reach an
+// input place writes it.
+func sampleInput(t *inputTree, set *rules.Set, fields []*entity.Field, depth int, prefix []string) {
 	for _, f := range fields {
+		path := append(prefix[:len(prefix):len(prefix)], f.Name)
+		if f.From != nil {
+			path = append(prefix[:len(prefix):len(prefix)], f.From...)
+		}
 		if f.Kind == dsl.FieldGroup {
-			dst, seen = sampleInput(dst, set, f.Fields, depth, seen)
+			if f.From == nil {
+				path = prefix
+			}
+			sampleInput(t, set, f.Fields, depth, path)
 			continue
 		}
-		if seen[f.Name] || !f.ReadByDefault() {
+		if !f.ReadByDefault() || t.has(path) {
 			continue
 		}
-		if len(seen) > 0 {
-			dst = append(dst, ',')
-		}
-		seen[f.Name] = true
-		dst = gjson.AppendJSONString(dst, f.Name)
-		dst = append(dst, ':')
 		if f.Kind != dsl.FieldRef {
-			dst = append(dst, sampleInputValue(set, f)...)
+			t.put(path, sampleInputValue(set, f))
 			continue
 		}
 		if stub, ok := refStub(f, depth); ok {
-			dst = append(dst, stub...)
+			t.put(path, []byte(stub))
 			continue
 		}
 		e := f.Entity()
-		dst = appendIf(dst, f.List, '[')
-		dst = append(dst, '{')
-		dst, _ = sampleInput(dst, e.Registry().Rules(), e.Fields(), depth+1, map[string]bool{})
-		dst = append(dst, '}')
-		dst = appendIf(dst, f.List, ']')
+		sub := &inputTree{}
+		sampleInput(sub, e.Registry().Rules(), e.Fields(), depth+1, nil)
+		obj := sub.write(nil)
+		if f.List {
+			obj = append(append([]byte{'['}, obj...), ']')
+		}
+		t.put(path, obj)
 	}
-	return dst, seen
+}
+
+// inputTree is an input object being built: members in order, each a
+// JSON value or an object (or, where every key is a list index, a list)
+// of its own.
+type inputTree struct {
+	keys []string
+	kids map[string]*inputTree
+	val  []byte // a leaf's JSON
+}
+
+// has reports whether anything is written at path, or on the way to it.
+func (t *inputTree) has(path []string) bool {
+	for _, k := range path {
+		c := t.kids[k]
+		if c == nil {
+			return false
+		}
+		if c.val != nil {
+			return true
+		}
+		t = c
+	}
+	return true
+}
+
+// put writes v at path, making the objects on the way.
+func (t *inputTree) put(path []string, v []byte) {
+	for i, k := range path {
+		c := t.kids[k]
+		if c == nil {
+			if t.kids == nil {
+				t.kids = map[string]*inputTree{}
+			}
+			c = &inputTree{}
+			t.kids[k] = c
+			t.keys = append(t.keys, k)
+		}
+		if i == len(path)-1 {
+			c.val = v
+		}
+		t = c
+	}
+}
+
+// write appends t as JSON: an object, or a list when every key is an
+// index (missing elements null).
+func (t *inputTree) write(dst []byte) []byte {
+	if t.val != nil {
+		return append(dst, t.val...)
+	}
+	last, list := -1, len(t.keys) > 0
+	for _, k := range t.keys {
+		i, err := strconv.Atoi(k)
+		if err != nil || i < 0 || strconv.Itoa(i) != k {
+			list = false
+			break
+		}
+		last = max(last, i)
+	}
+	if list {
+		dst = append(dst, '[')
+		for i := 0; i <= last; i++ {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			if c := t.kids[strconv.Itoa(i)]; c != nil {
+				dst = c.write(dst)
+			} else {
+				dst = append(dst, "null"...)
+			}
+		}
+		return append(dst, ']')
+	}
+	dst = append(dst, '{')
+	for i, k := range t.keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = gjson.AppendJSONString(dst, k)
+		dst = append(dst, ':')
+		dst = t.kids[k].write(dst)
+	}
+	return append(dst, '}')
 }
 
 // refStub returns what a reference holds where Sample makes no object for
