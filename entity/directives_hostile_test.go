@@ -238,7 +238,6 @@ func TestHostile14InMessageBounded(t *testing.T) {
 	}
 }
 
-
 // A from step is an index when it spells a number as written ("a number
 // steps into a list"), but the walk reads "+1" and "01" as index 1 (Atoi),
 // while the error path names them as keys (Path "a.+1", Pointer
