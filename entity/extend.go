@@ -135,7 +135,11 @@ func combine(name string, base, own *dsl.Entity) (*dsl.Entity, dsl.ErrorList) {
 			continue
 		}
 		i := fieldIndex(fields, f.Name)
-		if i < 0 {
+		switch {
+		case i < 0 && fieldIndex(b.Fields, f.Name) >= 0:
+			errs.Add(dsl.NewError(name, f, f.Pos, fmt.Sprintf("unexpose: field %q of %q is unexposed already", f.Name, base.Name)))
+			continue
+		case i < 0:
 			errs.Add(dsl.NewError(name, f, f.Pos, fmt.Sprintf("unexpose: %q has no field %q", base.Name, f.Name)))
 			continue
 		}

@@ -49,11 +49,12 @@ func mergedKeys(p *objectPlan, pending *Entity, visiting []*Entity, out map[stri
 			if len(visiting) > 1 {
 				where = fmt.Sprintf("field %q of $%s (merged)", n.decl.Name, visiting[len(visiting)-1].name)
 			}
-			if prev, ok := out[n.out]; ok && !n.shared {
+			key := validUTF8(n.out) // as a client reads it, as object() compares keys
+			if prev, ok := out[key]; ok && !n.shared {
 				dup(n.out, prev, where)
 				continue
 			}
-			out[n.out] = where
+			out[key] = where
 			continue
 		}
 		t := mergeTarget(n, pending)

@@ -93,6 +93,8 @@ func (c *compiler) each(f *dsl.Field, n *node, r *dsl.Rule) {
 			case rules.DirectiveFormat: // how each element is written: each 'format unix'
 				c.format(f, n.each, er)
 			case rules.DirectiveNone:
+			case rules.DirectiveEach, rules.DirectiveMerge, rules.DirectiveUnexpose:
+				c.errorf(f, er.Pos, "each takes the rules and format of the elements, and %q applies to no element", er.Name)
 			default:
 				c.errorf(f, er.Pos, "each takes the rules and format of the elements, and %q is the field's own: write it outside each", er.Name)
 			}
