@@ -139,6 +139,9 @@ func (f *Field) Entity() *Entity {
 // group, nor where a default fills the value (unless the default is itself
 // null), nor on a `req` field.
 func (f *Field) Nullable() bool {
+	if f.node != nil {
+		return f.node.writesNull() // what schema export says too
+	}
 	switch {
 	case f.Kind == dsl.FieldGroup:
 		return false

@@ -1,0 +1,495 @@
+package entity
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/expose-go/expose/rules"
+)
+
+// JSON Schema export: what an entity writes (OutputSchema) and what it
+// accepts as a request (InputSchema), as JSON Schema 2020-12, walked from
+// the plan Make runs so that the two cannot drift. Each type's schema
+// comes from the type table (rules.Kind.Schema, rules.Kind.InputSchema),
+// each rule's keywords from its Def's Schema hook.
+
+// SchemaMode says which side of an entity a schema describes.
+type SchemaMode uint8
+
+const (
+	// OutputSchema describes what Make writes: output names (after rename
+	// and the registry's key case), groups as nested objects, each field's
+	// type and whether it may be null, no other keys.
+	OutputSchema SchemaMode = iota
+	// InputSchema describes the JSON object MakeRequest accepts, under its
+	// strict conversions: input (declared) names, groups flattened as the
+	// input reads them, required where `req` has no default to fill it,
+	// every form that converts without loss ("27" for a number); unknown
+	// keys are allowed (they are dropped). X- fields are not in it at the
+	// top level: requests read them from headers only (OpenAPI lists them
+	// as header parameters); inside a referenced entity they are keys like
+	// any other.
+	InputSchema
+)
+
+// String returns "output" or "input".
+func (m SchemaMode) String() string {
+	switch m {
+	case OutputSchema:
+		return "output"
+	case InputSchema:
+		return "input"
+	}
+	return fmt.Sprintf("SchemaMode(%d)", uint8(m))
+}
+
+// JSONSchemaDialect is the $schema of every schema JSONSchema writes.
+const JSONSchemaDialect = "https://json-schema.org/draft/2020-12/schema"
+
+// JSONSchema returns the entity's JSON Schema (2020-12) in the mode given,
+// indented, its keys sorted: an object schema with "properties",
+// "required" (sorted) and, in OutputSchema, "additionalProperties": false;
+// each entity it references is in "$defs" under its name, recursion
+// included (a `$ref` field is an object of that schema, or an array of
+// them).
+//
+// A type maps as its rules.Kind.Schema says (number → integer, date → a
+// date-time string…), in InputSchema as rules.Kind.InputSchema says (a
+// number is an integer or its text). A field is nullable where Make may
+// write null (OutputSchema: no `req` and no default) or where MakeRequest
+// accepts null (InputSchema: anything but `req` without a default). Each
+// rule adds the keywords its Def's Schema hook gives (min → minLength or
+// minimum…, regex → pattern, email → format and pattern); in InputSchema
+// they judge the form the field writes, since the others are judged once
+// converted. A rule without a Schema hook, and what a hook can only give
+// as a "$comment", is named in the property's "$comment" and reported by
+// SchemaWarnings, never dropped silently.
+//
+// It fails when a `$ref` of the entity, or of an entity it references,
+// names no entity (see Registry.Check), or when the mode is neither.
+func (e *Entity) JSONSchema(mode SchemaMode) ([]byte, error) {
+	if e == nil {
+		return nil, errNilEntity
+	}
+	g, err := newSchemaGen(mode, defsRef)
+	if err != nil {
+		return nil, err
+	}
+	root := g.entity(e, true)
+	root["$schema"] = JSONSchemaDialect
+	defs := map[string]any{}
+	for len(g.queue) > 0 {
+		d := g.queue[0]
+		g.queue = g.queue[1:]
+		defs[d.name] = g.entity(d, false)
+	}
+	if len(defs) > 0 {
+		root["$defs"] = defs
+	}
+	if g.err != nil {
+		return nil, g.err
+	}
+	return marshalSchema(root)
+}
+
+// JSONSchema returns the JSON Schema of the entity named. See
+// Entity.JSONSchema.
+func (r *Registry) JSONSchema(name string, mode SchemaMode) ([]byte, error) {
+	e, err := r.entity(name)
+	if err != nil {
+		return nil, err
+	}
+	return e.JSONSchema(mode)
+}
+
+// SchemaWarnings returns what the entity's schemas, and those of the
+// entities it references, cannot say, one line per use, sorted: each use
+// of a rule whose Def has no Schema hook ("entity \"e\", field \"n\": rule
+// \"even\" has no Schema hook: the schema does not say what it checks")
+// and each "$comment" a hook gave instead of a keyword. The same uses are
+// named in the "$comment" of their properties. A tool prints them.
+func (e *Entity) SchemaWarnings() []string {
+	if e == nil {
+		return nil
+	}
+	g, _ := newSchemaGen(OutputSchema, defsRef)
+	g.entity(e, true)
+	for len(g.queue) > 0 {
+		d := g.queue[0]
+		g.queue = g.queue[1:]
+		if d != e {
+			g.entity(d, false)
+		}
+	}
+	return g.sortedWarnings()
+}
+
+// SchemaWarnings returns the SchemaWarnings of every entity of the
+// registry, sorted.
+func (r *Registry) SchemaWarnings() []string {
+	g, _ := newSchemaGen(OutputSchema, defsRef)
+	for _, name := range r.Names() {
+		if e := r.Lookup(name); e != nil {
+			g.entity(e, false)
+		}
+	}
+	return g.sortedWarnings()
+}
+
+// schemaGen builds the schemas of entities, in one mode.
+type schemaGen struct {
+	mode SchemaMode
+	// ref returns the URI reference of a referenced entity's schema in
+	// the mode: "#/$defs/name" in a JSON Schema, a component in OpenAPI.
+	ref func(name string, mode SchemaMode) string
+
+	queue    []*Entity       // referenced entities whose schemas are wanted
+	queued   map[string]bool // by name
+	warnings map[string]bool
+	err      error
+}
+
+func newSchemaGen(mode SchemaMode, ref func(string, SchemaMode) string) (*schemaGen, error) {
+	if mode != OutputSchema && mode != InputSchema {
+		return nil, fmt.Errorf("entity: %v is no schema mode: use OutputSchema or InputSchema", mode)
+	}
+	return &schemaGen{mode: mode, ref: ref, queued: map[string]bool{}, warnings: map[string]bool{}}, nil
+}
+
+// defsRef is the URI reference of an entity's schema among a JSON
+// Schema's $defs.
+func defsRef(name string, _ SchemaMode) string { return "#/$defs/" + pointerFragment(name) }
+
+// pointerFragment returns name as one token of a JSON Pointer (RFC 6901: ~
+// as ~0, / as ~1) written in a URI fragment (RFC 3986: what a fragment may
+// not hold percent-encoded).
+func pointerFragment(name string) string {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c == '~':
+			b.WriteString("~0")
+		case c == '/':
+			b.WriteString("~1")
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._!$&'()*+,;=:@?", c) >= 0:
+			b.WriteByte(c)
+		default:
+			const hex = "0123456789ABCDEF"
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
+}
+
+// entity returns the object schema of e. top says whether it is the
+// request's top level, where X- fields are headers (InputSchema).
+func (g *schemaGen) entity(e *Entity, top bool) map[string]any {
+	if g.mode == OutputSchema {
+		return g.outputObject(e, e.root)
+	}
+	props := map[string]any{}
+	var required []string
+	g.inputFields(e, e.root, top, props, &required)
+	s := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		s["required"] = sortedSet(required)
+	}
+	return s
+}
+
+// outputObject returns the schema of an object Make writes with p.
+func (g *schemaGen) outputObject(e *Entity, p *objectPlan) map[string]any {
+	props := make(map[string]any, len(p.nodes))
+	var required []string
+	for _, n := range p.nodes {
+		var s map[string]any
+		switch n.kind {
+		case nodeGroup:
+			s = g.outputObject(e, n.group)
+		case nodeRef:
+			s = g.refSchema(e, n)
+		default:
+			s = g.valueSchema(e, n)
+		}
+		props[n.out] = s
+		if !n.mayBeAbsent() {
+			required = append(required, n.out)
+		}
+	}
+	s := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		s["required"] = sortedSet(required)
+	}
+	return s
+}
+
+// inputFields adds the properties the fields of p read to props: a
+// group's fields at the level of the group, as the input holds them.
+func (g *schemaGen) inputFields(e *Entity, p *objectPlan, top bool, props map[string]any, required *[]string) {
+	for _, n := range p.nodes {
+		var s map[string]any
+		switch {
+		case n.kind == nodeGroup:
+			g.inputFields(e, n.group, top, props, required)
+			continue
+		case top && n.header != "":
+			continue // a header, never a key of the request's input
+		case n.kind == nodeRef:
+			s = g.refSchema(e, n)
+		default:
+			s = g.valueSchema(e, n)
+		}
+		if prev, dup := props[n.in]; dup { // two fields read one key: both judge it
+			s = map[string]any{"allOf": []any{prev, s}}
+		}
+		props[n.in] = s
+		if n.inputRequired() {
+			*required = append(*required, n.in)
+		}
+	}
+}
+
+// mayBeAbsent reports whether a call may leave the field's key out of
+// Make's output: such a field is not "required" in OutputSchema. Today
+// every declared field is written (null when it has no value).
+func (n *node) mayBeAbsent() bool { return false }
+
+// writesNull reports whether Make may write null for the field: never for
+// a group, nor where a default fills the value (unless the default is
+// itself null), nor on a `req` field.
+func (n *node) writesNull() bool {
+	switch {
+	case n.kind == nodeGroup:
+		return false
+	case n.kind == nodeRef && n.refDefault:
+		return false
+	case n.kind == nodeValue && n.hasDefault && !n.defNull:
+		return false
+	}
+	return !n.req
+}
+
+// fillsNull reports whether a default stands in for an absent or null
+// input.
+func (n *node) fillsNull() bool {
+	if n.kind == nodeRef {
+		return n.refDefault
+	}
+	return n.hasDefault && !n.defNull
+}
+
+// inputRequired reports whether MakeRequest rejects an input that lacks the
+// field: `req` without a default.
+func (n *node) inputRequired() bool { return n.req && !n.fillsNull() }
+
+// nullable reports whether the field's schema, in the generator's mode,
+// allows null.
+func (g *schemaGen) nullable(n *node) bool {
+	if g.mode == OutputSchema {
+		return n.writesNull()
+	}
+	return !n.inputRequired()
+}
+
+// refSchema returns the schema of a `$ref` field: an object of the
+// referenced entity, or an array of them.
+func (g *schemaGen) refSchema(e *Entity, n *node) map[string]any {
+	target := n.ref.e.Load()
+	if target == nil {
+		if g.err == nil {
+			g.err = fmt.Errorf("entity: schema of %q: field %q: $%s names no entity", e.name, n.decl.Name, n.ref.name)
+		}
+		return map[string]any{}
+	}
+	if !g.queued[target.name] {
+		g.queued[target.name] = true
+		g.queue = append(g.queue, target)
+	}
+	one := map[string]any{"$ref": g.ref(target.name, g.mode)}
+	alts := []any{one, map[string]any{"type": "array", "items": map[string]any{"$ref": one["$ref"]}}}
+	if g.nullable(n) {
+		alts = append(alts, map[string]any{"type": "null"})
+	}
+	return map[string]any{"anyOf": alts}
+}
+
+// valueSchema returns the schema of a value field: its type's, with the
+// keywords of its rules, nullable as the mode says.
+func (g *schemaGen) valueSchema(e *Entity, n *node) map[string]any {
+	var alts []map[string]any
+	if g.mode == OutputSchema {
+		alts = []map[string]any{n.typ.Schema()}
+	} else {
+		alts = n.typ.InputSchema()
+	}
+	comments := g.addRules(e, n, alts[0])
+	var s map[string]any
+	if len(alts) == 1 {
+		s = alts[0]
+	} else {
+		l := make([]any, len(alts))
+		for i, a := range alts {
+			l[i] = a
+		}
+		s = map[string]any{"anyOf": l}
+	}
+	if g.nullable(n) {
+		s = withNull(s)
+	} else if _, typed := s["type"]; !typed && n.typ == rules.Any {
+		s["type"] = []any{"array", "boolean", "number", "object", "string"} // anything but null
+	}
+	if len(comments) > 0 {
+		s["$comment"] = strings.Join(comments, "; ")
+	}
+	if g.mode == InputSchema && n.fillsNull() && n.defJSON != nil {
+		s["default"] = json.RawMessage(n.defJSON)
+	}
+	return s
+}
+
+// addRules adds the keywords of n's rules to s, in rule order: a rule
+// whose keywords s already has goes into "allOf", so that every rule
+// holds. It returns what the schema cannot say, for "$comment", and
+// records it as warnings.
+func (g *schemaGen) addRules(e *Entity, n *node, s map[string]any) []string {
+	var comments []string
+	set := e.reg.rules
+	for _, r := range n.decl.Rules {
+		if rules.LookupDirective(r.Name) != rules.NotDirective {
+			continue
+		}
+		def, ok := set.Lookup(r.Name)
+		if !ok || def.Implied.Has(n.typ) {
+			continue // implied: the conversion guarantees it
+		}
+		if def.Schema == nil {
+			c := fmt.Sprintf("rule %q has no Schema hook: the schema does not say what it checks", r.Name)
+			comments = append(comments, c)
+			g.warn(e, n, c)
+			continue
+		}
+		args := make([]string, len(r.Args))
+		for i, a := range r.Args {
+			args[i] = a.Text
+		}
+		kw, c := callSchemaHook(def, args, n.typ)
+		if c != "" {
+			comments = append(comments, c)
+			g.warn(e, n, c)
+		}
+		mergeKeywords(s, kw)
+	}
+	return comments
+}
+
+// callSchemaHook calls a rule's Schema hook and returns its keywords and
+// its "$comment", apart. A hook that panics gives a comment that says so.
+func callSchemaHook(def rules.Def, args []string, k rules.Kind) (kw map[string]any, comment string) {
+	defer func() {
+		if recover() != nil {
+			kw, comment = nil, fmt.Sprintf("rule %q: its Schema hook panicked: the schema does not say what it checks", def.Name)
+		}
+	}()
+	m := def.Schema(args, k)
+	if len(m) == 0 {
+		return nil, ""
+	}
+	kw = make(map[string]any, len(m))
+	for key, v := range m {
+		if key == "$comment" {
+			comment, _ = v.(string)
+			continue
+		}
+		kw[key] = v
+	}
+	return kw, comment
+}
+
+// mergeKeywords adds kw to s, or, when s has one of its keywords, adds kw
+// to s's "allOf".
+func mergeKeywords(s, kw map[string]any) {
+	if len(kw) == 0 {
+		return
+	}
+	for k := range kw {
+		if _, clash := s[k]; clash {
+			all, _ := s["allOf"].([]any)
+			s["allOf"] = append(all, kw)
+			return
+		}
+	}
+	for k, v := range kw {
+		s[k] = v
+	}
+}
+
+// withNull returns s allowing null too: "null" added to its type when the
+// type is all that rejects null, else s and null as alternatives.
+func withNull(s map[string]any) map[string]any {
+	restricts := false
+	for _, k := range []string{"allOf", "oneOf", "enum", "const", "not", "$ref", "anyOf"} {
+		if _, ok := s[k]; ok {
+			restricts = true
+		}
+	}
+	if alts, ok := s["anyOf"].([]any); ok && len(s) == 1 {
+		return map[string]any{"anyOf": append(alts, map[string]any{"type": "null"})}
+	}
+	if restricts {
+		return map[string]any{"anyOf": []any{s, map[string]any{"type": "null"}}}
+	}
+	switch t := s["type"].(type) {
+	case string:
+		s["type"] = []any{t, "null"}
+	case []any:
+		s["type"] = append(t, "null")
+	}
+	return s
+}
+
+// warn records what the schema of n cannot say.
+func (g *schemaGen) warn(e *Entity, n *node, msg string) {
+	g.warnings[fmt.Sprintf("entity %q, field %q: %s", e.name, n.decl.Name, msg)] = true
+}
+
+func (g *schemaGen) sortedWarnings() []string {
+	if len(g.warnings) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(g.warnings))
+	for w := range g.warnings {
+		out = append(out, w)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// sortedSet returns the distinct strings of l, sorted, as JSON values.
+func sortedSet(l []string) []any {
+	sort.Strings(l)
+	out := make([]any, 0, len(l))
+	for i, s := range l {
+		if i == 0 || s != l[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// marshalSchema writes v as indented JSON with its keys sorted, and
+// without encoding/json's HTML escapes (patterns hold < and &).
+func marshalSchema(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("entity: schema: %w", err)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}

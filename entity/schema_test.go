@@ -1,0 +1,159 @@
+package entity_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata/schema")
+
+// schemaCorpus declares the test corpus (testdata/corpus.json, shared with
+// entitytest and the schematest module) in a registry of its own, with its
+// custom rules: even and upper, which have no Schema hook.
+func schemaCorpus(t testing.TB) (*entity.Registry, []string) {
+	t.Helper()
+	b, err := os.ReadFile("testdata/corpus.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decls []struct {
+		Name string   `json:"name"`
+		Decl []string `json:"decl"`
+	}
+	if err := json.Unmarshal(b, &decls); err != nil {
+		t.Fatal(err)
+	}
+	reg := entity.NewRegistry()
+	for _, name := range []string{"even", "upper"} {
+		err := reg.RegisterRule(rules.Def{Name: name, Types: rules.Kinds(rules.Int, rules.String),
+			Compile: func([]string, rules.Kind) (rules.Checker, error) {
+				return rules.CheckFunc(func(rules.Value) error { return nil }), nil
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var names []string
+	for _, d := range decls {
+		expose(t, reg, d.Name, d.Decl...)
+		names = append(names, d.Name)
+	}
+	return reg, names
+}
+
+// TestJSONSchemaGolden: the schema of every entity of the corpus, in both
+// modes, is the golden file testdata/schema/NAME.MODE.json (go test -run
+// JSONSchemaGolden -update rewrites them), and the same bytes every time.
+func TestJSONSchemaGolden(t *testing.T) {
+	reg, names := schemaCorpus(t)
+	for _, name := range names {
+		if name == "undeclared" {
+			continue // TestJSONSchemaErrors
+		}
+		for _, mode := range []entity.SchemaMode{entity.OutputSchema, entity.InputSchema} {
+			t.Run(name+"/"+mode.String(), func(t *testing.T) {
+				got, err := reg.JSONSchema(name, mode)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if again, _ := reg.JSONSchema(name, mode); !bytes.Equal(got, again) {
+					t.Fatalf("two calls give two schemas")
+				}
+				if !json.Valid(got) {
+					t.Fatalf("not JSON: %s", got)
+				}
+				golden(t, filepath.Join("testdata", "schema", name+"."+mode.String()+".json"), got)
+			})
+		}
+	}
+}
+
+// golden compares got with the file at path, or writes it under -update.
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	got = append(append([]byte(nil), got...), '\n')
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to write it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs (run with -update to rewrite it):\n%s", path, got)
+	}
+}
+
+func TestJSONSchemaErrors(t *testing.T) {
+	reg, _ := schemaCorpus(t)
+	tests := []struct {
+		name   string
+		entity string
+		mode   entity.SchemaMode
+		want   string
+		is     error
+	}{
+		{"a $ref to nothing", "undeclared", entity.OutputSchema, `entity: schema of "undeclared": field "ghost": $nobody names no entity`, nil},
+		{"a $ref to nothing, input", "undeclared", entity.InputSchema, `entity: schema of "undeclared": field "ghost": $nobody names no entity`, nil},
+		{"no such mode", "user", entity.SchemaMode(7), "entity: SchemaMode(7) is no schema mode: use OutputSchema or InputSchema", nil},
+		{"no such entity", "nobody", entity.OutputSchema, `entity: unknown entity: "nobody" is not exposed`, entity.ErrUnknownEntity},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := reg.JSONSchema(tt.entity, tt.mode)
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("JSONSchema = %s, %v; want the error %q", b, err, tt.want)
+			}
+			if b != nil {
+				t.Errorf("JSONSchema returned %s with its error", b)
+			}
+			if tt.is != nil && !errors.Is(err, tt.is) {
+				t.Errorf("errors.Is(%v, %v) = false", err, tt.is)
+			}
+		})
+	}
+	var nilEntity *entity.Entity
+	if _, err := nilEntity.JSONSchema(entity.OutputSchema); err == nil {
+		t.Errorf("a nil Entity's JSONSchema gave no error")
+	}
+}
+
+func TestSchemaWarnings(t *testing.T) {
+	reg, _ := schemaCorpus(t)
+	tests := []struct {
+		name string
+		got  []string
+		want []string
+	}{
+		{"an entity's", reg.Lookup("custom").SchemaWarnings(), []string{
+			`entity "custom", field "m": rule "even" has no Schema hook: the schema does not say what it checks`,
+			`entity "custom", field "n": rule "even" has no Schema hook: the schema does not say what it checks`,
+			`entity "custom", field "s": rule "upper" has no Schema hook: the schema does not say what it checks`,
+		}},
+		{"none", reg.Lookup("user").SchemaWarnings(), nil},
+		{"a registry's", reg.SchemaWarnings(), []string{
+			`entity "custom", field "m": rule "even" has no Schema hook: the schema does not say what it checks`,
+			`entity "custom", field "n": rule "even" has no Schema hook: the schema does not say what it checks`,
+			`entity "custom", field "s": rule "upper" has no Schema hook: the schema does not say what it checks`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if strings.Join(tt.got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("SchemaWarnings() =\n%s\nwant\n%s", strings.Join(tt.got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
