@@ -321,6 +321,11 @@ func (g *schemaGen) refSchema(e *Entity, n *node) map[string]any {
 // valueSchema returns the schema of a value field: its type's, with the
 // keywords of its rules, nullable as the mode says.
 func (g *schemaGen) valueSchema(e *Entity, n *node) map[string]any {
+	return g.valueSchemaOf(e, n, g.nullable(n))
+}
+
+// valueSchemaOf is valueSchema, nullable or not as told.
+func (g *schemaGen) valueSchemaOf(e *Entity, n *node, nullable bool) map[string]any {
 	var alts []map[string]any
 	if g.mode == OutputSchema {
 		alts = []map[string]any{n.typ.Schema()}
@@ -338,7 +343,7 @@ func (g *schemaGen) valueSchema(e *Entity, n *node) map[string]any {
 		}
 		s = map[string]any{"anyOf": l}
 	}
-	if g.nullable(n) {
+	if nullable {
 		s = withNull(s)
 	} else if _, typed := s["type"]; !typed && n.typ == rules.Any {
 		s["type"] = []any{"array", "boolean", "number", "object", "string"} // anything but null
@@ -410,22 +415,70 @@ func callSchemaHook(def rules.Def, args []string, k rules.Kind) (kw map[string]a
 	return kw, comment
 }
 
-// mergeKeywords adds kw to s, or, when s has one of its keywords, adds kw
-// to s's "allOf".
+// mergeKeywords adds kw to s: a bound that s has too is kept at the
+// tighter of the two (min 1 and min 3 are minimum 3); when s has another
+// of kw's keywords, kw's others go to s's "allOf", so that every rule
+// holds.
 func mergeKeywords(s, kw map[string]any) {
-	if len(kw) == 0 {
-		return
+	rest := make(map[string]any, len(kw))
+	for k, v := range kw {
+		prev, clash := s[k]
+		tighter, isBound := boundKeywords[k]
+		switch {
+		case !clash:
+			rest[k] = v
+		case isBound && isNumber(prev) && isNumber(v):
+			if less(v, prev) == tighter {
+				s[k] = v
+			}
+		default:
+			rest[k] = v
+		}
 	}
-	for k := range kw {
+	for k := range rest {
 		if _, clash := s[k]; clash {
 			all, _ := s["allOf"].([]any)
-			s["allOf"] = append(all, kw)
+			s["allOf"] = append(all, rest)
 			return
 		}
 	}
-	for k, v := range kw {
+	for k, v := range rest {
 		s[k] = v
 	}
+}
+
+// boundKeywords are the keywords that bound a number, a length or a
+// count, each mapped to what less(new, old) is when the new bound is the
+// tighter: false for lower bounds, true for upper ones.
+var boundKeywords = map[string]bool{
+	"minimum": false, "exclusiveMinimum": false, "minLength": false, "minItems": false, "minProperties": false,
+	"maximum": true, "exclusiveMaximum": true, "maxLength": true, "maxItems": true, "maxProperties": true,
+}
+
+func isNumber(v any) bool {
+	switch v.(type) {
+	case int64, float64:
+		return true
+	}
+	return false
+}
+
+// less reports whether the number a is less than b (int64 or float64),
+// exactly when both are int64.
+func less(a, b any) bool {
+	ai, aInt := a.(int64)
+	bi, bInt := b.(int64)
+	if aInt && bInt {
+		return ai < bi
+	}
+	return boundFloat(a) < boundFloat(b)
+}
+
+func boundFloat(v any) float64 {
+	if i, ok := v.(int64); ok {
+		return float64(i)
+	}
+	return v.(float64)
 }
 
 // withNull returns s allowing null too: "null" added to its type when the
