@@ -297,7 +297,8 @@ func (g *schemaGen) nullable(n *node) bool {
 }
 
 // refSchema returns the schema of a `$ref` field: an object of the
-// referenced entity, or an array of them.
+// referenced entity, or an array of them (in InputSchema, an array whose
+// object elements are, since the others are skipped).
 func (g *schemaGen) refSchema(e *Entity, n *node) map[string]any {
 	target := n.ref.e.Load()
 	if target == nil {
@@ -311,7 +312,12 @@ func (g *schemaGen) refSchema(e *Entity, n *node) map[string]any {
 		g.queue = append(g.queue, target)
 	}
 	one := map[string]any{"$ref": g.ref(target.name, g.mode)}
-	alts := []any{one, map[string]any{"type": "array", "items": map[string]any{"$ref": one["$ref"]}}}
+	items := map[string]any{"$ref": one["$ref"]}
+	if g.mode == InputSchema {
+		// A list's elements that are not objects are skipped, not refused.
+		items = map[string]any{"if": map[string]any{"type": "object"}, "then": items}
+	}
+	alts := []any{one, map[string]any{"type": "array", "items": items}}
 	if g.nullable(n) {
 		alts = append(alts, map[string]any{"type": "null"})
 	}
