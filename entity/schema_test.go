@@ -157,3 +157,90 @@ func TestSchemaWarnings(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONSchemaProperties: the schema of one field "v", declared with
+// the type and rules given, in each mode (its property, compacted), and
+// whether it is required.
+func TestJSONSchemaProperties(t *testing.T) {
+	tests := []struct {
+		name, typ, rules string
+		mode             entity.SchemaMode
+		want             string
+		required         bool
+	}{
+		{"a string may be null", "string", "", entity.OutputSchema, `{"type":["string","null"]}`, true},
+		{"req: never null", "string", "req", entity.OutputSchema, `{"type":"string"}`, true},
+		{"a default: never null", "number", "default 3", entity.OutputSchema, `{"type":"integer"}`, true},
+		{"a null default on none", "none", "default null", entity.OutputSchema, `{}`, true},
+		{"none with req: anything but null", "none", "req", entity.OutputSchema, `{"type":["array","boolean","number","object","string"]}`, true},
+		{"a date", "date", "", entity.OutputSchema, `{"format":"date-time","type":["string","null"]}`, true},
+		{"an enum and null", "number", "bool", entity.OutputSchema, `{"anyOf":[{"enum":[0,1],"type":"integer"},{"type":"null"}]}`, true},
+		{"rules clash: allOf", "string", "regex '^a' | regex 'b$'", entity.OutputSchema,
+			`{"anyOf":[{"allOf":[{"pattern":"b$"}],"pattern":"^a","type":"string"},{"type":"null"}]}`, true},
+		{"rules of different keywords hold together", "none", "num | bool", entity.OutputSchema,
+			`{"anyOf":[{"anyOf":[{"type":"boolean"},{"enum":[0,1]},{"pattern":"^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[Oo][Nn]|[Oo][Ff][Ff]|1|0)$","type":"string"}],"pattern":"^-?[0-9]+(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$","type":["number","string"]},{"type":"null"}]}`, true},
+		{"bounds: the tighter", "string", "min 2 | min 4 | max 9 | range 1 7", entity.OutputSchema, `{"maxLength":7,"minLength":4,"type":["string","null"]}`, true},
+		{"a regex ECMA-262 reads otherwise", "string", "regex '(?i)^a'", entity.OutputSchema,
+			`{"$comment":"regex /(?i)^a/ is RE2 syntax that ECMA-262 reads otherwise: not written as a pattern","type":["string","null"]}`, true},
+		{"input: req", "string", "req", entity.InputSchema, `{"type":"string"}`, true},
+		{"input: req with a default", "string", "req | default 'x'", entity.InputSchema, `{"default":"x","type":["string","null"]}`, false},
+		{"input: a float or its text", "float", "range 0 1", entity.InputSchema,
+			`{"anyOf":[{"maximum":1,"minimum":0,"type":"number"},{"pattern":"^-?[0-9]+(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$","type":"string"},{"type":"null"}]}`, false},
+		{"input: a bool", "bool", "req", entity.InputSchema,
+			`{"anyOf":[{"type":"boolean"},{"enum":[0,1]},{"pattern":"^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[Oo][Nn]|[Oo][Ff][Ff]|1|0)$","type":"string"}]}`, true},
+		{"input: a date's millis", "date", "req", entity.InputSchema, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := exposeOne(t, tt.typ, tt.rules)
+			b, err := e.JSONSchema(tt.mode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s struct {
+				Properties map[string]json.RawMessage
+				Required   []string
+			}
+			if err := json.Unmarshal(b, &s); err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			json.Compact(&got, s.Properties["v"])
+			if tt.want != "" && got.String() != tt.want {
+				t.Errorf("property v = %s\nwant         %s", got.String(), tt.want)
+			}
+			if tt.want == "" && !strings.Contains(got.String(), `{"exclusiveMaximum":253402300800000,"exclusiveMinimum":-62167219200001,"type":"number"}`) {
+				t.Errorf("property v = %s, without the millis of the years 0000-9999", got.String())
+			}
+			if req := len(s.Required) == 1 && s.Required[0] == "v"; req != tt.required {
+				t.Errorf("required = %v, want v required: %v", s.Required, tt.required)
+			}
+		})
+	}
+}
+
+// TestJSONSchemaKeyCase: output properties are the cased keys, input
+// properties the declared names.
+func TestJSONSchemaKeyCase(t *testing.T) {
+	reg := entity.NewRegistry(entity.KeyCase(entity.CamelCase))
+	expose(t, reg, "u", "user_id", "number", "req", "contact_info", "{", "", "mail_address", "string", "", "contact_info", "}", "")
+	for _, tt := range []struct {
+		mode entity.SchemaMode
+		want []string
+	}{
+		{entity.OutputSchema, []string{`"userId"`, `"contactInfo"`, `"mailAddress"`}},
+		{entity.InputSchema, []string{`"user_id"`, `"mail_address"`}},
+	} {
+		t.Run(tt.mode.String(), func(t *testing.T) {
+			b, err := reg.JSONSchema("u", tt.mode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !bytes.Contains(b, []byte(w)) {
+					t.Errorf("no %s in %s", w, b)
+				}
+			}
+		})
+	}
+}
