@@ -174,22 +174,13 @@ func (r *Registry) componentSchemas() (map[string]any, error) {
 // mode: the name, bytes OpenAPI does not allow in one written as "_" and
 // two hexadecimal digits, and ".input" for InputSchema.
 func componentName(name string, mode SchemaMode) string {
-	var b strings.Builder
-	for i := 0; i < len(name); i++ {
-		switch c := name[i]; {
-		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == '_':
-			b.WriteByte(c)
-		default:
-			const hex = "0123456789abcdef"
-			b.WriteByte('_')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
-		}
-	}
+	comp := escapeBytes(name, func(c byte) bool {
+		return isAlnumByte(c) || c == '.' || c == '-' || c == '_'
+	}, '_', "0123456789abcdef")
 	if mode == InputSchema {
-		b.WriteString(inputSuffix)
+		comp += inputSuffix
 	}
-	return b.String()
+	return comp
 }
 
 func componentRef(comp string) string { return "#/components/schemas/" + comp }

@@ -14,20 +14,7 @@ import (
 func seedAPI(t testing.TB) (*entity.Registry, []entity.Route) {
 	t.Helper()
 	reg := entity.NewRegistry()
-	expose(t, reg, "user",
-		"id", "number", "num | rename 'number'",
-		"name", "string", "req",
-		"details", "{", "",
-		"age", "number", "num",
-		"mail", "string", "email",
-		"details", "}", "",
-		"code", "string", "default 'unknown'",
-	)
-	expose(t, reg, "users",
-		"offset", "number", "default 0",
-		"limit", "number", "default 0",
-		"list", "$user", "",
-	)
+	exposeSeed(t, reg)
 	expose(t, reg, "newuser", "POST",
 		"name", "string", "req",
 		"mail", "string", "req | email",

@@ -167,23 +167,30 @@ func defsRef(name string, _ SchemaMode) string { return "#/$defs/" + pointerFrag
 // as ~0, / as ~1) written in a URI fragment (RFC 3986: what a fragment may
 // not hold percent-encoded).
 func pointerFragment(name string) string {
+	name = strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
+	return escapeBytes(name, func(c byte) bool {
+		return isAlnumByte(c) || strings.IndexByte("-._~!$&'()*+,;=:@?", c) >= 0
+	}, '%', "0123456789ABCDEF")
+}
+
+// escapeBytes returns s with each byte that keep refuses written as esc
+// and its two hexadecimal digits (of digits, upper or lower case).
+func escapeBytes(s string, keep func(byte) bool, esc byte, digits string) string {
 	var b strings.Builder
-	for i := 0; i < len(name); i++ {
-		switch c := name[i]; {
-		case c == '~':
-			b.WriteString("~0")
-		case c == '/':
-			b.WriteString("~1")
-		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._!$&'()*+,;=:@?", c) >= 0:
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; keep(c) {
 			b.WriteByte(c)
-		default:
-			const hex = "0123456789ABCDEF"
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
+		} else {
+			b.WriteByte(esc)
+			b.WriteByte(digits[c>>4])
+			b.WriteByte(digits[c&15])
 		}
 	}
 	return b.String()
+}
+
+func isAlnumByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // entity returns the object schema of e. top says whether it is the

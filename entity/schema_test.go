@@ -244,3 +244,29 @@ func TestJSONSchemaKeyCase(t *testing.T) {
 		})
 	}
 }
+
+// TestSchemaRefNames: an entity name with bytes a URI fragment or a
+// component name may not hold is escaped in each.
+func TestSchemaRefNames(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "top", "x", "$a b/c~é", "")
+	expose(t, reg, "a b/c~é", "y", "string", "")
+	b, err := reg.JSONSchema("top", entity.OutputSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"$ref": "#/$defs/a%20b~1c~0%C3%A9"`, `"a b/c~é": {`} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("no %s in %s", want, b)
+		}
+	}
+	b, err = reg.OpenAPIComponents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"$ref": "#/components/schemas/a_20b_2fc_7e_c3_a9"`, `"a_20b_2fc_7e_c3_a9.input": {`} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("no %s in the components", want)
+		}
+	}
+}
