@@ -4,8 +4,9 @@
 #
 #   bench/beforeafter.sh OLDREV [NEWREV] [ROUNDS]     # NEWREV: the work tree
 #
-# It builds bench/'s test binary at each revision (the bench files of the
-# work tree are copied into the old one, so both run the same benchmarks)
+# It builds bench/'s test binary at each revision (the work tree's versions
+# of the bench files the old revision has are copied into it, so both run
+# the same benchmarks)
 # and prints benchstat's table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +16,11 @@ trap 'rm -rf "$tmp"' EXIT
 build() { # rev dir
   mkdir -p "$tmp/$2"
   if [ -n "$1" ]; then git archive "$1" | tar -x -C "$tmp/$2"; else cp -r . "$tmp/$2/"; fi
-  cp bench/*_test.go "$tmp/$2/bench/"
+  # The work tree's versions of the bench files the revision has (new
+  # benchmark files may use API the old revision lacks).
+  for f in bench/*_test.go; do
+    if [ -e "$tmp/$2/$f" ]; then cp "$f" "$tmp/$2/$f"; fi
+  done
   (cd "$tmp/$2/bench" && go test -c -o "$tmp/$2.test" .)
 }
 build "$old" old

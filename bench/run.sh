@@ -56,6 +56,7 @@ header() {
   echo "#              go test -run '^\$' -bench '^BenchmarkParallel\$' -cpu 1,2 -count 1 -benchtime $BENCHTIME"
   echo "#              go test -run '^\$' -bench '^BenchmarkRaw\$' -count 1 -benchtime $BENCHTIME"
   echo "#              go test -run '^\$' -bench '^Benchmark(Object|Write)\$' -count 1 -benchtime $BENCHTIME"
+  echo "#              go test -run '^\$' -bench '^BenchmarkShape\$' -count 1 -benchtime $BENCHTIME"
 }
 
 raw="$out/raw.txt"
@@ -75,6 +76,7 @@ for i in $(seq "$COUNT"); do
   "$bin" -test.run '^$' -test.bench '^BenchmarkParallel$' -test.cpu 1,2 -test.count 1 -test.benchtime "$BENCHTIME" >> "$raw"
   "$bin" -test.run '^$' -test.bench '^BenchmarkRaw$' -test.count 1 -test.benchtime "$BENCHTIME" >> "$raw"
   "$bin" -test.run '^$' -test.bench '^Benchmark(Object|Write)$' -test.count 1 -test.benchtime "$BENCHTIME" >> "$raw"
+  "$bin" -test.run '^$' -test.bench '^BenchmarkShape$' -test.count 1 -test.benchtime "$BENCHTIME" >> "$raw"
 done
 
 ratios=$(go run ./cmd/ratios "$raw")
@@ -101,6 +103,10 @@ ratios=$(go run ./cmd/ratios "$raw")
   echo "## Raw JSON input (benchstat -filter .name:Raw -col /impl)"
   echo
   "$benchstat" -filter '.name:Raw' -col /impl "$raw"
+  echo
+  echo "## Per-call shaping (benchstat -filter .name:Shape -col /impl)"
+  echo
+  "$benchstat" -filter '.name:Shape' -col /impl "$raw"
   echo
   echo "## Every benchmark (benchstat)"
   echo

@@ -1,6 +1,7 @@
 package entity_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"runtime"
@@ -211,5 +212,60 @@ func TestAllocsLanguage(t *testing.T) {
 	}
 	if a, b := count(plain), count(withLang); a != b {
 		t.Errorf("MakeRequest: %v allocations without Accept-Language, %v with it", a, b)
+	}
+}
+
+// TestAllocsShape checks that shaping costs a call nothing it need not:
+// building a Select option, looking up a spec already seen, flags and a
+// version allocate nothing, and an entity with lazy or conditional
+// fields writes without allocating. (With, Only and Except hold the slice
+// of their variadic arguments, which Go allocates when it cannot prove
+// that it stays on the stack: such options are built once, as a handler
+// would keep them in a variable, or come from the context.)
+func TestAllocsShape(t *testing.T) {
+	if raceEnabled || testing.CoverMode() != "" {
+		t.Skip("allocation counts do not hold under the race detector or coverage")
+	}
+	reg := shapeRegistry(t)
+	users := reg.Lookup("users")
+	in := shapeInput()
+	buf := make([]byte, 0, 4096)
+	spec := "offset,list(name,details(mail),friends(name))"
+	admin, staff, noOffset := entity.With("admin"), entity.With("staff", "admin"), entity.Except("offset")
+	ctx := entity.NewContext(context.Background(), "admin")
+	for _, tt := range []struct {
+		name string
+		call func() error
+	}{
+		{"no options", func() (err error) { buf, err = users.AppendJSON(buf[:0], in); return err }},
+		{"Select of a spec already seen", func() (err error) {
+			buf, err = users.AppendJSON(buf[:0], in, entity.Select(spec))
+			return err
+		}},
+		{"With and Version", func() (err error) {
+			buf, err = users.AppendJSON(buf[:0], in, admin, entity.Version("v2.1"))
+			return err
+		}},
+		{"Select, Except, With and Version", func() (err error) {
+			buf, err = users.AppendJSON(buf[:0], in, entity.Select(spec), noOffset, staff, entity.Version("v1"))
+			return err
+		}},
+		{"WithContext", func() (err error) {
+			buf, err = users.AppendJSON(buf[:0], in, entity.WithContext(ctx))
+			return err
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.call(); err != nil { // the first call compiles and caches
+				t.Fatal(err)
+			}
+			if n := testing.AllocsPerRun(100, func() {
+				if err := tt.call(); err != nil {
+					t.Fatal(err)
+				}
+			}); n != 0 {
+				t.Errorf("%v allocations, want 0", n)
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/textproto"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,6 +28,7 @@ func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
 	}
 	c.ent.root = c.object(decl.Fields)
 	c.ent.root.ent = c.ent
+	c.checkMerges(c.ent.root)
 	c.ent.keys = newKeyTable(c.ent.slots)
 	if err := c.errs.Err(); err != nil {
 		return nil, err
@@ -45,21 +47,22 @@ func (c *compiler) errorf(f *dsl.Field, pos dsl.Pos, format string, args ...any)
 // object compiles the fields of one output object.
 func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 	p := &objectPlan{}
-	seen := make(map[string]*dsl.Field, len(fields))
+	seen := make(map[string][]*node, len(fields))
 	for _, f := range fields {
 		n, cased := c.field(f)
 		// Keys are compared as a client reads them: invalid UTF-8 is
 		// written as U+FFFD, so "a\xffb" and "a\ufffdb" are one key.
+		// Fields of disjoint version ranges may share one.
 		key := validUTF8(n.out)
-		if prev, dup := seen[key]; dup {
+		if prev := c.clash(seen[key], n); prev != nil {
 			how := ""
 			if cased {
 				how = fmt.Sprintf(" (%q in %v)", f.Name, c.reg.keyCase)
 			}
-			c.errorf(f, f.Pos, "output key %q%s is already written by field %q (triple %d)", n.out, how, prev.Name, prev.Pos.Triple)
+			c.errorf(f, f.Pos, "output key %q%s is already written by field %q (triple %d)%s", n.out, how, prev.decl.Name, prev.decl.Pos.Triple, versionHint(prev, n))
 			continue
 		}
-		seen[key] = f
+		seen[key] = append(seen[key], n)
 		if len(p.nodes) > 0 {
 			n.key = append(n.key, ',')
 		}
@@ -67,8 +70,45 @@ func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 		n.key = append(n.key, ':')
 		p.nodes = append(p.nodes, n)
 		p.keys = append(p.keys, n.out)
+		p.shaped = p.shaped || n.lazy || n.cond != nil || n.omit != omitNone || n.readOnly || n.writeOnly || n.merge
+	}
+	for _, same := range seen {
+		if len(same) < 2 {
+			continue
+		}
+		// A call without a version writes the field of the latest range.
+		last := same[0]
+		for _, n := range same[1:] {
+			if later(n.cond, last.cond) {
+				last = n
+			}
+		}
+		for _, n := range same {
+			n.shared = true
+			n.cond.shadowed = n != last
+		}
 	}
 	return p
+}
+
+// clash returns the node among prev that n's key clashes with: any, unless
+// all their version ranges are disjoint from n's.
+func (c *compiler) clash(prev []*node, n *node) *node {
+	for _, p := range prev {
+		if !disjoint(p.cond, n.cond) {
+			return p
+		}
+	}
+	return nil
+}
+
+// versionHint says how two fields may share a key, when one of them has a
+// version range.
+func versionHint(a, b *node) string {
+	if a.cond.ranged() || b.cond.ranged() {
+		return ": fields may share a key only when their since/until version ranges are disjoint"
+	}
+	return ""
 }
 
 // field compiles one field's rules into a node. cased reports whether the
@@ -112,6 +152,37 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 				continue
 			}
 			msgRule = r
+		case rules.DirectiveLazy:
+			c.noArgs(f, r)
+			n.lazy = true
+		case rules.DirectiveIf, rules.DirectiveUnless, rules.DirectiveSince, rules.DirectiveUntil:
+			c.condRule(f, n, r, rules.LookupDirective(r.Name))
+		case rules.DirectiveOmitNil, rules.DirectiveOmitEmpty:
+			c.noArgs(f, r)
+			if rules.LookupDirective(r.Name) == rules.DirectiveOmitEmpty {
+				n.omit = omitEmpty
+			} else if n.omit == omitNone {
+				n.omit = omitNil
+			}
+		case rules.DirectiveReadOnly, rules.DirectiveWriteOnly:
+			c.noArgs(f, r)
+			if rules.LookupDirective(r.Name) == rules.DirectiveReadOnly {
+				n.readOnly = true
+			} else {
+				n.writeOnly = true
+			}
+			if n.readOnly && n.writeOnly {
+				c.errorf(f, r.Pos, "a field cannot be both readonly (never read from requests) and writeonly (never written by responses)")
+			}
+		case rules.DirectiveUnexpose:
+			c.errorf(f, r.Pos, "unexpose drops a field of the base entity: it applies only in Extend")
+		case rules.DirectiveMerge:
+			c.noArgs(f, r)
+			if f.Kind != dsl.FieldRef {
+				c.errorf(f, r.Pos, "merge writes a $ref's keys into the object around it: it applies only to a $ref")
+				continue
+			}
+			n.merge = true
 		default:
 			if f.Kind != dsl.FieldValue {
 				continue // reported below
@@ -128,21 +199,24 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	switch f.Kind {
 	case dsl.FieldGroup:
 		for _, r := range f.Rules {
-			if d := rules.LookupDirective(r.Name); d != rules.DirectiveRename && d != rules.DirectiveNone && d != rules.DirectiveMsg {
-				c.errorf(f, r.Pos, "rule %q cannot apply to a group: a group takes only rename and msg", r.Name)
+			if d := rules.LookupDirective(r.Name); !slices.Contains(groupDirectives, d) {
+				if d == rules.DirectiveOmitNil {
+					c.errorf(f, r.Pos, "omitnil cannot apply to a group, which is never null: omitempty leaves out an empty one")
+					continue
+				}
+				c.errorf(f, r.Pos, "rule %q cannot apply to a group: a group takes only %s", r.Name, directiveList(groupDirectives))
 			}
 		}
 		n.group = c.object(f.Fields)
 	case dsl.FieldRef:
 		for _, r := range f.Rules {
-			switch rules.LookupDirective(r.Name) {
-			case rules.DirectiveReq, rules.DirectiveRename, rules.DirectiveNone, rules.DirectiveSecret, rules.DirectiveMsg:
-			case rules.DirectiveDefault:
+			switch d := rules.LookupDirective(r.Name); {
+			case d == rules.DirectiveDefault:
 				if len(r.Args) > 0 {
 					c.errorf(f, r.Args[0].Pos, "a default on a reference takes no value: a bare default makes %q from an empty input", f.Ref)
 				}
-			default:
-				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only req, a bare default, rename, secret and msg", r.Name, f.Ref)
+			case !slices.Contains(refDirectives, d):
+				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only %s", r.Name, f.Ref, directiveList(refDirectives))
 			}
 		}
 		if defRule != nil && f.Ref == c.ent.name {
@@ -163,6 +237,28 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 		c.message(f, n, msgRule)
 	}
 	return n, cased
+}
+
+// The directives a group and a reference take (a reference's default is a
+// bare one: see field).
+var (
+	groupDirectives = []rules.Directive{rules.DirectiveNone, rules.DirectiveRename, rules.DirectiveMsg,
+		rules.DirectiveLazy, rules.DirectiveIf, rules.DirectiveUnless, rules.DirectiveSince, rules.DirectiveUntil,
+		rules.DirectiveOmitEmpty, rules.DirectiveReadOnly, rules.DirectiveWriteOnly}
+	refDirectives = append([]rules.Directive{rules.DirectiveReq, rules.DirectiveDefault, rules.DirectiveSecret,
+		rules.DirectiveOmitNil, rules.DirectiveMerge}, groupDirectives...)
+)
+
+// directiveList names directives for an error message: "rename, msg and
+// lazy".
+func directiveList(ds []rules.Directive) string {
+	var names []string
+	for _, d := range ds {
+		if d != rules.DirectiveNone {
+			names = append(names, d.String())
+		}
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // message compiles a field's `msg 'text'`: its placeholders must be

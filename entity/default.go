@@ -53,6 +53,10 @@ func RegisterRule(d rules.Def) error { return Default.RegisterRule(d) }
 // Registry.SetMaxOutputBytes.
 func SetMaxOutputBytes(n int64) { Default.SetMaxOutputBytes(n) }
 
+// DeclareFlags declares flags in the Default registry. See
+// Registry.DeclareFlags.
+func DeclareFlags(names ...string) error { return Default.DeclareFlags(names...) }
+
 // SetKeyCase sets the style the Default registry writes output keys in,
 // before anything is exposed in it. See Registry.SetKeyCase.
 func SetKeyCase(style KeyCaseStyle) error { return Default.SetKeyCase(style) }

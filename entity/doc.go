@@ -131,6 +131,22 @@
 // chooses the language of the messages (MakeRequest and Bind otherwise
 // follow Accept-Language). A call given no option pays nothing for them.
 //
+// # Per-call shaping
+//
+// One declaration serves every caller. Select takes a client's `fields`
+// parameter in Google's partial-response grammar (a,b  a/b  a(b,c)  *),
+// Only and Except dotted paths for code; a field the selection leaves out
+// is neither read nor written on a response, while a request (MakeRequest,
+// Bind) still reads and checks every field. Rules `lazy` (written only when
+// a selection names it), `if 'flag'…` and `unless 'flag'…` (flags declared
+// with DeclareFlags, set per call with With or WithContext and NewContext)
+// and `since 'v2'` / `until 'v3'` (against Version) decide per call whether a
+// field, group or reference is written; fields of disjoint version ranges
+// may share a key. Specs are compiled once per entity into masks kept in a
+// bounded cache; a bad spec or version is an *InputError (400,
+// ErrInvalidFields, ErrInvalidVersion), an unknown Only/Except path or
+// flag an error wrapping ErrUnknownField or ErrUnknownFlag.
+//
 // # Errors
 //
 // A failing input gives a *ValidationError listing every failing field as a

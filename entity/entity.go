@@ -25,20 +25,20 @@ func (e *Entity) Make(v any, opts ...Option) (*Object, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
-	if o, ok := v.(*Object); ok && o != nil && o.madeBy(e) {
+	r := run{top: topObject, cfg: config(false, opts)}
+	if o, ok := v.(*Object); ok && o != nil && o.madeBy(e) && !r.cfg.shaped {
 		return o, nil
 	}
 	if req, ok := v.(*http.Request); ok {
 		return e.MakeRequest(req, opts...)
 	}
-	r := run{top: topObject, cfg: config(false, opts)}
-	return e.object(&r, v)
+	return e.object(&r, v, opts)
 }
 
 // object runs r over v into a pooled buffer and returns the Object made
 // of what it wrote.
-func (e *Entity) object(r *run, v any) (*Object, error) {
-	r.init(e)
+func (e *Entity) object(r *run, v any, opts []Option) (*Object, error) {
+	r.init(e, opts)
 	bp := bufPool.Get().(*[]byte)
 	b := r.appendTop((*bp)[:0], e, v)
 	r.done()
@@ -59,7 +59,7 @@ func (e *Entity) MakeList(v any, opts ...Option) ([]*Object, error) {
 		return nil, errNilEntity
 	}
 	r := run{top: topList, cfg: config(false, opts)}
-	r.init(e)
+	r.init(e, opts)
 	bp := bufPool.Get().(*[]byte)
 	b := r.appendTop((*bp)[:0], e, v)
 	r.done()
@@ -81,9 +81,10 @@ func (e *Entity) AppendJSON(dst []byte, v any, opts ...Option) ([]byte, error) {
 	if e == nil {
 		return dst, errNilEntity
 	}
+	r := run{cfg: config(false, opts)}
 	switch x := v.(type) {
 	case *Object:
-		if x != nil && x.madeBy(e) {
+		if x != nil && x.madeBy(e) && !r.cfg.shaped {
 			return x.AppendJSON(dst) // already made: write it as it is
 		}
 	case *http.Request:
@@ -97,8 +98,7 @@ func (e *Entity) AppendJSON(dst []byte, v any, opts ...Option) ([]byte, error) {
 		}
 		return o.AppendJSON(dst)
 	}
-	r := run{cfg: config(false, opts)}
-	r.init(e)
+	r.init(e, opts)
 	start := len(dst)
 	dst = r.appendTop(dst, e, v)
 	r.done()

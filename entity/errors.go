@@ -194,9 +194,11 @@ type InputError struct {
 	// stops being what was wanted: the first byte that no valid JSON
 	// could have there (len(input) when the input ends too soon), or the
 	// first byte of a top-level value that is not an object. Msg then
-	// says "at byte N" and what was expected there. It is 0 otherwise,
-	// which is also a valid offset: ask HasOffset, never Offset != 0. The
-	// problem details carry it as their "offset" member.
+	// says "at byte N" and what was expected there. For a field
+	// selection (ErrInvalidFields) it is the offset in the Select spec of
+	// the part at fault. It is 0 otherwise, which is also a valid offset:
+	// ask HasOffset, never Offset != 0. The problem details carry it as
+	// their "offset" member.
 	Offset int
 
 	hasOffset bool
@@ -348,8 +350,8 @@ type statusCoder interface{ StatusCode() int }
 //   - a *ValidationError: 400, the client's fields are at fault;
 //   - an *InputError whose Status is a client error (4xx): that status;
 //   - an error wrapping ErrMethod: 405; ErrBodyTooLarge: 413;
-//     ErrUnsupportedMediaType: 415; ErrInvalidJSON or an unreadable
-//     body: 400;
+//     ErrUnsupportedMediaType: 415; ErrInvalidJSON, ErrInvalidFields,
+//     ErrInvalidVersion or an unreadable body: 400;
 //   - another error with a StatusCode method returning 4xx: that status;
 //   - anything else, nil and typed nils included: 500, the server is at
 //     fault.
@@ -369,7 +371,7 @@ func statusOf(err error) int {
 		return http.StatusRequestEntityTooLarge
 	case errors.Is(err, ErrUnsupportedMediaType):
 		return http.StatusUnsupportedMediaType
-	case errors.Is(err, ErrInvalidJSON), errors.Is(err, errUnreadableBody):
+	case errors.Is(err, ErrInvalidJSON), errors.Is(err, errUnreadableBody), errors.Is(err, ErrInvalidFields), errors.Is(err, ErrInvalidVersion):
 		return http.StatusBadRequest
 	case errors.As(err, &sc) && !isNil(sc):
 		if _, own := sc.(*InputError); !own { // its StatusCode is this function

@@ -1,6 +1,8 @@
 package entity
 
 import (
+	"slices"
+
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/rules"
 )
@@ -39,8 +41,26 @@ type Field struct {
 	Fields     []*Field   // dsl.FieldGroup: the group's fields
 	Ref        string     // dsl.FieldRef: the entity referenced
 	Decl       *dsl.Field // a copy of the field as declared, the caller's to modify (a group's holds its Fields' Decls)
-	node       *node
-	_          [0]func() // not comparable
+
+	// Per-call shaping: `lazy` (written only when a selection names it),
+	// the flags of `if` and `unless`, the versions of `since` and `until`
+	// (normalized: "v2.1"; "" when there is none).
+	Lazy         bool
+	If, Unless   []string
+	Since, Until string
+
+	// OmitNil and OmitEmpty: the key is left out when the value is null
+	// (omitnil), or also "", 0, false, [] or {} (omitempty). ReadOnly:
+	// written by responses, never read from requests; WriteOnly: read from
+	// requests, never written by responses.
+	OmitNil, OmitEmpty  bool
+	ReadOnly, WriteOnly bool
+	// Merge: a $ref whose entity's keys are written into this object
+	// instead of under Key (see Entity for its fields).
+	Merge bool
+
+	node *node
+	_    [0]func() // not comparable
 }
 
 // Fields returns the entity's output fields in output order. Each call
@@ -80,6 +100,20 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 		}
 		f.Rules = append([]string(nil), n.ruleNames...)
 		f.Kind = n.kind
+		f.Lazy = n.lazy
+		f.OmitNil, f.OmitEmpty = n.omit == omitNil, n.omit == omitEmpty
+		f.ReadOnly, f.WriteOnly = n.readOnly, n.writeOnly
+		f.Merge = n.merge
+		if c := n.cond; c != nil {
+			f.If = slices.Clone(c.ifNames)
+			f.Unless = slices.Clone(c.unlessNames)
+			if c.since.set {
+				f.Since = c.since.String()
+			}
+			if c.until.set {
+				f.Until = c.until.String()
+			}
+		}
 		switch n.kind {
 		case dsl.FieldGroup:
 			f.Fields = fieldsOf(n.group, decl.Fields)
@@ -89,6 +123,39 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 		fs[i] = f
 	}
 	return fs
+}
+
+// Optional reports whether a call may leave the field's key out: it is
+// lazy, written under a condition (if, unless, since, until), left out
+// when null or empty (omitnil, omitempty), or writeonly.
+func (f *Field) Optional() bool {
+	if f.node != nil {
+		return f.node.mayBeAbsent() // what schema export says too
+	}
+	return f.Lazy || len(f.If) > 0 || len(f.Unless) > 0 || f.Since != "" || f.Until != "" ||
+		f.OmitNil || f.OmitEmpty || f.WriteOnly
+}
+
+// WrittenByDefault reports whether a response without options (no
+// selection, no flags, no version) writes the field: it is not lazy nor
+// writeonly, has no `if`, and no other field of a later version range
+// writes its key.
+func (f *Field) WrittenByDefault() bool {
+	n := f.node
+	return n == nil || !n.lazy && !n.writeOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed)
+}
+
+// ReadByDefault reports whether a request without options (MakeRequest,
+// Bind) reads and checks the field: every field but readonly ones, those
+// whose `if` holds no flag of the call and those another field of a later
+// version range reads. (A lazy field is read: a selection never skips a
+// check.)
+func (f *Field) ReadByDefault() bool { return f.node.readByDefault() }
+
+// readByDefault is Field.ReadByDefault's answer for n: what InputSchema
+// describes.
+func (n *node) readByDefault() bool {
+	return n == nil || !n.readOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed)
 }
 
 // Check judges an output value with the field's checks, the way Make

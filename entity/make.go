@@ -77,6 +77,13 @@ type run struct {
 	maxOut int
 	stop   bool
 
+	// The call's shape (shape.go): the selection of the object being
+	// written (nil: every field but the lazy ones), the flags set, the
+	// version asked for.
+	mask  *mask
+	flags uint64
+	ver   version
+
 	// The path: the first frames in an array, deeper ones in more. (A slice
 	// of the array kept in the run would make the run escape to the heap.)
 	depth int
@@ -84,11 +91,15 @@ type run struct {
 	more  []frame
 }
 
-func (r *run) init(e *Entity) {
+// init readies the run to make e, with the call's options.
+func (r *run) init(e *Entity, opts []Option) {
 	r.ent = e
 	r.maxOut = int(min(e.reg.MaxOutputBytes(), maxOutputLimit))
 	if e.slot != nil {
 		r.pin(e.slot, e) // recursive references see this very entity
+	}
+	if r.cfg.shaped {
+		r.shape(e, opts)
 	}
 }
 
@@ -184,7 +195,9 @@ func (r *run) pathsOf(in, out string, named bool) (pin, pout, ptr string) {
 			bout = add(bout, f.n.out)
 		default:
 			bin = add(bin, f.n.in)
-			bout = add(bout, f.n.out)
+			if !f.n.merge { // a merged reference's keys are its parent's
+				bout = add(bout, f.n.out)
+			}
 			bptr = appendPointerToken(bptr, f.n.in)
 		}
 	}
@@ -536,43 +549,115 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 	if r.stop {
 		return dst
 	}
+	if r.mask != nil || p.shaped {
+		return r.appendShaped(dst, p, src, depth)
+	}
 	dst = append(dst, '{')
 	for _, n := range p.nodes {
 		dst = append(dst, n.key...)
-		switch n.kind {
-		case nodeValue:
-			if n.fast != fastNone {
-				var ok bool
-				if dst, ok = r.appendFast(dst, n, src); ok {
-					if r.stop { // a long string passed the output limit
-						return dst
-					}
-					continue
-				}
-			}
-			if dst = r.appendValueField(dst, n, src, depth); r.stop {
-				return dst
-			}
-		case nodeGroup:
-			if depth <= 0 {
-				r.fail(n, "depth", ErrDepth)
-				dst = append(dst, "null"...)
-				continue
-			}
-			r.push(frame{n: n, kind: frameGroup})
-			dst = r.appendObject(dst, n.group, src, depth-1)
-			r.pop()
-			if r.stop {
-				return dst
-			}
-		case nodeRef:
-			if dst = r.appendRef(dst, n, src, depth); r.stop {
-				return dst
-			}
+		if dst = r.appendNode(dst, n, src, depth); r.stop {
+			return dst
 		}
 	}
 	if r.cfg.denyUnknown && p.ent != nil { // an entity's object, not a group's
 		r.unknownKeys(p.ent, src) // after the fields: they come in declaration order
+	}
+	return append(dst, '}')
+}
+
+// appendNode writes the value of one node, after its key.
+func (r *run) appendNode(dst []byte, n *node, src *source, depth int) []byte {
+	switch n.kind {
+	case nodeValue:
+		if n.fast != fastNone {
+			if out, ok := r.appendFast(dst, n, src); ok {
+				return out
+			}
+		}
+		return r.appendValueField(dst, n, src, depth)
+	case nodeGroup:
+		if depth <= 0 {
+			r.fail(n, "depth", ErrDepth)
+			return append(dst, "null"...)
+		}
+		r.push(frame{n: n, kind: frameGroup})
+		dst = r.appendObject(dst, n.group, src, depth-1)
+		r.pop()
+		return dst
+	}
+	return r.appendRef(dst, n, src, depth)
+}
+
+// appendShaped is appendObject for an object whose fields depend on the
+// call or on their values: a selection (r.mask), or lazy, conditional,
+// omitted-when-empty or one-way (readonly, writeonly) nodes. A node whose
+// condition fails, a writeonly node in a response and a readonly node in
+// a request are left out, key and all: neither read nor checked. A node
+// whose value is what its omitnil or omitempty leaves out is written and
+// taken back. A
+// node the selection leaves out (or a lazy node no selection names) is
+// not read either, but on a request (MakeRequest, Bind) it is read and
+// checked like any other and what it wrote taken back: a selection shapes
+// a request's answer, never which fields are validated.
+//
+//go:noinline
+func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []byte {
+	saved := r.mask
+	m := saved
+	if m != nil && m.plan != p {
+		m = nil // cannot happen: the run uses the entities its mask was made for (see shape)
+	}
+	dst = append(dst, '{')
+	first, j := true, 0
+	for i, n := range p.nodes {
+		if n.cond != nil && !r.shown(n.cond) || n.writeOnly && !r.cfg.request || n.readOnly && r.cfg.request {
+			continue
+		}
+		show := !n.lazy
+		var sub *mask
+		if m != nil {
+			show = m.star && !n.lazy
+			for j < len(m.ents) && int(m.ents[j].idx) < i {
+				j++
+			}
+			if j < len(m.ents) && int(m.ents[j].idx) == i {
+				show, sub = m.ents[j].on, m.ents[j].sub
+			}
+		}
+		if !show {
+			if !r.cfg.request {
+				continue
+			}
+			sub = nil // read and check all of it
+		}
+		mark, key := len(dst), n.key
+		if first && key[0] == ',' {
+			key = key[1:]
+		}
+		if n.merge {
+			key = nil // its object's members are written instead (mergeInto)
+		}
+		dst = append(dst, key...)
+		r.mask = sub
+		dst = r.appendNode(dst, n, src, depth)
+		r.mask = saved
+		if r.stop {
+			return dst
+		}
+		if n.merge && show {
+			if dst = r.mergeInto(dst, mark, first, n); len(dst) > mark {
+				first = false
+			}
+			continue
+		}
+		if !show || n.omit != omitNone && n.omits(dst[mark+len(key):]) {
+			dst = dst[:mark]
+			continue
+		}
+		first = false
+	}
+	if r.cfg.denyUnknown && p.ent != nil {
+		r.unknownKeys(p.ent, src)
 	}
 	return append(dst, '}')
 }

@@ -245,7 +245,7 @@ func (it *memberIter) next() bool {
 	it.i, it.n = -1, nil
 	nodes := it.nodes
 	for j := it.want; j < len(nodes); j++ {
-		if bytes.Equal(quotedKey(nodes[j]), it.key) {
+		if bytes.Equal(quotedKey(nodes[j]), it.key) && (!nodes[j].shared || nodes[j].writes(it.val)) {
 			it.i, it.n, it.want = j, nodes[j], j+1
 			break
 		}
@@ -310,6 +310,27 @@ func (it *memberIter) value(plain bool) any {
 		l = append(l, (&Object{plan: p, data: el.val}).Map())
 	}
 	return l
+}
+
+// writes reports whether v, a value's text, is of the JSON type the node
+// writes: which of the fields sharing a key by version wrote it.
+func (n *node) writes(v []byte) bool {
+	if n.kind != nodeValue || v[0] == 'n' {
+		return n.holds(v)
+	}
+	switch n.typ {
+	case rules.Int, rules.Float:
+		return v[0] == '-' || v[0] >= '0' && v[0] <= '9'
+	case rules.Bool:
+		return v[0] == 't' || v[0] == 'f'
+	case rules.String, rules.Time:
+		return v[0] == '"'
+	case rules.List:
+		return v[0] == '['
+	case rules.Object:
+		return v[0] == '{'
+	}
+	return true
 }
 
 // holds reports whether v, a value's text, has a shape the node writes: an

@@ -288,6 +288,8 @@ func (g *schemaGen) requestParams(e *Entity, p *objectPlan, inQuery bool) []any 
 	var params []any
 	for _, n := range p.nodes {
 		switch {
+		case !n.readByDefault():
+			continue // readonly, or read only under a flag or another version
 		case n.kind == nodeGroup:
 			params = append(params, g.requestParams(e, n.group, inQuery)...)
 			continue

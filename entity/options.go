@@ -2,12 +2,17 @@ package entity
 
 // Option changes one call of Make, MakeJSON, AppendJSON, MakeList, Write,
 // WriteStatus, MakeRequest or Bind: how strictly the input is read, which
-// keys it may hold, the language of its messages. Options are small
-// values: building one allocates nothing, and a call given none pays
-// nothing for them.
+// keys it may hold, the language of its messages, which fields it writes
+// (Select, Only, Except, With, WithContext, Version: see shape.go's doc on
+// Select). Options are small values: building one allocates nothing
+// but for With, Only and Except, which hold the slice of their arguments
+// (Go may allocate it: keep such an option in a variable, or take flags
+// from the context with WithContext), and a call given none pays nothing
+// for them.
 type Option struct {
 	kind optionKind
 	str  string
+	list []string
 }
 
 type optionKind uint8
@@ -17,6 +22,11 @@ const (
 	optLax
 	optDenyUnknown
 	optLang
+	optSelect
+	optOnly
+	optExcept
+	optWith
+	optVersion
 )
 
 // Strict makes a call read its input as MakeRequest does: a value that is
@@ -67,6 +77,12 @@ type callConfig struct {
 	strictSet   bool // Strict was given
 	denyUnknown bool
 	lang        string // the tag given to Lang, or a request's Accept-Language, or ""
+	request     bool   // MakeRequest's: a selection shapes the output only (see appendShaped)
+
+	// shaped says that an option shapes the output (Select, Only,
+	// Except, With, Version): run.shape reads them once the entity is
+	// known.
+	shaped bool
 }
 
 // config applies opts over the entry point's defaults: strict says whether
@@ -83,6 +99,8 @@ func config(strict bool, opts []Option) callConfig {
 			c.denyUnknown = true
 		case optLang:
 			c.lang = o.str
+		case optSelect, optOnly, optExcept, optWith, optVersion:
+			c.shaped = true
 		}
 	}
 	return c

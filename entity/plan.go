@@ -24,9 +24,10 @@ const (
 
 // objectPlan is one output object: its fields in output order.
 type objectPlan struct {
-	nodes []*node
-	keys  []string // output keys, shared by every Object made from the plan
-	ent   *Entity  // the entity whose root the plan is; nil for a group's
+	nodes  []*node
+	keys   []string // output keys, shared by every Object made from the plan
+	ent    *Entity  // the entity whose root the plan is; nil for a group's
+	shaped bool     // a node is lazy or conditional: see appendShaped
 }
 
 // node is one output key and how to fill it.
@@ -65,6 +66,44 @@ type node struct {
 	header string
 
 	decl *dsl.Field // the field as declared, for errors and tools
+
+	// Per-call shaping (shape.go): written only when a selection names it
+	// (lazy), only when its condition holds (nil: always), and whether
+	// another node writes the same key (in another version range).
+	lazy   bool
+	cond   *condition
+	shared bool
+
+	// Issue 14's directives the walk reads: when the key is left out
+	// (omitnil, omitempty), and the direction (readonly: never read from
+	// a request; writeonly: never written by a response).
+	omit      omitKind
+	readOnly  bool
+	writeOnly bool
+	merge     bool // a $ref whose object's keys are written into this one (merge.go)
+}
+
+// omitKind says when a node's key is left out of its object.
+type omitKind uint8
+
+const (
+	omitNone  omitKind = iota
+	omitNil            // omitnil: when the value written is null
+	omitEmpty          // omitempty: also "", 0, false, [] and {}
+)
+
+// omits reports whether the node leaves out a key whose value text is v.
+func (n *node) omits(v []byte) bool {
+	switch n.omit {
+	case omitNil:
+		return string(v) == "null"
+	case omitEmpty:
+		switch string(v) {
+		case "null", `""`, "0", "false", "[]", "{}":
+			return true
+		}
+	}
+	return false
 }
 
 // fastKind names a node's fast path: for the common case of a
@@ -147,7 +186,9 @@ type Entity struct {
 
 	methods []string // HTTP methods MakeRequest accepts; empty for any
 
-	structPlans sync.Map // reflect.Type → *structPlan
+	structPlans sync.Map  // reflect.Type → *structPlan
+	masks       maskCache // compiled selections (shape.go)
+	merges      bool      // a plan of it merges a $ref (merge.go)
 
 }
 

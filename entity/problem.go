@@ -18,6 +18,9 @@ import (
 //
 //	validation               400, fields failed; "errors" lists them
 //	invalid-json             400, the body is not JSON; "offset" when known
+//	invalid-fields           400, a field selection (Select) that does not
+//	                         parse or names no field; "offset" in the spec
+//	invalid-version          400, a Version that is not a version
 //	unsupported-media-type   415, "accept" lists the media types read
 //
 // Every other answer (405, 413, another 4xx, 500) has type "about:blank"
@@ -98,6 +101,8 @@ const (
 	problemValidation  = "validation"
 	problemInvalidJSON = "invalid-json"
 	problemMediaType   = "unsupported-media-type"
+	problemFields      = "invalid-fields"
+	problemVersion     = "invalid-version"
 )
 
 // ProblemTypeBase returns the URI reference the type of each of the
@@ -253,6 +258,10 @@ func problemOf(err error) problem {
 		if p.detail == "" {
 			p.detail = "the body is not valid JSON"
 		}
+	case errors.Is(err, ErrInvalidFields) && p.status == http.StatusBadRequest:
+		p.kind, p.title = problemFields, "Invalid field selection"
+	case errors.Is(err, ErrInvalidVersion) && p.status == http.StatusBadRequest:
+		p.kind, p.title = problemVersion, "Invalid version"
 	case p.status == http.StatusUnsupportedMediaType:
 		p.kind = problemMediaType
 		if p.accept == "" {
@@ -262,8 +271,8 @@ func problemOf(err error) problem {
 			p.detail = "the body's media type is not one of " + p.accept
 		}
 	}
-	if p.kind != problemInvalidJSON {
-		p.hasOff = false // an offset is a JSON syntax error's only
+	if p.kind != problemInvalidJSON && p.kind != problemFields {
+		p.hasOff = false // an offset is a JSON syntax error's or a selection's only
 	}
 	if p.status == http.StatusMethodNotAllowed && p.detail == "" {
 		p.detail = "the method is not allowed"

@@ -28,10 +28,11 @@ type Registry struct {
 	maxErrs  atomic.Int64
 	maxOut   atomic.Int64
 	reqRatio atomic.Int64
-	mu       sync.Mutex               // serializes Expose and SetMessages
-	keyCase  KeyCaseStyle             // guarded by mu; see KeyCase
-	msgs     atomic.Pointer[catalogs] // nil: the built-in messages (see SetMessages)
-	slots    sync.Map                 // name → *slot
+	mu       sync.Mutex                // serializes Expose and SetMessages
+	keyCase  KeyCaseStyle              // guarded by mu; see KeyCase
+	msgs     atomic.Pointer[catalogs]  // nil: the built-in messages (see SetMessages)
+	slots    sync.Map                  // name → *slot
+	flags    atomic.Pointer[flagTable] // DeclareFlags' and the rules' flags (shape.go); nil: none
 
 	problemBase atomic.Pointer[string] // SetProblemTypeBase's; nil: the default
 }
@@ -223,6 +224,15 @@ func (r *Registry) Expose(name string, decl ...string) (*Entity, error) {
 	if err != nil {
 		return nil, err
 	}
+	if errs := r.mergeDependents(e); len(errs) > 0 {
+		var l dsl.ErrorList
+		for _, x := range errs {
+			x.Msg += fmt.Sprintf(" (if %q were exposed as declared)", name)
+			l.Add(x)
+		}
+		l.Sort()
+		return nil, l
+	}
 	e.slot = r.slotFor(name)
 	e.slot.e.Store(e)
 	return e, nil
@@ -277,10 +287,11 @@ func (r *Registry) Names() []string {
 
 // Check reports, all at once as a dsl.ErrorList, what Expose cannot know
 // because references may point forward: every `$ref` of every registered
-// entity that names no entity, and every bare default on a `$ref` whose
+// entity that names no entity, every bare default on a `$ref` whose
 // entity fails when made from an empty input (a `req` field without a
-// default), since that default would fail on every call. Call it once
-// every declaration is exposed.
+// default), since that default would fail on every call, and every flag
+// an `if` or `unless` names that the registry has not declared
+// (DeclareFlags). Call it once every declaration is exposed.
 func (r *Registry) Check() error {
 	var errs dsl.ErrorList
 	probed := map[*Entity]error{} // each entity is made from {} once
@@ -289,6 +300,8 @@ func (r *Registry) Check() error {
 		if e == nil {
 			continue
 		}
+		e.checkFlags(&errs)
+		e.checkMergesOf(&errs)
 		for _, n := range e.refs {
 			target := n.ref.e.Load()
 			pos := dsl.Pos{Triple: n.decl.Pos.Triple, Part: dsl.PartType, Offset: -1}
@@ -330,7 +343,7 @@ const checkOutputLimit = 1 << 20
 // limit, and returns the error.
 func (e *Entity) makeEmpty() error {
 	r := run{top: topObject}
-	r.init(e)
+	r.init(e, nil)
 	r.maxOut = int(min(e.reg.MaxOutputBytes(), checkOutputLimit))
 	bp := bufPool.Get().(*[]byte)
 	b := r.appendTop((*bp)[:0], e, nil)

@@ -123,7 +123,9 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 		return nil, errNilEntity
 	}
 	if r == nil {
-		return e.Make(nil, append([]Option{Strict()}, opts...)...)
+		run := run{top: topObject, cfg: config(true, opts)}
+		run.cfg.request = true
+		return e.object(&run, nil, opts)
 	}
 	if len(e.methods) > 0 && !slices.Contains(e.methods, r.Method) &&
 		!(r.Method == http.MethodHead && slices.Contains(e.methods, http.MethodGet)) { // as net/http's mux: GET serves HEAD
@@ -136,11 +138,15 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 		src.query = r.URL.Query()
 	}
 	run := run{top: topObject, cfg: config(true, opts)}
+	run.cfg.request = true
 	if run.cfg.lang == "" { // no Lang given: the client's languages, matched on the first failure
 		run.cfg.lang = r.Header.Get("Accept-Language")
 	}
-	run.init(e)
+	run.init(e, opts)
 	defer run.done()
+	if run.fatal != nil { // a bad option (Select, Version…): before the body is read
+		return nil, run.fatal
+	}
 	var bodyLen int64
 	if r.Body != nil && r.Body != http.NoBody {
 		limit := e.reg.MaxBodyBytes()

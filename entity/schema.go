@@ -22,7 +22,12 @@ type SchemaMode uint8
 const (
 	// OutputSchema describes what Make writes: output names (after rename
 	// and the registry's key case), groups as nested objects, each field's
-	// type and whether it may be null, no other keys.
+	// type and whether it may be null, no other keys. A field a call may
+	// leave out (lazy, if, unless, since, until, omitnil, omitempty) is
+	// not required; two fields that write one key in different versions
+	// are either schema; a merged $ref's keys stand at the level it is
+	// merged into, not required; readonly fields are marked readOnly and
+	// writeonly ones, never written, are not there.
 	OutputSchema SchemaMode = iota
 	// InputSchema describes the JSON object MakeRequest accepts, under its
 	// strict conversions: input (declared) names, groups flattened as the
@@ -31,7 +36,9 @@ const (
 	// keys are allowed (they are dropped). X- fields are not in it at the
 	// top level: requests read them from headers only (OpenAPI lists them
 	// as header parameters); inside a referenced entity they are keys like
-	// any other.
+	// any other. It describes a request read without options: readonly
+	// fields, and fields read only under a flag (if) or in another version
+	// than the latest, are not in it; writeonly ones are marked writeOnly.
 	InputSchema
 )
 
@@ -213,26 +220,46 @@ func (g *schemaGen) entity(e *Entity, top bool) map[string]any {
 func (g *schemaGen) outputObject(e *Entity, p *objectPlan) map[string]any {
 	props := make(map[string]any, len(p.nodes))
 	var required []string
-	for _, n := range p.nodes {
-		var s map[string]any
-		switch n.kind {
-		case nodeGroup:
-			s = g.outputObject(e, n.group)
-		case nodeRef:
-			s = g.refSchema(e, n)
-		default:
-			s = g.valueSchema(e, n)
-		}
-		props[n.out] = s
-		if !n.mayBeAbsent() {
-			required = append(required, n.out)
-		}
-	}
+	g.outputFields(e, p, props, &required, false)
 	s := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
 	if len(required) > 0 {
 		s["required"] = sortedSet(required)
 	}
 	return s
+}
+
+// outputFields adds the properties the fields of p write to props, those
+// of the entities it merges included; merged says that p's object is
+// merged into another, whose keys are there only when it is.
+func (g *schemaGen) outputFields(e *Entity, p *objectPlan, props map[string]any, required *[]string, merged bool) {
+	for _, n := range p.nodes {
+		var s map[string]any
+		switch {
+		case n.writeOnly:
+			continue // never written by a response
+		case n.merge:
+			if t := g.target(e, n); t != nil {
+				g.outputFields(t, t.root, props, required, true)
+			}
+			continue
+		case n.kind == nodeGroup:
+			s = g.outputObject(e, n.group)
+		case n.kind == nodeRef:
+			s = g.refSchema(e, n)
+		default:
+			s = g.valueSchema(e, n)
+		}
+		if n.readOnly {
+			s["readOnly"] = true
+		}
+		if prev, dup := props[n.out]; dup { // versions of one key: either
+			s = map[string]any{"anyOf": []any{prev, s}}
+		}
+		props[n.out] = s
+		if !n.mayBeAbsent() && !merged {
+			*required = append(*required, n.out)
+		}
+	}
 }
 
 // inputFields adds the properties the fields of p read to props: a
@@ -241,6 +268,8 @@ func (g *schemaGen) inputFields(e *Entity, p *objectPlan, top bool, props map[st
 	for _, n := range p.nodes {
 		var s map[string]any
 		switch {
+		case !n.readByDefault():
+			continue // readonly, or read only under a flag or another version
 		case n.kind == nodeGroup:
 			g.inputFields(e, n.group, top, props, required)
 			continue
@@ -250,6 +279,9 @@ func (g *schemaGen) inputFields(e *Entity, p *objectPlan, top bool, props map[st
 			s = g.refSchema(e, n)
 		default:
 			s = g.valueSchema(e, n)
+		}
+		if n.writeOnly {
+			s["writeOnly"] = true
 		}
 		if prev, dup := props[n.in]; dup { // two fields read one key: both judge it
 			s = map[string]any{"allOf": []any{prev, s}}
@@ -262,9 +294,12 @@ func (g *schemaGen) inputFields(e *Entity, p *objectPlan, top bool, props map[st
 }
 
 // mayBeAbsent reports whether a call may leave the field's key out of
-// Make's output: such a field is not "required" in OutputSchema. Today
-// every declared field is written (null when it has no value).
-func (n *node) mayBeAbsent() bool { return false }
+// Make's output: it is lazy, written under a condition (if, unless, since,
+// until), left out when null or empty (omitnil, omitempty), or writeonly.
+// Such a field is not "required" in OutputSchema (see Field.Optional).
+func (n *node) mayBeAbsent() bool {
+	return n.lazy || n.cond != nil || n.omit != omitNone || n.writeOnly
+}
 
 // writesNull reports whether Make may write null for the field: never for
 // a group, nor where a default fills the value (unless the default is
@@ -307,11 +342,8 @@ func (g *schemaGen) nullable(n *node) bool {
 // referenced entity, or an array of them (in InputSchema, an array whose
 // object elements are, since the others are skipped).
 func (g *schemaGen) refSchema(e *Entity, n *node) map[string]any {
-	target := n.ref.e.Load()
+	target := g.target(e, n)
 	if target == nil {
-		if g.err == nil {
-			g.err = fmt.Errorf("entity: schema of %q: field %q: $%s names no entity", e.name, n.decl.Name, n.ref.name)
-		}
 		return map[string]any{}
 	}
 	if !g.queued[target.name] {
@@ -319,6 +351,12 @@ func (g *schemaGen) refSchema(e *Entity, n *node) map[string]any {
 		g.queue = append(g.queue, target)
 	}
 	one := map[string]any{"$ref": g.ref(target.name, g.mode)}
+	if n.merge { // read as an object only (a list is a type error); written merged
+		if g.nullable(n) {
+			return map[string]any{"anyOf": []any{one, map[string]any{"type": "null"}}}
+		}
+		return one
+	}
 	items := map[string]any{"$ref": one["$ref"]}
 	if g.mode == InputSchema {
 		// A list's elements that are not objects are skipped, not refused.
@@ -329,6 +367,16 @@ func (g *schemaGen) refSchema(e *Entity, n *node) map[string]any {
 		alts = append(alts, map[string]any{"type": "null"})
 	}
 	return map[string]any{"anyOf": alts}
+}
+
+// target returns the entity a reference node names, or nil, having
+// recorded the error, when it names none.
+func (g *schemaGen) target(e *Entity, n *node) *Entity {
+	t := n.ref.e.Load()
+	if t == nil && g.err == nil {
+		g.err = fmt.Errorf("entity: schema of %q: field %q: $%s names no entity", e.name, n.decl.Name, n.ref.name)
+	}
+	return t
 }
 
 // valueSchema returns the schema of a value field: its type's, with the

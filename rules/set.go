@@ -118,19 +118,33 @@ type Def struct {
 
 // A Directive is a word of a rules string that the entity compiler
 // interprets itself rather than looking it up in a Set: `req`, `default`,
-// `rename`, `secret`, `msg` and the empty rule `none`.
+// `rename`, `secret`, `msg`, the empty rule `none`, the per-call shaping
+// words `lazy`, `if`, `unless`, `since` and `until`, and `omitnil`,
+// `omitempty`, `readonly`, `writeonly`, `from`, `merge` and `unexpose`.
 type Directive uint8
 
 // The directives. NotDirective is what LookupDirective returns for a rule's
 // name.
 const (
-	NotDirective     Directive = iota
-	DirectiveNone              // none, no, not: no rule at all
-	DirectiveReq               // req, required: the value must be there
-	DirectiveDefault           // default, def: the value when it is not
-	DirectiveRename            // rename, rn: the output key
-	DirectiveSecret            // secret: kept out of error messages
-	DirectiveMsg               // msg 'text': the field's own message for any of its failures
+	NotDirective       Directive = iota
+	DirectiveNone                // none, no, not: no rule at all
+	DirectiveReq                 // req, required: the value must be there
+	DirectiveDefault             // default, def: the value when it is not
+	DirectiveRename              // rename, rn: the output key
+	DirectiveSecret              // secret: kept out of error messages
+	DirectiveMsg                 // msg 'text': the field's own message for any of its failures
+	DirectiveLazy                // lazy: written only when a call's selection names it
+	DirectiveIf                  // if 'flag'...: shown when a call sets any of the flags
+	DirectiveUnless              // unless 'flag'...: hidden when a call sets any of the flags
+	DirectiveSince               // since 'v2': shown to calls of that version and later
+	DirectiveUntil               // until 'v3': shown to calls before that version
+	DirectiveOmitNil             // omitnil: the key is left out when the value is null
+	DirectiveOmitEmpty           // omitempty: also when it is "", 0, false, [] or {}
+	DirectiveReadOnly            // readonly: written by responses, never read from requests
+	DirectiveWriteOnly           // writeonly: read from requests, never written by responses
+	DirectiveFrom                // from 'a.b.0.c': the input path the value is read from
+	DirectiveMerge               // merge: a $ref's keys written into the parent object
+	DirectiveUnexpose            // unexpose: drops a base field in Extend
 )
 
 // directiveNames holds each directive's names, its own first: the one place
@@ -142,7 +156,24 @@ var directiveNames = [...][]string{
 	DirectiveRename:  {"rename", "rn"},
 	DirectiveSecret:  {"secret"},
 	DirectiveMsg:     {"msg"},
+	DirectiveLazy:    {"lazy"},
+	DirectiveIf:      {"if"},
+	DirectiveUnless:  {"unless"},
+	DirectiveSince:   {"since"},
+	DirectiveUntil:   {"until"},
+
+	DirectiveOmitNil:   {"omitnil"},
+	DirectiveOmitEmpty: {"omitempty"},
+	DirectiveReadOnly:  {"readonly"},
+	DirectiveWriteOnly: {"writeonly"},
+	DirectiveFrom:      {"from"},
+	DirectiveMerge:     {"merge"},
+	DirectiveUnexpose:  {"unexpose"},
 }
+
+// Shapes reports whether the directive decides per call whether a field
+// is written: lazy, if, unless, since, until.
+func (d Directive) Shapes() bool { return d >= DirectiveLazy && d <= DirectiveUntil }
 
 // LookupDirective returns the directive named name (case-insensitive,
 // aliases included), or NotDirective.
@@ -166,8 +197,10 @@ func (d Directive) String() string {
 }
 
 // Reserved names are the names of the directives (`req`, `default`,
-// `rename`, `none` and their aliases, `secret` and `msg`), which the entity
-// compiler interprets itself. A Def may not use them.
+// `rename`, `none` and their aliases, `secret`, `msg`, `lazy`, `if`,
+// `unless`, `since`, `until`, `omitnil`, `omitempty`, `readonly`,
+// `writeonly`, `from`, `merge`, `unexpose`), which the entity compiler
+// interprets itself. A Def may not use them.
 var Reserved = func() []string {
 	var out []string
 	for _, names := range directiveNames {

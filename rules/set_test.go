@@ -236,6 +236,7 @@ func TestLookupDirective(t *testing.T) {
 		{"rename", DirectiveRename}, {"RN", DirectiveRename},
 		{"secret", DirectiveSecret},
 		{"msg", DirectiveMsg}, {"MSG", DirectiveMsg},
+		{"lazy", DirectiveLazy}, {"If", DirectiveIf}, {"unless", DirectiveUnless}, {"since", DirectiveSince}, {"UNTIL", DirectiveUntil},
 		{"min", NotDirective}, {"", NotDirective}, {"reqs", NotDirective}, {"renam", NotDirective},
 	}
 	for _, tt := range tests {
@@ -246,7 +247,8 @@ func TestLookupDirective(t *testing.T) {
 		})
 	}
 	for d, want := range map[Directive]string{DirectiveNone: "none", DirectiveReq: "req", DirectiveDefault: "default",
-		DirectiveRename: "rename", DirectiveSecret: "secret", DirectiveMsg: "msg", NotDirective: "directive(0)", 9: "directive(9)"} {
+		DirectiveRename: "rename", DirectiveSecret: "secret", DirectiveMsg: "msg", DirectiveLazy: "lazy", DirectiveIf: "if", DirectiveUnless: "unless",
+		DirectiveSince: "since", DirectiveUntil: "until", NotDirective: "directive(0)", 99: "directive(99)"} {
 		if got := d.String(); got != want {
 			t.Errorf("Directive(%d).String() = %q, want %q", d, got, want)
 		}
@@ -256,7 +258,9 @@ func TestLookupDirective(t *testing.T) {
 // TestReserved: Reserved holds every name of every directive, and
 // Register refuses each.
 func TestReserved(t *testing.T) {
-	want := []string{"none", "no", "not", "req", "required", "default", "def", "rename", "rn", "secret", "msg"}
+	want := []string{"none", "no", "not", "req", "required", "default", "def", "rename", "rn", "secret", "msg",
+		"lazy", "if", "unless", "since", "until",
+		"omitnil", "omitempty", "readonly", "writeonly", "from", "merge", "unexpose"}
 	if !slices.Equal(Reserved, want) {
 		t.Errorf("Reserved = %q, want %q", Reserved, want)
 	}

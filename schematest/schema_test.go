@@ -13,8 +13,22 @@ import (
 // inputsPerEntity is how many generated inputs each entity is made from.
 const inputsPerEntity = 400
 
+// callOptions returns the per-call shapes each input of e is made with:
+// flags, versions and, for each lazy field, a selection that names it. A
+// field a call may leave out is not required, so every shape validates.
+func callOptions(e *entity.Entity) [][]entity.Option {
+	opts := [][]entity.Option{nil, {entity.With("admin")}, {entity.With("guest"), entity.Version("v1")}, {entity.Version("v3")}}
+	for _, f := range e.Fields() {
+		if f.Lazy {
+			opts = append(opts, []entity.Option{entity.Select("*," + f.Key)})
+		}
+	}
+	return opts
+}
+
 // TestOutputSchemaHoldsForMake: for every entity of the corpus, whatever
-// Make writes for the generated inputs validates against its OutputSchema.
+// Make writes for the generated inputs, with each of callOptions,
+// validates against its OutputSchema.
 func TestOutputSchemaHoldsForMake(t *testing.T) {
 	reg, names, _ := loadCorpus(t)
 	for i, name := range names {
@@ -26,16 +40,18 @@ func TestOutputSchemaHoldsForMake(t *testing.T) {
 			}
 			sch := compile(t, name+".output", schema)
 			g := newGenerator(uint64(i))
+			shapes := callOptions(e)
 			made := 0
 			for range inputsPerEntity {
 				in, _ := json.Marshal(g.object(e, 3))
-				out, err := e.MakeJSON(in)
+				opts := shapes[g.r.IntN(len(shapes))]
+				out, err := e.MakeJSON(in, opts...)
 				if err != nil {
 					continue // a failing field: nothing is written
 				}
 				made++
 				if err := validate(sch, out); err != nil {
-					t.Fatalf("Make(%s) = %s, which the output schema refuses: %v", in, out, err)
+					t.Fatalf("Make(%s, %v) = %s, which the output schema refuses: %v", in, opts, out, err)
 				}
 			}
 			if made == 0 {

@@ -29,7 +29,27 @@ type config struct {
 	// optional: keys that may be absent (the extension members of problem
 	// details, which apply to some problems only).
 	optional map[string]bool
+	// partial: any declared key may be absent (Partial).
+	partial bool
 }
+
+// configOf applies options.
+func configOf(opts []Option) config {
+	var cfg config
+	for _, o := range opts {
+		if o.apply != nil {
+			o.apply(&cfg)
+		}
+	}
+	return cfg
+}
+
+// Partial makes Conform accept a payload in which declared keys are
+// absent, as a call with a selection (entity.Select, Only, Except) writes
+// it: everything present is still checked, in order. Without it only the
+// fields a call may leave out whatever it selects (lazy, if, unless,
+// since, until: entity.Field.Optional) may be absent.
+func Partial() Option { return Option{func(c *config) { c.partial = true }} }
 
 // IgnoreOrder makes Conform accept an object's declared keys in any order.
 // By default they must come in declaration order, as the entity writes them.
@@ -40,7 +60,11 @@ func IgnoreOrder() Option { return Option{func(c *config) { c.ignoreOrder = true
 // In each object:
 //
 //   - every declared output key is present, in declaration order (unless
-//     IgnoreOrder is given), and no other key is;
+//     IgnoreOrder is given), and no other key is; a field a call may leave
+//     out (lazy, if, unless, since, until: entity.Field.Optional) may be
+//     absent, and with Partial any declared key may (a selection's
+//     payload); fields that share a key by version range accept what
+//     either writes;
 //   - each value is of the declared JSON type: a string for string, an
 //     integer for number, a number for float, true or false for bool, an
 //     RFC 3339 string for date, an array for list, an object for object and
@@ -84,13 +108,7 @@ func IgnoreOrder() Option { return Option{func(c *config) { c.ignoreOrder = true
 // judges, for rules.Value.Any.
 func Conform(t testing.TB, e *entity.Entity, payload []byte, opts ...Option) bool {
 	t.Helper()
-	var cfg config
-	for _, o := range opts {
-		if o.apply != nil {
-			o.apply(&cfg)
-		}
-	}
-	msgs := conform(e, payload, cfg)
+	msgs := conform(e, payload, configOf(opts))
 	for _, m := range msgs {
 		t.Errorf("%s", m)
 	}
@@ -223,8 +241,17 @@ func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret 
 		members = append(members, member{k.Str, val})
 		return true
 	})
+	fields, merged := expandMerged(fields)
 	declared := make(map[string]*entity.Field, len(fields))
+	shared := map[string][]*entity.Field{} // keys fields share by version range
 	for _, f := range fields {
+		if prev := declared[f.Key]; prev != nil {
+			if shared[f.Key] == nil {
+				shared[f.Key] = []*entity.Field{prev}
+			}
+			shared[f.Key] = append(shared[f.Key], f)
+			continue
+		}
 		declared[f.Key] = f
 	}
 
@@ -245,7 +272,7 @@ func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret 
 	if !c.cfg.ignoreOrder {
 		var declOrder []string
 		for _, f := range fields {
-			if _, ok := first[f.Key]; ok {
+			if _, ok := first[f.Key]; ok && declared[f.Key] == f {
 				declOrder = append(declOrder, f.Key)
 			}
 		}
@@ -263,11 +290,18 @@ func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret 
 
 	// Declared fields, in declaration order.
 	for _, f := range fields {
+		if declared[f.Key] != f {
+			continue // a key shared by version: checked with its first field
+		}
 		val, ok := first[f.Key]
 		if !ok {
-			if !c.cfg.optional[f.Key] {
+			if !c.cfg.optional[f.Key] && !c.cfg.partial && !f.Optional() && !merged[f] {
 				c.add(p.key(f.Key), "missing key, want "+want(f))
 			}
+			continue
+		}
+		if same := shared[f.Key]; same != nil {
+			c.sharedField(p.key(f.Key), same, val, secret)
 			continue
 		}
 		c.field(p.key(f.Key), f, val, secret || f.Secret)
@@ -290,6 +324,57 @@ func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret 
 		}
 		c.add(p.key(m.key), "undeclared key, got "+c.show(m.val, hidden[m.key]))
 	}
+}
+
+// expandMerged replaces each merged $ref among fields by the fields of
+// the entity it names (at any depth), as the entity writes them, and
+// reports which fields came from a merge: their keys may be absent (a
+// merged $ref that is null writes none).
+func expandMerged(fields []*entity.Field) ([]*entity.Field, map[*entity.Field]bool) {
+	var merged map[*entity.Field]bool
+	var out []*entity.Field
+	var walk func(fs []*entity.Field, depth int, inMerge bool)
+	walk = func(fs []*entity.Field, depth int, inMerge bool) {
+		for _, f := range fs {
+			if !f.Merge {
+				out = append(out, f)
+				if inMerge {
+					merged[f] = true
+				}
+				continue
+			}
+			if merged == nil {
+				merged = map[*entity.Field]bool{}
+			}
+			if t := f.Entity(); t != nil && depth < maxMergeDepth {
+				walk(t.Fields(), depth+1, true)
+			}
+		}
+	}
+	walk(fields, 0, false)
+	if merged == nil {
+		return fields, nil
+	}
+	return out, merged
+}
+
+// maxMergeDepth bounds expandMerged: declarations refuse merge cycles, and
+// no real chain of merges is this long.
+const maxMergeDepth = 64
+
+// sharedField checks the value of a key that fields of disjoint version
+// ranges share: it conforms when it is what one of them writes; otherwise
+// the first field's mismatches are reported.
+func (c *checker) sharedField(p path, fields []*entity.Field, v gjson.Result, secret bool) {
+	mark := len(c.msgs)
+	for _, f := range fields {
+		c.field(p, f, v, secret || f.Secret)
+		if len(c.msgs) == mark {
+			return
+		}
+		c.msgs = c.msgs[:mark]
+	}
+	c.field(p, fields[0], v, secret || fields[0].Secret)
 }
 
 // field checks one declared field's value; secret says that it is a secret

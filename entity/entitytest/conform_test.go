@@ -33,6 +33,35 @@ var conformTests = []struct {
 	{"none judged by its kind", "loose", `{"x":3,"y":"a@b.co","z":"abc","w":[1,2]}`, nil, nil},
 	{"int64 bounds", "scalars", `{"s":null,"n":-9223372036854775808,"f":null,"b":null,"d":null,"l":null,"o":null,"x":null}`, nil, nil},
 
+	// Per-call shaping: fields a call may leave out, and Partial.
+	{"shaped, as a call without options writes it", "shaped", `{"id":1,"nick":"n","amount":5}`, nil, nil},
+	{"shaped, every field", "shaped", `{"id":1,"bio":"b","token":"t","nick":"n","amount":5,"more":{"x":"x"},"kids":[{"id":2}]}`, nil, nil},
+	{"shaped, a v1 amount", "shaped", `{"id":1,"nick":"n","amount":"5"}`, nil, nil},
+	{"partial: a selection", "users", `{"list":[{"name":"a"},{"details":{"mail":"m@m.com"}}]}`, []Option{Partial()}, nil},
+	{"partial: nothing", "user", `{}`, []Option{Partial()}, nil},
+	{"partial still checks types", "user", `{"name":1}`, []Option{Partial()}, []string{
+		`name: want string, got 1`,
+	}},
+	{"partial still checks order", "user", `{"code":"c","name":"a"}`, []Option{Partial()}, []string{
+		`(root): keys out of order: got [code name], want [name code]`,
+	}},
+	{"partial refuses undeclared keys", "user", `{"nope":1}`, []Option{Partial()}, []string{
+		`nope: undeclared key, got 1`,
+	}},
+	{"shaped, an amount of neither version's type", "shaped", `{"id":1,"amount":true}`, nil, []string{
+		`amount: want string, got true`,
+	}},
+	{"shaped, a required field is still required", "shaped", `{"nick":"n"}`, nil, []string{
+		`id: missing key, want number`,
+	}},
+
+	{"merged keys", "merging", `{"name":"a","street":"s","city":"c","g":{"street":null,"city":"h"},"n":1}`, nil, nil},
+	{"merged keys absent", "merging", `{"name":"a","g":{},"n":1}`, nil, nil},
+	{"merged key checked", "merging", `{"name":"a","street":1,"city":"","g":{},"n":1}`, nil, []string{
+		`street: want string, got 1`,
+		`city: want string matching min 1, got "": must be at least 1 character long (min)`,
+	}},
+
 	// Invalid payloads.
 	{"invalid JSON", "user", `{"number":1,}`, nil, []string{
 		`(root): invalid JSON: invalid character '}' looking for beginning of object key string (at byte 13)`,

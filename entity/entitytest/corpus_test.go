@@ -181,6 +181,9 @@ func inputOf(fields []*entity.Field, out, in map[string]any) bool {
 	ok := true
 	for _, f := range fields {
 		v := out[f.Key]
+		if f.Merge { // its keys are at this level of the output
+			v = out
+		}
 		switch f.Kind {
 		case dsl.FieldGroup:
 			m, _ := v.(map[string]any)
@@ -240,6 +243,9 @@ var corpusInputs = []struct {
 	{"scalars", map[string]any{"s": 12, "n": "7", "f": 0.25, "b": "on", "d": 0, "l": []int{1}, "o": map[string]int{"z": 1, "a": 2}, "x": []any{1, "a", nil}}},
 	{"defaults", map[string]any{}},
 	{"defaults", map[string]any{"code": "c", "n": 9, "x": 1}},
+	{"shaped", map[string]any{"id": 1, "bio": "b", "token": "t", "nick": "n", "amount": 5, "x": "x", "kids": []any{map[string]any{"id": 2}}}},
+	{"merging", map[string]any{"name": "a", "addr": map[string]any{"street": "s", "city": "c"}, "n": 1}},
+	{"merging", map[string]any{"home": map[string]any{"city": "h"}}},
 	{"tree", map[string]any{"name": "root", "children": []any{
 		map[string]any{"name": "kid", "children": []any{map[string]any{"name": "grandkid"}}},
 	}}},

@@ -43,10 +43,12 @@ const problemContentType = "application/problem+json"
 // replaced by "(secret)".
 //
 // Messages about an error body start with "error body: ". CheckResponse
-// reports every mismatch and returns whether there was none.
-func CheckResponse(t testing.TB, rec *httptest.ResponseRecorder, e *entity.Entity, wantStatus int) bool {
+// reports every mismatch and returns whether there was none. Its options
+// are Conform's, for a success body: Partial for a response made with a
+// selection, IgnoreOrder.
+func CheckResponse(t testing.TB, rec *httptest.ResponseRecorder, e *entity.Entity, wantStatus int, opts ...Option) bool {
 	t.Helper()
-	msgs := checkResponse(rec, e, wantStatus)
+	msgs := checkResponse(rec, e, wantStatus, configOf(opts))
 	for _, m := range msgs {
 		t.Errorf("%s", m)
 	}
@@ -56,7 +58,7 @@ func CheckResponse(t testing.TB, rec *httptest.ResponseRecorder, e *entity.Entit
 // maxBodyShown bounds the bytes of a body quoted in a message.
 const maxBodyShown = 200
 
-func checkResponse(rec *httptest.ResponseRecorder, e *entity.Entity, wantStatus int) []string {
+func checkResponse(rec *httptest.ResponseRecorder, e *entity.Entity, wantStatus int, cfg config) []string {
 	if rec == nil {
 		return []string{"no response to check (nil *httptest.ResponseRecorder)"}
 	}
@@ -81,7 +83,7 @@ func checkResponse(rec *httptest.ResponseRecorder, e *entity.Entity, wantStatus 
 	}
 	switch wantStatus / 100 {
 	case 2:
-		msgs = append(msgs, conform(e, body, config{})...)
+		msgs = append(msgs, conform(e, body, cfg)...)
 	case 4, 5:
 		eb := errorBody(body, wantStatus, newSecrets().inEntity(e))
 		if len(eb) > 0 {

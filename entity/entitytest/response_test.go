@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/expose-go/expose/entity"
 )
 
 // writeRaw returns a handler that writes a status, a Content-Type and a
@@ -162,4 +164,30 @@ func TestCheckResponseNilRecorder(t *testing.T) {
 	tb := &fakeTB{}
 	ok := CheckResponse(tb, nil, corpus.Lookup("users"), 200)
 	checkReport(t, tb, ok, []string{"no response to check (nil *httptest.ResponseRecorder)"})
+}
+
+// TestCheckResponsePartial: CheckResponse takes Conform's options, for a
+// response made with a selection.
+func TestCheckResponsePartial(t *testing.T) {
+	users := corpus.Lookup("users")
+	in := map[string]any{"limit": 1, "list": []any{map[string]any{"id": 1, "name": "a"}}}
+	for _, tt := range []struct {
+		name string
+		opts []Option
+		want []string
+	}{
+		{"partial", []Option{Partial()}, nil},
+		{"without Partial", nil, []string{"offset: missing key, want number", "list[0].number: missing key, want number matching num",
+			"list[0].details: missing key, want object (group)", "list[0].code: missing key, want string"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			if err := users.Write(rec, in, entity.Select("limit,list(name)")); err != nil {
+				t.Fatal(err)
+			}
+			tb := &fakeTB{}
+			ok := CheckResponse(tb, rec, users, http.StatusOK, tt.opts...)
+			checkReport(t, tb, ok, tt.want)
+		})
+	}
 }

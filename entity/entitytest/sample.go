@@ -24,7 +24,10 @@ const sampleRefDepth = 2
 // field's type (rules.Kind.Sample), and keeps the first that passes every
 // check of the field. A group holds its fields; a $ref one object made the
 // same way, two references deep, then null (an empty list where the
-// reference is required or has a default).
+// reference is required or has a default). The payload is what a call
+// without options writes (entity.Field.WrittenByDefault): no lazy field,
+// no field behind an `if`, and of fields sharing a key by version range
+// the latest.
 //
 // Where no candidate passes every check (two rules that each want
 // something the other's candidate lacks, or a custom rule without a Sample
@@ -79,10 +82,29 @@ const Input SampleOption = 1
 
 func sampleObject(dst []byte, set *rules.Set, fields []*entity.Field, depth int) []byte {
 	dst = append(dst, '{')
-	for i, f := range fields {
-		if i > 0 {
+	first := true
+	for _, f := range fields {
+		if !f.WrittenByDefault() {
+			continue // what a call without options writes: no lazy field, no flag set, the latest version
+		}
+		if f.Merge {
+			if t := f.Entity(); t != nil && depth < sampleRefDepth {
+				// Its entity's members, without the braces.
+				obj := sampleObject(nil, t.Registry().Rules(), t.Fields(), depth+1)
+				if len(obj) > 2 {
+					if !first {
+						dst = append(dst, ',')
+					}
+					first = false
+					dst = append(dst, obj[1:len(obj)-1]...)
+				}
+			}
+			continue
+		}
+		if !first {
 			dst = append(dst, ',')
 		}
+		first = false
 		dst = gjson.AppendJSONString(dst, f.Key)
 		dst = append(dst, ':')
 		switch f.Kind {
@@ -111,7 +133,7 @@ func sampleInput(dst []byte, set *rules.Set, fields []*entity.Field, depth int, 
 			dst, seen = sampleInput(dst, set, f.Fields, depth, seen)
 			continue
 		}
-		if seen[f.Name] {
+		if seen[f.Name] || !f.ReadByDefault() {
 			continue
 		}
 		if len(seen) > 0 {

@@ -9,6 +9,16 @@ import (
 // The seed's entities, declared once at start-up: msful's lib/entities.js
 // and lib/entityParent.js. Declaration errors panic here, before the server
 // listens, never in a handler.
+// The flags the declarations may name (`if 'admin'`), declared before
+// anything is exposed: a misspelled flag in a declaration or a call is
+// then an error, never a field shown to the wrong client.
+var _ = func() error {
+	if err := entity.DeclareFlags("admin"); err != nil {
+		panic(err)
+	}
+	return nil
+}()
+
 var (
 	userEntity = entity.MustExpose("user",
 		"id", "number", "num | rename 'number'",
@@ -23,6 +33,29 @@ var (
 		"offset", "number", "default 0",
 		"limit", "number", "default 0",
 		"list", "$user", "",
+	)
+
+	// memberEntity and membersEntity shape GET /api/users: the seed's
+	// user and users, written the same by default, with what one
+	// declaration can serve to every caller (README "Per-call shaping"):
+	// a `fields` selection, a score written only to admins (the admin flag,
+	// set from a header by withRoles), and an id that API v1 clients get as
+	// a string and v2 clients (and callers without a version) as a number.
+	_ = entity.MustExpose("member",
+		"id", "string", "until 'v2' | rename 'number'",
+		"id", "number", "num | since 'v2' | rename 'number'",
+		"name", "string", "req",
+		"details", "{", "",
+		"age", "number", "num",
+		"mail", "string", "email",
+		"details", "}", "",
+		"code", "string", "default 'unknown'",
+		"score", "number", "if 'admin'",
+	)
+	membersEntity = entity.MustExpose("members",
+		"offset", "number", "default 0",
+		"limit", "number", "default 0",
+		"list", "$member", "",
 	)
 
 	// newUserEntity validates POST /api/users, as msful's validate checked
@@ -50,6 +83,8 @@ var (
 	// error, a missing n fails req, and 0 and 10001 fail range.
 	usersQueryEntity = entity.MustExpose("usersquery", "GET",
 		"n", "number", "req | range 1 10000",
+		"fields", "string", "",
+		"v", "string", "",
 	)
 
 	// The dbuser entity (referenced by dbusers) shapes one row of the users table (db.go): the row's

@@ -46,7 +46,7 @@ func newMux() *http.ServeMux {
 			log.Printf("GET /api/test: %v", err)
 		}
 	})
-	mux.HandleFunc("GET /api/users", listUsers)
+	mux.Handle("GET /api/users", withRoles(http.HandlerFunc(listUsers)))
 	mux.HandleFunc("POST /api/users", createUser)
 	// Any other method: a JSON 405 naming both, where the mux's own would
 	// be text.

@@ -26,10 +26,11 @@ var firstNames = []string{
 func genUser(i int) map[string]any {
 	name := firstNames[i%len(firstNames)] + strconv.Itoa(i)
 	return map[string]any{
-		"id":   strconv.Itoa(1000 + i*7),
-		"name": name,
-		"age":  18 + i%60,
-		"mail": name + "@example" + strconv.Itoa(i%5) + ".com",
+		"id":    strconv.Itoa(1000 + i*7),
+		"name":  name,
+		"age":   18 + i%60,
+		"mail":  name + "@example" + strconv.Itoa(i%5) + ".com",
+		"score": i * 37 % 101,
 	}
 }
 
@@ -60,25 +61,42 @@ func generatedUsers(n int) map[string]any {
 }
 
 // listUsers answers GET /api/users?n=…: n generated users shaped through
-// the users entity, or 400 when n is missing, not a number or outside
-// 1..10000.
+// the members entity, or 400 when n is missing, not a number or outside
+// 1..10000. `fields` selects the fields written (Google's partial-response
+// grammar: fields=list(name,details/mail)), `v` the API version (v1
+// writes ids as strings); an admin (X-Role: admin, see withRoles) also
+// gets each user's score. A bad selection or version is a 400 naming it.
 func listUsers(w http.ResponseWriter, r *http.Request) {
-	n, err := queryN(r)
+	q, err := usersQueryEntity.MakeRequest(r)
 	if err != nil {
 		entity.WriteError(w, err)
 		return
 	}
-	if err := entity.Write(w, "users", generatedUsers(n)); err != nil {
+	n, _ := q.Get("n")
+	fields, _ := q.Get("fields")
+	version, _ := q.Get("v")
+	err = membersEntity.Write(w, generatedUsers(int(n.(int64))),
+		entity.Select(str(fields)), entity.Version(str(version)), entity.WithContext(r.Context()))
+	if err != nil {
 		log.Printf("GET /api/users: %v", err)
 	}
 }
 
-// queryN reads and checks n with usersQueryEntity.
-func queryN(r *http.Request) (int, error) {
-	q, err := usersQueryEntity.MakeRequest(r)
-	if err != nil {
-		return 0, err
-	}
-	v, _ := q.Get("n")
-	return int(v.(int64)), nil
+// str returns a string an Object's Get gave, or "" for null.
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// withRoles sets the request's flags from its X-Role header, once for
+// every handler (entity.NewContext; handlers pass entity.WithContext). A
+// real server takes roles from its authentication, never from a header
+// the client sets: this one is an example.
+func withRoles(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Role") == "admin" {
+			r = r.WithContext(entity.NewContext(r.Context(), "admin"))
+		}
+		next.ServeHTTP(w, r)
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/expose-go/expose/entity/entitytest"
@@ -115,7 +116,7 @@ func TestGeneratedUsers(t *testing.T) {
 	if reflect.ValueOf(a).UnsafePointer() != reflect.ValueOf(b).UnsafePointer() {
 		t.Error("the input of n = 7 is generated twice, not cached")
 	}
-	want := map[string]any{"id": "1007", "name": "saito1", "age": 19, "mail": "saito1@example1.com"}
+	want := map[string]any{"id": "1007", "name": "saito1", "age": 19, "mail": "saito1@example1.com", "score": 37}
 	if got := a["list"].([]any)[1]; !reflect.DeepEqual(got, want) {
 		t.Errorf("user 1 = %v, want %v", got, want)
 	}
@@ -125,5 +126,61 @@ func TestGeneratedUsers(t *testing.T) {
 	// Every generated user is valid: the whole list makes.
 	if _, err := usersEntity.MakeJSON(generatedUsers(maxUsers)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestListUsersShaped: GET /api/users serves every caller from one
+// declaration: a fields selection, an admin-only score, ids as strings for
+// API v1; bad selections and versions are 400s naming the fault.
+func TestListUsersShaped(t *testing.T) {
+	tests := []struct {
+		name   string
+		target string
+		role   string
+		status int
+		want   string
+	}{
+		{"fields", "/api/users?n=3&fields=list(name)", "", 200,
+			`{"list":[{"name":"maachang0"},{"name":"saito1"},{"name":"tanaka2"}]}`},
+		{"nested fields", "/api/users?n=2&fields=limit,list(number,details/mail)", "", 200,
+			`{"limit":2,"list":[{"number":1000,"details":{"mail":"maachang0@example0.com"}},{"number":1007,"details":{"mail":"saito1@example1.com"}}]}`},
+		{"admin gets the score", "/api/users?n=2&fields=list(name,score)", "admin", 200,
+			`{"list":[{"name":"maachang0","score":0},{"name":"saito1","score":37}]}`},
+		{"others do not", "/api/users?n=2", "guest", 200,
+			`{"offset":0,"limit":2,"list":[{"number":1000,"name":"maachang0","details":{"age":18,"mail":"maachang0@example0.com"},"code":"unknown"},{"number":1007,"name":"saito1","details":{"age":19,"mail":"saito1@example1.com"},"code":"unknown"}]}`},
+		{"nor may they name it", "/api/users?n=2&fields=list(name,score)", "guest", 400,
+			`no field \"score\" here (there are \"number\", \"name\", \"details\", \"code\")`},
+		{"v1 ids are strings", "/api/users?n=2&v=v1&fields=list(number)", "", 200,
+			`{"list":[{"number":"1000"},{"number":"1007"}]}`},
+		{"v2 ids are numbers", "/api/users?n=2&v=v2&fields=list(number)", "", 200,
+			`{"list":[{"number":1000},{"number":1007}]}`},
+		{"an unknown field", "/api/users?n=2&fields=list(nmae)", "", 400,
+			`"detail":"the field selection \"list(nmae)\" is not valid: at byte 5, no field \"nmae\" here`},
+		{"a bad version", "/api/users?n=2&v=two", "", 400, `"type":"/problems/invalid-version"`},
+	}
+	mux := newMux()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest("GET", tt.target, nil)
+			if tt.role != "" {
+				req.Header.Set("X-Role", tt.role)
+			}
+			rec := httptest.NewRecorder()
+			mux.ServeHTTP(rec, req)
+			if rec.Code != tt.status {
+				t.Fatalf("status %d, want %d: %s", rec.Code, tt.status, rec.Body)
+			}
+			if tt.status != 200 {
+				if !strings.Contains(rec.Body.String(), tt.want) {
+					t.Errorf("body %s, want it to hold %s", rec.Body, tt.want)
+				}
+				entitytest.CheckResponse(t, rec, membersEntity, tt.status)
+				return
+			}
+			if got := rec.Body.String(); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+			entitytest.CheckResponse(t, rec, membersEntity, http.StatusOK, entitytest.Partial())
+		})
 	}
 }

@@ -271,6 +271,25 @@ func printTargets(t table) {
 		v, ok = ratio(rawMJ, t.get("Raw", "gjson", n, 0))
 		row("in. raw MakeJSON / gjson shaper (time)", n, v, "<= 1.3x", v <= 1.3, ok)
 	}
+	// Per-call shaping (issue 13), from BenchmarkShape: the seed with the
+	// issue's selection, against the plain call in the same run.
+	for _, n := range sizes(t) {
+		sel := t.get("Shape", "Select", n, 0)
+		if sel == nil {
+			continue
+		}
+		plain := t.get("Shape", "plain", n, 0)
+		v, ok := ratio(sel, plain)
+		if n <= 2 {
+			row("13. Select / plain AppendJSON (time)", n, v, "<= 1.1x", v <= 1.1, ok)
+		} else {
+			row("13. Select / plain AppendJSON (time)", n, v, "< 1x", v < 1, ok)
+		}
+		a := median(sel.allocs)
+		row("13. Select (cached spec) allocs/op", n, a, "0", a == 0, len(sel.allocs) > 0)
+		v, ok = ratio(t.get("Shape", "With+Version", n, 0), plain)
+		row("13. Version on an unversioned entity / plain", n, v, "<= 1.1x", v <= 1.1, ok)
+	}
 	fmt.Println()
 	fmt.Println("For reference, not targets:")
 	for _, n := range sizes(t) {
@@ -288,6 +307,9 @@ func printTargets(t table) {
 		}
 		if v, ok := ratio(t.get("Raw", "append", n, 0), t.get("Raw", "gjson", n, 0)); ok {
 			fmt.Printf("  raw AppendJSON (reused buffer) / gjson shaper (reused buffer), %d users: %.2fx\n", n, v)
+		}
+		if v, ok := ratio(t.get("Shape", "conditional", n, 0), t.get("Shape", "plain", n, 0)); ok {
+			fmt.Printf("  an entity with if/since fields, no options / plain, %d users: %.2fx (the shaped walk)\n", n, v)
 		}
 	}
 	fmt.Println()

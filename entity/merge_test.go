@@ -1,0 +1,140 @@
+package entity_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// TestMerge: a merged $ref writes its entity's keys into the object
+// around it, read from the field's own input.
+func TestMerge(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "address", "street", "string", "", "city", "string", "req")
+	expose(t, reg, "geo", "lat", "float", "", "lng", "float", "")
+	expose(t, reg, "place", "addr", "$address", "merge", "pos", "$geo", "merge")
+	e := expose(t, reg, "user",
+		"name", "string", "",
+		"addr", "$address", "merge",
+		"meta", "{", "",
+		"where", "$place", "merge",
+		"meta", "}", "",
+		"last", "number", "",
+	)
+	first := expose(t, reg, "first", "addr", "$address", "merge", "n", "number", "")
+	tests := []struct {
+		name string
+		e    *entity.Entity
+		in   map[string]any
+		want string
+	}{
+		{"merged in the middle and nested", e, map[string]any{"name": "n", "addr": map[string]any{"street": "s", "city": "c"},
+			"where": map[string]any{"addr": map[string]any{"city": "x"}, "pos": map[string]any{"lat": 1.5, "lng": 2}}, "last": 1},
+			`{"name":"n","street":"s","city":"c","meta":{"street":null,"city":"x","lat":1.5,"lng":2},"last":1}`},
+		{"absent: nothing merged", e, map[string]any{"name": "n", "last": 1}, `{"name":"n","meta":{},"last":1}`},
+		{"a list is no object to merge", e, map[string]any{"addr": []any{map[string]any{"city": "c"}}}, `{"name":null,"meta":{},"last":null}`},
+		{"merged first", first, map[string]any{"addr": map[string]any{"city": "c"}, "n": 2}, `{"street":null,"city":"c","n":2}`},
+		{"merged first, absent", first, map[string]any{"n": 2}, `{"n":2}`},
+	}
+	for _, tt := range tests {
+		for form, in := range map[string]any{"map": tt.in, "raw JSON": []byte(marshal(t, tt.in))} {
+			t.Run(tt.name+"/"+form, func(t *testing.T) {
+				out, err := shapeAll(t, tt.e, in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out != tt.want {
+					t.Errorf("got  %s\nwant %s", out, tt.want)
+				}
+			})
+		}
+	}
+	t.Run("errors name the input path, and the output path without the merged key", func(t *testing.T) {
+		_, err := e.MakeJSON(map[string]any{"addr": map[string]any{"street": "s"}})
+		fe := fieldErrors(t, err)
+		if len(fe) != 1 || fe[0].Path != "addr.city" || fe[0].OutputPath != "city" || fe[0].Pointer != "/addr/city" {
+			t.Errorf("got %+v", fe[0])
+		}
+	})
+	t.Run("strict: a list is a type error", func(t *testing.T) {
+		_, err := e.MakeJSON(map[string]any{"addr": []any{}}, entity.Strict())
+		if fe := fieldErrors(t, err); len(fe) != 1 || fe[0].Code != "type" || fe[0].Path != "addr" {
+			t.Errorf("got %v", err)
+		}
+	})
+}
+
+func TestMergeDeclarations(t *testing.T) {
+	t.Run("a clash with the parent's key", func(t *testing.T) {
+		reg := entity.NewRegistry()
+		expose(t, reg, "address", "city", "string", "")
+		_, err := reg.Expose("user", "city", "string", "", "addr", "$address", "merge")
+		if err == nil || !strings.Contains(err.Error(), `merge: output key "city" is written by field "city" and by field "city" of $address (merged)`) {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("a clash between two merges", func(t *testing.T) {
+		reg := entity.NewRegistry()
+		expose(t, reg, "a", "x", "string", "")
+		expose(t, reg, "b", "x", "number", "")
+		_, err := reg.Expose("c", "a", "$a", "merge", "b", "$b", "merge")
+		if err == nil || !strings.Contains(err.Error(), `output key "x"`) {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("forward: Check finds the clash", func(t *testing.T) {
+		reg := entity.NewRegistry()
+		expose(t, reg, "user", "city", "string", "", "addr", "$address", "merge")
+		expose(t, reg, "address", "street", "string", "")
+		if err := reg.Check(); err != nil {
+			t.Fatal(err)
+		}
+		// Re-exposing address with a clashing key is refused, and the
+		// old address stays.
+		_, err := reg.Expose("address", "city", "string", "")
+		if err == nil || !strings.Contains(err.Error(), `if "address" were exposed as declared`) {
+			t.Errorf("re-expose: %v", err)
+		}
+		if out, err := reg.MakeJSON("user", map[string]any{"addr": map[string]any{"street": "s"}}); err != nil || string(out) != `{"city":null,"street":"s"}` {
+			t.Errorf("got %s, %v", out, err)
+		}
+	})
+	t.Run("a cycle", func(t *testing.T) {
+		reg := entity.NewRegistry()
+		expose(t, reg, "a", "x", "string", "", "b", "$b", "merge")
+		_, err := reg.Expose("b", "y", "string", "", "a", "$a", "merge")
+		if err == nil || !strings.Contains(err.Error(), "merge cycle: $b merges $a merges $b") {
+			t.Errorf("got %v", err)
+		}
+		_, err = reg.Expose("self", "me", "$self", "merge")
+		if err == nil || !strings.Contains(err.Error(), "merge cycle: $self merges $self") {
+			t.Errorf("got %v", err)
+		}
+	})
+}
+
+// TestMergeSelect: a selection names merged keys where they are written.
+func TestMergeSelect(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "address", "street", "string", "", "city", "string", "")
+	e := expose(t, reg, "user", "name", "string", "", "addr", "$address", "merge", "n", "number", "")
+	in := map[string]any{"name": "a", "addr": map[string]any{"street": "s", "city": "c"}, "n": 1}
+	for _, tt := range []struct {
+		name string
+		opt  entity.Option
+		want string
+	}{
+		{"a merged key", entity.Select("city"), `{"city":"c"}`},
+		{"merged and own keys", entity.Select("n,street,name"), `{"name":"a","street":"s","n":1}`},
+		{"Only", entity.Only("city", "n"), `{"city":"c","n":1}`},
+		{"Except a merged key", entity.Except("street"), `{"name":"a","city":"c","n":1}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := shapeAll(t, e, in, tt.opt)
+			if err != nil || out != tt.want {
+				t.Errorf("got %s, %v; want %s", out, err, tt.want)
+			}
+		})
+	}
+}

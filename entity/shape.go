@@ -1,0 +1,1143 @@
+package entity
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/rules"
+)
+
+// This file holds per-call shaping: which of an entity's fields one call
+// writes. A selection (Select, Only, Except) is compiled once per entity
+// and spec into a mask, cached; flags (With, WithContext) and a version
+// (Version) are read once per call into the run. The walker reads them in
+// appendShaped; an entity without `lazy`, `if`, `unless`, `since` or
+// `until` in a call without a selection never reaches it.
+
+// Select makes a call write only the fields spec names, in the grammar of
+// Google APIs' partial responses, for a `fields` query parameter passed
+// straight in:
+//
+//	a,b        fields a and b
+//	a/b        field b of a (a group, a $ref, or a list of $refs)
+//	a(b,c)     fields b and c of a
+//	*          every field of a level (but the lazy ones)
+//
+// Names are output names (after rename and the registry's key case). A
+// group or $ref selected without a sub-selection is written whole (its
+// lazy fields left out); a lazy field is written only when named. The
+// empty spec selects nothing away: it is the call without Select.
+//
+// A spec that does not parse, or names a field the entity does not have,
+// fails the call at once with an *InputError (400, wrapping
+// ErrInvalidFields) whose message names the bad part and its byte offset
+// (Offset, HasOffset). Specs longer than 4096 bytes or nested more than
+// 64 levels are refused the same way.
+//
+// On a response, fields that are not selected are neither read, converted,
+// checked nor written: a selection saves work. On a request (MakeRequest,
+// Bind) every declared field is still read and checked, so that a client
+// can never skip `req`: the selection only shapes what is returned.
+//
+// Each spec is compiled once per entity into a mask kept in a cache of at
+// most 256 specs per entity (a client sending endless different specs
+// costs a compile each, never memory without bound); a call with a spec
+// already seen allocates nothing for it.
+func Select(spec string) Option { return Option{kind: optSelect, str: spec} }
+
+// Only is Select for code: it writes only the fields at the dotted output
+// paths given (list.details.mail; `\.` is a dot within a name; `*` as the
+// last step selects every field of that level). A path the entity does not
+// have is a programming error: the call fails with an error wrapping
+// ErrUnknownField (500 in Write). Only and Select may not be combined.
+func Only(paths ...string) Option { return Option{kind: optOnly, list: paths} }
+
+// Except leaves out the fields at the dotted output paths given, from
+// what the call would write otherwise (everything, or what Select or Only
+// selects). An unknown path is an error wrapping ErrUnknownField.
+func Except(paths ...string) Option { return Option{kind: optExcept, list: paths} }
+
+// With sets flags for one call: a field whose rules say `if 'admin'` is
+// written only in calls that set admin (or another flag its `if` names),
+// one with `unless 'guest'` is left out of calls that set guest. Flags
+// apply to nested groups and referenced entities at any depth. Every flag
+// must be declared first (Registry.DeclareFlags): a call naming one that
+// is not fails with an error wrapping ErrUnknownFlag, so that a misspelled
+// flag can never expose a field. Several With options add up.
+func With(flags ...string) Option { return Option{kind: optWith, list: flags} }
+
+// WithContext sets the flags stored in ctx by NewContext, as With does:
+// middleware sets a request's roles once, handlers pass r.Context().
+func WithContext(ctx context.Context) Option {
+	return Option{kind: optWith, list: FlagsFromContext(ctx)}
+}
+
+// flagsKey is the context key of NewContext's flags.
+type flagsKey struct{}
+
+// NewContext returns a copy of ctx holding flags, added to those ctx
+// already holds, for WithContext.
+func NewContext(ctx context.Context, flags ...string) context.Context {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	all := slices.Concat(FlagsFromContext(ctx), flags)
+	return context.WithValue(ctx, flagsKey{}, slices.Compact(sortedCopy(all)))
+}
+
+// FlagsFromContext returns the flags NewContext stored in ctx, sorted; nil
+// when there are none. The slice is shared: do not modify it.
+func FlagsFromContext(ctx context.Context) []string {
+	if ctx == nil {
+		return nil
+	}
+	f, _ := ctx.Value(flagsKey{}).([]string)
+	return f
+}
+
+func sortedCopy(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
+}
+
+// Version sets the API version of one call, for fields declared with
+// `since 'v2'` (written to calls of v2 and later) and `until 'v3'` (to
+// calls before v3). A version is a dotted list of at most 4 numbers with
+// an optional leading v: v2, 2.1, v2.10 (numbers compare numerically, so
+// v2.10 is after v2.9, and missing numbers are 0: v2 is v2.0). Versions
+// usually come from the client, so a malformed one fails the call with an
+// *InputError (400, wrapping ErrInvalidVersion). A call without Version
+// writes every field; where two fields share an output key by disjoint
+// version ranges, it writes the one of the latest range. The empty string
+// is no version.
+func Version(v string) Option { return Option{kind: optVersion, str: v} }
+
+// ErrInvalidFields is wrapped by the InputError (400) of a Select spec
+// that does not parse or names a field that does not exist.
+var ErrInvalidFields = errors.New("entity: invalid field selection")
+
+// ErrInvalidVersion is wrapped by the InputError (400) of a Version that
+// is not a version.
+var ErrInvalidVersion = errors.New("entity: invalid version")
+
+// ErrUnknownField is wrapped by the error of an Only or Except path the
+// entity does not have: a programming error (500 in Write).
+var ErrUnknownField = errors.New("entity: unknown field")
+
+// ErrUnknownFlag is wrapped by the error of a call whose With or
+// WithContext names a flag the registry has not declared.
+var ErrUnknownFlag = errors.New("entity: undeclared flag")
+
+// ---- Flags
+
+// maxFlags is how many flags a registry knows: a call's flags are bits.
+const maxFlags = 64
+
+// flagTable is a registry's flags: every name declared or named by a rule,
+// numbered, and which of them are declared. It is replaced, never
+// modified, so that calls read it without a lock.
+type flagTable struct {
+	bit      map[string]uint8
+	names    []string // by bit
+	declared uint64
+}
+
+// DeclareFlags declares the flags the registry's declarations and calls
+// may name (`if 'admin'`, With("admin")). Once any is declared, Expose
+// refuses a rule naming a flag that is not; Check refuses every undeclared
+// flag whenever it runs, so that declarations exposed before (package-level
+// variables run before init) are checked too. A registry knows at most 64
+// flags; a flag is a non-empty name.
+func (r *Registry) DeclareFlags(names ...string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t := r.flags.Load().clone()
+	for _, name := range names {
+		b, err := t.add(name)
+		if err != nil {
+			return fmt.Errorf("entity: DeclareFlags: %w", err)
+		}
+		t.declared |= 1 << b
+	}
+	r.flags.Store(t)
+	return nil
+}
+
+// DeclaredFlags returns the registry's declared flags, sorted.
+func (r *Registry) DeclaredFlags() []string {
+	t := r.flags.Load()
+	var out []string
+	for b, name := range t.list() {
+		if t.declared&(1<<b) != 0 {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (t *flagTable) list() []string {
+	if t == nil {
+		return nil
+	}
+	return t.names
+}
+
+func (t *flagTable) clone() *flagTable {
+	c := &flagTable{bit: map[string]uint8{}}
+	if t != nil {
+		for k, v := range t.bit {
+			c.bit[k] = v
+		}
+		c.names = slices.Clone(t.names)
+		c.declared = t.declared
+	}
+	return c
+}
+
+// add numbers a flag, if it is new.
+func (t *flagTable) add(name string) (uint8, error) {
+	if b, ok := t.bit[name]; ok {
+		return b, nil
+	}
+	switch {
+	case strings.TrimSpace(name) == "":
+		return 0, errors.New("a flag is a non-empty name")
+	case len(t.names) >= maxFlags:
+		return 0, fmt.Errorf("flag %q would be the %dth: a registry knows at most %d", name, maxFlags+1, maxFlags)
+	}
+	b := uint8(len(t.names))
+	t.bit[name] = b
+	t.names = append(t.names, name)
+	return b, nil
+}
+
+// declaredBit returns the bit of a declared flag.
+func (t *flagTable) declaredBit(name string) (uint8, bool) {
+	if t == nil {
+		return 0, false
+	}
+	b, ok := t.bit[name]
+	return b, ok && t.declared&(1<<b) != 0
+}
+
+// ---- Versions
+
+// maxVersionParts is how many numbers a version has at most.
+const maxVersionParts = 4
+
+// version is a parsed version: its numbers, the missing ones 0.
+type version struct {
+	part [maxVersionParts]uint32
+	set  bool
+}
+
+// parseVersion reads a version: an optional v or V, then dotted decimal
+// numbers of at most 9 digits.
+func parseVersion(s string) (version, bool) {
+	var v version
+	if s != "" && (s[0] == 'v' || s[0] == 'V') {
+		s = s[1:]
+	}
+	n, digits := 0, 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == '.' {
+			if digits == 0 || i < len(s) && n+1 == maxVersionParts {
+				return version{}, false
+			}
+			n, digits = n+1, 0
+			continue
+		}
+		c := s[i] - '0'
+		if c > 9 || digits == 9 {
+			return version{}, false
+		}
+		v.part[n] = v.part[n]*10 + uint32(c)
+		digits++
+	}
+	v.set = true
+	return v, true
+}
+
+// compare returns -1, 0 or +1 as v is before, the same as or after w.
+func (v version) compare(w version) int {
+	for i := range v.part {
+		switch {
+		case v.part[i] < w.part[i]:
+			return -1
+		case v.part[i] > w.part[i]:
+			return 1
+		}
+	}
+	return 0
+}
+
+// ---- Conditions
+
+// condition is when a node is shown, compiled from its `if`, `unless`,
+// `since` and `until` (and its key's sharing: shadowed).
+type condition struct {
+	ifs, unless  uint64  // flag bits
+	since, until version // unset: unbounded
+	shadowed     bool    // another node writes its key to a call without a version
+
+	// The flags as named, for Check and Fields.
+	ifNames, unlessNames []string
+	flagPos              map[string]dsl.Pos
+}
+
+// ranged reports whether the condition bounds versions.
+func (c *condition) ranged() bool { return c != nil && (c.since.set || c.until.set) }
+
+// disjoint reports whether two version ranges share no version.
+func disjoint(a, b *condition) bool {
+	if !a.ranged() || !b.ranged() {
+		return false
+	}
+	// [a.since, a.until) and [b.since, b.until) are disjoint when one ends
+	// at or before the other starts.
+	ends := func(x, y *condition) bool { return x.until.set && y.since.set && x.until.compare(y.since) <= 0 }
+	return ends(a, b) || ends(b, a)
+}
+
+// later reports whether a's range ends after b's (unbounded is last).
+func later(a, b *condition) bool {
+	switch {
+	case !a.until.set:
+		return true
+	case !b.until.set:
+		return false
+	}
+	return a.until.compare(b.until) > 0
+}
+
+// shown reports whether a node of condition c is written in this call.
+func (r *run) shown(c *condition) bool {
+	switch {
+	case c.ifs != 0 && r.flags&c.ifs == 0, r.flags&c.unless != 0:
+		return false
+	case !r.ver.set:
+		return !c.shadowed
+	case c.since.set && r.ver.compare(c.since) < 0, c.until.set && r.ver.compare(c.until) >= 0:
+		return false
+	}
+	return true
+}
+
+// condRule compiles an `if`, `unless`, `since` or `until` rule of a field
+// into its node's condition.
+func (c *compiler) condRule(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directive) {
+	if n.cond == nil {
+		n.cond = &condition{}
+	}
+	switch d {
+	case rules.DirectiveSince, rules.DirectiveUntil:
+		if len(r.Args) != 1 {
+			c.errorf(f, r.Pos, "rule %q takes one argument, a version such as 'v2'", d)
+			return
+		}
+		v, ok := parseVersion(r.Args[0].Text)
+		if !ok {
+			c.errorf(f, r.Args[0].Pos, "%s: %q is not a version: want dotted numbers with an optional leading v, such as 'v2' or 'v2.1'", d, r.Args[0].Text)
+			return
+		}
+		if d == rules.DirectiveUntil {
+			n.cond.until = v
+		} else {
+			n.cond.since = v
+		}
+		if n.cond.since.set && n.cond.until.set && n.cond.since.compare(n.cond.until) >= 0 {
+			c.errorf(f, r.Pos, "since %s and until %s leave no version in which the field is written", n.cond.since, n.cond.until)
+		}
+	default:
+		if len(r.Args) == 0 {
+			c.errorf(f, r.Pos, "rule %q takes at least one argument, a flag", d)
+			return
+		}
+		t := c.reg.flags.Load()
+		for _, a := range r.Args {
+			b, ok := t.declaredBit(a.Text)
+			if !ok {
+				if t != nil && t.declared != 0 {
+					c.errorf(f, a.Pos, "%s: flag %q is not declared (the registry declares %s)", d, a.Text, strings.Join(c.reg.DeclaredFlags(), ", "))
+					continue
+				}
+				nt := t.clone()
+				var err error
+				if b, err = nt.add(a.Text); err != nil {
+					c.errorf(f, a.Pos, "%s: %v", d, err)
+					continue
+				}
+				c.reg.flags.Store(nt)
+				t = nt
+			}
+			if d == rules.DirectiveUnless {
+				n.cond.unless |= 1 << b
+			} else {
+				n.cond.ifs |= 1 << b
+			}
+			if d == rules.DirectiveUnless {
+				n.cond.unlessNames = append(n.cond.unlessNames, a.Text)
+			} else {
+				n.cond.ifNames = append(n.cond.ifNames, a.Text)
+			}
+			if n.cond.flagPos == nil {
+				n.cond.flagPos = map[string]dsl.Pos{}
+			}
+			if _, ok := n.cond.flagPos[a.Text]; !ok {
+				n.cond.flagPos[a.Text] = a.Pos
+			}
+		}
+	}
+}
+
+// String returns the version as dotted numbers after a v, trailing zeros
+// left out.
+func (v version) String() string {
+	n := len(v.part)
+	for n > 1 && v.part[n-1] == 0 {
+		n--
+	}
+	b := []byte{'v'}
+	for i := range n {
+		if i > 0 {
+			b = append(b, '.')
+		}
+		b = strconv.AppendUint(b, uint64(v.part[i]), 10)
+	}
+	return string(b)
+}
+
+// checkFlags reports, for Check, every flag an entity's rules name that
+// its registry has not declared.
+func (e *Entity) checkFlags(errs *dsl.ErrorList) {
+	t := e.reg.flags.Load()
+	var walk func(p *objectPlan)
+	walk = func(p *objectPlan) {
+		for _, n := range p.nodes {
+			if n.cond != nil {
+				for _, name := range slices.Concat(n.cond.ifNames, n.cond.unlessNames) {
+					if _, ok := t.declaredBit(name); !ok {
+						errs.Add(&dsl.Error{Entity: e.name, Field: n.decl.Name, Pos: n.cond.flagPos[name], Source: n.decl.RulesText,
+							Msg: fmt.Sprintf("flag %q is not declared: declare it with DeclareFlags, so that a misspelled flag never shows or hides a field", name)})
+					}
+				}
+			}
+			if n.group != nil {
+				walk(n.group)
+			}
+		}
+	}
+	walk(e.root)
+}
+
+// ---- The run's shape
+
+// shape reads the call's shaping options for entity e: its flags, its
+// version and its mask. A bad option ends the call before it starts.
+func (r *run) shape(e *Entity, opts []Option) {
+	var arr [256]byte
+	key := arr[:0] // the selection's cache key, built without allocating
+	selects := 0
+	for _, o := range opts {
+		switch o.kind {
+		case optSelect:
+			if o.str != "" {
+				selects++
+				key = append(append(key, 'S'), o.str...)
+			}
+		case optOnly, optExcept:
+			if o.kind == optOnly {
+				selects++
+				key = append(key, 'O')
+			} else {
+				key = append(key, 'E')
+			}
+			for _, p := range o.list {
+				key = append(append(key, p...), 0)
+			}
+		case optWith:
+			t := e.reg.flags.Load()
+			for _, name := range o.list {
+				b, ok := t.declaredBit(name)
+				if !ok {
+					r.stopWith(fmt.Errorf("%w %q in With: the registry declares %q (see Registry.DeclareFlags)", ErrUnknownFlag, name, e.reg.DeclaredFlags()))
+					return
+				}
+				r.flags |= 1 << b
+			}
+		case optVersion:
+			if o.str == "" {
+				continue
+			}
+			v, ok := parseVersion(o.str)
+			if !ok {
+				r.stopWith(inputError(ErrInvalidVersion, "the version "+quoteClip(o.str)+" is not a version: want dotted numbers with an optional leading v, such as v2 or v2.1"))
+				return
+			}
+			r.ver = v
+		}
+	}
+	switch {
+	case selects > 1:
+		r.stopWith(fmt.Errorf("entity: entity %q: a call takes one Select or Only, not several", e.name))
+		return
+	case len(key) == 0:
+		return
+	}
+	// A Select spec is compiled for the call's flags: to a client, a field
+	// its flags hide does not exist (see maskBuilder.visible).
+	key = binary.LittleEndian.AppendUint64(append(key, 'F'), r.flags)
+	m := e.masks.lookup(e, key)
+	if m == nil {
+		var err error
+		sel := selectionOf(opts)
+		sel.flags = r.flags
+		if m, err = e.masks.compile(e, key, sel); err != nil {
+			r.stopWith(err)
+			return
+		}
+	}
+	r.mask = m.root
+	for _, d := range m.deps {
+		r.pin(d.s, d.e)
+	}
+}
+
+// selection is what a call's Select, Only and Except options say, copied
+// out of them (so that the options never escape: With's flags are then
+// free to stay on the caller's stack).
+type selection struct {
+	spec         string // Select's
+	only, except []string
+	hasSpec      bool
+	hasOnly      bool
+	flags        uint64 // the call's (see maskBuilder.visible)
+}
+
+func selectionOf(opts []Option) selection {
+	var s selection
+	for _, o := range opts {
+		switch {
+		case o.kind == optSelect && o.str != "":
+			s.spec, s.hasSpec = strings.Clone(o.str), true
+		case o.kind == optOnly:
+			s.hasOnly = true
+			for _, p := range o.list {
+				s.only = append(s.only, strings.Clone(p))
+			}
+		case o.kind == optExcept:
+			for _, p := range o.list {
+				s.except = append(s.except, strings.Clone(p))
+			}
+		}
+	}
+	return s
+}
+
+// stopWith ends the run before it starts, with err.
+func (r *run) stopWith(err error) {
+	r.fatal, r.stop = err, true
+}
+
+// quoteClip quotes a client's text, clipped to 64 bytes.
+func quoteClip(s string) string {
+	if len(s) > 64 {
+		return strconv.Quote(s[:64]) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// ---- Masks
+
+// mask is a compiled selection of one output object (plan): which of its
+// nodes are written. Entries name nodes by index, in order; a node without
+// one is written when star is set and it is not lazy.
+type mask struct {
+	plan *objectPlan
+	star bool
+	ents []maskEntry
+}
+
+// maskEntry is the selection of one node: on or off; when on, sub is its
+// own selection (a group's or a $ref's), or nil for all of it.
+type maskEntry struct {
+	idx int32
+	on  bool
+	sub *mask
+}
+
+// compiledMask is a cached selection: its root mask and the entities its
+// references were compiled against (the run uses those: see shape).
+type compiledMask struct {
+	root *mask
+	deps []pinned
+}
+
+// fresh reports whether every entity the mask was compiled against is
+// still the one exposed under its name.
+func (m *compiledMask) fresh(e *Entity) bool {
+	for _, d := range m.deps {
+		if d.s != e.slot && d.s.e.Load() != d.e {
+			return false
+		}
+	}
+	return true
+}
+
+// maskCache holds an entity's compiled selections by spec.
+type maskCache struct {
+	mu sync.RWMutex
+	m  map[string]*compiledMask
+}
+
+// maxCachedMasks is how many selections an entity keeps compiled.
+const maxCachedMasks = 256
+
+// maxSpecLen is the longest Select spec read, and maxSpecDepth the deepest
+// nesting of its parentheses and steps.
+const (
+	maxSpecLen   = 4096
+	maxSpecDepth = 64
+)
+
+// lookup returns the compiled selection cached under key, if it is still
+// fresh.
+func (c *maskCache) lookup(e *Entity, key []byte) *compiledMask {
+	c.mu.RLock()
+	m := c.m[string(key)]
+	c.mu.RUnlock()
+	if m != nil && m.fresh(e) {
+		return m
+	}
+	return nil
+}
+
+// compile compiles a selection and caches it under key.
+func (c *maskCache) compile(e *Entity, key []byte, sel selection) (*compiledMask, error) {
+	b := maskBuilder{e: e, flags: sel.flags}
+	root, err := b.build(sel)
+	if err != nil {
+		return nil, err
+	}
+	m := &compiledMask{root: root.freeze(), deps: b.deps}
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[string]*compiledMask{}
+	}
+	if len(c.m) >= maxCachedMasks {
+		for k := range c.m { // map order is random: a random victim
+			delete(c.m, k)
+			break
+		}
+	}
+	c.m[string(key)] = m
+	c.mu.Unlock()
+	return m, nil
+}
+
+// maskBuilder compiles a selection against an entity's plans.
+type maskBuilder struct {
+	e     *Entity
+	deps  []pinned
+	flags uint64 // the call's flags
+}
+
+// visible reports whether a client whose call sets the builder's flags
+// may know of node n: a field its flags hide (`if` without one of them,
+// `unless` with one) is, to a Select spec, a field that does not exist,
+// so that a selection can neither name it nor learn that it exists from
+// an error. (Only and Except are the server's code: they know every
+// field.)
+func (mb *maskBuilder) visible(n *node) bool {
+	c := n.cond
+	return c == nil || (c.ifs == 0 || mb.flags&c.ifs != 0) && mb.flags&c.unless == 0
+}
+
+// building is a mask under construction: entries by node index.
+type building struct {
+	plan *objectPlan
+	star bool
+	ents map[int]*buildEntry
+}
+
+type buildEntry struct {
+	on  bool
+	sub *building
+}
+
+func newBuilding(p *objectPlan, star bool) *building {
+	return &building{plan: p, star: star, ents: map[int]*buildEntry{}}
+}
+
+// freeze turns a built mask into its compact form.
+func (b *building) freeze() *mask {
+	m := &mask{plan: b.plan, star: b.star}
+	idx := make([]int, 0, len(b.ents))
+	for i := range b.ents {
+		idx = append(idx, i)
+	}
+	slices.Sort(idx)
+	for _, i := range idx {
+		be := b.ents[i]
+		me := maskEntry{idx: int32(i), on: be.on}
+		if be.sub != nil {
+			me.sub = be.sub.freeze()
+		}
+		m.ents = append(m.ents, me)
+	}
+	return m
+}
+
+// entry returns node i's entry, made as the mask shows it now.
+func (b *building) entry(i int) *buildEntry {
+	if be, ok := b.ents[i]; ok {
+		return be
+	}
+	be := &buildEntry{on: b.star && !b.plan.nodes[i].lazy}
+	b.ents[i] = be
+	return be
+}
+
+// selErr is an error in a selection: where (a byte offset in a Select
+// spec, or the path of Only and Except) and what.
+type selErr struct {
+	off int
+	msg string
+}
+
+// build compiles a selection into a mask.
+func (mb *maskBuilder) build(sel selection) (*building, error) {
+	e := mb.e
+	var root *building
+	switch {
+	case sel.hasSpec:
+		if len(sel.spec) > maxSpecLen {
+			return nil, mb.specError(sel.spec, selErr{maxSpecLen, fmt.Sprintf("the selection is longer than %d bytes", maxSpecLen)})
+		}
+		terms, serr := parseSpec(sel.spec)
+		if serr != nil {
+			return nil, mb.specError(sel.spec, *serr)
+		}
+		root = newBuilding(e.root, false)
+		if serr := mb.select1(root, terms); serr != nil {
+			return nil, mb.specError(sel.spec, *serr)
+		}
+	case sel.hasOnly:
+		root = newBuilding(e.root, false)
+		for _, p := range sel.only {
+			if err := mb.selectPath(root, p); err != nil {
+				return nil, err
+			}
+		}
+	default:
+		root = newBuilding(e.root, true)
+	}
+	for _, p := range sel.except {
+		if err := mb.exceptPath(root, p); err != nil {
+			return nil, err
+		}
+	}
+	return root, nil
+}
+
+// specError returns the InputError of a bad Select spec.
+func (mb *maskBuilder) specError(spec string, se selErr) error {
+	ie := inputError(ErrInvalidFields, fmt.Sprintf("the field selection %s is not valid: at byte %d, %s", quoteClip(spec), se.off, se.msg))
+	ie.Offset, ie.hasOffset = se.off, true
+	return ie
+}
+
+// term is one comma-separated part of a Select spec: a path of names and
+// an optional parenthesised sub-selection.
+type term struct {
+	path   []specName
+	sub    []term
+	hasSub bool
+}
+
+type specName struct {
+	name string
+	off  int
+}
+
+// parseSpec parses a Select spec: terms separated by commas, each a path
+// of names separated by slashes, optionally followed by a parenthesised
+// list of terms.
+func parseSpec(s string) ([]term, *selErr) {
+	p := specParser{s: s}
+	terms, err := p.list(0)
+	if err == nil && p.i < len(s) {
+		err = &selErr{p.i, "unexpected " + strconv.QuoteRune(rune(s[p.i]))}
+	}
+	return terms, err
+}
+
+type specParser struct {
+	s string
+	i int
+}
+
+func (p *specParser) list(depth int) ([]term, *selErr) {
+	if depth > maxSpecDepth {
+		return nil, &selErr{p.i, fmt.Sprintf("the selection nests more than %d levels", maxSpecDepth)}
+	}
+	var terms []term
+	for {
+		var t term
+		for {
+			nm, err := p.name()
+			if err != nil {
+				return nil, err
+			}
+			t.path = append(t.path, nm)
+			if len(t.path)+depth > maxSpecDepth {
+				return nil, &selErr{nm.off, fmt.Sprintf("the selection nests more than %d levels", maxSpecDepth)}
+			}
+			if p.i < len(p.s) && p.s[p.i] == '/' {
+				p.i++
+				continue
+			}
+			break
+		}
+		if p.i < len(p.s) && p.s[p.i] == '(' {
+			open := p.i
+			p.i++
+			sub, err := p.list(depth + len(t.path))
+			if err != nil {
+				return nil, err
+			}
+			if p.i >= len(p.s) || p.s[p.i] != ')' {
+				return nil, &selErr{p.i, fmt.Sprintf("expected ')' to close the '(' at byte %d", open)}
+			}
+			p.i++
+			t.sub, t.hasSub = sub, true
+			for p.i < len(p.s) && p.s[p.i] == ' ' {
+				p.i++
+			}
+		}
+		terms = append(terms, t)
+		if p.i < len(p.s) && p.s[p.i] == ',' {
+			p.i++
+			continue
+		}
+		return terms, nil
+	}
+}
+
+// name reads one name: bytes up to , / ( or ), spaces around it ignored.
+func (p *specParser) name() (specName, *selErr) {
+	for p.i < len(p.s) && p.s[p.i] == ' ' {
+		p.i++
+	}
+	start := p.i
+	for p.i < len(p.s) && !strings.ContainsRune(",/()", rune(p.s[p.i])) {
+		p.i++
+	}
+	name := strings.TrimRight(p.s[start:p.i], " ")
+	if name == "" {
+		what := "the end"
+		if p.i < len(p.s) {
+			what = strconv.QuoteRune(rune(p.s[p.i]))
+		}
+		return specName{}, &selErr{p.i, "expected a field name, got " + what}
+	}
+	return specName{name, start}, nil
+}
+
+// select1 applies Select terms to a mask.
+func (mb *maskBuilder) select1(b *building, terms []term) *selErr {
+	for _, t := range terms {
+		if err := mb.selectTerm(b, t.path, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// selectTerm applies the rest of a term's path to b.
+func (mb *maskBuilder) selectTerm(b *building, path []specName, t term) *selErr {
+	nm, last := path[0], len(path) == 1
+	if nm.name == "*" {
+		if !last || t.hasSub {
+			return &selErr{nm.off, "* selects every field of its level: it ends a path and takes no sub-selection"}
+		}
+		mb.all(b)
+		return nil
+	}
+	idx := slices.DeleteFunc(b.plan.named(nm.name), func(i int) bool { return !mb.visible(b.plan.nodes[i]) })
+	if len(idx) == 0 {
+		if i := mb.mergedWith(b.plan, nm.name, mb.visible, 0); i >= 0 { // a key a merged $ref writes here
+			sub, _ := mb.child(b, i, b.entry(i))
+			return mb.selectTerm(sub, path, t)
+		}
+		return &selErr{nm.off, fmt.Sprintf("no field %q here (there are %s)", nm.name, b.plan.outNames(mb.visible))}
+	}
+	for _, i := range idx {
+		n := b.plan.nodes[i]
+		be := b.entry(i)
+		if last && !t.hasSub {
+			if be.sub != nil {
+				mb.all(be.sub) // written whole: all of it, and what was named in it
+			}
+			be.on = true
+			continue
+		}
+		sub, err := mb.child(b, i, be)
+		if err != "" {
+			return &selErr{nm.off, err}
+		}
+		if sub == nil {
+			return &selErr{nm.off, fmt.Sprintf("%q is %s %s field: it has no fields to select", n.out, article(n.typ.String()), n.typ)}
+		}
+		var serr *selErr
+		if last {
+			serr = mb.select1(sub, t.sub)
+		} else {
+			serr = mb.selectTerm(sub, path[1:], t)
+		}
+		if serr != nil {
+			return serr
+		}
+	}
+	return nil
+}
+
+// all marks a selection as whole, as `*` or selecting its node without a
+// sub-selection does: every field but the lazy ones, and what was named
+// in it before (selections add up, whatever their order).
+func (mb *maskBuilder) all(b *building) {
+	b.star = true
+	for i, be := range b.ents {
+		if !b.plan.nodes[i].lazy {
+			be.on = true
+		}
+		if be.sub != nil {
+			mb.all(be.sub)
+		}
+	}
+}
+
+// child returns node i's sub-selection, making it: nil for a value field.
+// A node written whole so far gets a sub-selection of all (star).
+func (mb *maskBuilder) child(b *building, i int, be *buildEntry) (*building, string) {
+	if be.sub != nil {
+		be.on = true
+		return be.sub, ""
+	}
+	p, err := mb.planOf(b.plan.nodes[i])
+	if p == nil {
+		return nil, err
+	}
+	be.sub = newBuilding(p, be.on)
+	be.on = true
+	return be.sub, ""
+}
+
+// planOf returns the plan of a group's or a $ref's output object, nil for
+// a value field; a $ref to no entity is an error.
+func (mb *maskBuilder) planOf(n *node) (*objectPlan, string) {
+	switch n.kind {
+	case nodeGroup:
+		return n.group, ""
+	case nodeRef:
+		if n.ref == mb.e.slot {
+			return mb.e.root, ""
+		}
+		for _, d := range mb.deps {
+			if d.s == n.ref {
+				return d.e.root, ""
+			}
+		}
+		t := n.ref.e.Load()
+		if t == nil {
+			return nil, fmt.Sprintf("%q is a $%s, and no entity %q is exposed", n.out, n.ref.name, n.ref.name)
+		}
+		mb.deps = append(mb.deps, pinned{n.ref, t})
+		return t.root, ""
+	}
+	return nil, ""
+}
+
+// splitPath splits a dotted path of Only or Except: `\.` is a dot within a
+// name.
+func splitPath(p string) []string {
+	var out []string
+	var cur strings.Builder
+	for i := 0; i < len(p); i++ {
+		switch {
+		case p[i] == '\\' && i+1 < len(p) && p[i+1] == '.':
+			cur.WriteByte('.')
+			i++
+		case p[i] == '.':
+			out = append(out, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(p[i])
+		}
+	}
+	return append(out, cur.String())
+}
+
+// walkPath follows a dotted path of Only or Except from b, calling at on
+// the entry of every node its last step names; step makes the
+// sub-selection of a node on the way (nil: the path ends here, as for a
+// node left out already).
+func (mb *maskBuilder) walkPath(b *building, path, full string, at func(*building, int), step func(*building, int, *buildEntry) *building) error {
+	names := splitPath(path)
+	var walk func(b *building, names []string) error
+	walk = func(b *building, names []string) error {
+		name := names[0]
+		if name == "*" && len(names) == 1 {
+			at(b, -1)
+			return nil
+		}
+		idx := b.plan.named(name)
+		if len(idx) == 0 {
+			if i := mb.mergedWith(b.plan, name, nil, 0); i >= 0 { // a key a merged $ref writes here
+				if sub := step(b, i, b.entry(i)); sub != nil {
+					return walk(sub, names)
+				}
+				return nil // left out already
+			}
+			return fmt.Errorf("%w: entity %q has no field at %q: no %q here (there are %s)", ErrUnknownField, mb.e.name, full, name, b.plan.outNames(nil))
+		}
+		for _, i := range idx {
+			if len(names) == 1 {
+				at(b, i)
+				continue
+			}
+			n := b.plan.nodes[i]
+			if p, err := mb.planOf(n); p == nil {
+				if err == "" {
+					err = fmt.Sprintf("%q is %s %s field: it has no fields", n.out, article(n.typ.String()), n.typ)
+				}
+				return fmt.Errorf("%w: entity %q has no field at %q: %s", ErrUnknownField, mb.e.name, full, err)
+			}
+			if sub := step(b, i, b.entry(i)); sub != nil {
+				if err := walk(sub, names[1:]); err != nil {
+					return err
+				}
+				continue
+			}
+			// Left out already: the rest of the path must still exist.
+			p, _ := mb.planOf(n)
+			if err := walk(newBuilding(p, false), names[1:]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return walk(b, names)
+}
+
+// selectPath applies one Only path.
+func (mb *maskBuilder) selectPath(b *building, path string) error {
+	return mb.walkPath(b, path, path,
+		func(b *building, i int) {
+			if i < 0 {
+				mb.all(b)
+				return
+			}
+			be := b.entry(i)
+			if be.sub != nil {
+				mb.all(be.sub)
+			}
+			be.on = true
+		},
+		func(b *building, i int, be *buildEntry) *building {
+			sub, _ := mb.child(b, i, be)
+			return sub
+		})
+}
+
+// exceptPath applies one Except path.
+func (mb *maskBuilder) exceptPath(b *building, path string) error {
+	return mb.walkPath(b, path, path,
+		func(b *building, i int) {
+			if i < 0 {
+				b.star = false
+				for _, be := range b.ents {
+					be.on, be.sub = false, nil
+				}
+				return
+			}
+			be := b.entry(i)
+			be.on, be.sub = false, nil
+		},
+		func(b *building, i int, be *buildEntry) *building {
+			if !be.on {
+				return nil // left out already
+			}
+			sub, _ := mb.child(b, i, be)
+			return sub
+		})
+}
+
+// mergedWith returns the index of the merged $ref node of p whose entity
+// writes key out into p's object (through its own merges too), or -1.
+func (mb *maskBuilder) mergedWith(p *objectPlan, out string, show func(*node) bool, depth int) int {
+	if depth > maxSpecDepth {
+		return -1
+	}
+	for i, n := range p.nodes {
+		if !n.merge || show != nil && !show(n) {
+			continue
+		}
+		t, _ := mb.planOf(n)
+		if t == nil {
+			continue
+		}
+		for _, j := range t.named(out) {
+			if show == nil || show(t.nodes[j]) {
+				return i
+			}
+		}
+		if mb.mergedWith(t, out, show, depth+1) >= 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// named returns the indexes of the plan's nodes writing key out: one, or
+// several fields of disjoint version ranges.
+func (p *objectPlan) named(out string) []int {
+	var idx []int
+	for i, n := range p.nodes {
+		if n.out == out {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// outNames lists a plan's output keys for an error message: those of the
+// nodes show accepts (all when it is nil).
+func (p *objectPlan) outNames(show func(*node) bool) string {
+	var names []string
+	for i, n := range p.nodes {
+		if show != nil && !show(n) {
+			continue
+		}
+		if p.named(n.out)[0] == i { // each key once
+			names = append(names, strconv.Quote(n.out))
+		}
+		if len(names) == 20 {
+			names = append(names, "…")
+			break
+		}
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,689 @@
+package entity_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// shapeRegistry declares the entities the shaping tests use: the seed's
+// user with a lazy field, conditional fields, a key shared by version, a
+// group inside, and recursive friends; users lists them.
+func shapeRegistry(t testing.TB) *entity.Registry {
+	t.Helper()
+	reg := entity.NewRegistry()
+	if err := reg.DeclareFlags("admin", "staff", "guest"); err != nil {
+		t.Fatal(err)
+	}
+	expose(t, reg, "user",
+		"id", "number", "num | rename 'number'",
+		"name", "string", "req",
+		"details", "{", "",
+		"age", "number", "num",
+		"mail", "string", "email | lazy",
+		"notes", "{", "if 'staff'",
+		"text", "string", "",
+		"notes", "}", "",
+		"details", "}", "",
+		"code", "string", "default 'unknown'",
+		"token", "string", "if 'admin' 'staff'",
+		"nick", "string", "unless 'guest'",
+		"amount", "string", "until 'v2'",
+		"amount", "number", "since 'v2'",
+		"beta", "bool", "since 'v2.10'",
+		"friends", "$user", "",
+	)
+	expose(t, reg, "users",
+		"offset", "number", "default 0",
+		"limit", "number", "default 0",
+		"list", "$user", "",
+		"audit", "$user", "if 'admin' | lazy",
+	)
+	if err := reg.Check(); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// shapeInput is a users input: two users, the first with a friend who has
+// a friend.
+func shapeInput() map[string]any {
+	deep := map[string]any{"id": 3, "name": "deep", "age": 3, "mail": "d@x.io", "text": "n3", "amount": 3, "nick": "d"}
+	friend := map[string]any{"id": 2, "name": "friend", "age": 2, "mail": "f@x.io", "text": "n2", "amount": 2, "nick": "f", "friends": []any{deep}}
+	return map[string]any{"limit": 2, "list": []any{
+		map[string]any{"id": "12", "name": "maachang", "age": 40, "mail": "maachang@maachang.com", "text": "n1", "token": "t", "nick": "m", "amount": "7", "beta": true, "friends": []any{friend}},
+		map[string]any{"id": "21", "name": "saito", "age": 27, "mail": "saito@maachang.com", "amount": 9},
+	}}
+}
+
+// inputForms returns the input as a map, as raw JSON and as structs.
+func inputForms(t testing.TB, in map[string]any) map[string]any {
+	t.Helper()
+	js, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]any{"map": in, "raw JSON": js, "json.RawMessage": json.RawMessage(js), "struct": toStruct(t, js)}
+}
+
+// shapeUser and shapeUsers are the structs of shapeInput.
+type shapeUser struct {
+	ID      any          `json:"id"`
+	Name    string       `json:"name"`
+	Age     int          `json:"age"`
+	Mail    string       `json:"mail"`
+	Text    *string      `json:"text,omitempty"`
+	Token   *string      `json:"token,omitempty"`
+	Nick    *string      `json:"nick,omitempty"`
+	Amount  any          `json:"amount"`
+	Beta    *bool        `json:"beta,omitempty"`
+	Friends *[]shapeUser `json:"friends,omitempty"`
+}
+
+type shapeUsers struct {
+	Offset int         `json:"offset,omitempty"`
+	Limit  int         `json:"limit"`
+	List   []shapeUser `json:"list"`
+}
+
+func toStruct(t testing.TB, js []byte) shapeUsers {
+	var s shapeUsers
+	if err := json.Unmarshal(js, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// shapeAll makes v with every output entry point under opts and checks
+// they agree: MakeJSON, AppendJSON, Make's Object (its bytes and Get of
+// each key it wrote).
+func shapeAll(t testing.TB, e *entity.Entity, v any, opts ...entity.Option) (string, error) {
+	t.Helper()
+	out, err := e.MakeJSON(v, opts...)
+	app, aerr := e.AppendJSON([]byte("x"), v, opts...)
+	obj, merr := e.Make(v, opts...)
+	if (err == nil) != (aerr == nil) || (err == nil) != (merr == nil) {
+		t.Fatalf("MakeJSON: %v, AppendJSON: %v, Make: %v", err, aerr, merr)
+	}
+	if err != nil {
+		if aerr.Error() != err.Error() || merr.Error() != err.Error() {
+			t.Errorf("errors differ:\n%v\n%v\n%v", err, aerr, merr)
+		}
+		return "", err
+	}
+	if !json.Valid(out) {
+		t.Fatalf("invalid JSON: %s", out)
+	}
+	if string(app) != "x"+string(out) {
+		t.Errorf("AppendJSON %s, MakeJSON %s", app, out)
+	}
+	mj, _ := obj.MarshalJSON()
+	if !bytes.Equal(mj, out) {
+		t.Errorf("Make %s, MakeJSON %s", mj, out)
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(out, &m) == nil {
+		for k := range m {
+			if _, ok := obj.Get(k); !ok {
+				t.Errorf("Object.Get(%q): not found in %s", k, out)
+			}
+		}
+	}
+	return string(out), nil
+}
+
+func TestSelect(t *testing.T) {
+	reg := shapeRegistry(t)
+	users := reg.Lookup("users")
+	tests := []struct {
+		name string
+		opts []entity.Option
+		want string
+	}{
+		{"no options: lazy and conditional fields left out, the latest amount",
+			nil,
+			`{"offset":0,"limit":2,"list":[{"number":12,"name":"maachang","details":{"age":40},"code":"unknown","nick":"m","amount":7,"beta":true,"friends":[{"number":2,"name":"friend","details":{"age":2},"code":"unknown","nick":"f","amount":2,"beta":null,"friends":[{"number":3,"name":"deep","details":{"age":3},"code":"unknown","nick":"d","amount":3,"beta":null,"friends":null}]}]},{"number":21,"name":"saito","details":{"age":27},"code":"unknown","nick":null,"amount":9,"beta":null,"friends":null}]}`},
+		{"top-level fields", []entity.Option{entity.Select("offset,limit")}, `{"offset":0,"limit":2}`},
+		{"order is the declaration's", []entity.Option{entity.Select("limit,offset")}, `{"offset":0,"limit":2}`},
+		{"the empty spec is no selection", []entity.Option{entity.Select("")}, ""},
+		{"sub-selection through a list of refs", []entity.Option{entity.Select("list(name)")},
+			`{"list":[{"name":"maachang"},{"name":"saito"}]}`},
+		{"the issue's spec", []entity.Option{entity.Select("offset,list(name,details(mail))")},
+			`{"offset":0,"list":[{"name":"maachang","details":{"mail":"maachang@maachang.com"}},{"name":"saito","details":{"mail":"saito@maachang.com"}}]}`},
+		{"slash path", []entity.Option{entity.Select("list/details/age")},
+			`{"list":[{"details":{"age":40}},{"details":{"age":27}}]}`},
+		{"a group selected whole leaves its lazy field out", []entity.Option{entity.Select("list(details)")},
+			`{"list":[{"details":{"age":40}},{"details":{"age":27}}]}`},
+		{"a lazy field named is written", []entity.Option{entity.Select("list(details(age,mail))")},
+			`{"list":[{"details":{"age":40,"mail":"maachang@maachang.com"}},{"details":{"age":27,"mail":"saito@maachang.com"}}]}`},
+		{"star at the top", []entity.Option{entity.Select("*")}, ""},
+		{"star inside", []entity.Option{entity.Select("list(*)"), entity.Except("list.friends")},
+			`{"list":[{"number":12,"name":"maachang","details":{"age":40},"code":"unknown","nick":"m","amount":7,"beta":true},{"number":21,"name":"saito","details":{"age":27},"code":"unknown","nick":null,"amount":9,"beta":null}]}`},
+		{"star and a sub-selection add up, in any order", []entity.Option{entity.Select("list(details(mail),name)")},
+			`{"list":[{"name":"maachang","details":{"mail":"maachang@maachang.com"}},{"name":"saito","details":{"mail":"saito@maachang.com"}}]}`},
+		{"recursive references, three levels", []entity.Option{entity.Select("list(name,friends(name,friends(name,details/age)))")},
+			`{"list":[{"name":"maachang","friends":[{"name":"friend","friends":[{"name":"deep","details":{"age":3}}]}]},{"name":"saito","friends":null}]}`},
+		{"a recursive reference selected whole", []entity.Option{entity.Select("list(friends)")},
+			`{"list":[{"friends":[{"number":2,"name":"friend","details":{"age":2},"code":"unknown","nick":"f","amount":2,"beta":null,"friends":[{"number":3,"name":"deep","details":{"age":3},"code":"unknown","nick":"d","amount":3,"beta":null,"friends":null}]}]},{"friends":null}]}`},
+		{"renamed key", []entity.Option{entity.Select("list(number)")}, `{"list":[{"number":12},{"number":21}]}`},
+		{"selection with a flag", []entity.Option{entity.Select("list(name,token)"), entity.With("admin")},
+			`{"list":[{"name":"maachang","token":"t"},{"name":"saito","token":null}]}`},
+		{"a group behind a flag, inside a group", []entity.Option{entity.Select("list/details"), entity.With("staff")},
+			`{"list":[{"details":{"age":40,"notes":{"text":"n1"}}},{"details":{"age":27,"notes":{"text":null}}}]}`},
+		{"Select, With and Version together, three levels deep", []entity.Option{entity.Select("list(amount,friends(amount,token,friends(amount)))"), entity.With("staff"), entity.Version("v1.5")},
+			`{"list":[{"amount":"7","friends":[{"token":null,"amount":"2","friends":[{"amount":"3"}]}]},{"amount":"9","friends":null}]}`},
+		{"a lazy ref needs its flag and its name", []entity.Option{entity.Select("offset,audit"), entity.With("admin")}, `{"offset":0,"audit":null}`},
+		{"Only", []entity.Option{entity.Only("offset", "list.details.mail")},
+			`{"offset":0,"list":[{"details":{"mail":"maachang@maachang.com"}},{"details":{"mail":"saito@maachang.com"}}]}`},
+		{"Only with a star", []entity.Option{entity.Only("list.details.*")},
+			`{"list":[{"details":{"age":40}},{"details":{"age":27}}]}`},
+		{"Except", []entity.Option{entity.Except("offset", "list.details", "list.friends", "list.code", "list.nick", "list.amount", "list.beta")},
+			`{"limit":2,"list":[{"number":12,"name":"maachang"},{"number":21,"name":"saito"}]}`},
+		{"Except inside a selection", []entity.Option{entity.Select("list(name,details(age,mail))"), entity.Except("list.details.age")},
+			`{"list":[{"name":"maachang","details":{"mail":"maachang@maachang.com"}},{"name":"saito","details":{"mail":"saito@maachang.com"}}]}`},
+		{"Except through recursion", []entity.Option{entity.Only("list.name", "list.friends"), entity.Except("list.friends.friends", "list.friends.details", "list.friends.code", "list.friends.nick", "list.friends.amount", "list.friends.number", "list.friends.beta")},
+			`{"list":[{"name":"maachang","friends":[{"name":"friend"}]},{"name":"saito","friends":null}]}`},
+		{"several Except options add up", []entity.Option{entity.Select("offset,limit"), entity.Except("offset"), entity.Except("limit")}, `{}`},
+	}
+	full, err := shapeAll(t, users, shapeInput())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		for form, in := range inputForms(t, shapeInput()) {
+			t.Run(tt.name+"/"+form, func(t *testing.T) {
+				want := tt.want
+				if want == "" {
+					want = full
+				}
+				got, err := shapeAll(t, users, in, tt.opts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !jsonEqual([]byte(got), []byte(want)) {
+					t.Errorf("\n got %s\nwant %s", got, want)
+				}
+			})
+		}
+	}
+}
+
+func TestSelectErrors(t *testing.T) {
+	reg := shapeRegistry(t)
+	users := reg.Lookup("users")
+	tests := []struct {
+		name   string
+		spec   string
+		offset int
+		msg    string
+	}{
+		{"unknown top-level name", "offset,nmae", 7, `no field "nmae" here`},
+		{"unknown nested name", "list(name,details(mial))", 18, `no field "mial" here`},
+		{"input name instead of the output name", "list(id)", 5, `no field "id" here`},
+		{"sub-selection of a value field", "offset(a)", 0, `"offset" is a number field: it has no fields to select`},
+		{"path through a value field", "list/name/x", 5, `"name" is a string field`},
+		{"unclosed paren", "list(name", 9, "expected ')' to close the '(' at byte 4"},
+		{"stray close paren", "list)", 4, "unexpected ')'"},
+		{"empty name", "offset,,limit", 7, "expected a field name, got ','"},
+		{"trailing comma", "offset,", 7, "expected a field name, got the end"},
+		{"empty parens", "list()", 5, "expected a field name, got ')'"},
+		{"star with a sub-selection", "*(a)", 0, "* selects every field of its level"},
+		{"star in the middle of a path", "*/name", 0, "* selects every field of its level"},
+		{"too long", strings.Repeat("a,", 2100), 4096, "longer than 4096 bytes"},
+		{"a field behind a flag the call lacks does not exist", "offset,audit", 7, `no field "audit" here (there are "offset", "limit", "list")`},
+		{"nor is it listed", "list(nmae)", 5, `(there are "number", "name", "details", "code", "nick", "amount", "beta", "friends")`},
+		{"too deep", strings.Repeat("list(", 70) + "name" + strings.Repeat(")", 70), 320, "nests more than 64 levels"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := users.MakeJSON(shapeInput(), entity.Select(tt.spec))
+			var ie *entity.InputError
+			if !errors.As(err, &ie) || !errors.Is(err, entity.ErrInvalidFields) {
+				t.Fatalf("got %v, want an InputError wrapping ErrInvalidFields", err)
+			}
+			if ie.StatusCode() != http.StatusBadRequest || !ie.HasOffset() || ie.Offset != tt.offset {
+				t.Errorf("status %d, offset %d (%v), want 400 at %d", ie.StatusCode(), ie.Offset, ie.HasOffset(), tt.offset)
+			}
+			if !strings.Contains(ie.Msg, tt.msg) || !strings.Contains(ie.Msg, fmt.Sprintf("at byte %d", tt.offset)) {
+				t.Errorf("message %q, want it to hold %q and the offset", ie.Msg, tt.msg)
+			}
+			rec := httptest.NewRecorder()
+			users.Write(rec, shapeInput(), entity.Select(tt.spec))
+			if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), `"offset":`+fmt.Sprint(tt.offset)) {
+				t.Errorf("Write: %d %s", rec.Code, rec.Body)
+			}
+		})
+	}
+}
+
+func TestOnlyExceptErrors(t *testing.T) {
+	reg := shapeRegistry(t)
+	users := reg.Lookup("users")
+	tests := []struct {
+		name string
+		opt  entity.Option
+		msg  string
+	}{
+		{"unknown Only path", entity.Only("list.nmae"), `no field at "list.nmae": no "nmae" here`},
+		{"unknown Except path", entity.Except("list.details.mial"), `no "mial" here`},
+		{"Except path under a field left out already", entity.Except("list.details.mail.x"), `"mail" is a string field: it has no fields`},
+		{"Except of an unknown path under a hidden field", entity.Except("audit.nope"), `no "nope" here`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := users.MakeJSON(shapeInput(), tt.opt)
+			if !errors.Is(err, entity.ErrUnknownField) || !strings.Contains(err.Error(), tt.msg) {
+				t.Fatalf("got %v, want ErrUnknownField holding %q", err, tt.msg)
+			}
+			var ie *entity.InputError
+			if errors.As(err, &ie) {
+				t.Errorf("an InputError: a programming error must answer 500")
+			}
+			rec := httptest.NewRecorder()
+			users.Write(rec, shapeInput(), tt.opt)
+			if rec.Code != http.StatusInternalServerError || strings.Contains(rec.Body.String(), "nmae") {
+				t.Errorf("Write: %d %s", rec.Code, rec.Body)
+			}
+		})
+	}
+	t.Run("a field unless hides is unknown to Select, known to Only", func(t *testing.T) {
+		_, err := users.MakeJSON(shapeInput(), entity.Select("list(name,nick)"), entity.With("guest"))
+		if !errors.Is(err, entity.ErrInvalidFields) || !strings.Contains(err.Error(), `no field "nick" here`) {
+			t.Errorf("Select: got %v", err)
+		}
+		out, err := users.MakeJSON(shapeInput(), entity.Only("list.name", "list.nick"), entity.With("guest"))
+		if err != nil || string(out) != `{"list":[{"name":"maachang"},{"name":"saito"}]}` {
+			t.Errorf("Only: got %s, %v", out, err)
+		}
+	})
+	t.Run("Select and Only together", func(t *testing.T) {
+		if _, err := users.MakeJSON(shapeInput(), entity.Select("offset"), entity.Only("limit")); err == nil || !strings.Contains(err.Error(), "one Select or Only") {
+			t.Errorf("got %v", err)
+		}
+	})
+}
+
+func TestFlags(t *testing.T) {
+	reg := shapeRegistry(t)
+	user := reg.Lookup("user")
+	in := map[string]any{"name": "n", "token": "secret-ish", "nick": "k", "text": "note"}
+	tests := []struct {
+		name string
+		opts []entity.Option
+		want string // the keys of the output, in order
+	}{
+		{"no flags", nil, "number,name,details,code,nick,amount,beta,friends"},
+		{"if: one of its flags", []entity.Option{entity.With("staff")}, "number,name,details,code,token,nick,amount,beta,friends"},
+		{"if: the other flag", []entity.Option{entity.With("admin")}, "number,name,details,code,token,nick,amount,beta,friends"},
+		{"unless hides", []entity.Option{entity.With("guest")}, "number,name,details,code,amount,beta,friends"},
+		{"unless wins over if", []entity.Option{entity.With("admin", "guest")}, "number,name,details,code,token,amount,beta,friends"},
+		{"several With add up", []entity.Option{entity.With("admin"), entity.With("guest")}, "number,name,details,code,token,amount,beta,friends"},
+		{"from the context", []entity.Option{entity.WithContext(entity.NewContext(context.Background(), "admin"))}, "number,name,details,code,token,nick,amount,beta,friends"},
+		{"a context without flags", []entity.Option{entity.WithContext(context.Background())}, "number,name,details,code,nick,amount,beta,friends"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := shapeAll(t, user, in, tt.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(keysOf(t, out), ","); got != tt.want {
+				t.Errorf("keys %s, want %s (%s)", got, tt.want, out)
+			}
+		})
+	}
+	t.Run("NewContext adds to the flags it holds", func(t *testing.T) {
+		ctx := entity.NewContext(entity.NewContext(context.Background(), "staff", "admin"), "guest", "admin")
+		if got := strings.Join(entity.FlagsFromContext(ctx), ","); got != "admin,guest,staff" {
+			t.Errorf("flags %s", got)
+		}
+	})
+	t.Run("With of an undeclared flag", func(t *testing.T) {
+		_, err := user.MakeJSON(in, entity.With("amdin"))
+		if !errors.Is(err, entity.ErrUnknownFlag) || !strings.Contains(err.Error(), `"amdin"`) {
+			t.Errorf("got %v", err)
+		}
+		rec := httptest.NewRecorder()
+		user.Write(rec, in, entity.With("amdin"))
+		if rec.Code != http.StatusInternalServerError {
+			t.Errorf("Write: %d", rec.Code)
+		}
+	})
+}
+
+// keysOf returns the keys of a JSON object in order.
+func keysOf(t testing.TB, js string) []string {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(js))
+	var keys []string
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not an object: %s", js)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
+}
+
+func TestFlagDeclarations(t *testing.T) {
+	tests := []struct {
+		name    string
+		declare []string // before Expose; nil: none
+		rules   string
+		expose  string // Expose's error, "" for none
+		check   string // Check's error, "" for none
+	}{
+		{"declared", []string{"admin"}, "if 'admin'", "", ""},
+		{"undeclared once some are", []string{"admin"}, "if 'amdin'", `if: flag "amdin" is not declared (the registry declares admin)`, ""},
+		{"unless undeclared", []string{"admin"}, "unless 'x'", `unless: flag "x" is not declared`, ""},
+		{"no flags declared: Check refuses", nil, "if 'admin'", "", `flag "admin" is not declared`},
+		{"no flag named", nil, "if", `rule "if" takes at least one argument, a flag`, ""},
+		{"empty flag", nil, "if ''", "a flag is a non-empty name", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := entity.NewRegistry()
+			if tt.declare != nil {
+				if err := reg.DeclareFlags(tt.declare...); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err := reg.Expose("e", "a", "string", tt.rules)
+			if tt.expose != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.expose) {
+					t.Fatalf("Expose: %v, want %q", err, tt.expose)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Expose: %v", err)
+			}
+			err = reg.Check()
+			if tt.check == "" && err != nil || tt.check != "" && (err == nil || !strings.Contains(err.Error(), tt.check)) {
+				t.Fatalf("Check: %v, want %q", err, tt.check)
+			}
+		})
+	}
+	t.Run("a registry knows at most 64 flags", func(t *testing.T) {
+		reg := entity.NewRegistry()
+		var names []string
+		for i := range 64 {
+			names = append(names, fmt.Sprint("f", i))
+		}
+		if err := reg.DeclareFlags(names...); err != nil {
+			t.Fatal(err)
+		}
+		if err := reg.DeclareFlags("one-more"); err == nil || !strings.Contains(err.Error(), "at most 64") {
+			t.Errorf("got %v", err)
+		}
+		if err := reg.DeclareFlags("f3"); err != nil {
+			t.Errorf("declaring a flag again: %v", err)
+		}
+		if got := len(reg.DeclaredFlags()); got != 64 {
+			t.Errorf("%d flags declared", got)
+		}
+	})
+}
+
+func TestVersions(t *testing.T) {
+	reg := shapeRegistry(t)
+	user := reg.Lookup("user")
+	in := map[string]any{"name": "n", "amount": 12, "beta": true}
+	tests := []struct {
+		version string
+		want    string
+	}{
+		{"", `{"amount":12,"beta":true}`},
+		{"v1", `{"amount":"12"}`},
+		{"1.9", `{"amount":"12"}`},
+		{"v2", `{"amount":12}`},
+		{"V2.0.0", `{"amount":12}`},
+		{"v2.9", `{"amount":12}`},
+		{"v2.10", `{"amount":12,"beta":true}`},
+		{"v3", `{"amount":12,"beta":true}`},
+	}
+	for _, tt := range tests {
+		t.Run("version "+tt.version, func(t *testing.T) {
+			out, err := shapeAll(t, user, in, entity.Version(tt.version), entity.Only("amount", "beta"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out != tt.want {
+				t.Errorf("got %s, want %s", out, tt.want)
+			}
+		})
+	}
+	t.Run("Get reads the amount each version wrote", func(t *testing.T) {
+		for v, want := range map[string]any{"v1": "12", "v2": int64(12)} {
+			o, err := user.Make(in, entity.Version(v))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := o.Get("amount"); got != want {
+				t.Errorf("%s: Get = %#v, want %#v", v, got, want)
+			}
+		}
+	})
+	for _, bad := range []string{"v", "2.", ".2", "v2..1", "2.x", "v1.2.3.4.5", "1234567890", "-1", "v 2"} {
+		t.Run("malformed "+bad, func(t *testing.T) {
+			_, err := user.MakeJSON(in, entity.Version(bad))
+			var ie *entity.InputError
+			if !errors.As(err, &ie) || !errors.Is(err, entity.ErrInvalidVersion) || ie.StatusCode() != 400 {
+				t.Errorf("got %v, want a 400 InputError wrapping ErrInvalidVersion", err)
+			}
+		})
+	}
+}
+
+func TestVersionDeclarations(t *testing.T) {
+	tests := []struct {
+		name string
+		decl []string
+		err  string
+	}{
+		{"disjoint ranges share a key", []string{"a", "string", "until 'v2'", "a", "number", "since 'v2'"}, ""},
+		{"three disjoint ranges", []string{"a", "string", "until 'v2'", "a", "number", "since 'v2' | until 'v3'", "a", "bool", "since 'v3'"}, ""},
+		{"a rename into a versioned key", []string{"a", "string", "until 'v2'", "b", "number", "since 'v2' | rename 'a'"}, ""},
+		{"overlapping ranges", []string{"a", "string", "until 'v3'", "a", "number", "since 'v2'"}, `output key "a" is already written by field "a" (triple 1): fields may share a key only when their since/until version ranges are disjoint`},
+		{"one side unversioned", []string{"a", "string", "", "a", "number", "since 'v2'"}, "version ranges are disjoint"},
+		{"empty range", []string{"a", "string", "since 'v3' | until 'v2'"}, "since v3 and until v2 leave no version"},
+		{"malformed version", []string{"a", "string", "since 'two'"}, `since: "two" is not a version`},
+		{"no version", []string{"a", "string", "until"}, `rule "until" takes one argument`},
+		{"lazy takes no argument", []string{"a", "string", "lazy 1"}, `rule "lazy" takes no arguments`},
+		{"on a group", []string{"g", "{", "since 'v2' | lazy | if 'x'", "a", "string", "", "g", "}", ""}, ""},
+		{"on a ref", []string{"r", "$e", "until 'v2' | unless 'x'"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := entity.NewRegistry().Expose("e", tt.decl...)
+			if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+				t.Fatalf("got %v, want %q", err, tt.err)
+			}
+		})
+	}
+}
+
+// TestShapeRequest: a selection on a request shapes the answer, and every
+// declared field is still read and checked, lazy ones and those the
+// selection leaves out.
+func TestShapeRequest(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "signup",
+		"name", "string", "req",
+		"mail", "string", "req | email",
+		"info", "{", "",
+		"age", "number", "req | min 18",
+		"info", "}", "",
+		"bio", "string", "lazy | max 5",
+	)
+	tests := []struct {
+		name  string
+		body  string
+		spec  string
+		want  string
+		fails []string // the failing paths
+	}{
+		{"valid, selection shapes the answer", `{"name":"n","mail":"a@b.io","age":20,"bio":"hi"}`, "name", `{"name":"n"}`, nil},
+		{"lazy named", `{"name":"n","mail":"a@b.io","age":20,"bio":"hi"}`, "name,bio", `{"name":"n","bio":"hi"}`, nil},
+		{"no selection: lazy left out but checked", `{"name":"n","mail":"a@b.io","age":20,"bio":"too long"}`, "", "", []string{"bio"}},
+		{"unselected req still required", `{"name":"n"}`, "name", "", []string{"mail", "age"}},
+		{"unselected group still checked", `{"name":"n","mail":"a@b.io","age":3}`, "name", "", []string{"age"}},
+		{"unselected lazy still checked", `{"name":"n","mail":"a@b.io","age":20,"bio":"too long"}`, "name", "", []string{"bio"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest("POST", "/?fields=x", strings.NewReader(tt.body))
+			req.Header.Set("Content-Type", "application/json")
+			o, err := e.MakeRequest(req, entity.Select(tt.spec))
+			if tt.fails != nil {
+				var paths []string
+				for _, fe := range fieldErrors(t, err) {
+					paths = append(paths, fe.Path)
+				}
+				if strings.Join(paths, ",") != strings.Join(tt.fails, ",") {
+					t.Errorf("failing %q, want %q", paths, tt.fails)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := o.MarshalJSON(); string(got) != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+	t.Run("a bad selection fails before the body is read", func(t *testing.T) {
+		req := httptest.NewRequest("POST", "/", strings.NewReader(`{"name":`))
+		req.Header.Set("Content-Type", "application/json")
+		_, err := e.MakeRequest(req, entity.Select("nope"))
+		if !errors.Is(err, entity.ErrInvalidFields) {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("a nil request is a request", func(t *testing.T) {
+		_, err := e.MakeRequest(nil, entity.Select("name"))
+		if got := len(fieldErrors(t, err)); got != 3 {
+			t.Errorf("%d field errors, want 3 (name, mail, age): %v", got, err)
+		}
+	})
+	t.Run("Bind", func(t *testing.T) {
+		req := httptest.NewRequest("POST", "/", strings.NewReader(`{"name":"n"}`))
+		req.Header.Set("Content-Type", "application/json")
+		var dst struct{ Name string }
+		if err := e.Bind(req, &dst, entity.Select("name")); len(fieldErrors(t, err)) != 2 {
+			t.Errorf("got %v", err)
+		}
+	})
+}
+
+// TestShapeObjectInput: an Object made whole is shaped again by a call
+// with a selection, and returned as it is by one without.
+func TestShapeObjectInput(t *testing.T) {
+	reg := shapeRegistry(t)
+	user := reg.Lookup("user")
+	o, err := user.Make(map[string]any{"name": "n", "age": 3, "mail": "m@x.io"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if same, _ := user.Make(o); same != o {
+		t.Errorf("Make(o) without options made another Object")
+	}
+	got, err := user.MakeJSON(o, entity.Select("name"))
+	if err != nil || string(got) != `{"name":"n"}` {
+		t.Errorf("got %s, %v", got, err)
+	}
+}
+
+// TestMaskCacheBounded: a client sending endless different specs costs a
+// compile each, and the cache holds a bounded number of them.
+func TestMaskCacheBounded(t *testing.T) {
+	reg := shapeRegistry(t)
+	users := reg.Lookup("users")
+	in := shapeInput()
+	var before, after runtimeMem
+	before.read()
+	for i := range 20000 {
+		spec := fmt.Sprintf("offset,list(name,details(age),friends(name%s))", strings.Repeat(",name", i%50+1))
+		if i%2 == 0 {
+			spec = fmt.Sprintf("list(number),%s", strings.Repeat("limit,", i%97+1)) + "offset"
+		}
+		if _, err := users.MakeJSON(in, entity.Select(spec+strings.Repeat(" ", i/200))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after.read()
+	if grown := after.heap - before.heap; grown > 16<<20 {
+		t.Errorf("heap grew by %d bytes over 20000 specs", grown)
+	}
+	if n := entity.CachedMasks(users); n > 256 {
+		t.Errorf("%d masks cached, want at most 256", n)
+	}
+}
+
+// runtimeMem is the live heap after a collection.
+type runtimeMem struct{ heap int64 }
+
+func (m *runtimeMem) read() {
+	runtime.GC()
+	var s runtime.MemStats
+	runtime.ReadMemStats(&s)
+	m.heap = int64(s.HeapAlloc)
+}
+
+// FuzzSelect: any spec either fails with a 400 InputError whose offset
+// lies within it, or writes valid JSON holding only keys of the whole
+// output; it never panics.
+func FuzzSelect(f *testing.F) {
+	for _, s := range []string{"offset", "list(name,details(mail))", "list/friends/friends(name)", "*", "list(*)", "a(", "list)", ",", "list(details/*)", " list ( name ) "} {
+		f.Add(s, "v2")
+	}
+	reg := shapeRegistry(f)
+	users := reg.Lookup("users")
+	in := shapeInput()
+	full, err := users.MakeJSON(in, entity.With("admin", "staff"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, spec, version string) {
+		out, err := users.MakeJSON(in, entity.Select(spec), entity.Version(version), entity.With("admin", "staff"))
+		if err != nil {
+			var ie *entity.InputError
+			if !errors.As(err, &ie) || ie.StatusCode() != 400 {
+				t.Fatalf("Select(%q) Version(%q): %v, want a 400 InputError", spec, version, err)
+			}
+			if errors.Is(err, entity.ErrInvalidFields) && (!ie.HasOffset() || ie.Offset < 0 || ie.Offset > len(spec)) {
+				t.Fatalf("Select(%q): offset %d out of the spec", spec, ie.Offset)
+			}
+			return
+		}
+		if !json.Valid(out) {
+			t.Fatalf("Select(%q): invalid JSON %s", spec, out)
+		}
+		if version == "" && spec == "" && !bytes.Equal(out, full) {
+			t.Fatalf("no selection: %s, want %s", out, full)
+		}
+		for _, k := range keysOf(t, string(out)) {
+			if !bytes.Contains(full, []byte(`"`+k+`":`)) {
+				t.Fatalf("Select(%q) wrote key %q, not in the whole output", spec, k)
+			}
+		}
+	})
+}
