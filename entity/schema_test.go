@@ -189,6 +189,15 @@ func TestJSONSchemaProperties(t *testing.T) {
 		{"input: a bool", "bool", "req", entity.InputSchema,
 			`{"anyOf":[{"type":"boolean"},{"enum":[0,1]},{"pattern":"^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[Oo][Nn]|[Oo][Ff][Ff]|1|0)$","type":"string"}]}`, true},
 		{"input: a date's millis", "date", "req", entity.InputSchema, "", true},
+		{"lazy: not required", "string", "req | lazy", entity.OutputSchema, `{"type":"string"}`, false},
+		{"if: not required", "string", "if 'admin'", entity.OutputSchema, `{"type":["string","null"]}`, false},
+		{"omitnil: not required", "string", "omitnil", entity.OutputSchema, `{"type":["string","null"]}`, false},
+		{"readonly", "string", "readonly", entity.OutputSchema, `{"readOnly":true,"type":["string","null"]}`, true},
+		{"writeonly: never written", "string", "writeonly", entity.OutputSchema, "-", false},
+		{"input: readonly, never read", "string", "readonly | req", entity.InputSchema, "-", false},
+		{"input: writeonly", "string", "writeonly | req", entity.InputSchema, `{"type":"string","writeOnly":true}`, true},
+		{"input: read only under a flag", "string", "if 'admin'", entity.InputSchema, "-", false},
+		{"input: a lazy field is read", "string", "lazy | req", entity.InputSchema, `{"type":"string"}`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -206,7 +215,9 @@ func TestJSONSchemaProperties(t *testing.T) {
 			}
 			var got bytes.Buffer
 			json.Compact(&got, s.Properties["v"])
-			if tt.want != "" && got.String() != tt.want {
+			if _, there := s.Properties["v"]; tt.want == "-" && there {
+				t.Errorf("property v = %s, want none", got.String())
+			} else if tt.want != "" && tt.want != "-" && got.String() != tt.want {
 				t.Errorf("property v = %s\nwant         %s", got.String(), tt.want)
 			}
 			if tt.want == "" && !strings.Contains(got.String(), `{"exclusiveMaximum":253402300800000,"exclusiveMinimum":-62167219200001,"type":"number"}`) {
