@@ -244,18 +244,10 @@ func (g *schemaGen) outputFields(e *Entity, p *objectPlan, props map[string]any,
 			continue
 		case n.kind == nodeGroup:
 			s = g.outputObject(e, n.group)
-		case n.kind == nodeRef:
-			s = g.refSchema(e, n)
 		default:
-			s = g.valueSchema(e, n)
+			s = g.memberSchema(e, n, "readOnly", n.readOnly)
 		}
-		if n.readOnly {
-			s["readOnly"] = true
-		}
-		if prev, dup := props[n.out]; dup { // versions of one key: either
-			s = map[string]any{"anyOf": []any{prev, s}}
-		}
-		props[n.out] = s
+		addProperty(props, n.out, s, "anyOf") // versions of one key: either
 		if !n.mayBeAbsent() && !merged {
 			*required = append(*required, n.out)
 		}
@@ -275,22 +267,38 @@ func (g *schemaGen) inputFields(e *Entity, p *objectPlan, top bool, props map[st
 			continue
 		case top && n.header != "":
 			continue // a header, never a key of the request's input
-		case n.kind == nodeRef:
-			s = g.refSchema(e, n)
 		default:
-			s = g.valueSchema(e, n)
+			s = g.memberSchema(e, n, "writeOnly", n.writeOnly)
 		}
-		if n.writeOnly {
-			s["writeOnly"] = true
-		}
-		if prev, dup := props[n.in]; dup { // two fields read one key: both judge it
-			s = map[string]any{"allOf": []any{prev, s}}
-		}
-		props[n.in] = s
+		addProperty(props, n.in, s, "allOf") // two fields read one key: both judge it
 		if n.inputRequired() {
 			*required = append(*required, n.in)
 		}
 	}
+}
+
+// memberSchema returns the schema of a value or reference node, with the
+// annotation given (readOnly, writeOnly) when on.
+func (g *schemaGen) memberSchema(e *Entity, n *node, annotation string, on bool) map[string]any {
+	var s map[string]any
+	if n.kind == nodeRef {
+		s = g.refSchema(e, n)
+	} else {
+		s = g.valueSchema(e, n)
+	}
+	if on {
+		s[annotation] = true
+	}
+	return s
+}
+
+// addProperty sets props[key] to s, or, when two fields have the key, to
+// both schemas under combine (anyOf, allOf).
+func addProperty(props map[string]any, key string, s map[string]any, combine string) {
+	if prev, dup := props[key]; dup {
+		s = map[string]any{combine: []any{prev, s}}
+	}
+	props[key] = s
 }
 
 // mayBeAbsent reports whether a call may leave the field's key out of
