@@ -3,6 +3,7 @@ package dsl
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -21,7 +22,7 @@ var severalErrors = []string{
 	"f",
 }
 
-const unknownTypeWant = ` (want none, string, number, float, bool, date, list, object, "{", "}" or "$entity")`
+const unknownTypeWant = ` (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")`
 
 var errorTests = []struct {
 	name   string
@@ -32,6 +33,20 @@ var errorTests = []struct {
 }{
 	{"unknown type", "user", []string{"id", "num", "", "age", "nmber", "min 1"}, 1,
 		`dsl: entity "user", field "age" (triple 2, type): unknown type "nmber"` + unknownTypeWant},
+	{"typed list of an unknown type", "e", []string{"tags", "[]strng", ""}, 1,
+		`dsl: entity "e", field "tags" (triple 1, type): unknown type "[]strng": a typed list is "[]" and one of string, number, float, bool, date, or "[]$entity"`},
+	{"typed list of lists", "e", []string{"tags", "[]list", ""}, 1,
+		`dsl: entity "e", field "tags" (triple 1, type): type "[]list": a typed list's elements are of a scalar type (string, number, float, bool, date), or "[]$entity"`},
+	{"typed list of none", "e", []string{"tags", "[]none", ""}, 1,
+		`dsl: entity "e", field "tags" (triple 1, type): type "[]none": a typed list's elements are of a scalar type (string, number, float, bool, date), or "[]$entity"`},
+	{"typed list of typed lists", "e", []string{"tags", "[][]string", ""}, 1,
+		`dsl: entity "e", field "tags" (triple 1, type): unknown type "[][]string": a typed list is "[]" and one of string, number, float, bool, date, or "[]$entity"`},
+	{"typed list of nothing", "e", []string{"tags", "[]", ""}, 1,
+		`dsl: entity "e", field "tags" (triple 1, type): unknown type "[]": a typed list is "[]" and one of string, number, float, bool, date, or "[]$entity"`},
+	{"typed list of a group", "e", []string{"g", "[]{", ""}, 1,
+		`dsl: entity "e", field "g" (triple 1, type): unknown type "[]{": a typed list is "[]" and one of string, number, float, bool, date, or "[]$entity"`},
+	{"list of a reference to nothing", "e", []string{"r", "[]$", ""}, 1,
+		`dsl: entity "e", field "r" (triple 1, type): "$" names no entity: write "$name"`},
 	{"unknown type as written", "user", []string{"age", " Nmber\t", ""}, 1,
 		`dsl: entity "user", field "age" (triple 1, type): unknown type " Nmber\t"` + unknownTypeWant},
 	{"empty type", "user", []string{"age", "", ""}, 1,
@@ -270,6 +285,12 @@ var errorRenderTests = []struct {
 	{"offset on a newline", Error{Entity: "e", Pos: Pos{Offset: 1}, Msg: "m", Source: "a\nb"}, "dsl: entity \"e\": m\n    a\n     ^"},
 	{"empty source", Error{Entity: "e", Pos: Pos{Offset: 0}, Msg: "m"}, `dsl: entity "e": m`},
 	{"unknown part", Error{Entity: "e", Pos: Pos{Triple: 1, Part: 9, Offset: -1}, Msg: "m"}, `dsl: entity "e" (triple 1, part(9)): m`},
+	{"in a file", Error{Entity: "e", Field: "f", Pos: Pos{File: "a.entity", Line: 3, Col: 5}, Msg: "m", Source: "  f\tnmber"},
+		"a.entity:3:5: entity \"e\", field \"f\": m\n     3 |   f\tnmber\n       |    \t^"},
+	{"in a file, no source", Error{Entity: "e", Pos: Pos{File: "a.entity", Line: 3, Col: 5}, Msg: "m"}, `a.entity:3:5: entity "e": m`},
+	{"in a file, column past the line", Error{Pos: Pos{File: "a.entity", Line: 1, Col: 9}, Msg: "m", Source: "ab"}, `a.entity:1:9: m`},
+	{"a file only", Error{Pos: Pos{File: "*.entity"}, Msg: "matches no file"}, `*.entity: matches no file`},
+	{"a long line number", Error{Pos: Pos{File: "a", Line: 1234567, Col: 1}, Msg: "m", Source: "x"}, "a:1234567:1: m\n 1234567 | x\n         | ^"},
 }
 
 func TestErrorRender(t *testing.T) {
@@ -325,6 +346,46 @@ func TestErrorListZero(t *testing.T) {
 	l.Add(&Error{Entity: "user", Msg: "o"})
 	if got, want := l.Error(), "dsl: entity \"user\": m\n(and 2 more errors)"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+// TestErrorListSortFiles: errors in files sort by file, line and column,
+// before the entity.
+func TestErrorListSortFiles(t *testing.T) {
+	mk := func(file string, line, col int, entity string) *Error {
+		return &Error{Entity: entity, Pos: Pos{File: file, Line: line, Col: col}, Msg: file + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col)}
+	}
+	l := ErrorList{mk("b", 1, 1, "a"), mk("a", 2, 1, "a"), mk("a", 1, 7, "z"), mk("a", 1, 3, "z"), mk("a", 0, 0, "")}
+	l.Sort()
+	var got []string
+	for _, e := range l {
+		got = append(got, e.Msg)
+	}
+	if g, want := strings.Join(got, " "), "a:0:0 a:1:3 a:1:7 a:2:1 b:1:1"; g != want {
+		t.Errorf("sorted = %s, want %s", g, want)
+	}
+}
+
+// TestPosString: a place in triples is its triple, a place in a file its
+// file:line:col without what is zero.
+func TestPosString(t *testing.T) {
+	tests := []struct {
+		name string
+		pos  Pos
+		want string
+	}{
+		{"triple", Pos{Triple: 4, Part: PartRules, Offset: 3}, "triple 4"},
+		{"file line col", Pos{File: "u.entity", Line: 4, Col: 12}, "u.entity:4:12"},
+		{"file line", Pos{File: "u.entity", Line: 4}, "u.entity:4"},
+		{"file", Pos{File: "u.entity"}, "u.entity"},
+		{"line col", Pos{Line: 2, Col: 1}, "2:1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.pos.String(); got != tt.want {
+				t.Errorf("String() = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
 

@@ -58,5 +58,86 @@ func ExampleParse_error() {
 	//                         ^
 	// (and 1 more errors)
 	// triple 2, rules, offset 20: empty rule after "|"
-	// triple 3, type, offset -1: unknown type "strin" (want none, string, number, float, bool, date, list, object, "{", "}" or "$entity")
+	// triple 3, type, offset -1: unknown type "strin" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")
+}
+
+func ExampleParseFile() {
+	src := `# users.entity
+user {
+  id number num | rename 'number'
+  'first name'   string   req  # a quoted name
+  details {
+    age number num
+  }
+}
+users POST {
+  list $user
+}
+`
+	f, err := dsl.ParseFile("users.entity", []byte(src))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, e := range f.Entities {
+		fmt.Print(e)
+	}
+	out, _ := f.Format()
+	fmt.Printf("%s", out)
+	// Output:
+	// "user",
+	// 	"id", "number", "num | rename 'number'",
+	// 	"first name", "string", "req",
+	// 	"details", "{", "",
+	// 		"age", "number", "num",
+	// 	"details", "}", "",
+	// "users",
+	// 	"POST",
+	// 	"list", "$user", "",
+	// # users.entity
+	// user {
+	//   id            number  num | rename 'number'
+	//   'first name'  string  req  # a quoted name
+	//   details       {
+	//     age  number  num
+	//   }
+	// }
+	//
+	// users POST {
+	//   list  $user
+	// }
+}
+
+func ExampleParseFile_errors() {
+	src := "user {\n  age  nmber  num\n  name string req | rnge 1 5 | 'x\n"
+	_, err := dsl.ParseFile("users.entity", []byte(src))
+	var l dsl.ErrorList
+	errors.As(err, &l)
+	for _, e := range l {
+		fmt.Println(e)
+	}
+	// Output:
+	// users.entity:1:1: entity "user": its "{" is never closed with "}"
+	// users.entity:2:8: entity "user", field "age": unknown type "nmber" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")
+	//      2 |   age  nmber  num
+	//        |        ^
+	// users.entity:3:32: entity "user", field "name": unclosed quote '
+	//      3 |   name string req | rnge 1 5 | 'x
+	//        |                                ^
+}
+
+func ExampleFormatEntities() {
+	e, _ := dsl.Parse("newuser", "POST",
+		"name", "string", "req",
+		"mail", "string", "req | email",
+		"X-Request-Id", "string", "rename requestId",
+	)
+	out, _ := dsl.FormatEntities(e)
+	fmt.Printf("%s", out)
+	// Output:
+	// newuser POST {
+	//   name          string  req
+	//   mail          string  req | email
+	//   X-Request-Id  string  rename requestId
+	// }
 }

@@ -2,6 +2,8 @@ package dsl
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
@@ -59,6 +61,55 @@ func FuzzParse(f *testing.F) {
 		}
 		_ = e.String()
 		checkRoundTrip(t, e)
+		checkTriplesToFile(t, e)
+	})
+}
+
+// FuzzFileRoundTrip checks that ParseFile never panics; that what it
+// rejects comes as a sorted ErrorList of errors placed in the file; and
+// that what it accepts formats to a file that reads back as the same tree
+// and formats to itself. Seeds come from testdata/file, testdata/fileerrors,
+// parseFileTests and testdata/fuzz/FuzzFileRoundTrip.
+func FuzzFileRoundTrip(f *testing.F) {
+	for _, dir := range []string{"testdata/file", "testdata/fileerrors"} {
+		paths, _ := filepath.Glob(filepath.Join(dir, "*.entity"))
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b)
+		}
+	}
+	for _, tt := range parseFileTests {
+		f.Add([]byte(tt.src))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file, err := ParseFile("f.entity", src)
+		if err != nil {
+			if file != nil {
+				t.Fatalf("ParseFile returned a file with its error")
+			}
+			var l ErrorList
+			if !errors.As(err, &l) || l.Len() == 0 {
+				t.Fatalf("error %T is not a non-empty ErrorList: %v", err, err)
+			}
+			for i, e := range l {
+				if e.Msg == "" || e.Pos.File != "f.entity" || e.Pos.Line < 1 {
+					t.Fatalf("error %d not placed in the file: %#v", i, e)
+				}
+				if i > 0 && (e.Pos.Line < l[i-1].Pos.Line) {
+					t.Fatalf("errors not sorted: line %d after %d", e.Pos.Line, l[i-1].Pos.Line)
+				}
+				_ = e.Error()
+			}
+			return
+		}
+		out, err := file.Format()
+		if err != nil {
+			t.Fatalf("Format of a file read: %v", err)
+		}
+		checkFileRoundTrip(t, file, out)
 	})
 }
 

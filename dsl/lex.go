@@ -42,7 +42,23 @@ type lexError struct {
 // On a syntax error lexRules returns the tokens read before it, without the
 // final tokEOF.
 func lexRules(s string) ([]token, *lexError) {
-	var toks []token
+	toks, _, err := scanRules(s, false)
+	return toks, err
+}
+
+// rulesEnd returns where the rules column of a file's line ends: at the
+// first "#" that starts a token outside quotes (a comment), or at the end
+// of s. It reads s as lexRules does, so that a "#" inside a quoted
+// argument or inside a word ("a#b") starts no comment.
+func rulesEnd(s string) int {
+	_, end, _ := scanRules(s, true)
+	return end
+}
+
+// scanRules is lexRules; with comments set it stops at a "#" that starts
+// a token and returns its offset as end (len(s) when there is none). On
+// an unclosed quote end is len(s).
+func scanRules(s string, comments bool) (toks []token, end int, err *lexError) {
 	i := 0
 	for i < len(s) {
 		c := s[i]
@@ -51,13 +67,15 @@ func lexRules(s string) ([]token, *lexError) {
 			continue
 		}
 		switch {
+		case c == '#' && comments:
+			return toks, i, nil
 		case c == '|':
 			toks = append(toks, token{tokPipe, "|", i})
 			i++
 		case c == '\'' || c == '"':
 			text, next, err := lexQuoted(s, i)
 			if err != nil {
-				return toks, err
+				return toks, len(s), err
 			}
 			toks = append(toks, token{tokQuoted, text, i})
 			i = next
@@ -70,7 +88,7 @@ func lexRules(s string) ([]token, *lexError) {
 		}
 	}
 	toks = append(toks, token{tokEOF, "", len(s)})
-	return toks, nil
+	return toks, len(s), nil
 }
 
 // spaceAt returns the length in bytes of the white space rune at s[i], or 0

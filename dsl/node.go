@@ -49,25 +49,38 @@ const (
 // "POST", "GET|HEAD", "PUT, PATCH". It is recognised when the number of
 // strings is one more than a multiple of three and the first is upper-case
 // words only.
+//
+// In an .entity file the methods stand between the name and the "{":
+// "users POST {".
 type Entity struct {
-	Name    string
-	Methods []string // the HTTP methods allowed; empty for any
-	Fields  []*Field
+	Name     string
+	Methods  []string // the HTTP methods allowed; empty for any
+	Fields   []*Field
+	Pos      Pos // in a file: the entity's name; zero for triples
+	ClosePos Pos // in a file: its closing "}"; zero for triples
 }
 
 // Field is one declared field: a value, a group or a reference.
 type Field struct {
-	Name      string
-	Kind      FieldKind
-	Type      rules.Kind // FieldValue only: the declared type
-	TypeName  string     // the type string as written ("num", "$user", "{")
-	Ref       string     // FieldRef only: the entity named, without the $
+	Name     string
+	Kind     FieldKind
+	Type     rules.Kind // FieldValue only: the declared type (rules.List for a typed list)
+	TypeName string     // the type string as written ("num", "$user", "{", "[]string")
+	Ref      string     // FieldRef only: the entity named, without the $
+	// List says the type was written as a typed list: "[]string" (a
+	// FieldValue of Type rules.List whose elements are of Elem) or
+	// "[]$user" (a FieldRef that is always a list).
+	List      bool
+	Elem      rules.Kind // FieldValue with List: the element type, a scalar (rules.Kind.IsElem)
 	Rules     []*Rule    // in the order written
 	RulesText string     // the rules string as written
 	Fields    []*Field   // FieldGroup only: the fields inside the group
 	CloseName string     // FieldGroup only: the name written on the closing "}"
-	Pos       Pos        // the field's triple (Part name)
-	ClosePos  Pos        // FieldGroup only: the closing triple
+	Pos       Pos        // the field's triple (Part name), or its name in a file
+	ClosePos  Pos        // FieldGroup only: the closing triple, or the closing "}" in a file
+	// SourceLine is, for a field read from a file, the line it is
+	// declared on, which errors quote (see NewError); empty for triples.
+	SourceLine string
 }
 
 // Rule is one rule of a field: a name and its arguments, as written.
@@ -256,11 +269,17 @@ func (f *Field) String() string {
 }
 
 func (f *Field) typeString() string {
-	switch f.Kind {
-	case FieldGroup:
+	prefix := ""
+	if f.List {
+		prefix = ListPrefix
+	}
+	switch {
+	case f.Kind == FieldGroup:
 		return "{"
-	case FieldRef:
-		return "$" + f.Ref
+	case f.Kind == FieldRef:
+		return prefix + "$" + f.Ref
+	case f.List:
+		return prefix + f.Elem.String()
 	}
 	return f.Type.String()
 }

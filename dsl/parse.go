@@ -50,7 +50,7 @@ func ParsePartial(entity string, decl ...string) (*Entity, error) {
 // rules that could be read are returned with an ErrorList.
 func ParseRules(s string) ([]*Rule, error) {
 	p := &parser{ent: &Entity{}}
-	rs := p.parseRules(&Field{}, s, 0)
+	rs := p.parseRules(&Field{}, s, &site{})
 	p.errs.Sort()
 	return rs, p.errs.Err()
 }
@@ -86,10 +86,16 @@ func (p *parser) parse(decl []string) {
 			"%d %s not a whole triple (field, type, rules): %s",
 			rest, plural(rest, "string is", "strings are"), quoteAll(decl[3*n:]))
 	}
+	p.unclosed()
+}
+
+// unclosed reports the groups still open at the end of the declaration.
+func (p *parser) unclosed() {
 	for i := len(p.stack) - 1; i >= 0; i-- {
 		g := p.stack[i]
-		p.errorf(g.Name, g.Pos, "", "group %q opened with \"{\" is never closed with \"}\"", g.Name)
+		p.errorf(g.Name, g.Pos, g.SourceLine, "group %q opened with \"{\" is never closed with \"}\"", g.Name)
 	}
+	p.stack = p.stack[:0]
 }
 
 func plural(n int, one, many string) string {
@@ -117,59 +123,117 @@ func (p *parser) add(f *Field) {
 	p.ent.Fields = append(p.ent.Fields, f)
 }
 
-func (p *parser) triple(idx int, name, typ, rules string) {
-	pos := Pos{Triple: idx, Part: PartName, Offset: -1}
-	typePos := Pos{Triple: idx, Part: PartType, Offset: -1}
+// site says where the strings of one field come from: a triple, or a line
+// of a file with the columns its name, type and rules start at.
+type site struct {
+	triple int // the triple's index; 0 in a file
+	file   string
+	line   int    // 1-based; 0 for triples
+	text   string // in a file: the whole line, which errors quote
+	// nameCol, typeCol and rulesCol are 0-based byte offsets in text.
+	nameCol, typeCol, rulesCol int
+}
+
+// at returns the position of part, and inside the rules of byte off.
+func (s *site) at(part Part, off int) Pos {
+	if s.line == 0 {
+		return Pos{Triple: s.triple, Part: part, Offset: off}
+	}
+	col := s.nameCol
+	switch part {
+	case PartType:
+		col = s.typeCol
+	case PartRules:
+		col = s.rulesCol + max(off, 0)
+	}
+	return Pos{Part: part, Offset: off, File: s.file, Line: s.line, Col: col + 1}
+}
+
+// source returns what an error at a position in part quotes: the rules
+// string of a triple, or the line of a file.
+func (s *site) source(part Part, rules string) string {
+	if s.line > 0 {
+		return s.text
+	}
+	if part == PartRules {
+		return rules
+	}
+	return ""
+}
+
+func (p *parser) triple(idx int, name, typ, rulesText string) {
+	p.field(&site{triple: idx}, name, typ, rulesText)
+}
+
+// field reads one field from its name, type and rules strings, wherever
+// they come from; a type "}" closes the innermost group.
+func (p *parser) field(at *site, name, typ, rulesText string) {
+	pos := at.at(PartName, -1)
+	typePos := at.at(PartType, -1)
 	t := strings.TrimSpace(typ)
 
 	if t == "}" {
 		if p.over > 0 {
 			p.over--
-			p.noCloseRules(name, idx, rules, name)
+			p.noCloseRules(at, name, rulesText, name)
 			return
 		}
 		if len(p.stack) == 0 {
-			p.errorf(name, typePos, "", "\"}\" closes no group")
+			p.errorf(name, typePos, at.source(PartType, ""), "\"}\" closes no group")
 			return
 		}
 		g := p.stack[len(p.stack)-1]
 		p.stack = p.stack[:len(p.stack)-1]
 		g.CloseName = name
 		g.ClosePos = pos
-		p.noCloseRules(name, idx, rules, g.Name)
+		p.noCloseRules(at, name, rulesText, g.Name)
 		return
 	}
 
 	before := len(p.errs)
-	f := &Field{Name: name, TypeName: typ, RulesText: rules, Pos: pos}
+	f := &Field{Name: name, TypeName: typ, RulesText: rulesText, Pos: pos, SourceLine: at.text}
 	if strings.TrimSpace(name) == "" {
-		p.errorf(name, pos, "", "the field name is empty")
+		p.errorf(name, pos, at.source(PartName, ""), "the field name is empty")
+	}
+	if rest, ok := strings.CutPrefix(t, ListPrefix); ok {
+		f.List = true
+		t = strings.TrimSpace(rest)
 	}
 	switch {
-	case t == "{":
+	case t == "{" && !f.List:
 		f.Kind = FieldGroup
 	case strings.HasPrefix(t, "$"):
 		f.Kind = FieldRef
 		f.Ref = strings.TrimSpace(t[1:])
 		if f.Ref == "" {
-			p.errorf(name, typePos, "", "\"$\" names no entity: write \"$name\"")
+			p.errorf(name, typePos, at.source(PartType, ""), "\"$\" names no entity: write \"$name\"")
 		}
+	case f.List:
+		ty, ok := LookupType(t)
+		switch {
+		case !ok:
+			p.errorf(name, typePos, at.source(PartType, ""), "unknown type %q: a typed list is \"[]\" and one of %s, or \"[]$entity\"", typ, elemList)
+		case !ty.IsElem():
+			p.errorf(name, typePos, at.source(PartType, ""), "type %q: a typed list's elements are of a scalar type (%s), or \"[]$entity\"", typ, elemList)
+		}
+		f.Kind = FieldValue
+		f.Type, f.Elem = rules.List, ty
 	default:
 		ty, ok := LookupType(t)
 		if !ok {
-			p.errorf(name, typePos, "", "unknown type %q (want %s, \"{\", \"}\" or \"$entity\")", typ, typeList)
+			p.errorf(name, typePos, at.source(PartType, ""), "unknown type %q (want %s, \"[]type\", \"{\", \"}\" or \"$entity\")", typ, typeList)
 		}
 		f.Kind = FieldValue
 		f.Type = ty
 	}
-	f.Rules = p.parseRules(f, rules, idx)
+	f.Rules = p.parseRules(f, rulesText, at)
 	if len(p.errs) > before {
-		f.Rules = nil // rules of a broken triple would only add wrong errors
+		f.Rules = nil // rulesText of a broken triple would only add wrong errors
 	}
 	if f.Kind == FieldGroup && (p.over > 0 || len(p.stack) >= MaxNesting) {
 		if !p.deep {
 			p.deep = true
-			p.errorf(name, typePos, "", "group %q nests deeper than %d groups", name, MaxNesting)
+			p.errorf(name, typePos, at.source(PartType, ""), "group %q nests deeper than %d groups", name, MaxNesting)
 		}
 		p.over++
 		return
@@ -191,19 +255,27 @@ var typeList = func() string {
 	return strings.Join(append(names[len(names)-1:], names[:len(names)-1]...), ", ")
 }()
 
+// ListPrefix starts the type of a typed list: "[]string", "[]$user".
+const ListPrefix = "[]"
+
+// elemList lists the element types of a typed list for messages: string,
+// number, float, bool, date.
+var elemList = strings.Join(rules.ElemNames(), ", ")
+
 // noCloseRules reports rules written on the closing "}" of a group.
-func (p *parser) noCloseRules(name string, idx int, rules, group string) {
+func (p *parser) noCloseRules(at *site, name, rules, group string) {
 	if trimmed := strings.TrimLeftFunc(rules, unicode.IsSpace); trimmed != "" {
 		off := len(rules) - len(trimmed) // the caret goes under the first rule
-		p.errorf(name, Pos{Triple: idx, Part: PartRules, Offset: off}, rules, "the closing \"}\" of group %q takes no rules", group)
+		p.errorf(name, at.at(PartRules, off), at.source(PartRules, rules), "the closing \"}\" of group %q takes no rules", group)
 	}
 }
 
 // parseRules reads "rule arg arg | rule | …". Empty rules text is no rules;
 // an empty rule (before, between or after bars) is an error. Parsing goes on
 // after an error, so that every error of the string is reported.
-func (p *parser) parseRules(f *Field, s string, triple int) []*Rule {
-	at := func(off int) Pos { return Pos{Triple: triple, Part: PartRules, Offset: off} }
+func (p *parser) parseRules(f *Field, s string, where *site) []*Rule {
+	at := func(off int) Pos { return where.at(PartRules, off) }
+	src := where.source(PartRules, s)
 	toks, lerr := lexRules(s) // on error, toks stops before it and has no tokEOF
 	var rs []*Rule
 	var cur *Rule // the rule being read; nil before its name
@@ -215,7 +287,7 @@ func (p *parser) parseRules(f *Field, s string, triple int) []*Rule {
 				cur = &Rule{Name: tok.text, Pos: at(tok.off)}
 				if tok.kind == tokQuoted {
 					// Read its arguments but keep it out of the result.
-					p.errorf(f.Name, at(tok.off), s, "a rule name cannot be quoted")
+					p.errorf(f.Name, at(tok.off), src, "a rule name cannot be quoted")
 					continue
 				}
 				rs = append(rs, cur)
@@ -224,18 +296,18 @@ func (p *parser) parseRules(f *Field, s string, triple int) []*Rule {
 			cur.Args = append(cur.Args, Arg{Text: tok.text, Quoted: tok.kind == tokQuoted, Pos: at(tok.off)})
 		case tokPipe:
 			if cur == nil {
-				p.errorf(f.Name, at(tok.off), s, "empty rule before \"|\"")
+				p.errorf(f.Name, at(tok.off), src, "empty rule before \"|\"")
 			}
 			cur = nil
 			lastBar = tok.off
 		case tokEOF:
 			if cur == nil && lastBar >= 0 {
-				p.errorf(f.Name, at(lastBar), s, "empty rule after \"|\"")
+				p.errorf(f.Name, at(lastBar), src, "empty rule after \"|\"")
 			}
 		}
 	}
 	if lerr != nil {
-		p.errorf(f.Name, at(lerr.off), s, "%s", lerr.msg)
+		p.errorf(f.Name, at(lerr.off), src, "%s", lerr.msg)
 	}
 	return rs
 }

@@ -33,6 +33,12 @@ func group(triple int, name string, closeTriple int, closeName string, fields ..
 		CloseName: closeName, Pos: namePos(triple), ClosePos: namePos(closeTriple)}
 }
 
+// listOf makes f a typed list of elem (a list of references for Null).
+func listOf(f *Field, elem rules.Kind) *Field {
+	f.List, f.Elem = true, elem
+	return f
+}
+
 // withRules sets a group's rules.
 func withRules(f *Field, typeName, rulesText string, rules ...*Rule) *Field {
 	f.TypeName, f.RulesText, f.Rules = typeName, rulesText, atTriple(f.Pos.Triple, rules)
@@ -197,6 +203,14 @@ var parseTests = []parseTest{
 	{"ref with rules", "order", []string{"customer", "$user", "req | rename client"},
 		&Entity{Name: "order", Fields: []*Field{ref(1, "customer", "$user", "user", "req | rename client",
 			rule(0, "req"), rule(6, "rename", arg(13, "client")))}}},
+	{"typed list", "e", []string{"tags", "[]string", "min 1"},
+		&Entity{Name: "e", Fields: []*Field{listOf(val(1, "tags", "[]string", rules.List, "min 1", rule(0, "min", arg(4, "1"))), rules.String)}}},
+	{"typed list of an alias, padded", "e", []string{"ns", " [] Int ", ""},
+		&Entity{Name: "e", Fields: []*Field{listOf(val(1, "ns", " [] Int ", rules.List, ""), rules.Int)}}},
+	{"typed list of dates", "e", []string{"ds", "[]timestamp", ""},
+		&Entity{Name: "e", Fields: []*Field{listOf(val(1, "ds", "[]timestamp", rules.List, ""), rules.Time)}}},
+	{"list of references", "order", []string{"items", "[]$item", "req"},
+		&Entity{Name: "order", Fields: []*Field{listOf(ref(1, "items", "[]$item", "item", "req", rule(0, "req")), rules.Null)}}},
 	{"ref padded", "order", []string{"customer", " $ user ", ""},
 		&Entity{Name: "order", Fields: []*Field{ref(1, "customer", " $ user ", "user", "")}}},
 	{"ref case kept", "order", []string{"customer", "$UserV2", ""},

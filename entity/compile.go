@@ -2,6 +2,7 @@ package entity
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/textproto"
 	"slices"
@@ -14,9 +15,10 @@ import (
 
 // compiler turns one parsed declaration into a plan, collecting every error.
 type compiler struct {
-	reg  *Registry
-	ent  *Entity
-	errs dsl.ErrorList
+	reg   *Registry
+	ent   *Entity
+	errs  dsl.ErrorList
+	flags *flagTable // the registry's flags and those the declaration named first (shape.go); nil: none new
 }
 
 // compile builds the entity for decl. References are resolved to slots of
@@ -30,18 +32,16 @@ func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
 	c.ent.root.ent = c.ent
 	c.checkMerges(c.ent.root)
 	c.ent.keys = newKeyTable(c.ent.slots)
+	c.ent.slotConds = condSlots(c.ent)
 	if err := c.errs.Err(); err != nil {
 		return nil, err
 	}
+	c.ent.newFlags = c.flags
 	return c.ent, nil
 }
 
 func (c *compiler) errorf(f *dsl.Field, pos dsl.Pos, format string, args ...any) {
-	src := ""
-	if pos.Part == dsl.PartRules {
-		src = f.RulesText
-	}
-	c.errs.Add(&dsl.Error{Entity: c.ent.name, Field: f.Name, Pos: pos, Msg: fmt.Sprintf(format, args...), Source: src})
+	c.errs.Add(dsl.NewError(c.ent.name, f, pos, fmt.Sprintf(format, args...)))
 }
 
 // object compiles the fields of one output object.
@@ -59,7 +59,7 @@ func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 			if cased {
 				how = fmt.Sprintf(" (%q in %v)", f.Name, c.reg.keyCase)
 			}
-			c.errorf(f, f.Pos, "output key %q%s is already written by field %q (triple %d)%s", n.out, how, prev.decl.Name, prev.decl.Pos.Triple, versionHint(prev, n))
+			c.errorf(f, f.Pos, "output key %q%s is already written by field %q (%v)%s", n.out, how, prev.decl.Name, prev.decl.Pos, versionHint(prev, n))
 			continue
 		}
 		seen[key] = append(seen[key], n)
@@ -76,16 +76,15 @@ func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 		if len(same) < 2 {
 			continue
 		}
-		// A call without a version writes the field of the latest range.
-		last := same[0]
-		for _, n := range same[1:] {
-			if later(n.cond, last.cond) {
-				last = n
-			}
-		}
+		// A call without a version writes the field of the latest range
+		// its flags show.
 		for _, n := range same {
 			n.shared = true
-			n.cond.shadowed = n != last
+			for _, o := range same {
+				if o != n && later(o.cond, n.cond) {
+					n.cond.later = append(n.cond.later, o.cond)
+				}
+			}
 		}
 	}
 	return p
@@ -115,12 +114,20 @@ func versionHint(a, b *node) string {
 // registry's key case changed its output key.
 func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	n = &node{in: f.Name, out: f.Name, decl: f}
-	if f.Kind != dsl.FieldGroup {
-		n.slot = c.slot(f.Name)
-		if isHeaderName(f.Name) {
-			n.header = textproto.CanonicalMIMEHeaderKey(f.Name)
+	defer func() {
+		// The input key it reads: its name, or the first step of its from
+		// path (then its name is no input key).
+		r := n
+		if n.from != nil {
+			r = n.from.first
+		} else if f.Kind == dsl.FieldGroup {
+			return
 		}
-	}
+		r.slot = c.slot(r.in)
+		if isHeaderName(r.in) {
+			r.header = textproto.CanonicalMIMEHeaderKey(r.in)
+		}
+	}()
 	var defRule, msgRule *dsl.Rule
 	renamed := false
 	for _, r := range f.Rules {
@@ -176,6 +183,18 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			}
 		case rules.DirectiveUnexpose:
 			c.errorf(f, r.Pos, "unexpose drops a field of the base entity: it applies only in Extend")
+		case rules.DirectiveFrom:
+			if len(r.Args) != 1 {
+				c.errorf(f, r.Pos, "rule %q takes one argument, the input path ('a.b.0.c')", r.Name)
+				continue
+			}
+			steps, ok := parseFrom(r.Args[0].Text)
+			if !ok {
+				c.errorf(f, r.Args[0].Pos, "from: %q has an empty step: a path is names and indexes separated by dots (\\. is a dot in a name)", r.Args[0].Text)
+				continue
+			}
+			n.from = &fromPath{first: &node{in: steps[0]}, rest: steps[1:]}
+			n.owner = c.ent
 		case rules.DirectiveMerge:
 			c.noArgs(f, r)
 			if f.Kind != dsl.FieldRef {
@@ -183,6 +202,10 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 				continue
 			}
 			n.merge = true
+		case rules.DirectiveEach: // issue 14: typedlist.go
+			c.each(f, n, r)
+		case rules.DirectiveFormat: // issue 14: format.go
+			c.format(f, n, r)
 		default:
 			if f.Kind != dsl.FieldValue {
 				continue // reported below
@@ -223,15 +246,19 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			c.errorf(f, defRule.Pos, "a bare default on a reference to %q itself would make it forever", f.Ref)
 		}
 		n.ref = c.reg.slotFor(f.Ref)
+		n.refList = f.List // issue 14: []$name
 		n.refDefault = defRule != nil
 		n.hasDefault = defRule != nil
 		c.ent.refs = append(c.ent.refs, n)
 	default:
 		n.typ = f.Type
+		c.elems(f, n) // issue 14: a typed list's element node
 		if defRule != nil {
 			c.defaultValue(f, n, defRule)
 		}
-		setFast(n)
+		if n.from == nil {
+			setFast(n) // the fast path reads the field's own name
+		}
 	}
 	if msgRule != nil {
 		c.message(f, n, msgRule)
@@ -244,7 +271,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 var (
 	groupDirectives = []rules.Directive{rules.DirectiveNone, rules.DirectiveRename, rules.DirectiveMsg,
 		rules.DirectiveLazy, rules.DirectiveIf, rules.DirectiveUnless, rules.DirectiveSince, rules.DirectiveUntil,
-		rules.DirectiveOmitEmpty, rules.DirectiveReadOnly, rules.DirectiveWriteOnly}
+		rules.DirectiveOmitEmpty, rules.DirectiveReadOnly, rules.DirectiveWriteOnly, rules.DirectiveFrom}
 	refDirectives = append([]rules.Directive{rules.DirectiveReq, rules.DirectiveDefault, rules.DirectiveSecret,
 		rules.DirectiveOmitNil, rules.DirectiveMerge}, groupDirectives...)
 )
@@ -297,8 +324,14 @@ func (c *compiler) message(f *dsl.Field, n *node, r *dsl.Rule) {
 // field whose checks all judge a bare string, or a number field with no
 // checks. See appendFast.
 func setFast(n *node) {
+	if n.format != nil {
+		return // written by its format: appendFormatted
+	}
 	switch n.typ {
 	case rules.String:
+		if !stringXforms(n) {
+			return
+		}
 		for _, cks := range [2][]check{n.inChecks, n.outChecks} {
 			for _, ck := range cks {
 				sc, ok := ck.c.(rules.StringChecker)
@@ -311,7 +344,7 @@ func setFast(n *node) {
 		}
 		n.fast = fastString
 	case rules.Int:
-		if len(n.inChecks) == 0 && len(n.outChecks) == 0 {
+		if len(n.inChecks) == 0 && len(n.outChecks) == 0 && len(n.xforms) == 0 {
 			n.fast = fastInt
 		}
 	}
@@ -342,6 +375,9 @@ func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 		return
 	}
 	typ := f.Type
+	if n.elemOf != nil { // an element node of a typed list (typedlist.go)
+		typ = n.typ
+	}
 	if def.Types != 0 && !def.Types.Has(typ) {
 		c.errorf(f, r.Pos, "rule %q cannot apply to %s %s field", r.Name, article(typ.String()), typ)
 		return
@@ -355,22 +391,37 @@ func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 	for i, a := range r.Args {
 		args[i] = a.Text
 	}
-	checker, err := compileRule(&def, args, typ)
-	if err != nil {
+	fail := func(err error) {
 		msg := err.Error()
 		if !strings.HasPrefix(strings.ToLower(msg), strings.ToLower(def.Name)+":") {
 			msg = def.Name + ": " + msg
 		}
 		c.errorf(f, r.Pos, "%s", msg)
+	}
+	info := ruleInfoOf(&def, r.Args)
+	if def.Transform != nil {
+		t, err := compileTransform(&def, args, typ)
+		if err != nil {
+			fail(err)
+			return
+		}
+		n.xforms = append(n.xforms, newXform(info, t, def.NoPanic))
+		n.ruleNames = append(n.ruleNames, info.code)
 		return
 	}
-	info := &ruleInfo{code: strings.ToLower(def.Name)} // aliases report the rule's own name
-	for i, name := range def.Params {
-		if i < len(r.Args) {
-			info.params = append(info.params, ruleParam{name, typedArg(r.Args[i].Text, r.Args[i].Quoted)})
+	checker, err := compileRule(&def, args, typ)
+	if err != nil {
+		fail(err)
+		return
+	}
+	for _, prev := range [2][]check{n.inChecks, n.outChecks} {
+		for _, p := range prev {
+			if err := rules.BoundsConflict(p.c, checker); err != nil {
+				c.errorf(f, r.Pos, "%s: %s", strings.ToLower(def.Name), err)
+				return
+			}
 		}
 	}
-	info.exact = len(info.params) == 2 && info.params[0].value == info.params[1].value
 	ck := check{rule: info.code, c: checker, noPanic: def.NoPanic, info: info}
 	n.ruleNames = append(n.ruleNames, ck.rule)
 	if def.Implied.Has(typ) {
@@ -383,19 +434,50 @@ func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 	}
 }
 
+// ruleInfoOf returns what a failure of one use of def reports: the rule's
+// own name (an alias's use too) and its params. A rule of any number of
+// arguments reports those from its last param's place on as one list.
+func ruleInfoOf(def *rules.Def, args []dsl.Arg) *ruleInfo {
+	info := &ruleInfo{code: strings.ToLower(def.Name)}
+	for i, name := range def.Params {
+		if i >= len(args) {
+			break
+		}
+		if def.MaxArgs < 0 && i == len(def.Params)-1 {
+			list := make([]any, 0, len(args)-i)
+			for _, a := range args[i:] {
+				list = append(list, typedArg(a.Text, a.Quoted))
+			}
+			info.params = append(info.params, ruleParam{name, list})
+			break
+		}
+		info.params = append(info.params, ruleParam{name, typedArg(args[i].Text, args[i].Quoted)})
+	}
+	info.exact = len(info.params) == 2 && info.params[0].value == info.params[1].value
+	return info
+}
+
 // compileRule calls a rule's Compile, turning a panic in user code into an
 // error.
-func compileRule(def *rules.Def, args []string, typ rules.Kind) (ck rules.Checker, err error) {
+func compileRule(def *rules.Def, args []string, typ rules.Kind) (rules.Checker, error) {
+	return compileGuarded(def.Compile, args, typ, "its Compile returned no Checker")
+}
+
+// compileGuarded calls a Def's Compile or Transform, turning a panic in
+// user code into an error, and a nil result without one into the error
+// none.
+func compileGuarded[T comparable](compile func([]string, rules.Kind) (T, error), args []string, typ rules.Kind, none string) (c T, err error) {
+	var zero T
 	defer func() {
 		if p := recover(); p != nil {
-			ck, err = nil, fmt.Errorf("panic while compiling: %v", p)
+			c, err = zero, fmt.Errorf("panic while compiling: %v", p)
 		}
 	}()
-	ck, err = def.Compile(args, typ)
-	if err == nil && ck == nil {
-		err = fmt.Errorf("its Compile returned no Checker")
+	c, err = compile(args, typ)
+	if err == nil && c == zero {
+		err = errors.New(none)
 	}
-	return ck, err
+	return c, err
 }
 
 func argCount(lo, hi int) string {
@@ -417,6 +499,10 @@ func argCount(lo, hi int) string {
 // defaultValue converts a default's text with the field's own conversion,
 // checks it against the field's rules and pre-writes its JSON.
 func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
+	if n.each != nil && len(r.Args) > 0 {
+		c.listDefault(f, n, r)
+		return
+	}
 	var v rules.Value
 	var pos = r.Pos
 	if len(r.Args) == 0 {
@@ -449,6 +535,13 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 		c.errorf(f, pos, "the default is null, which req rejects on every call")
 		return
 	}
+	if v.Kind != rules.Null && len(n.xforms) > 0 {
+		var err error
+		if v, err = transformDefault(n, v); err != nil {
+			c.errorf(f, pos, "the default fails %v", err)
+			return
+		}
+	}
 	for _, cks := range [2][]check{n.inChecks, n.outChecks} {
 		for _, ck := range cks {
 			if v.Kind == rules.Null {
@@ -460,7 +553,13 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 			}
 		}
 	}
-	js, err := appendValue(nil, n.typ, v, defaultDepth, maxOutputLimit)
+	var js []byte
+	var err error
+	if n.format != nil && v.Kind != rules.Null {
+		js, err = n.format.append(nil, v)
+	} else {
+		js, err = appendValue(nil, n.typ, v, defaultDepth, maxOutputLimit)
+	}
 	if err != nil {
 		c.errorf(f, pos, "the default cannot be written as JSON: %v", err)
 		return

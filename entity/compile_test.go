@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,9 +24,9 @@ var declErrorTests = []struct {
 	want string
 }{
 	{"unknown type", []string{"age", "nmber", ""},
-		`dsl: entity "e", field "age" (triple 1, type): unknown type "nmber" (want none, string, number, float, bool, date, list, object, "{", "}" or "$entity")`},
+		`dsl: entity "e", field "age" (triple 1, type): unknown type "nmber" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")`},
 	{"unknown type in a later triple", []string{"id", "number", "", "age", "integr", ""},
-		`dsl: entity "e", field "age" (triple 2, type): unknown type "integr" (want none, string, number, float, bool, date, list, object, "{", "}" or "$entity")`},
+		`dsl: entity "e", field "age" (triple 2, type): unknown type "integr" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")`},
 	{"unknown rule", []string{"age", "number", "num | rnge 1 5"},
 		"dsl: entity \"e\", field \"age\" (triple 1, rules): unknown rule \"rnge\"\n    num | rnge 1 5\n          ^"},
 	{"min without argument", []string{"age", "number", "min"},
@@ -54,6 +55,12 @@ var declErrorTests = []struct {
 		"dsl: entity \"e\", field \"age\" (triple 1, rules): min: argument \"abc\" is not a number\n    min abc\n    ^"},
 	{"non-numeric max", []string{"name", "string", "req | max ten"},
 		"dsl: entity \"e\", field \"name\" (triple 1, rules): max: argument \"ten\" is not a number\n    req | max ten\n          ^"},
+	{"min greater than max", []string{"age", "number", "min 5 | max 3"},
+		"dsl: entity \"e\", field \"age\" (triple 1, rules): max: minimum 5 is greater than maximum 3: no value meets both\n    min 5 | max 3\n            ^"},
+	{"max before a greater min", []string{"name", "string", "max 3 | req | min 4"},
+		"dsl: entity \"e\", field \"name\" (triple 1, rules): min: minimum 4 is greater than maximum 3: no value meets both\n    max 3 | req | min 4\n                  ^"},
+	{"min past a range", []string{"age", "number", "range 1 5 | min 6"},
+		"dsl: entity \"e\", field \"age\" (triple 1, rules): min: minimum 6 is greater than maximum 5: no value meets both\n    range 1 5 | min 6\n                ^"},
 	{"range 5 1", []string{"age", "number", "range 5 1"},
 		"dsl: entity \"e\", field \"age\" (triple 1, rules): range: minimum 5 is greater than maximum 1\n    range 5 1\n    ^"},
 	{"bad regex", []string{"code", "string", "regex '('"},
@@ -113,17 +120,17 @@ var declErrorTests = []struct {
 	{"duplicate key via a group rename", []string{"a", "string", "", "g", "{", "rename a", "x", "string", "", "g", "}", ""},
 		`dsl: entity "e", field "g" (triple 2, name): output key "a" is already written by field "a" (triple 1)`},
 	{"req on a group", []string{"g", "{", "req", "a", "string", "", "g", "}", ""},
-		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"req\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly and writeonly\n    req\n    ^"},
+		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"req\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    req\n    ^"},
 	{"min on a group", []string{"g", "{", "rename h | min 1", "a", "string", "", "g", "}", ""},
-		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"min\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly and writeonly\n    rename h | min 1\n               ^"},
+		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"min\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    rename h | min 1\n               ^"},
 	{"default on a group", []string{"g", "{", "default", "a", "string", "", "g", "}", ""},
-		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"default\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly and writeonly\n    default\n    ^"},
+		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"default\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    default\n    ^"},
 	{"rules on }", []string{"g", "{", "", "a", "string", "", "g", "}", "rename x"},
 		"dsl: entity \"e\", field \"g\" (triple 3, rules): the closing \"}\" of group \"g\" takes no rules\n    rename x\n    ^"},
 	{"min on a $ref", []string{"r", "$x", "min 1"},
-		"dsl: entity \"e\", field \"r\" (triple 1, rules): rule \"min\" cannot apply to a reference ($x): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly and writeonly\n    min 1\n    ^"},
+		"dsl: entity \"e\", field \"r\" (triple 1, rules): rule \"min\" cannot apply to a reference ($x): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    min 1\n    ^"},
 	{"email on a $ref", []string{"r", "$x", "req | email"},
-		"dsl: entity \"e\", field \"r\" (triple 1, rules): rule \"email\" cannot apply to a reference ($x): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly and writeonly\n    req | email\n          ^"},
+		"dsl: entity \"e\", field \"r\" (triple 1, rules): rule \"email\" cannot apply to a reference ($x): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    req | email\n          ^"},
 	{"default with a value on a $ref", []string{"r", "$x", "default 5"},
 		"dsl: entity \"e\", field \"r\" (triple 1, rules): a default on a reference takes no value: a bare default makes \"x\" from an empty input\n    default 5\n            ^"},
 	{"def with a quoted value on a $ref", []string{"r", "$x", "def '{}'"},
@@ -144,7 +151,7 @@ var declErrorTests = []struct {
 }
 
 func TestDeclErrors(t *testing.T) {
-	for _, c := range declErrorTests {
+	for _, c := range slices.Concat(declErrorTests, richDeclErrorTests) {
 		t.Run(c.name, func(t *testing.T) {
 			reg := entity.NewRegistry()
 			e, err := reg.Expose("e", c.decl...)
@@ -533,4 +540,91 @@ func TestCheckBareDefaultChain(t *testing.T) {
 	if alloc > 200<<20 {
 		t.Errorf("Check allocated %d bytes", alloc)
 	}
+}
+
+// richDeclErrorTests are the misuses of the rules of issue 14: in, len,
+// the transforms, typed lists, each and format.
+var richDeclErrorTests = []struct {
+	name string
+	decl []string
+	want string
+}{
+	{"in without values", []string{"role", "string", "in"},
+		"dsl: entity \"e\", field \"role\" (triple 1, rules): rule \"in\" takes at least 1 argument, got 0\n    in\n    ^"},
+	{"in with a word on a number field", []string{"n", "number", "req | in 1 two"},
+		"dsl: entity \"e\", field \"n\" (triple 1, rules): in: value \"two\" is not an integer, as a number field holds\n    req | in 1 two\n          ^"},
+	{"in with a fraction on a number field", []string{"n", "number", "in 1.5"},
+		"dsl: entity \"e\", field \"n\" (triple 1, rules): in: value \"1.5\" is not an integer, as a number field holds\n    in 1.5\n    ^"},
+	{"in on a list", []string{"l", "list", "in a"},
+		"dsl: entity \"e\", field \"l\" (triple 1, rules): rule \"in\" cannot apply to a list field\n    in a\n    ^"},
+	{"a default not in", []string{"role", "string", "in a b | default c"},
+		"dsl: entity \"e\", field \"role\" (triple 1, rules): the default fails rule \"in\": must be one of \"a\", \"b\"\n    in a b | default c\n                     ^"},
+	{"len without argument", []string{"code", "string", "len"},
+		"dsl: entity \"e\", field \"code\" (triple 1, rules): rule \"len\" takes 1 argument, got 0\n    len\n    ^"},
+	{"len negative", []string{"code", "string", "len -1"},
+		"dsl: entity \"e\", field \"code\" (triple 1, rules): len: argument \"-1\" is not a whole number of 0 or more\n    len -1\n    ^"},
+	{"len on a number", []string{"n", "number", "len 2"},
+		"dsl: entity \"e\", field \"n\" (triple 1, rules): rule \"len\" cannot apply to a number field\n    len 2\n    ^"},
+	{"trim with an argument", []string{"s", "string", "trim x"},
+		"dsl: entity \"e\", field \"s\" (triple 1, rules): rule \"trim\" takes 0 arguments, got 1\n    trim x\n    ^"},
+	{"lower on a number", []string{"n", "number", "lower"},
+		"dsl: entity \"e\", field \"n\" (triple 1, rules): rule \"lower\" cannot apply to a number field\n    lower\n    ^"},
+	{"upper on a reference", []string{"u", "$u", "upper"},
+		"dsl: entity \"e\", field \"u\" (triple 1, rules): rule \"upper\" cannot apply to a reference ($u): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    upper\n    ^"},
+	{"a transformed default that fails", []string{"s", "string", "upper | in a b | default a"},
+		"dsl: entity \"e\", field \"s\" (triple 1, rules): the default fails rule \"in\": must be one of \"a\", \"b\"\n    upper | in a b | default a\n                             ^"},
+	{"each on a number", []string{"n", "number", "each 'min 1'"},
+		"dsl: entity \"e\", field \"n\" (triple 1, rules): each applies to a typed list ([]string, []number…), and \"n\" is a number\n    each 'min 1'\n    ^"},
+	{"each on a plain list", []string{"l", "list", "req | each 'min 1'"},
+		"dsl: entity \"e\", field \"l\" (triple 1, rules): each applies to a typed list ([]string, []number…), and \"l\" is a list\n    req | each 'min 1'\n          ^"},
+	{"each with a directive", []string{"tags", "[]string", "each 'min 1 | req'"},
+		"dsl: entity \"e\", field \"tags\" (triple 1, rules): each takes the rules and format of the elements, and \"req\" is the field's own: write it outside each\n    each 'min 1 | req'\n                  ^"},
+	{"each with an unknown rule", []string{"tags", "[]string", "each 'min 1 | mx 3'"},
+		"dsl: entity \"e\", field \"tags\" (triple 1, rules): unknown rule \"mx\"\n    each 'min 1 | mx 3'\n                  ^"},
+	{"each in double quotes, a rule misused", []string{"tags", "[]string", "each \"in 'a' | lower 1\""},
+		"dsl: entity \"e\", field \"tags\" (triple 1, rules): rule \"lower\" takes 0 arguments, got 1\n    each \"in 'a' | lower 1\"\n                   ^"},
+	{"each without rules", []string{"tags", "[]string", "each"},
+		"dsl: entity \"e\", field \"tags\" (triple 1, rules): rule \"each\" takes one argument, the rules of every element: each 'min 1 | max 20'\n    each\n    ^"},
+	{"each with a syntax error", []string{"tags", "[]string", "each 'min 1 |'"},
+		"dsl: entity \"e\", field \"tags\" (triple 1, rules): each: empty rule after \"|\"\n    each 'min 1 |'\n                ^"},
+	{"each on a reference", []string{"u", "$u", "each 'min 1'"},
+		"dsl: entity \"e\", field \"u\" (triple 1, rules): rule \"each\" cannot apply to a reference ($u): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    each 'min 1'\n    ^"},
+	{"each with a rule of another type", []string{"ns", "[]int", "each 'email'"},
+		"dsl: entity \"e\", field \"ns\" (triple 1, rules): rule \"email\" cannot apply to a number field\n    each 'email'\n          ^"},
+	{"in on a typed list", []string{"tags", "[]string", "in a b"},
+		"dsl: entity \"e\", field \"tags\" (triple 1, rules): rule \"in\" cannot apply to a list field\n    in a b\n    ^"},
+	{"a typed list's default that is no list", []string{"tags", "[]string", "default abc"},
+		"dsl: entity \"e\", field \"tags\" (triple 1, rules): default \"abc\" is not a valid list: write a JSON array\n    default abc\n            ^"},
+	{"a typed list's default with an element that does not convert", []string{"ns", "[]int", "default '[1,\"x\"]'"},
+		"dsl: entity \"e\", field \"ns\" (triple 1, rules): default \"[1,\\\"x\\\"]\": element 1 is not a valid number\n    default '[1,\"x\"]'\n            ^"},
+	{"a typed list's default with an element each rejects", []string{"tags", "[]string", "each 'max 1' | default '[\"ab\"]'"},
+		"dsl: entity \"e\", field \"tags\" (triple 1, rules): default \"[\\\"ab\\\"]\": element 0 fails rule \"max\": must be at most 1 character long\n    each 'max 1' | default '[\"ab\"]'\n                           ^"},
+	{"a typed list's default the list's rules reject", []string{"tags", "[]string", "min 2 | default '[\"ab\"]'"},
+		"dsl: entity \"e\", field \"tags\" (triple 1, rules): the default fails rule \"min\": must have at least 2 elements\n    min 2 | default '[\"ab\"]'\n                    ^"},
+	{"format unix on a string", []string{"s", "string", "format unix"},
+		"dsl: entity \"e\", field \"s\" (triple 1, rules): format \"unix\" cannot apply to a string field\n    format unix\n           ^"},
+	{"format fixed on a date", []string{"d", "date", "req | format fixed 2"},
+		"dsl: entity \"e\", field \"d\" (triple 1, rules): format \"fixed\" cannot apply to a date field\n    req | format fixed 2\n                 ^"},
+	{"format without a name", []string{"d", "date", "format"},
+		"dsl: entity \"e\", field \"d\" (triple 1, rules): rule \"format\" takes the name of a format: rfc1123, unix, unixms, date, a layout in quotes ('2006-01-02 15:04'), fixed n, or a registered one\n    format\n    ^"},
+	{"format of an unknown name", []string{"d", "date", "format epoch"},
+		"dsl: entity \"e\", field \"d\" (triple 1, rules): unknown format \"epoch\" (want rfc1123, unix, unixms, date, a layout in quotes, fixed n, or a registered one)\n    format epoch\n           ^"},
+	{"format of a layout without elements", []string{"d", "date", "format 'today'"},
+		"dsl: entity \"e\", field \"d\" (triple 1, rules): format today: layout \"today\" holds no element of a date or time (2006, 01, 02, 15, 04, 05…)\n    format 'today'\n           ^"},
+	{"format fixed without decimals", []string{"f", "float", "format fixed"},
+		"dsl: entity \"e\", field \"f\" (triple 1, rules): format fixed: takes 1 argument, the number of decimals, got 0\n    format fixed\n           ^"},
+	{"format fixed 18", []string{"f", "float", "format fixed 18"},
+		"dsl: entity \"e\", field \"f\" (triple 1, rules): format fixed: the number of decimals \"18\" is not a whole number from 0 to 17\n    format fixed 18\n           ^"},
+	{"format unix with an argument", []string{"d", "date", "format unix ms"},
+		"dsl: entity \"e\", field \"d\" (triple 1, rules): format unix: takes no arguments, got 1\n    format unix ms\n           ^"},
+	{"format on a group", []string{"g", "{", "format date", "g", "}", ""},
+		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"format\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    format date\n    ^"},
+	{"format on a reference", []string{"u", "$u", "format date"},
+		"dsl: entity \"e\", field \"u\" (triple 1, rules): rule \"format\" cannot apply to a reference ($u): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    format date\n    ^"},
+	{"format in each on the wrong type", []string{"ns", "[]int", "each 'format unix'"},
+		"dsl: entity \"e\", field \"ns\" (triple 1, rules): format \"unix\" cannot apply to a number field\n    each 'format unix'\n                 ^"},
+	{"format on a typed list", []string{"ds", "[]date", "format unix"},
+		"dsl: entity \"e\", field \"ds\" (triple 1, rules): format applies to the elements of a typed list: write each 'format unix'\n    format unix\n    ^"},
+	{"req in each", []string{"ds", "[]date", "each 'format unix | req'"},
+		"dsl: entity \"e\", field \"ds\" (triple 1, rules): each takes the rules and format of the elements, and \"req\" is the field's own: write it outside each\n    each 'format unix | req'\n                        ^"},
 }

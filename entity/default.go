@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"io/fs"
 	"net/http"
 
 	"github.com/expose-go/expose/rules"
@@ -45,6 +46,10 @@ func Lookup(name string) *Entity { return Default.Lookup(name) }
 // Check reports every reference in the Default registry that names no
 // entity.
 func Check() error { return Default.Check() }
+
+// LoadFS loads .entity files in the Default registry (see
+// Registry.LoadFS).
+func LoadFS(fsys fs.FS, patterns ...string) error { return Default.LoadFS(fsys, patterns...) }
 
 // RegisterRule adds a custom rule to the Default registry.
 func RegisterRule(d rules.Def) error { return Default.RegisterRule(d) }

@@ -74,9 +74,19 @@
 // way, with Registry.RegisterRule. Every check judges the value the field
 // writes and skips null, so that success means every rule holds on the
 // output. A rule that cannot apply to the declared type, a default that
-// fails the field's own rules, an unknown rule or type are declaration
-// errors, reported all at once as a dsl.ErrorList naming the entity, the
+// fails the field's own rules, an unknown rule or type, bounds no value
+// meets (range 5 1, min 5 | max 3) are declaration errors, reported all at once as a dsl.ErrorList naming the entity, the
 // field and the position.
+//
+// The same declarations can be written in .entity files (the format is
+// package dsl's: dsl.ParseFile) and loaded with LoadFS, typically from an
+// embed.FS; a file's errors, the compiler's included, name the file, line
+// and column:
+//
+//	//go:embed schemas/*.entity
+//	var schemas embed.FS
+//	…
+//	err := entity.LoadFS(schemas, "schemas/*.entity")
 //
 // # Inputs
 //

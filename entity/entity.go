@@ -46,7 +46,7 @@ func (e *Entity) object(r *run, v any, opts []Option) (*Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Object{plan: e.root, data: data}, nil
+	return &Object{plan: e.root, data: data, made: r.made()}, nil
 }
 
 // MakeList makes each object of v, a list ([]any, []map[string]any, a
@@ -67,7 +67,7 @@ func (e *Entity) MakeList(v any, opts ...Option) ([]*Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newObjects(e.root, data), nil
+	return newObjects(e.root, data, r.made()), nil
 }
 
 // AppendJSON makes v and appends its JSON to dst. v is an object, as for

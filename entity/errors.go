@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"github.com/expose-go/expose/dsl"
 )
 
 // The error types of the package, and statusOf, the one place that decides
@@ -422,3 +424,32 @@ var errDefaultCycle = errors.New("its default makes the entity from an empty inp
 
 // errUnknown is the error of a key DenyUnknown refuses.
 var errUnknown = errors.New("is not a known field")
+
+// LoadError is the error of LoadFS: every error of every file it loaded,
+// sorted by file, line and column. Its text lists them all, each as
+// path:line:col: message followed by the line and a caret under the fault
+// (dsl.Error's text). errors.As finds its dsl.ErrorList, and each
+// *dsl.Error in it.
+type LoadError struct {
+	Errors dsl.ErrorList
+}
+
+// Error lists every error, one after the other.
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	b.WriteString("entity: LoadFS: ")
+	b.WriteString(strconv.Itoa(len(e.Errors)))
+	if len(e.Errors) == 1 {
+		b.WriteString(" error")
+	} else {
+		b.WriteString(" errors")
+	}
+	for _, d := range e.Errors {
+		b.WriteString("\n")
+		b.WriteString(d.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the list of errors, for errors.Is and errors.As.
+func (e *LoadError) Unwrap() error { return e.Errors }

@@ -1,6 +1,8 @@
 package entity
 
 import (
+	"bytes"
+	"errors"
 	"slices"
 
 	"github.com/expose-go/expose/dsl"
@@ -42,6 +44,18 @@ type Field struct {
 	Ref        string     // dsl.FieldRef: the entity referenced
 	Decl       *dsl.Field // a copy of the field as declared, the caller's to modify (a group's holds its Fields' Decls)
 
+	// List reports a typed list: `[]string` (a value field of Type
+	// rules.List) or `[]$user` (a reference that is always a list). Each
+	// describes the elements of a value field's typed list: a value Field of
+	// the element type, whose Rules, Check and ReadJSON are those of
+	// `each 'rules'` (its Decl holds them as rules); nil otherwise.
+	List bool
+	Each *Field
+	// Format is the field's `format` as written after the word ("unix",
+	// "fixed 2", "'2006-01-02'"), or "". ReadJSON then reads what the
+	// format writes, and Write writes a value with it.
+	Format string
+
 	// Per-call shaping: `lazy` (written only when a selection names it),
 	// the flags of `if` and `unless`, the versions of `since` and `until`
 	// (normalized: "v2.1"; "" when there is none).
@@ -58,6 +72,10 @@ type Field struct {
 	// Merge: a $ref whose entity's keys are written into this object
 	// instead of under Key (see Entity for its fields).
 	Merge bool
+	// From is the input path the field reads (`from 'a.b.0.c'`: a, b, 0,
+	// c), nil when it reads its Name; a group's fields read the object
+	// there.
+	From []string
 
 	node *node
 	_    [0]func() // not comparable
@@ -104,6 +122,9 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 		f.OmitNil, f.OmitEmpty = n.omit == omitNil, n.omit == omitEmpty
 		f.ReadOnly, f.WriteOnly = n.readOnly, n.writeOnly
 		f.Merge = n.merge
+		if n.from != nil {
+			f.From = append([]string{n.from.first.in}, n.from.rest...)
+		}
 		if c := n.cond; c != nil {
 			f.If = slices.Clone(c.ifNames)
 			f.Unless = slices.Clone(c.unlessNames)
@@ -119,6 +140,18 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 			f.Fields = fieldsOf(n.group, decl.Fields)
 		case dsl.FieldRef:
 			f.Ref = n.ref.name
+			f.List = n.refList
+		}
+		if n.format != nil {
+			f.Format = n.format.text
+		}
+		if en := n.each; en != nil {
+			f.List = true
+			f.Each = &Field{Name: n.in, Key: n.out, Kind: dsl.FieldValue, Type: en.typ,
+				Rules: append([]string(nil), en.ruleNames...), Decl: en.decl.Clone(), node: en}
+			if en.format != nil {
+				f.Each.Format = en.format.text
+			}
 		}
 		fs[i] = f
 	}
@@ -142,7 +175,7 @@ func (f *Field) Optional() bool {
 // writes its key.
 func (f *Field) WrittenByDefault() bool {
 	n := f.node
-	return n == nil || !n.lazy && !n.writeOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed)
+	return n == nil || !n.lazy && !n.writeOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed())
 }
 
 // ReadByDefault reports whether a request without options (MakeRequest,
@@ -155,7 +188,7 @@ func (f *Field) ReadByDefault() bool { return f.node.readByDefault() }
 // readByDefault is Field.ReadByDefault's answer for n: what InputSchema
 // describes.
 func (n *node) readByDefault() bool {
-	return n == nil || !n.readOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed)
+	return n == nil || !n.readOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed())
 }
 
 // Check judges an output value with the field's checks, the way Make
@@ -163,11 +196,26 @@ func (n *node) readByDefault() bool {
 // timestamp) are given the value too, since an output value is already of
 // the declared type. A Null value passes (absent values are for `req`). It
 // returns the name of each failing rule with its error, in rule order.
+//
+// A field with transforms (trim, upper…) writes only what they return: a
+// string they would change fails with the first transform's name.
 func (f *Field) Check(v rules.Value) []RuleError {
 	if f.node == nil || v.Kind == rules.Null {
 		return nil
 	}
+	if f.node.format != nil && v.Kind != f.node.typ {
+		return nil // what a format wrote (a unix date's number): the checks judged the value
+	}
 	var errs []RuleError
+	if xs := f.node.xforms; len(xs) > 0 {
+		tv, err := transformDefault(f.node, v)
+		switch {
+		case err != nil:
+			errs = append(errs, RuleError{Rule: xs[0].info.code, Err: err})
+		case v.Kind == rules.String && (tv.Kind != rules.String || tv.Str != v.Str):
+			errs = append(errs, RuleError{Rule: xs[0].info.code, Err: errNotTransformed})
+		}
+	}
 	for _, cks := range [2][]check{f.node.inChecks, f.node.outChecks} {
 		for _, ck := range cks {
 			if err := runCheck(ck, v); err != nil {
@@ -178,6 +226,21 @@ func (f *Field) Check(v rules.Value) []RuleError {
 	return errs
 }
 
+// errNotTransformed is what Check says of a string the field's transforms
+// would change.
+var errNotTransformed = errors.New("is not what the field's transforms write")
+
+// Transform applies the field's transforms (trim, lower, upper, custom
+// ones) to a value, as Make does after its conversion and before its
+// checks; a field without transforms returns v. The result is the
+// caller's: its text is a copy.
+func (f *Field) Transform(v rules.Value) (rules.Value, error) {
+	if f.node == nil || len(f.node.xforms) == 0 || v.Kind == rules.Null {
+		return v, nil
+	}
+	return transformDefault(f.node, v)
+}
+
 // ReadJSON reads text, the JSON of one value as the field writes it (white
 // space around it allowed), into the rules.Value its checks judge (see
 // Check): what Object.Get decodes and what a test kit checks a payload
@@ -186,11 +249,41 @@ func (f *Field) Check(v rules.Value) []RuleError {
 // also for groups and references, which are not value fields. Lists,
 // objects and none values are decoded as encoding/json decodes them into
 // an any (Value.Any), with Len their count of elements or keys.
+//
+// A formatted field is read as its format writes: a string for a date
+// layout (rfc1123, date, '2006-01-02'), an integer for unix and unixms, a
+// number for fixed, any string, number, bool or null for a registered
+// format; Check does not judge those values (it judges values of the
+// declared type: see Write).
 func (f *Field) ReadJSON(text []byte) (v rules.Value, why string, ok bool) {
 	if f.Kind != dsl.FieldValue {
 		return v, "", false
 	}
+	if f.node != nil && f.node.format != nil {
+		switch w := f.node.format.writes; w {
+		case rules.Any:
+			v = decodeAnyValue(bytes.TrimSpace(text))
+			if v.Kind == rules.List || v.Kind == rules.Object || v.Kind == rules.Any {
+				return rules.Value{}, ": not a string, number or bool", false
+			}
+			return v, "", true
+		default:
+			return decodeValue(w, text)
+		}
+	}
 	return decodeValue(f.Type, text)
+}
+
+// Write returns the JSON the field writes for v, a value of its declared
+// type, as Make writes it: with its format, if it has one.
+func (f *Field) Write(v rules.Value) ([]byte, error) {
+	if f.Kind != dsl.FieldValue || f.node == nil {
+		return nil, errors.New("entity: Write: not a value field")
+	}
+	if f.node.format != nil && v.Kind != rules.Null {
+		return f.node.format.append(nil, v)
+	}
+	return appendValue(nil, f.node.typ, v, defaultDepth, maxOutputLimit)
 }
 
 // Entity returns the entity a reference field references, or nil when it is not

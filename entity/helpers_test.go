@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/expose-go/expose/entity"
 	"github.com/expose-go/expose/rules"
 )
@@ -873,4 +875,76 @@ func exactNumbers(v any) any {
 		}
 	}
 	return v
+}
+
+// declCase is one declaration and one input, written as JSON, made from
+// every input kind the case names: a map (the JSON decoded by
+// encoding/json), the raw JSON itself, and a struct when st builds one.
+// The outcome is the exact output (out) or the failing fields, "path
+// rule" each in order (fails). strict makes the call with Strict().
+type declCase struct {
+	name   string
+	decl   []string // the triples of entity "t"; "$"-references name entities of refs
+	in     string
+	st     func() any // the same input as a struct, or nil
+	strict bool
+	out    string
+	fails  []string
+}
+
+// runDeclCases makes each case from a map, from raw JSON and from its
+// struct, and checks that every input kind gives the outcome. refs holds
+// the triples of other entities the cases reference, by name.
+func runDeclCases(t *testing.T, refs map[string][]string, cases []declCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			reg := entity.NewRegistry()
+			for name, decl := range refs {
+				expose(t, reg, name, decl...)
+			}
+			e := expose(t, reg, "t", c.decl...)
+			var m map[string]any
+			if err := json.Unmarshal([]byte(c.in), &m); err != nil {
+				t.Fatalf("input %s: %v", c.in, err)
+			}
+			inputs := []struct {
+				kind string
+				v    any
+			}{{"map", m}, {"raw JSON", []byte(c.in)}}
+			if c.st != nil {
+				inputs = append(inputs, struct {
+					kind string
+					v    any
+				}{"struct", c.st()})
+			}
+			var opts []entity.Option
+			if c.strict {
+				opts = append(opts, entity.Strict())
+			}
+			for _, in := range inputs {
+				out, err := e.MakeJSON(in.v, opts...)
+				if c.fails == nil {
+					if err != nil {
+						t.Errorf("%s: %v", in.kind, err)
+					} else if string(out) != c.out {
+						t.Errorf("%s:\n got %s\nwant %s", in.kind, out, c.out)
+					}
+					continue
+				}
+				var ve *entity.ValidationError
+				if !errors.As(err, &ve) {
+					t.Errorf("%s: got %s, %v; want failures %q", in.kind, out, err, c.fails)
+					continue
+				}
+				var got []string
+				for _, fe := range ve.Fields {
+					got = append(got, fe.Path+" "+fe.Code)
+				}
+				if diff := cmp.Diff(c.fails, got); diff != "" {
+					t.Errorf("%s: failing fields (-want +got):\n%s\nerror: %v", in.kind, diff, err)
+				}
+			}
+		})
+	}
 }

@@ -616,24 +616,36 @@ func countJSON(text string) int {
 // element of a JSON array that is an object, until f returns false. ord is
 // the array's own ordinal on tape.
 func eachJSONObject(array string, ord int32, tape []int32, f func(i int, text string, ord int32) bool) {
+	eachJSONValue(array, ord, tape, func(i int, text string, k int32, _ bool) bool {
+		return text[0] != '{' || f(i, text, k)
+	})
+}
+
+// eachJSONValue calls f with the position and text of each element of a
+// JSON array, until f returns false: with an object's or an array's its
+// ordinal on tape (k), with a string literal's whether it is plain (holds
+// no escape). ord is the array's own ordinal on tape.
+func eachJSONValue(array string, ord int32, tape []int32, f func(i int, text string, k int32, plain bool) bool) {
 	k := int(ord) + 2 // the next entry's ordinal
 	idx := 0
 	for i := skipSpace(array, 1); array[i] != ']'; idx++ {
+		start, plain, nested := i, false, int32(-1)
 		switch c := array[i]; c {
 		case '{', '[':
 			e := tape[k : k+2 : k+2]
-			end := i + int(e[0])
-			if c == '{' && !f(idx, array[i:end], int32(k)) {
-				return
-			}
+			nested = int32(k)
+			i += int(e[0])
 			k = int(e[1])
-			i = end
 		case '"':
-			size, _ := literal(tape, k)
+			var size int
+			size, plain = literal(tape, k)
 			i += size
 			k++
 		default:
 			i = scalarEnd(array, i)
+		}
+		if !f(idx, array[start:i], nested, plain) {
+			return
 		}
 		if i = skipSpace(array, i); array[i] == ',' {
 			i = skipSpace(array, i+1)

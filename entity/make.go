@@ -63,6 +63,7 @@ type run struct {
 	defaulting []*Entity
 	fatal      error
 	scratch    *[]byte // from scratchPool on first need: see convert
+	xscratch   *[]byte // likewise, for transformed text: see transform.go
 
 	js *jsonStack // from jsonStackPool on first need: see takeJSON
 
@@ -109,6 +110,10 @@ func (r *run) done() {
 	if r.scratch != nil {
 		putScratch(r.scratch)
 		r.scratch = nil
+	}
+	if r.xscratch != nil {
+		putScratch(r.xscratch)
+		r.xscratch = nil
 	}
 }
 
@@ -193,12 +198,24 @@ func (r *run) pathsOf(in, out string, named bool) (pin, pout, ptr string) {
 			bptr = strconv.AppendInt(append(bptr, '/'), int64(f.idx), 10)
 		case f.kind == frameGroup:
 			bout = add(bout, f.n.out)
+			if fp := f.n.from; fp != nil { // it reads the object at its path
+				bin = add(bin, fp.first.in)
+				bptr = appendPointerToken(bptr, fp.first.in)
+				bin, bptr = appendFromPath(bin, bptr, fp.rest)
+			}
 		default:
-			bin = add(bin, f.n.in)
+			in := f.n.in
+			if fp := f.n.from; fp != nil {
+				in = fp.first.in
+			}
+			bin = add(bin, in)
 			if !f.n.merge { // a merged reference's keys are its parent's
 				bout = add(bout, f.n.out)
 			}
-			bptr = appendPointerToken(bptr, f.n.in)
+			bptr = appendPointerToken(bptr, in)
+			if fp := f.n.from; fp != nil {
+				bin, bptr = appendFromPath(bin, bptr, fp.rest)
+			}
 		}
 	}
 	if named {
@@ -293,7 +310,14 @@ func (r *run) record(n *node, f failure) {
 // element or the limit's summary) read from the input name in: its paths,
 // code, params and message, in the call's language.
 func (r *run) fieldError(n *node, in, out string, f failure) *FieldError {
-	pin, pout, ptr := r.paths(in, out)
+	var pin, pout, ptr string
+	if n != nil && n.from != nil { // read at its from path
+		pin, pout, ptr = r.paths(n.from.first.in, out)
+		bin, bptr := appendFromPath([]byte(pin), []byte(ptr), n.from.rest)
+		pin, ptr = string(bin), string(bptr)
+	} else {
+		pin, pout, ptr = r.paths(in, out)
+	}
 	fe := &FieldError{Path: pin, OutputPath: pout, Pointer: ptr, Rule: f.rule, Code: f.code, Params: f.params, cause: f.err}
 	if errors.Is(f.err, ErrDepth) {
 		f.code = "depth"
@@ -405,7 +429,7 @@ func runGuarded(ck check, v rules.Value) (err error) {
 // the value to write, the input it came from, whether its text is borrowed
 // (see convert) and whether the default fills it.
 func (r *run) resolve(n *node, src *source) (v rules.Value, in raw, borrowed, fromDefault bool) {
-	in = src.get(n)
+	in = r.read(src, n)
 	if in.kind == rawFail {
 		r.fail(n, "value", errors.New(in.s))
 		return v, raw{}, false, false
@@ -428,6 +452,10 @@ func (r *run) resolve(n *node, src *source) (v rules.Value, in raw, borrowed, fr
 				}
 			}
 		}
+	}
+	if len(n.xforms) > 0 && v.Kind != rules.Null {
+		v = r.transform(n, v)
+		borrowed = true
 	}
 	if v.Kind == rules.Null {
 		if n.hasDefault && !n.defNull {
@@ -580,6 +608,9 @@ func (r *run) appendNode(dst []byte, n *node, src *source, depth int) []byte {
 			r.fail(n, "depth", ErrDepth)
 			return append(dst, "null"...)
 		}
+		if n.from != nil {
+			return r.appendGroupFrom(dst, n, src, depth)
+		}
 		r.push(frame{n: n, kind: frameGroup})
 		dst = r.appendObject(dst, n.group, src, depth-1)
 		r.pop()
@@ -604,8 +635,9 @@ func (r *run) appendNode(dst []byte, n *node, src *source, depth int) []byte {
 func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []byte {
 	saved := r.mask
 	m := saved
-	if m != nil && m.plan != p {
-		m = nil // cannot happen: the run uses the entities its mask was made for (see shape)
+	if m != nil && m.plan != p { // cannot happen: the run uses the entities its mask was made for (see shape)
+		r.stopWith(fmt.Errorf("entity: entity %q: a field selection meets an object it was not made for", r.ent.name))
+		return dst
 	}
 	dst = append(dst, '{')
 	first, j := true, 0
@@ -720,6 +752,10 @@ func (r *run) appendValueField(dst []byte, n *node, src *source, depth int) []by
 	switch {
 	case fromDefault:
 		return append(dst, n.defJSON...)
+	case v.Kind != rules.Null && n.each != nil:
+		dst = r.appendTypedList(dst, n, in, depth)
+	case v.Kind != rules.Null && n.format != nil:
+		dst = r.appendFormatted(dst, n, v)
 	case v.Kind != rules.Null && passesText(n.typ, in):
 		mark := len(dst)
 		var err error
@@ -821,6 +857,9 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 			return strconv.AppendInt(dst, i, 10), true
 		}
 		return dst, false
+	}
+	if len(n.xforms) > 0 {
+		s = r.transformString(n, s)
 	}
 	for _, ck := range n.strChecks {
 		if err := runStringCheck(ck, s); err != nil {
@@ -930,7 +969,10 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 	if ent == nil {
 		return append(dst, "null"...)
 	}
-	in := src.get(n)
+	in := r.read(src, n)
+	if n.refList { // issue 14: []$name, always a list (typedlist.go)
+		return r.appendRefTyped(dst, n, ent, in, depth)
+	}
 	var l elems
 	switch la, isAny := in.a.([]any); {
 	case in.kind == rawJSON && in.s[0] == '{':

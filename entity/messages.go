@@ -21,7 +21,8 @@ import (
 //
 //	code              "required", "min", "email", a custom rule's name
 //	code.kind         the message for a value of one kind: "min.string",
-//	                  "min.number", "min.list" (the kind the failing value had)
+//	                  "min.number", "min.list", "len.object" (the kind the
+//	                  failing value had)
 //	code.kind.exact   range with equal bounds: "range.string.exact"
 //	code.param=value  a phrase that stands for a param's value in the
 //	                  messages of that code: "type.type=number" → "an integer"
@@ -125,6 +126,13 @@ var builtinMessages = []struct {
 		"range.string.exact": "{min}文字で入力してください",
 		"range.number.exact": "{min}にしてください",
 		"range.list.exact":   "要素をちょうど{min}個にしてください",
+
+		"len":        "文字列・配列・オブジェクトのいずれかを指定してください",
+		"len.string": "{len}文字で入力してください",
+		"len.list":   "要素をちょうど{len}個にしてください",
+		"len.object": "項目をちょうど{len}個にしてください",
+
+		"in": "{values}のいずれかを指定してください",
 
 		"regex":     "形式が正しくありません（/{pattern}/ に一致しません）",
 		"url":       "有効なURLを入力してください",
@@ -337,6 +345,12 @@ func paramText(v any) string {
 			return strconv.FormatFloat(x+0, 'f', -1, 64)
 		}
 		return strconv.FormatFloat(x, 'g', -1, 64)
+	case []any: // the values of `in`
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = paramText(e)
+		}
+		return strings.Join(parts, ", ")
 	}
 	return fmt.Sprint(v)
 }
@@ -446,9 +460,9 @@ func (r *Registry) checkMessage(key, text string) (*message, error) {
 		return m, nil
 	}
 	switch rest {
-	case "", "string", "number", "list", "string.exact", "number.exact", "list.exact":
+	case "", "string", "number", "list", "object", "string.exact", "number.exact", "list.exact":
 	default:
-		return nil, fmt.Errorf("entity: SetMessages: key %q: %q is no kind (string, number, list; with .exact for equal bounds)", key, rest)
+		return nil, fmt.Errorf("entity: SetMessages: key %q: %q is no kind (string, number, list, object; with .exact for equal bounds)", key, rest)
 	}
 	for _, p := range m.placeholders() {
 		if p != "field" && !containsString(params, p) {
@@ -477,6 +491,8 @@ func kindKey(k rules.Kind) string {
 		return "number"
 	case rules.List:
 		return "list"
+	case rules.Object:
+		return "object"
 	}
 	return ""
 }

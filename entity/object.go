@@ -27,8 +27,11 @@ import (
 //	none, list, object          the JSON value as encoding/json decodes it into an any
 //	                            (float64, string, bool, []any, map[string]any); a
 //	                            number it cannot decode (1e400) as a json.RawMessage
+//	a typed list ([]string…)    []any of what a field of the element type gives
+//	                            (int64 for []number, time.Time for []date), nil
+//	                            for a null element
 //	a group or a $ref object    *Object
-//	a $ref list                 []*Object
+//	a $ref list, a []$ref       []*Object
 //	null                        nil
 //
 // The zero Object, like a nil *Object, is an empty object, `{}` (MarshalJSON
@@ -45,6 +48,18 @@ type Object struct {
 	// first Get (one pass over data) and never modified after: Gets that
 	// follow find a value without reading the text before it.
 	idx atomic.Pointer[[]span]
+
+	// made is how the call that made it shaped it: the version and flags
+	// it had (which of the fields sharing a key wrote it), and whether it
+	// had shaping options (then Make does not take it as made: see madeBy).
+	made objectMade
+}
+
+// objectMade is how an Object was made (see Object.made).
+type objectMade struct {
+	ver    version
+	flags  uint64
+	shaped bool
 }
 
 // span is where a value lies in an Object's text; start is -1 for a key
@@ -183,13 +198,13 @@ func (o *Object) Map() map[string]any {
 
 // madeBy reports whether e made the object: its keys are e's own.
 func (o *Object) madeBy(e *Entity) bool {
-	return o.plan == e.root && len(o.data) >= 2
+	return o.plan == e.root && len(o.data) >= 2 && !o.made.shaped
 }
 
 // newObjects views each element of data, the text of a JSON array of
 // objects that the plan p wrote, as an Object: three allocations (the
 // list, the Objects and the pointers to them) whatever the list's length.
-func newObjects(p *objectPlan, data []byte) []*Object {
+func newObjects(p *objectPlan, data []byte, made objectMade) []*Object {
 	n := 0
 	for it := (elements{data: data}); it.next(); {
 		n++
@@ -198,7 +213,7 @@ func newObjects(p *objectPlan, data []byte) []*Object {
 	list := make([]*Object, n)
 	i := 0
 	for it := (elements{data: data}); it.next(); {
-		objs[i] = Object{plan: p, data: it.val}
+		objs[i] = Object{plan: p, data: it.val, made: made}
 		list[i] = &objs[i]
 		i++
 	}
@@ -217,6 +232,7 @@ type memberIter struct {
 	n     *node   // the current member's node, or nil when no node wrote it
 	key   []byte  // the current member's key, quoted as written
 	val   []byte  // the current member's value text
+	made  objectMade
 }
 
 func (o *Object) members() memberIter {
@@ -224,7 +240,11 @@ func (o *Object) members() memberIter {
 	if o != nil && o.plan != nil {
 		nodes = o.plan.nodes
 	}
-	return memberIter{data: o.text(), nodes: nodes, pos: 1}
+	it := memberIter{data: o.text(), nodes: nodes, pos: 1}
+	if o != nil {
+		it.made = o.made
+	}
+	return it
 }
 
 // next moves to the next member and reports whether there is one.
@@ -245,7 +265,7 @@ func (it *memberIter) next() bool {
 	it.i, it.n = -1, nil
 	nodes := it.nodes
 	for j := it.want; j < len(nodes); j++ {
-		if bytes.Equal(quotedKey(nodes[j]), it.key) && (!nodes[j].shared || nodes[j].writes(it.val)) {
+		if bytes.Equal(quotedKey(nodes[j]), it.key) && (!nodes[j].shared || nodes[j].cond.writesFor(it.made.ver, it.made.flags)) {
 			it.i, it.n, it.want = j, nodes[j], j+1
 			break
 		}
@@ -285,6 +305,8 @@ func (it *memberIter) value(plain bool) any {
 		return nil
 	case n == nil || !n.holds(v):
 		return decodeAny(v)
+	case n.kind == nodeValue && n.each != nil: // issue 14: a typed list (typedlist.go)
+		return typedListValue(n.each.typ, v, plain)
 	case n.kind == nodeValue:
 		if plain && n.typ == rules.Time && v[0] == '"' {
 			return stringValue(v)
@@ -299,38 +321,17 @@ func (it *memberIter) value(plain bool) any {
 	}
 	switch {
 	case v[0] == '{' && plain:
-		return (&Object{plan: p, data: v}).Map()
+		return (&Object{plan: p, data: v, made: it.made}).Map()
 	case v[0] == '{':
-		return &Object{plan: p, data: v}
+		return &Object{plan: p, data: v, made: it.made}
 	case !plain:
-		return newObjects(p, v)
+		return newObjects(p, v, it.made)
 	}
 	l := []any{}
 	for el := (elements{data: v}); el.next(); {
-		l = append(l, (&Object{plan: p, data: el.val}).Map())
+		l = append(l, (&Object{plan: p, data: el.val, made: it.made}).Map())
 	}
 	return l
-}
-
-// writes reports whether v, a value's text, is of the JSON type the node
-// writes: which of the fields sharing a key by version wrote it.
-func (n *node) writes(v []byte) bool {
-	if n.kind != nodeValue || v[0] == 'n' {
-		return n.holds(v)
-	}
-	switch n.typ {
-	case rules.Int, rules.Float:
-		return v[0] == '-' || v[0] >= '0' && v[0] <= '9'
-	case rules.Bool:
-		return v[0] == 't' || v[0] == 'f'
-	case rules.String, rules.Time:
-		return v[0] == '"'
-	case rules.List:
-		return v[0] == '['
-	case rules.Object:
-		return v[0] == '{'
-	}
-	return true
 }
 
 // holds reports whether v, a value's text, has a shape the node writes: an

@@ -26,6 +26,7 @@ const (
 	optOnly
 	optExcept
 	optWith
+	optWithContext
 	optVersion
 )
 
@@ -99,7 +100,7 @@ func config(strict bool, opts []Option) callConfig {
 			c.denyUnknown = true
 		case optLang:
 			c.lang = o.str
-		case optSelect, optOnly, optExcept, optWith, optVersion:
+		case optSelect, optOnly, optExcept, optWith, optWithContext, optVersion:
 			c.shaped = true
 		}
 	}

@@ -41,6 +41,11 @@ type node struct {
 	typ       rules.Kind
 	inChecks  []check  // judge the input value
 	outChecks []check  // judge the converted value
+	xforms    []xform  // change the converted value before outChecks (trim, lower…): transform.go
+	each      *node    // a typed list ([]string): how each element is converted and checked; see typedlist.go
+	elemOf    *node    // an element node: the typed list it is each of
+	refList   bool     // nodeRef written []$name: always a list
+	format    *format  // how the value is written (format unix…), or nil: format.go
 	ruleNames []string // every check's rule, implied ones included (for Fields)
 	fast      fastKind // a fast path for map[string]any input, or fastNone
 	strChecks []strCheck
@@ -80,7 +85,9 @@ type node struct {
 	omit      omitKind
 	readOnly  bool
 	writeOnly bool
-	merge     bool // a $ref whose object's keys are written into this one (merge.go)
+	merge     bool      // a $ref whose object's keys are written into this one (merge.go)
+	from      *fromPath // where it reads its value, when not under its name (from.go)
+	owner     *Entity   // the entity of a group with a from path (it reads the object there with it)
 }
 
 // omitKind says when a node's key is left out of its object.
@@ -155,6 +162,9 @@ func (ri *ruleInfo) paramMap() map[string]any {
 	}
 	m := make(map[string]any, len(ri.params))
 	for _, p := range ri.params {
+		if l, ok := p.value.([]any); ok { // the values of `in`: the failure's own too
+			p.value = append([]any(nil), l...)
+		}
 		m[p.name] = p.value
 	}
 	return m
@@ -186,9 +196,11 @@ type Entity struct {
 
 	methods []string // HTTP methods MakeRequest accepts; empty for any
 
-	structPlans sync.Map  // reflect.Type → *structPlan
-	masks       maskCache // compiled selections (shape.go)
-	merges      bool      // a plan of it merges a $ref (merge.go)
+	structPlans sync.Map         // reflect.Type → *structPlan
+	masks       maskCache        // compiled selections (shape.go)
+	merges      bool             // a plan of it merges a $ref (merge.go)
+	slotConds   [][][]*condition // per input slot, when only conditional nodes read it (unknown.go)
+	newFlags    *flagTable       // flags its rules named first, kept by Expose when it succeeds (shape.go)
 
 }
 

@@ -35,6 +35,9 @@ type Registry struct {
 	flags    atomic.Pointer[flagTable] // DeclareFlags' and the rules' flags (shape.go); nil: none
 
 	problemBase atomic.Pointer[string] // SetProblemTypeBase's; nil: the default
+
+	fmu     sync.RWMutex
+	formats map[string]*formatDef // RegisterFormat's (format.go), guarded by fmu
 }
 
 // NewRegistry returns an empty registry with the built-in rules, a depth
@@ -233,6 +236,10 @@ func (r *Registry) Expose(name string, decl ...string) (*Entity, error) {
 		l.Sort()
 		return nil, l
 	}
+	if e.newFlags != nil {
+		r.flags.Store(e.newFlags)
+		e.newFlags = nil
+	}
 	e.slot = r.slotFor(name)
 	e.slot.e.Store(e)
 	return e, nil
@@ -293,21 +300,32 @@ func (r *Registry) Names() []string {
 // an `if` or `unless` names that the registry has not declared
 // (DeclareFlags). Call it once every declaration is exposed.
 func (r *Registry) Check() error {
+	var es []*Entity
+	for _, name := range r.Names() {
+		if e := r.Lookup(name); e != nil {
+			es = append(es, e)
+		}
+	}
+	errs := checkEntities(es)
+	errs.Sort()
+	return errs.Err()
+}
+
+// checkEntities reports, for Check and LoadFS, the references of es that
+// name no entity, the bare defaults on references that fail and the flags
+// not declared.
+func checkEntities(es []*Entity) dsl.ErrorList {
 	var errs dsl.ErrorList
 	probed := map[*Entity]error{} // each entity is made from {} once
-	for _, name := range r.Names() {
-		e := r.Lookup(name)
-		if e == nil {
-			continue
-		}
+	for _, e := range es {
 		e.checkFlags(&errs)
 		e.checkMergesOf(&errs)
 		for _, n := range e.refs {
 			target := n.ref.e.Load()
-			pos := dsl.Pos{Triple: n.decl.Pos.Triple, Part: dsl.PartType, Offset: -1}
+			pos := n.decl.Pos // the field's place, in triples or in a file
+			pos.Part, pos.Offset = dsl.PartType, -1
 			if target == nil {
-				errs.Add(&dsl.Error{Entity: e.name, Field: n.decl.Name, Pos: pos,
-					Msg: fmt.Sprintf("$%s names no entity", n.ref.name)})
+				errs.Add(dsl.NewError(e.name, n.decl, pos, fmt.Sprintf("$%s names no entity", n.ref.name)))
 				continue
 			}
 			if n.refDefault {
@@ -317,20 +335,19 @@ func (r *Registry) Check() error {
 					probed[target] = err
 				}
 				var ve *ValidationError
-				pos := dsl.Pos{Triple: n.decl.Pos.Triple, Part: dsl.PartRules, Offset: -1}
+				pos.Part = dsl.PartRules
 				switch {
 				case errors.As(err, &ve):
-					errs.Add(&dsl.Error{Entity: e.name, Field: n.decl.Name, Pos: pos,
-						Msg: fmt.Sprintf("its bare default makes $%s from an empty input, which fails: %s", n.ref.name, ve.Fields[0].Error())})
+					errs.Add(dsl.NewError(e.name, n.decl, pos,
+						fmt.Sprintf("its bare default makes $%s from an empty input, which fails: %s", n.ref.name, ve.Fields[0].Error())))
 				case errors.Is(err, ErrTooLarge):
-					errs.Add(&dsl.Error{Entity: e.name, Field: n.decl.Name, Pos: pos,
-						Msg: fmt.Sprintf("its bare default makes $%s from an empty input, which writes more than %d bytes: bare defaults on references multiply objects", n.ref.name, checkOutputLimit)})
+					errs.Add(dsl.NewError(e.name, n.decl, pos,
+						fmt.Sprintf("its bare default makes $%s from an empty input, which writes more than %d bytes: bare defaults on references multiply objects", n.ref.name, checkOutputLimit)))
 				}
 			}
 		}
 	}
-	errs.Sort()
-	return errs.Err()
+	return errs
 }
 
 // checkOutputLimit bounds what Check lets an entity write when it makes it

@@ -222,7 +222,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Object{plan: e.root, data: data}, nil
+	return &Object{plan: e.root, data: data, made: run.made()}, nil
 }
 
 // acceptedMediaTypes names the media types of the request bodies

@@ -115,35 +115,48 @@ func (r *Registry) JSONSchema(name string, mode SchemaMode) ([]byte, error) {
 // SchemaWarnings returns what the entity's schemas, and those of the
 // entities it references, cannot say, one line per use, sorted: each use
 // of a rule whose Def has no Schema hook ("entity \"e\", field \"n\": rule
-// \"even\" has no Schema hook: the schema does not say what it checks")
-// and each "$comment" a hook gave instead of a keyword. The same uses are
-// named in the "$comment" of their properties. A tool prints them.
+// \"even\" has no Schema hook: the schema does not say what it checks"),
+// each "$comment" a hook gave instead of a keyword, and each field read
+// at a path (from), which the input schema does not describe. The rules
+// are named in the "$comment" of their properties too. A tool prints them.
 func (e *Entity) SchemaWarnings() []string {
 	if e == nil {
 		return nil
 	}
-	g, _ := newSchemaGen(OutputSchema, defsRef)
-	g.entity(e, true)
-	for len(g.queue) > 0 {
-		d := g.queue[0]
-		g.queue = g.queue[1:]
-		if d != e {
-			g.entity(d, false)
+	return schemaWarnings(func(g *schemaGen) {
+		g.entity(e, true)
+		for len(g.queue) > 0 {
+			d := g.queue[0]
+			g.queue = g.queue[1:]
+			if d != e {
+				g.entity(d, false)
+			}
 		}
-	}
-	return g.sortedWarnings()
+	})
 }
 
 // SchemaWarnings returns the SchemaWarnings of every entity of the
 // registry, sorted.
 func (r *Registry) SchemaWarnings() []string {
-	g, _ := newSchemaGen(OutputSchema, defsRef)
-	for _, name := range r.Names() {
-		if e := r.Lookup(name); e != nil {
-			g.entity(e, false)
+	return schemaWarnings(func(g *schemaGen) {
+		for _, name := range r.Names() {
+			if e := r.Lookup(name); e != nil {
+				g.entity(e, false)
+			}
 		}
+	})
+}
+
+// schemaWarnings runs walk in both modes and returns the warnings, sorted.
+func schemaWarnings(walk func(*schemaGen)) []string {
+	all, _ := newSchemaGen(OutputSchema, defsRef)
+	walk(all)
+	in, _ := newSchemaGen(InputSchema, defsRef)
+	walk(in)
+	for w := range in.warnings {
+		all.warnings[w] = true
 	}
-	return g.sortedWarnings()
+	return all.sortedWarnings()
 }
 
 // schemaGen builds the schemas of entities, in one mode.
@@ -267,6 +280,11 @@ func (g *schemaGen) inputFields(e *Entity, p *objectPlan, top bool, props map[st
 			continue
 		case top && n.header != "":
 			continue // a header, never a key of the request's input
+		case n.from != nil:
+			// Read at a path of the input: not described (yet), but said.
+			path := strings.Join(append([]string{n.from.first.in}, n.from.rest...), ".")
+			g.warn(e, n, fmt.Sprintf("read from %q: the input schema does not describe the path", path))
+			continue
 		default:
 			s = g.memberSchema(e, n, "writeOnly", n.writeOnly)
 		}
@@ -359,6 +377,13 @@ func (g *schemaGen) refSchema(e *Entity, n *node) map[string]any {
 		g.queue = append(g.queue, target)
 	}
 	one := map[string]any{"$ref": g.ref(target.name, g.mode)}
+	if n.refList { // []$name: always a list, an element that is no object null
+		s := map[string]any{"type": "array", "items": map[string]any{"anyOf": []any{one, map[string]any{"type": "null"}}}}
+		if g.nullable(n) {
+			s = withNull(s)
+		}
+		return s
+	}
 	if n.merge { // read as an object only (a list is a type error); written merged
 		if g.nullable(n) {
 			return map[string]any{"anyOf": []any{one, map[string]any{"type": "null"}}}
@@ -396,12 +421,28 @@ func (g *schemaGen) valueSchema(e *Entity, n *node) map[string]any {
 // valueSchemaOf is valueSchema, nullable or not as told.
 func (g *schemaGen) valueSchemaOf(e *Entity, n *node, nullable bool) map[string]any {
 	var alts []map[string]any
-	if g.mode == OutputSchema {
+	var comments []string
+	switch {
+	case g.mode == OutputSchema && n.format != nil:
+		// What the format writes; the rules judged the value before it.
+		alts = []map[string]any{n.format.schema()}
+		comments = []string{"written with format " + n.format.text + ": its rules judge the value, not what is written"}
+	case g.mode == OutputSchema:
 		alts = []map[string]any{n.typ.Schema()}
-	} else {
+	default:
 		alts = n.typ.InputSchema()
 	}
-	comments := g.addRules(e, n, alts[0])
+	if n.each != nil { // a typed list: its elements, null where one does not convert
+		alts[0]["items"] = g.valueSchemaOf(e, n.each, true)
+	}
+	switch {
+	case g.mode == InputSchema && len(n.xforms) > 0:
+		// The rules judge the transformed value, not the input (" abc "
+		// trimmed passes len 3).
+		comments = []string{"its rules judge the value once transformed, which the input is not"}
+	case n.format == nil || g.mode == InputSchema:
+		comments = g.addRules(e, n, alts[0])
+	}
 	var s map[string]any
 	if len(alts) == 1 {
 		s = alts[0]
@@ -426,6 +467,16 @@ func (g *schemaGen) valueSchemaOf(e *Entity, n *node, nullable bool) map[string]
 	return s
 }
 
+// schema returns the JSON Schema of what the format writes: the schema of
+// the kind it writes (a string for a layout, an integer for unix, a number
+// for fixed), or for a registered format any JSON scalar or null.
+func (f *format) schema() map[string]any {
+	if f.user != nil {
+		return map[string]any{"type": []any{"boolean", "null", "number", "string"}}
+	}
+	return f.writes.Schema()
+}
+
 // addRules adds the keywords of n's rules to s, in rule order: a rule
 // whose keywords s already has goes into "allOf", so that every rule
 // holds. It returns what the schema cannot say, for "$comment", and
@@ -440,6 +491,14 @@ func (g *schemaGen) addRules(e *Entity, n *node, s map[string]any) []string {
 		def, ok := set.Lookup(r.Name)
 		if !ok || def.Implied.Has(n.typ) {
 			continue // implied: the conversion guarantees it
+		}
+		if def.Schema == nil && def.Transform != nil {
+			// A transform refuses nothing; what it makes of the value is
+			// said on the output only, and is no check the schema misses.
+			if g.mode == OutputSchema {
+				comments = append(comments, fmt.Sprintf("transformed by %q", r.Name))
+			}
+			continue
 		}
 		if def.Schema == nil {
 			c := fmt.Sprintf("rule %q has no Schema hook: the schema does not say what it checks", r.Name)

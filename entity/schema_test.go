@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files of testdata/sc
 
 // schemaCorpus declares the test corpus (testdata/corpus.json, shared with
 // entitytest and the schematest module) in a registry of its own, with its
-// custom rules: even and upper, which have no Schema hook.
+// custom rules: even and caps, which have no Schema hook.
 func schemaCorpus(t testing.TB) (*entity.Registry, []string) {
 	t.Helper()
 	b, err := os.ReadFile("testdata/corpus.json")
@@ -33,7 +33,7 @@ func schemaCorpus(t testing.TB) (*entity.Registry, []string) {
 		t.Fatal(err)
 	}
 	reg := entity.NewRegistry()
-	for _, name := range []string{"even", "upper"} {
+	for _, name := range []string{"even", "caps"} {
 		err := reg.RegisterRule(rules.Def{Name: name, Types: rules.Kinds(rules.Int, rules.String),
 			Compile: func([]string, rules.Kind) (rules.Checker, error) {
 				return rules.CheckFunc(func(rules.Value) error { return nil }), nil
@@ -140,13 +140,13 @@ func TestSchemaWarnings(t *testing.T) {
 		{"an entity's", reg.Lookup("custom").SchemaWarnings(), []string{
 			`entity "custom", field "m": rule "even" has no Schema hook: the schema does not say what it checks`,
 			`entity "custom", field "n": rule "even" has no Schema hook: the schema does not say what it checks`,
-			`entity "custom", field "s": rule "upper" has no Schema hook: the schema does not say what it checks`,
+			`entity "custom", field "s": rule "caps" has no Schema hook: the schema does not say what it checks`,
 		}},
 		{"none", reg.Lookup("user").SchemaWarnings(), nil},
 		{"a registry's", reg.SchemaWarnings(), []string{
 			`entity "custom", field "m": rule "even" has no Schema hook: the schema does not say what it checks`,
 			`entity "custom", field "n": rule "even" has no Schema hook: the schema does not say what it checks`,
-			`entity "custom", field "s": rule "upper" has no Schema hook: the schema does not say what it checks`,
+			`entity "custom", field "s": rule "caps" has no Schema hook: the schema does not say what it checks`,
 		}},
 	}
 	for _, tt := range tests {
@@ -279,5 +279,23 @@ func TestSchemaRefNames(t *testing.T) {
 		if !bytes.Contains(b, []byte(want)) {
 			t.Errorf("no %s in the components", want)
 		}
+	}
+}
+
+// TestSchemaWarningsFrom: a field read at a path of the input (from) is
+// not in the input schema, and SchemaWarnings says so.
+func TestSchemaWarningsFrom(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "f", "city", "string", "from 'addr.city'", "name", "string", "")
+	b, err := e.JSONSchema(entity.InputSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte(`"city"`)) || bytes.Contains(b, []byte(`"addr"`)) {
+		t.Errorf("the input schema describes the from path: %s", b)
+	}
+	want := `entity "f", field "city": read from "addr.city": the input schema does not describe the path`
+	if got := e.SchemaWarnings(); len(got) != 1 || got[0] != want {
+		t.Errorf("SchemaWarnings() = %q, want %q", got, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/rules"
@@ -75,8 +76,13 @@ func With(flags ...string) Option { return Option{kind: optWith, list: flags} }
 
 // WithContext sets the flags stored in ctx by NewContext, as With does:
 // middleware sets a request's roles once, handlers pass r.Context().
+//
+// Unlike With, it ignores a flag the registry has not declared: one
+// middleware may set flags for every registry of a server, and a flag no
+// declaration names can show no field (Check refuses undeclared flags in
+// rules), so ignoring it fails closed.
 func WithContext(ctx context.Context) Option {
-	return Option{kind: optWith, list: FlagsFromContext(ctx)}
+	return Option{kind: optWithContext, list: FlagsFromContext(ctx)}
 }
 
 // flagsKey is the context key of NewContext's flags.
@@ -283,11 +289,14 @@ func (v version) compare(w version) int {
 // ---- Conditions
 
 // condition is when a node is shown, compiled from its `if`, `unless`,
-// `since` and `until` (and its key's sharing: shadowed).
+// `since` and `until` (and its key's sharing: later).
 type condition struct {
 	ifs, unless  uint64  // flag bits
 	since, until version // unset: unbounded
-	shadowed     bool    // another node writes its key to a call without a version
+	// later holds the conditions of the nodes sharing the node's key with
+	// a later version range: a call without a version writes the latest
+	// of them its flags show (see shown).
+	later []*condition
 
 	// The flags as named, for Check and Fields.
 	ifNames, unlessNames []string
@@ -322,14 +331,55 @@ func later(a, b *condition) bool {
 // shown reports whether a node of condition c is written in this call.
 func (r *run) shown(c *condition) bool {
 	switch {
-	case c.ifs != 0 && r.flags&c.ifs == 0, r.flags&c.unless != 0:
+	case !c.flagged(r.flags):
 		return false
 	case !r.ver.set:
-		return !c.shadowed
+		for _, l := range c.later {
+			if l.flagged(r.flags) {
+				return false // a later version of the key is written
+			}
+		}
+		return true
 	case c.since.set && r.ver.compare(c.since) < 0, c.until.set && r.ver.compare(c.until) >= 0:
 		return false
 	}
 	return true
+}
+
+// writesFor reports whether, of the nodes sharing a key by version range,
+// the one of condition c wrote the key in a call of version v and flags:
+// the one whose range holds v; without a version, the latest the flags
+// show.
+func (c *condition) writesFor(v version, flags uint64) bool {
+	if !v.set {
+		if !c.flagged(flags) {
+			return false
+		}
+		for _, l := range c.later {
+			if l.flagged(flags) {
+				return false
+			}
+		}
+		return true
+	}
+	return !(c.since.set && v.compare(c.since) < 0 || c.until.set && v.compare(c.until) >= 0)
+}
+
+// flagged reports whether flags show a node of condition c: one of its
+// `if` flags is set (when it has any), and none of its `unless` flags.
+func (c *condition) flagged(flags uint64) bool {
+	return (c.ifs == 0 || flags&c.ifs != 0) && flags&c.unless == 0
+}
+
+// shadowed reports whether a call without flags nor version leaves the
+// node of condition c out for a later version of its key.
+func (c *condition) shadowed() bool {
+	for _, l := range c.later {
+		if l.flagged(0) {
+			return true
+		}
+	}
+	return false
 }
 
 // condRule compiles an `if`, `unless`, `since` or `until` rule of a field
@@ -349,6 +399,10 @@ func (c *compiler) condRule(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directiv
 			c.errorf(f, r.Args[0].Pos, "%s: %q is not a version: want dotted numbers with an optional leading v, such as 'v2' or 'v2.1'", d, r.Args[0].Text)
 			return
 		}
+		if d == rules.DirectiveUntil && n.cond.until.set || d == rules.DirectiveSince && n.cond.since.set {
+			c.errorf(f, r.Pos, "%s is given twice: a field has one version range", d)
+			return
+		}
 		if d == rules.DirectiveUntil {
 			n.cond.until = v
 		} else {
@@ -362,22 +416,23 @@ func (c *compiler) condRule(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directiv
 			c.errorf(f, r.Pos, "rule %q takes at least one argument, a flag", d)
 			return
 		}
-		t := c.reg.flags.Load()
+		t := c.flagTable()
 		for _, a := range r.Args {
-			b, ok := t.declaredBit(a.Text)
+			b, ok := t.bit[a.Text]
+			if t.declared != 0 && (!ok || t.declared&(1<<b) == 0) {
+				c.errorf(f, a.Pos, "%s: flag %q is not declared (the registry declares %s)", d, a.Text, strings.Join(c.reg.DeclaredFlags(), ", "))
+				continue
+			}
 			if !ok {
-				if t != nil && t.declared != 0 {
-					c.errorf(f, a.Pos, "%s: flag %q is not declared (the registry declares %s)", d, a.Text, strings.Join(c.reg.DeclaredFlags(), ", "))
-					continue
+				if c.flags == nil { // numbered in a copy, kept if the Expose succeeds
+					c.flags = t.clone()
+					t = c.flags
 				}
-				nt := t.clone()
 				var err error
-				if b, err = nt.add(a.Text); err != nil {
+				if b, err = t.add(a.Text); err != nil {
 					c.errorf(f, a.Pos, "%s: %v", d, err)
 					continue
 				}
-				c.reg.flags.Store(nt)
-				t = nt
 			}
 			if d == rules.DirectiveUnless {
 				n.cond.unless |= 1 << b
@@ -416,6 +471,18 @@ func (v version) String() string {
 	return string(b)
 }
 
+// flagTable returns the flags the compiler numbers flag names with: the
+// registry's, or its copy holding the names this declaration added.
+func (c *compiler) flagTable() *flagTable {
+	if c.flags != nil {
+		return c.flags
+	}
+	if t := c.reg.flags.Load(); t != nil {
+		return t
+	}
+	return &flagTable{}
+}
+
 // checkFlags reports, for Check, every flag an entity's rules name that
 // its registry has not declared.
 func (e *Entity) checkFlags(errs *dsl.ErrorList) {
@@ -426,8 +493,8 @@ func (e *Entity) checkFlags(errs *dsl.ErrorList) {
 			if n.cond != nil {
 				for _, name := range slices.Concat(n.cond.ifNames, n.cond.unlessNames) {
 					if _, ok := t.declaredBit(name); !ok {
-						errs.Add(&dsl.Error{Entity: e.name, Field: n.decl.Name, Pos: n.cond.flagPos[name], Source: n.decl.RulesText,
-							Msg: fmt.Sprintf("flag %q is not declared: declare it with DeclareFlags, so that a misspelled flag never shows or hides a field", name)})
+						errs.Add(dsl.NewError(e.name, n.decl, n.cond.flagPos[name],
+							fmt.Sprintf("flag %q is not declared: declare it with DeclareFlags, so that a misspelled flag never shows or hides a field", name)))
 					}
 				}
 			}
@@ -444,35 +511,53 @@ func (e *Entity) checkFlags(errs *dsl.ErrorList) {
 // shape reads the call's shaping options for entity e: its flags, its
 // version and its mask. A bad option ends the call before it starts.
 func (r *run) shape(e *Entity, opts []Option) {
+	// The selection's cache key: each part its kind, its length and its
+	// bytes, so that no two selections have one key. Built on the stack, or
+	// in a pooled buffer when longer.
 	var arr [256]byte
-	key := arr[:0] // the selection's cache key, built without allocating
+	key := arr[:0]
+	var pooled *[]byte
+	defer func() {
+		if pooled != nil {
+			putScratch(pooled)
+		}
+	}()
+	part := func(kind byte, s string) {
+		if len(key)+len(s)+binary.MaxVarintLen64+1 > cap(key) && pooled == nil {
+			pooled = scratchPool.Get().(*[]byte)
+			key = append((*pooled)[:0], key...)
+		}
+		key = append(binary.AppendUvarint(append(key, kind), uint64(len(s))), s...)
+	}
 	selects := 0
 	for _, o := range opts {
 		switch o.kind {
 		case optSelect:
 			if o.str != "" {
 				selects++
-				key = append(append(key, 'S'), o.str...)
+				part('S', o.str)
 			}
 		case optOnly, optExcept:
+			kind := byte('E')
 			if o.kind == optOnly {
 				selects++
-				key = append(key, 'O')
-			} else {
-				key = append(key, 'E')
+				kind = 'O'
 			}
+			part(kind, "")
 			for _, p := range o.list {
-				key = append(append(key, p...), 0)
+				part('.', p)
 			}
-		case optWith:
+		case optWith, optWithContext:
 			t := e.reg.flags.Load()
 			for _, name := range o.list {
 				b, ok := t.declaredBit(name)
-				if !ok {
-					r.stopWith(fmt.Errorf("%w %q in With: the registry declares %q (see Registry.DeclareFlags)", ErrUnknownFlag, name, e.reg.DeclaredFlags()))
+				switch {
+				case ok:
+					r.flags |= 1 << b
+				case o.kind == optWith:
+					r.stopWith(fmt.Errorf("%w %q in With: declare it with Registry.DeclareFlags", ErrUnknownFlag, name))
 					return
 				}
-				r.flags |= 1 << b
 			}
 		case optVersion:
 			if o.str == "" {
@@ -495,7 +580,9 @@ func (r *run) shape(e *Entity, opts []Option) {
 	}
 	// A Select spec is compiled for the call's flags: to a client, a field
 	// its flags hide does not exist (see maskBuilder.visible).
-	key = binary.LittleEndian.AppendUint64(append(key, 'F'), r.flags)
+	var fl [8]byte
+	binary.LittleEndian.PutUint64(fl[:], r.flags)
+	part('F', string(fl[:]))
 	m := e.masks.lookup(e, key)
 	if m == nil {
 		var err error
@@ -628,7 +715,7 @@ func (c *maskCache) compile(e *Entity, key []byte, sel selection) (*compiledMask
 	if err != nil {
 		return nil, err
 	}
-	m := &compiledMask{root: root.freeze(), deps: b.deps}
+	m := &compiledMask{root: root.freeze(map[*building]*mask{}), deps: b.deps}
 	c.mu.Lock()
 	if c.m == nil {
 		c.m = map[string]*compiledMask{}
@@ -678,9 +765,15 @@ func newBuilding(p *objectPlan, star bool) *building {
 	return &building{plan: p, star: star, ents: map[int]*buildEntry{}}
 }
 
-// freeze turns a built mask into its compact form.
-func (b *building) freeze() *mask {
+// freeze turns a built mask into its compact form; memo holds the masks
+// made so far, so that a building shared by the fields of one key is one
+// mask.
+func (b *building) freeze(memo map[*building]*mask) *mask {
+	if m, ok := memo[b]; ok {
+		return m
+	}
 	m := &mask{plan: b.plan, star: b.star}
+	memo[b] = m
 	idx := make([]int, 0, len(b.ents))
 	for i := range b.ents {
 		idx = append(idx, i)
@@ -690,7 +783,7 @@ func (b *building) freeze() *mask {
 		be := b.ents[i]
 		me := maskEntry{idx: int32(i), on: be.on}
 		if be.sub != nil {
-			me.sub = be.sub.freeze()
+			me.sub = be.sub.freeze(memo)
 		}
 		m.ents = append(m.ents, me)
 	}
@@ -776,7 +869,7 @@ func parseSpec(s string) ([]term, *selErr) {
 	p := specParser{s: s}
 	terms, err := p.list(0)
 	if err == nil && p.i < len(s) {
-		err = &selErr{p.i, "unexpected " + strconv.QuoteRune(rune(s[p.i]))}
+		err = &selErr{p.i, "unexpected " + quoteRuneAt(s, p.i)}
 	}
 	return terms, err
 }
@@ -846,11 +939,17 @@ func (p *specParser) name() (specName, *selErr) {
 	if name == "" {
 		what := "the end"
 		if p.i < len(p.s) {
-			what = strconv.QuoteRune(rune(p.s[p.i]))
+			what = quoteRuneAt(p.s, p.i)
 		}
 		return specName{}, &selErr{p.i, "expected a field name, got " + what}
 	}
 	return specName{name, start}, nil
+}
+
+// quoteRuneAt quotes the character at byte i of s.
+func quoteRuneAt(s string, i int) string {
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return strconv.QuoteRune(r)
 }
 
 // select1 applies Select terms to a mask.
@@ -881,6 +980,13 @@ func (mb *maskBuilder) selectTerm(b *building, path []specName, t term) *selErr 
 		}
 		return &selErr{nm.off, fmt.Sprintf("no field %q here (there are %s)", nm.name, b.plan.outNames(mb.visible))}
 	}
+	// Fields sharing the key by version range: each that has fields takes
+	// the sub-selection (one building for those of one plan, so that a
+	// recursive $ref shared by versions does not double it at each step);
+	// it is an error only when none has.
+	var noFields *selErr
+	applied := false
+	var done []*building
 	for _, i := range idx {
 		n := b.plan.nodes[i]
 		be := b.entry(i)
@@ -889,15 +995,24 @@ func (mb *maskBuilder) selectTerm(b *building, path []specName, t term) *selErr 
 				mb.all(be.sub) // written whole: all of it, and what was named in it
 			}
 			be.on = true
+			applied = true
 			continue
 		}
 		sub, err := mb.child(b, i, be)
-		if err != "" {
+		switch {
+		case err != "":
 			return &selErr{nm.off, err}
+		case sub == nil:
+			if noFields == nil {
+				noFields = &selErr{nm.off, fmt.Sprintf("%q is %s %s field: it has no fields to select", n.out, article(n.typ.String()), n.typ)}
+			}
+			continue
+		case slices.Contains(done, sub):
+			applied = true
+			continue
 		}
-		if sub == nil {
-			return &selErr{nm.off, fmt.Sprintf("%q is %s %s field: it has no fields to select", n.out, article(n.typ.String()), n.typ)}
-		}
+		done = append(done, sub)
+		applied = true
 		var serr *selErr
 		if last {
 			serr = mb.select1(sub, t.sub)
@@ -907,6 +1022,9 @@ func (mb *maskBuilder) selectTerm(b *building, path []specName, t term) *selErr 
 		if serr != nil {
 			return serr
 		}
+	}
+	if !applied {
+		return noFields
 	}
 	return nil
 }
@@ -933,9 +1051,18 @@ func (mb *maskBuilder) child(b *building, i int, be *buildEntry) (*building, str
 		be.on = true
 		return be.sub, ""
 	}
-	p, err := mb.planOf(b.plan.nodes[i])
+	n := b.plan.nodes[i]
+	p, err := mb.planOf(n)
 	if p == nil {
 		return nil, err
+	}
+	if n.shared { // one building for the fields of one key and one plan
+		for _, j := range b.plan.named(n.out) {
+			if o := b.ents[j]; j != i && o != nil && o.sub != nil && o.sub.plan == p {
+				be.sub, be.on = o.sub, true
+				return be.sub, ""
+			}
+		}
 	}
 	be.sub = newBuilding(p, be.on)
 	be.on = true
@@ -958,8 +1085,8 @@ func (mb *maskBuilder) planOf(n *node) (*objectPlan, string) {
 			}
 		}
 		t := n.ref.e.Load()
-		if t == nil {
-			return nil, fmt.Sprintf("%q is a $%s, and no entity %q is exposed", n.out, n.ref.name, n.ref.name)
+		if t == nil { // the server's declarations are at fault: Check reports it
+			return nil, fmt.Sprintf("%q has no fields to select", n.out)
 		}
 		mb.deps = append(mb.deps, pinned{n.ref, t})
 		return t.root, ""
@@ -1010,9 +1137,13 @@ func (mb *maskBuilder) walkPath(b *building, path, full string, at func(*buildin
 			}
 			return fmt.Errorf("%w: entity %q has no field at %q: no %q here (there are %s)", ErrUnknownField, mb.e.name, full, name, b.plan.outNames(nil))
 		}
+		var noFields error
+		applied := false
+		var done []*building
 		for _, i := range idx {
 			if len(names) == 1 {
 				at(b, i)
+				applied = true
 				continue
 			}
 			n := b.plan.nodes[i]
@@ -1020,9 +1151,17 @@ func (mb *maskBuilder) walkPath(b *building, path, full string, at func(*buildin
 				if err == "" {
 					err = fmt.Sprintf("%q is %s %s field: it has no fields", n.out, article(n.typ.String()), n.typ)
 				}
-				return fmt.Errorf("%w: entity %q has no field at %q: %s", ErrUnknownField, mb.e.name, full, err)
+				if noFields == nil {
+					noFields = fmt.Errorf("%w: entity %q has no field at %q: %s", ErrUnknownField, mb.e.name, full, err)
+				}
+				continue // another field of the key (by version) may have fields
 			}
+			applied = true
 			if sub := step(b, i, b.entry(i)); sub != nil {
+				if slices.Contains(done, sub) {
+					continue
+				}
+				done = append(done, sub)
 				if err := walk(sub, names[1:]); err != nil {
 					return err
 				}
@@ -1030,9 +1169,17 @@ func (mb *maskBuilder) walkPath(b *building, path, full string, at func(*buildin
 			}
 			// Left out already: the rest of the path must still exist.
 			p, _ := mb.planOf(n)
-			if err := walk(newBuilding(p, false), names[1:]); err != nil {
+			if slices.ContainsFunc(done, func(d *building) bool { return d.plan == p }) {
+				continue
+			}
+			v := newBuilding(p, false)
+			done = append(done, v)
+			if err := walk(v, names[1:]); err != nil {
 				return err
 			}
+		}
+		if !applied {
+			return noFields
 		}
 		return nil
 	}
@@ -1113,7 +1260,7 @@ func (mb *maskBuilder) mergedWith(p *objectPlan, out string, show func(*node) bo
 func (p *objectPlan) named(out string) []int {
 	var idx []int
 	for i, n := range p.nodes {
-		if n.out == out {
+		if n.out == out || validUTF8(n.out) == out { // as written, invalid UTF-8 as U+FFFD
 			idx = append(idx, i)
 		}
 	}
@@ -1128,8 +1275,8 @@ func (p *objectPlan) outNames(show func(*node) bool) string {
 		if show != nil && !show(n) {
 			continue
 		}
-		if p.named(n.out)[0] == i { // each key once
-			names = append(names, strconv.Quote(n.out))
+		if p.named(n.out)[0] == i { // each key once, as written
+			names = append(names, strconv.Quote(validUTF8(n.out)))
 		}
 		if len(names) == 20 {
 			names = append(names, "…")
@@ -1140,4 +1287,10 @@ func (p *objectPlan) outNames(show func(*node) bool) string {
 		return "none"
 	}
 	return strings.Join(names, ", ")
+}
+
+// made returns how the run shaped what it wrote, for the Objects made of
+// it.
+func (r *run) made() objectMade {
+	return objectMade{ver: r.ver, flags: r.flags, shaped: r.cfg.shaped}
 }

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/expose-go/expose/entity"
 )
@@ -655,6 +656,7 @@ func FuzzSelect(f *testing.F) {
 	for _, s := range []string{"offset", "list(name,details(mail))", "list/friends/friends(name)", "*", "list(*)", "a(", "list)", ",", "list(details/*)", " list ( name ) "} {
 		f.Add(s, "v2")
 	}
+	f.Add(strings.Repeat("next/", 60)+"name", "")
 	reg := shapeRegistry(f)
 	users := reg.Lookup("users")
 	in := shapeInput()
@@ -662,7 +664,18 @@ func FuzzSelect(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	// A recursive $ref shared by two version ranges: a selection through it
+	// must stay linear in the spec (it once doubled at each step).
+	node := expose(f, reg, "node", "name", "string", "", "next", "$node", "until 'v2'", "next", "$node", "since 'v2'")
+	chain := map[string]any{"name": "a", "next": map[string]any{"name": "b", "next": map[string]any{"name": "c"}}}
 	f.Fuzz(func(t *testing.T, spec, version string) {
+		start := time.Now()
+		if _, err := node.MakeJSON(chain, entity.Select(spec), entity.Version(version)); err != nil && !errors.Is(err, entity.ErrInvalidFields) && !errors.Is(err, entity.ErrInvalidVersion) {
+			t.Fatalf("node: Select(%q): %v", spec, err)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Fatalf("node: Select(%q) took %v", spec, d)
+		}
 		out, err := users.MakeJSON(in, entity.Select(spec), entity.Version(version), entity.With("admin", "staff"))
 		if err != nil {
 			var ie *entity.InputError
@@ -686,4 +699,263 @@ func FuzzSelect(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Regressions found by a hostile review of per-call shaping: each failed
+// before its fix.
+
+// TestShapeRegressionSharedKeyRecursionBlowup: a recursive $ref declared twice
+// under one key (disjoint version ranges, as the README invites for
+// versioned shapes) doubles the mask at every step of a Select path, since
+// selectTerm walks every node named(key) returns and builds a separate
+// sub-mask for each: `next/next/…/name` n deep builds 2^n entries. 18
+// steps (94 bytes) take ~1 s; 22 steps did not finish in 5 s; the 64
+// levels a spec may nest are forever, from one anonymous GET.
+func TestShapeRegressionSharedKeyRecursionBlowup(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "node",
+		"name", "string", "",
+		"next", "$node", "until 'v2'",
+		"next", "$node", "since 'v2'",
+	)
+	for _, opt := range []func(int) entity.Option{
+		func(n int) entity.Option { return entity.Select(strings.Repeat("next/", n) + "name") },
+		func(n int) entity.Option {
+			return entity.Select(strings.Repeat("next(", n) + "name" + strings.Repeat(")", n))
+		},
+	} {
+		start := time.Now()
+		done := make(chan error, 1)
+		go func() {
+			_, err := e.MakeJSON(map[string]any{"name": "x"}, opt(18))
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if d := time.Since(start); d > 50*time.Millisecond {
+				t.Errorf("an 18-step spec took %v (err %v): the mask is exponential in the spec's depth", d, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("an 18-step spec did not compile in 10s")
+		}
+	}
+}
+
+// TestShapeRegressionMaskCacheKeyCollision: the cache key is 'S'+spec, 'E'+path+NUL
+// …, so Select("name")+Except("secret") and Select("nameEsecret\x00") share
+// a key: a spec naming no field is served the other call's mask (200)
+// instead of a 400. (shape.go, r.shape's key: no length prefix.)
+func TestShapeRegressionMaskCacheKeyCollision(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "u", "name", "string", "", "secret", "string", "")
+	in := map[string]any{"name": "n", "secret": "s"}
+	if _, err := e.MakeJSON(in, entity.Select("name"), entity.Except("secret")); err != nil {
+		t.Fatal(err)
+	}
+	out, err := e.MakeJSON(in, entity.Select("nameEsecret\x00"))
+	if !errors.Is(err, entity.ErrInvalidFields) {
+		t.Errorf("Select(%q) after a Select+Except call: %s, %v; want ErrInvalidFields", "nameEsecret\x00", out, err)
+	}
+}
+
+// TestShapeRegressionSharedKeySubSelection: a key shared by version between a
+// value field and a $ref ("amount" a string until v2, a $money since v2:
+// the README's own use case, a shape that changes by version) cannot be
+// sub-selected by a v2 client: selectTerm fails on the first node named
+// (the string) before trying the $ref. Only/Except alike.
+func TestShapeRegressionSharedKeySubSelection(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "money", "value", "number", "", "currency", "string", "")
+	e := expose(t, reg, "u",
+		"amount", "string", "until 'v2'",
+		"amount", "$money", "since 'v2'",
+	)
+	in := map[string]any{"amount": map[string]any{"value": 3, "currency": "EUR"}}
+	for _, opt := range []entity.Option{entity.Select("amount(currency)"), entity.Select("amount/currency"), entity.Only("amount.currency")} {
+		out, err := e.MakeJSON(in, opt, entity.Version("v3"))
+		if err != nil || string(out) != `{"amount":{"currency":"EUR"}}` {
+			t.Errorf("%+v at v3: %s, %v; want {\"amount\":{\"currency\":\"EUR\"}}", opt, out, err)
+		}
+	}
+}
+
+// TestShapeRegressionSharedKeyGetDecodesAsWriter: README "Object.Get decodes a
+// shared key as the field that wrote it". It decodes it as the first field
+// whose JSON kind matches (memberIter.next, node.writes): a float field of
+// v2 writing 12 is read back as the number field of v1, int64(12).
+func TestShapeRegressionSharedKeyGetDecodesAsWriter(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "u",
+		"f", "number", "until 'v2'",
+		"f", "float", "since 'v2'",
+	)
+	o, err := e.Make(map[string]any{"f": 12.0}, entity.Version("v3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := o.Get("f"); fmt.Sprintf("%T", v) != "float64" {
+		t.Errorf("v3 Get(f) of %s = %T %v, want float64 (the float field wrote it)", o, v, v)
+	}
+}
+
+// TestShapeRegressionShadowedFieldHiddenByFlag: "amount" a string until v2 and a
+// number since v2 behind `if 'admin'`. A call without a version and
+// without admin writes neither (the v1 field is shadowed, the v2 one
+// hidden), and Select("amount") is accepted and writes {}: a selected,
+// visible field silently missing.
+func TestShapeRegressionShadowedFieldHiddenByFlag(t *testing.T) {
+	reg := entity.NewRegistry()
+	if err := reg.DeclareFlags("admin"); err != nil {
+		t.Fatal(err)
+	}
+	e := expose(t, reg, "u",
+		"amount", "string", "until 'v2'",
+		"amount", "number", "since 'v2' | if 'admin'",
+	)
+	for _, opts := range [][]entity.Option{nil, {entity.Select("amount")}} {
+		out, err := e.MakeJSON(map[string]any{"amount": 5}, opts...)
+		if err != nil || !strings.Contains(string(out), `"amount"`) {
+			t.Errorf("%+v: %s, %v; want the key amount (the one field the call may see)", opts, out, err)
+		}
+	}
+}
+
+// TestShapeRegressionDenyUnknownRevealsHiddenFields: a field hidden by the call's
+// flags "does not exist for a selection", but DenyUnknown tells a client
+// whether a name is a hidden field: 200 for "role" (if 'admin'), 400 for
+// a name that is no field, on a request and a response alike.
+func TestShapeRegressionDenyUnknownRevealsHiddenFields(t *testing.T) {
+	reg := entity.NewRegistry()
+	if err := reg.DeclareFlags("admin"); err != nil {
+		t.Fatal(err)
+	}
+	e := expose(t, reg, "u", "name", "string", "", "role", "string", "if 'admin'")
+	outcome := func(body string) string {
+		r := httptest.NewRequest("POST", "/", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		_, err := e.MakeRequest(r, entity.DenyUnknown())
+		_, err2 := e.MakeJSON([]byte(body), entity.DenyUnknown())
+		return fmt.Sprint(err == nil, err2 == nil)
+	}
+	if hidden, none := outcome(`{"name":"n","role":"r"}`), outcome(`{"name":"n","zzzz":"r"}`); hidden != none {
+		t.Errorf("a non-admin tells a hidden field from no field: ok=%s for role, ok=%s for zzzz", hidden, none)
+	}
+}
+
+// TestShapeRegressionObjectReuseSkipsShaping: "an *Object the same entity made is
+// used as it is" (entity.go Make/AppendJSON: madeBy ignores how it was
+// made). An Object made With("admin") and written by a call without flags
+// writes the admin-only field; one made with Select comes back valid
+// although it lacks a req field.
+func TestShapeRegressionObjectReuseSkipsShaping(t *testing.T) {
+	reg := entity.NewRegistry()
+	if err := reg.DeclareFlags("admin"); err != nil {
+		t.Fatal(err)
+	}
+	e := expose(t, reg, "u", "name", "string", "", "token", "string", "if 'admin'", "id", "string", "req")
+	adminView, err := e.Make(map[string]any{"name": "n", "token": "T", "id": "1"}, entity.With("admin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	if err := e.Write(rec, adminView); err != nil || strings.Contains(rec.Body.String(), "token") {
+		t.Errorf("a call without flags wrote %s (%v): the if 'admin' field", rec.Body, err)
+	}
+	partial, err := e.Make(map[string]any{"name": "n"}, entity.Select("name"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, err := e.Make(partial); err == nil {
+		t.Errorf("Make of a selected Object without id (req): %s, nil error", o)
+	}
+}
+
+// TestShapeRegressionSpecErrorText: messages of bad specs, table-driven.
+func TestShapeRegressionSpecErrorText(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "u", "name", "string", "", "x", "string", "rename 'a\xffb'")
+	for _, c := range []struct{ name, spec, want string }{
+		// specParser reads a byte as a rune: é (C3 A9) is reported as 'Ã'.
+		{"non-ASCII byte after ')'", "name(x)é", "unexpected 'é'"},
+	} {
+		_, err := e.MakeJSON(map[string]any{}, entity.Select(c.spec))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Select(%q): %v, want %q in it", c.name, c.spec, err, c.want)
+		}
+	}
+}
+
+// TestShapeRegressionSelectKeyAsWritten: a key with invalid UTF-8 is written with
+// U+FFFD (README), and the duplicate check compares keys "as a client reads
+// them", but a selection matches the raw bytes: the client cannot select
+// the key it reads, and the error lists "a\xffb", a key it never saw.
+func TestShapeRegressionSelectKeyAsWritten(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "u", "name", "string", "", "x", "string", "rename 'a\xffb'")
+	out, err := e.MakeJSON(map[string]any{"x": "y"}, entity.Select("a\ufffdb"))
+	if err != nil || string(out) != `{"a\ufffdb":"y"}` {
+		t.Errorf("Select of the key as written: %s, %v", out, err)
+	}
+}
+
+// TestShapeRegressionFailedExposeConsumesFlags: condRule stores every flag a rule
+// names into the registry's table while compiling, even when the Expose
+// then fails: 64 failed declarations (a typo loop in a config reload, a
+// test) fill the table and DeclareFlags refuses the real flag.
+func TestShapeRegressionFailedExposeConsumesFlags(t *testing.T) {
+	reg := entity.NewRegistry()
+	for i := range 70 {
+		if _, err := reg.Expose("bad", "a", "string", fmt.Sprintf("if 'f%d' | nosuchrule", i)); err == nil {
+			t.Fatal("no declaration error")
+		}
+	}
+	if err := reg.DeclareFlags("admin"); err != nil {
+		t.Errorf("DeclareFlags after failed Exposes: %v", err)
+	}
+}
+
+// TestShapeRegressionRepeatedVersionRule: `since 'v3' | since 'v1'` is accepted
+// and the last wins silently (condRule overwrites), as do two untils; a
+// repeated bound is almost certainly a mistake and should be a
+// declaration error, as `since` after `until` that leaves nothing is.
+func TestShapeRegressionRepeatedVersionRule(t *testing.T) {
+	for _, rules := range []string{"since 'v3' | since 'v1'", "until 'v1' | until 'v3'"} {
+		if _, err := entity.NewRegistry().Expose("u", "x", "string", rules); err == nil {
+			t.Errorf("%q: no declaration error", rules)
+		}
+	}
+}
+
+// TestShapeRegressionLongSpecAllocates: "a call with a spec already seen allocates
+// nothing for it" (Select's doc, README): r.shape builds the cache key in a
+// [256]byte array, so a spec past ~246 bytes allocates on every call.
+func TestShapeRegressionLongSpecAllocates(t *testing.T) {
+	reg := entity.NewRegistry()
+	var decl, names []string
+	for i := range 30 {
+		decl = append(decl, fmt.Sprintf("field_number_%02d", i), "string", "")
+		names = append(names, fmt.Sprintf("field_number_%02d", i))
+	}
+	e := expose(t, reg, "u", decl...)
+	opt := entity.Select(strings.Join(names, ","))
+	in := map[string]any{"field_number_00": "x"}
+	buf := make([]byte, 0, 8192)
+	if n := testing.AllocsPerRun(100, func() { buf, _ = e.AppendJSON(buf[:0], in, opt) }); n != 0 {
+		t.Errorf("a cached %d-byte spec: %v allocations per call, want 0", len(strings.Join(names, ",")), n)
+	}
+}
+
+// TestShapeRegressionContextFlagsUnknownToRegistry: middleware sets roles once for
+// the whole server (README); an entity of a registry that declares no
+// flags, or other ones, fails every call of an admin with a 500 when the
+// handler passes WithContext. With's typo guard makes sense for code; a
+// context's flags are the server's, not this registry's.
+func TestShapeRegressionContextFlagsUnknownToRegistry(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "u", "name", "string", "")
+	ctx := entity.NewContext(context.Background(), "admin")
+	rec := httptest.NewRecorder()
+	if err := e.Write(rec, map[string]any{"name": "x"}, entity.WithContext(ctx)); err != nil || rec.Code != 200 {
+		t.Errorf("Write with a context flag the registry does not know: %d %v", rec.Code, err)
+	}
 }

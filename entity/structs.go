@@ -164,7 +164,11 @@ func (e *Entity) structPlan(t reflect.Type) *structPlan {
 
 // get reads slot i of the struct rv.
 func (p *structPlan) get(rv reflect.Value, i int) raw {
-	f := p.fields[i]
+	return readField(rv, p.fields[i])
+}
+
+// readField reads field f of the struct rv: absent when f is nil.
+func readField(rv reflect.Value, f *structField) raw {
 	if f == nil {
 		return raw{}
 	}

@@ -14,7 +14,7 @@ import (
 func (r *run) unknownKeys(e *Entity, src *source) {
 	var keys []string
 	add := func(k string) {
-		if _, ok := e.slots[k]; !ok {
+		if i, ok := e.slots[k]; !ok || e.slotConds != nil && r.slotHidden(e, i) {
 			keys = append(keys, k)
 		}
 	}
@@ -96,4 +96,68 @@ func eachJSONKey(text string, f func(string)) {
 			i = skipSpace(text, i+1)
 		}
 	}
+}
+
+// slotHidden reports whether every node of e that reads input slot i is
+// hidden from the call by its condition or a condition of a group around
+// it (flags, version): to the call, the key is one the entity does not
+// read, so that DenyUnknown tells a client nothing of fields it may not
+// see.
+func (r *run) slotHidden(e *Entity, i int) bool {
+	reads := e.slotConds[i]
+	if reads == nil {
+		return false
+	}
+	for _, chain := range reads {
+		shown := true
+		for _, c := range chain {
+			if !r.shown(c) {
+				shown = false
+				break
+			}
+		}
+		if shown {
+			return false
+		}
+	}
+	return true
+}
+
+// condSlots returns, for each input slot of e, the conditions under which
+// each node that reads it is read (its own and its groups'), when every
+// one of them has some (nil for a slot a node reads whatever the call);
+// nil when no node nor group has a condition.
+func condSlots(e *Entity) [][][]*condition {
+	reads := make([][][]*condition, e.nslots)
+	always := make([]bool, e.nslots)
+	any := false
+	var walk func(p *objectPlan, chain []*condition)
+	walk = func(p *objectPlan, chain []*condition) {
+		for _, n := range p.nodes {
+			c := chain
+			if n.cond != nil {
+				c = append(slices.Clip(chain), n.cond)
+				any = true
+			}
+			if n.group != nil {
+				walk(n.group, c)
+				continue
+			}
+			if len(c) == 0 {
+				always[n.slot] = true
+				continue
+			}
+			reads[n.slot] = append(reads[n.slot], c)
+		}
+	}
+	walk(e.root, nil)
+	if !any {
+		return nil
+	}
+	for i := range reads {
+		if always[i] {
+			reads[i] = nil
+		}
+	}
+	return reads
 }

@@ -18,6 +18,22 @@ func builtins() []Def {
 		{Name: "range", Aliases: []string{"minmax"}, MinArgs: 2, MaxArgs: 2, Types: sizeKinds, Compile: compileRange, NoPanic: true,
 			Sample: rangeSample, Schema: rangeSchema, Params: []string{"min", "max"}},
 
+		// Exact lengths: length.go.
+		{Name: "len", MinArgs: 1, MaxArgs: 1, Types: lenKinds, Compile: compileLen, NoPanic: true,
+			Sample: lenSample, Schema: lenSchema, Params: []string{"len"}},
+
+		// Enumerations: in.go.
+		{Name: "in", MinArgs: 1, MaxArgs: -1, Types: inKinds, Compile: compileIn, NoPanic: true,
+			Sample: inSample, Schema: inSchema, Params: []string{"values"}},
+
+		// Transforms of strings: transform.go.
+		{Name: "trim", Types: stringKinds, Transform: stringTransformRule("trim", trimSpace), NoPanic: true,
+			Sample: lowerSample},
+		{Name: "lower", Types: stringKinds, Transform: stringTransformRule("lower", toLower), NoPanic: true,
+			Sample: lowerSample},
+		{Name: "upper", Types: stringKinds, Transform: stringTransformRule("upper", toUpper), NoPanic: true,
+			Sample: upperSample},
+
 		// String formats: format.go, hooks in format_hooks.go.
 		{Name: "url", Types: stringKinds, Compile: formatRule("url", isURL, "must be a valid URL"), NoPanic: true,
 			Sample: urlSample, Schema: urlSchema},

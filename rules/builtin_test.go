@@ -2,6 +2,7 @@ package rules
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"reflect"
 	"regexp"
@@ -134,8 +135,8 @@ func TestBuiltinDefs(t *testing.T) {
 
 func TestBuiltinNames(t *testing.T) {
 	want := []string{
-		"bool", "boolean", "date", "datetime", "email", "float", "max", "min",
-		"minmax", "num", "number", "range", "regex", "time", "timestamp", "url",
+		"bool", "boolean", "date", "datetime", "email", "float", "in", "len", "lower", "max", "min",
+		"minmax", "num", "number", "range", "regex", "time", "timestamp", "trim", "upper", "url",
 	}
 	if got := Builtin().Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %q, want %q", got, want)
@@ -186,6 +187,11 @@ var hookArgs = map[string][][]string{
 	"float":     {nil},
 	"bool":      {nil},
 	"timestamp": {nil},
+	"len":       {{"0"}, {"1"}, {"3"}, {"12"}},
+	"in":        {{"1"}, {"1", "2", "3"}, {"true", "false"}, {"2024-01-15", "2024-01-16T09:30:00Z"}, {"a", "b c"}},
+	"trim":      {nil},
+	"lower":     {nil},
+	"upper":     {nil},
 }
 
 // noSample lists the uses whose Sample has no candidate: no length is
@@ -249,8 +255,11 @@ func TestBuiltinSampleHooks(t *testing.T) {
 		for _, args := range argLists {
 			for _, k := range declaredKinds(d) {
 				t.Run(d.Name+"/"+strings.Join(args, ",")+"/"+k.String(), func(t *testing.T) {
-					c, err := d.Compile(args, k)
+					c, err := compileHooked(d, args, k)
 					if err != nil {
+						if noCompile(d, args, k) {
+							return // `in 1` on a bool field: no sample to make
+						}
 						t.Fatalf("Compile: %v", err)
 					}
 					x := d.Sample(args, k)
@@ -284,7 +293,8 @@ var schemaKeywords = map[string]func(any) bool{
 	"type":    isSchemaType,
 	"enum":    func(v any) bool { l, ok := v.([]any); return ok && len(l) > 0 },
 	// What the hook cannot say as a keyword (a regex ECMA-262 reads otherwise).
-	"$comment": func(v any) bool { s, ok := v.(string); return ok && s != "" },
+	"$comment":      func(v any) bool { s, ok := v.(string); return ok && s != "" },
+	"minProperties": nonNegativeInteger, "maxProperties": nonNegativeInteger,
 }
 
 func init() { schemaKeywords["anyOf"] = isSchemaList } // it refers back to the table
@@ -366,6 +376,12 @@ func wellFormed(m map[string]any) string {
 // empty where the rule is Implied.
 func TestBuiltinSchemaHooks(t *testing.T) {
 	for _, d := range builtins() {
+		if d.Transform != nil {
+			if d.Schema != nil {
+				t.Errorf("%s: a transform with a Schema hook: it changes values, it does not bound them", d.Name)
+			}
+			continue
+		}
 		if d.Schema == nil {
 			t.Errorf("%s: no Schema hook", d.Name)
 			continue
@@ -441,7 +457,7 @@ func TestBuiltinParams(t *testing.T) {
 	set := Builtin()
 	for _, d := range builtins() {
 		t.Run(d.Name, func(t *testing.T) {
-			if len(d.Params) != d.MaxArgs {
+			if len(d.Params) != d.MaxArgs && !(d.MaxArgs < 0 && len(d.Params) == d.MinArgs) {
 				t.Errorf("Params = %q for %d arguments", d.Params, d.MaxArgs)
 			}
 			if w, ok := want[d.Name]; ok && !reflect.DeepEqual(d.Params, w) {
@@ -502,4 +518,34 @@ func TestRegisterParams(t *testing.T) {
 	if err := NewSet().Register(Def{Name: "in", MinArgs: 1, MaxArgs: -1, Params: []string{"values"}, Compile: compileNothing}); err != nil {
 		t.Errorf("Register with variadic Params = %v", err)
 	}
+}
+
+// compileHooked compiles a use of a built-in rule, a check or a transform,
+// as the Checker its Sample must pass: a transform's sample is a value it
+// leaves as it is.
+func compileHooked(d Def, args []string, k Kind) (Checker, error) {
+	if d.Transform == nil {
+		return d.Compile(args, k)
+	}
+	tr, err := d.Transform(args, k)
+	if err != nil {
+		return nil, err
+	}
+	return CheckFunc(func(v Value) error {
+		got, _, err := tr.Transform(v, nil)
+		switch {
+		case err != nil:
+			return err
+		case got != v:
+			return fmt.Errorf("the transform changes the sample to %#v", got)
+		}
+		return nil
+	}), nil
+}
+
+// noCompile reports the uses of hookArgs that are declaration errors:
+// `in` with values that are not of the field's type.
+func noCompile(d Def, args []string, k Kind) bool {
+	_, err := compileIn(args, k)
+	return d.Name == "in" && err != nil
 }

@@ -23,6 +23,10 @@
 //	float             the same as num
 //	bool              the input is a boolean, 1, 0, or "true", "false", "on", "off", "1", "0"; alias boolean
 //	timestamp         the input is a time, Unix milliseconds or a date string; alias datetime
+//	in a b …          one of the values, converted to the field's type: string, number, float, bool, date, none
+//	len n             exactly n runes of a string, elements of a list or keys of an object
+//	trim              transform: removes leading and trailing white space (string, none)
+//	lower, upper      transforms: lower or upper case, rune by rune (string, none)
 //
 // min, max and range apply to fields declared string, number, float, list
 // and none; the bounds may be negative or have decimals, and a string or
@@ -58,6 +62,24 @@
 //			}), nil
 //		},
 //	})
+//
+// # Transforms
+//
+// A Def with Transform set instead of Compile is a transform: it changes a
+// field's value after its conversion, before the checks, and the field
+// writes the changed value. Transformers append new text to the buffer
+// they are given rather than allocating:
+//
+//	set.MustRegister(rules.Def{
+//		Name:  "nodash",
+//		Types: rules.Kinds(rules.String),
+//		Transform: func(args []string, declared rules.Kind) (rules.Transformer, error) {
+//			return nodash{}, nil // Transform(v, buf) drops the dashes of v.Str
+//		},
+//	})
+//
+// The built-in names (the rules above) are taken: registering a rule of
+// one of them fails, as a name already registered does.
 //
 // A Set is safe for concurrent use. Builtin returns a new Set on each call,
 // so rules registered in one are not seen by another.

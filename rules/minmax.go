@@ -21,8 +21,10 @@ var errNotSized = errors.New("must be a string, number or list")
 // checks that the measure lies within [lo, hi].
 type minMax struct {
 	lo, hi   float64 // bounds for Float values; ±Inf when absent
-	loI, hiI int64   // the bounds for integer measures
-	noInt    bool    // no int64 lies within the bounds
+	loText   string  // the bounds as written; "" when absent
+	hiText   string
+	loI, hiI int64 // the bounds for integer measures
+	noInt    bool  // no int64 lies within the bounds
 	errStr   error
 	errNum   error
 	errList  error
@@ -110,12 +112,32 @@ func compileRange(args []string, _ Kind) (Checker, error) {
 	return newMinMax(lo, hi, args[0], args[1]), nil
 }
 
+// BoundsConflict returns an error when a and b are compiled min, max or
+// range rules of one field that no value can meet together: a minimum
+// greater than a maximum ("min 5 | max 3"). The entity compiler asks it of
+// every pair of a field's rules, so that such a field is a declaration
+// error, as a range upside down is; any other pair gives nil.
+func BoundsConflict(a, b Checker) error {
+	x, ok1 := a.(*minMax)
+	y, ok2 := b.(*minMax)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	for _, p := range [2][2]*minMax{{x, y}, {y, x}} {
+		lo, hi := p[0].loText, p[1].hiText
+		if lo != "" && hi != "" && compareDecimal(lo, hi) > 0 { // exactly, as range compares
+			return fmt.Errorf("minimum %s is greater than maximum %s: no value meets both", lo, hi)
+		}
+	}
+	return nil
+}
+
 // newMinMax builds the checker for the bounds lo and hi, either of which
 // may be infinite (absent), and its messages. loText and hiText are the
 // bounds as written ("" when absent): the integer bounds are computed from
 // them exactly, beyond 2⁵³ too.
 func newMinMax(lo, hi float64, loText, hiText string) *minMax {
-	c := &minMax{lo: lo, hi: hi}
+	c := &minMax{lo: lo, hi: hi, loText: loText, hiText: hiText}
 	okLo, okHi := true, true
 	c.loI, c.hiI = math.MinInt64, math.MaxInt64
 	if loText != "" {

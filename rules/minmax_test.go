@@ -191,6 +191,40 @@ func TestMinMaxCompileErrors(t *testing.T) {
 	})
 }
 
+// TestBoundsConflict: two size rules of one field that no value meets
+// together conflict, compared exactly as range compares its bounds; every
+// other pair does not.
+func TestBoundsConflict(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b []string // rule name, then arguments
+		want string   // "" for no conflict
+	}{
+		{"min above max", []string{"min", "5"}, []string{"max", "3"}, "minimum 5 is greater than maximum 3: no value meets both"},
+		{"max below min", []string{"max", "3"}, []string{"min", "5"}, "minimum 5 is greater than maximum 3: no value meets both"},
+		{"min equal to max", []string{"min", "3"}, []string{"max", "3"}, ""},
+		{"min below max", []string{"min", "1"}, []string{"max", "3"}, ""},
+		{"min past a range", []string{"range", "1", "5"}, []string{"min", "6"}, "minimum 6 is greater than maximum 5: no value meets both"},
+		{"two disjoint ranges", []string{"range", "1", "2"}, []string{"range", "3", "4"}, "minimum 3 is greater than maximum 2: no value meets both"},
+		{"overlapping ranges", []string{"range", "1", "3"}, []string{"range", "2", "4"}, ""},
+		{"two mins", []string{"min", "1"}, []string{"min", "9"}, ""},
+		{"beyond 2^53", []string{"min", "9007199254740993"}, []string{"max", "9007199254740992"}, "minimum 9007199254740993 is greater than maximum 9007199254740992: no value meets both"},
+		{"not a size rule", []string{"min", "5"}, []string{"email"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := BoundsConflict(mustCompile(t, tt.a[0], Any, tt.a[1:]...), mustCompile(t, tt.b[0], String, tt.b[1:]...))
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tt.want {
+				t.Errorf("BoundsConflict = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestMinMaxAllocs(t *testing.T) {
 	long := StringValue(strings.Repeat("é", 50))
 	tests := []struct {

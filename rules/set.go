@@ -81,11 +81,22 @@ type Def struct {
 	// Compile turns one use of the rule into a Checker. args holds the
 	// arguments as written (quotes removed); declared is the field's type.
 	// An error is reported as a declaration error at the rule's position.
+	// A Def sets exactly one of Compile and Transform.
 	Compile func(args []string, declared Kind) (Checker, error)
+	// Transform, set instead of Compile, makes the rule a transform: what
+	// it compiles changes the field's value after its conversion and before
+	// its checks, and the field writes the changed value (`trim`, `lower`,
+	// `upper`). Transforms run in the order written, before every check
+	// whatever its place; a Transformer that is also a StringTransformer
+	// keeps a string field on the entity package's fast path. Stage and
+	// Implied do not apply to a transform.
+	Transform func(args []string, declared Kind) (Transformer, error)
 	// NoPanic promises that the rule's Checkers never panic, so that Make
 	// may call them without the recover guard that otherwise turns a
 	// panicking check into that field's error. The built-in rules set it.
 	NoPanic bool
+
+	builtin bool // registered by Builtin: a user's rule of its name is refused as such
 
 	// The hooks below tell tools what a use of the rule means. They are
 	// optional: a rule without them still checks, and each tool says what
@@ -108,6 +119,9 @@ type Def struct {
 	// Params names the rule's arguments in order, for error bodies that
 	// give them as named parameters: ["min"] for `min`, ["min", "max"] for
 	// `range`, ["pattern"] for `regex`. It holds at most MaxArgs names.
+	// A rule that takes any number of arguments (MaxArgs < 0) reports the
+	// arguments from its last name's place on as one param, a list of
+	// them: ["values"] for `in`.
 	// A failing use of the rule reports its arguments under these names
 	// (entity.FieldError.Params: a number written without quotes as an
 	// int64 or float64, anything else as its text), and its message may
@@ -119,8 +133,9 @@ type Def struct {
 // A Directive is a word of a rules string that the entity compiler
 // interprets itself rather than looking it up in a Set: `req`, `default`,
 // `rename`, `secret`, `msg`, the empty rule `none`, the per-call shaping
-// words `lazy`, `if`, `unless`, `since` and `until`, and `omitnil`,
-// `omitempty`, `readonly`, `writeonly`, `from`, `merge` and `unexpose`.
+// words `lazy`, `if`, `unless`, `since` and `until`, `omitnil`,
+// `omitempty`, `readonly`, `writeonly`, `from`, `merge`, `unexpose`,
+// `each` and `format`.
 type Directive uint8
 
 // The directives. NotDirective is what LookupDirective returns for a rule's
@@ -145,6 +160,8 @@ const (
 	DirectiveFrom                // from 'a.b.0.c': the input path the value is read from
 	DirectiveMerge               // merge: a $ref's keys written into the parent object
 	DirectiveUnexpose            // unexpose: drops a base field in Extend
+	DirectiveEach                // each 'rules': rules for every element of a typed list
+	DirectiveFormat              // format name [args]: how the value is written
 )
 
 // directiveNames holds each directive's names, its own first: the one place
@@ -169,6 +186,8 @@ var directiveNames = [...][]string{
 	DirectiveFrom:      {"from"},
 	DirectiveMerge:     {"merge"},
 	DirectiveUnexpose:  {"unexpose"},
+	DirectiveEach:      {"each"},
+	DirectiveFormat:    {"format"},
 }
 
 // Shapes reports whether the directive decides per call whether a field
@@ -199,8 +218,8 @@ func (d Directive) String() string {
 // Reserved names are the names of the directives (`req`, `default`,
 // `rename`, `none` and their aliases, `secret`, `msg`, `lazy`, `if`,
 // `unless`, `since`, `until`, `omitnil`, `omitempty`, `readonly`,
-// `writeonly`, `from`, `merge`, `unexpose`), which the entity compiler
-// interprets itself. A Def may not use them.
+// `writeonly`, `from`, `merge`, `unexpose`, `each`, `format`), which the
+// entity compiler interprets itself. A Def may not use them.
 var Reserved = func() []string {
 	var out []string
 	for _, names := range directiveNames {
@@ -224,16 +243,22 @@ func NewSet() *Set { return &Set{} }
 func Builtin() *Set {
 	s := NewSet()
 	for _, d := range builtins() {
+		d.builtin = true
 		s.MustRegister(d)
 	}
 	return s
 }
 
 // Register adds d to the set under its name and aliases. It fails if a name
-// is empty, reserved or already taken, or if Compile is nil.
+// is empty, reserved or already taken (a built-in rule's name too: `in`,
+// `len`, `trim`…, which each release may add to), or if not exactly one of
+// Compile and Transform is set.
 func (s *Set) Register(d Def) error {
-	if d.Compile == nil {
-		return fmt.Errorf("rules: rule %q has no Compile function", d.Name)
+	switch {
+	case d.Compile == nil && d.Transform == nil:
+		return fmt.Errorf("rules: rule %q has no Compile function (nor Transform)", d.Name)
+	case d.Compile != nil && d.Transform != nil:
+		return fmt.Errorf("rules: rule %q has both a Compile and a Transform function: a rule is a check or a transform", d.Name)
 	}
 	if d.MinArgs < 0 {
 		return fmt.Errorf("rules: rule %q: MinArgs %d is negative", d.Name, d.MinArgs)
@@ -257,7 +282,10 @@ func (s *Set) Register(d Def) error {
 		case isReserved(key):
 			return fmt.Errorf("rules: rule name %q is reserved", n)
 		}
-		if _, dup := s.byName[key]; dup {
+		if prev, dup := s.byName[key]; dup {
+			if prev.builtin {
+				return fmt.Errorf("rules: rule %q is a built-in rule: register yours under another name", n)
+			}
 			return fmt.Errorf("rules: rule %q is already registered", n)
 		}
 	}

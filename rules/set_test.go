@@ -44,7 +44,8 @@ func TestRegisterErrors(t *testing.T) {
 		def  Def
 		want string
 	}{
-		{"nil Compile", Def{Name: "even"}, `rules: rule "even" has no Compile function`},
+		{"nil Compile", Def{Name: "even"}, `rules: rule "even" has no Compile function (nor Transform)`},
+		{"both Compile and Transform", Def{Name: "even", Compile: compileNothing, Transform: func([]string, Kind) (Transformer, error) { return nil, nil }}, `rules: rule "even" has both a Compile and a Transform function: a rule is a check or a transform`},
 		{"MaxArgs below MinArgs", Def{Name: "pair", MinArgs: 2, MaxArgs: 1, Compile: compileNothing}, `rules: rule "pair": MaxArgs 1 is less than MinArgs 2`},
 		{"empty name", Def{Compile: compileNothing}, "rules: a rule name is empty"},
 		{"empty alias", Def{Name: "even", Aliases: []string{""}, Compile: compileNothing}, "rules: a rule name is empty"},
@@ -60,8 +61,10 @@ func TestRegisterErrors(t *testing.T) {
 		{"reserved secret", Def{Name: "Secret", Compile: compileNothing}, `rules: rule name "Secret" is reserved`},
 		{"reserved msg", Def{Name: "msg", Compile: compileNothing}, `rules: rule name "msg" is reserved`},
 		{"reserved alias", Def{Name: "newname", Aliases: []string{"rn"}, Compile: compileNothing}, `rules: rule name "rn" is reserved`},
-		{"duplicate built-in", Def{Name: "MIN", Compile: compileNothing}, `rules: rule "MIN" is already registered`},
-		{"duplicate built-in alias", Def{Name: "between", Aliases: []string{"minmax"}, Compile: compileNothing}, `rules: rule "minmax" is already registered`},
+		{"duplicate built-in", Def{Name: "MIN", Compile: compileNothing}, `rules: rule "MIN" is a built-in rule: register yours under another name`},
+		{"duplicate new built-in", Def{Name: "in", Compile: compileNothing}, `rules: rule "in" is a built-in rule: register yours under another name`},
+		{"duplicate built-in transform", Def{Name: "Trim", Compile: compileNothing}, `rules: rule "Trim" is a built-in rule: register yours under another name`},
+		{"duplicate built-in alias", Def{Name: "between", Aliases: []string{"minmax"}, Compile: compileNothing}, `rules: rule "minmax" is a built-in rule: register yours under another name`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -260,7 +263,7 @@ func TestLookupDirective(t *testing.T) {
 func TestReserved(t *testing.T) {
 	want := []string{"none", "no", "not", "req", "required", "default", "def", "rename", "rn", "secret", "msg",
 		"lazy", "if", "unless", "since", "until",
-		"omitnil", "omitempty", "readonly", "writeonly", "from", "merge", "unexpose"}
+		"omitnil", "omitempty", "readonly", "writeonly", "from", "merge", "unexpose", "each", "format"}
 	if !slices.Equal(Reserved, want) {
 		t.Errorf("Reserved = %q, want %q", Reserved, want)
 	}

@@ -26,8 +26,9 @@ const (
 )
 
 // kindDefs is the vocabulary of types: for each kind, the name a
-// declaration writes for it, the other names it accepts, the value of a bare
-// default, a sample value, and the JSON Schemas of what a field of the kind
+// declaration writes for it, the other names it accepts, whether it may be
+// a typed list's element type (`[]string`), the value of a bare default, a
+// sample value, and the JSON Schemas of what a field of the kind
 // writes and of what strict input accepts for it. Every other table of types (the parser's, the
 // compiler's, the test kit's) is derived from it: adding a type is adding a
 // row here, its conversion (entity/convert.go) and how it is written as
@@ -35,17 +36,18 @@ const (
 var kindDefs = [...]struct {
 	name    string
 	aliases []string
+	elem    bool       // a scalar: `[]name` is a typed list of it
 	zero    func() any // a new value each call: lists and maps are mutable
 	sample  func() any
 	schema  func() map[string]any   // what a field of the kind writes (see Kind.Schema)
 	input   func() []map[string]any // what strict input accepts for it (see Kind.InputSchema)
 }{
 	Null:   {name: "null", zero: none, sample: none, schema: schemaOf("type", "null"), input: inputOf(schemaOf("type", "null"))},
-	String: {name: "string", aliases: []string{"text"}, zero: func() any { return "" }, sample: func() any { return "sample" }, schema: schemaOf("type", "string"), input: inputOf(schemaOf("type", "string"))},
-	Int:    {name: "number", aliases: []string{"num", "int", "integer", "long"}, zero: func() any { return int64(0) }, sample: func() any { return int64(1) }, schema: schemaOf("type", "integer"), input: inputOf(intSchema, schemaOf("type", "string", "pattern", intTextPattern))},
-	Float:  {name: "float", aliases: []string{"double"}, zero: func() any { return 0.0 }, sample: func() any { return 1.5 }, schema: schemaOf("type", "number"), input: inputOf(schemaOf("type", "number"), schemaOf("type", "string", "pattern", decimalPattern))},
-	Bool:   {name: "bool", aliases: []string{"boolean", "flag"}, zero: func() any { return false }, sample: func() any { return true }, schema: schemaOf("type", "boolean"), input: inputOf(schemaOf("type", "boolean"), schemaOf("enum", []any{int64(0), int64(1)}), schemaOf("type", "string", "pattern", boolPattern))},
-	Time:   {name: "date", aliases: []string{"datetime", "timestamp"}, zero: func() any { return IntToTime(0) }, sample: func() any { return sampleTime }, schema: schemaOf("type", "string", "format", "date-time"), input: inputOf(schemaOf("type", "string", "pattern", timestampPattern), millisSchema)},
+	String: {name: "string", aliases: []string{"text"}, elem: true, zero: func() any { return "" }, sample: func() any { return "sample" }, schema: schemaOf("type", "string"), input: inputOf(schemaOf("type", "string"))},
+	Int:    {name: "number", aliases: []string{"num", "int", "integer", "long"}, elem: true, zero: func() any { return int64(0) }, sample: func() any { return int64(1) }, schema: schemaOf("type", "integer"), input: inputOf(intSchema, schemaOf("type", "string", "pattern", intTextPattern))},
+	Float:  {name: "float", aliases: []string{"double"}, elem: true, zero: func() any { return 0.0 }, sample: func() any { return 1.5 }, schema: schemaOf("type", "number"), input: inputOf(schemaOf("type", "number"), schemaOf("type", "string", "pattern", decimalPattern))},
+	Bool:   {name: "bool", aliases: []string{"boolean", "flag"}, elem: true, zero: func() any { return false }, sample: func() any { return true }, schema: schemaOf("type", "boolean"), input: inputOf(schemaOf("type", "boolean"), schemaOf("enum", []any{int64(0), int64(1)}), schemaOf("type", "string", "pattern", boolPattern))},
+	Time:   {name: "date", aliases: []string{"datetime", "timestamp"}, elem: true, zero: func() any { return IntToTime(0) }, sample: func() any { return sampleTime }, schema: schemaOf("type", "string", "format", "date-time"), input: inputOf(schemaOf("type", "string", "pattern", timestampPattern), millisSchema)},
 	List:   {name: "list", aliases: []string{"array"}, zero: func() any { return []any{} }, sample: func() any { return []any{int64(1)} }, schema: schemaOf("type", "array"), input: inputOf(schemaOf("type", "array"))},
 	Object: {name: "object", aliases: []string{"map", "json"}, zero: func() any { return map[string]any{} }, sample: func() any { return map[string]any{} }, schema: schemaOf("type", "object"), input: inputOf(schemaOf("type", "object"))},
 	Any:    {name: "none", aliases: []string{"no"}, zero: none, sample: func() any { return "sample" }, schema: schemaOf(), input: inputOf(schemaOf())},
@@ -198,6 +200,23 @@ func (k Kind) InputSchema() []map[string]any {
 		return kindDefs[k].input()
 	}
 	return []map[string]any{{}}
+}
+
+// IsElem reports whether the kind may be the element type of a typed list
+// (`[]string`, `[]number`, `[]date`…): the scalars string, number, float,
+// bool and date.
+func (k Kind) IsElem() bool { return int(k) < len(kindDefs) && kindDefs[k].elem }
+
+// ElemNames returns the canonical name of every kind that may be a typed
+// list's element type, in the order of the kinds.
+func ElemNames() []string {
+	var out []string
+	for k := String; k <= Any; k++ {
+		if k.IsElem() {
+			out = append(out, kindDefs[k].name)
+		}
+	}
+	return out
 }
 
 // String returns the DSL's name for the kind ("number" for Int, "date" for

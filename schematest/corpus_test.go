@@ -25,7 +25,7 @@ type corpusEntity struct {
 }
 
 // loadCorpus declares the corpus in a new registry, with its custom rules
-// (even and upper, as entitytest defines them: without Schema hooks, so
+// (even and caps, as entitytest defines them: without Schema hooks, so
 // the schemas only name them). Entities whose references name nothing are
 // left out of the names returned: they have no schema. checked tells the
 // entities that Registry.Check finds nothing wrong with.
@@ -40,7 +40,7 @@ func loadCorpus(t testing.TB) (reg *entity.Registry, names []string, checked fun
 		t.Fatal(err)
 	}
 	reg = entity.NewRegistry()
-	for _, d := range []rules.Def{even, upper} {
+	for _, d := range []rules.Def{even, caps} {
 		if err := reg.RegisterRule(d); err != nil {
 			t.Fatal(err)
 		}
@@ -79,8 +79,8 @@ var even = rules.Def{Name: "even", Types: rules.Kinds(rules.Int),
 		}), nil
 	}}
 
-// upper is a custom rule: a string in upper case.
-var upper = rules.Def{Name: "upper", Types: rules.Kinds(rules.String),
+// caps is a custom rule: a string in upper case.
+var caps = rules.Def{Name: "caps", Types: rules.Kinds(rules.String),
 	Compile: func([]string, rules.Kind) (rules.Checker, error) {
 		return rules.CheckFunc(func(v rules.Value) error {
 			if v.Str != strings.ToUpper(v.Str) {

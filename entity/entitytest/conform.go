@@ -265,14 +265,14 @@ func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret 
 			continue
 		}
 		first[m.key] = m.val
-		if declared[m.key] != nil {
+		if declared[m.key] != nil && shared[m.key] == nil { // a key shared by version comes where its writer is declared
 			order = append(order, m.key)
 		}
 	}
 	if !c.cfg.ignoreOrder {
 		var declOrder []string
 		for _, f := range fields {
-			if _, ok := first[f.Key]; ok && declared[f.Key] == f {
+			if _, ok := first[f.Key]; ok && declared[f.Key] == f && shared[f.Key] == nil {
 				declOrder = append(declOrder, f.Key)
 			}
 		}
@@ -398,7 +398,7 @@ func (c *checker) field(p path, f *entity.Field, v gjson.Result, secret bool) {
 		switch {
 		case e == nil:
 			c.add(p, "cannot check: $"+f.Ref+" names no declared entity")
-		case v.IsObject():
+		case v.IsObject() && !f.List: // []$name is always a list
 			c.object(p, c.sec.fieldsOf(e), v, secret)
 		case v.IsArray():
 			c.list(p, e, v, secret)
@@ -416,6 +416,13 @@ func (c *checker) value(p path, f *entity.Field, v gjson.Result, secret bool) {
 	if !ok {
 		c.add(p, "want "+want(f)+", got "+c.show(v, secret)+why)
 		return
+	}
+	if f.Each != nil { // a typed list: element by element, nulls allowed
+		for i, el := range v.Array() {
+			if el.Type != gjson.Null {
+				c.value(p.index(i), f.Each, el, secret)
+			}
+		}
 	}
 	if len(f.Rules) == 0 {
 		return

@@ -62,7 +62,29 @@ var conformTests = []struct {
 		`city: want string matching min 1, got "": must be at least 1 character long (min)`,
 	}},
 
+	{"typed lists", "typedlists", `{"tags":["ABC",null],"ns":[2,4,null],"ds":["2024-01-15T00:00:00Z"],"few":[1.5],"users":[]}`, nil, nil},
+
+	{"formats", "written", `{"at":1705321800,"ms":1705321800000,"day":"2024-01-15","web":"Mon, 15 Jan 2024 12:30:00 GMT","local":"x","price":1.50,"seen":[1705321800,null]}`, nil, nil},
+
 	// Invalid payloads.
+	{"formats' written types", "written", `{"at":"2024-01-15T12:30:00Z","ms":1.5,"day":1,"web":null,"local":null,"price":0.50,"seen":["2024-01-15"]}`, nil, []string{
+		`at: want date written as format unix, got "2024-01-15T12:30:00Z"`,
+		`ms: want date written as format unixms, got 1.5: not an integer`,
+		`day: want date written as format date, got 1`,
+		`price: want float matching min 1 written as format fixed 2, got 0.50: must be at least 1 (min)`,
+		`seen[0]: want date written as format unix, got "2024-01-15"`,
+	}},
+	{"a transform's output", "typedlists", `{"tags":["abc"],"ns":null,"ds":null,"few":null,"users":null}`, nil, []string{
+		`tags[0]: want string matching len 3 | upper, got "abc": is not what the field's transforms write (upper)`,
+	}},
+	{"typed lists element by element", "typedlists", `{"tags":["ABCD",1],"ns":[3],"ds":[5],"few":[1,2,3],"users":{}}`, nil, []string{
+		`tags[0]: want string matching len 3 | upper, got "ABCD": must be exactly 3 characters long (len)`,
+		`tags[1]: want string matching len 3 | upper, got 1`,
+		`ns[0]: want number matching in 2 4, got 3: must be one of 2, 4 (in)`,
+		`ds[0]: want date, got 5`,
+		`few: want []float matching max 2, got [1,2,3]: must have at most 2 elements (max)`,
+		`users: want list ([]$user), got {}`,
+	}},
 	{"invalid JSON", "user", `{"number":1,}`, nil, []string{
 		`(root): invalid JSON: invalid character '}' looking for beginning of object key string (at byte 13)`,
 	}},
@@ -223,8 +245,8 @@ var conformTests = []struct {
 	}},
 	{"custom rules", "custom", `{"n":3,"s":"abc","m":6}`, nil, []string{
 		`n: want number matching even, got 3: must be even (even)`,
-		`s: want string matching upper | min 4, got "abc": must be in upper case (upper)`,
-		`s: want string matching upper | min 4, got "abc": must be at least 4 characters long (min)`,
+		`s: want string matching caps | min 4, got "abc": must be in upper case (caps)`,
+		`s: want string matching caps | min 4, got "abc": must be at least 4 characters long (min)`,
 		`m: want number matching even | range 3 5, got 6: must be between 3 and 5 (range)`,
 	}},
 	{"secret value not shown", "secrets", `{"login":"me","password":"hunter2"}`, nil, []string{

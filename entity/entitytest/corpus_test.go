@@ -21,7 +21,7 @@ var corpus = newCorpus()
 // corpusDecls lists the corpus, in the order it is declared; references
 // may point forward. It is read from ../testdata/corpus.json, which the
 // schema tests of the schematest module read too; its custom rules, even
-// and upper, are defined below.
+// and caps, are defined below.
 var corpusDecls = readCorpus("../testdata/corpus.json")
 
 // corpusDecl is one entity of the corpus.
@@ -61,8 +61,8 @@ var even = rules.Def{Name: "even", Types: rules.Kinds(rules.Int),
 		}), nil
 	}}
 
-// upper is a custom rule: a string in upper case.
-var upper = rules.Def{Name: "upper", Types: rules.Kinds(rules.String),
+// caps is a custom rule: a string in upper case.
+var caps = rules.Def{Name: "caps", Types: rules.Kinds(rules.String),
 	Compile: func([]string, rules.Kind) (rules.Checker, error) {
 		return rules.CheckFunc(func(v rules.Value) error {
 			if v.Str != strings.ToUpper(v.Str) {
@@ -75,7 +75,7 @@ var upper = rules.Def{Name: "upper", Types: rules.Kinds(rules.String),
 func newCorpus() *entity.Registry {
 	r := entity.NewRegistry()
 	r.RegisterRule(even)
-	r.RegisterRule(upper)
+	r.RegisterRule(caps)
 	for _, d := range corpusDecls {
 		r.MustExpose(d.name, d.decl...)
 	}
@@ -150,6 +150,9 @@ func TestSampleIsMade(t *testing.T) {
 			in := map[string]any{}
 			if !inputOf(e.Fields(), out, in) {
 				t.Skip("fields share an input name")
+			}
+			if d.name == "written" {
+				t.Skip("a format's output is no input of its field: Sample(e, Input) is (TestSampleInputIsMade)")
 			}
 			got, err := e.MakeJSON(in)
 			if _, ok := sampleConflicts[d.name]; ok {

@@ -115,7 +115,9 @@ func sampleObject(dst []byte, set *rules.Set, fields []*entity.Field, depth int)
 				dst = append(dst, stub...)
 			} else {
 				e := f.Entity()
+				dst = appendIf(dst, f.List, '[')
 				dst = sampleObject(dst, e.Registry().Rules(), e.Fields(), depth+1)
+				dst = appendIf(dst, f.List, ']')
 			}
 		default:
 			dst = append(dst, sampleValue(set, f)...)
@@ -143,7 +145,7 @@ func sampleInput(dst []byte, set *rules.Set, fields []*entity.Field, depth int, 
 		dst = gjson.AppendJSONString(dst, f.Name)
 		dst = append(dst, ':')
 		if f.Kind != dsl.FieldRef {
-			dst = append(dst, sampleValue(set, f)...)
+			dst = append(dst, sampleInputValue(set, f)...)
 			continue
 		}
 		if stub, ok := refStub(f, depth); ok {
@@ -151,9 +153,11 @@ func sampleInput(dst []byte, set *rules.Set, fields []*entity.Field, depth int, 
 			continue
 		}
 		e := f.Entity()
+		dst = appendIf(dst, f.List, '[')
 		dst = append(dst, '{')
 		dst, _ = sampleInput(dst, e.Registry().Rules(), e.Fields(), depth+1, map[string]bool{})
 		dst = append(dst, '}')
+		dst = appendIf(dst, f.List, ']')
 	}
 	return dst, seen
 }
@@ -181,13 +185,29 @@ func sampleValue(set *rules.Set, f *entity.Field) []byte {
 	if f.HasDefault && f.Default != nil {
 		return f.Default
 	}
+	if f.Each != nil {
+		return sampleList(set, f, sampleValue(set, f.Each))
+	}
+	if f.Format != "" {
+		return sampleFormatted(set, f)
+	}
 	for _, c := range candidates(set, f) {
 		js, ok := toJSON(c)
 		if !ok {
 			continue
 		}
 		rv, _, ok := f.ReadJSON(js)
-		if ok && len(f.Check(rv)) == 0 {
+		if !ok {
+			continue
+		}
+		// What the field writes of the candidate: its transforms' result.
+		if tv, err := f.Transform(rv); err == nil && tv.Kind == rules.String && tv.Str != rv.Str {
+			if js, ok = toJSON(tv.Str); !ok {
+				continue
+			}
+			rv = tv
+		}
+		if len(f.Check(rv)) == 0 {
 			return js
 		}
 	}
@@ -195,6 +215,96 @@ func sampleValue(set *rules.Set, f *entity.Field) []byte {
 		return js
 	}
 	return []byte("null")
+}
+
+// sampleList returns a typed list's sample: its element's sample elem
+// (made as a field's, from each's rules) repeated as many times as the first length
+// the list's rules accept, among the lengths of their own candidates, 1
+// and 0.
+func sampleList(set *rules.Set, f *entity.Field, elem []byte) []byte {
+	var lengths []int
+	for _, c := range candidates(set, f) {
+		if l, ok := c.([]any); ok {
+			lengths = append(lengths, len(l))
+		}
+	}
+	var js []byte
+	for _, n := range append(lengths, 1, 0) {
+		js = append(js[:0], '[')
+		for i := range n {
+			if i > 0 {
+				js = append(js, ',')
+			}
+			js = append(js, elem...)
+		}
+		js = append(js, ']')
+		if rv, _, ok := f.ReadJSON(js); ok && len(f.Check(rv)) == 0 {
+			return js
+		}
+	}
+	return []byte("[]")
+}
+
+// sampleFormatted returns a formatted field's sample: the first candidate
+// that passes its checks, written with its format.
+func sampleFormatted(set *rules.Set, f *entity.Field) []byte {
+	for _, c := range append(candidates(set, f), f.Type.Zero()) {
+		v, ok := goValue(c)
+		if !ok || v.Kind != f.Type || len(f.Check(v)) > 0 {
+			continue
+		}
+		if js, err := f.Write(v); err == nil {
+			return js
+		}
+	}
+	return []byte("null")
+}
+
+// sampleInputValue returns the input that makes a field's sample: the
+// sample itself, but for a formatted field, the value its format writes,
+// as an input of its type.
+func sampleInputValue(set *rules.Set, f *entity.Field) []byte {
+	switch {
+	case f.Each != nil && f.Each.Format != "" && !f.HasDefault:
+		return sampleList(set, f, sampleInputValue(set, f.Each))
+	case f.Format == "" || f.Kind != dsl.FieldValue:
+		return sampleValue(set, f)
+	case f.HasDefault:
+		return []byte("null") // the default fills it, and is written formatted
+	}
+	for _, c := range append(candidates(set, f), f.Type.Zero()) {
+		if v, ok := goValue(c); ok && v.Kind == f.Type && len(f.Check(v)) == 0 {
+			if js, ok := toJSON(c); ok {
+				return js
+			}
+		}
+	}
+	return []byte("null")
+}
+
+// goValue returns a scalar candidate as a rules.Value.
+func goValue(c any) (rules.Value, bool) {
+	switch x := c.(type) {
+	case string:
+		return rules.StringValue(x), true
+	case int64:
+		return rules.IntValue(x), true
+	case float64:
+		return rules.FloatValue(x), true
+	case bool:
+		return rules.BoolValue(x), true
+	case time.Time:
+		return rules.TimeValue(x.UTC()), true
+	}
+	return rules.Value{}, false
+}
+
+// appendIf appends c when cond holds.
+func appendIf(dst []byte, cond bool, c byte) []byte {
+	if cond {
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // candidates returns the values to try for a value field: each rule's

@@ -67,10 +67,10 @@ func TestSampleUnsatisfiable(t *testing.T) {
 	})
 }
 
-// inRule is `in 'a' 'b' …`: the value is one of the arguments. Its Sample
+// inRule is `among 'a' 'b' …` (as the built-in `in` on strings): the value is one of the arguments. Its Sample
 // hook gives the first; a copy without the hook is registered as `oneof`.
 var inRule = rules.Def{
-	Name: "in", MinArgs: 1, MaxArgs: -1, Types: rules.Kinds(rules.String), Params: []string{"values"},
+	Name: "among", MinArgs: 1, MaxArgs: -1, Types: rules.Kinds(rules.String), Params: []string{"values"},
 	Compile: func(args []string, _ rules.Kind) (rules.Checker, error) {
 		allowed := append([]string(nil), args...)
 		errNot := errors.New("must be one of " + strings.Join(allowed, ", "))
@@ -98,8 +98,8 @@ func TestSampleCustomRule(t *testing.T) {
 		conforms bool
 		report   []string
 	}{
-		{"with a Sample hook", "in 'a' 'b'", `{"x":"a"}`, true, nil},
-		{"hook and size", "min 1 | in 'bb' 'c'", `{"x":"bb"}`, true, nil},
+		{"with a Sample hook", "among 'a' 'b'", `{"x":"a"}`, true, nil},
+		{"hook and size", "min 1 | among 'bb' 'c'", `{"x":"bb"}`, true, nil},
 		{"without a hook, the type's sample passes", "oneof 'x' 'sample'", `{"x":"sample"}`, true, nil},
 		{"without a hook", "oneof 'a' 'b'", `{"x":""}`, false,
 			[]string{`x: want string matching oneof 'a' 'b', got "": must be one of a, b (oneof)`}},

@@ -29,14 +29,23 @@ func want(f *entity.Field) string {
 	case dsl.FieldGroup:
 		return "object (group)"
 	case dsl.FieldRef:
+		if f.List {
+			return "list ([]$" + f.Ref + ")"
+		}
 		return refWant(f.Ref)
 	}
 	s := f.Type.String()
+	if f.Each != nil {
+		s = dsl.ListPrefix + f.Each.Type.String()
+	}
 	if f.Type == rules.Any {
 		s = "any value"
 	}
 	if r := rulesText(f); r != "" {
 		s += " matching " + r
+	}
+	if f.Format != "" {
+		s += " written as format " + f.Format
 	}
 	return s
 }

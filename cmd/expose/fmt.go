@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/expose-go/expose/dsl"
+)
+
+var fmtCmd = &command{
+	name:  "fmt",
+	usage: "[-w] [-l] [-f FILE]… FILE…",
+	help: `Fmt prints the files in the canonical form: two spaces of indentation a
+level, the names, types and rules of an entity's or a group's fields in aligned
+columns, one blank line between entities, comments kept. A file with syntax
+errors is left as it is and its errors are printed (exit status 1).
+
+  -w             write the result to the file instead of printing it (only
+                 files that change are written)
+  -l             print the names of the files whose form is not canonical
+`,
+	run: runFmt,
+}
+
+func runFmt(env *env, args []string) error {
+	fs, fl := newFlags("fmt", false)
+	write := fs.Bool("w", false, "write the result to the file")
+	list := fs.Bool("l", false, "list the files whose form is not canonical")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	names := append(fl.names, pos...)
+	if len(names) == 0 {
+		return fmt.Errorf("%w: no file", errUsage)
+	}
+	paths, err := expand(names)
+	if err != nil {
+		return err
+	}
+	failed := false
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		f, err := dsl.ParseFile(p, src)
+		if err != nil {
+			var l dsl.ErrorList
+			if !errors.As(err, &l) {
+				return err
+			}
+			for _, e := range l {
+				fmt.Fprintln(env.stderr, e.Error())
+			}
+			failed = true
+			continue
+		}
+		out, err := f.Format()
+		if err != nil {
+			return err
+		}
+		changed := !bytes.Equal(src, out)
+		if *list && changed {
+			fmt.Fprintln(env.stdout, p)
+		}
+		switch {
+		case *write:
+			if changed {
+				if err := os.WriteFile(p, out, 0o644); err != nil {
+					return err
+				}
+			}
+		case !*list:
+			env.stdout.Write(out)
+		}
+	}
+	if failed {
+		return errReported
+	}
+	return nil
+}

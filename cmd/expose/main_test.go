@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+// binary is the expose command built once for the tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "expose-test")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "expose")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		panic("go build: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// runBinary runs the built command in testdata with args and stdin, and
+// returns its exit status, standard output and standard error.
+func runBinary(t *testing.T, dir, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, stdout.String(), stderr.String()
+}
+
+// commandTests run the built binary in testdata; each case's exit status,
+// standard output and standard error are compared with
+// testdata/golden/NAME.golden.
+var commandTests = []struct {
+	name  string
+	args  []string
+	stdin string
+}{
+	{"check", []string{"check", "users.entity", "orders.entity"}, ""},
+	{"check_glob", []string{"check", "*rs.entity"}, ""},
+	{"check_errors", []string{"check", "bad.entity"}, ""},
+	{"check_missing_reference", []string{"check", "orders.entity"}, ""},
+	{"check_twice", []string{"check", "-f", "users.entity", "-f", "users.entity", "messy.entity"}, ""},
+	{"check_unused", []string{"check", "-unused", "users.entity", "orders.entity"}, ""},
+	{"check_no_file", []string{"check"}, ""},
+	{"check_flags_undeclared", []string{"check", "flags.entity"}, ""},
+	{"check_flags", []string{"check", "-flags", "admin", "--flags", "beta", "flags.entity"}, ""},
+	{"make_flags", []string{"make", "-flags", "admin,beta", "-f", "flags.entity", "scores"}, `{"name": "x", "score": 3}`},
+	{"check_glob_matches_nothing", []string{"check", "nothing*.entity"}, ""},
+	{"fmt", []string{"fmt", "messy.entity"}, ""},
+	{"fmt_canonical", []string{"fmt", "users.entity"}, ""},
+	{"fmt_list", []string{"fmt", "-l", "users.entity", "messy.entity"}, ""},
+	{"fmt_errors", []string{"fmt", "bad.entity", "-f", "users.entity"}, ""},
+	{"make", []string{"make", "-f", "users.entity", "users", "input.json"}, ""},
+	{"make_stdin_pretty", []string{"make", "-f", "users.entity", "user", "--pretty"}, `{"id": 7, "name": "x", "extra": true}`},
+	{"make_fails", []string{"make", "-f", "users.entity", "users", "badinput.json"}, ""},
+	{"make_not_json", []string{"make", "-f", "users.entity", "user"}, `{"id": `},
+	{"make_unknown_entity", []string{"make", "-f", "users.entity", "usr", "input.json"}, ""},
+	{"make_file_errors", []string{"make", "-f", "bad.entity", "user", "input.json"}, ""},
+	{"make_too_many_arguments", []string{"make", "-f", "users.entity", "user", "a.json", "b.json"}, ""},
+	{"make_bad_flag", []string{"make", "-x", "-f", "users.entity", "user"}, ""},
+	{"sample", []string{"sample", "-f", "orders.entity", "-f", "user*.entity", "-f", "users.entity", "--pretty", "order"}, ""},
+	{"sample_input", []string{"sample", "--input", "-f", "users.entity", "user"}, ""},
+	{"schema", []string{"schema", "-f", "users.entity", "user"}, ""},
+	{"schema_bad_mode", []string{"schema", "-f", "users.entity", "--mode", "both", "user"}, ""},
+	{"schema_input", []string{"schema", "-f", "users.entity", "--mode", "input", "users"}, ""},
+	{"schema_every_entity", []string{"schema", "-f", "users.entity"}, ""},
+	{"schema_openapi", []string{"schema", "-f", "users.entity", "-f", "orders.entity", "--openapi"}, ""},
+	{"schema_unknown_entity", []string{"schema", "-f", "users.entity", "usr"}, ""},
+	{"schema_warnings", []string{"schema", "-f", "patterns.entity", "codes"}, ""},
+	{"no_command", nil, ""},
+	{"unknown_command", []string{"frobnicate"}, ""},
+	{"help", []string{"help"}, ""},
+	{"help_make", []string{"help", "make"}, ""},
+	{"help_flag", []string{"check", "-h"}, ""},
+	{"help_unknown", []string{"help", "frobnicate"}, ""},
+}
+
+func TestCommands(t *testing.T) {
+	for _, tt := range commandTests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runBinary(t, "testdata", tt.stdin, tt.args...)
+			got := "exit " + strconv.Itoa(code) + "\n-- stdout --\n" + stdout + "-- stderr --\n" + stderr
+			golden(t, filepath.Join("testdata", "golden", tt.name+".golden"), got)
+		})
+	}
+}
+
+// TestHelpForEveryCommand: every command has help text, printed with exit
+// status 0 by "help NAME" and by "NAME -h".
+func TestHelpForEveryCommand(t *testing.T) {
+	for _, c := range commands {
+		t.Run(c.name, func(t *testing.T) {
+			for _, args := range [][]string{{"help", c.name}, {c.name, "-h"}, {c.name, "--help"}} {
+				code, stdout, stderr := runBinary(t, "testdata", "", args...)
+				if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "usage: expose "+c.name+" ") || len(stdout) < 200 {
+					t.Errorf("expose %s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), code, stdout, stderr)
+				}
+			}
+		})
+	}
+}
+
+// TestFmtWrite: fmt -w rewrites a file in the canonical form, which check
+// accepts and fmt -l then leaves out.
+func TestFmtWrite(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile("testdata/messy.entity")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "m.entity"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runBinary(t, dir, "", "fmt", "-w", "m.entity"); code != 0 || stdout != "" || stderr != "" {
+		t.Fatalf("fmt -w: exit %d, %q, %q", code, stdout, stderr)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "m.entity"))
+	want, _ := os.ReadFile("testdata/golden/fmt.golden")
+	if !strings.Contains(string(want), string(got)) {
+		t.Errorf("fmt -w wrote\n%s\nnot what fmt printed:\n%s", got, want)
+	}
+	if code, stdout, _ := runBinary(t, dir, "", "fmt", "-l", "m.entity"); code != 0 || stdout != "" {
+		t.Errorf("fmt -l after fmt -w: exit %d, %q", code, stdout)
+	}
+}
+
+// TestCheckAbsolutePath: errors name a file as the command line names it,
+// outside the working directory too.
+func TestCheckAbsolutePath(t *testing.T) {
+	abs, err := filepath.Abs("testdata/bad.entity")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runBinary(t, t.TempDir(), "", "check", abs)
+	if code != 1 || !strings.HasPrefix(stderr, abs+":2:10: ") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to write it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s: got\n%s\nwant\n%s", path, got, want)
+	}
+}

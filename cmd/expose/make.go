@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/entity/entitytest"
+)
+
+var makeCmd = &command{
+	name:  "make",
+	usage: "-f FILE… [-flags NAMES] [--pretty] ENTITY [input.json]",
+	help: `Make shapes a JSON payload with ENTITY, as entity.MakeJSON does, and prints
+the result: keys renamed, values converted, defaults filled, groups nested,
+references made. The input is the file input.json, or standard input when it
+is left out or is "-". When the payload fails the entity's rules, every field
+error is printed (path: message) and the exit status is 1.
+
+  -f FILE        an .entity file or glob declaring ENTITY and what it
+                 references (repeatable)
+  -flags NAMES   the flags the files' if and unless name (comma separated)
+  --pretty       indent the JSON
+`,
+	run: runMake,
+}
+
+func runMake(env *env, args []string) error {
+	fs, fl := newFlags("make", true)
+	pretty := fs.Bool("pretty", false, "indent the JSON")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) < 1 || len(pos) > 2 {
+		return fmt.Errorf("%w: want ENTITY and at most one input file, got %d arguments", errUsage, len(pos))
+	}
+	e, err := loadEntity(env, fl, pos[0])
+	if err != nil {
+		return err
+	}
+	var in []byte
+	if len(pos) == 2 && pos[1] != "-" {
+		in, err = os.ReadFile(pos[1])
+	} else {
+		in, err = io.ReadAll(env.stdin)
+	}
+	if err != nil {
+		return err
+	}
+	out, err := e.MakeJSON(in)
+	if err != nil {
+		var ve *entity.ValidationError
+		if !errors.As(err, &ve) {
+			return err
+		}
+		for _, fe := range ve.Fields {
+			fmt.Fprintln(env.stderr, fe.Error())
+		}
+		return errReported
+	}
+	return writeJSON(env, out, *pretty)
+}
+
+var sampleCmd = &command{
+	name:  "sample",
+	usage: "-f FILE… [-flags NAMES] [--input] [--pretty] ENTITY",
+	help: `Sample prints an example payload of ENTITY, built from its declaration by
+entitytest.Sample: defaults where there are, else a value that passes every
+rule of the field.
+
+  -f FILE        an .entity file or glob declaring ENTITY and what it
+                 references (repeatable)
+  -flags NAMES   the flags the files' if and unless name (comma separated)
+  --input        an input the entity accepts (a request body MakeRequest
+                 takes) rather than the output it writes
+  --pretty       indent the JSON
+`,
+	run: runSample,
+}
+
+func runSample(env *env, args []string) error {
+	fs, fl := newFlags("sample", true)
+	input := fs.Bool("input", false, "a sample input rather than output")
+	pretty := fs.Bool("pretty", false, "indent the JSON")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: want one ENTITY, got %d arguments", errUsage, len(pos))
+	}
+	e, err := loadEntity(env, fl, pos[0])
+	if err != nil {
+		return err
+	}
+	var opts []entitytest.SampleOption
+	if *input {
+		opts = append(opts, entitytest.Input)
+	}
+	return writeJSON(env, entitytest.Sample(e, opts...), *pretty)
+}
+
+// loadEntity loads the files and returns the entity named name, or an
+// error that lists the entities the files declare.
+func loadEntity(env *env, fl *files, name string) (*entity.Entity, error) {
+	reg, err := load(env, fl)
+	if err != nil {
+		return nil, err
+	}
+	if e := reg.Lookup(name); e != nil {
+		return e, nil
+	}
+	return nil, fmt.Errorf("the files declare no entity %q (they declare %q)", name, reg.Names())
+}
+
+// writeJSON prints b and a newline, indented with two spaces if pretty.
+func writeJSON(env *env, b []byte, pretty bool) error {
+	if pretty {
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, b, "", "  "); err != nil {
+			return err
+		}
+		b = buf.Bytes()
+	}
+	_, err := env.stdout.Write(append(b, '\n'))
+	return err
+}

@@ -1,0 +1,335 @@
+package dsl
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// golden compares got with the golden file path, or rewrites it with -update.
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to write it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+// parseFileTests: what a file's lines become. Each want lists the entities
+// printed as triples (Entity.String), which says everything but positions.
+var parseFileTests = []struct {
+	name string
+	src  string
+	want string
+}{
+	{"one field", "user {\n  id number num\n}\n", `"user",` + "\n\t" + `"id", "number", "num",` + "\n"},
+	{"no final newline", "user {\n  id number\n}", `"user",` + "\n\t" + `"id", "number", "",` + "\n"},
+	{"CRLF lines", "user {\r\n  id number req\r\n}\r\n", `"user",` + "\n\t" + `"id", "number", "req",` + "\n"},
+	{"a byte order mark", "\uFEFFuser {\n}\n", `"user",` + "\n"},
+	{"tabs", "user\t{\n\tid\tnumber\treq | max\t5\n}\n", `"user",` + "\n\t" + `"id", "number", "req | max 5",` + "\n"},
+	{"an empty entity", "e {\n}\n", `"e",` + "\n"},
+	{"two entities", "a {\n}\nb {\n  x $a\n}\n", `"a",` + "\n" + `"b",` + "\n\t" + `"x", "$a", "",` + "\n"},
+	{"methods", "u POST {\n}\n", `"u",` + "\n\t" + `"POST",` + "\n"},
+	{"methods separated by bars", "u GET|HEAD {\n}\n", `"u",` + "\n\t" + `"GET|HEAD",` + "\n"},
+	{"methods separated by spaces and commas", "u PUT, PATCH {\n}\n", `"u",` + "\n\t" + `"PUT|PATCH",` + "\n"},
+	{"a group", "u {\n  g { rename h\n    a string\n  }\n}\n",
+		`"u",` + "\n\t" + `"g", "{", "rename h",` + "\n\t\t" + `"a", "string", "",` + "\n\t" + `"g", "}", "",` + "\n"},
+	{"a group's closing name", "u {\n  g {\n  } other\n}\n",
+		`"u",` + "\n\t" + `"g", "{", "",` + "\n\t" + `"other", "}", "",` + "\n"},
+	{"quoted names", "'my entity' {\n  'first name' string\n  \"it's\" string\n  'a''b' string\n}\n",
+		`"my entity",` + "\n\t" + `"first name", "string", "",` + "\n\t" + `"it's", "string", "",` + "\n\t" + `"a'b", "string", "",` + "\n"},
+	{"a quoted reference", "u {\n  x $'my entity'\n}\n", `"u",` + "\n\t" + `"x", "$my entity", "",` + "\n"},
+	{"comments", "# a\nu { # b\n  # c\n  x string req # d\n} # e\n# f\n", `"u",` + "\n\t" + `"x", "string", "req",` + "\n"},
+	{"a # in quotes or inside a word", "u {\n  x string msg 'a #b' | regex a#b\n  y#z string\n}\n",
+		`"u",` + "\n\t" + `"x", "string", "msg 'a #b' | regex a#b",` + "\n\t" + `"y#z", "string", "",` + "\n"},
+	{"a # after a bar", "u {\n  x string req |# c\n}\n", `"u",` + "\n\t" + `"x", "string", "req |",` + "\n"},
+}
+
+// TestParseFile checks what each form of line becomes, and that the
+// triples the entities print as parse to the same tree.
+func TestParseFile(t *testing.T) {
+	for _, tt := range parseFileTests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.name == "a # after a bar" {
+				// "req |" is an empty rule after "|": the comment ends the rules.
+				_, err := ParseFile("t.entity", []byte(tt.src))
+				if err == nil || !strings.Contains(err.Error(), `t.entity:2:16: entity "u", field "x": empty rule after "|"`) {
+					t.Fatalf("ParseFile = %v, want an empty rule after |", err)
+				}
+				return
+			}
+			f, err := ParseFile("t.entity", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			for _, e := range f.Entities {
+				b.WriteString(e.String())
+				back, err := Parse(e.Name, e.Triples()...)
+				if err != nil || !cmp.Equal(e, back, fileRoundTripOpts) {
+					t.Fatalf("Parse(Triples()) = %v (-want +got):\n%s", err, cmp.Diff(e, back, fileRoundTripOpts))
+				}
+			}
+			if got := b.String(); got != tt.want {
+				t.Errorf("entities:\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestParseFilePositions checks the positions of entities, fields, closing
+// braces, rules, arguments and comments: file, line and byte column.
+func TestParseFilePositions(t *testing.T) {
+	src := "# top\nuser POST {\n  'a b'  string  req | max 5  # why\n  g {\n  }\n}\n"
+	f, err := ParseFile("u.entity", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(line, col int) Pos { return Pos{File: "u.entity", Line: line, Col: col, Offset: -1} }
+	e := f.Entities[0]
+	a, g := e.Fields[0], e.Fields[1]
+	tests := []struct {
+		name      string
+		got, want Pos
+	}{
+		{"entity", e.Pos, at(2, 1)},
+		{"entity's }", e.ClosePos, at(6, 1)},
+		{"quoted field", a.Pos, at(3, 3)},
+		{"rule", a.Rules[0].Pos, Pos{File: "u.entity", Line: 3, Col: 18, Part: PartRules, Offset: 0}},
+		{"second rule", a.Rules[1].Pos, Pos{File: "u.entity", Line: 3, Col: 24, Part: PartRules, Offset: 6}},
+		{"argument", a.Rules[1].Args[0].Pos, Pos{File: "u.entity", Line: 3, Col: 28, Part: PartRules, Offset: 10}},
+		{"group", g.Pos, at(4, 3)},
+		{"group's }", g.ClosePos, at(5, 3)},
+		{"comment", f.Comments[0].Pos, at(1, 1)},
+		{"trailing comment", f.Comments[1].Pos, at(3, 31)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.got != tt.want {
+				t.Errorf("Pos = %+v, want %+v", tt.got, tt.want)
+			}
+		})
+	}
+	if a.SourceLine != "  'a b'  string  req | max 5  # why" || a.RulesText != "req | max 5" {
+		t.Errorf("SourceLine %q, RulesText %q", a.SourceLine, a.RulesText)
+	}
+	if !f.Comments[1].Trailing || f.Comments[0].Trailing || f.Comments[1].Text != "# why" {
+		t.Errorf("comments %+v %+v", f.Comments[0], f.Comments[1])
+	}
+}
+
+// TestParseFileErrors checks every error of each file of
+// testdata/fileerrors against its golden file: all are reported, each as
+// file:line:col with the line and a caret under the fault.
+func TestParseFileErrors(t *testing.T) {
+	eachFile(t, "testdata/fileerrors/*.entity", func(t *testing.T, path string, src []byte) {
+		name := filepath.Base(path)
+		f, err := ParseFile(name, src)
+		if f != nil || err == nil {
+			t.Fatalf("ParseFile = %v, %v; want errors only", f, err)
+		}
+		var l ErrorList
+		if !errors.As(err, &l) {
+			t.Fatalf("error %T is not an ErrorList", err)
+		}
+		var b strings.Builder
+		for _, e := range l {
+			if e.Pos.File != name || e.Pos.Line < 1 {
+				t.Errorf("error without a place in the file: %#v", e)
+			}
+			b.WriteString(e.Error())
+			b.WriteString("\n")
+		}
+		golden(t, strings.TrimSuffix(path, ".entity")+".golden", []byte(b.String()))
+	})
+}
+
+// eachFile runs fn, as a subtest named after the file, on every file that
+// glob matches, which must be at least one.
+func eachFile(t *testing.T, glob string, fn func(t *testing.T, path string, src []byte)) {
+	t.Helper()
+	paths, _ := filepath.Glob(glob)
+	if len(paths) == 0 {
+		t.Fatalf("no %s", glob)
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fn(t, path, src)
+		})
+	}
+}
+
+// TestParseFileErrorsRecover: an error in one line hides none in another,
+// even an error in an entity's first line.
+func TestParseFileErrorsRecover(t *testing.T) {
+	src := "user FETCH {\n  a nmber\n}\nb {\n  c nmbr\n}\n"
+	_, err := ParseFile("r.entity", []byte(src))
+	var l ErrorList
+	if !errors.As(err, &l) {
+		t.Fatalf("ParseFile = %v", err)
+	}
+	var lines []int
+	for _, e := range l {
+		lines = append(lines, e.Pos.Line)
+	}
+	if !slices.Equal(lines, []int{1, 2, 5}) {
+		t.Errorf("errors on lines %v, want [1 2 5]:\n%v", lines, l)
+	}
+}
+
+// TestParseFileNesting: dsl.MaxNesting bounds a file's groups as it does
+// triples'.
+func TestParseFileNesting(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("e {\n")
+	for range MaxNesting + 1 {
+		b.WriteString("g {\n")
+	}
+	for range MaxNesting + 1 {
+		b.WriteString("}\n")
+	}
+	b.WriteString("}\n")
+	_, err := ParseFile("n.entity", []byte(b.String()))
+	var l ErrorList
+	if !errors.As(err, &l) || len(l) != 1 || !strings.Contains(l[0].Msg, "nests deeper than 10000") || l[0].Pos.Line != MaxNesting+2 {
+		t.Fatalf("ParseFile = %v, want one nesting error on line %d", err, MaxNesting+2)
+	}
+}
+
+// fileRoundTripOpts compares trees read from different text: positions,
+// the text as written and the lines quoted are left out.
+var fileRoundTripOpts = cmp.Options{
+	cmpopts.IgnoreFields(Entity{}, "Pos", "ClosePos"),
+	cmpopts.IgnoreFields(Field{}, "Pos", "ClosePos", "SourceLine", "TypeName", "RulesText"),
+	cmpopts.IgnoreFields(Rule{}, "Pos"),
+	cmpopts.IgnoreFields(Arg{}, "Pos"),
+	cmpopts.IgnoreFields(Comment{}, "Pos"),
+	cmpopts.IgnoreFields(File{}, "Name"),
+	cmpopts.EquateEmpty(),
+}
+
+// TestFormatGolden formats each file of testdata/file and compares the
+// result with its golden file; the result reads back as the same tree and
+// formats to itself.
+func TestFormatGolden(t *testing.T) {
+	eachFile(t, "testdata/file/*.entity", func(t *testing.T, path string, src []byte) {
+		f, err := ParseFile(path, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := f.Format()
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, strings.TrimSuffix(path, ".entity")+".golden", out)
+		checkFileRoundTrip(t, f, out)
+	})
+}
+
+// checkFileRoundTrip checks that out, the formatted f, reads back as f and
+// formats to itself.
+func checkFileRoundTrip(t *testing.T, f *File, out []byte) {
+	t.Helper()
+	again, err := ParseFile("again.entity", out)
+	if err != nil {
+		t.Fatalf("formatted file does not parse: %v\n%s", err, out)
+	}
+	if !cmp.Equal(f, again, fileRoundTripOpts) {
+		t.Fatalf("formatted file reads back differently (-want +got):\n%s\n%s", cmp.Diff(f, again, fileRoundTripOpts), out)
+	}
+	out2, err := again.Format()
+	if err != nil || string(out2) != string(out) {
+		t.Fatalf("Format is not stable (%v):\n%s\nthen\n%s", err, out, out2)
+	}
+}
+
+// TestTriplesToFile: every declaration of parseTests written as a file
+// reads back as the same triples.
+func TestTriplesToFile(t *testing.T) {
+	for _, tt := range parseTests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkTriplesToFile(t, tt.want)
+		})
+	}
+}
+
+// checkTriplesToFile checks that e, written as a file, reads back as an
+// entity with the same triples, or that Format says why it cannot be
+// written.
+func checkTriplesToFile(t *testing.T, e *Entity) {
+	t.Helper()
+	out, err := FormatEntities(e)
+	if err != nil {
+		if !noFileForm(e) {
+			t.Fatalf("FormatEntities: %v", err)
+		}
+		return
+	}
+	f, err := ParseFile("t.entity", out)
+	if err != nil {
+		t.Fatalf("the file form does not parse: %v\n%s", err, out)
+	}
+	if len(f.Entities) != 1 {
+		t.Fatalf("%d entities read back from\n%s", len(f.Entities), out)
+	}
+	want, got := fileTriples(e), fileTriples(f.Entities[0])
+	if f.Entities[0].Name != e.Name || !slices.Equal(want, got) {
+		t.Fatalf("triples through the file form (-want +got):\n%s\n%s", cmp.Diff(want, got), out)
+	}
+}
+
+// fileTriples is e.Triples() with an argument starting with "#" counted as
+// quoted, as the file form writes it (quoted or not, it is never a number
+// or JSON, so it means the same).
+func fileTriples(e *Entity) []string {
+	c := e.Clone()
+	c.walk(func(f *Field, _ int, closing bool) {
+		for _, r := range f.Rules {
+			for i, a := range r.Args {
+				if strings.HasPrefix(a.Text, "#") {
+					r.Args[i].Quoted = true
+				}
+			}
+		}
+	})
+	return c.Triples()
+}
+
+// noFileForm reports whether e holds text the file form cannot: a line
+// break in a name, a reference or an argument, or a rule name starting
+// with "#".
+func noFileForm(e *Entity) bool {
+	bad := strings.Contains(e.Name, "\n")
+	e.walk(func(f *Field, _ int, closing bool) {
+		bad = bad || strings.Contains(f.Name+f.Ref+f.CloseName, "\n")
+		for _, r := range f.Rules {
+			bad = bad || strings.HasPrefix(r.Name, "#")
+			for _, a := range r.Args {
+				bad = bad || strings.Contains(a.Text, "\n")
+			}
+		}
+	})
+	return bad
+}

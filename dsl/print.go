@@ -1,0 +1,213 @@
+package dsl
+
+import (
+	"errors"
+	"strings"
+	"unicode/utf8"
+)
+
+// Format prints the file in its canonical form: entities one after the
+// other with a blank line between them, fields indented by two spaces a
+// level, the names, types and rules of the fields of one entity or group
+// in aligned columns, the comments where they were, a blank line kept
+// where the source had one or more, and no trailing white space. Reading
+// the result with ParseFile gives the same entities and comments.
+//
+// A file made by hand from entities read from triples has no comments and
+// no positions, and prints the same way: this is how a triples declaration
+// is written as a file. A name, type or argument holding a line break
+// ("\n"), or a rule name starting with "#" (which a file reads as a
+// comment), has no file form: Format reports it and prints nothing.
+func (f *File) Format() ([]byte, error) {
+	pr := &printer{comments: f.Comments}
+	for i, e := range f.Entities {
+		if i > 0 {
+			pr.blank = true
+		}
+		pr.entity(e)
+	}
+	pr.leading(-1, 0) // the comments after the last entity
+	if pr.err != nil {
+		return nil, pr.err
+	}
+	return []byte(pr.b.String()), nil
+}
+
+// FormatEntities prints entities read from triples as an .entity file.
+func FormatEntities(es ...*Entity) ([]byte, error) {
+	return (&File{Entities: es}).Format()
+}
+
+type printer struct {
+	b        strings.Builder
+	comments []*Comment // those not printed yet
+	last     int        // the source line printed last; 0 for none
+	blank    bool       // a blank line is due before what is printed next
+	err      error
+}
+
+func (pr *printer) fail(msg string) {
+	if pr.err == nil {
+		pr.err = errors.New("dsl: " + msg)
+	}
+}
+
+// line starts a line at depth for something from the source line src (0
+// when it comes from no source), after the blank line due, if any.
+func (pr *printer) line(depth, src int) {
+	if src > 0 && pr.last > 0 && src > pr.last+1 {
+		pr.blank = true
+	}
+	if pr.blank && pr.b.Len() > 0 {
+		pr.b.WriteByte('\n')
+	}
+	pr.blank = false
+	if src > 0 {
+		pr.last = src
+	}
+	for range depth {
+		pr.b.WriteString("  ")
+	}
+}
+
+// leading prints the comments on lines before src at depth; src < 0 prints
+// them all.
+func (pr *printer) leading(src, depth int) {
+	if src == 0 {
+		return
+	}
+	for len(pr.comments) > 0 && (src < 0 || pr.comments[0].Pos.Line < src) {
+		c := pr.comments[0]
+		pr.comments = pr.comments[1:]
+		pr.line(depth, c.Pos.Line)
+		pr.text(c.Text)
+		pr.b.WriteByte('\n')
+	}
+}
+
+// end ends the line printed for the source line src, with its trailing
+// comment.
+func (pr *printer) end(src int) {
+	if src > 0 && len(pr.comments) > 0 && pr.comments[0].Trailing && pr.comments[0].Pos.Line == src {
+		pr.b.WriteString("  ")
+		pr.text(pr.comments[0].Text)
+		pr.comments = pr.comments[1:]
+	}
+	pr.b.WriteByte('\n')
+}
+
+// text writes s, which must hold no line break.
+func (pr *printer) text(s string) {
+	if strings.Contains(s, "\n") {
+		pr.fail("no file form for text holding a line break: " + quote(s))
+	}
+	pr.b.WriteString(s)
+}
+
+func (pr *printer) entity(e *Entity) {
+	pr.leading(e.Pos.Line, 0)
+	pr.line(0, e.Pos.Line)
+	pr.text(fileName(e.Name))
+	if len(e.Methods) > 0 {
+		pr.b.WriteByte(' ')
+		pr.text(strings.Join(e.Methods, "|"))
+	}
+	pr.b.WriteString(" {")
+	pr.end(e.Pos.Line)
+	pr.fields(e.Fields, 1)
+	pr.leading(e.ClosePos.Line, 1)
+	pr.line(0, e.ClosePos.Line)
+	pr.b.WriteByte('}')
+	pr.end(e.ClosePos.Line)
+}
+
+// column is one field's line before alignment.
+type column struct {
+	name, typ, rules string
+}
+
+// fields prints the fields of one entity or group at depth, their columns
+// aligned. It recurses into groups: a tree reaches this printer through
+// Parse or ParseFile, which bound nesting by MaxNesting.
+func (pr *printer) fields(fs []*Field, depth int) {
+	cols := make([]column, len(fs))
+	nameW, typeW := 0, 0
+	for i, f := range fs {
+		cols[i] = column{fileName(f.Name), fileType(f), pr.rules(f)}
+		nameW = max(nameW, utf8.RuneCountInString(cols[i].name))
+		typeW = max(typeW, utf8.RuneCountInString(cols[i].typ))
+	}
+	for i, f := range fs {
+		c := cols[i]
+		pr.leading(f.Pos.Line, depth)
+		pr.line(depth, f.Pos.Line)
+		pr.text(c.name)
+		pr.pad(nameW - utf8.RuneCountInString(c.name) + 2)
+		pr.text(c.typ)
+		if c.rules != "" {
+			pr.pad(typeW - utf8.RuneCountInString(c.typ) + 2)
+			pr.text(c.rules)
+		}
+		pr.end(f.Pos.Line)
+		if f.Kind != FieldGroup {
+			continue
+		}
+		pr.fields(f.Fields, depth+1)
+		pr.leading(f.ClosePos.Line, depth+1)
+		pr.line(depth, f.ClosePos.Line)
+		pr.b.WriteByte('}')
+		if f.CloseName != "" && f.CloseName != f.Name {
+			pr.b.WriteByte(' ')
+			pr.text(fileName(f.CloseName))
+		}
+		pr.end(f.ClosePos.Line)
+	}
+}
+
+func (pr *printer) pad(n int) {
+	for range n {
+		pr.b.WriteByte(' ')
+	}
+}
+
+// rules prints a field's rules as its rules column, where a "#" starting an
+// argument would start a comment: such an argument is quoted.
+func (pr *printer) rules(f *Field) string {
+	parts := make([]string, len(f.Rules))
+	for i, r := range f.Rules {
+		if r == nil {
+			continue
+		}
+		if r.Name == "" || r.Name[0] == '#' || r.Name[0] == '\'' || r.Name[0] == '"' || hasSpace(r.Name) || strings.Contains(r.Name, "|") {
+			pr.fail("no rules string holds the rule name " + quote(r.Name))
+		}
+		var b strings.Builder
+		b.WriteString(r.Name)
+		for _, a := range r.Args {
+			b.WriteByte(' ')
+			if a.Text != "" && a.Text[0] == '#' {
+				a.Quoted = true
+			}
+			b.WriteString(a.String())
+		}
+		parts[i] = b.String()
+	}
+	return strings.Join(parts, " | ")
+}
+
+// fileName prints a name bare when the file reads it back as it is, else
+// quoted.
+func fileName(s string) string {
+	if s == "" || s == "{" || s == "}" || s[0] == '#' || s[0] == '\'' || s[0] == '"' || hasSpace(s) {
+		return Arg{Text: s, Quoted: true}.String()
+	}
+	return s
+}
+
+// fileType prints a field's type column.
+func fileType(f *Field) string {
+	if f.Kind == FieldRef && (f.Ref == "" || f.Ref[0] == '\'' || f.Ref[0] == '"' || hasSpace(f.Ref)) {
+		return "$" + Arg{Text: f.Ref, Quoted: true}.String()
+	}
+	return f.typeString()
+}

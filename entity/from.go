@@ -1,0 +1,235 @@
+package entity
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// This file holds `from 'a.b.0.c'`: a field that reads its value at a path
+// of the input rather than under its own name. The first step is read as
+// a field of that name would be (so every input kind reads it: maps,
+// structs, raw JSON, requests); the steps after it descend into what it
+// holds: a key of an object, an index of a list.
+
+// fromPath is a compiled `from`: the node that reads its first step, and
+// the steps after it.
+type fromPath struct {
+	first *node
+	rest  []string
+}
+
+// parseFrom splits a from path at its dots; `\.` is a dot within a name.
+// It reports false for a path with an empty step.
+func parseFrom(p string) ([]string, bool) {
+	var steps []string
+	var cur strings.Builder
+	for i := 0; i < len(p); i++ {
+		switch {
+		case p[i] == '\\' && i+1 < len(p) && p[i+1] == '.':
+			cur.WriteByte('.')
+			i++
+		case p[i] == '.':
+			steps = append(steps, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(p[i])
+		}
+	}
+	steps = append(steps, cur.String())
+	for _, s := range steps {
+		if s == "" {
+			return nil, false
+		}
+	}
+	return steps, true
+}
+
+// read returns the value node n reads from src: under its name, or at its
+// from path.
+func (r *run) read(src *source, n *node) raw {
+	if n.from == nil {
+		return src.get(n)
+	}
+	return r.descend(src.get(n.from.first), n.from.rest)
+}
+
+// descend follows steps into in: absent (null) wherever a step finds
+// nothing, or a value that is neither an object nor a list.
+func (r *run) descend(in raw, steps []string) raw {
+	for _, step := range steps {
+		switch in.kind {
+		case rawJSON:
+			in = r.jsonStep(in, step)
+		case rawAny:
+			if in.a == nil {
+				return raw{}
+			}
+			in = goStep(in.a, step)
+		default:
+			return raw{}
+		}
+	}
+	return in
+}
+
+// jsonStep reads key step of a raw JSON object, or element step of a raw
+// JSON array, through the run's tape (see rawjson.go).
+func (r *run) jsonStep(in raw, step string) raw {
+	text, tape := in.s, r.js.tape
+	k := int(in.n) + 2 // the first entry inside the container
+	want, isIndex := -1, false
+	if text[0] == '[' {
+		i, err := strconv.Atoi(step)
+		if err != nil || i < 0 {
+			return raw{}
+		}
+		want, isIndex = i, true
+	}
+	closer := byte('}')
+	if isIndex {
+		closer = ']'
+	}
+	for i, idx := skipSpace(text, 1), 0; text[i] != closer; idx++ {
+		match := isIndex && idx == want
+		if !isIndex {
+			size, plain := literal(tape, k)
+			k++
+			end := i + size
+			key := text[i+1 : end-1]
+			if !plain {
+				key = unquote(text[i:end])
+			}
+			match = key == step
+			i = skipSpace(text, skipSpace(text, end)+1)
+		}
+		var end int
+		var v raw
+		switch c := text[i]; c {
+		case '"':
+			size, plain := literal(tape, k)
+			k++
+			end = i + size
+			if plain {
+				v = raw{kind: rawStr, s: text[i+1 : end-1], view: true}
+			} else {
+				v = raw{kind: rawStr, s: unquote(text[i:end]), view: true}
+			}
+		case '{', '[':
+			sp := tape[k : k+2 : k+2]
+			end = i + int(sp[0])
+			v = raw{kind: rawJSON, s: text[i:end], n: int64(k)}
+			k = int(sp[1])
+		case 't':
+			end, v = i+4, raw{a: true}
+		case 'f':
+			end, v = i+5, raw{a: false}
+		case 'n':
+			end = i + 4
+		default:
+			end = scalarEnd(text, i)
+			v = raw{kind: rawNum, s: text[i:end]}
+		}
+		if match {
+			return v
+		}
+		if i = skipSpace(text, end); text[i] == ',' {
+			i = skipSpace(text, i+1)
+		}
+	}
+	return raw{}
+}
+
+// goStep reads key step of a Go object (a map with string keys, a struct,
+// an *Object) or element step of a Go list.
+func goStep(v any, step string) raw {
+	switch x := v.(type) {
+	case map[string]any:
+		return raw{a: x[step]}
+	case map[string]string:
+		if s, ok := x[step]; ok {
+			return raw{kind: rawStr, s: s}
+		}
+		return raw{}
+	case []any:
+		if i, err := strconv.Atoi(step); err == nil && i >= 0 && i < len(x) {
+			return raw{a: x[i]}
+		}
+		return raw{}
+	case *Object:
+		got, _ := x.Get(step)
+		return raw{a: got}
+	}
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
+		if rv.IsNil() {
+			return raw{}
+		}
+		rv = rv.Elem()
+	}
+	switch rv.Kind() {
+	case reflect.Map:
+		if rv.Type().Key().Kind() != reflect.String {
+			return raw{}
+		}
+		e := rv.MapIndex(reflect.ValueOf(step).Convert(rv.Type().Key()))
+		if !e.IsValid() {
+			return raw{}
+		}
+		return rawOfValue(e)
+	case reflect.Slice, reflect.Array:
+		i, err := strconv.Atoi(step)
+		if err != nil || i < 0 || i >= rv.Len() {
+			return raw{}
+		}
+		return rawOfValue(rv.Index(i))
+	case reflect.Struct:
+		return readField(rv, typeFields(rv.Type())[step])
+	}
+	return raw{}
+}
+
+// fromSource returns the source a group with a from path reads its fields
+// from: the object at the path, or an empty input. release says whether a
+// raw JSON object was taken (releaseJSON after the group).
+func (r *run) fromSource(src *source, n *node) (sub source, release bool) {
+	in := r.read(src, n)
+	switch {
+	case in.kind == rawJSON && in.s[0] == '{':
+		return source{js: r.takeJSON(in.s, int32(in.n), n.owner)}, true
+	case in.kind == rawAny && in.a != nil:
+		if s, ok := sourceOf(in.a, n.owner); ok {
+			return s, false
+		}
+	}
+	return source{}, false
+}
+
+// appendFromPath appends the steps of a from path after its first to an
+// input path and a JSON Pointer.
+func appendFromPath(bin, bptr []byte, rest []string) ([]byte, []byte) {
+	for _, s := range rest {
+		if i, err := strconv.Atoi(s); err == nil && i >= 0 && strconv.Itoa(i) == s {
+			bin = AppendPathIndex(bin, i)
+		} else {
+			bin = AppendPathKey(bin, s)
+		}
+		bptr = appendPointerToken(bptr, s)
+	}
+	return bin, bptr
+}
+
+// appendGroupFrom writes a group with a from path: its fields read from
+// the object at the path (none there: an empty input).
+//
+//go:noinline
+func (r *run) appendGroupFrom(dst []byte, n *node, src *source, depth int) []byte {
+	sub, release := r.fromSource(src, n)
+	r.push(frame{n: n, kind: frameGroup})
+	dst = r.appendObject(dst, n.group, &sub, depth-1)
+	r.pop()
+	if release {
+		r.releaseJSON()
+	}
+	return dst
+}

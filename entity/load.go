@@ -1,0 +1,159 @@
+package entity
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/expose-go/expose/dsl"
+)
+
+// LoadFS loads the entities declared in the .entity files of fsys that the
+// patterns (fs.Glob patterns, such as "schemas/*.entity") match, in the
+// registry, as if each were exposed with Expose; the file format is package
+// dsl's (dsl.ParseFile). It is meant for files embedded in the program:
+//
+//	//go:embed schemas/*.entity
+//	var schemas embed.FS
+//
+//	func init() {
+//		if err := entity.LoadFS(schemas, "schemas/*.entity"); err != nil {
+//			log.Fatal(err)
+//		}
+//	}
+//
+// It is all or nothing: every file is read, parsed and compiled, then,
+// once they all compile, every reference of the files' entities is checked
+// as Check checks it (a $ref names an entity of the files or of the
+// registry; a bare default on a reference does not fail; merges write no
+// key twice, in the files' entities and in the registry's entities that
+// merge them), and only when nothing failed are the entities exposed. An entity declared twice across the files, or already exposed
+// in the registry, is an error: LoadFS replaces nothing. A pattern that
+// matches no file is an error.
+//
+// The error (but for no pattern at all) is a *LoadError listing every error of every file, each as
+// path:line:col: message with the line and a caret under the fault, the
+// path being the file's within fsys.
+func (r *Registry) LoadFS(fsys fs.FS, patterns ...string) error {
+	if len(patterns) == 0 {
+		return errors.New("entity: LoadFS: no pattern: give the files to load, such as \"schemas/*.entity\"")
+	}
+	var errs dsl.ErrorList
+	var decls []*dsl.Entity
+	seen := map[string]bool{}
+	for _, pat := range patterns {
+		paths, err := fs.Glob(fsys, pat)
+		if err != nil {
+			errs.Add(&dsl.Error{Pos: dsl.Pos{File: pat}, Msg: "bad pattern: " + err.Error()})
+			continue
+		}
+		if len(paths) == 0 {
+			errs.Add(&dsl.Error{Pos: dsl.Pos{File: pat}, Msg: "the pattern matches no file"})
+			continue
+		}
+		for _, path := range paths {
+			if seen[path] {
+				continue
+			}
+			seen[path] = true
+			src, err := fs.ReadFile(fsys, path)
+			if err != nil {
+				errs.Add(&dsl.Error{Pos: dsl.Pos{File: path}, Msg: err.Error()})
+				continue
+			}
+			f, err := dsl.ParseFilePartial(path, src)
+			if l, ok := err.(dsl.ErrorList); ok {
+				errs = append(errs, l...)
+			}
+			decls = append(decls, f.Entities...)
+		}
+	}
+
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	errs = append(errs, r.declaredOnce(decls)...)
+	// Compile in a scratch registry that sees the registry's entities, so
+	// that references are checked, and bare defaults probed, before
+	// anything is exposed here.
+	s := r.scratch()
+	var compiled []*Entity
+	for _, d := range decls {
+		e, err := compile(s, d)
+		if l, ok := err.(dsl.ErrorList); ok {
+			errs = append(errs, l...)
+			continue
+		}
+		compiled = append(compiled, e)
+		e.slot = s.slotFor(d.Name)
+		e.slot.e.Store(e)
+	}
+	if len(errs) == 0 {
+		errs = checkEntities(compiled)
+	}
+	if len(errs) > 0 {
+		errs.Sort()
+		return &LoadError{Errors: errs}
+	}
+	es := make([]*Entity, len(decls))
+	for i, d := range decls {
+		e, err := compile(r, d)
+		if err != nil { // the scratch compile passed: it cannot fail here
+			return &LoadError{Errors: dsl.ErrorList{{Entity: d.Name, Pos: d.Pos, Msg: "LoadFS: " + err.Error()}}}
+		}
+		es[i] = e
+		// The registry's entities that merge it must not write a key
+		// twice, as Expose checks.
+		for _, x := range r.mergeDependents(e) {
+			x.Msg += fmt.Sprintf(" (if %q were loaded as declared)", d.Name)
+			errs.Add(x)
+		}
+	}
+	if len(errs) > 0 {
+		errs.Sort()
+		return &LoadError{Errors: errs}
+	}
+	for _, e := range es {
+		e.slot = r.slotFor(e.name)
+		e.slot.e.Store(e)
+	}
+	return nil
+}
+
+// declaredOnce reports the entities of decls declared twice, or already
+// exposed in the registry.
+func (r *Registry) declaredOnce(decls []*dsl.Entity) dsl.ErrorList {
+	var errs dsl.ErrorList
+	first := map[string]*dsl.Entity{}
+	for _, d := range decls {
+		if prev, dup := first[d.Name]; dup {
+			errs.Add(&dsl.Error{Entity: d.Name, Pos: d.Pos, Msg: fmt.Sprintf("entity %q is declared twice: first at %v", d.Name, prev.Pos)})
+			continue
+		}
+		first[d.Name] = d
+		if r.Lookup(d.Name) != nil {
+			errs.Add(&dsl.Error{Entity: d.Name, Pos: d.Pos, Msg: fmt.Sprintf("entity %q is already exposed in the registry: LoadFS replaces nothing", d.Name)})
+		}
+	}
+	return errs
+}
+
+// scratch returns a registry with r's rules, key case, messages and
+// limits, whose slots hold r's entities: what a declaration compiled in it
+// means is what it would mean in r, and it changes nothing in r.
+func (r *Registry) scratch() *Registry {
+	s := &Registry{rules: r.rules, keyCase: r.keyCase}
+	s.maxDepth.Store(r.maxDepth.Load())
+	s.maxBody.Store(r.maxBody.Load())
+	s.maxErrs.Store(r.maxErrs.Load())
+	s.maxOut.Store(r.maxOut.Load())
+	s.reqRatio.Store(r.reqRatio.Load())
+	s.msgs.Store(r.msgs.Load())
+	s.problemBase.Store(r.problemBase.Load())
+	s.flags.Store(r.flags.Load())
+	for _, name := range r.Names() {
+		if e := r.Lookup(name); e != nil {
+			s.slotFor(name).e.Store(e)
+		}
+	}
+	return s
+}

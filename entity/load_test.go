@@ -1,0 +1,218 @@
+package entity_test
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/entity"
+)
+
+// loadFiles are the files LoadFS tests read.
+var loadFiles = fstest.MapFS{
+	"schemas/user.entity": {Data: []byte(`# the user
+user {
+  id       number  num | rename 'number'
+  name     string  req
+  details  {
+    age   number  num
+    mail  string  email
+  }
+  code     string  default 'unknown'
+}
+`)},
+	"schemas/users.entity": {Data: []byte(`users {
+  offset  number  default 0
+  limit   number  default 0
+  list    $user
+}
+`)},
+	"bad/a.entity": {Data: []byte(`a {
+  x  nmber
+  y  string  req | rnge 1
+  z  number  min 5 | max 3
+}
+`)},
+	"bad/b.entity": {Data: []byte(`b {
+  r  $nobody
+  d  number  range 9 1
+  e  string  email | default 'nope'
+  k  string
+  kk string  rename k
+}
+`)},
+	"dup/one.entity":  {Data: []byte("user {\n  a string\n}\n")},
+	"dup/two.entity":  {Data: []byte("other {\n}\nuser {\n  b string\n}\n")},
+	"dup/only.entity": {Data: []byte("lonely {\n  u  $user\n}\n")},
+}
+
+// TestLoadFS: the files' entities are exposed, refer to each other, and
+// make what their triples would.
+func TestLoadFS(t *testing.T) {
+	reg := entity.NewRegistry()
+	if err := reg.LoadFS(loadFiles, "schemas/*.entity"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := reg.MakeJSON("users", map[string]any{"limit": 1, "list": []any{map[string]any{"id": "7", "name": "ann", "age": 30}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"offset":0,"limit":1,"list":[{"number":7,"name":"ann","details":{"age":30,"mail":null},"code":"unknown"}]}`
+	if string(got) != want {
+		t.Errorf("MakeJSON = %s\nwant %s", got, want)
+	}
+	if p := reg.Lookup("user").Decl().Fields[0].Pos; p.String() != "schemas/user.entity:3:3" {
+		t.Errorf("the field's position is %v", p)
+	}
+}
+
+// TestLoadFSErrors: every error of every file is reported, each at its
+// file:line:col, and nothing is exposed.
+func TestLoadFSErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		patterns []string
+		before   []string // an entity exposed from Go first
+		want     []string // the errors' first lines, in order
+	}{
+		{"syntax and compiler errors of two files", []string{"bad/*.entity"}, nil, []string{
+			`bad/a.entity:2:6: entity "a", field "x": unknown type "nmber" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")`,
+			`bad/a.entity:3:20: entity "a", field "y": unknown rule "rnge"`,
+			`bad/a.entity:4:22: entity "a", field "z": max: minimum 5 is greater than maximum 3: no value meets both`,
+			`bad/b.entity:3:14: entity "b", field "d": range: minimum 9 is greater than maximum 1`,
+			`bad/b.entity:4:30: entity "b", field "e": the default fails rule "email": must be a valid email address`,
+			`bad/b.entity:6:3: entity "b", field "kk": output key "k" is already written by field "k" (bad/b.entity:5:3)`,
+		}},
+		{"declared twice across files", []string{"dup/one.entity", "dup/two.entity"}, nil, []string{
+			`dup/two.entity:3:1: entity "user": entity "user" is declared twice: first at dup/one.entity:1:1`,
+		}},
+		{"already exposed from Go", []string{"schemas/user.entity"}, []string{"user"}, []string{
+			`schemas/user.entity:2:1: entity "user": entity "user" is already exposed in the registry: LoadFS replaces nothing`,
+		}},
+		{"a reference to nothing", []string{"dup/only.entity"}, nil, []string{
+			`dup/only.entity:2:3: entity "lonely", field "u": $user names no entity`,
+		}},
+		{"a pattern that matches nothing", []string{"schemas/*.entity", "nothing/*.entity"}, nil, []string{
+			`nothing/*.entity: the pattern matches no file`,
+		}},
+		{"a bad pattern", []string{"schemas/[.entity"}, nil, []string{
+			`schemas/[.entity: bad pattern: syntax error in pattern`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := entity.NewRegistry()
+			for _, name := range tt.before {
+				reg.MustExpose(name, "id", "number", "")
+			}
+			err := reg.LoadFS(loadFiles, tt.patterns...)
+			var le *entity.LoadError
+			if !errors.As(err, &le) {
+				t.Fatalf("LoadFS = %v, want a *LoadError", err)
+			}
+			if got := firstLines(le.Errors); strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("errors:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+			for _, e := range le.Errors {
+				if !strings.Contains(err.Error(), e.Error()) {
+					t.Errorf("the LoadError's text leaves out %q", e.Error())
+				}
+			}
+			var l dsl.ErrorList
+			if !errors.As(err, &l) || len(l) != len(le.Errors) {
+				t.Errorf("errors.As finds no dsl.ErrorList in %T", err)
+			}
+			names := reg.Names()
+			if len(names) != len(tt.before) {
+				t.Errorf("after a failed LoadFS the registry holds %v, want %v", names, tt.before)
+			}
+		})
+	}
+}
+
+// firstLines returns the first line of each error's text.
+func firstLines(l dsl.ErrorList) []string {
+	var out []string
+	for _, e := range l {
+		out = append(out, strings.SplitN(e.Error(), "\n", 2)[0])
+	}
+	return out
+}
+
+// TestLoadFSReferenceErrors: references are checked once every file
+// compiles, against the files' entities and the registry's.
+func TestLoadFSReferenceErrors(t *testing.T) {
+	files := fstest.MapFS{
+		"a.entity": {Data: []byte("a {\n  b  $b\n  c  $c  default\n}\n")},
+		"c.entity": {Data: []byte("c {\n  x  string  req\n}\n")},
+	}
+	reg := entity.NewRegistry()
+	err := reg.LoadFS(files, "*.entity")
+	want := "entity: LoadFS: 2 errors\n" +
+		"a.entity:2:3: entity \"a\", field \"b\": $b names no entity\n" +
+		"     2 |   b  $b\n" +
+		"       |   ^\n" +
+		"a.entity:3:3: entity \"a\", field \"c\": its bare default makes $c from an empty input, which fails: x: is required\n" +
+		"     3 |   c  $c  default\n" +
+		"       |   ^"
+	if err == nil || err.Error() != want {
+		t.Fatalf("LoadFS =\n%v\nwant\n%s", err, want)
+	}
+	reg.MustExpose("b", "id", "number", "")
+	files["c.entity"] = &fstest.MapFile{Data: []byte("c {\n  x  string  default 'x'\n}\n")}
+	if err := reg.LoadFS(files, "*.entity"); err != nil {
+		t.Fatalf("with b exposed from Go and c fixed: %v", err)
+	}
+	if reg.Lookup("a") == nil || reg.Lookup("c") == nil {
+		t.Fatal("a and c not exposed")
+	}
+}
+
+// TestLoadFSMergeDependents: an entity of the registry that merges one the
+// files declare must not write a key twice once it is loaded, as Expose
+// checks it.
+func TestLoadFSMergeDependents(t *testing.T) {
+	reg := entity.NewRegistry()
+	reg.MustExpose("user", "city", "string", "", "addr", "$address", "merge")
+	files := fstest.MapFS{"address.entity": {Data: []byte("address {\n  city  string\n}\n")}}
+	err := reg.LoadFS(files, "*.entity")
+	var le *entity.LoadError
+	if !errors.As(err, &le) || len(le.Errors) != 1 || !strings.Contains(le.Errors[0].Msg, `(if "address" were loaded as declared)`) {
+		t.Fatalf("LoadFS = %v, want the merge clash of user", err)
+	}
+	if reg.Lookup("address") != nil {
+		t.Fatal("address exposed after a failed LoadFS")
+	}
+	files["address.entity"] = &fstest.MapFile{Data: []byte("address {\n  street  string\n}\n")}
+	if err := reg.LoadFS(files, "*.entity"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := reg.MakeJSON("user", map[string]any{"city": "x", "addr": map[string]any{"street": "y"}}); string(got) != `{"city":"x","street":"y"}` {
+		t.Errorf("MakeJSON = %s", got)
+	}
+}
+
+// TestLoadFSNoPattern: LoadFS needs a pattern.
+func TestLoadFSNoPattern(t *testing.T) {
+	if err := entity.NewRegistry().LoadFS(loadFiles); err == nil || !strings.HasPrefix(err.Error(), "entity: LoadFS: no pattern") {
+		t.Fatalf("LoadFS() = %v", err)
+	}
+}
+
+// TestLoadFSDir: LoadFS reads an os.DirFS as well as an embed.FS.
+func TestLoadFSDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/x.entity", []byte("x POST {\n  n  number  req\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg := entity.NewRegistry()
+	if err := reg.LoadFS(os.DirFS(dir), "*.entity"); err != nil {
+		t.Fatal(err)
+	}
+	if got := reg.Lookup("x").Decl().Methods; len(got) != 1 || got[0] != "POST" {
+		t.Errorf("methods %v", got)
+	}
+}
