@@ -440,6 +440,10 @@ func (g *schemaGen) valueSchemaOf(e *Entity, n *node, nullable bool) map[string]
 		// The rules judge the transformed value, not the input (" abc "
 		// trimmed passes len 3).
 		comments = []string{"its rules judge the value once transformed, which the input is not"}
+	case g.mode == InputSchema && n.typ == rules.Time && hasChecks(n):
+		// The rules judge the date, whatever text or number gave it
+		// (in 2024-01-15 takes "2024/1/15"): no keyword on the text says it.
+		comments = []string{"its rules judge the date, not the text or number that gives it"}
 	case n.format == nil || g.mode == InputSchema:
 		comments = g.addRules(e, n, alts[0])
 	}
@@ -466,6 +470,9 @@ func (g *schemaGen) valueSchemaOf(e *Entity, n *node, nullable bool) map[string]
 	}
 	return s
 }
+
+// hasChecks reports whether a value node has checks that run.
+func hasChecks(n *node) bool { return len(n.inChecks)+len(n.outChecks) > 0 }
 
 // schema returns the JSON Schema of what the format writes: the schema of
 // the kind it writes (a string for a layout, an integer for unix, a number

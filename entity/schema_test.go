@@ -299,3 +299,28 @@ func TestSchemaWarningsFrom(t *testing.T) {
 		t.Errorf("SchemaWarnings() = %q, want %q", got, want)
 	}
 }
+
+// TestJSONSchemaInOnDates: in on a date is an enum of the RFC 3339 texts
+// Make writes, and, since a request may give the date in any text or
+// number the conversion reads, no enum in the input schema.
+func TestJSONSchemaInOnDates(t *testing.T) {
+	e := exposeOne(t, "date", "in 2024-01-15")
+	for _, tt := range []struct {
+		mode entity.SchemaMode
+		want string
+		has  bool
+	}{
+		{entity.OutputSchema, `"enum"`, true},
+		{entity.OutputSchema, `"2024-01-15T00:00:00Z"`, true},
+		{entity.InputSchema, `"enum"`, false},
+		{entity.InputSchema, `"$comment": "its rules judge the date, not the text or number that gives it"`, true},
+	} {
+		b, err := e.JSONSchema(tt.mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte(tt.want)) != tt.has {
+			t.Errorf("%v: %s in %s: %v, want %v", tt.mode, tt.want, b, !tt.has, tt.has)
+		}
+	}
+}
