@@ -13,6 +13,9 @@ staticcheck_version=v0.8.2
 
 modules=(. examples)
 [ -f bench/go.mod ] && modules+=(bench)
+# The schemas tested against validators (JSON Schema, OpenAPI): test-only
+# dependencies, kept out of the library's go.mod.
+[ -f schematest/go.mod ] && modules+=(schematest)
 
 unformatted=$(gofmt -l . | grep -v '^testdata/' || true)
 if [ -n "$unformatted" ]; then

@@ -223,6 +223,21 @@
 // "invalid-json" or "unsupported-media-type"; any other problem is
 // "about:blank", titled with its status phrase. See WriteError.
 //
+// # Schemas
+//
+// Entity.JSONSchema exports an entity as JSON Schema 2020-12, walked from
+// the plan Make runs: OutputSchema says what Make writes (output names,
+// groups nested, null where a field has no req and no default, no other
+// keys), InputSchema what MakeRequest accepts under its strict
+// conversions (declared names, groups flattened, every lossless form of a
+// value, required where req has no default). Each type's schema comes
+// from rules.Kind.Schema and rules.Kind.InputSchema, each rule's keywords
+// from its rules.Def's Schema hook; a rule without one is named in a
+// "$comment" and in SchemaWarnings. Registry.OpenAPI writes an OpenAPI
+// 3.1 document for a list of Routes (X- fields as header parameters, GET
+// fields as query parameters, the problem details responses), and
+// Registry.OpenAPIComponents the components alone.
+//
 // # Limits
 //
 // Every call's work is bounded by its input and by the registry's limits,

@@ -162,6 +162,9 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 // lazy, written under a condition (if, unless, since, until), left out
 // when null or empty (omitnil, omitempty), or writeonly.
 func (f *Field) Optional() bool {
+	if f.node != nil {
+		return f.node.mayBeAbsent() // what schema export says too
+	}
 	return f.Lazy || len(f.If) > 0 || len(f.Unless) > 0 || f.Since != "" || f.Until != "" ||
 		f.OmitNil || f.OmitEmpty || f.WriteOnly
 }
@@ -180,8 +183,11 @@ func (f *Field) WrittenByDefault() bool {
 // whose `if` holds no flag of the call and those another field of a later
 // version range reads. (A lazy field is read: a selection never skips a
 // check.)
-func (f *Field) ReadByDefault() bool {
-	n := f.node
+func (f *Field) ReadByDefault() bool { return f.node.readByDefault() }
+
+// readByDefault is Field.ReadByDefault's answer for n: what InputSchema
+// describes.
+func (n *node) readByDefault() bool {
 	return n == nil || !n.readOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed())
 }
 
@@ -293,6 +299,9 @@ func (f *Field) Entity() *Entity {
 // group, nor where a default fills the value (unless the default is itself
 // null), nor on a `req` field.
 func (f *Field) Nullable() bool {
+	if f.node != nil {
+		return f.node.writesNull() // what schema export says too
+	}
 	switch {
 	case f.Kind == dsl.FieldGroup:
 		return false

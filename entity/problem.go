@@ -27,6 +27,69 @@ import (
 // and its status phrase as its title, as RFC 9457 (4.2.1) asks of a
 // problem that means no more than its status.
 
+// The members of the problem details the package writes, and of each
+// entry of a validation problem's "errors": appendJSON and
+// appendProblem write these names, and problemSchemas describes them.
+const (
+	memberType    = "type"
+	memberTitle   = "title"
+	memberStatus  = "status"
+	memberDetail  = "detail"
+	memberErrors  = "errors"  // validation
+	memberOmitted = "omitted" // validation, past Registry.MaxErrors
+	memberOffset  = "offset"  // invalid-json, when known
+	memberAccept  = "accept"  // unsupported-media-type
+
+	memberPointer    = "pointer"
+	memberPath       = "path"
+	memberOutputPath = "outputPath"
+	memberCode       = "code"
+	memberParams     = "params" // only when the rule has some
+	memberMessage    = "message"
+)
+
+// problemSchemas returns the JSON Schemas (2020-12) of the problem details
+// the package writes, with type URIs under base, and of one entry of a
+// validation problem's "errors", under the names problem and fieldError:
+// the schema of every error response (see Registry.OpenAPI). fieldRef is
+// the URI reference of the field error's schema.
+func problemSchemas(base, fieldRef string) (problem, fieldError map[string]any) {
+	str := map[string]any{"type": "string"}
+	count := map[string]any{"type": "integer", "minimum": int64(0)}
+	fieldError = map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			memberPointer:    map[string]any{"type": "string", "description": "an RFC 6901 JSON Pointer to where the value was read in the input"},
+			memberPath:       map[string]any{"type": "string", "description": "where the value was read: list[1].mail"},
+			memberOutputPath: map[string]any{"type": "string", "description": "where the value would be written: list[1].details.mail"},
+			memberCode:       map[string]any{"type": "string", "description": "the stable name of what failed: required, type, min, email…"},
+			memberParams:     map[string]any{"type": "object", "description": "the rule's arguments by name"},
+			memberMessage:    map[string]any{"type": "string", "description": "the message, in the client's language"},
+		},
+		"required": []any{memberCode, memberMessage, memberOutputPath, memberPath, memberPointer},
+	}
+	types := []any{"about:blank"}
+	for _, k := range []string{problemInvalidJSON, problemMediaType, problemValidation} {
+		types = append(types, base+k)
+	}
+	problem = map[string]any{
+		"type":        "object",
+		"description": "RFC 9457 problem details",
+		"properties": map[string]any{
+			memberType:    map[string]any{"type": "string", "enum": types},
+			memberTitle:   str,
+			memberStatus:  map[string]any{"type": "integer", "minimum": int64(400), "maximum": int64(599)},
+			memberDetail:  str,
+			memberErrors:  map[string]any{"type": "array", "items": map[string]any{"$ref": fieldRef}},
+			memberOmitted: count,
+			memberOffset:  count,
+			memberAccept:  map[string]any{"type": "array", "items": str},
+		},
+		"required": []any{memberDetail, memberStatus, memberTitle, memberType},
+	}
+	return problem, fieldError
+}
+
 // problemContentType is the Content-Type of every error response.
 const problemContentType = "application/problem+json"
 
@@ -234,27 +297,27 @@ func carrierMessage(sc statusCoder) string {
 
 // appendJSON appends the problem details as JSON, type URIs under base.
 func (p *problem) appendJSON(dst []byte, base string) []byte {
-	dst = append(dst, `{"type":`...)
+	dst = append(dst, `{"`+memberType+`":`...)
 	if p.kind == "" {
 		dst = append(dst, `"about:blank"`...)
 	} else {
 		dst = appendString(dst, base+p.kind)
 	}
-	dst = append(dst, `,"title":`...)
+	dst = append(dst, `,"`+memberTitle+`":`...)
 	dst = appendString(dst, p.title)
-	dst = append(dst, `,"status":`...)
+	dst = append(dst, `,"`+memberStatus+`":`...)
 	dst = strconv.AppendInt(dst, int64(p.status), 10)
-	dst = append(dst, `,"detail":`...)
+	dst = append(dst, `,"`+memberDetail+`":`...)
 	if p.ve != nil {
 		return p.ve.appendProblemMembers(dst)
 	}
 	dst = appendString(dst, p.detail)
 	if p.hasOff {
-		dst = append(dst, `,"offset":`...)
+		dst = append(dst, `,"`+memberOffset+`":`...)
 		dst = strconv.AppendInt(dst, int64(p.offset), 10)
 	}
 	if p.kind == problemMediaType {
-		dst = append(dst, `,"accept":[`...)
+		dst = append(dst, `,"`+memberAccept+`":[`...)
 		for i, t := range strings.Split(p.accept, ",") {
 			if i > 0 {
 				dst = append(dst, ',')
@@ -282,7 +345,7 @@ func (e *ValidationError) appendProblemMembers(dst []byte) []byte {
 		detail += "; " + strconv.Itoa(len(fields)) + " listed"
 	}
 	dst = appendString(dst, detail)
-	dst = append(dst, `,"errors":[`...)
+	dst = append(dst, `,"`+memberErrors+`":[`...)
 	for i, f := range fields {
 		if i > 0 {
 			dst = append(dst, ',')
@@ -291,7 +354,7 @@ func (e *ValidationError) appendProblemMembers(dst []byte) []byte {
 	}
 	dst = append(dst, ']')
 	if e.Omitted > 0 {
-		dst = append(dst, `,"omitted":`...)
+		dst = append(dst, `,"`+memberOmitted+`":`...)
 		dst = strconv.AppendInt(dst, int64(e.Omitted), 10)
 	}
 	return append(dst, '}')
@@ -308,13 +371,13 @@ func (f *FieldError) appendProblem(dst []byte) []byte {
 	if f == nil {
 		f = &FieldError{}
 	}
-	dst = append(dst, `{"pointer":`...)
+	dst = append(dst, `{"`+memberPointer+`":`...)
 	dst = appendString(dst, f.Pointer)
-	dst = append(dst, `,"path":`...)
+	dst = append(dst, `,"`+memberPath+`":`...)
 	dst = appendString(dst, f.Path)
-	dst = append(dst, `,"outputPath":`...)
+	dst = append(dst, `,"`+memberOutputPath+`":`...)
 	dst = appendString(dst, f.OutputPath)
-	dst = append(dst, `,"code":`...)
+	dst = append(dst, `,"`+memberCode+`":`...)
 	code := f.Code
 	if code == "" {
 		code = f.Rule
@@ -325,11 +388,11 @@ func (f *FieldError) appendProblem(dst []byte) []byte {
 		// input's values. Keys are sorted; a value that is not JSON leaves
 		// the member out rather than break the body.
 		if b, err := json.Marshal(f.Params); err == nil {
-			dst = append(dst, `,"params":`...)
+			dst = append(dst, `,"`+memberParams+`":`...)
 			dst = append(dst, b...)
 		}
 	}
-	dst = append(dst, `,"message":`...)
+	dst = append(dst, `,"`+memberMessage+`":`...)
 	dst = appendString(dst, f.Message)
 	return append(dst, '}')
 }

@@ -288,10 +288,12 @@ var schemaKeywords = map[string]func(any) bool{
 	"minLength": nonNegativeInteger, "maxLength": nonNegativeInteger,
 	"minItems": nonNegativeInteger, "maxItems": nonNegativeInteger,
 	"minimum": isJSONNumber, "maximum": isJSONNumber, "exclusiveMaximum": isJSONNumber,
-	"pattern":       isPattern,
-	"format":        func(v any) bool { s, ok := v.(string); return ok && (s == "uri" || s == "email") },
-	"type":          isSchemaType,
-	"enum":          func(v any) bool { l, ok := v.([]any); return ok && len(l) > 0 },
+	"pattern": isPattern,
+	"format":  func(v any) bool { s, ok := v.(string); return ok && (s == "uri" || s == "email") },
+	"type":    isSchemaType,
+	"enum":    func(v any) bool { l, ok := v.([]any); return ok && len(l) > 0 },
+	// What the hook cannot say as a keyword (a regex ECMA-262 reads otherwise).
+	"$comment":      func(v any) bool { s, ok := v.(string); return ok && s != "" },
 	"minProperties": nonNegativeInteger, "maxProperties": nonNegativeInteger,
 }
 
@@ -427,7 +429,9 @@ func TestSchemaKeywords(t *testing.T) {
 		{"range on a number", "range", []string{"1.5", "2"}, Float, map[string]any{"minimum": 1.5, "maximum": int64(2)}},
 		{"regex", "regex", []string{"^a+$"}, String, map[string]any{"pattern": "^a+$"}},
 		{"regex on none", "regex", []string{"^a+$"}, Any, map[string]any{"pattern": "^a+$", "type": "string"}},
-		{"email", "email", nil, String, map[string]any{"format": "email", "pattern": emailPattern}},
+		{"regex rewritten for ECMA-262", "regex", []string{"^a.b$"}, String, map[string]any{"pattern": `^a[^\n]b$`}},
+		{"regex ECMA-262 reads otherwise", "regex", []string{"(?i)a"}, String, map[string]any{"$comment": "regex /(?i)a/ is RE2 syntax that ECMA-262 reads otherwise: not written as a pattern"}},
+		{"email", "email", nil, String, map[string]any{"pattern": emailPattern}},
 		{"url", "url", nil, String, map[string]any{"format": "uri", "pattern": urlPattern}},
 		{"date", "date", nil, String, map[string]any{"pattern": datePattern}},
 		{"time on none", "time", nil, Any, map[string]any{"pattern": clockPattern, "type": "string"}},

@@ -83,4 +83,16 @@
 //
 // A Set is safe for concurrent use. Builtin returns a new Set on each call,
 // so rules registered in one are not seen by another.
+//
+// # JSON Schema
+//
+// Schema export (entity.Entity.JSONSchema) reads the JSON Schema of each
+// type from the type table (Kind.Schema for what a field writes,
+// Kind.InputSchema for what strict input accepts) and each rule's keywords
+// from its Def's Schema hook: min, max and range give minLength, minimum
+// or minItems; regex a pattern (rewritten by ECMAPattern for ECMA-262, or
+// a "$comment" where no pattern means the same); email, date and time the
+// pattern of exactly what they accept; url format "uri" and a pattern; num,
+// bool and timestamp what they accept on the types where they are not
+// Implied.
 package rules

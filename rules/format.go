@@ -415,9 +415,11 @@ var (
 	// and a host.
 	urlSample, urlSchema = formatHooks("https://example.com/", map[string]any{"format": "uri", "pattern": urlPattern})
 	// email: format email (RFC 5321) differs from the library's rule both
-	// ways (quoted local parts, non-ASCII local parts); the pattern is the
-	// rule exactly.
-	emailSample, emailSchema = formatHooks("user@example.com", map[string]any{"format": "email", "pattern": emailPattern})
+	// ways: it allows quoted local parts with spaces, and refuses what the
+	// rule accepts (a..b@example.com, non-ASCII local parts, a local part
+	// over 64 bytes), so that a validator asserting formats would refuse
+	// addresses Make writes. The pattern alone is the rule, exactly.
+	emailSample, emailSchema = formatHooks("user@example.com", map[string]any{"pattern": emailPattern})
 	// date and time: format date and time are RFC 3339's, stricter than
 	// the rules' (2024/1/5, 9:30), so only the pattern is given.
 	dateSample, dateSchema   = formatHooks("2024-01-15", map[string]any{"pattern": datePattern})

@@ -68,14 +68,18 @@ func regexSample(args []string, _ Kind) any {
 	return nil
 }
 
-// regexSchema gives the pattern as it is: JSON Schema's patterns are
-// unanchored too. RE2 and ECMA-262 read most patterns alike; one that uses
-// RE2's own syntax ((?i), \z, \pL) is given as written.
+// regexSchema gives the pattern in ECMA-262's syntax (see ECMAPattern):
+// JSON Schema's patterns are unanchored too. A pattern that uses RE2's own
+// syntax ((?i), \z, \pL) has no pattern that means the same: it is named
+// in a "$comment" instead, which schema export reports.
 func regexSchema(args []string, declared Kind) map[string]any {
 	if len(args) != 1 {
 		return nil
 	}
-	return stringSchema(declared, map[string]any{"pattern": args[0]})
+	if p, ok := ECMAPattern(args[0]); ok {
+		return stringSchema(declared, map[string]any{"pattern": p})
+	}
+	return stringSchema(declared, map[string]any{"$comment": "regex /" + args[0] + "/ is RE2 syntax that ECMA-262 reads otherwise: not written as a pattern"})
 }
 
 // sampleRegex returns a string that pattern matches: generated from the

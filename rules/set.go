@@ -111,7 +111,10 @@ type Def struct {
 	// Schema returns the JSON Schema (2020-12) keywords that the rule adds
 	// to the field's schema ("minLength", "pattern", …), or nil when it adds
 	// none. The values are JSON values: string, float64, int64, bool,
-	// []any, map[string]any.
+	// []any, map[string]any. What the rule checks that no keyword says is
+	// given as a "$comment" (a regex whose RE2 syntax ECMA-262 reads
+	// otherwise): schema export keeps it on the property and reports it as
+	// a warning, as it does a rule without a Schema hook.
 	Schema func(args []string, declared Kind) map[string]any
 	// Params names the rule's arguments in order, for error bodies that
 	// give them as named parameters: ["min"] for `min`, ["min", "max"] for

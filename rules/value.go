@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -26,8 +27,9 @@ const (
 
 // kindDefs is the vocabulary of types: for each kind, the name a
 // declaration writes for it, the other names it accepts, whether it may be
-// a typed list's element type (`[]string`), the value of a bare default
-// and a sample value. Every other table of types (the parser's, the
+// a typed list's element type (`[]string`), the value of a bare default, a
+// sample value, and the JSON Schemas of what a field of the kind
+// writes and of what strict input accepts for it. Every other table of types (the parser's, the
 // compiler's, the test kit's) is derived from it: adding a type is adding a
 // row here, its conversion (entity/convert.go) and how it is written as
 // JSON (entity/make.go).
@@ -37,16 +39,64 @@ var kindDefs = [...]struct {
 	elem    bool       // a scalar: `[]name` is a typed list of it
 	zero    func() any // a new value each call: lists and maps are mutable
 	sample  func() any
+	schema  func() map[string]any   // what a field of the kind writes (see Kind.Schema)
+	input   func() []map[string]any // what strict input accepts for it (see Kind.InputSchema)
 }{
-	Null:   {name: "null", zero: none, sample: none},
-	String: {name: "string", aliases: []string{"text"}, elem: true, zero: func() any { return "" }, sample: func() any { return "sample" }},
-	Int:    {name: "number", aliases: []string{"num", "int", "integer", "long"}, elem: true, zero: func() any { return int64(0) }, sample: func() any { return int64(1) }},
-	Float:  {name: "float", aliases: []string{"double"}, elem: true, zero: func() any { return 0.0 }, sample: func() any { return 1.5 }},
-	Bool:   {name: "bool", aliases: []string{"boolean", "flag"}, elem: true, zero: func() any { return false }, sample: func() any { return true }},
-	Time:   {name: "date", aliases: []string{"datetime", "timestamp"}, elem: true, zero: func() any { return IntToTime(0) }, sample: func() any { return sampleTime }},
-	List:   {name: "list", aliases: []string{"array"}, zero: func() any { return []any{} }, sample: func() any { return []any{int64(1)} }},
-	Object: {name: "object", aliases: []string{"map", "json"}, zero: func() any { return map[string]any{} }, sample: func() any { return map[string]any{} }},
-	Any:    {name: "none", aliases: []string{"no"}, zero: none, sample: func() any { return "sample" }},
+	Null:   {name: "null", zero: none, sample: none, schema: schemaOf("type", "null"), input: inputOf(schemaOf("type", "null"))},
+	String: {name: "string", aliases: []string{"text"}, elem: true, zero: func() any { return "" }, sample: func() any { return "sample" }, schema: schemaOf("type", "string"), input: inputOf(schemaOf("type", "string"))},
+	Int:    {name: "number", aliases: []string{"num", "int", "integer", "long"}, elem: true, zero: func() any { return int64(0) }, sample: func() any { return int64(1) }, schema: schemaOf("type", "integer"), input: inputOf(intSchema, schemaOf("type", "string", "pattern", intTextPattern))},
+	Float:  {name: "float", aliases: []string{"double"}, elem: true, zero: func() any { return 0.0 }, sample: func() any { return 1.5 }, schema: schemaOf("type", "number"), input: inputOf(schemaOf("type", "number"), schemaOf("type", "string", "pattern", decimalPattern))},
+	Bool:   {name: "bool", aliases: []string{"boolean", "flag"}, elem: true, zero: func() any { return false }, sample: func() any { return true }, schema: schemaOf("type", "boolean"), input: inputOf(schemaOf("type", "boolean"), schemaOf("enum", []any{int64(0), int64(1)}), schemaOf("type", "string", "pattern", boolPattern))},
+	Time:   {name: "date", aliases: []string{"datetime", "timestamp"}, elem: true, zero: func() any { return IntToTime(0) }, sample: func() any { return sampleTime }, schema: schemaOf("type", "string", "format", "date-time"), input: inputOf(schemaOf("type", "string", "pattern", timestampPattern), millisSchema)},
+	List:   {name: "list", aliases: []string{"array"}, zero: func() any { return []any{} }, sample: func() any { return []any{int64(1)} }, schema: schemaOf("type", "array"), input: inputOf(schemaOf("type", "array"))},
+	Object: {name: "object", aliases: []string{"map", "json"}, zero: func() any { return map[string]any{} }, sample: func() any { return map[string]any{} }, schema: schemaOf("type", "object"), input: inputOf(schemaOf("type", "object"))},
+	Any:    {name: "none", aliases: []string{"no"}, zero: none, sample: func() any { return "sample" }, schema: schemaOf(), input: inputOf(schemaOf())},
+}
+
+// The JSON Schemas of the kinds, for kindDefs.
+var (
+	// intSchema is a JSON integer in the range of int64 (12.0 is one, as
+	// JSON Schema counts integers by value).
+	intSchema = schemaOf("type", "integer", "minimum", int64(math.MinInt64), "maximum", int64(math.MaxInt64))
+	// millisSchema is a number of Unix milliseconds whose date, its
+	// fraction dropped (truncated toward zero), falls in the years
+	// 0000–9999, the dates RFC 3339 can write.
+	millisSchema = schemaOf("type", "number", "exclusiveMinimum", minMillis-1, "exclusiveMaximum", maxMillis+1)
+)
+
+// The first and last millisecond of the years 0000–9999, in Unix
+// milliseconds.
+const (
+	minMillis = -62167219200000 // 0000-01-01T00:00:00Z
+	maxMillis = 253402300799999 // 9999-12-31T23:59:59.999Z
+)
+
+// intTextPattern is the text strict input reads as an integer: ParseInt's
+// syntax with no fraction but zeros ("27", "007", "-3", "12.0"). The range
+// of int64 is not written as a pattern.
+const intTextPattern = "^-?[0-9]+(?:\\.0+)?$"
+
+// schemaOf returns a function that makes a new schema of the keywords and
+// values given in pairs.
+func schemaOf(kv ...any) func() map[string]any {
+	return func() map[string]any {
+		m := make(map[string]any, len(kv)/2)
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+}
+
+// inputOf returns a function that makes new schemas of the alternatives.
+func inputOf(alts ...func() map[string]any) func() []map[string]any {
+	return func() []map[string]any {
+		out := make([]map[string]any, len(alts))
+		for i, a := range alts {
+			out[i] = a()
+		}
+		return out
+	}
 }
 
 // sampleTime is the sample of a date field and of the rules about times.
@@ -112,6 +162,44 @@ func (k Kind) Sample() any {
 		return kindDefs[k].sample()
 	}
 	return nil
+}
+
+// Schema returns the JSON Schema (2020-12) of the values a field of the
+// kind writes, as a new map: {"type": "string"} for String, "integer" for
+// Int, "number" for Float, "boolean" for Bool, a string of format
+// "date-time" for Time (RFC 3339 in UTC), "array" for List, "object" for
+// Object, and no keyword at all for Any (none writes any JSON value). Null
+// is {"type": "null"}. Null values of a field are not included: whether a
+// field writes null is the field's business, not its kind's.
+func (k Kind) Schema() map[string]any {
+	if int(k) < len(kindDefs) {
+		return kindDefs[k].schema()
+	}
+	return map[string]any{}
+}
+
+// InputSchema returns the JSON Schemas of the values that strict input
+// (entity.Strict, which requests are read with) converts to the kind
+// without loss, as new maps, one per form; a value is accepted when it is
+// one of them. The first is the form the field writes (its Schema, but for
+// Int, bounded to int64), the others the text and numbers that convert:
+//
+//	string  a string
+//	number  an integer in int64's range; text of ParseInt's syntax with no fraction but zeros ("27", "12.0")
+//	float   a number; text of ParseFloat's syntax
+//	bool    a boolean; 0 or 1; text that ParseBool reads ("on", "FALSE")
+//	date    text that ParseTime reads; Unix milliseconds of the years 0000–9999
+//	list    an array
+//	object  an object
+//	none    anything
+//
+// What a pattern cannot say is left out: text beyond int64's range, or a
+// number beyond float64's ("1e400"), matches but does not convert.
+func (k Kind) InputSchema() []map[string]any {
+	if int(k) < len(kindDefs) {
+		return kindDefs[k].input()
+	}
+	return []map[string]any{{}}
 }
 
 // IsElem reports whether the kind may be the element type of a typed list

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -18,198 +19,35 @@ import (
 var corpus = newCorpus()
 
 // corpusDecls lists the corpus, in the order it is declared; references
-// may point forward.
-var corpusDecls = []struct {
+// may point forward. It is read from ../testdata/corpus.json, which the
+// schema tests of the schematest module read too; its custom rules, even
+// and caps, are defined below.
+var corpusDecls = readCorpus("../testdata/corpus.json")
+
+// corpusDecl is one entity of the corpus.
+type corpusDecl struct {
 	name string
 	decl []string
-}{
-	{"user", []string{ // the seed's
-		"id", "number", "num | rename 'number'",
-		"name", "string", "req",
-		"details", "{", "",
-		"age", "number", "num",
-		"mail", "string", "email",
-		"details", "}", "",
-		"code", "string", "default 'unknown'",
-	}},
-	{"users", []string{
-		"offset", "number", "default 0",
-		"limit", "number", "default 0",
-		"list", "$user", "",
-	}},
-	{"scalars", []string{
-		"s", "string", "",
-		"n", "number", "",
-		"f", "float", "",
-		"b", "bool", "",
-		"d", "date", "",
-		"l", "list", "",
-		"o", "object", "",
-		"x", "none", "",
-	}},
-	{"required", []string{
-		"name", "text", "req",
-		"age", "int", "required",
-		"ok", "flag", "req",
-		"at", "timestamp", "req",
-	}},
-	{"defaults", []string{
-		"code", "string", "default 'unknown'",
-		"n", "number", "default 0",
-		"f", "float", "default 0.5",
-		"b", "bool", "default",
-		"d", "date", "default '2020-01-01'",
-		"l", "list", "default '[1,2]'",
-		"o", "object", `default '{"a":1}'`,
-		"x", "none", "default null",
-		"y", "none", "default 'text'",
-		"req", "string", "req | default 'r'",
-	}},
-	{"formats", []string{
-		"mail", "string", "email",
-		"site", "string", "url",
-		"day", "string", "date",
-		"at", "string", "time",
-		"ts", "string", "timestamp",
-		"long", "string", "email | min 30",
-		"short", "string", "url | max 15",
-	}},
-	{"sizes", []string{
-		"short", "string", "min 3",
-		"long", "string", "max 5",
-		"between", "string", "range 2 4",
-		"exact", "string", "range 7 7",
-		"age", "number", "range 0 150",
-		"neg", "number", "max -5",
-		"big", "number", "min 1000",
-		"score", "float", "range 0.5 0.9",
-		"tags", "list", "min 2",
-		"few", "list", "max 0",
-		"count", "number", "min 10 | max 20",
-	}},
-	{"patterns", []string{
-		"code", "string", "regex '^[A-Z]{3}-[0-9]{4}$'",
-		"slug", "string", "regex '^[a-z0-9]+(-[a-z0-9]+)*$'",
-		"hex", "string", "regex '^#[0-9a-fA-F]{6}$'",
-		"phone", "string", `regex '^\+?[0-9]{10,12}$' | min 12`,
-		"word", "string", `regex '\bgo\b' | min 5`,
-		"either", "string", "regex '^(yes|no)$'",
-		"lower", "string", "regex '^[^A-Z0-9]+$' | range 4 6",
-	}},
-	{"groups", []string{
-		"id", "number", "req",
-		"a", "{", "",
-		"b", "{", "rename 'B'",
-		"c", "number", "range 5 9",
-		"b", "}", "",
-		"d", "string", "min 2",
-		"a", "}", "",
-		"e", "{", "",
-		"e", "}", "",
-	}},
-	{"renamed", []string{
-		"id", "number", "rename 'ID'",
-		"first", "string", "rn 'firstName' | min 2",
-		"meta", "{", "rename 'Meta'",
-		"v", "number", "rename version",
-		"meta", "}", "",
-	}},
-	{"shaped", []string{ // per-call shaping: fields a call may leave out
-		"id", "number", "req",
-		"bio", "string", "lazy",
-		"token", "string", "if 'admin'",
-		"nick", "string", "unless 'guest'",
-		"amount", "string", "until 'v2'",
-		"amount", "number", "since 'v2'",
-		"more", "{", "since 'v3'",
-		"x", "string", "",
-		"more", "}", "",
-		"kids", "$shaped", "lazy",
-	}},
-	{"merging", []string{ // a $ref merged into its parent, and into a group
-		"name", "string", "",
-		"addr", "$postal", "merge",
-		"g", "{", "",
-		"home", "$postal", "merge",
-		"g", "}", "",
-		"n", "number", "",
-	}},
-	{"postal", []string{
-		"street", "string", "",
-		"city", "string", "min 1",
-	}},
-	{"tree", []string{
-		"name", "string", "req",
-		"children", "$tree", "",
-		"parent", "$tree", "",
-	}},
-	{"chain", []string{
-		"n", "number", "req",
-		"next", "$chain", "req",
-	}},
-	{"ping", []string{
-		"at", "date", "",
-		"pong", "$pong", "",
-	}},
-	{"pong", []string{
-		"at", "date", "",
-		"ping", "$ping", "default",
-	}},
-	{"loose", []string{
-		"x", "none", "min 3",
-		"y", "none", "email",
-		"z", "none", "regex '^a'",
-		"w", "none", "max 2",
-	}},
-	{"typechecks", []string{
-		"n", "number", "num",
-		"f", "float", "float",
-		"b", "bool", "bool",
-		"t", "date", "timestamp",
-		"s", "string", "num",
-		"sb", "string", "bool",
-		"nb", "number", "bool",
-	}},
-	{"custom", []string{
-		"n", "number", "even",
-		"s", "string", "caps | min 4",
-		"m", "number", "even | range 3 5",
-	}},
-	{"refs", []string{
-		"owner", "$user", "default",
-		"boss", "$user", "req",
-		"peer", "$user", "rename 'Peer'",
-	}},
-	{"secrets", []string{
-		"login", "string", "req",
-		"password", "string", "secret | min 8",
-	}},
-	{"keys", []string{
-		"a.b", "string", "",
-		"x y", "number", "",
-		"é", "string", "min 2",
-		"#", "bool", "",
-	}},
-	{"typedlists", []string{
-		"tags", "[]string", "min 1 | each 'len 3 | upper'",
-		"ns", "[]number", "each 'in 2 4'",
-		"ds", "[]date", "",
-		"few", "[]float", "max 2",
-		"users", "[]$user", "",
-	}},
-	{"written", []string{
-		"at", "date", "format unix",
-		"ms", "date", "format unixms",
-		"day", "date", "format date",
-		"web", "date", "format rfc1123",
-		"local", "date", "format '2006-01-02 15:04'",
-		"price", "float", "format fixed 2 | min 1",
-		"seen", "[]date", "min 1 | each 'format unix'",
-	}},
-	{"empty", nil},
-	{"undeclared", []string{
-		"ghost", "$nobody", "",
-	}},
+}
+
+// readCorpus reads the corpus file: a JSON array of {"name", "decl"}.
+func readCorpus(path string) []corpusDecl {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	var file []struct {
+		Name string   `json:"name"`
+		Decl []string `json:"decl"`
+	}
+	if err := json.Unmarshal(b, &file); err != nil {
+		panic(path + ": " + err.Error())
+	}
+	out := make([]corpusDecl, len(file))
+	for i, d := range file {
+		out[i] = corpusDecl{d.Name, d.Decl}
+	}
+	return out
 }
 
 // even is a custom rule: an even number.
