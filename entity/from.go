@@ -20,9 +20,21 @@ type fromPath struct {
 	rest  []string
 }
 
-// parseFrom splits a from path at its dots; `\.` is a dot within a name.
-// It reports false for a path with an empty step.
+// parseFrom splits a from path at its dots (splitDotted). It reports
+// false for a path with an empty step.
 func parseFrom(p string) ([]string, bool) {
+	steps := splitDotted(p)
+	for _, s := range steps {
+		if s == "" {
+			return nil, false
+		}
+	}
+	return steps, true
+}
+
+// splitDotted splits a dotted path, of from and of Only and Except, at its
+// dots; `\.` is a dot within a name.
+func splitDotted(p string) []string {
 	var steps []string
 	var cur strings.Builder
 	for i := 0; i < len(p); i++ {
@@ -37,13 +49,7 @@ func parseFrom(p string) ([]string, bool) {
 			cur.WriteByte(p[i])
 		}
 	}
-	steps = append(steps, cur.String())
-	for _, s := range steps {
-		if s == "" {
-			return nil, false
-		}
-	}
-	return steps, true
+	return append(steps, cur.String())
 }
 
 // read returns the value node n reads from src: under its name, or at its

@@ -1094,32 +1094,13 @@ func (mb *maskBuilder) planOf(n *node) (*objectPlan, string) {
 	return nil, ""
 }
 
-// splitPath splits a dotted path of Only or Except: `\.` is a dot within a
-// name.
-func splitPath(p string) []string {
-	var out []string
-	var cur strings.Builder
-	for i := 0; i < len(p); i++ {
-		switch {
-		case p[i] == '\\' && i+1 < len(p) && p[i+1] == '.':
-			cur.WriteByte('.')
-			i++
-		case p[i] == '.':
-			out = append(out, cur.String())
-			cur.Reset()
-		default:
-			cur.WriteByte(p[i])
-		}
-	}
-	return append(out, cur.String())
-}
 
 // walkPath follows a dotted path of Only or Except from b, calling at on
 // the entry of every node its last step names; step makes the
 // sub-selection of a node on the way (nil: the path ends here, as for a
 // node left out already).
 func (mb *maskBuilder) walkPath(b *building, path, full string, at func(*building, int), step func(*building, int, *buildEntry) *building) error {
-	names := splitPath(path)
+	names := splitDotted(path)
 	var walk func(b *building, names []string) error
 	walk = func(b *building, names []string) error {
 		name := names[0]
