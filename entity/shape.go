@@ -1094,7 +1094,6 @@ func (mb *maskBuilder) planOf(n *node) (*objectPlan, string) {
 	return nil, ""
 }
 
-
 // walkPath follows a dotted path of Only or Except from b, calling at on
 // the entry of every node its last step names; step makes the
 // sub-selection of a node on the way (nil: the path ends here, as for a
