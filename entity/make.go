@@ -583,7 +583,16 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 	dst = append(dst, '{')
 	for _, n := range p.nodes {
 		dst = append(dst, n.key...)
-		if dst = r.appendNode(dst, n, src, depth); r.stop {
+		if n.fast != fastNone { // the busiest case, without a call (see appendNode)
+			var ok bool
+			if dst, ok = r.appendFast(dst, n, src); ok {
+				if r.stop { // a long string passed the output limit
+					return dst
+				}
+				continue
+			}
+		}
+		if dst = r.appendSlow(dst, n, src, depth); r.stop {
 			return dst
 		}
 	}
@@ -595,13 +604,19 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 
 // appendNode writes the value of one node, after its key.
 func (r *run) appendNode(dst []byte, n *node, src *source, depth int) []byte {
+	if n.fast != fastNone {
+		if out, ok := r.appendFast(dst, n, src); ok {
+			return out
+		}
+	}
+	return r.appendSlow(dst, n, src, depth)
+}
+
+// appendSlow writes the value of one node but through its fast path: a
+// value field's general path, a group, a reference.
+func (r *run) appendSlow(dst []byte, n *node, src *source, depth int) []byte {
 	switch n.kind {
 	case nodeValue:
-		if n.fast != fastNone {
-			if out, ok := r.appendFast(dst, n, src); ok {
-				return out
-			}
-		}
 		return r.appendValueField(dst, n, src, depth)
 	case nodeGroup:
 		if depth <= 0 {
