@@ -20,7 +20,9 @@ import (
 // A list (a slice, an array, a JSON array) is refused: use MakeList, or
 // MakeJSON, AppendJSON or Write, which take lists. When fields fail, the
 // error is a *ValidationError listing every one and the Object is nil.
-// Make allocates the Object and its bytes, two allocations on success.
+// Make allocates the Object and its bytes, two allocations on success
+// (one more for a call given Select, Only, Except, With or Version, which
+// the Object remembers).
 func (e *Entity) Make(v any, opts ...Option) (*Object, error) {
 	if e == nil {
 		return nil, errNilEntity

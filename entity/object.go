@@ -49,17 +49,17 @@ type Object struct {
 	// follow find a value without reading the text before it.
 	idx atomic.Pointer[[]span]
 
-	// made is how the call that made it shaped it: the version and flags
-	// it had (which of the fields sharing a key wrote it), and whether it
-	// had shaping options (then Make does not take it as made: see madeBy).
-	made objectMade
+	// made is how the call that made it shaped it, when it had shaping
+	// options: the version and flags it had (which of the fields sharing
+	// a key wrote it); Make does not take such an Object as made (madeBy).
+	// nil for a call without them.
+	made *objectMade
 }
 
 // objectMade is how an Object was made (see Object.made).
 type objectMade struct {
-	ver    version
-	flags  uint64
-	shaped bool
+	ver   version
+	flags uint64
 }
 
 // span is where a value lies in an Object's text; start is -1 for a key
@@ -198,13 +198,13 @@ func (o *Object) Map() map[string]any {
 
 // madeBy reports whether e made the object: its keys are e's own.
 func (o *Object) madeBy(e *Entity) bool {
-	return o.plan == e.root && len(o.data) >= 2 && !o.made.shaped
+	return o.plan == e.root && len(o.data) >= 2 && o.made == nil
 }
 
 // newObjects views each element of data, the text of a JSON array of
 // objects that the plan p wrote, as an Object: three allocations (the
 // list, the Objects and the pointers to them) whatever the list's length.
-func newObjects(p *objectPlan, data []byte, made objectMade) []*Object {
+func newObjects(p *objectPlan, data []byte, made *objectMade) []*Object {
 	n := 0
 	for it := (elements{data: data}); it.next(); {
 		n++
@@ -232,7 +232,7 @@ type memberIter struct {
 	n     *node   // the current member's node, or nil when no node wrote it
 	key   []byte  // the current member's key, quoted as written
 	val   []byte  // the current member's value text
-	made  objectMade
+	made  *objectMade
 }
 
 func (o *Object) members() memberIter {
@@ -265,7 +265,7 @@ func (it *memberIter) next() bool {
 	it.i, it.n = -1, nil
 	nodes := it.nodes
 	for j := it.want; j < len(nodes); j++ {
-		if bytes.Equal(quotedKey(nodes[j]), it.key) && (!nodes[j].shared || nodes[j].cond.writesFor(it.made.ver, it.made.flags)) {
+		if bytes.Equal(quotedKey(nodes[j]), it.key) && (!nodes[j].shared || nodes[j].cond.writesFor(it.made)) {
 			it.i, it.n, it.want = j, nodes[j], j+1
 			break
 		}

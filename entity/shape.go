@@ -350,7 +350,12 @@ func (r *run) shown(c *condition) bool {
 // the one of condition c wrote the key in a call of version v and flags:
 // the one whose range holds v; without a version, the latest the flags
 // show.
-func (c *condition) writesFor(v version, flags uint64) bool {
+func (c *condition) writesFor(m *objectMade) bool {
+	var v version
+	var flags uint64
+	if m != nil {
+		v, flags = m.ver, m.flags
+	}
 	if !v.set {
 		if !c.flagged(flags) {
 			return false
@@ -1270,7 +1275,11 @@ func (p *objectPlan) outNames(show func(*node) bool) string {
 }
 
 // made returns how the run shaped what it wrote, for the Objects made of
-// it.
-func (r *run) made() objectMade {
-	return objectMade{ver: r.ver, flags: r.flags, shaped: r.cfg.shaped}
+// it: nil for a call without shaping options (an allocation for one
+// with them).
+func (r *run) made() *objectMade {
+	if !r.cfg.shaped {
+		return nil
+	}
+	return &objectMade{ver: r.ver, flags: r.flags}
 }
