@@ -285,13 +285,20 @@ func pathParams(path string) ([]any, error) {
 // fields as headers, and its other fields, groups flattened, as query
 // parameters when inQuery. References are left to the body.
 func (g *schemaGen) requestParams(e *Entity, p *objectPlan, inQuery bool) []any {
+	return g.params(e, p, inQuery, map[string]bool{})
+}
+
+// params is requestParams; seen holds the parameters listed already: a
+// name read by two fields (a group's and the top's) is one parameter, as
+// the request has one value under it.
+func (g *schemaGen) params(e *Entity, p *objectPlan, inQuery bool, seen map[string]bool) []any {
 	var params []any
 	for _, n := range p.nodes {
 		switch {
 		case !n.readByDefault():
 			continue // readonly, or read only under a flag or another version
 		case n.kind == nodeGroup:
-			params = append(params, g.requestParams(e, n.group, inQuery)...)
+			params = append(params, g.params(e, n.group, inQuery, seen)...)
 			continue
 		case n.kind == nodeRef:
 			continue
@@ -302,6 +309,10 @@ func (g *schemaGen) requestParams(e *Entity, p *objectPlan, inQuery bool) []any 
 		if n.header != "" {
 			where = "header"
 		}
+		if seen[where+" "+n.in] {
+			continue
+		}
+		seen[where+" "+n.in] = true
 		// A parameter is text, or not there: never null.
 		param := map[string]any{"name": n.in, "in": where, "schema": g.valueSchemaOf(e, n, false)}
 		if n.inputRequired() {

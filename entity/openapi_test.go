@@ -87,7 +87,7 @@ func TestOpenAPIOperations(t *testing.T) {
 		{"204 has no content", []string{"paths", "/api/users/{id}", "delete", "responses", "204"}, `{"description":"No Content"}`},
 		{"every operation answers 500", []string{"paths", "/api/test", "get", "responses", "500"}, `{"$ref":"#/components/responses/Problem500"}`},
 		{"problems are problem+json", []string{"components", "responses", "Problem400", "content", "application/problem+json", "schema"}, `{"$ref":"#/components/schemas/Problem"}`},
-		{"problem types", []string{"components", "schemas", "Problem", "properties", "type", "enum"}, `["about:blank","/problems/invalid-json","/problems/unsupported-media-type","/problems/validation"]`},
+		{"problem types", []string{"components", "schemas", "Problem", "properties", "type", "enum"}, `["about:blank","/problems/invalid-json","/problems/unsupported-media-type","/problems/validation","/problems/invalid-fields","/problems/invalid-version"]`},
 		{"an input component keeps its headers", []string{"components", "schemas", "newuser.input", "properties", "X-Request-Id"}, `{"type":["string","null"]}`},
 	}
 	for _, tt := range tests {

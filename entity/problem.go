@@ -69,7 +69,7 @@ func problemSchemas(base, fieldRef string) (problem, fieldError map[string]any) 
 		"required": []any{memberCode, memberMessage, memberOutputPath, memberPath, memberPointer},
 	}
 	types := []any{"about:blank"}
-	for _, k := range []string{problemInvalidJSON, problemMediaType, problemValidation} {
+	for _, k := range problemKinds {
 		types = append(types, base+k)
 	}
 	problem = map[string]any{
@@ -104,6 +104,10 @@ const (
 	problemFields      = "invalid-fields"
 	problemVersion     = "invalid-version"
 )
+
+// problemKinds lists the package's problem types, for the schema of what
+// WriteError writes.
+var problemKinds = []string{problemInvalidJSON, problemMediaType, problemValidation, problemFields, problemVersion}
 
 // ProblemTypeBase returns the URI reference the type of each of the
 // package's problems starts with; a nil registry's is the default.

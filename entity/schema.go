@@ -27,7 +27,9 @@ const (
 	// not required; two fields that write one key in different versions
 	// are either schema; a merged $ref's keys stand at the level it is
 	// merged into, not required; readonly fields are marked readOnly and
-	// writeonly ones, never written, are not there.
+	// writeonly ones, never written, are not there. It describes a call
+	// without Select, Only or Except, which may leave out any field
+	// (check such payloads with entitytest.Conform and Partial).
 	OutputSchema SchemaMode = iota
 	// InputSchema describes the JSON object MakeRequest accepts, under its
 	// strict conversions: input (declared) names, groups flattened as the
@@ -447,6 +449,9 @@ func (g *schemaGen) valueSchemaOf(e *Entity, n *node, nullable bool) map[string]
 	case n.format == nil || g.mode == InputSchema:
 		comments = g.addRules(e, n, alts[0])
 	}
+	if n.format != nil && g.mode == OutputSchema || g.mode == InputSchema && (len(n.xforms) > 0 || n.typ == rules.Time && hasChecks(n)) {
+		comments = append(comments, g.hookless(e, n)...) // named, though its keywords do not apply here
+	}
 	var s map[string]any
 	if len(alts) == 1 {
 		s = alts[0]
@@ -465,7 +470,7 @@ func (g *schemaGen) valueSchemaOf(e *Entity, n *node, nullable bool) map[string]
 	if len(comments) > 0 {
 		s["$comment"] = strings.Join(comments, "; ")
 	}
-	if g.mode == InputSchema && n.fillsNull() && n.defJSON != nil {
+	if g.mode == InputSchema && n.fillsNull() && n.defJSON != nil && !n.secret { // a secret's default is no one's business
 		s["default"] = json.RawMessage(n.defJSON)
 	}
 	return s
@@ -523,6 +528,23 @@ func (g *schemaGen) addRules(e *Entity, n *node, s map[string]any) []string {
 			g.warn(e, n, c)
 		}
 		mergeKeywords(s, kw)
+	}
+	return comments
+}
+
+// hookless names, as addRules does, the rules of n without a Schema hook,
+// where the schema leaves n's rules out: no rule is ever dropped unsaid.
+func (g *schemaGen) hookless(e *Entity, n *node) []string {
+	var comments []string
+	for _, r := range n.decl.Rules {
+		if rules.LookupDirective(r.Name) != rules.NotDirective {
+			continue
+		}
+		if def, ok := e.reg.rules.Lookup(r.Name); ok && def.Schema == nil && def.Transform == nil && !def.Implied.Has(n.typ) {
+			c := fmt.Sprintf("rule %q has no Schema hook: the schema does not say what it checks", r.Name)
+			comments = append(comments, c)
+			g.warn(e, n, c)
+		}
 	}
 	return comments
 }

@@ -185,15 +185,16 @@ func inValues(args []string, declared Kind) ([]any, bool) {
 	case Time:
 		out = appendAll(out, c.times)
 	default:
+		// On none a value matches its text too: "2" as well as 2.
 		for _, a := range args {
 			switch n, err := strconv.ParseInt(a, 10, 64); {
 			case err == nil:
-				out = append(out, n)
+				out = append(out, n, a)
 			case a == "true" || a == "false":
-				out = append(out, a == "true")
+				out = append(out, a == "true", a)
 			default:
 				if f, ok := ParseFloat(a); ok {
-					out = append(out, f)
+					out = append(out, f, a)
 				} else {
 					out = append(out, a)
 				}

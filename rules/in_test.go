@@ -98,7 +98,7 @@ func TestInHooks(t *testing.T) {
 		{"floats", Float, []string{"1.5"}, 1.5, []any{1.5}},
 		{"booleans", Bool, []string{"on"}, true, []any{true}},
 		{"dates", Time, []string{"2024-01-15"}, day, []any{"2024-01-15T00:00:00Z"}},
-		{"none", Any, []string{"1", "x", "false", "2.5"}, int64(1), []any{int64(1), "x", false, 2.5}},
+		{"none", Any, []string{"1", "x", "false", "2.5"}, int64(1), []any{int64(1), "1", "x", false, "false", 2.5, "2.5"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

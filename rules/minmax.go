@@ -384,6 +384,14 @@ func (b sizeBounds) schema(declared Kind) map[string]any {
 			m["maximum"] = jsonNumber(b.hiArg, b.hi)
 		}
 	}
+	if declared == Int { // the integer bounds the rule compares with, exactly
+		if n, ok := ceilDecimal(b.loArg); ok && b.loArg != "" {
+			m["minimum"] = n
+		}
+		if n, ok := floorDecimal(b.hiArg); ok && b.hiArg != "" {
+			m["maximum"] = n
+		}
+	}
 	return m
 }
 

@@ -80,6 +80,8 @@ func ECMAPattern(pattern string) (string, bool) {
 			}
 		case c == '}':
 			b.WriteString(`\}`)
+		case c == ']': // outside a class: a literal ], which ECMA-262 with u wants escaped
+			b.WriteString(`\]`)
 		default:
 			b.WriteByte(c)
 		}
