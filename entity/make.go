@@ -685,8 +685,18 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 			key = nil // its object's members are written instead (mergeInto)
 		}
 		dst = append(dst, key...)
+		if n.fast != fastNone && show && n.omit == omitNone { // as appendObject: the busiest case without a call
+			var ok bool
+			if dst, ok = r.appendFast(dst, n, src); ok {
+				if r.stop {
+					return dst
+				}
+				first = false
+				continue
+			}
+		}
 		r.mask = sub
-		dst = r.appendNode(dst, n, src, depth)
+		dst = r.appendSlow(dst, n, src, depth)
 		r.mask = saved
 		if r.stop {
 			return dst
