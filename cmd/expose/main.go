@@ -1,7 +1,8 @@
 // Command expose checks, formats and runs .entity files, the file form of
 // expose's entity declarations (package dsl documents the format):
 //
-//	expose check [-unused] FILE…             parse and check; errors as file:line:col
+//	expose check [-unused] [-flags NAMES] FILE…
+//	                                         parse and check; errors as file:line:col
 //	expose fmt [-w] [-l] FILE…               print (or rewrite) in the canonical form
 //	expose make -f FILE [--pretty] ENTITY [input.json]
 //	                                         shape a JSON payload (stdin without a file)
@@ -15,8 +16,9 @@
 // command but fmt loads its files as entity.LoadFS does: all of them, every
 // reference checked, every error reported with its place and a caret
 // under the fault; -flags admin,beta declares the flags their if and
-// unless rules name, as entity.DeclareFlags does in a program. The exit status is 0 on success, 1 when the files or the
-// data have errors, and 2 on a usage error.
+// unless rules name, as entity.DeclareFlags does in a program. The exit
+// status is 0 on success, 1 when the files or the data have errors, and 2
+// on a usage error.
 package main
 
 import (
@@ -24,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // command is one subcommand: its usage line, its help text and its run.
@@ -93,7 +96,8 @@ func run(env *env, args []string) int {
 		c.printHelp(env.stdout)
 		return 0
 	case errors.Is(err, errUsage):
-		fmt.Fprintf(env.stderr, "expose %s: %v\nusage: expose %s %s\n(expose help %s for more)\n", c.name, err, c.name, c.usage, c.name)
+		msg := strings.TrimPrefix(err.Error(), errUsage.Error()+": ") // the usage line follows
+		fmt.Fprintf(env.stderr, "expose %s: %s\nusage: expose %s %s\n(expose help %s for more)\n", c.name, msg, c.name, c.usage, c.name)
 		return 2
 	case errors.Is(err, errReported):
 		return 1
