@@ -583,7 +583,7 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 	dst = append(dst, '{')
 	for _, n := range p.nodes {
 		dst = append(dst, n.key...)
-		if n.fast != fastNone { // the busiest case, without a call (see appendNode)
+		if n.fast != fastNone { // the busiest case, without a call
 			var ok bool
 			if dst, ok = r.appendFast(dst, n, src); ok {
 				if r.stop { // a long string passed the output limit
@@ -600,16 +600,6 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 		r.unknownKeys(p.ent, src) // after the fields: they come in declaration order
 	}
 	return append(dst, '}')
-}
-
-// appendNode writes the value of one node, after its key.
-func (r *run) appendNode(dst []byte, n *node, src *source, depth int) []byte {
-	if n.fast != fastNone {
-		if out, ok := r.appendFast(dst, n, src); ok {
-			return out
-		}
-	}
-	return r.appendSlow(dst, n, src, depth)
 }
 
 // appendSlow writes the value of one node but through its fast path: a
