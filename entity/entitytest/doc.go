@@ -3,7 +3,9 @@
 // its JSON must meet, as net/http/httptest serves net/http.
 //
 //   - Conform checks a payload against an entity: every declared key, in
-//     order, of the declared JSON type, every rule holding, no other key;
+//     order, of the declared JSON type, every rule holding, no other key
+//     (with Partial, declared keys may be absent, as a selection writes
+//     them);
 //   - CheckResponse checks a recorded response: status, Content-Type, and a
 //     body that conforms (2xx) or is entity.Write's RFC 9457 problem details (4xx, 5xx);
 //   - Equal compares payloads, Objects and maps with go-cmp, key order
