@@ -253,6 +253,9 @@ func (l ErrorList) Error() string {
 	case 1:
 		return l[0].Error()
 	}
+	if len(l) == 2 {
+		return l[0].Error() + "\n(and 1 more error)"
+	}
 	return l[0].Error() + "\n(and " + strconv.Itoa(len(l)-1) + " more errors)"
 }
 

@@ -64,7 +64,7 @@ var errorTests = []struct {
 	{"white space entity name", " \t", []string{"id", "num", ""}, 1,
 		`dsl: entity " \t": the entity name is empty`},
 	{"empty entity name and a field error", "", []string{"id", "nmber", ""}, 2,
-		`dsl: the entity name is empty` + "\n(and 1 more errors)"},
+		`dsl: the entity name is empty` + "\n(and 1 more error)"},
 	{"dollar alone", "order", []string{"customer", "$", ""}, 1,
 		`dsl: entity "order", field "customer" (triple 1, type): "$" names no entity: write "$name"`},
 	{"dollar and white space", "order", []string{"customer", " $ \t", ""}, 1,
@@ -77,7 +77,7 @@ var errorTests = []struct {
 		`dsl: entity "user", field "details" (triple 2, name): group "details" opened with "{" is never closed with "}"`},
 	{"two unclosed groups", "user", []string{"a", "{", "", "x", "num", "", "b", "{", ""}, 2,
 		`dsl: entity "user", field "a" (triple 1, name): group "a" opened with "{" is never closed with "}"` +
-			"\n(and 1 more errors)"},
+			"\n(and 1 more error)"},
 	{"rules on close", "user", []string{"g", "{", "", "g", "}", "req"}, 1,
 		`dsl: entity "user", field "g" (triple 2, rules): the closing "}" of group "g" takes no rules` + `
     req
@@ -94,7 +94,7 @@ var errorTests = []struct {
 		`dsl: entity "user" (triple 1, name): 1 string is not a whole triple (field, type, rules): "id"`},
 	{"left over inside a group", "user", []string{"g", "{", "", "g", "}"}, 2,
 		`dsl: entity "user", field "g" (triple 1, name): group "g" opened with "{" is never closed with "}"` +
-			"\n(and 1 more errors)"},
+			"\n(and 1 more error)"},
 	{"unclosed single quote", "user", []string{"name", "text", "default 'unknown | req"}, 1,
 		`dsl: entity "user", field "name" (triple 1, rules): unclosed quote '` + `
     default 'unknown | req
@@ -122,7 +122,7 @@ var errorTests = []struct {
 	{"bar alone", "user", []string{"age", "num", " | "}, 2,
 		`dsl: entity "user", field "age" (triple 1, rules): empty rule before "|"` + `
      | 
-     ^` + "\n(and 1 more errors)"},
+     ^` + "\n(and 1 more error)"},
 	{"quoted rule name", "user", []string{"age", "num", "num | 'max' 5"}, 1,
 		`dsl: entity "user", field "age" (triple 1, rules): a rule name cannot be quoted` + `
     num | 'max' 5
@@ -134,11 +134,11 @@ var errorTests = []struct {
 	{"caret after tabs", "user", []string{"age", "num", "num\t|\t\t|"}, 2,
 		`dsl: entity "user", field "age" (triple 1, rules): empty rule before "|"` + "\n" +
 			"    num\t|\t\t|\n" +
-			"       \t \t\t^" + "\n(and 1 more errors)"},
+			"       \t \t\t^" + "\n(and 1 more error)"},
 	{"caret after wide runes", "user", []string{"名前", "text", "default 'é | é' | |"}, 2,
 		`dsl: entity "user", field "名前" (triple 1, rules): empty rule before "|"` + `
     default 'é | é' | |
-                      ^` + "\n(and 1 more errors)"},
+                      ^` + "\n(and 1 more error)"},
 	{"caret on the line of the error", "user", []string{"age", "num", "num |\n  max 5 |\r\n  'min' 1"}, 1,
 		`dsl: entity "user", field "age" (triple 1, rules): a rule name cannot be quoted` + `
       'min' 1
@@ -245,7 +245,7 @@ var parseRulesErrorTests = []struct {
 	want string
 }{
 	{"unclosed quote", "x | 'y", "dsl: unclosed quote '\n    x | 'y\n        ^"},
-	{"empty rule", "x ||", "dsl: empty rule before \"|\"\n    x ||\n       ^\n(and 1 more errors)"},
+	{"empty rule", "x ||", "dsl: empty rule before \"|\"\n    x ||\n       ^\n(and 1 more error)"},
 }
 
 func TestParseRulesErrors(t *testing.T) {

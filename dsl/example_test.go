@@ -56,7 +56,7 @@ func ExampleParse_error() {
 	// dsl: entity "user", field "age" (triple 2, rules): empty rule after "|"
 	//     num | between 0 150 |
 	//                         ^
-	// (and 1 more errors)
+	// (and 1 more error)
 	// triple 2, rules, offset 20: empty rule after "|"
 	// triple 3, type, offset -1: unknown type "strin" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")
 }

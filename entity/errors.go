@@ -207,8 +207,9 @@ type InputError struct {
 }
 
 // HasOffset reports whether Offset locates the error in the input: true
-// for the errors of input that is not JSON (ErrInvalidJSON) that this
-// package builds, false for the others and for an InputError built
+// for the errors of input that is not JSON (ErrInvalidJSON) and of a
+// field selection (ErrInvalidFields: the offset in the Select spec) that
+// this package builds, false for the others and for an InputError built
 // outside it. A problem-details body writes Offset (as "offset") only
 // then.
 func (e *InputError) HasOffset() bool { return e != nil && e.hasOffset }

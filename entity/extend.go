@@ -145,11 +145,15 @@ func combine(name string, base, own *dsl.Entity) (*dsl.Entity, dsl.ErrorList) {
 		}
 		fields = append(fields[:i:i], fields[i+1:]...)
 	}
+	kept := added[:0:0]
 	for _, f := range added {
 		if fieldIndex(fields, f.Name) >= 0 {
 			errs.Add(dsl.NewError(name, f, f.Pos, fmt.Sprintf("field %q is a field of %q: unexpose it first (\"%s\", \"\", \"unexpose\") to declare it anew", f.Name, base.Name, f.Name)))
+			continue // left out, so that the compiler does not report the clash again
 		}
+		kept = append(kept, f)
 	}
+	added = kept
 	methods := own.Methods
 	if len(methods) == 0 {
 		methods = b.Methods

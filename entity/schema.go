@@ -71,9 +71,9 @@ const JSONSchemaDialect = "https://json-schema.org/draft/2020-12/schema"
 // write null (OutputSchema: no `req` and no default) or where MakeRequest
 // accepts null (InputSchema: anything but `req` without a default). Each
 // rule adds the keywords its Def's Schema hook gives (min → minLength or
-// minimum…, regex → pattern, email → format and pattern); in InputSchema
-// they judge the form the field writes, since the others are judged once
-// converted. A rule without a Schema hook, and what a hook can only give
+// minimum…, regex → pattern, email → its pattern, url → format uri); in
+// InputSchema they judge the form the field writes, since the others are
+// judged once converted. A rule without a Schema hook, and what a hook can only give
 // as a "$comment", is named in the property's "$comment" and reported by
 // SchemaWarnings, never dropped silently.
 //

@@ -138,8 +138,8 @@ var ErrInvalidVersion = errors.New("entity: invalid version")
 // entity does not have: a programming error (500 in Write).
 var ErrUnknownField = errors.New("entity: unknown field")
 
-// ErrUnknownFlag is wrapped by the error of a call whose With or
-// WithContext names a flag the registry has not declared.
+// ErrUnknownFlag is wrapped by the error of a call whose With names a flag
+// the registry has not declared (WithContext ignores such flags).
 var ErrUnknownFlag = errors.New("entity: undeclared flag")
 
 // ---- Flags
