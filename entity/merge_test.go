@@ -138,3 +138,21 @@ func TestMergeSelect(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeGet: Object.Get decodes a merged key as the merged entity's
+// field declares it.
+func TestMergeGet(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "geo", "lat", "float", "", "n", "number", "")
+	expose(t, reg, "place", "pos", "$geo", "merge")
+	e := expose(t, reg, "user", "name", "string", "", "where", "$place", "merge")
+	o, err := e.Make(map[string]any{"name": "a", "where": map[string]any{"pos": map[string]any{"lat": 1.5, "n": 7}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]any{"name": "a", "lat": 1.5, "n": int64(7)} {
+		if got, ok := o.Get(key); !ok || got != want {
+			t.Errorf("Get(%q) = %#v, %v; want %#v", key, got, ok, want)
+		}
+	}
+}

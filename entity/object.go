@@ -270,7 +270,36 @@ func (it *memberIter) next() bool {
 			break
 		}
 	}
+	if it.n == nil {
+		it.n = mergedNode(nodes, it.key, 0) // a key a merged $ref wrote here
+	}
 	return true
+}
+
+// mergedNode returns the node of an entity that a merged reference among
+// nodes names (at any depth of merges) that writes the quoted key, or nil.
+func mergedNode(nodes []*node, key []byte, depth int) *node {
+	if depth > 64 { // declarations refuse merge cycles: no chain is this long
+		return nil
+	}
+	for _, n := range nodes {
+		if !n.merge {
+			continue
+		}
+		p := refPlan(n)
+		if p == nil {
+			continue
+		}
+		for _, m := range p.nodes {
+			if !m.merge && bytes.Equal(quotedKey(m), key) {
+				return m
+			}
+		}
+		if m := mergedNode(p.nodes, key, depth+1); m != nil {
+			return m
+		}
+	}
+	return nil
 }
 
 // name returns the current member's key as written.
