@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/expose-go/expose/entity"
 	"github.com/expose-go/expose/entity/entitytest"
@@ -14,7 +15,7 @@ import (
 
 var makeCmd = &command{
 	name:  "make",
-	usage: "-f FILE… [-flags NAMES] [--pretty] ENTITY [input.json]",
+	usage: "-f FILE… [-flags NAMES] [--with NAMES] [--select SPEC] [--version V] [--strict] [--pretty] ENTITY [input.json]",
 	help: `Make shapes a JSON payload with ENTITY, as entity.MakeJSON does, and prints
 the result: keys renamed, values converted, defaults filled, groups nested,
 references made. The input is the file input.json, or standard input when it
@@ -23,7 +24,12 @@ error is printed (path: message) and the exit status is 1.
 
   -f FILE        an .entity file or glob declaring ENTITY and what it
                  references (repeatable)
-  -flags NAMES   the flags the files' if and unless name (comma separated)
+  -flags NAMES   the flags the files' if and unless name (comma separated):
+                 declared, not set
+  --with NAMES   the flags the call sets (entity.With), comma separated
+  --select SPEC  the fields to write (entity.Select: "list(name,details/mail)")
+  --version V    the API version of the call (entity.Version: "v2")
+  --strict       read the input strictly, as a request is read (entity.Strict)
   --pretty       indent the JSON
 `,
 	run: runMake,
@@ -32,12 +38,23 @@ error is printed (path: message) and the exit status is 1.
 func runMake(env *env, args []string) error {
 	fs, fl := newFlags("make", true)
 	pretty := fs.Bool("pretty", false, "indent the JSON")
+	with := fs.String("with", "", "the flags the call sets")
+	sel := fs.String("select", "", "the fields to write")
+	version := fs.String("version", "", "the API version of the call")
+	strict := fs.Bool("strict", false, "read the input strictly")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) < 1 || len(pos) > 2 {
 		return fmt.Errorf("%w: want ENTITY and at most one input file, got %d arguments", errUsage, len(pos))
+	}
+	opts := []entity.Option{entity.Select(*sel), entity.Version(*version)}
+	if *with != "" {
+		opts = append(opts, entity.With(strings.Split(*with, ",")...))
+	}
+	if *strict {
+		opts = append(opts, entity.Strict())
 	}
 	e, err := loadEntity(env, fl, pos[0])
 	if err != nil {
@@ -52,10 +69,14 @@ func runMake(env *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	out, err := e.MakeJSON(in)
+	out, err := e.MakeJSON(in, opts...)
 	if err != nil {
 		var ve *entity.ValidationError
 		if !errors.As(err, &ve) {
+			var ie *entity.InputError
+			if errors.As(err, &ie) && !errors.Is(err, entity.ErrInvalidJSON) {
+				return fmt.Errorf("%s", ie.Msg) // a bad --select or --version: its own words
+			}
 			return err
 		}
 		for _, fe := range ve.Fields {
