@@ -4,7 +4,7 @@
 //	expose check [-unused] [-flags NAMES] FILE…
 //	                                         parse and check; errors as file:line:col
 //	expose fmt [-w] [-l] FILE…               print (or rewrite) in the canonical form
-//	expose make -f FILE [--pretty] ENTITY [input.json]
+//	expose make -f FILE [--with NAMES] [--select SPEC] [--version V] [--strict] [--pretty] ENTITY [input.json]
 //	                                         shape a JSON payload (stdin without a file)
 //	expose sample -f FILE [--input] [--pretty] ENTITY
 //	                                         an example payload of the entity
