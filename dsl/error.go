@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Pos is a place in a declaration. In triples it is the triple (counted
@@ -195,7 +196,25 @@ func writeCaretLine(b *strings.Builder, src string, off int, indent string) {
 	if i := strings.IndexAny(src[off:], "\n\r"); i >= 0 {
 		end = off + i
 	}
+	// A long line is shown around the fault only, so that an error's text
+	// stays small whatever the line (a file of one huge line and many
+	// errors must not print the line for each).
+	clipped := false
+	if off-start > caretContext {
+		start = runeStart(src, off-caretContext)
+		clipped = true
+	}
+	if end-off > caretContext {
+		end = runeStart(src, off+caretContext)
+	}
+	if clipped {
+		b.WriteString("…")
+		indent += " "
+	}
 	b.WriteString(src[start:end])
+	if end < len(src) && src[end] != '\n' && src[end] != '\r' {
+		b.WriteString("…")
+	}
 	b.WriteString("\n")
 	b.WriteString(indent)
 	for _, r := range src[start:off] {
@@ -206,6 +225,18 @@ func writeCaretLine(b *strings.Builder, src string, off int, indent string) {
 		}
 	}
 	b.WriteString("^")
+}
+
+// caretContext is how many bytes of a source line an error shows on each
+// side of its fault.
+const caretContext = 80
+
+// runeStart returns i, moved back to the start of the rune it falls in.
+func runeStart(s string, i int) int {
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
 }
 
 // ErrorList is a list of declaration errors. The zero value is an empty list

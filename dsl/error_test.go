@@ -413,3 +413,29 @@ func TestErrorListSort(t *testing.T) {
 		t.Errorf("sorted = %s\nwant     %s", g, want)
 	}
 }
+
+// TestCaretLongLine: an error in a long line shows the line around the
+// fault only, with the caret under it.
+func TestCaretLongLine(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		off  int
+		want string
+	}{
+		{"short line", "abc def", 4, "\n    abc def\n        ^"},
+		{"clipped both sides", strings.Repeat("a", 100) + "X" + strings.Repeat("b", 100), 100,
+			"\n    …" + strings.Repeat("a", 80) + "X" + strings.Repeat("b", 79) + "…\n     " + strings.Repeat(" ", 80) + "^"},
+		{"multibyte at the cut", strings.Repeat("é", 60) + "X", 120,
+			"\n    …" + strings.Repeat("é", 40) + "X\n     " + strings.Repeat(" ", 40) + "^"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			writeCaret(&b, tt.src, tt.off)
+			if got := b.String(); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
