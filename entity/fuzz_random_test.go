@@ -51,9 +51,20 @@ func FuzzRandomEntity(f *testing.F) {
 		if g.intn(8) == 0 {
 			in = []any{in, g.input(e.Name(), 2), "not an object"}
 		}
-		where := func() string { return fmt.Sprintf("entity %s of\n%s\ninput %s", e.Name(), decls, fzShow(in)) }
+		// The call's flags and version, now and then (a call with none of
+		// them sees every field but the if's and the versions shadowed).
+		var opts []entity.Option
+		if g.intn(3) == 0 {
+			opts = append(opts, entity.With(fzPick(g, []string{"f", "g"})))
+		}
+		if g.intn(3) == 0 {
+			opts = append(opts, entity.Version(fzPick(g, []string{"v1", "v2.5", "v3"})))
+		}
+		where := func() string {
+			return fmt.Sprintf("entity %s of\n%s\ninput %s\noptions %d", e.Name(), decls, fzShow(in), len(opts))
+		}
 
-		fzMake(t, e, in, where)
+		fzMake(t, e, in, where, opts...)
 		js, jerr := json.Marshal(in)
 		if jerr != nil {
 			return // NaN and the like: the Go value alone
@@ -62,8 +73,8 @@ func FuzzRandomEntity(f *testing.F) {
 		if err := json.Unmarshal(js, &decoded); err != nil {
 			t.Fatalf("json.Unmarshal of json.Marshal's output: %v", err)
 		}
-		mapRes := fzMake(t, e, decoded, where)
-		rawRes := fzMake(t, e, js, where)
+		mapRes := fzMake(t, e, decoded, where, opts...)
+		rawRes := fzMake(t, e, js, where, opts...)
 		fzSame(t, mapRes, rawRes, func() string { return where() + "\nraw JSON " + string(js) })
 	})
 }
@@ -90,10 +101,10 @@ type fzResult struct {
 
 // fzMake makes in through MakeJSON, AppendJSON and Make (MakeList for a
 // list) and checks the properties that hold for one input.
-func fzMake(t *testing.T, e *entity.Entity, in any, where func() string) fzResult {
+func fzMake(t *testing.T, e *entity.Entity, in any, where func() string, opts ...entity.Option) fzResult {
 	t.Helper()
-	out, err := e.MakeJSON(in)
-	app, aerr := e.AppendJSON([]byte("prefix"), in)
+	out, err := e.MakeJSON(in, opts...)
+	app, aerr := e.AppendJSON([]byte("prefix"), in, opts...)
 	_, isList := in.([]any)
 	if !isList {
 		if b, ok := in.([]byte); ok && len(b) > 0 && b[0] == '[' {
@@ -104,9 +115,9 @@ func fzMake(t *testing.T, e *entity.Entity, in any, where func() string) fzResul
 	var objs []*entity.Object
 	var merr error
 	if isList {
-		objs, merr = e.MakeList(in)
+		objs, merr = e.MakeList(in, opts...)
 	} else {
-		obj, merr = e.Make(in)
+		obj, merr = e.Make(in, opts...)
 	}
 	if (err == nil) != (aerr == nil) || (err == nil) != (merr == nil) {
 		t.Fatalf("entry points disagree: MakeJSON %v, AppendJSON %v, Make %v\n%s", err, aerr, merr, where())
@@ -241,7 +252,7 @@ func fzPick[T any](g *fzGen, l []T) T { return l[g.intn(len(l))] }
 
 var (
 	fzNames   = []string{"a", "b", "id", "name", "mail", "list", "x", "n", "X-H", "__proto__", `q"k`, "<&>", "é", "d"}
-	fzTypes   = []string{"none", "string", "number", "float", "bool", "date", "list", "object", "text", "int", "double", "flag", "timestamp", "array", "map", "no", "long"}
+	fzTypes   = []string{"none", "string", "number", "float", "bool", "date", "list", "object", "text", "int", "double", "flag", "timestamp", "array", "map", "no", "long", "[]string", "[]number", "[]float", "[]date"}
 	fzNums    = []string{"0", "1", "2", "3", "5", "10", "-1", "2.5", "150", "1e3"}
 	fzRegexes = []string{`'^[a-z]+$'`, `'\d'`, `'^.{0,5}$'`, `'a|b'`, `'^$'`, `'(x+x+)+y'`, `'^\p{L}+$'`}
 	fzRenames = []string{"id", "who", "out", "list", `'a b'`, `'"q"'`, "x"}
@@ -250,6 +261,9 @@ var (
 // registry declares one to three entities e0…, exposing them in order.
 func (g *fzGen) registry() ([]*entity.Entity, string, error) {
 	reg := entity.NewRegistry()
+	if err := reg.DeclareFlags("f", "g"); err != nil {
+		return nil, "", err
+	}
 	reg.SetMaxDepth(3 + g.intn(30))
 	if g.intn(4) == 0 {
 		reg.SetMaxErrors(1 + g.intn(5))
@@ -316,6 +330,7 @@ var fzKinds = map[string]string{
 	"none": "none", "no": "none", "string": "string", "text": "string", "number": "number", "int": "number", "long": "number",
 	"float": "float", "double": "float", "bool": "bool", "flag": "bool", "date": "date", "timestamp": "date",
 	"list": "list", "array": "list", "object": "object", "map": "object",
+	"[]string": "tlist", "[]number": "tlist", "[]float": "tlist", "[]date": "tlist",
 }
 
 // fzChecks are the checks that apply to each kind, and fzDefaults the
@@ -330,6 +345,7 @@ var (
 		"date":   {"timestamp"},
 		"list":   {"min", "max", "range"},
 		"object": {},
+		"tlist":  {"min", "max", "len", "each"},
 	}
 	fzDefaults = map[string][]string{
 		"none":   {"0", "'x'", "true", "null", `'{"a":[1]}'`, `[1,"a"]`},
@@ -340,6 +356,20 @@ var (
 		"date":   {"'2024-01-02'", "0", "'2024-01-02T03:04:05Z'"},
 		"list":   {"'[1,2]'", "'[]'", `'[{"a":1}]'`},
 		"object": {`'{"a":1}'`, "'{}'"},
+		"tlist":  {"'[]'"},
+	}
+	// fzDirectives are issues 13 and 14's words for fields, groups and
+	// references: shaping, omission, direction, paths and merging (flags
+	// f and g are declared by every fuzzed registry).
+	fzDirectives = map[string][]string{
+		"value": {"lazy", "if 'f'", "unless 'g'", "since 'v2'", "until 'v3'", "omitnil", "omitempty", "readonly", "writeonly",
+			"from 'a'", "from 'x.y'", "from 'l.0'", "from 'a.b.c'"},
+		"string": {"trim", "lower", "upper", "in 'x' 'abc'", "len 3"},
+		"date":   {"format unix", "format rfc1123", "format '2006-01-02'"},
+		"float":  {"format fixed 2", "in 1.5 0"},
+		"number": {"in 0 1 7"},
+		"group":  {"lazy", "if 'f'", "omitempty", "from 'x'", "readonly"},
+		"ref":    {"lazy", "unless 'g'", "omitnil", "merge", "from 'y'", "writeonly"},
 	}
 )
 
@@ -351,14 +381,28 @@ func (g *fzGen) rules(typ string) string {
 	for range g.intn(4) {
 		switch typ {
 		case "{":
+			if g.intn(3) == 0 {
+				rs = append(rs, fzPick(g, fzDirectives["group"]))
+				continue
+			}
 			rs = append(rs, "rename "+fzPick(g, fzRenames))
 			continue
 		case "$":
+			if g.intn(3) == 0 {
+				rs = append(rs, fzPick(g, fzDirectives["ref"]))
+				continue
+			}
 			rs = append(rs, fzPick(g, []string{"req", "default", "rename " + fzPick(g, fzRenames), "secret"}))
 			continue
 		}
 		kind := fzKinds[typ]
-		switch g.intn(24) {
+		switch g.intn(28) {
+		case 24, 25:
+			rs = append(rs, fzPick(g, fzDirectives["value"]))
+		case 26, 27:
+			if ds := fzDirectives[kind]; len(ds) > 0 {
+				rs = append(rs, fzPick(g, ds))
+			}
 		case 0, 1:
 			rs = append(rs, fzPick(g, []string{"req", "REQ", "required"}))
 		case 2:
@@ -401,6 +445,10 @@ func (g *fzGen) check(name string) string {
 		return fzPick(g, []string{"bool", "boolean"})
 	case "timestamp":
 		return fzPick(g, []string{"timestamp", "datetime"})
+	case "len":
+		return "len " + strconv.Itoa(g.intn(4))
+	case "each":
+		return fzPick(g, []string{"each 'min 1'", "each 'max 3'", "each ''"})
 	}
 	return name
 }
