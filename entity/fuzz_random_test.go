@@ -251,7 +251,7 @@ func (g *fzGen) intn(n int) int { return int(g.byte()) % n }
 func fzPick[T any](g *fzGen, l []T) T { return l[g.intn(len(l))] }
 
 var (
-	fzNames   = []string{"a", "b", "id", "name", "mail", "list", "x", "n", "X-H", "__proto__", `q"k`, "<&>", "é", "d"}
+	fzNames   = []string{"a", "b", "id", "name", "mail", "list", "x", "n", "X-H", "__proto__", `q"k`, "<&>", "é", "d", "l", "y"}
 	fzTypes   = []string{"none", "string", "number", "float", "bool", "date", "list", "object", "text", "int", "double", "flag", "timestamp", "array", "map", "no", "long", "[]string", "[]number", "[]float", "[]date"}
 	fzNums    = []string{"0", "1", "2", "3", "5", "10", "-1", "2.5", "150", "1e3"}
 	fzRegexes = []string{`'^[a-z]+$'`, `'\d'`, `'^.{0,5}$'`, `'a|b'`, `'^$'`, `'(x+x+)+y'`, `'^\p{L}+$'`}
