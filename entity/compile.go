@@ -71,6 +71,7 @@ func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 		p.nodes = append(p.nodes, n)
 		p.keys = append(p.keys, n.out)
 		p.shaped = p.shaped || n.lazy || n.cond != nil || n.omit != omitNone || n.readOnly || n.writeOnly || n.merge
+		c.ent.directional = c.ent.directional || n.readOnly || n.writeOnly
 	}
 	for _, same := range seen {
 		if len(same) < 2 {
@@ -329,8 +330,8 @@ func setFast(n *node) {
 	}
 	switch n.typ {
 	case rules.String:
-		if !stringXforms(n) {
-			return
+		if !stringXforms(n) || len(n.xforms) > 0 && len(n.inChecks) > 0 {
+			return // input-stage checks judge the input as it came, before the transforms: resolve
 		}
 		for _, cks := range [2][]check{n.inChecks, n.outChecks} {
 			for _, ck := range cks {

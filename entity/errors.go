@@ -259,6 +259,22 @@ func (e *InputError) Unwrap() error {
 	return e.Err
 }
 
+// ErrInvalidFields is wrapped by the InputError (400) of a Select spec
+// that does not parse or names a field that does not exist.
+var ErrInvalidFields = errors.New("entity: invalid field selection")
+
+// ErrInvalidVersion is wrapped by the InputError (400) of a Version that
+// is not a version.
+var ErrInvalidVersion = errors.New("entity: invalid version")
+
+// ErrUnknownField is wrapped by the error of an Only or Except path the
+// entity does not have: a programming error (500 in Write).
+var ErrUnknownField = errors.New("entity: unknown field")
+
+// ErrUnknownFlag is wrapped by the error of a call whose With names a flag
+// the registry has not declared (WithContext ignores such flags).
+var ErrUnknownFlag = errors.New("entity: undeclared flag")
+
 // ErrInvalidJSON is wrapped by the InputError (400) for input that is not
 // valid JSON, or not a JSON object or array of objects.
 var ErrInvalidJSON = errors.New("entity: invalid JSON")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -53,6 +54,20 @@ var builtinFormats = map[string]*formatDef{
 	"unix":    {types: rules.Kinds(rules.Time), compile: unixFormat(time.Second)},
 	"unixms":  {types: rules.Kinds(rules.Time), compile: unixFormat(time.Millisecond)},
 	"fixed":   {types: rules.Kinds(rules.Float), compile: fixedFormat},
+}
+
+// builtinFormatNames lists the built-in formats for a message, in the
+// order of the README's table: the map's keys, with fixed's argument.
+func builtinFormatNames() string {
+	names := make([]string, 0, len(builtinFormats))
+	for name := range builtinFormats {
+		if name == "fixed" {
+			name = "fixed n"
+		}
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
 }
 
 // layoutDef is the format of a Go layout written in quotes.
@@ -152,7 +167,7 @@ func (c *compiler) format(f *dsl.Field, n *node, r *dsl.Rule) {
 		return
 	}
 	if len(r.Args) == 0 {
-		c.errorf(f, r.Pos, "rule %q takes the name of a format: rfc1123, unix, unixms, date, a layout in quotes ('2006-01-02 15:04'), fixed n, or a registered one", r.Name)
+		c.errorf(f, r.Pos, "rule %q takes the name of a format: %s, a layout in quotes ('2006-01-02 15:04'), or a registered one", r.Name, builtinFormatNames())
 		return
 	}
 	a := r.Args[0]
@@ -165,7 +180,7 @@ func (c *compiler) format(f *dsl.Field, n *node, r *dsl.Rule) {
 	case def == nil && a.Quoted:
 		def, args = layoutDef, append([]string{a.Text}, args...)
 	case def == nil:
-		c.errorf(f, a.Pos, "unknown format %q (want rfc1123, unix, unixms, date, a layout in quotes, fixed n, or a registered one)", a.Text)
+		c.errorf(f, a.Pos, "unknown format %q (want %s, a layout in quotes, or a registered one)", a.Text, builtinFormatNames())
 		return
 	}
 	typ := f.Type

@@ -204,6 +204,7 @@ type Entity struct {
 	structPlans sync.Map         // reflect.Type → *structPlan
 	masks       maskCache        // compiled selections (shape.go)
 	merges      bool             // a plan of it merges a $ref (merge.go)
+	directional bool             // a plan of it has a readonly or writeonly node (MakeRequest's Objects are made again by responses)
 	slotConds   [][][]*condition // per input slot, when only conditional nodes read it (unknown.go)
 	newFlags    *flagTable       // flags its rules named first, kept by Expose when it succeeds (shape.go)
 

@@ -222,7 +222,13 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Object{plan: e.root, data: data, made: run.made()}, nil
+	made := run.made()
+	if made == nil && e.directional {
+		// It holds writeonly fields and no readonly one: a response given
+		// it makes it again (see madeBy).
+		made = &objectMade{}
+	}
+	return &Object{plan: e.root, data: data, made: made}, nil
 }
 
 // acceptedMediaTypes names the media types of the request bodies

@@ -19,8 +19,9 @@ import (
 // writes. A selection (Select, Only, Except) is compiled once per entity
 // and spec into a mask, cached; flags (With, WithContext) and a version
 // (Version) are read once per call into the run. The walker reads them in
-// appendShaped; an entity without `lazy`, `if`, `unless`, `since` or
-// `until` in a call without a selection never reaches it.
+// appendShaped; an entity without `lazy`, `if`, `unless`, `since`,
+// `until`, `omitnil`, `omitempty`, `readonly`, `writeonly` or `merge`, in a
+// call without a selection, never reaches it.
 
 // Select makes a call write only the fields spec names, in the grammar of
 // Google APIs' partial responses, for a `fields` query parameter passed
@@ -125,22 +126,6 @@ func sortedCopy(s []string) []string {
 // version ranges, it writes the one of the latest range. The empty string
 // is no version.
 func Version(v string) Option { return Option{kind: optVersion, str: v} }
-
-// ErrInvalidFields is wrapped by the InputError (400) of a Select spec
-// that does not parse or names a field that does not exist.
-var ErrInvalidFields = errors.New("entity: invalid field selection")
-
-// ErrInvalidVersion is wrapped by the InputError (400) of a Version that
-// is not a version.
-var ErrInvalidVersion = errors.New("entity: invalid version")
-
-// ErrUnknownField is wrapped by the error of an Only or Except path the
-// entity does not have: a programming error (500 in Write).
-var ErrUnknownField = errors.New("entity: unknown field")
-
-// ErrUnknownFlag is wrapped by the error of a call whose With names a flag
-// the registry has not declared (WithContext ignores such flags).
-var ErrUnknownFlag = errors.New("entity: undeclared flag")
 
 // ---- Flags
 
@@ -585,14 +570,17 @@ func (r *run) shape(e *Entity, opts []Option) {
 	}
 	// A Select spec is compiled for the call's flags: to a client, a field
 	// its flags hide does not exist (see maskBuilder.visible).
-	var fl [8]byte
+	var fl [9]byte
 	binary.LittleEndian.PutUint64(fl[:], r.flags)
+	if r.cfg.request {
+		fl[8] = 1
+	}
 	part('F', string(fl[:]))
 	m := e.masks.lookup(e, key)
 	if m == nil {
 		var err error
 		sel := selectionOf(opts)
-		sel.flags = r.flags
+		sel.flags, sel.request = r.flags, r.cfg.request
 		if m, err = e.masks.compile(e, key, sel); err != nil {
 			r.stopWith(err)
 			return
@@ -613,6 +601,7 @@ type selection struct {
 	hasSpec      bool
 	hasOnly      bool
 	flags        uint64 // the call's (see maskBuilder.visible)
+	request      bool   // the call reads a request
 }
 
 func selectionOf(opts []Option) selection {
@@ -715,7 +704,7 @@ func (c *maskCache) lookup(e *Entity, key []byte) *compiledMask {
 
 // compile compiles a selection and caches it under key.
 func (c *maskCache) compile(e *Entity, key []byte, sel selection) (*compiledMask, error) {
-	b := maskBuilder{e: e, flags: sel.flags}
+	b := maskBuilder{e: e, flags: sel.flags, request: sel.request}
 	root, err := b.build(sel)
 	if err != nil {
 		return nil, err
@@ -738,9 +727,10 @@ func (c *maskCache) compile(e *Entity, key []byte, sel selection) (*compiledMask
 
 // maskBuilder compiles a selection against an entity's plans.
 type maskBuilder struct {
-	e     *Entity
-	deps  []pinned
-	flags uint64 // the call's flags
+	e       *Entity
+	deps    []pinned
+	flags   uint64 // the call's flags
+	request bool   // the call reads a request (readonly fields are not there)
 }
 
 // visible reports whether a client whose call sets the builder's flags
@@ -750,6 +740,9 @@ type maskBuilder struct {
 // an error. (Only and Except are the server's code: they know every
 // field.)
 func (mb *maskBuilder) visible(n *node) bool {
+	if n.writeOnly && !mb.request || n.readOnly && mb.request { // not in this direction
+		return false
+	}
 	c := n.cond
 	return c == nil || (c.ifs == 0 || mb.flags&c.ifs != 0) && mb.flags&c.unless == 0
 }
