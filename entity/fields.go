@@ -85,7 +85,7 @@ type Field struct {
 // returns new Fields; their Decl fields are one copy of the declaration, made
 // once per call (a group's Decl holds its fields' Decls), so that the work
 // is linear in the number of fields at any nesting depth.
-func (e *Entity) Fields() []*Field {
+func (e *Entity) allFields() []*Field {
 	if e == nil {
 		return nil
 	}
