@@ -58,7 +58,7 @@ func (e *Entity) Bind(r *http.Request, dst any, opts ...Option) error {
 	if err != nil {
 		return err
 	}
-	if err := o.Decode(dst); err != nil {
+	if err := json.Unmarshal(o.declaredText(), dst); err != nil {
 		return decodeError(e, dst, err)
 	}
 	return nil

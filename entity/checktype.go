@@ -94,9 +94,9 @@ func (c *typeCheck) entity(e *Entity, t reflect.Type, path []byte) {
 	c.seen[typePair{e, t}] = true
 	// The struct plan Make reads t with: which struct field, if any, each
 	// input name of e reads.
-	plan := e.structPlan(t)
-	done := make([]bool, e.nslots) // an input name two fields read is reported once
-	c.object(e.root, t, plan, done, path)
+	plan := e.views[dirResponse].in.structPlan(t)
+	done := make([]bool, e.views[dirResponse].in.nslots) // an input name two fields read is reported once
+	c.object(e.views[dirResponse], t, plan, done, path)
 }
 
 // object checks the fields of p, a plan of e, read from struct type t.

@@ -24,15 +24,14 @@ type compiler struct {
 // compile builds the entity for decl. References are resolved to slots of
 // reg, created empty for names not declared yet.
 func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
-	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl, slots: map[string]int{}, methods: decl.Methods}}
+	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl, methods: decl.Methods}}
 	if !reg.keyCase.valid() {
 		c.errs.Add(&dsl.Error{Entity: decl.Name, Msg: fmt.Sprintf("the registry's key case %v is not a style: give KeyCase one of CamelCase, SnakeCase, KebabCase, PascalCase or AsDeclared", reg.keyCase)})
 	}
-	c.ent.root = c.object(decl.Fields)
-	c.ent.root.ent = c.ent
-	c.checkMerges(c.ent.root)
-	c.ent.keys = newKeyTable(c.ent.slots)
-	c.ent.slotConds = condSlots(c.ent)
+	c.ent.base = c.object(decl.Fields)
+	c.ent.base.ent = c.ent
+	c.checkMerges(c.ent.base)
+	c.views()
 	if err := c.errs.Err(); err != nil {
 		return nil, err
 	}
@@ -63,15 +62,7 @@ func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 			continue
 		}
 		seen[key] = append(seen[key], n)
-		if len(p.nodes) > 0 {
-			n.key = append(n.key, ',')
-		}
-		n.key = appendString(n.key, n.out)
-		n.key = append(n.key, ':')
 		p.nodes = append(p.nodes, n)
-		p.keys = append(p.keys, n.out)
-		p.shaped = p.shaped || n.lazy || n.cond != nil || n.omit != omitNone || n.readOnly || n.writeOnly || n.merge
-		c.ent.directional = c.ent.directional || n.readOnly || n.writeOnly
 	}
 	for _, same := range seen {
 		if len(same) < 2 {
@@ -115,20 +106,9 @@ func versionHint(a, b *node) string {
 // registry's key case changed its output key.
 func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	n = &node{in: f.Name, out: f.Name, decl: f}
-	defer func() {
-		// The input key it reads: its name, or the first step of its from
-		// path (then its name is no input key).
-		r := n
-		if n.from != nil {
-			r = n.from.first
-		} else if f.Kind == dsl.FieldGroup {
-			return
-		}
-		r.slot = c.slot(r.in)
-		if isHeaderName(r.in) {
-			r.header = textproto.CanonicalMIMEHeaderKey(r.in)
-		}
-	}()
+	if f.Kind != dsl.FieldGroup && isHeaderName(f.Name) {
+		n.header = textproto.CanonicalMIMEHeaderKey(f.Name) // the base plan's: the request view reads it at the top only
+	}
 	var defRule, msgRule *dsl.Rule
 	renamed := false
 	for _, r := range f.Rules {
@@ -195,7 +175,6 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 				continue
 			}
 			n.from = &fromPath{first: &node{in: steps[0]}, rest: steps[1:]}
-			n.owner = c.ent
 		case rules.DirectiveMerge:
 			c.noArgs(f, r)
 			if f.Kind != dsl.FieldRef {
@@ -305,7 +284,11 @@ func (c *compiler) message(f *dsl.Field, n *node, r *dsl.Rule) {
 		return
 	}
 	known := []string{"field", "type", "got", "limit"}
-	for _, cks := range [2][]check{n.inChecks, n.outChecks} {
+	checks := [][]check{n.inChecks, n.outChecks}
+	if n.each != nil { // a typed list's msg speaks for its elements too
+		checks = append(checks, n.each.inChecks, n.each.outChecks)
+	}
+	for _, cks := range checks {
 		for _, ck := range cks {
 			for _, p := range ck.info.params {
 				known = append(known, p.name)
@@ -349,17 +332,6 @@ func setFast(n *node) {
 			n.fast = fastInt
 		}
 	}
-}
-
-// slot returns the slot of an input name, numbering new names in order.
-func (c *compiler) slot(name string) int {
-	if i, ok := c.ent.slots[name]; ok {
-		return i
-	}
-	i := c.ent.nslots
-	c.ent.slots[name] = i
-	c.ent.nslots++
-	return i
 }
 
 func (c *compiler) noArgs(f *dsl.Field, r *dsl.Rule) {

@@ -2,10 +2,11 @@ package entity_test
 
 import (
 	"errors"
-	"github.com/expose-go/expose/rules"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/expose-go/expose/rules"
 
 	"github.com/expose-go/expose/entity"
 )

@@ -5,6 +5,69 @@ import (
 	"sync"
 )
 
+// The entry points of a response: Make, MakeList, AppendJSON, MakeJSON
+// (and Write, in http.go). Each starts its run through start, and walks
+// its input with the response view: what a response writes is what that
+// view writes, whatever the input (an echoed request, an Object made by a
+// request, a $ref inside either).
+
+// start readies a run for one call of e: the input the call accepts at its
+// top, its direction, its options (a request reads strictly unless told
+// otherwise), the view and the limits. Every call starts here.
+func (r *run) start(e *Entity, top topKind, d direction, opts []Option) {
+	r.top, r.dir = top, d
+	r.cfg = config(d == dirRequest, opts)
+	r.cfg.request = d == dirRequest
+	r.init(e, opts)
+}
+
+// walkInto walks v with the started run, appending its JSON to dst, and
+// returns what the call gives: dst as it was on error (nothing partial is
+// ever returned), and the run's error.
+func (r *run) walkInto(dst []byte, e *Entity, v any) ([]byte, error) {
+	start := len(dst)
+	if r.fatal == nil { // a bad option (Select, Version…) ends the call before it starts
+		dst = r.appendTop(dst, e, v)
+	}
+	r.done()
+	if err := r.err(); err != nil {
+		return dst[:start], err
+	}
+	return dst, nil
+}
+
+// walkCopy is walkInto into a pooled buffer, returning a copy of what it
+// wrote (the one allocation of the bytes) unless the call fails.
+func (r *run) walkCopy(e *Entity, v any) ([]byte, error) {
+	bp := bufPool.Get().(*[]byte)
+	b, err := r.walkInto((*bp)[:0], e, v)
+	return copyOut(bp, b, err)
+}
+
+// responseInput returns what a response of e reads of v: an *Object that
+// e's response view made, in a call with no shaping, is written as it is
+// (ok); an *http.Request is read with MakeRequest first, and the Object it
+// makes is then made again, as any Object of a request is, through the
+// response view.
+func (e *Entity) responseInput(v any, shaped bool, opts []Option) (in any, same *Object, err error) {
+	switch x := v.(type) {
+	case *Object:
+		if x != nil && x.madeBy(e) && !shaped {
+			return nil, x, nil
+		}
+	case *http.Request:
+		if x == nil {
+			return nil, nil, nil
+		}
+		o, err := e.MakeRequest(x, opts...)
+		if err != nil {
+			return nil, nil, err
+		}
+		return o, nil, nil
+	}
+	return v, nil, nil
+}
+
 // Make converts, renames, defaults and checks v into an Object holding
 // exactly the declared fields: the JSON that MakeJSON writes for v, viewed
 // as Go values (see Object). v is one object:
@@ -13,13 +76,17 @@ import (
 //     type with string keys;
 //   - a struct or a pointer to one (fields read by json tag, else Go name);
 //   - raw JSON ([]byte or json.RawMessage) holding an object;
-//   - an *Object (one this entity made is returned as it is: Objects are
-//     immutable);
+//   - an *Object: one this entity made for a response is returned as it is
+//     (Objects are immutable); any other, one made by MakeRequest among
+//     them, is made again, read by its keys;
+//   - an *http.Request: read with MakeRequest, then made again as its
+//     Object is;
 //   - nil, a nil map or a nil pointer: an empty input.
 //
 // A list (a slice, an array, a JSON array) is refused: use MakeList, or
 // MakeJSON, AppendJSON or Write, which take lists. When fields fail, the
-// error is a *ValidationError listing every one and the Object is nil.
+// error is a *ValidationError listing every one and the Object is nil: the
+// data is the server's, so the error answers 500 (see ValidationError).
 // Make allocates the Object and its bytes, two allocations on success
 // (one more for a call given Select, Only, Except, With or Version, which
 // the Object remembers).
@@ -27,28 +94,20 @@ func (e *Entity) Make(v any, opts ...Option) (*Object, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
-	r := run{top: topObject, cfg: config(false, opts)}
-	if o, ok := v.(*Object); ok && o != nil && o.madeBy(e) && !r.cfg.shaped {
-		return o, nil
+	var r run
+	r.start(e, topObject, dirResponse, opts)
+	in, same, err := e.responseInput(v, r.cfg.shaped, opts)
+	switch {
+	case err != nil:
+		return nil, err
+	case same != nil:
+		return same, nil
 	}
-	if req, ok := v.(*http.Request); ok {
-		return e.MakeRequest(req, opts...)
-	}
-	return e.object(&r, v, opts)
-}
-
-// object runs r over v into a pooled buffer and returns the Object made
-// of what it wrote.
-func (e *Entity) object(r *run, v any, opts []Option) (*Object, error) {
-	r.init(e, opts)
-	bp := bufPool.Get().(*[]byte)
-	b := r.appendTop((*bp)[:0], e, v)
-	r.done()
-	data, err := copyOut(bp, b, r.err())
+	data, err := r.walkCopy(e, in)
 	if err != nil {
 		return nil, err
 	}
-	return &Object{plan: e.root, data: data, made: r.made()}, nil
+	return &Object{plan: e.views[dirResponse], data: data, made: r.made()}, nil
 }
 
 // MakeList makes each object of v, a list ([]any, []map[string]any, a
@@ -60,54 +119,34 @@ func (e *Entity) MakeList(v any, opts ...Option) ([]*Object, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
-	r := run{top: topList, cfg: config(false, opts)}
-	r.init(e, opts)
-	bp := bufPool.Get().(*[]byte)
-	b := r.appendTop((*bp)[:0], e, v)
-	r.done()
-	data, err := copyOut(bp, b, r.err())
+	var r run
+	r.start(e, topList, dirResponse, opts)
+	data, err := r.walkCopy(e, v)
 	if err != nil {
 		return nil, err
 	}
-	return newObjects(e.root, data, r.made()), nil
+	return newObjects(e.views[dirResponse], data, r.made()), nil
 }
 
 // AppendJSON makes v and appends its JSON to dst. v is an object, as for
 // Make, or a list of objects (a slice, an array or a JSON array; a nil
 // slice is an empty list), written as a JSON array (elements that are not
-// objects are skipped). An *Object that e made is written as it is; an
-// *http.Request is read with MakeRequest (a nil one is an empty input). On
-// error dst is returned as it was given: nothing partial is appended. It
-// does not allocate when dst has room.
+// objects are skipped). On error dst is returned as it was given: nothing
+// partial is appended. It does not allocate when dst has room.
 func (e *Entity) AppendJSON(dst []byte, v any, opts ...Option) ([]byte, error) {
 	if e == nil {
 		return dst, errNilEntity
 	}
-	r := run{cfg: config(false, opts)}
-	switch x := v.(type) {
-	case *Object:
-		if x != nil && x.madeBy(e) && !r.cfg.shaped {
-			return x.AppendJSON(dst) // already made: write it as it is
-		}
-	case *http.Request:
-		if x == nil {
-			v = nil
-			break
-		}
-		o, err := e.MakeRequest(x, opts...)
-		if err != nil {
-			return dst, err
-		}
-		return o.AppendJSON(dst)
+	var r run
+	r.start(e, topAny, dirResponse, opts)
+	in, same, err := e.responseInput(v, r.cfg.shaped, opts)
+	switch {
+	case err != nil:
+		return dst, err
+	case same != nil:
+		return same.AppendJSON(dst) // already made: written as it is
 	}
-	r.init(e, opts)
-	start := len(dst)
-	dst = r.appendTop(dst, e, v)
-	r.done()
-	if err := r.err(); err != nil {
-		return dst[:start], err
-	}
-	return dst, nil
+	return r.walkInto(dst, e, in)
 }
 
 // bufPool holds the buffers MakeJSON writes into before copying out.

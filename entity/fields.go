@@ -93,7 +93,7 @@ func (e *Entity) allFields() []*Field {
 	if d := e.decl.Clone(); d != nil {
 		decls = d.Fields
 	}
-	return fieldsOf(e.root, decls)
+	return fieldsOf(e.base, decls)
 }
 
 // fieldsOf describes the fields of p. decls is the copy of their

@@ -28,10 +28,14 @@ func (e *Entity) viewFields(request bool, opts []Option) []*Field {
 	r.ent = e
 	r.cfg = config(request, opts)
 	r.cfg.request = request
+	d := dirResponse
+	if request {
+		d = dirRequest
+	}
 	if r.cfg.shaped {
 		r.shapeFlags(e, opts)
 	}
-	return filterFields(e.allFields(), &r, request)
+	return filterFields(fieldsOf(e.views[d], nil), &r, request)
 }
 
 // shapeFlags reads only the flags and version of opts (no selection).

@@ -246,17 +246,3 @@ func (f *format) appendUser(dst []byte, v rules.Value) (out []byte, err error) {
 	}
 	return dst, errFormatValue
 }
-
-// appendFormatted writes a value field's value with its format; a format
-// that fails is the field's error, and the field is null.
-//
-//go:noinline
-func (r *run) appendFormatted(dst []byte, n *node, v rules.Value) []byte {
-	mark := len(dst)
-	dst, err := n.format.append(dst, v)
-	if err != nil {
-		r.record(n, failure{rule: "format", code: "format", err: err})
-		return append(dst[:mark], "null"...)
-	}
-	return dst
-}

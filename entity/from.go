@@ -198,20 +198,25 @@ func goStep(v any, step string) raw {
 	return raw{}
 }
 
-// fromSource returns the source a group with a from path reads its fields
-// from: the object at the path, or an empty input. release says whether a
-// raw JSON object was taken (releaseJSON after the group).
-func (r *run) fromSource(src *source, n *node) (sub source, release bool) {
-	in := r.read(src, n)
+// groupSource returns the source a group reading an object apart from its
+// parent's reads its fields from: in, the object at its from path or under
+// its key, or an empty input. release says whether a raw JSON object was
+// taken (releaseJSON after the group). A request's group given a value
+// that is not an object is a type error (Strict): ok is false then.
+func (r *run) groupSource(n *node, in raw) (sub source, release, ok bool) {
 	switch {
 	case in.kind == rawJSON && in.s[0] == '{':
-		return source{js: r.takeJSON(in.s, int32(in.n), n.owner)}, true
+		return source{js: r.takeJSON(in.s, int32(in.n), n.group.in)}, true, true
 	case in.kind == rawAny && in.a != nil:
-		if s, ok := sourceOf(in.a, n.owner); ok {
-			return s, false
+		if s, ok := sourceOf(in.a, n.group); ok {
+			return s, false, true
 		}
 	}
-	return source{}, false
+	if n.nested && r.cfg.strict && !in.isNull() {
+		r.failType(n, arrivedAs(in))
+		return source{}, false, false
+	}
+	return source{}, false, true
 }
 
 // appendFromPath appends the steps of a from path after its first to an
@@ -228,13 +233,25 @@ func appendFromPath(bin, bptr []byte, rest []string) ([]byte, []byte) {
 	return bin, bptr
 }
 
-// appendGroupFrom writes a group with a from path: its fields read from
-// the object at the path (none there: an empty input).
+// appendGroupApart writes a group that reads an object apart from its
+// parent's: the object at its from path (server data), the object under
+// its key (a request's wire form, or an Object of the entity being made,
+// read by its keys); none there is an empty input.
 //
 //go:noinline
-func (r *run) appendGroupFrom(dst []byte, n *node, src *source, depth int) []byte {
-	sub, release := r.fromSource(src, n)
-	r.push(frame{n: n, kind: frameGroup})
+func (r *run) appendGroupApart(dst []byte, n *node, src *source, depth int) []byte {
+	var in raw
+	kind := frameGroup
+	if n.nested || src.wire {
+		in, kind = src.get(n), frameNested
+	} else {
+		in = r.read(src, n)
+	}
+	sub, release, ok := r.groupSource(n, in)
+	if !ok {
+		return append(dst, "null"...)
+	}
+	r.push(frame{n: n, kind: kind})
 	dst = r.appendObject(dst, n.group, &sub, depth-1)
 	r.pop()
 	if release {

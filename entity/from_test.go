@@ -113,13 +113,15 @@ func TestFromDeclarations(t *testing.T) {
 
 // TestFromRequest: a request's JSON body is read at the path, strictly.
 func TestFromRequest(t *testing.T) {
+	// from says where server data is read; a request reads the wire form,
+	// the key a response writes.
 	e := expose(t, entity.NewRegistry(), "r", "id", "number", "req | from 'user.id'", "tag", "string", "from 'tags.1'")
 	for _, tt := range []struct {
 		name, body, want, fail string
 	}{
-		{"read at the path", `{"user":{"id":7},"tags":["a","b"]}`, `{"id":7,"tag":"b"}`, ""},
-		{"strict at the path", `{"user":{"id":"x"}}`, "", "user.id type"},
-		{"required at the path", `{"user":{}}`, "", "user.id required"},
+		{"read under the wire key", `{"id":7,"tag":"b","user":{"id":8}}`, `{"id":7,"tag":"b"}`, ""},
+		{"not at the from path", `{"user":{"id":7},"tags":["a","b"]}`, "", "id required"},
+		{"strict under the wire key", `{"id":"x"}`, "", "id type"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			req := httptest.NewRequest("POST", "/", strings.NewReader(tt.body))

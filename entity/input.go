@@ -70,6 +70,12 @@ type source struct {
 	st  *structPlan
 	js  *jsonObject
 	req *requestSource
+
+	// wire: obj is an Object of the entity being made, read by its output
+	// keys (the wire form: a group as the object under its key), as a
+	// request is. merged: the object is also read by the plan around a
+	// merged reference of a request, which judges its keys (unknownKeys).
+	wire, merged bool
 }
 
 // get returns the value the node reads.
@@ -86,7 +92,11 @@ func (s *source) get(n *node) raw {
 	case s.st != nil:
 		return s.st.get(s.rv, n.slot)
 	case s.obj != nil:
-		if v, ok := s.obj.Get(n.in); ok {
+		key := n.in
+		if s.wire {
+			key = n.out
+		}
+		if v, ok := s.obj.Get(key); ok {
 			return raw{a: v}
 		}
 	case s.req != nil:
@@ -106,10 +116,10 @@ func (s *source) empty() bool {
 	return s.ma == nil && s.ms == nil && s.obj == nil && !s.rv.IsValid() && s.st == nil && s.js == nil && s.req == nil
 }
 
-// sourceOf returns v as a source for e when it is an object: a map with
-// string keys, an *Object, a struct or a pointer to one. A nil map is an
-// empty object.
-func sourceOf(v any, e *Entity) (source, bool) {
+// sourceOf returns v as a source for the plan p when it is an object: a
+// map with string keys, an *Object, a struct or a pointer to one. A nil map
+// is an empty object. An Object of p's entity is read in its wire form.
+func sourceOf(v any, p *objectPlan) (source, bool) {
 	switch v := v.(type) {
 	case map[string]any:
 		return source{ma: v}, true
@@ -119,15 +129,15 @@ func sourceOf(v any, e *Entity) (source, bool) {
 		if v == nil {
 			return source{}, false
 		}
-		return source{obj: v}, true
+		return source{obj: v, wire: v.plan != nil && p.owner != nil && v.plan.owner != nil && v.plan.owner.slot == p.owner.slot}, true
 	case nil, string, []any, bool, int, int64, float64, json.Number, time.Time, []byte, json.RawMessage:
 		return source{}, false
 	}
-	return sourceOfValue(reflect.ValueOf(v), e)
+	return sourceOfValue(reflect.ValueOf(v), p)
 }
 
 // sourceOfValue is sourceOf for a reflect.Value.
-func sourceOfValue(rv reflect.Value, e *Entity) (source, bool) {
+func sourceOfValue(rv reflect.Value, p *objectPlan) (source, bool) {
 	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
 		if rv.IsNil() {
 			return source{}, false
@@ -150,7 +160,7 @@ func sourceOfValue(rv reflect.Value, e *Entity) (source, bool) {
 		if rv.Type() == timeType {
 			return source{}, false
 		}
-		return source{rv: rv, st: e.structPlan(rv.Type())}, true
+		return source{rv: rv, st: p.in.structPlan(rv.Type())}, true
 	}
 	return source{}, false
 }
@@ -170,11 +180,11 @@ type elems struct {
 	len   int    // Go lists only
 }
 
-// at returns Go list element i as a source for e.
-func (l *elems) at(i int, e *Entity) (source, bool) {
+// at returns Go list element i as a source for the plan p.
+func (l *elems) at(i int, p *objectPlan) (source, bool) {
 	switch {
 	case l.la != nil:
-		return sourceOf(l.la[i], e)
+		return sourceOf(l.la[i], p)
 	case l.lm != nil:
 		return source{ma: l.lm[i]}, true
 	case l.ls != nil:
@@ -183,9 +193,17 @@ func (l *elems) at(i int, e *Entity) (source, bool) {
 		if l.lo[i] == nil {
 			return source{}, false
 		}
-		return source{obj: l.lo[i]}, true
+		return sourceOf(l.lo[i], p)
 	}
-	return sourceOfValue(l.rv.Index(i), e)
+	return sourceOfValue(l.rv.Index(i), p)
+}
+
+// count returns the list's length.
+func (l *elems) count() int {
+	if l.js != "" {
+		return countJSON(l.js)
+	}
+	return l.len
 }
 
 // isNil reports whether a Go list is a nil slice.
@@ -446,4 +464,19 @@ func objectLen(v any) (int, bool) {
 		return rv.Len(), true
 	}
 	return 0, false
+}
+
+// elem returns element i of a Go list.
+func (l *elems) elem(i int) any {
+	switch {
+	case l.la != nil:
+		return l.la[i]
+	case l.lm != nil:
+		return l.lm[i]
+	case l.ls != nil:
+		return l.ls[i]
+	case l.lo != nil:
+		return l.lo[i]
+	}
+	return l.rv.Index(i).Interface()
 }

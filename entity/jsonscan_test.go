@@ -350,7 +350,7 @@ func BenchmarkFill(b *testing.B) {
 	}
 	b.SetBytes(int64(len(obj)))
 	for b.Loop() {
-		o.fill(obj, 0, st, e)
+		o.fill(obj, 0, st, e.views[dirResponse].in)
 	}
 }
 

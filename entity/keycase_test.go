@@ -202,6 +202,9 @@ func TestKeyCaseClashes(t *testing.T) {
 	}
 }
 
+// TestKeyCaseInputNamesUnchanged: server data is read by the declared
+// names; a request by the keys a client sees (the cased ones), but for a
+// header field, read by its declared name.
 func TestKeyCaseInputNamesUnchanged(t *testing.T) {
 	reg := entity.NewRegistry(entity.KeyCase(entity.CamelCase))
 	e := expose(t, reg, "e",
@@ -234,8 +237,8 @@ func TestKeyCaseInputNamesUnchanged(t *testing.T) {
 			t.Errorf("Make with the cased key: %v, want user_id (output userId) failing req", err)
 		}
 	})
-	t.Run("MakeRequest", func(t *testing.T) {
-		r := httptest.NewRequest("GET", "/?"+url.Values{"user_id": {"5"}, "page_size": {"20"}}.Encode(), nil)
+	t.Run("MakeRequest reads the cased keys", func(t *testing.T) {
+		r := httptest.NewRequest("GET", "/?"+url.Values{"userId": {"5"}, "pageSize": {"20"}, "user_id": {"6"}}.Encode(), nil)
 		r.Header.Set("X-Request-Id", "r1")
 		o, err := e.MakeRequest(r)
 		if err != nil {

@@ -297,7 +297,7 @@ func tenFields(t *testing.T, reg *entity.Registry) *entity.Entity {
 		decl = append(decl, fmt.Sprintf("field_%d", i), "string", "")
 	}
 	expose(t, reg, "item", decl...)
-	return expose(t, reg, "items", "items", "$item", "")
+	return expose(t, reg, "items", "items", "[]$item", "")
 }
 
 // emptyItems returns a JSON body of n bytes or a little less:

@@ -67,7 +67,7 @@ func mergedKeys(p *objectPlan, pending *Entity, visiting []*Entity, out map[stri
 				return
 			}
 		}
-		mergedKeys(t.root, pending, append(visiting, t), out, dup, cycle)
+		mergedKeys(t.base, pending, append(visiting, t), out, dup, cycle)
 	}
 }
 
@@ -151,7 +151,7 @@ func (e *Entity) checkMergesOf(errs *dsl.ErrorList) {
 	if !e.merges {
 		return
 	}
-	for _, x := range mergeErrors(e, e.root, nil) {
+	for _, x := range mergeErrors(e, e.base, nil) {
 		errs.Add(x)
 	}
 }
@@ -164,7 +164,7 @@ func (r *Registry) mergeDependents(pending *Entity) []*dsl.Error {
 	r.slots.Range(func(_, v any) bool {
 		e := v.(*slot).e.Load()
 		if e != nil && e.merges && e.name != pending.name {
-			errs = append(errs, mergeErrors(e, e.root, pending)...)
+			errs = append(errs, mergeErrors(e, e.base, pending)...)
 		}
 		return true
 	})

@@ -49,6 +49,10 @@ type Object struct {
 	// follow find a value without reading the text before it.
 	idx atomic.Pointer[[]span]
 
+	// resp is the object's JSON as a response writes it, when it differs
+	// from data (an Object of a request: see responseText).
+	resp atomic.Pointer[[]byte]
+
 	// made is how the call that made it shaped it, when it had shaping
 	// options: the version and flags it had (which of the fields sharing
 	// a key wrote it); Make does not take such an Object as made (madeBy).
@@ -143,14 +147,17 @@ func (o *Object) index() []span {
 	return idx
 }
 
-// MarshalJSON returns the object's JSON: the same bytes as MakeJSON. The
+// MarshalJSON returns the object's JSON as a response writes it: the same
+// bytes as MakeJSON for an Object a response made; for one MakeRequest
+// made, its JSON without its writeonly fields (at every depth: groups,
+// references, lists of them), which only Get, Map and Decode see. The
 // slice is the Object's own, as a json.RawMessage would be: it must not be
 // modified (copy it first, or use AppendJSON).
 func (o *Object) MarshalJSON() ([]byte, error) {
 	if o == nil {
 		return []byte("null"), nil
 	}
-	return o.text(), nil
+	return o.responseText(), nil
 }
 
 // AppendJSON appends the object's JSON to dst, as MarshalJSON gives it.
@@ -158,7 +165,137 @@ func (o *Object) AppendJSON(dst []byte) ([]byte, error) {
 	if o == nil {
 		return append(dst, "null"...), nil
 	}
-	return append(dst, o.text()...), nil
+	return append(dst, o.responseText()...), nil
+}
+
+// responseText returns the object's JSON as a response writes it: the
+// one way an Object's bytes are written anywhere (MarshalJSON,
+// AppendJSON, String, a none, object or $ref field holding it). An Object
+// of a request view holds writeonly values, which its response form
+// leaves out (responseForm); it is made once, on first need.
+func (o *Object) responseText() []byte {
+	t := o.text()
+	if o.plan == nil || o.plan.dir == dirResponse {
+		return t
+	}
+	if p := o.resp.Load(); p != nil {
+		return *p
+	}
+	b := appendResponseForm(make([]byte, 0, len(t)), t, o.plan.nodes, o.made, 0)
+	o.resp.Store(&b) // another call may have stored the same: either will do
+	return b
+}
+
+// declaredText returns the object's values under their declared names, as
+// Make reads a struct or a map: a group's fields beside their siblings, a
+// $ref's object (or list of them) under the reference's name with its
+// entity's declared names. It is what Bind decodes, so that the struct
+// Bind fills is one Make reads.
+func (o *Object) declaredText() []byte {
+	t := o.text()
+	if o == nil || o.plan == nil {
+		return t
+	}
+	first := true
+	dst := appendDeclared(append(make([]byte, 0, len(t)), '{'), t, o.plan.nodes, o.made, o.plan.dir, &first, 0)
+	return append(dst, '}')
+}
+
+// appendDeclared appends the members of data, an object the nodes wrote,
+// under their declared names, flattening groups into the object around
+// them.
+func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direction, first *bool, depth int) []byte {
+	it := memberIter{data: data, nodes: nodes, pos: 1, made: made, dir: dir}
+	for it.next() {
+		n := it.n
+		if n != nil && n.kind == nodeGroup && it.val[0] == '{' && depth < maxMergeDepth*16 {
+			dst = appendDeclared(dst, it.val, n.group.nodes, made, dir, first, depth+1)
+			continue
+		}
+		if !*first {
+			dst = append(dst, ',')
+		}
+		*first = false
+		if n == nil {
+			dst = append(append(dst, it.key...), ':')
+			dst = append(dst, it.val...)
+			continue
+		}
+		dst = append(appendString(dst, n.decl.Name), ':')
+		var p *objectPlan
+		if n.kind == nodeRef && n.holds(it.val) && depth < maxMergeDepth*16 {
+			p = refPlan(n, dir)
+		}
+		switch {
+		case p == nil:
+			dst = append(dst, it.val...)
+		case it.val[0] == '{':
+			f := true
+			dst = append(appendDeclared(append(dst, '{'), it.val, p.nodes, made, dir, &f, depth+1), '}')
+		default:
+			dst = append(dst, '[')
+			for i, el := 0, (elements{data: it.val}); el.next(); i++ {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				if el.val[0] == '{' {
+					f := true
+					dst = append(appendDeclared(append(dst, '{'), el.val, p.nodes, made, dir, &f, depth+1), '}')
+				} else {
+					dst = append(dst, el.val...)
+				}
+			}
+			dst = append(dst, ']')
+		}
+	}
+	return dst
+}
+
+// appendResponseForm appends data, the text of an object a request view's
+// nodes wrote, without the members of writeonly nodes, at every depth.
+func appendResponseForm(dst, data []byte, nodes []*node, made *objectMade, depth int) []byte {
+	it := memberIter{data: data, nodes: nodes, pos: 1, made: made, dir: dirRequest}
+	dst = append(dst, '{')
+	first := true
+	for it.next() {
+		n := it.n
+		if n != nil && n.writeOnly {
+			continue
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = append(append(dst, it.key...), ':')
+		var p *objectPlan
+		switch {
+		case n == nil || depth > maxMergeDepth*16 || !n.holds(it.val):
+		case n.kind == nodeGroup:
+			p = n.group
+		case n.kind == nodeRef:
+			p = refPlan(n, dirRequest)
+		}
+		switch {
+		case p == nil:
+			dst = append(dst, it.val...)
+		case it.val[0] == '{':
+			dst = appendResponseForm(dst, it.val, p.nodes, made, depth+1)
+		default: // a list of objects
+			dst = append(dst, '[')
+			for i, el := 0, (elements{data: it.val}); el.next(); i++ {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				if el.val[0] == '{' {
+					dst = appendResponseForm(dst, el.val, p.nodes, made, depth+1)
+				} else {
+					dst = append(dst, el.val...)
+				}
+			}
+			dst = append(dst, ']')
+		}
+	}
+	return append(dst, '}')
 }
 
 // Decode stores the object's values in dst, a pointer to a struct (fields
@@ -181,7 +318,7 @@ func (o *Object) String() string {
 	if o == nil {
 		return "null"
 	}
-	return string(o.text())
+	return string(o.responseText())
 }
 
 // Map returns the object as plain Go values, for comparisons in tests
@@ -198,7 +335,7 @@ func (o *Object) Map() map[string]any {
 
 // madeBy reports whether e made the object: its keys are e's own.
 func (o *Object) madeBy(e *Entity) bool {
-	return o.plan == e.root && len(o.data) >= 2 && o.made == nil
+	return o.plan == e.views[dirResponse] && len(o.data) >= 2 && o.made == nil
 }
 
 // newObjects views each element of data, the text of a JSON array of
@@ -233,6 +370,7 @@ type memberIter struct {
 	key   []byte  // the current member's key, quoted as written
 	val   []byte  // the current member's value text
 	made  *objectMade
+	dir   direction // the view of the plan
 }
 
 func (o *Object) members() memberIter {
@@ -243,6 +381,9 @@ func (o *Object) members() memberIter {
 	it := memberIter{data: o.text(), nodes: nodes, pos: 1}
 	if o != nil {
 		it.made = o.made
+		if o.plan != nil {
+			it.dir = o.plan.dir
+		}
 	}
 	return it
 }
@@ -271,14 +412,14 @@ func (it *memberIter) next() bool {
 		}
 	}
 	if it.n == nil {
-		it.n = mergedNode(nodes, it.key, 0) // a key a merged $ref wrote here
+		it.n = mergedNode(nodes, it.key, it.dir, 0) // a key a merged $ref wrote here
 	}
 	return true
 }
 
 // mergedNode returns the node of an entity that a merged reference among
 // nodes names (at any depth of merges) that writes the quoted key, or nil.
-func mergedNode(nodes []*node, key []byte, depth int) *node {
+func mergedNode(nodes []*node, key []byte, dir direction, depth int) *node {
 	if depth > 64 { // declarations refuse merge cycles: no chain is this long
 		return nil
 	}
@@ -286,7 +427,7 @@ func mergedNode(nodes []*node, key []byte, depth int) *node {
 		if !n.merge {
 			continue
 		}
-		p := refPlan(n)
+		p := refPlan(n, dir)
 		if p == nil {
 			continue
 		}
@@ -295,7 +436,7 @@ func mergedNode(nodes []*node, key []byte, depth int) *node {
 				return m
 			}
 		}
-		if m := mergedNode(p.nodes, key, depth+1); m != nil {
+		if m := mergedNode(p.nodes, key, dir, depth+1); m != nil {
 			return m
 		}
 	}
@@ -344,7 +485,7 @@ func (it *memberIter) value(plain bool) any {
 	}
 	p := n.group
 	if n.kind == nodeRef {
-		if p = refPlan(n); p == nil {
+		if p = refPlan(n, it.dir); p == nil {
 			return decodeAny(v)
 		}
 	}
@@ -388,9 +529,9 @@ func (n *node) holds(v []byte) bool {
 // refPlan returns the plan of the entity a reference node names now (an
 // Object made before the name was exposed again reads its keys through the
 // new entity; keys it no longer knows read as plain JSON values).
-func refPlan(n *node) *objectPlan {
+func refPlan(n *node, d direction) *objectPlan {
 	if e := n.ref.e.Load(); e != nil {
-		return e.root
+		return e.views[d]
 	}
 	return nil
 }
@@ -521,4 +662,26 @@ func skipJSONValue(d []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// typedListValue decodes the text of a typed list as Object.Get returns
+// it: a []any whose elements are what Get returns for a field of the
+// element type (int64 for []number, time.Time for []date, or the RFC 3339
+// text when plain, as Map gives dates), nil for a null element.
+func typedListValue(elem rules.Kind, v []byte, plain bool) any {
+	if v[0] != '[' {
+		return decodeAny(v)
+	}
+	l := []any{}
+	for it := (elements{data: v}); it.next(); {
+		switch {
+		case it.val[0] == 'n':
+			l = append(l, nil)
+		case plain && elem == rules.Time && it.val[0] == '"':
+			l = append(l, stringValue(it.val))
+		default:
+			l = append(l, scalarValue(elem, it.val))
+		}
+	}
+	return l
 }

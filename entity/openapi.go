@@ -224,10 +224,10 @@ func (r *Registry) operation(rt Route) (map[string]any, error) {
 		}
 		g, _ := newSchemaGen(InputSchema, entityComponentRef)
 		inQuery := method == http.MethodGet || method == http.MethodHead || method == http.MethodDelete
-		params = append(params, g.requestParams(e, e.root, inQuery)...)
+		params = append(params, g.requestParams(e, e.base, inQuery)...)
 		if !inQuery {
 			body := map[string]any{"$ref": entityComponentRef(e.name, InputSchema)}
-			if hasHeaderFields(e.root) {
+			if hasHeaderFields(e.base) {
 				body = g.entity(e, true) // the input schema without its headers
 			}
 			op["requestBody"] = map[string]any{"content": map[string]any{"application/json": map[string]any{"schema": body}}}

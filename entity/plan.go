@@ -23,13 +23,64 @@ const (
 	nodeRef   = dsl.FieldRef   // an object or list made with another entity
 )
 
-// objectPlan is one output object: its fields in output order.
+// objectPlan is one output object of one direction: its fields in
+// output order, and the table of the input object it reads.
 type objectPlan struct {
 	nodes  []*node
-	keys   []string // output keys, shared by every Object made from the plan
-	ent    *Entity  // the entity whose root the plan is; nil for a group's
-	shaped bool     // a node is lazy or conditional: see appendShaped
+	keys   []string    // output keys, shared by every Object made from the plan
+	ent    *Entity     // the entity whose root the plan is; nil for a group's
+	owner  *Entity     // the entity the plan belongs to (a group's too)
+	in     *inputTable // the input object its nodes read: a group of the response view shares its parent's
+	dir    direction   // the view it belongs to
+	shaped bool        // a node is lazy, conditional, omitted when empty or merged: see appendShaped
+
+	// checksUnknown: DenyUnknown judges the keys of the object it reads
+	// (an entity's, and a group's of a request view, which reads an
+	// object of its own).
+	checksUnknown bool
 }
+
+// direction is one way data goes through an entity: a response writes
+// what the server has, a request reads what a client sent. Each entity
+// compiles one view of its declaration for each (compile_view.go): the
+// response view has no writeonly field, the request view no readonly one
+// (their keys are ignored keys) and reads the wire form, so that no
+// check made at run time decides what a direction may see.
+type direction uint8
+
+const (
+	dirResponse direction = iota
+	dirRequest
+)
+
+// inputTable numbers the distinct keys one input object is read by: the
+// slots raw JSON objects and structs are read into, their lookup table,
+// and for DenyUnknown the conditions under which each is read.
+type inputTable struct {
+	slots  map[string]int
+	nslots int
+	keys   keyTable
+	// conds holds, per slot, the conditions under which each node reading
+	// it is read, when every one has some (see unknown.go); nil when no
+	// node has a condition.
+	conds [][][]*condition
+	// Keys of the other direction's fields (readonly keys in a request)
+	// have slots too: read by no node, accepted by DenyUnknown.
+	structPlans sync.Map // reflect.Type → *structPlan
+}
+
+// slot returns the slot of key, numbering new keys in order.
+func (t *inputTable) slot(key string) int {
+	if i, ok := t.slots[key]; ok {
+		return i
+	}
+	i := t.nslots
+	t.slots[key] = i
+	t.nslots++
+	return i
+}
+
+func newInputTable() *inputTable { return &inputTable{slots: map[string]int{}} }
 
 // node is one output key and how to fill it.
 type node struct {
@@ -66,10 +117,13 @@ type node struct {
 	ref   *slot       // nodeRef
 
 	// Where the value is read from sources that are not maps: its index
-	// among the distinct input names of the entity (JSON objects, structs),
-	// and its canonical header name when it starts with X- (requests).
+	// in its plan's input table (JSON objects, structs), and, in a request
+	// view, its canonical header name when it is read from the headers.
+	// nested: a group of a request view, which reads the object under its
+	// key (the wire form), where a response view's reads its parent's.
 	slot   int
 	header string
+	nested bool
 
 	decl *dsl.Field // the field as declared, for errors and tools
 
@@ -88,7 +142,6 @@ type node struct {
 	writeOnly bool
 	merge     bool      // a $ref whose object's keys are written into this one (merge.go)
 	from      *fromPath // where it reads its value, when not under its name (from.go)
-	owner     *Entity   // the entity of a group with a from path (it reads the object there with it)
 }
 
 // omitKind says when a node's key is left out of its object.
@@ -189,26 +242,23 @@ type Entity struct {
 	name string
 	slot *slot // the registry slot it was exposed in
 	reg  *Registry
-	root *objectPlan
-	decl *dsl.Entity
-	refs []*node // every reference node, for Registry.Check
-
-	// slots numbers the distinct input names the entity reads (groups read
-	// the same input, so theirs are included); nslots is their count.
-	slots  map[string]int
-	nslots int
-	keys   keyTable // slots, for raw JSON's keys
+	// decl is the declaration compiled, base the plan of every declared
+	// field (what Check, merges and extensions read), views the plan of
+	// each direction, which calls run.
+	decl  *dsl.Entity
+	base  *objectPlan
+	views [2]*objectPlan
+	refs  []*node // every reference node, for Registry.Check
 
 	methods []string // HTTP methods MakeRequest accepts; empty for any
 
-	structPlans sync.Map         // reflect.Type → *structPlan
-	masks       maskCache        // compiled selections (shape.go)
-	merges      bool             // a plan of it merges a $ref (merge.go)
-	directional bool             // a plan of it has a readonly or writeonly node (MakeRequest's Objects are made again by responses)
-	slotConds   [][][]*condition // per input slot, when only conditional nodes read it (unknown.go)
-	newFlags    *flagTable       // flags its rules named first, kept by Expose when it succeeds (shape.go)
-
+	masks    maskCache  // compiled selections (shape.go)
+	merges   bool       // a plan of it merges a $ref (merge.go)
+	newFlags *flagTable // flags its rules named first, kept by Expose when it succeeds (shape.go)
 }
+
+// view returns the root plan of direction d.
+func (e *Entity) view(d direction) *objectPlan { return e.views[d] }
 
 // Name returns the name the entity was exposed under.
 func (e *Entity) Name() string {

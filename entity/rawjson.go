@@ -27,34 +27,35 @@ type jval struct {
 // slot. Entities reading more than 16 distinct input keys spill to a slice.
 type jsonObject struct {
 	text string
+	ord  int32 // its number on the tape
 	vals [16]jval
 	more []jval
 
-	// For the entity read last, the slot (plus one) of the key found at
+	// For the table read last, the slot (plus one) of the key found at
 	// each of the first positions: the objects of a list usually spell
 	// their keys in the same order, and comparing one key is cheaper than
 	// looking it up.
-	hintsFor *Entity
+	hintsFor *inputTable
 	hints    [16]int16
 }
 
-// fill reads the object text once, keeping the values of the keys e reads.
+// fill reads the object text once, keeping the values of the keys table t reads.
 // A key that comes twice keeps its last value, as encoding/json does. ord
 // is the object's ordinal on tape, the validator's record of the
 // document (jsonscan.go), with which string literals end and nested values
 // are stepped over without reading them.
-func (o *jsonObject) fill(text string, ord int32, st *jsonStack, e *Entity) {
+func (o *jsonObject) fill(text string, ord int32, st *jsonStack, t *inputTable) {
 	tape := st.tape
-	clear(o.vals[:min(e.nslots, len(o.vals))])
-	if e.nslots > len(o.vals) {
-		if len(o.more) < e.nslots-len(o.vals) {
-			o.more = make([]jval, e.nslots-len(o.vals))
+	clear(o.vals[:min(t.nslots, len(o.vals))])
+	if t.nslots > len(o.vals) {
+		if len(o.more) < t.nslots-len(o.vals) {
+			o.more = make([]jval, t.nslots-len(o.vals))
 		}
 		clear(o.more)
 	}
-	o.text = text
-	if o.hintsFor != e {
-		o.hintsFor = e
+	o.text, o.ord = text, ord
+	if o.hintsFor != t {
+		o.hintsFor = t
 		clear(o.hints[:])
 	}
 	k := int(ord) + 2 // the next entry's ordinal
@@ -70,12 +71,12 @@ func (o *jsonObject) fill(text string, ord int32, st *jsonStack, e *Entity) {
 		if !plain {
 			key = unquote(text[i:end])
 		} else if m < len(o.hints) {
-			if h := int(o.hints[m]) - 1; h >= 0 && e.keys.names[h] == key {
+			if h := int(o.hints[m]) - 1; h >= 0 && t.keys.names[h] == key {
 				slot = h
 			}
 		}
 		if slot < 0 {
-			slot = e.keys.lookup(key)
+			slot = t.keys.lookup(key)
 			if m < len(o.hints) {
 				o.hints[m] = int16(slot + 1)
 			}
@@ -229,15 +230,16 @@ func notAnObject(off int, text, wanted string) *InputError {
 }
 
 // takeJSON returns a jsonObject filled from text, the object numbered ord
-// on the run's tape, for e; release it with releaseJSON, innermost first.
-func (r *run) takeJSON(text string, ord int32, e *Entity) *jsonObject {
+// on the run's tape, for the input table t; release it with releaseJSON,
+// innermost first.
+func (r *run) takeJSON(text string, ord int32, t *inputTable) *jsonObject {
 	st := r.js
 	if st.used == len(st.objs) {
 		st.objs = append(st.objs, new(jsonObject))
 	}
 	o := st.objs[st.used]
 	st.used++
-	o.fill(text, ord, st, e)
+	o.fill(text, ord, st, t)
 	return o
 }
 

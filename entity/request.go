@@ -15,40 +15,42 @@ import (
 	"github.com/expose-go/expose/rules"
 )
 
-// Requests, as msful's validate read them: a declaration's fields are read
-// from the query string, then form values, then a JSON body, then X-
-// headers; a later source wins on a clash.
+// Requests: an entity's request view reads what a client sends in the wire
+// form (compile_view.go). A top-level field is read from one place: a
+// header field from the headers; any other from the body when the request
+// has one (JSON or a form), else from the query string.
 
-// requestSource reads fields from an HTTP request.
+// requestSource reads the top-level fields of a request.
 type requestSource struct {
 	query  url.Values
 	form   url.Values
 	files  []string    // the names of a multipart body's file parts (for DenyUnknown)
 	js     *jsonObject // the JSON body, nil if none
 	header http.Header
+	body   bool // the request has a body (JSON or a form): fields are not read from the query
 }
 
-// get reads a field: a header for X- names, else the JSON body, form values
-// and query values, the first found winning (later sources win a clash). A
-// list field gets every value of a repeated key; others get the first.
+// get reads a field from where it comes: a header field from the headers
+// only (a header a trusted proxy sets, X-User-Id, must not be supplied by
+// the client in the query or the body when the proxy leaves it out); any
+// other from the body, or from the query when there is no body. A list
+// field gets every value of a repeated key; others get the first.
 func (s *requestSource) get(n *node) raw {
-	if n.header != "" {
-		// Headers only: a header a trusted proxy sets (X-User-Id) must not
-		// be supplied by the client in the query or the body when the proxy
-		// leaves it out.
+	switch {
+	case n.header != "":
 		if vs := s.header[n.header]; len(vs) > 0 {
 			return values(n, vs)
 		}
-		return raw{}
-	}
-	if s.js != nil && s.js.has(n.slot) {
+	case s.js != nil:
 		return s.js.get(n.slot)
-	}
-	if vs := s.form[n.in]; len(vs) > 0 {
-		return values(n, vs)
-	}
-	if vs := s.query[n.in]; len(vs) > 0 {
-		return values(n, vs)
+	case s.form != nil:
+		if vs := s.form[n.in]; len(vs) > 0 {
+			return values(n, vs)
+		}
+	case !s.body:
+		if vs := s.query[n.in]; len(vs) > 0 {
+			return values(n, vs)
+		}
 	}
 	return raw{}
 }
@@ -122,10 +124,15 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
+	var run run
+	run.start(e, topObject, dirRequest, opts)
+	defer run.done()
 	if r == nil {
-		run := run{top: topObject, cfg: config(true, opts)}
-		run.cfg.request = true
-		return e.object(&run, nil, opts)
+		b, err := run.walkCopy(e, nil)
+		if err != nil {
+			return nil, err
+		}
+		return &Object{plan: e.views[dirRequest], data: b, made: run.made()}, nil
 	}
 	if len(e.methods) > 0 && !slices.Contains(e.methods, r.Method) &&
 		!(r.Method == http.MethodHead && slices.Contains(e.methods, http.MethodGet)) { // as net/http's mux: GET serves HEAD
@@ -133,88 +140,29 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 		ie.Allow = strings.Join(e.methods, ", ")
 		return nil, ie
 	}
+	if run.cfg.lang == "" { // no Lang given: the client's languages, matched on the first failure
+		run.cfg.lang = r.Header.Get("Accept-Language")
+	}
+	if run.fatal != nil { // a bad option (Select, Version…): before the body is read
+		return nil, run.fatal
+	}
 	src := &requestSource{header: r.Header}
 	if r.URL != nil {
 		src.query = r.URL.Query()
 	}
-	run := run{top: topObject, cfg: config(true, opts)}
-	run.cfg.request = true
-	if run.cfg.lang == "" { // no Lang given: the client's languages, matched on the first failure
-		run.cfg.lang = r.Header.Get("Accept-Language")
-	}
-	run.init(e, opts)
-	defer run.done()
-	if run.fatal != nil { // a bad option (Select, Version…): before the body is read
-		return nil, run.fatal
-	}
-	var bodyLen int64
-	if r.Body != nil && r.Body != http.NoBody {
-		limit := e.reg.MaxBodyBytes()
-		ct := r.Header.Get("Content-Type")
-		mt, _, _ := mime.ParseMediaType(ct) // a bad parameter gives the type and an error
-		switch {
-		case ct == "":
-			body, err := readBody(r, limit)
-			if err != nil {
-				return nil, bodyError(err)
-			}
-			if len(trimSpace(bytesString(body))) > 0 {
-				return nil, inputError(ErrUnsupportedMediaType, "the request body has no Content-Type: send "+acceptedMediaTypes)
-			}
-		case mt == "":
-			return nil, inputError(ErrUnsupportedMediaType, "the request's Content-Type does not parse: send "+acceptedMediaTypes)
-		case isJSONMediaType(mt):
-			body, err := readBody(r, limit)
-			if err != nil {
-				return nil, bodyError(err)
-			}
-			if len(trimSpace(bytesString(body))) > 0 {
-				js, err := run.parseJSONOf(body, true)
-				if err != nil {
-					return nil, err
-				}
-				src.js = run.takeJSON(js, 0, e)
-			}
-			bodyLen = int64(len(body))
-		case mt == "application/x-www-form-urlencoded":
-			form, n, err := readForm(r, limit, e)
-			if err != nil {
-				return nil, err
-			}
-			src.form, bodyLen = form, n
-		case mt == "multipart/form-data":
-			r.Body = http.MaxBytesReader(nil, r.Body, limit)
-			if err := r.ParseMultipartForm(limit); err != nil {
-				return nil, formError(err, true)
-			}
-			src.form = r.PostForm
-			if r.MultipartForm != nil {
-				for k := range r.MultipartForm.File {
-					src.files = append(src.files, k)
-				}
-			}
-			bodyLen = formLen(r.PostForm)
-		default:
-			body, err := readBody(r, limit)
-			if err != nil {
-				return nil, bodyError(err)
-			}
-			if len(trimSpace(bytesString(body))) == 0 {
-				break // no body, whatever its type says
-			}
-			if len(mt) > 100 { // the client's own text, but not all of it
-				mt = mt[:100] + "…"
-			}
-			return nil, inputError(ErrUnsupportedMediaType, "the request body's Content-Type "+mt+" is not JSON or a form: send "+acceptedMediaTypes)
-		}
+	p := e.views[dirRequest]
+	bodyLen, err := readRequestBody(&run, r, src, p)
+	if err != nil {
+		return nil, err
 	}
 	run.maxOut = int(min(e.reg.requestOutputLimit(bodyLen), maxOutputLimit))
 	bp := bufPool.Get().(*[]byte)
-	b := run.appendObject((*bp)[:0], e.root, &source{req: src}, e.reg.MaxDepth()-1)
+	run.base = 0
+	b := run.appendObject((*bp)[:0], p, &source{req: src}, e.reg.MaxDepth()-1)
 	if len(b) > run.maxOut {
 		run.tooLarge()
 	}
-	err := run.err()
+	err = run.err()
 	if errors.Is(err, ErrTooLarge) {
 		err = requestTooLarge(err, "the request makes an output larger than its limit of "+strconv.Itoa(run.maxOut)+" bytes")
 	}
@@ -222,13 +170,74 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	made := run.made()
-	if made == nil && e.directional {
-		// It holds writeonly fields and no readonly one: a response given
-		// it makes it again (see madeBy).
-		made = &objectMade{}
+	return &Object{plan: p, data: data, made: run.made()}, nil
+}
+
+// readRequestBody reads r's body into src, as its Content-Type says, and
+// returns its length.
+func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPlan) (int64, error) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return 0, nil
 	}
-	return &Object{plan: e.root, data: data, made: made}, nil
+	limit := run.ent.reg.MaxBodyBytes()
+	ct := r.Header.Get("Content-Type")
+	mt, _, _ := mime.ParseMediaType(ct) // a bad parameter gives the type and an error
+	switch {
+	case ct == "":
+		body, err := readBody(r, limit)
+		if err != nil {
+			return 0, bodyError(err)
+		}
+		if len(trimSpace(bytesString(body))) > 0 {
+			return 0, inputError(ErrUnsupportedMediaType, "the request body has no Content-Type: send "+acceptedMediaTypes)
+		}
+		return 0, nil
+	case mt == "":
+		return 0, inputError(ErrUnsupportedMediaType, "the request's Content-Type does not parse: send "+acceptedMediaTypes)
+	case isJSONMediaType(mt):
+		body, err := readBody(r, limit)
+		if err != nil {
+			return 0, bodyError(err)
+		}
+		if len(trimSpace(bytesString(body))) > 0 {
+			js, err := run.parseJSONOf(body, true)
+			if err != nil {
+				return 0, err
+			}
+			src.js, src.body = run.takeJSON(js, 0, p.in), true
+		}
+		return int64(len(body)), nil
+	case mt == "application/x-www-form-urlencoded":
+		form, n, err := readForm(r, limit, p)
+		if err != nil {
+			return 0, err
+		}
+		src.form, src.body = form, true
+		return n, nil
+	case mt == "multipart/form-data":
+		r.Body = http.MaxBytesReader(nil, r.Body, limit)
+		if err := r.ParseMultipartForm(limit); err != nil {
+			return 0, formError(err, true)
+		}
+		src.form, src.body = r.PostForm, true
+		if r.MultipartForm != nil {
+			for k := range r.MultipartForm.File {
+				src.files = append(src.files, k)
+			}
+		}
+		return formLen(r.PostForm), nil
+	}
+	body, err := readBody(r, limit)
+	if err != nil {
+		return 0, bodyError(err)
+	}
+	if len(trimSpace(bytesString(body))) == 0 {
+		return 0, nil // no body, whatever its type says
+	}
+	if len(mt) > 100 { // the client's own text, but not all of it
+		mt = mt[:100] + "…"
+	}
+	return 0, inputError(ErrUnsupportedMediaType, "the request body's Content-Type "+mt+" is not JSON or a form: send "+acceptedMediaTypes)
 }
 
 // acceptedMediaTypes names the media types of the request bodies
@@ -242,14 +251,14 @@ const acceptedMediaTypes = "Content-Type: application/json (or any +json type), 
 // the wrong Content-Type (curl -d sends this one by default): a 415 that
 // says so, rather than every field reported missing. So is such JSON
 // that does not parse as a form ({"off":"50%"}).
-func readForm(r *http.Request, limit int64, e *Entity) (url.Values, int64, error) {
+func readForm(r *http.Request, limit int64, p *objectPlan) (url.Values, int64, error) {
 	body, err := readBody(r, limit)
 	if err != nil {
 		return nil, 0, bodyError(err)
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	err = r.ParseForm()
-	if (err != nil || !declaresAny(e, r.PostForm)) && isJSONText(body) {
+	if (err != nil || !declaresAny(p, r.PostForm)) && isJSONText(body) {
 		return nil, 0, inputError(ErrUnsupportedMediaType,
 			"the request body is JSON sent as a form (application/x-www-form-urlencoded, what curl -d sends): send Content-Type: application/json")
 	}
@@ -259,10 +268,10 @@ func readForm(r *http.Request, limit int64, e *Entity) (url.Values, int64, error
 	return r.PostForm, int64(len(body)), nil
 }
 
-// declaresAny reports whether e reads any of the form's keys.
-func declaresAny(e *Entity, form url.Values) bool {
+// declaresAny reports whether the plan p reads any of the form's keys.
+func declaresAny(p *objectPlan, form url.Values) bool {
 	for k := range form {
-		if e.keys.lookup(k) >= 0 {
+		if p.in.keys.lookup(k) >= 0 {
 			return true
 		}
 	}

@@ -116,14 +116,14 @@ func TestMakeRequestSources(t *testing.T) {
 		want string
 	}{
 		{"nothing", rqRequest("GET", "/", "", ""), rqOut()},
-		{"query values, converted", rqRequest("GET", "/?q=go&page=3&on=off&on=1&min=2.5&other=x", "", ""),
-			rqOut("q", `"go"`, "page", "3", "on", "false", "filter", `{"min":2.5}`)},
+		{"query values, converted; a group's fields are no query keys", rqRequest("GET", "/?q=go&page=3&on=off&on=1&min=2.5&other=x", "", ""),
+			rqOut("q", `"go"`, "page", "3", "on", "false")},
 		{"query bool", rqRequest("GET", "/?on=ON", "", ""), rqOut("on", "true")},
 		{"urlencoded form", rqRequest("POST", "/", form, "q=form&page=4&tags=a&tags=b"),
 			rqOut("q", `"form"`, "page", "4", "tags", `["a","b"]`)},
 		{"multipart form", rqRequest("POST", "/", mpType, mpBody),
 			rqOut("q", `"multi"`, "tags", `["m1","m2"]`, "k", `"form"`)},
-		{"JSON body", rqRequest("POST", "/", js, `{"q":"json","page":"5","tags":[1,"x"],"on":true,"min":0.5,"zzz":1}`),
+		{"JSON body, a group as the object under its key", rqRequest("POST", "/", js, `{"q":"json","page":"5","tags":[1,"x"],"on":true,"filter":{"min":0.5},"min":1.5,"zzz":1}`),
 			rqOut("q", `"json"`, "page", "5", "tags", `[1,"x"]`, "on", "true", "filter", `{"min":0.5}`)},
 		{"JSON body, media type with parameters", rqRequest("PUT", "/", "application/json; charset=utf-8", `{"q":"json"}`),
 			rqOut("q", `"json"`)},
@@ -142,14 +142,16 @@ func TestMakeRequestSources(t *testing.T) {
 		{"one query value for a list is a list", rqRequest("GET", "/?tags=solo", "", ""),
 			rqOut("tags", `["solo"]`)},
 
-		// Clashes: query < form < JSON body < headers.
-		{"form beats query", rqRequest("POST", "/?k=query&tags=q1", form, "k=form&tags=f1&tags=f2"),
+		// A field is read from one place: a header field from the
+		// headers; any other from the body when there is one, else from
+		// the query.
+		{"a form body: the query is not read", rqRequest("POST", "/?k=query&tags=q1&q=query", form, "k=form&tags=f1&tags=f2"),
 			rqOut("k", `"form"`, "tags", `["f1","f2"]`)},
-		{"multipart form beats query; an X- field is no form value", rqRequest("POST", "/?k=query", mpClashType, mpClash),
+		{"a multipart body: the query is not read; an X- field is no form value", rqRequest("POST", "/?k=query", mpClashType, mpClash),
 			rqOut("k", `"form"`)},
-		{"JSON body beats query", rqRequest("POST", "/?k=query&tags=q1&page=2", js, `{"k":"json","tags":["j"]}`),
-			rqOut("k", `"json"`, "page", "2", "tags", `["j"]`)},
-		{"a JSON null beats the query", rqRequest("POST", "/?k=query", js, `{"k":null}`),
+		{"a JSON body: the query is not read", rqRequest("POST", "/?k=query&tags=q1&page=2", js, `{"k":"json","tags":["j"]}`),
+			rqOut("k", `"json"`, "tags", `["j"]`)},
+		{"a JSON null, and the query not read", rqRequest("POST", "/?k=query", js, `{"k":null}`),
 			rqOut()},
 		{"header beats query", rqRequest("GET", "/?X-Mode=query", "", "", "X-Mode", "header"),
 			rqOut("X-Mode", `"header"`)},
@@ -179,13 +181,14 @@ func TestMakeRequestSources(t *testing.T) {
 }
 
 // TestMakeRequestRefsAndLists: $ref fields are read from a JSON body (a
-// query or form value is text, not an object: null), and a repeated X-
-// header gives a list field every value.
+// query or form value is text, not an object: null), a $name is one
+// object and a []$name a list of objects, and a repeated X- header gives a
+// list field every value.
 func TestMakeRequestRefsAndLists(t *testing.T) {
 	reg := entity.NewRegistry()
 	expose(t, reg, "item", "n", "number", "req", "label", "string", "default 'none'")
 	e := expose(t, reg, "order",
-		"items", "$item", "",
+		"items", "[]$item", "",
 		"main", "$item", "rename first",
 		"X-Tags", "list", "",
 		"note", "none", "",
@@ -197,14 +200,14 @@ func TestMakeRequestRefsAndLists(t *testing.T) {
 		path string // the failing field's path, if any
 	}{
 		{"refs from a JSON body", rqRequest("POST", "/", "application/json",
-			`{"items":[{"n":"1"},7,{"n":2,"label":"b"}],"main":{"n":3},"note":{"b":1.50,"a":"<"}}`),
+			`{"items":[{"n":"1"},{"n":2,"label":"b"}],"first":{"n":3},"note":{"b":1.50,"a":"<"}}`),
 			`{"items":[{"n":1,"label":"none"},{"n":2,"label":"b"}],"first":{"n":3,"label":"none"},"X-Tags":null,"note":{"b":1.50,"a":"\u003c"}}`, ""},
 		{"a ref from the query is null, read leniently", rqRequest("GET", "/?items=x&main=y&note=z", "", ""),
 			`{"items":null,"first":null,"X-Tags":null,"note":"z"}`, "lax"},
 		{"a repeated X- header for a list", rqRequest("GET", "/", "", "", "X-Tags", "a", "X-Tags", "b"),
 			`{"items":null,"first":null,"X-Tags":["a","b"],"note":null}`, ""},
-		{"errors inside a ref list carry their path", rqRequest("POST", "/", "application/json", `{"items":[1,{"label":"x"}]}`),
-			"", "items[1].n"},
+		{"errors inside a ref list carry their path", rqRequest("POST", "/", "application/json", `{"items":[{"label":"x"}]}`),
+			"", "items[0].n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -215,7 +218,7 @@ func TestMakeRequestRefsAndLists(t *testing.T) {
 			obj, err := e.MakeRequest(c.r, opts...)
 			if c.path != "" {
 				fs := fieldErrors(t, err)
-				if len(fs) != 1 || fs[0].Path != c.path || fs[0].OutputPath != "items[0].n" {
+				if len(fs) != 1 || fs[0].Path != c.path || fs[0].OutputPath != c.path {
 					t.Errorf("got %v, want an error at %s", err, c.path)
 				}
 				return
@@ -318,7 +321,7 @@ func TestMakeRequestErrors(t *testing.T) {
 		{name: "JSON scalar body", entity: "newuser", r: rqRequest("POST", "/", "application/json", `"ab"`),
 			status: 400, sentinel: entity.ErrInvalidJSON},
 		{name: "validation failure", entity: "newuser",
-			r:      rqRequest("POST", "/?age=200", "application/json", `{"name":"a","mail":"bad"}`),
+			r:      rqRequest("POST", "/", "application/json", `{"name":"a","mail":"bad","age":200}`),
 			status: 400, sentinel: entity.ErrValidation,
 			body:   `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"3 fields failed validation","errors":[{"pointer":"/name","path":"name","outputPath":"name","code":"min","params":{"min":2},"message":"must be at least 2 characters long"},{"pointer":"/mail","path":"mail","outputPath":"mail","code":"email","message":"must be a valid email address"},{"pointer":"/age","path":"age","outputPath":"age","code":"range","params":{"max":150,"min":0},"message":"must be between 0 and 150"}]}`,
 			fields: []string{"name", "mail", "age"}},
@@ -439,7 +442,7 @@ func TestMakeRequestHandler(t *testing.T) {
 	}{
 		{"created from JSON", "POST", "", "application/json", `{"name":"Ann","mail":"ann@example.com","age":"30","admin":true}`,
 			[]string{"X-Request-Id", "r-1"}, 201, `{"name":"Ann","mail":"ann@example.com","age":30,"requestId":"r-1"}`, ""},
-		{"created from a form", "POST", "age=7", "application/x-www-form-urlencoded", url.Values{"name": {"Bo"}, "mail": {"bo@example.com"}}.Encode(),
+		{"created from a form", "POST", "", "application/x-www-form-urlencoded", url.Values{"name": {"Bo"}, "mail": {"bo@example.com"}, "age": {"7"}}.Encode(),
 			nil, 201, `{"name":"Bo","mail":"bo@example.com","age":7,"requestId":null}`, ""},
 		{"field errors", "POST", "", "application/json", `{"name":"A","age":-1}`,
 			nil, 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"3 fields failed validation","errors":[{"pointer":"/name","path":"name","outputPath":"name","code":"min","params":{"min":2},"message":"must be at least 2 characters long"},{"pointer":"/mail","path":"mail","outputPath":"mail","code":"required","message":"is required"},{"pointer":"/age","path":"age","outputPath":"age","code":"range","params":{"max":150,"min":0},"message":"must be between 0 and 150"}]}`, ""},
@@ -494,7 +497,8 @@ func ExampleRegistry_MakeRequest() {
 		"tags", "list", "default",
 		"X-Request-Id", "string", "rename requestId",
 	)
-	r := httptest.NewRequest("POST", "/users?tags=a&tags=b&age=1", strings.NewReader(`{"name":"Ann","age":"30"}`))
+	// With a body, the query is not read: each field comes from one place.
+	r := httptest.NewRequest("POST", "/users?age=1", strings.NewReader(`{"name":"Ann","age":"30","tags":["a","b"]}`))
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("X-Request-Id", "r-42")
 	obj, err := reg.MakeRequest("newuser", r)

@@ -219,11 +219,11 @@ func isAlnumByte(c byte) bool {
 // request's top level, where X- fields are headers (InputSchema).
 func (g *schemaGen) entity(e *Entity, top bool) map[string]any {
 	if g.mode == OutputSchema {
-		return g.outputObject(e, e.root)
+		return g.outputObject(e, e.base)
 	}
 	props := map[string]any{}
 	var required []string
-	g.inputFields(e, e.root, top, props, &required)
+	g.inputFields(e, e.base, top, props, &required)
 	s := map[string]any{"type": "object", "properties": props}
 	if len(required) > 0 {
 		s["required"] = sortedSet(required)
@@ -254,7 +254,7 @@ func (g *schemaGen) outputFields(e *Entity, p *objectPlan, props map[string]any,
 			continue // never written by a response
 		case n.merge:
 			if t := g.target(e, n); t != nil {
-				g.outputFields(t, t.root, props, required, true)
+				g.outputFields(t, t.base, props, required, true)
 			}
 			continue
 		case n.kind == nodeGroup:

@@ -10,9 +10,6 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
-
-	"github.com/expose-go/expose/dsl"
-	"github.com/expose-go/expose/rules"
 )
 
 // This file holds per-call shaping: which of an entity's fields one call
@@ -273,227 +270,28 @@ func (v version) compare(w version) int {
 
 // ---- Conditions
 
-// condition is when a node is shown, compiled from its `if`, `unless`,
-// `since` and `until` (and its key's sharing: later).
-type condition struct {
-	ifs, unless  uint64  // flag bits
-	since, until version // unset: unbounded
-	// later holds the conditions of the nodes sharing the node's key with
-	// a later version range: a call without a version writes the latest
-	// of them its flags show (see shown).
-	later []*condition
-
-	// The flags as named, for Check and Fields.
-	ifNames, unlessNames []string
-	flagPos              map[string]dsl.Pos
-}
-
-// ranged reports whether the condition bounds versions.
-func (c *condition) ranged() bool { return c != nil && (c.since.set || c.until.set) }
-
-// disjoint reports whether two version ranges share no version.
-func disjoint(a, b *condition) bool {
-	if !a.ranged() || !b.ranged() {
-		return false
-	}
-	// [a.since, a.until) and [b.since, b.until) are disjoint when one ends
-	// at or before the other starts.
-	ends := func(x, y *condition) bool { return x.until.set && y.since.set && x.until.compare(y.since) <= 0 }
-	return ends(a, b) || ends(b, a)
-}
-
-// later reports whether a's range ends after b's (unbounded is last).
-func later(a, b *condition) bool {
-	switch {
-	case !a.until.set:
-		return true
-	case !b.until.set:
-		return false
-	}
-	return a.until.compare(b.until) > 0
-}
-
 // shown reports whether a node of condition c is written in this call.
-func (r *run) shown(c *condition) bool {
+func (r *run) shown(c *condition) bool { return c.shownFor(r.flags, r.ver) }
+
+// shownFor reports whether a node of condition c is written in a call of
+// these flags and version: its flags hold, and its version range holds
+// the version; a call without a version writes the latest range its flags
+// show.
+func (c *condition) shownFor(flags uint64, ver version) bool {
 	switch {
-	case !c.flagged(r.flags):
+	case !c.flagged(flags):
 		return false
-	case !r.ver.set:
+	case !ver.set:
 		for _, l := range c.later {
-			if l.flagged(r.flags) {
+			if l.flagged(flags) {
 				return false // a later version of the key is written
 			}
 		}
 		return true
-	case c.since.set && r.ver.compare(c.since) < 0, c.until.set && r.ver.compare(c.until) >= 0:
+	case c.since.set && ver.compare(c.since) < 0, c.until.set && ver.compare(c.until) >= 0:
 		return false
 	}
 	return true
-}
-
-// writesFor reports whether, of the nodes sharing a key by version range,
-// the one of condition c wrote the key in a call of version v and flags:
-// the one whose range holds v; without a version, the latest the flags
-// show.
-func (c *condition) writesFor(m *objectMade) bool {
-	var v version
-	var flags uint64
-	if m != nil {
-		v, flags = m.ver, m.flags
-	}
-	if !v.set {
-		if !c.flagged(flags) {
-			return false
-		}
-		for _, l := range c.later {
-			if l.flagged(flags) {
-				return false
-			}
-		}
-		return true
-	}
-	return !(c.since.set && v.compare(c.since) < 0 || c.until.set && v.compare(c.until) >= 0)
-}
-
-// flagged reports whether flags show a node of condition c: one of its
-// `if` flags is set (when it has any), and none of its `unless` flags.
-func (c *condition) flagged(flags uint64) bool {
-	return (c.ifs == 0 || flags&c.ifs != 0) && flags&c.unless == 0
-}
-
-// shadowed reports whether a call without flags nor version leaves the
-// node of condition c out for a later version of its key.
-func (c *condition) shadowed() bool {
-	for _, l := range c.later {
-		if l.flagged(0) {
-			return true
-		}
-	}
-	return false
-}
-
-// condRule compiles an `if`, `unless`, `since` or `until` rule of a field
-// into its node's condition.
-func (c *compiler) condRule(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directive) {
-	if n.cond == nil {
-		n.cond = &condition{}
-	}
-	switch d {
-	case rules.DirectiveSince, rules.DirectiveUntil:
-		if len(r.Args) != 1 {
-			c.errorf(f, r.Pos, "rule %q takes one argument, a version such as 'v2'", d)
-			return
-		}
-		v, ok := parseVersion(r.Args[0].Text)
-		if !ok {
-			c.errorf(f, r.Args[0].Pos, "%s: %q is not a version: want dotted numbers with an optional leading v, such as 'v2' or 'v2.1'", d, r.Args[0].Text)
-			return
-		}
-		if d == rules.DirectiveUntil && n.cond.until.set || d == rules.DirectiveSince && n.cond.since.set {
-			c.errorf(f, r.Pos, "%s is given twice: a field has one version range", d)
-			return
-		}
-		if d == rules.DirectiveUntil {
-			n.cond.until = v
-		} else {
-			n.cond.since = v
-		}
-		if n.cond.since.set && n.cond.until.set && n.cond.since.compare(n.cond.until) >= 0 {
-			c.errorf(f, r.Pos, "since %s and until %s leave no version in which the field is written", n.cond.since, n.cond.until)
-		}
-	default:
-		if len(r.Args) == 0 {
-			c.errorf(f, r.Pos, "rule %q takes at least one argument, a flag", d)
-			return
-		}
-		t := c.flagTable()
-		for _, a := range r.Args {
-			b, ok := t.bit[a.Text]
-			if t.declared != 0 && (!ok || t.declared&(1<<b) == 0) {
-				c.errorf(f, a.Pos, "%s: flag %q is not declared (the registry declares %s)", d, a.Text, strings.Join(c.reg.DeclaredFlags(), ", "))
-				continue
-			}
-			if !ok {
-				if c.flags == nil { // numbered in a copy, kept if the Expose succeeds
-					c.flags = t.clone()
-					t = c.flags
-				}
-				var err error
-				if b, err = t.add(a.Text); err != nil {
-					c.errorf(f, a.Pos, "%s: %v", d, err)
-					continue
-				}
-			}
-			if d == rules.DirectiveUnless {
-				n.cond.unless |= 1 << b
-			} else {
-				n.cond.ifs |= 1 << b
-			}
-			if d == rules.DirectiveUnless {
-				n.cond.unlessNames = append(n.cond.unlessNames, a.Text)
-			} else {
-				n.cond.ifNames = append(n.cond.ifNames, a.Text)
-			}
-			if n.cond.flagPos == nil {
-				n.cond.flagPos = map[string]dsl.Pos{}
-			}
-			if _, ok := n.cond.flagPos[a.Text]; !ok {
-				n.cond.flagPos[a.Text] = a.Pos
-			}
-		}
-	}
-}
-
-// String returns the version as dotted numbers after a v, trailing zeros
-// left out.
-func (v version) String() string {
-	n := len(v.part)
-	for n > 1 && v.part[n-1] == 0 {
-		n--
-	}
-	b := []byte{'v'}
-	for i := range n {
-		if i > 0 {
-			b = append(b, '.')
-		}
-		b = strconv.AppendUint(b, uint64(v.part[i]), 10)
-	}
-	return string(b)
-}
-
-// flagTable returns the flags the compiler numbers flag names with: the
-// registry's, or its copy holding the names this declaration added.
-func (c *compiler) flagTable() *flagTable {
-	if c.flags != nil {
-		return c.flags
-	}
-	if t := c.reg.flags.Load(); t != nil {
-		return t
-	}
-	return &flagTable{}
-}
-
-// checkFlags reports, for Check, every flag an entity's rules name that
-// its registry has not declared.
-func (e *Entity) checkFlags(errs *dsl.ErrorList) {
-	t := e.reg.flags.Load()
-	var walk func(p *objectPlan)
-	walk = func(p *objectPlan) {
-		for _, n := range p.nodes {
-			if n.cond != nil {
-				for _, name := range slices.Concat(n.cond.ifNames, n.cond.unlessNames) {
-					if _, ok := t.declaredBit(name); !ok {
-						errs.Add(dsl.NewError(e.name, n.decl, n.cond.flagPos[name],
-							fmt.Sprintf("flag %q is not declared: declare it with DeclareFlags, so that a misspelled flag never shows or hides a field", name)))
-					}
-				}
-			}
-			if n.group != nil {
-				walk(n.group)
-			}
-		}
-	}
-	walk(e.root)
 }
 
 // ---- The run's shape
@@ -568,19 +366,24 @@ func (r *run) shape(e *Entity, opts []Option) {
 	case len(key) == 0:
 		return
 	}
-	// A Select spec is compiled for the call's flags: to a client, a field
-	// its flags hide does not exist (see maskBuilder.visible).
-	var fl [9]byte
+	// A selection is compiled for the call's flags, version and direction:
+	// to a client, a field they hide does not exist (see
+	// maskBuilder.visible).
+	var fl [9 + maxVersionParts*4]byte
 	binary.LittleEndian.PutUint64(fl[:], r.flags)
-	if r.cfg.request {
-		fl[8] = 1
+	fl[8] = byte(r.dir)
+	if r.ver.set {
+		fl[8] |= 2
+		for i, p := range r.ver.part {
+			binary.LittleEndian.PutUint32(fl[9+4*i:], p)
+		}
 	}
 	part('F', string(fl[:]))
 	m := e.masks.lookup(e, key)
 	if m == nil {
 		var err error
 		sel := selectionOf(opts)
-		sel.flags, sel.request = r.flags, r.cfg.request
+		sel.flags, sel.ver, sel.dir = r.flags, r.ver, r.dir
 		if m, err = e.masks.compile(e, key, sel); err != nil {
 			r.stopWith(err)
 			return
@@ -600,8 +403,9 @@ type selection struct {
 	only, except []string
 	hasSpec      bool
 	hasOnly      bool
-	flags        uint64 // the call's (see maskBuilder.visible)
-	request      bool   // the call reads a request
+	flags        uint64    // the call's (see maskBuilder.visible)
+	ver          version   // likewise
+	dir          direction // the view the call walks
 }
 
 func selectionOf(opts []Option) selection {
@@ -704,7 +508,7 @@ func (c *maskCache) lookup(e *Entity, key []byte) *compiledMask {
 
 // compile compiles a selection and caches it under key.
 func (c *maskCache) compile(e *Entity, key []byte, sel selection) (*compiledMask, error) {
-	b := maskBuilder{e: e, flags: sel.flags, request: sel.request}
+	b := maskBuilder{e: e, flags: sel.flags, ver: sel.ver, dir: sel.dir}
 	root, err := b.build(sel)
 	if err != nil {
 		return nil, err
@@ -727,24 +531,23 @@ func (c *maskCache) compile(e *Entity, key []byte, sel selection) (*compiledMask
 
 // maskBuilder compiles a selection against an entity's plans.
 type maskBuilder struct {
-	e       *Entity
-	deps    []pinned
-	flags   uint64 // the call's flags
-	request bool   // the call reads a request (readonly fields are not there)
+	e     *Entity
+	deps  []pinned
+	flags uint64    // the call's flags
+	ver   version   // the call's version
+	dir   direction // the view the call walks: the other direction's fields are not in it
 }
 
 // visible reports whether a client whose call sets the builder's flags
-// may know of node n: a field its flags hide (`if` without one of them,
-// `unless` with one) is, to a Select spec, a field that does not exist,
-// so that a selection can neither name it nor learn that it exists from
-// an error. (Only and Except are the server's code: they know every
-// field.)
+// and version may know of node n: a field they hide (`if` without one of
+// its flags, `unless` with one, a version range without the call's, or
+// without a version a range a later one of its key shadows) is, to a
+// Select spec, a field that does not exist, so that a selection can
+// neither name it nor learn that it exists from an error. Of the fields
+// sharing a key by version, one at most is visible to a call. (Only and
+// Except are the server's code: they know every field.)
 func (mb *maskBuilder) visible(n *node) bool {
-	if n.writeOnly && !mb.request || n.readOnly && mb.request { // not in this direction
-		return false
-	}
-	c := n.cond
-	return c == nil || (c.ifs == 0 || mb.flags&c.ifs != 0) && mb.flags&c.unless == 0
+	return n.cond == nil || n.cond.shownFor(mb.flags, mb.ver)
 }
 
 // building is a mask under construction: entries by node index.
@@ -818,19 +621,19 @@ func (mb *maskBuilder) build(sel selection) (*building, error) {
 		if serr != nil {
 			return nil, mb.specError(sel.spec, *serr)
 		}
-		root = newBuilding(e.root, false)
+		root = newBuilding(e.views[mb.dir], false)
 		if serr := mb.select1(root, terms); serr != nil {
 			return nil, mb.specError(sel.spec, *serr)
 		}
 	case sel.hasOnly:
-		root = newBuilding(e.root, false)
+		root = newBuilding(e.views[mb.dir], false)
 		for _, p := range sel.only {
 			if err := mb.selectPath(root, p); err != nil {
 				return nil, err
 			}
 		}
 	default:
-		root = newBuilding(e.root, true)
+		root = newBuilding(e.views[mb.dir], true)
 	}
 	for _, p := range sel.except {
 		if err := mb.exceptPath(root, p); err != nil {
@@ -1075,11 +878,11 @@ func (mb *maskBuilder) planOf(n *node) (*objectPlan, string) {
 		return n.group, ""
 	case nodeRef:
 		if n.ref == mb.e.slot {
-			return mb.e.root, ""
+			return mb.e.views[mb.dir], ""
 		}
 		for _, d := range mb.deps {
 			if d.s == n.ref {
-				return d.e.root, ""
+				return d.e.views[mb.dir], ""
 			}
 		}
 		t := n.ref.e.Load()
@@ -1087,7 +890,7 @@ func (mb *maskBuilder) planOf(n *node) (*objectPlan, string) {
 			return nil, fmt.Sprintf("%q has no fields to select", n.out)
 		}
 		mb.deps = append(mb.deps, pinned{n.ref, t})
-		return t.root, ""
+		return t.views[mb.dir], ""
 	}
 	return nil, ""
 }
@@ -1106,6 +909,13 @@ func (mb *maskBuilder) walkPath(b *building, path, full string, at func(*buildin
 			return nil
 		}
 		idx := b.plan.named(name)
+		if len(idx) > 1 { // fields sharing the key by version: the one the call sees
+			if vis := slices.DeleteFunc(slices.Clone(idx), func(i int) bool { return !mb.visible(b.plan.nodes[i]) }); len(vis) > 0 {
+				idx = vis
+			} else {
+				idx = idx[:1]
+			}
+		}
 		if len(idx) == 0 {
 			if i := mb.mergedWith(b.plan, name, nil, 0); i >= 0 { // a key a merged $ref writes here
 				if sub := step(b, i, b.entry(i)); sub != nil {
@@ -1249,12 +1059,12 @@ func (p *objectPlan) named(out string) []int {
 // nodes show accepts (all when it is nil).
 func (p *objectPlan) outNames(show func(*node) bool) string {
 	var names []string
-	for i, n := range p.nodes {
+	for _, n := range p.nodes {
 		if show != nil && !show(n) {
 			continue
 		}
-		if p.named(n.out)[0] == i { // each key once, as written
-			names = append(names, strconv.Quote(validUTF8(n.out)))
+		if q := strconv.Quote(validUTF8(n.out)); !slices.Contains(names, q) { // each key once, as written
+			names = append(names, q)
 		}
 		if len(names) == 20 {
 			names = append(names, "…")

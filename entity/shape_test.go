@@ -541,12 +541,12 @@ func TestShapeRequest(t *testing.T) {
 		want  string
 		fails []string // the failing paths
 	}{
-		{"valid, selection shapes the answer", `{"name":"n","mail":"a@b.io","age":20,"bio":"hi"}`, "name", `{"name":"n"}`, nil},
-		{"lazy named", `{"name":"n","mail":"a@b.io","age":20,"bio":"hi"}`, "name,bio", `{"name":"n","bio":"hi"}`, nil},
-		{"no selection: lazy left out but checked", `{"name":"n","mail":"a@b.io","age":20,"bio":"too long"}`, "", "", []string{"bio"}},
-		{"unselected req still required", `{"name":"n"}`, "name", "", []string{"mail", "age"}},
-		{"unselected group still checked", `{"name":"n","mail":"a@b.io","age":3}`, "name", "", []string{"age"}},
-		{"unselected lazy still checked", `{"name":"n","mail":"a@b.io","age":20,"bio":"too long"}`, "name", "", []string{"bio"}},
+		{"valid, selection shapes the answer", `{"name":"n","mail":"a@b.io","info":{"age":20},"bio":"hi"}`, "name", `{"name":"n"}`, nil},
+		{"lazy named", `{"name":"n","mail":"a@b.io","info":{"age":20},"bio":"hi"}`, "name,bio", `{"name":"n","bio":"hi"}`, nil},
+		{"no selection: lazy left out but checked", `{"name":"n","mail":"a@b.io","info":{"age":20},"bio":"too long"}`, "", "", []string{"bio"}},
+		{"unselected req still required", `{"name":"n"}`, "name", "", []string{"mail", "info.age"}},
+		{"unselected group still checked", `{"name":"n","mail":"a@b.io","info":{"age":3}}`, "name", "", []string{"info.age"}},
+		{"unselected lazy still checked", `{"name":"n","mail":"a@b.io","info":{"age":20},"bio":"too long"}`, "name", "", []string{"bio"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -194,6 +194,9 @@ func typeMessage(want rules.Kind, got string) string {
 	if int(want) < len(typeWant) && typeWant[want] != "" {
 		w = typeWant[want]
 	}
+	if got == "null" {
+		return "must be " + w + ", got null"
+	}
 	return "must be " + w + ", got " + article(got) + " " + got
 }
 

@@ -31,6 +31,12 @@ type strictCase struct {
 	want              string // the field's output, or "!" + the error message
 }
 
+// strictRequestWant is what a request gives, for the cases where it is not
+// what Make(Strict) gives: a request's $name is one object.
+var strictRequestWant = map[string]string{
+	"a reference from a list": "!must be an object, got an array",
+}
+
 var strictJSONCases = []strictCase{
 	{"int from an integer", "i", `12`, `12`},
 	{"int from 12.0", "i", `12.0`, `12`},
@@ -85,10 +91,14 @@ func TestStrictJSONBody(t *testing.T) {
 			body := `{"` + c.field + `":` + c.json + `}`
 			r := rqRequest(http.MethodPost, "/", "application/json", body)
 			o, err := e.MakeRequest(r)
-			checkStrict(t, "MakeRequest", c, o, err)
+			rc := c
+			if w, ok := strictRequestWant[c.name]; ok {
+				rc.want = w
+			}
+			checkStrict(t, "MakeRequest", rc, o, err)
 			o, err = e.Make([]byte(body), entity.Strict())
 			checkStrict(t, "Make(Strict)", c, o, err)
-			if _, err := e.MakeRequest(rqRequest(http.MethodPost, "/", "application/json", body), entity.Lax()); err != nil {
+			if _, err := e.MakeRequest(rqRequest(http.MethodPost, "/", "application/json", body), entity.Lax()); err != nil && strictRequestWant[c.name] == "" {
 				t.Errorf("Lax: %v", err)
 			}
 		})

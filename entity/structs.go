@@ -142,23 +142,24 @@ func isValidTag(s string) bool {
 	return true
 }
 
-// structPlan says which field of one struct type each slot of an entity
-// reads (nil for none).
+// structPlan says which field of one struct type each slot of an input
+// table reads (nil for none).
 type structPlan struct {
 	fields []*structField
 }
 
-// structPlan returns the plan for reading struct type t with e.
-func (e *Entity) structPlan(t reflect.Type) *structPlan {
-	if p, ok := e.structPlans.Load(t); ok {
+// structPlan returns the plan for reading struct type t into the slots of
+// table in.
+func (in *inputTable) structPlan(t reflect.Type) *structPlan {
+	if p, ok := in.structPlans.Load(t); ok {
 		return p.(*structPlan)
 	}
 	all := typeFields(t)
-	p := &structPlan{fields: make([]*structField, e.nslots)}
-	for name, i := range e.slots {
+	p := &structPlan{fields: make([]*structField, in.nslots)}
+	for name, i := range in.slots {
 		p.fields[i] = all[name]
 	}
-	got, _ := e.structPlans.LoadOrStore(t, p)
+	got, _ := in.structPlans.LoadOrStore(t, p)
 	return got.(*structPlan)
 }
 

@@ -8,13 +8,18 @@ import (
 // entity does not read is a field error of code "unknown". The check runs
 // only for calls given the option, once per object made of an entity.
 
-// unknownKeys reports each key of src that e does not read, in sorted
-// order (maps have none of their own). Struct fields are not keys, and a
-// request's X- headers are not read as keys.
-func (r *run) unknownKeys(e *Entity, src *source) {
+// unknownKeys reports each key of src, the object the plan p reads, that
+// p does not read, in sorted order (maps have none of their own). Struct
+// fields are not keys, and a request's X- headers are not read as keys. An
+// object a merged reference of a request reads too is judged once, by the
+// plan it belongs to (knownKey).
+func (r *run) unknownKeys(p *objectPlan, src *source) {
+	if src.merged {
+		return
+	}
 	var keys []string
 	add := func(k string) {
-		if i, ok := e.slots[k]; !ok || e.slotConds != nil && r.slotHidden(e, i) {
+		if !r.knownKey(p, k, 0) {
 			keys = append(keys, k)
 		}
 	}
@@ -35,7 +40,8 @@ func (r *run) unknownKeys(e *Entity, src *source) {
 		}
 	case src.req != nil:
 		// An X- field is read from the headers only: sent anywhere else,
-		// its key is not read, so it is unknown there.
+		// its key is not read, so it is unknown there. The query is judged
+		// as the body is: a field is read from one of them.
 		addReq := func(k string) {
 			if isHeaderName(k) {
 				keys = append(keys, k)
@@ -53,9 +59,11 @@ func (r *run) unknownKeys(e *Entity, src *source) {
 			addReq(k)
 		}
 		for k := range src.req.query {
-			if _, inForm := src.req.form[k]; !inForm {
-				addReq(k)
+			if src.req.body {
+				keys = append(keys, k) // with a body, no field is read from the query
+				continue
 			}
+			addReq(k)
 		}
 	case src.st == nil && src.rv.IsValid():
 		for it := src.rv.MapRange(); it.Next(); {
@@ -71,6 +79,33 @@ func (r *run) unknownKeys(e *Entity, src *source) {
 		r.failUnknown(k)
 	}
 }
+
+// knownKey reports whether the plan p reads key k in this call: a node
+// reads it whose conditions the call meets (or an ignored key: a readonly
+// field's, in a request), or, in a request, the entity of a merged
+// reference of p reads it from the same object.
+func (r *run) knownKey(p *objectPlan, k string, depth int) bool {
+	t := p.in
+	if i, ok := t.slots[k]; ok && (t.conds == nil || !r.slotHidden(t, i)) {
+		return true
+	}
+	if r.dir != dirRequest || depth > maxMergeDepth {
+		return false
+	}
+	for _, n := range p.nodes {
+		if !n.merge || n.cond != nil && !r.shown(n.cond) {
+			continue
+		}
+		if e := r.refTarget(n); e != nil && r.knownKey(e.views[r.dir], k, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxMergeDepth bounds a chain of merges followed at run time
+// (declarations refuse merge cycles: no chain is this long).
+const maxMergeDepth = 64
 
 // failUnknown records an unknown key of the object being read: its path is
 // the key's; it has no output path, since it is not written.
@@ -98,13 +133,13 @@ func eachJSONKey(text string, f func(string)) {
 	}
 }
 
-// slotHidden reports whether every node of e that reads input slot i is
+// slotHidden reports whether every node that reads slot i of table t is
 // hidden from the call by its condition or a condition of a group around
 // it (flags, version): to the call, the key is one the entity does not
 // read, so that DenyUnknown tells a client nothing of fields it may not
 // see.
-func (r *run) slotHidden(e *Entity, i int) bool {
-	reads := e.slotConds[i]
+func (r *run) slotHidden(t *inputTable, i int) bool {
+	reads := t.conds[i]
 	if reads == nil {
 		return false
 	}
@@ -121,43 +156,4 @@ func (r *run) slotHidden(e *Entity, i int) bool {
 		}
 	}
 	return true
-}
-
-// condSlots returns, for each input slot of e, the conditions under which
-// each node that reads it is read (its own and its groups'), when every
-// one of them has some (nil for a slot a node reads whatever the call);
-// nil when no node nor group has a condition.
-func condSlots(e *Entity) [][][]*condition {
-	reads := make([][][]*condition, e.nslots)
-	always := make([]bool, e.nslots)
-	any := false
-	var walk func(p *objectPlan, chain []*condition)
-	walk = func(p *objectPlan, chain []*condition) {
-		for _, n := range p.nodes {
-			c := chain
-			if n.cond != nil {
-				c = append(slices.Clip(chain), n.cond)
-				any = true
-			}
-			if n.group != nil {
-				walk(n.group, c)
-				continue
-			}
-			if len(c) == 0 {
-				always[n.slot] = true
-				continue
-			}
-			reads[n.slot] = append(reads[n.slot], c)
-		}
-	}
-	walk(e.root, nil)
-	if !any {
-		return nil
-	}
-	for i := range reads {
-		if always[i] {
-			reads[i] = nil
-		}
-	}
-	return reads
 }

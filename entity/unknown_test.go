@@ -56,16 +56,23 @@ func TestDenyUnknown(t *testing.T) {
 		})
 	}
 	t.Run("a request: body, form and query keys", func(t *testing.T) {
-		r := rqRequest("POST", "/?id=1&q=2", "application/x-www-form-urlencoded", url.Values{"note": {"n"}, "f": {"1"}}.Encode())
+		// The wire form: "number" (a rename), a group's fields under its
+		// key. With a body, the query is no source: its keys are unknown.
+		r := rqRequest("POST", "/?number=1&q=2", "application/x-www-form-urlencoded", url.Values{"number": {"2"}, "note": {"n"}, "f": {"1"}}.Encode())
 		_, err := e.MakeRequest(r, entity.DenyUnknown())
 		var got []string
 		for _, f := range fieldErrorsOrNone(err) {
 			got = append(got, f.Path+" "+f.Code)
 		}
-		if diff := cmp.Diff([]string{"f unknown", "q unknown"}, got); diff != "" {
+		if diff := cmp.Diff([]string{"f unknown", "note unknown", "number unknown", "q unknown"}, got); diff != "" {
 			t.Errorf("errors (-want +got):\n%s", diff)
 		}
-		body, ct := rqMultipartFile(t, "note", "n", "upload", "f.txt", "data")
+		r = rqRequest("POST", "/", "application/json", `{"number":1,"g":{"note":"n","x":1}}`)
+		_, err = e.MakeRequest(r, entity.DenyUnknown())
+		if fs := fieldErrorsOrNone(err); len(fs) != 1 || fs[0].Path != "g.x" || fs[0].Code != "unknown" {
+			t.Errorf("a group's own object: %v, want g.x unknown", err)
+		}
+		body, ct := rqMultipartFile(t, "number", "1", "upload", "f.txt", "data")
 		_, err = e.MakeRequest(rqRequest("POST", "/", ct, body), entity.DenyUnknown())
 		if fs := fieldErrorsOrNone(err); len(fs) != 1 || fs[0].Path != "upload" || fs[0].Code != "unknown" {
 			t.Errorf("a multipart file part: %v, want upload unknown", err)

@@ -1,0 +1,501 @@
+package entity
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+
+	"github.com/expose-go/expose/rules"
+)
+
+// The value path. Every value a plan writes — a value field's, a typed
+// list's element, the list of a []$ref — goes through one sequence,
+// written once here:
+//
+//	read → convert → strict type check → input checks → transform →
+//	default, req → checks → format → write
+//
+// A field reads its value from its source (appendValueField); a typed
+// list's element is read from its list and runs the same path with its
+// element node (valuePath), at the list's path and its index (run.elem),
+// with the list's msg and secrecy; a failure of any step of any of them is
+// recorded by run.record. The fast paths (appendFast, fastString) are the
+// same steps for what needs no conversion: a string judged by the same
+// compiled checks, an integer already written canonically.
+
+// appendValueField writes a value field read from src through the value
+// path. (Apart from appendObject, and not inlined, to keep appendObject's
+// frame small; see appendTopOther.)
+//
+//go:noinline
+func (r *run) appendValueField(dst []byte, n *node, src *source, depth int) []byte {
+	return r.valuePath(dst, n, r.read(src, n), depth)
+}
+
+// valuePath runs one value, in, read for node n (a field's, or a typed
+// list's element node), through the value path and writes it: null when
+// it is null or does not convert (Strict: a type error), its default when
+// one fills it.
+func (r *run) valuePath(dst []byte, n *node, in raw, depth int) []byte {
+	v, fromDefault := r.resolve(n, in)
+	mark := len(dst)
+	var err error
+	switch {
+	case fromDefault:
+		return append(dst, n.defJSON...)
+	case v.Kind == rules.Null:
+		return append(dst, "null"...)
+	case n.each != nil:
+		dst = r.appendTypedList(dst, n, in, depth)
+	case n.format != nil:
+		if dst, err = n.format.append(dst, v); err != nil {
+			r.record(n, failure{rule: "format", code: "format", err: err})
+			return append(dst[:mark], "null"...)
+		}
+	case passesText(n.typ, in):
+		if dst, err = appendCompact(dst, in.s, depth); err != nil {
+			r.failValue(n, err)
+			dst = append(dst[:mark], "null"...)
+		}
+	default:
+		if dst, err = appendValue(dst, n.typ, v, depth, r.base+r.maxOut); err != nil {
+			r.failValue(n, err)
+			dst = append(dst[:mark], "null"...)
+		}
+	}
+	if len(dst)-r.base > r.maxOut {
+		r.tooLarge()
+	}
+	return dst
+}
+
+// resolve converts, judges and defaults one value read for node n: the
+// steps of the value path before the write. It returns the value to write
+// (null for none) and whether the default fills it.
+func (r *run) resolve(n *node, in raw) (v rules.Value, fromDefault bool) {
+	if in.kind == rawFail {
+		r.fail(n, "value", errors.New(in.s))
+		return v, false
+	}
+	if !in.isNull() {
+		v, _ = convert(n.typ, in, r)
+		if r.cfg.strict {
+			var got string
+			var ok bool
+			if v, got, ok = strictly(n.typ, in, v); !ok {
+				r.failType(n, got)
+				return rules.Value{}, false
+			}
+		}
+		if v.Kind != rules.Null && len(n.inChecks) > 0 {
+			r.judge(n, n.inChecks, inputValue(in)) // what arrived, before any transform
+		}
+	}
+	if len(n.xforms) > 0 && v.Kind != rules.Null {
+		v = r.transform(n, v)
+	}
+	if v.Kind == rules.Null {
+		if n.hasDefault && !n.defNull {
+			return v, true
+		}
+		if n.req {
+			r.fail(n, "req", errRequired)
+		}
+		return v, false
+	}
+	if len(n.outChecks) > 0 {
+		r.judge(n, n.outChecks, v)
+	}
+	return v, false
+}
+
+// judge runs checks on v for node n, recording each that fails: the one
+// place where a node's compiled checks run on a value.
+func (r *run) judge(n *node, cks []check, v rules.Value) {
+	for _, ck := range cks {
+		if err := runCheck(ck, v); err != nil {
+			r.failCheck(n, ck.rule, ck.info, v.Kind, err)
+		}
+	}
+}
+
+// passesText reports whether a converted value is written as its input's
+// JSON text: a JSON object, array or number read from raw JSON into a
+// none, list or object field keeps its text (key order, number spelling).
+func passesText(k rules.Kind, in raw) bool {
+	return (in.kind == rawJSON || in.kind == rawNum) && (k == rules.Any || k == rules.List || k == rules.Object)
+}
+
+// appendFast writes a value field read from a map[string]any, a JSON
+// object or a struct when it holds what the node's fast path expects: a
+// string for a string field whose checks are all StringCheckers, an int,
+// int64, numeric string or short JSON integer for a number field without
+// checks, or nothing (default, req or null). It is the request path's
+// busiest function. It reports false, having written nothing, for anything
+// else, which the general path (resolve) converts.
+func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
+	var s string
+	switch {
+	case src.ma != nil:
+		switch x := src.ma[n.in].(type) {
+		case nil:
+			return r.appendAbsent(dst, n), true
+		case string:
+			s = x
+		case int:
+			if n.fast != fastInt {
+				return dst, false
+			}
+			return strconv.AppendInt(dst, int64(x), 10), true
+		case int64:
+			if n.fast != fastInt {
+				return dst, false
+			}
+			return strconv.AppendInt(dst, x, 10), true
+		default:
+			return dst, false
+		}
+	case src.js != nil:
+		jv := src.js.at(n.slot)
+		text := src.js.text[jv.start:jv.end]
+		switch jv.kind {
+		case jsonString:
+			if s = text[1 : len(text)-1]; !jv.plain {
+				s = unquote(text)
+			}
+		case jsonNumber:
+			switch {
+			case n.fast != fastInt || !isShortInt(text):
+				return dst, false
+			case canonicalInt(text):
+				return append(dst, text...), true
+			}
+			i, _ := rules.ParseInt(text)
+			return strconv.AppendInt(dst, i, 10), true
+		case jsonNone, jsonNull:
+			return r.appendAbsent(dst, n), true
+		default:
+			return dst, false
+		}
+	case src.st != nil:
+		in := src.st.get(src.rv, n.slot)
+		switch {
+		case in.kind == rawStr:
+			s = in.s
+		case in.kind == rawInt && n.fast == fastInt:
+			return strconv.AppendInt(dst, in.n, 10), true
+		case in.kind == rawNum && n.fast == fastInt && isShortInt(in.s):
+			i, _ := rules.ParseInt(in.s)
+			return strconv.AppendInt(dst, i, 10), true
+		case in.kind == rawAny && in.a == nil:
+			return r.appendAbsent(dst, n), true
+		default:
+			return dst, false
+		}
+	default:
+		return dst, false
+	}
+	if n.fast == fastInt {
+		if canonicalInt(s) {
+			return append(dst, s...), true
+		}
+		if r.cfg.strict {
+			return dst, false // "12.5" is no integer: the general path says so
+		}
+		if i, ok := rules.ParseInt(s); ok {
+			return strconv.AppendInt(dst, i, 10), true
+		}
+		return dst, false
+	}
+	return r.fastString(dst, n, s), true
+}
+
+// fastString is the value path of a string that needs no conversion, for
+// a node whose checks all judge bare strings (fastString): its transforms,
+// its checks, the write.
+func (r *run) fastString(dst []byte, n *node, s string) []byte {
+	if len(n.xforms) > 0 {
+		s = r.transformString(n, s)
+	}
+	for _, ck := range n.strChecks {
+		if err := runStringCheck(ck, s); err != nil {
+			r.failCheck(n, ck.rule, ck.info, rules.String, err)
+		}
+	}
+	dst = appendString(dst, s)
+	if len(s) > growMargin && len(dst)-r.base > r.maxOut {
+		r.tooLarge()
+	}
+	return dst
+}
+
+// appendAbsent writes a value field that is absent: its default, or null
+// (after req has had its say).
+func (r *run) appendAbsent(dst []byte, n *node) []byte {
+	switch {
+	case n.hasDefault && !n.defNull:
+		return append(dst, n.defJSON...)
+	case n.req:
+		r.fail(n, "req", errRequired)
+	}
+	return append(dst, "null"...)
+}
+
+// canonicalInt reports whether s is an integer spelled exactly as
+// strconv.FormatInt spells it (an optional minus, no leading zero, no "-0",
+// at most 18 digits so that it is an int64), so that a number field may
+// write s itself instead of parsing and formatting it.
+func canonicalInt(s string) bool {
+	i := 0
+	if len(s) > 0 && s[0] == '-' {
+		i = 1
+	}
+	switch {
+	case len(s)-i == 0 || len(s)-i > 18:
+		return false
+	case s[i] == '0':
+		return len(s) == 1
+	}
+	for ; i < len(s); i++ {
+		if s[i]-'0' > 9 {
+			return false
+		}
+	}
+	return true
+}
+
+// isShortInt reports whether JSON number text is an integer that a float64
+// holds exactly (at most 15 digits), so that reading it as an integer gives
+// what encoding/json's float64 would.
+func isShortInt(s string) bool {
+	if len(s) > 0 && s[0] == '-' {
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 15 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// appendTypedList writes the elements of a typed list read from in, a
+// list (the field's conversion said so, and the field's rules judged it):
+// each element through the value path with the element node, at the
+// list's path and its index. The output limit is checked as the list
+// grows, element by element.
+//
+//go:noinline
+func (r *run) appendTypedList(dst []byte, n *node, in raw, depth int) []byte {
+	if depth <= 0 {
+		r.fail(n, "depth", ErrDepth)
+		return append(dst, "null"...)
+	}
+	en := n.each
+	r.push(frame{n: n, kind: frameRef}) // errors at tags[3]
+	dst = append(dst, '[')
+	switch {
+	case in.kind == rawJSON:
+		eachJSONValue(in.s, int32(in.n), r.js.tape, func(i int, text string, k int32, plain bool) bool {
+			if dst = r.elemRoom(dst, i); r.stop {
+				return false
+			}
+			if plain && en.fast == fastString && text[0] == '"' {
+				dst = r.fastString(dst, en, text[1:len(text)-1])
+				return true
+			}
+			dst = r.valuePath(dst, en, jsonElem(text, k, plain), depth-1)
+			return !r.stop
+		})
+	default:
+		dst = r.appendGoElems(dst, en, in, depth-1)
+	}
+	r.elem = -1
+	r.pop()
+	if r.stop {
+		return dst
+	}
+	return append(dst, ']')
+}
+
+// elemRoom starts element i of a typed list: a comma after the first, its
+// index for the failures of its value path, and room in the output (or
+// the stop of the walk past the limit), as appendObject makes room.
+func (r *run) elemRoom(dst []byte, i int) []byte {
+	r.elem = i
+	if len(dst)-r.base > r.maxOut || cap(dst)-len(dst) < growMargin {
+		if dst = r.grow(dst); r.stop {
+			return dst
+		}
+	}
+	if i > 0 {
+		dst = append(dst, ',')
+	}
+	return dst
+}
+
+// appendGoElems writes the elements of a Go list: []any, []string, or any
+// other slice or array (through reflection).
+func (r *run) appendGoElems(dst []byte, en *node, in raw, depth int) []byte {
+	switch l := in.a.(type) {
+	case []any:
+		for i, x := range l {
+			if dst = r.elemRoom(dst, i); r.stop {
+				break
+			}
+			switch x := x.(type) {
+			case string:
+				if en.fast == fastString {
+					dst = r.fastString(dst, en, x)
+					continue
+				}
+			case int:
+				if en.fast == fastInt {
+					dst = strconv.AppendInt(dst, int64(x), 10)
+					continue
+				}
+			case int64:
+				if en.fast == fastInt {
+					dst = strconv.AppendInt(dst, x, 10)
+					continue
+				}
+			case nil:
+				dst = append(dst, "null"...)
+				continue
+			}
+			if dst = r.valuePath(dst, en, raw{a: x}, depth); r.stop {
+				break
+			}
+		}
+		return dst
+	case []string:
+		for i, s := range l {
+			if dst = r.elemRoom(dst, i); r.stop {
+				break
+			}
+			if en.fast == fastString {
+				dst = r.fastString(dst, en, s)
+				continue
+			}
+			if dst = r.valuePath(dst, en, raw{kind: rawStr, s: s}, depth); r.stop {
+				break
+			}
+		}
+		return dst
+	case json.RawMessage: // JSON text a Go value holds: read as encoding/json reads it
+		var xs []any
+		if json.Unmarshal(l, &xs) == nil {
+			return r.appendGoElems(dst, en, raw{a: xs}, depth)
+		}
+		return dst
+	}
+	l, _ := listOf(in.a)
+	for i := 0; i < l.len; i++ {
+		if dst = r.elemRoom(dst, i); r.stop {
+			break
+		}
+		var x raw
+		if l.rv.IsValid() {
+			x = rawOfValue(l.rv.Index(i))
+		} else {
+			x = raw{a: l.elem(i)}
+		}
+		if dst = r.valuePath(dst, en, x, depth); r.stop {
+			break
+		}
+	}
+	return dst
+}
+
+// jsonElem reads one element of a raw JSON array as its field reads a
+// value.
+func jsonElem(text string, k int32, plain bool) raw {
+	switch text[0] {
+	case '"':
+		if plain {
+			return raw{kind: rawStr, s: text[1 : len(text)-1], view: true}
+		}
+		return raw{kind: rawStr, s: unquote(text), view: true}
+	case '{', '[':
+		return raw{kind: rawJSON, s: text, n: int64(k)}
+	case 't':
+		return raw{a: true}
+	case 'f':
+		return raw{a: false}
+	case 'n':
+		return raw{}
+	}
+	return raw{kind: rawNum, s: text}
+}
+
+// xbuf returns the run's buffer for transformed text, emptied.
+func (r *run) xbuf() []byte {
+	if r.xscratch == nil {
+		r.xscratch = scratchPool.Get().(*[]byte)
+	}
+	return (*r.xscratch)[:0]
+}
+
+// keepXbuf keeps what a transform grew the buffer to, for the next field.
+func (r *run) keepXbuf(b []byte) {
+	if cap(b) > cap(*r.xscratch) {
+		*r.xscratch = b[:0]
+	}
+}
+
+// transform applies n's transforms to a converted value, in order. A
+// transform that fails is the field's error, and the value is then null.
+//
+//go:noinline
+func (r *run) transform(n *node, v rules.Value) rules.Value {
+	buf := r.xbuf()
+	for _, x := range n.xforms {
+		var err error
+		if v, buf, err = runTransform(x, v, buf); err != nil {
+			r.failCheck(n, x.info.code, x.info, v.Kind, err)
+			v = rules.Value{}
+			break
+		}
+	}
+	r.keepXbuf(buf)
+	return v
+}
+
+// transformString applies n's transforms, all StringTransformers, to a
+// string (the fast path).
+//
+//go:noinline
+func (r *run) transformString(n *node, s string) string {
+	buf := r.xbuf()
+	for _, x := range n.xforms {
+		if x.noPanic {
+			s, buf = x.st.TransformString(s, buf)
+			continue
+		}
+		v, b, err := runTransform(x, rules.StringValue(s), buf)
+		if err != nil || v.Kind != rules.String { // only a panic: a StringTransformer cannot fail
+			r.failCheck(n, x.info.code, x.info, rules.String, err)
+			break
+		}
+		s, buf = v.Str, b
+	}
+	r.keepXbuf(buf)
+	return s
+}
+
+// runTransform calls a transformer; a panic in it (user code) is the
+// field's error.
+func runTransform(x xform, v rules.Value, buf []byte) (out rules.Value, b []byte, err error) {
+	if !x.noPanic {
+		defer func() {
+			if p := recover(); p != nil {
+				out, b, err = v, buf, newRulePanic(x.info.code, p)
+			}
+		}()
+	}
+	return x.t.Transform(v, buf)
+}
+
