@@ -104,14 +104,18 @@ func TestBind(t *testing.T) {
 		},
 		{
 			name: "defaults fill absent fields, nulls leave zero values",
-			req:  func() *http.Request { return bindRequest("POST", "/", `{"name":"bo","addr":{"city":"Osaka"},"born":null}`) },
+			req: func() *http.Request {
+				return bindRequest("POST", "/", `{"name":"bo","addr":{"city":"Osaka"},"born":null}`)
+			},
 			want: func() bindUser {
 				return bindUser{Name: "bo", City: "Osaka", Zip: "000-0000"}
 			},
 		},
 		{
 			name: "Lax reads a request with the response side's conversions",
-			req:  func() *http.Request { return bindRequest("POST", "/", `{"name":"bo","addr":{"city":"Osaka"},"id":"abc"}`) },
+			req: func() *http.Request {
+				return bindRequest("POST", "/", `{"name":"bo","addr":{"city":"Osaka"},"id":"abc"}`)
+			},
 			opts: []entity.Option{entity.Lax()},
 			want: func() bindUser {
 				return bindUser{Name: "bo", City: "Osaka", Zip: "000-0000"}

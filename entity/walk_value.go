@@ -498,4 +498,3 @@ func runTransform(x xform, v rules.Value, buf []byte) (out rules.Value, b []byte
 	}
 	return x.t.Transform(v, buf)
 }
-
