@@ -17,6 +17,7 @@ import (
 type compiler struct {
 	reg   *Registry
 	ent   *Entity
+	depth int // of the groups around the field compiled
 	errs  dsl.ErrorList
 	flags *flagTable // the registry's flags and those the declaration named first (shape.go); nil: none new
 }
@@ -108,6 +109,9 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	n = &node{in: f.Name, out: f.Name, decl: f}
 	if f.Kind != dsl.FieldGroup && isHeaderName(f.Name) {
 		n.header = textproto.CanonicalMIMEHeaderKey(f.Name) // the base plan's: the request view reads it at the top only
+		if c.depth > 0 {
+			c.errorf(f, f.Pos, "%q is a header field (its name starts with X-), which a request reads from its headers: declare it at the top level of the entity, not in a group", f.Name)
+		}
 	}
 	var defRule, msgRule *dsl.Rule
 	renamed := false
@@ -187,6 +191,10 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 		case rules.DirectiveFormat: // issue 14: format.go
 			c.format(f, n, r)
 		default:
+			if f.Kind == dsl.FieldRef && f.List && listRules[strings.ToLower(r.Name)] {
+				c.rule(f, n, r, strings.ToLower(r.Name)) // a []$name's count of elements
+				continue
+			}
 			if f.Kind != dsl.FieldValue {
 				continue // reported below
 			}
@@ -210,7 +218,9 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 				c.errorf(f, r.Pos, "rule %q cannot apply to a group: a group takes only %s", r.Name, directiveList(groupDirectives))
 			}
 		}
+		c.depth++
 		n.group = c.object(f.Fields)
+		c.depth--
 	case dsl.FieldRef:
 		for _, r := range f.Rules {
 			switch d := rules.LookupDirective(r.Name); {
@@ -218,6 +228,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 				if len(r.Args) > 0 {
 					c.errorf(f, r.Args[0].Pos, "a default on a reference takes no value: a bare default makes %q from an empty input", f.Ref)
 				}
+			case d == rules.NotDirective && f.List && listRules[strings.ToLower(r.Name)]:
 			case !slices.Contains(refDirectives, d):
 				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only %s", r.Name, f.Ref, directiveList(refDirectives))
 			}
@@ -255,6 +266,9 @@ var (
 	refDirectives = append([]rules.Directive{rules.DirectiveReq, rules.DirectiveDefault, rules.DirectiveSecret,
 		rules.DirectiveOmitNil, rules.DirectiveMerge}, groupDirectives...)
 )
+
+// listRules are the rules a []$name takes, on its count of elements.
+var listRules = map[string]bool{"min": true, "max": true, "range": true, "minmax": true, "len": true}
 
 // directiveList names directives for an error message: "rename, msg and
 // lazy".
@@ -348,8 +362,11 @@ func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 		return
 	}
 	typ := f.Type
-	if n.elemOf != nil { // an element node of a typed list (typedlist.go)
+	switch {
+	case n.elemOf != nil: // an element node of a typed list (compile_list.go)
 		typ = n.typ
+	case f.Kind == dsl.FieldRef: // a []$name: its list of objects
+		typ = rules.List
 	}
 	if def.Types != 0 && !def.Types.Has(typ) {
 		c.errorf(f, r.Pos, "rule %q cannot apply to %s %s field", r.Name, article(typ.String()), typ)

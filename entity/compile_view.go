@@ -101,6 +101,7 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 // under its declared name, or at its from path; a group reads the same
 // input object as its parent, or the object at its from path.
 func (vb *viewBuilder) responseNode(n *node, t *inputTable, chain []*condition) {
+	n.header = "" // server data has no headers: an X- field is a key like any
 	switch {
 	case n.from != nil:
 		first := *n.from.first
@@ -127,6 +128,7 @@ func (vb *viewBuilder) requestNode(n *node, t *inputTable, top bool, chain []*co
 	if top && isHeaderName(n.decl.Name) {
 		n.in = n.decl.Name
 		n.header = textproto.CanonicalMIMEHeaderKey(n.decl.Name)
+		n.fast = fastNone // never read from a body, by the fast path either
 	}
 	if n.kind == nodeGroup {
 		n.nested = true

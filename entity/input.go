@@ -88,6 +88,9 @@ func (s *source) get(n *node) raw {
 			return raw{kind: rawStr, s: v}
 		}
 	case s.js != nil:
+		if n.header != "" {
+			return raw{} // a header field is read from the headers only, never from a body's object
+		}
 		return s.js.get(n.slot)
 	case s.st != nil:
 		return s.st.get(s.rv, n.slot)

@@ -113,7 +113,7 @@ func (o *Object) Get(key string) (any, bool) {
 							return i, true
 						}
 					}
-					it := memberIter{n: n, val: v}
+					it := memberIter{n: n, val: v, made: o.made, dir: o.plan.dir}
 					return it.value(false), true
 				}
 				break
@@ -350,8 +350,10 @@ func newObjects(p *objectPlan, data []byte, made *objectMade) []*Object {
 	list := make([]*Object, n)
 	i := 0
 	for it := (elements{data: data}); it.next(); {
-		objs[i] = Object{plan: p, data: it.val, made: made}
-		list[i] = &objs[i]
+		if it.val[0] == '{' { // a null element is a nil *Object
+			objs[i] = Object{plan: p, data: it.val, made: made}
+			list[i] = &objs[i]
+		}
 		i++
 	}
 	return list
@@ -499,6 +501,10 @@ func (it *memberIter) value(plain bool) any {
 	}
 	l := []any{}
 	for el := (elements{data: v}); el.next(); {
+		if el.val[0] != '{' {
+			l = append(l, nil) // a []$name's null element
+			continue
+		}
 		l = append(l, (&Object{plan: p, data: el.val, made: it.made}).Map())
 	}
 	return l
@@ -515,7 +521,7 @@ func (n *node) holds(v []byte) bool {
 	case nodeRef:
 		if v[0] == '[' {
 			for it := (elements{data: v}); it.next(); {
-				if it.val[0] != '{' {
+				if it.val[0] != '{' && !(n.refList && it.val[0] == 'n') { // a []$name writes null for an element that is no object
 					return false
 				}
 			}

@@ -1,7 +1,9 @@
 package entity_test
 
 import (
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,5 +114,115 @@ func TestTypedListFields(t *testing.T) {
 	}
 	if got := e.Decl().Fields[0].String(); got != `"tags", "[]string", "min 1 | each 'trim | max 3'"` {
 		t.Errorf("Decl prints %s", got)
+	}
+}
+
+// TestTypedListOutputLimit: a typed list checks the output limit as it
+// grows, element by element: a []string of shared long strings past the
+// limit allocates about twice the limit, as a list field does, whatever
+// its length.
+func TestTypedListOutputLimit(t *testing.T) {
+	reg := entity.NewRegistry()
+	reg.SetMaxOutputBytes(1 << 20)
+	e := expose(t, reg, "t", "tags", "[]string", "")
+	long := strings.Repeat("x", 5000)
+	for _, n := range []int{12_500, 25_000, 50_000} {
+		tags := make([]string, n)
+		for i := range tags {
+			tags[i] = long
+		}
+		for what, in := range map[string]any{"[]string": tags, "[]any": toAny(tags)} {
+			var err error
+			alloc, _ := allocated(func() { _, err = e.MakeJSON(map[string]any{"tags": in}) })
+			if !errors.Is(err, entity.ErrTooLarge) {
+				t.Fatalf("%d %s: %v, want ErrTooLarge", n, what, err)
+			}
+			if alloc > 5<<20 {
+				t.Errorf("%d %s: allocated %d bytes under a 1 MiB limit", n, what, alloc)
+			}
+		}
+	}
+}
+
+func toAny(s []string) []any {
+	l := make([]any, len(s))
+	for i, x := range s {
+		l[i] = x
+	}
+	return l
+}
+
+// TestRefListCounts: a []$name takes min, max, range and len on its count
+// of elements, checked as a typed list's; a $name refuses them.
+func TestRefListCounts(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "line", "sku", "string", "req")
+	e := expose(t, reg, "order", "items", "[]$line", "min 1 | max 3", "pair", "[]$line", "len 2")
+	tests := []struct {
+		name  string
+		in    map[string]any
+		fails string
+	}{
+		{"none", map[string]any{"items": []any{}, "pair": []any{map[string]any{"sku": "a"}, map[string]any{"sku": "b"}}}, "items min"},
+		{"too many", map[string]any{"items": []any{map[string]any{"sku": "a"}, map[string]any{"sku": "a"}, map[string]any{"sku": "a"}, map[string]any{"sku": "a"}}}, "items max"},
+		{"not two", map[string]any{"items": []any{map[string]any{"sku": "a"}}, "pair": []any{map[string]any{"sku": "a"}}}, "pair len"},
+		{"fine", map[string]any{"items": []any{map[string]any{"sku": "a"}}, "pair": []any{map[string]any{"sku": "a"}, map[string]any{"sku": "b"}}}, ""},
+		{"absent: the checks skip null", map[string]any{}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := e.MakeJSON(tt.in)
+			var got []string
+			for _, f := range fieldErrorsOrNone(err) {
+				got = append(got, f.Path+" "+f.Code)
+			}
+			if strings.Join(got, ",") != tt.fails {
+				t.Errorf("got %q (%v), want %q", got, err, tt.fails)
+			}
+		})
+	}
+	if _, err := reg.Expose("bad", "one", "$line", "min 1"); err == nil {
+		t.Error("min on a $name: no declaration error")
+	}
+}
+
+// TestTypedListMessagePlaceholders: a typed list's msg renders {field} as
+// the list's name for its elements' failures too, and takes the params of
+// each's rules as placeholders.
+func TestTypedListMessagePlaceholders(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "t", "tags", "[]string", "each 'min 2' | max 3 | msg '{field}: at least {min}, at most {max}'")
+	_, err := e.MakeJSON(map[string]any{"tags": []any{"a", "bb", "c", "dd"}})
+	fs := fieldErrorsOrNone(err)
+	if len(fs) != 3 {
+		t.Fatalf("got %v, want three failures", err)
+	}
+	for _, f := range fs {
+		if f.Message != "tags: at least 2, at most 3" {
+			t.Errorf("%s: message %q", f.Path, f.Message)
+		}
+	}
+}
+
+// TestObjectGetRefListNullElement: Object.Get of a []$name is a
+// []*Object, nil for a null element, however many are null; Map gives nil
+// there.
+func TestObjectGetRefListNullElement(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "a", "city", "string", "")
+	e := expose(t, reg, "p", "addrs", "[]$a", "")
+	o, err := e.Make(map[string]any{"addrs": []any{map[string]any{"city": "x"}, 7, nil}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := o.Get("addrs")
+	l, ok := v.([]*entity.Object)
+	if !ok || len(l) != 3 || l[0] == nil || l[1] != nil || l[2] != nil {
+		t.Fatalf("Get = %#v, want [*Object nil nil]", v)
+	}
+	if c, _ := l[0].Get("city"); c != "x" {
+		t.Errorf("element 0: %v", c)
+	}
+	if m := o.Map()["addrs"].([]any); len(m) != 3 || m[1] != nil {
+		t.Errorf("Map = %v", m)
 	}
 }

@@ -508,7 +508,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		return append(dst, "null"...)
 	}
 	p := ent.views[r.dir]
-	if n.merge && r.dir == dirRequest { // the wire form: its keys are those of this very object
+	if n.merge && (r.dir == dirRequest || src.wire) { // the wire form: its keys are those of this very object
 		return r.appendMergedRequest(dst, n, p, src, depth)
 	}
 	in := r.read(src, n)

@@ -1,0 +1,118 @@
+package entity_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// A request reads the wire form: the keys a response writes, a group as
+// the object under its key, a $name as one object, a []$name as a list of
+// objects; header fields from the headers only, at the top level only.
+
+// TestHeaderFieldsOnlyFromHeaders: a header field is read from the
+// headers, never from a body; one in a group is refused at Expose; one in
+// a referenced entity (merged or not) is never read from the body object
+// that the reference reads.
+func TestHeaderFieldsOnlyFromHeaders(t *testing.T) {
+	reg := entity.NewRegistry()
+	_, err := reg.Expose("grouped", "meta", "{", "", "X-User-Id", "string", "", "meta", "}", "")
+	if err == nil || !strings.Contains(err.Error(), "header field") {
+		t.Errorf("a header field in a group: %v, want a declaration error", err)
+	}
+	expose(t, reg, "who", "X-User-Id", "string", "", "name", "string", "")
+	e := expose(t, reg, "post", "by", "$who", "", "also", "$who", "merge", "X-Trace", "string", "")
+	r := rqRequest("POST", "/", "application/json",
+		`{"by":{"X-User-Id":"spoofed","name":"n"},"X-User-Id":"spoofed","name":"m","X-Trace":"body"}`,
+		"X-User-Id", "proxy", "X-Trace", "t-1")
+	o, err := e.MakeRequest(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := o.String()
+	if strings.Contains(got, "spoofed") || strings.Contains(got, "body") {
+		t.Errorf("a body value was read for a header field: %s", got)
+	}
+	if !strings.Contains(got, `"X-Trace":"t-1"`) {
+		t.Errorf("the top-level header field was not read from the headers: %s", got)
+	}
+}
+
+// TestRequestRefIsOneObject: in a request a $name is one object (a list
+// there is a type error) and a []$name a list of objects whose null
+// element is a type error at its index; responses keep msful's
+// object-or-list reading.
+func TestRequestRefIsOneObject(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "address", "city", "string", "req")
+	expose(t, reg, "line", "sku", "string", "req", "quantity", "number", "range 1 1000")
+	e := expose(t, reg, "order", "ship", "$address", "req", "items", "[]$line", "")
+	tests := []struct {
+		name, body string
+		fails      string // path code, comma-separated
+	}{
+		{"a list for a $name", `{"ship":[]}`, "ship type"},
+		{"a list of objects for a $name", `{"ship":[{"city":"x"}]}`, "ship type"},
+		{"a null element of a []$name", `{"ship":{"city":"x"},"items":[null]}`, "items[0] type"},
+		{"a scalar element of a []$name", `{"ship":{"city":"x"},"items":[{"sku":"a","quantity":1},3]}`, "items[1] type"},
+		{"an object", `{"ship":{"city":"x"},"items":[{"sku":"a","quantity":1}]}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := e.MakeRequest(rqRequest("POST", "/", "application/json", tt.body))
+			var got []string
+			for _, f := range fieldErrorsOrNone(err) {
+				got = append(got, f.Path+" "+f.Code)
+			}
+			if strings.Join(got, ",") != tt.fails {
+				t.Errorf("got %q (%v), want %q", got, err, tt.fails)
+			}
+			var ve *entity.ValidationError
+			if tt.fails != "" && (!errors.As(err, &ve) || ve.StatusCode() != 400) {
+				t.Errorf("%v: want a 400 ValidationError", err)
+			}
+		})
+	}
+	t.Run("a response reads a list for a $name", func(t *testing.T) {
+		out, err := e.MakeJSON(map[string]any{"ship": []any{map[string]any{"city": "x"}}})
+		if err != nil || string(out) != `{"ship":[{"city":"x"}],"items":null}` {
+			t.Errorf("got %s, %v", out, err)
+		}
+	})
+}
+
+// TestRequestReadsWireKeys: a request sends the keys a response writes:
+// renamed, key-cased, groups nested; server data is read by the declared
+// names.
+func TestRequestReadsWireKeys(t *testing.T) {
+	reg := entity.NewRegistry(entity.KeyCase(entity.CamelCase))
+	e := expose(t, reg, "customer",
+		"customer_id", "number", "req",
+		"full_name", "string", "rename 'name'",
+		"home_address", "{", "",
+		"zip_code", "string", "req",
+		"home_address", "}", "",
+	)
+	const wire = `{"customerId":7,"name":"Ann","homeAddress":{"zipCode":"100"}}`
+	o, err := e.MakeRequest(rqRequest("POST", "/", "application/json", wire))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := o.String(); got != wire {
+		t.Errorf("request: got %s, want %s", got, wire)
+	}
+	out, err := e.MakeJSON(map[string]any{"customer_id": 7, "full_name": "Ann", "zip_code": "100"})
+	if err != nil || string(out) != wire {
+		t.Errorf("response from declared names: %s, %v", out, err)
+	}
+	_, err = e.MakeRequest(rqRequest("POST", "/", "application/json", `{"customer_id":7,"zip_code":"100"}`))
+	var got []string
+	for _, f := range fieldErrorsOrNone(err) {
+		got = append(got, f.Pointer+" "+f.Code)
+	}
+	if strings.Join(got, ",") != "/customerId required,/homeAddress/zipCode required" {
+		t.Errorf("declared names in a request: %q", got)
+	}
+}
