@@ -49,7 +49,7 @@ func TestCheckStruct(t *testing.T) {
 		{name: "not a struct", entity: "user", value: map[string]any{},
 			want: []string{`entity "user": type map[string]interface {} is not a struct, nor a pointer to one: Make does not read it by field`}},
 		{name: "nil", entity: "user", value: nil,
-			want: []string{`entity "user": CheckType: the type is nil`}},
+			want: []string{`entity "user": CheckStruct: the type is nil`}},
 		{name: "no entity", entity: "", value: csUser{},
 			want: []string{`entitytest: CheckStruct: no entity to check against (nil *entity.Entity)`}},
 	}

@@ -1,7 +1,6 @@
 package entitytest_test
 
 import (
-	"bytes"
 	"fmt"
 	"net/http/httptest"
 	"testing"
@@ -141,19 +140,23 @@ func ExampleSample() {
 	// true
 }
 
-// With Input, Sample writes a request body the entity accepts: input
-// names, groups flattened. MakeRequest makes the output sample from it.
+// With Input, Sample writes a request body the entity reads, in the wire
+// form a client sends: the keys a response writes, groups as nested
+// objects, no readonly field, writeonly ones included.
 func ExampleSample_input() {
-	body := entitytest.Sample(user, entitytest.Input)
-	fmt.Printf("%s\n", body)
+	fmt.Printf("%s\n", entitytest.Sample(user, entitytest.Input))
 
-	r := httptest.NewRequest("POST", "/api/users", bytes.NewReader(body))
-	r.Header.Set("Content-Type", "application/json")
-	o, err := user.MakeRequest(r)
-	fmt.Println(o, err)
+	signup := reg.MustExpose("signup_form",
+		"id", "number", "readonly",
+		"mail", "string", "req | email",
+		"password", "string", "req | writeonly | secret | min 8",
+	)
+	fmt.Printf("%s\n", entitytest.Sample(signup))
+	fmt.Printf("%s\n", entitytest.Sample(signup, entitytest.Input))
 	// Output:
-	// {"id":42,"name":"sample","age":42,"mail":"user@example.com","code":"unknown"}
-	// {"number":42,"name":"sample","details":{"age":42,"mail":"user@example.com"},"code":"unknown"} <nil>
+	// {"number":42,"name":"sample","details":{"age":42,"mail":"user@example.com"},"code":"unknown"}
+	// {"id":1,"mail":"user@example.com"}
+	// {"mail":"user@example.com","password":"aaaaaaaa"}
 }
 
 // CheckStruct, in a test, catches a struct whose fields Make would read as
