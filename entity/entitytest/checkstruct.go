@@ -14,9 +14,9 @@ import (
 
 // CheckStruct checks that a struct type has a field for every field the
 // entity reads from it, in the direction the type serves: by default a
-// struct that Make reads to write a response (entity.Entity.Fields: no
+// struct that Make reads to write a response ([entity.Entity.Fields]: no
 // writeonly field is asked of it), with Input a struct that Bind fills from
-// a request (entity.Entity.RequestFields: no readonly field is asked of
+// a request ([entity.Entity.RequestFields]: no readonly field is asked of
 // it). Call gives the flags and version of the calls the type serves: a
 // field they hide is not asked of it (check a type that serves several
 // audiences once per audience).
