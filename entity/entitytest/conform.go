@@ -15,7 +15,7 @@ import (
 // Conform checks that payload is JSON a response call of the entity could
 // have written: an object, or an array of objects (what MakeJSON writes for
 // a list input). It checks against what a call with the options given by
-// Call writes (entity.Entity.Fields): without Call, a call without flags
+// Call writes ([entity.Entity.Fields]): without Call, a call without flags
 // or version; a field such a call does not write is not declared to it.
 // In each object:
 //
