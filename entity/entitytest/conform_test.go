@@ -360,3 +360,31 @@ func FuzzConform(f *testing.F) {
 		}
 	})
 }
+
+// TestConformAcceptsNullElementOfRefList: Make writes null for an element
+// of a []$addr that is not an object (or is null), and Conform accepts
+// what Make writes; an element that is neither is still refused.
+func TestConformAcceptsNullElementOfRefList(t *testing.T) {
+	r := entity.NewRegistry()
+	r.MustExpose("addr", "city", "string", "req")
+	e := r.MustExpose("person",
+		"addrs", "[]$addr", "",
+		"home", "$addr", "",
+	)
+	in := map[string]any{
+		"addrs": []any{1, "x", nil, map[string]any{"city": "c"}},
+		"home":  []any{nil, true, map[string]any{"city": "d"}},
+	}
+	out, err := e.MakeJSON(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"addrs":[null,null,null,{"city":"c"}],"home":[{"city":"d"}]}`; string(out) != want {
+		t.Fatalf("MakeJSON = %s, want %s", out, want)
+	}
+	tb := &fakeTB{}
+	checkReport(t, tb, Conform(tb, e, out), nil)
+
+	tb = &fakeTB{}
+	checkReport(t, tb, Conform(tb, e, []byte(`{"addrs":[5],"home":null}`)), []string{`addrs[0]: want object ($addr), got 5`})
+}

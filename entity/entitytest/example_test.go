@@ -175,3 +175,32 @@ func ExampleCheckStruct() {
 	// entity "user": type entitytest_test.User has no field for "id", "name"
 	// false
 }
+
+// Call tells a checker the options of the call that made a payload: here
+// an admin's call of version v1, which writes the admin-only score and the
+// v1 form of amount.
+func ExampleCall() {
+	var t testing.TB = printT{}
+	r := entity.NewRegistry()
+	if err := r.DeclareFlags("admin"); err != nil {
+		panic(err)
+	}
+	order := r.MustExpose("order",
+		"id", "number", "req",
+		"score", "number", "if 'admin'",
+		"amount", "string", "until 'v2'",
+		"amount", "number", "since 'v2'",
+	)
+	payload, err := order.MakeJSON(map[string]any{"id": 1, "score": 7, "amount": 5},
+		entity.With("admin"), entity.Version("v1"))
+	fmt.Printf("%s %v\n", payload, err)
+
+	fmt.Println(entitytest.Conform(t, order, payload, entitytest.Call(entity.With("admin"), entity.Version("v1"))))
+	fmt.Println(entitytest.Conform(t, order, payload))
+	// Output:
+	// {"id":1,"score":7,"amount":"5"} <nil>
+	// true
+	// amount: want number, got "5"
+	// score: undeclared key (declared for other flags or versions), got 7
+	// false
+}

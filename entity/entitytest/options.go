@@ -68,8 +68,8 @@ func (f optionFunc) apply(c *config) { f(c) }
 // Call gives a checker the options of the entity call that made the payload
 // (or that a struct or a sample serves): the flags of entity.With and
 // entity.WithContext, the version of entity.Version. The checker then
-// checks against what such a call writes (entity.Entity.Fields), or with
-// Input what such a request reads (entity.Entity.RequestFields): a field
+// checks against what such a call writes ([entity.Entity.Fields]), or with
+// Input what such a request reads ([entity.Entity.RequestFields]): a field
 // the call's flags or version hide is not declared to it, and of fields
 // that share a key by version range only the call's is.
 //
@@ -100,7 +100,7 @@ func Partial() Option { return optionFunc(func(c *config) { c.partial = true }) 
 func IgnoreOrder() Option { return optionFunc(func(c *config) { c.ignoreOrder = true }) }
 
 // Input selects the request direction, what a request reads
-// (entity.Entity.RequestFields) rather than what a response writes: Sample
+// ([entity.Entity.RequestFields]) rather than what a response writes: Sample
 // then builds a request body, and CheckStruct checks a struct that Bind
 // fills. Conform and CheckResponse check responses only, and report it as
 // a mistake.

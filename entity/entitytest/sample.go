@@ -20,7 +20,7 @@ const sampleRefDepth = 2
 
 // Sample returns an example payload of the entity: a JSON object built from
 // the declaration, what a response call with the options given by Call
-// writes (entity.Entity.Fields): without Call, a call without flags or
+// writes ([entity.Entity.Fields]): without Call, a call without flags or
 // version; no lazy field (a call writes one only when its selection names
 // it). Each value field holds its default when it has one (but a secret
 // field's, which Sample never prints); otherwise Sample tries, in order,
@@ -56,7 +56,7 @@ const sampleRefDepth = 2
 //	Sample(user)        // {"id":1,"userName":"sample","address":{"city":"sample"}}
 //	Sample(user, Input) // {"userName":"sample","password":"aaaaaaaa","address":{"city":"sample"}}
 //
-// A request body holds what a request reads (entity.Entity.RequestFields),
+// A request body holds what a request reads ([entity.Entity.RequestFields]),
 // in the wire form a client sends: each field under its key (after rename
 // and key case), groups as nested objects, the keys of a merged $ref in
 // the object that holds it, lazy and writeonly fields included, no

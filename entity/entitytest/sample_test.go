@@ -291,19 +291,15 @@ func wireFormDiffers(e *entity.Entity, seen map[*entity.Entity]bool) bool {
 		return false
 	}
 	seen[e] = true
-	var walk func(fs []*entity.Field) bool
-	walk = func(fs []*entity.Field) bool {
-		for _, f := range fs {
-			switch {
-			case f.Key != f.Name, f.Kind == dsl.FieldGroup, f.Merge, f.From != nil:
-				return true
-			case f.Kind == dsl.FieldRef && wireFormDiffers(f.Entity(), seen):
-				return true
-			}
+	for _, f := range e.RequestFields() {
+		switch {
+		case f.Key != f.Name, f.Kind == dsl.FieldGroup, f.Merge, f.From != nil:
+			return true
+		case f.Kind == dsl.FieldRef && wireFormDiffers(f.Entity(), seen):
+			return true
 		}
-		return false
 	}
-	return walk(e.RequestFields())
+	return false
 }
 
 // TestSampleInputIsMade: for every entity of the corpus, MakeRequest takes
@@ -348,5 +344,75 @@ func TestSampleInputIsMade(t *testing.T) {
 				t.Errorf("MakeRequest(%s):\n got %s\nwant %s (Sample)", in, got, want)
 			}
 		})
+	}
+}
+
+// TestSampleHidesSecretDefault: Sample never prints a secret field's
+// default, in a response or a request sample, nor the defaults of the
+// fields of a secret $ref: it writes a value its rules accept instead.
+func TestSampleHidesSecretDefault(t *testing.T) {
+	r := entity.NewRegistry()
+	r.MustExpose("key",
+		"kid", "string", "default 'hunter2-kid'",
+	)
+	e := r.MustExpose("app",
+		"name", "string", "default 'app'",
+		"token", "string", "secret | default 'hunter2' | min 4",
+		"pin", "number", "secret | default 1234",
+		"key", "$key", "secret",
+	)
+	tests := []struct {
+		name string
+		opts []Option
+		want string
+	}{
+		{"response", nil, `{"name":"app","token":"aaaa","pin":1,"key":{"kid":"sample"}}`},
+		{"request", []Option{Input}, `{"name":"app","token":"aaaa","pin":1,"key":{"kid":"sample"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Sample(e, tt.opts...)
+			if string(got) != tt.want {
+				t.Errorf("Sample = %s, want %s", got, tt.want)
+			}
+			if strings.Contains(string(got), "hunter2") || strings.Contains(string(got), "1234") {
+				t.Errorf("Sample prints a secret default: %s", got)
+			}
+		})
+	}
+	tb := &fakeTB{}
+	checkReport(t, tb, Conform(tb, e, Sample(e)), nil)
+}
+
+// TestSampleWritesWhatMakeWrites: a field that omitempty or omitnil leaves
+// out when its sample is empty or null is left out of Sample, as Make
+// leaves it out, so that Make of Sample's values, and a request of
+// Sample(e, Input), make Sample(e) again.
+func TestSampleWritesWhatMakeWrites(t *testing.T) {
+	r := entity.NewRegistry()
+	e := r.MustExpose("prefs",
+		"name", "string", "req",
+		"e", "bool", "omitempty | default false",
+		"n", "none", "omitnil | default null",
+		"tags", "list", "omitempty | default '[]'",
+		"nick", "string", "omitempty",
+		"count", "number", "omitempty | default 0",
+	)
+	want := `{"name":"sample","nick":"sample"}`
+	if got := string(Sample(e)); got != want {
+		t.Errorf("Sample = %s, want %s", got, want)
+	}
+	if got, err := e.MakeJSON(map[string]any{"name": "sample", "nick": "sample"}); err != nil || string(got) != want {
+		t.Errorf("MakeJSON of Sample's values = %s, %v; want %s", got, err, want)
+	}
+	in := Sample(e, Input)
+	if got := string(in); got != want {
+		t.Errorf("Sample(Input) = %s, want %s", got, want)
+	}
+	req := httptest.NewRequest("POST", "/", bytes.NewReader(in))
+	req.Header.Set("Content-Type", "application/json")
+	o, err := e.MakeRequest(req, entity.DenyUnknown())
+	if err != nil || o.String() != want {
+		t.Errorf("MakeRequest(Sample(Input)) = %v, %v; want %s", o, err, want)
 	}
 }
