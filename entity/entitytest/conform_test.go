@@ -1,6 +1,8 @@
 package entitytest
 
 import (
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/expose-go/expose/entity"
@@ -387,4 +389,40 @@ func TestConformAcceptsNullElementOfRefList(t *testing.T) {
 
 	tb = &fakeTB{}
 	checkReport(t, tb, Conform(tb, e, []byte(`{"addrs":[5],"home":null}`)), []string{`addrs[0]: want object ($addr), got 5`})
+}
+
+// TestConformRefusesWhatItCannotCheck: Input (Conform checks responses)
+// and a Call whose options the entity refuses are reported, not ignored.
+func TestConformRefusesWhatItCannotCheck(t *testing.T) {
+	e := corpus.Lookup("shaped")
+	payload := []byte(`{"id":1,"nick":"n","amount":5,"more":{"x":"x"}}`)
+	tests := []struct {
+		name string
+		opts []Option
+		want string
+	}{
+		{"Input", []Option{Input}, `entitytest: Conform: Input is for Sample and CheckStruct: Conform checks what a response writes`},
+		{"an undeclared flag", []Option{Call(entity.With("admni"))}, `entitytest: Call: entity: undeclared flag "admni" in With: declare it with Registry.DeclareFlags`},
+		{"a version that is not one", []Option{Call(entity.Version("latest"))}, `entitytest: Call: `},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := &fakeTB{}
+			if Conform(tb, e, payload, tt.opts...) {
+				t.Fatal("Conform passed")
+			}
+			if len(tb.errors) != 1 || !strings.HasPrefix(tb.errors[0], tt.want) {
+				t.Errorf("messages %q, want one that starts with %q", tb.errors, tt.want)
+			}
+			rec := httptest.NewRecorder()
+			writeRaw(200, jsonCT, string(payload))(rec, httptest.NewRequest("GET", "/", nil))
+			tb = &fakeTB{}
+			if CheckResponse(tb, rec, e, 200, tt.opts...) {
+				t.Fatal("CheckResponse passed")
+			}
+			if want := strings.Replace(tt.want, "Conform", "CheckResponse", 2); len(tb.errors) != 1 || !strings.HasPrefix(tb.errors[0], want) {
+				t.Errorf("CheckResponse: messages %q, want one that starts with %q", tb.errors, want)
+			}
+		})
+	}
 }

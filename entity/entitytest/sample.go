@@ -23,7 +23,7 @@ const sampleRefDepth = 2
 // writes ([entity.Entity.Fields]): without Call, a call without flags or
 // version; no lazy field (a call writes one only when its selection names
 // it). Each value field holds its default when it has one (but a secret
-// field's, which Sample never prints); otherwise Sample tries, in order,
+// or writeonly field's, which Sample never prints); otherwise Sample tries, in order,
 // the candidate of each of the field's rules (the Sample hook of its
 // rules.Def) and then the sample of the field's type (rules.Kind.Sample),
 // and keeps the first that passes every check of the field. A group holds
@@ -98,7 +98,7 @@ func (s *sampler) members(dst []byte, set *rules.Set, fields []*entity.Field, de
 		if f.Lazy {
 			continue // written only when a selection names it
 		}
-		sec := secret || f.Secret
+		sec := secret || f.Secret || f.WriteOnly
 		if f.Merge {
 			if t := f.Entity(); t != nil && depth < sampleRefDepth {
 				dst = s.members(dst, t.Registry().Rules(), t.Fields(s.call...), depth+1, sec, first)
@@ -150,7 +150,7 @@ func (s *sampler) inputMembers(dst []byte, set *rules.Set, fields []*entity.Fiel
 		if top && isHeaderName(f.Name) {
 			continue // read from the request's headers
 		}
-		sec := secret || f.Secret
+		sec := secret || f.Secret || f.WriteOnly
 		if f.Merge {
 			if t := f.Entity(); t != nil && depth < sampleRefDepth {
 				dst = s.inputMembers(dst, t.Registry().Rules(), t.RequestFields(s.call...), depth+1, sec, false, first)
@@ -238,7 +238,7 @@ func refStub(f *entity.Field, depth int) (stub string, ok bool) {
 }
 
 // sampleValue returns a value field's sample: its default (not when secret
-// is set: the field is secret or under one), or the first candidate that
+// is set: the field is secret or writeonly, or under such a field), or the first candidate that
 // is of the declared type and passes every check, or the type's zero
 // value.
 func sampleValue(set *rules.Set, f *entity.Field, secret bool) []byte {

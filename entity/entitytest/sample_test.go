@@ -347,9 +347,9 @@ func TestSampleInputIsMade(t *testing.T) {
 	}
 }
 
-// TestSampleHidesSecretDefault: Sample never prints a secret field's
-// default, in a response or a request sample, nor the defaults of the
-// fields of a secret $ref: it writes a value its rules accept instead.
+// TestSampleHidesSecretDefault: Sample never prints a secret or writeonly
+// field's default, in a response or a request sample, nor the defaults of
+// the fields of a secret $ref: it writes a value its rules accept instead.
 func TestSampleHidesSecretDefault(t *testing.T) {
 	r := entity.NewRegistry()
 	r.MustExpose("key",
@@ -360,6 +360,7 @@ func TestSampleHidesSecretDefault(t *testing.T) {
 		"token", "string", "secret | default 'hunter2' | min 4",
 		"pin", "number", "secret | default 1234",
 		"key", "$key", "secret",
+		"pw", "string", "writeonly | default 'hunter2-pw'",
 	)
 	tests := []struct {
 		name string
@@ -367,7 +368,7 @@ func TestSampleHidesSecretDefault(t *testing.T) {
 		want string
 	}{
 		{"response", nil, `{"name":"app","token":"aaaa","pin":1,"key":{"kid":"sample"}}`},
-		{"request", []Option{Input}, `{"name":"app","token":"aaaa","pin":1,"key":{"kid":"sample"}}`},
+		{"request", []Option{Input}, `{"name":"app","token":"aaaa","pin":1,"key":{"kid":"sample"},"pw":"sample"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
