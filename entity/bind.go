@@ -43,10 +43,10 @@ import (
 // fields cannot hold the values the entity makes (an int field for a
 // string key) is one too, found when such a value is decoded, after the
 // request is read (a null decodes into any field). Both are plain errors,
-// which Write answers with 500, and neither quotes a value. Entity.CheckType
-// tells in a test whether a struct supplies the fields a Make of it reads;
-// Bind's direction, output keys into dst, is the one encoding/json's tags
-// give.
+// which Write answers with 500, and neither quotes a value. Bind's
+// direction, output keys into dst, is the one encoding/json's tags give;
+// entitytest.CheckStruct tells in a test whether a struct supplies the
+// fields a Make of it reads.
 func (e *Entity) Bind(r *http.Request, dst any, opts ...Option) error {
 	if e == nil {
 		return errNilEntity

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
-	"reflect"
 	"strings"
 	"time"
 
@@ -45,23 +44,4 @@ func ExampleEntity_Bind() {
 	// Output:
 	// <nil> ann 2001-02-03 Tokyo 000-0000
 	// true
-}
-
-// CheckType, in a test, finds the declared fields a struct cannot supply:
-// Make would read them as absent.
-func ExampleEntity_CheckType() {
-	reg := entity.NewRegistry()
-	user := reg.MustExpose("user",
-		"id", "number", "rename 'number'",
-		"user_name", "string", "req",
-		"mail", "string", "email",
-	)
-	type User struct {
-		ID       int64
-		UserName string
-		Mail     string `json:"mail"`
-	}
-	fmt.Println(user.CheckType(reflect.TypeFor[User]()))
-	// Output:
-	// entity "user": type entity_test.User has no field for "id", "user_name"
 }

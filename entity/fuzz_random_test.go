@@ -184,7 +184,7 @@ func fzMake(t *testing.T, e *entity.Entity, in any, where func() string, opts ..
 		t.Fatalf("Map() differs from the JSON:\n map %s\njson %s\n%s", mb, out, where())
 	}
 	rec := &tbRecorder{TB: t}
-	if !entitytest.Conform(rec, e, out) {
+	if !entitytest.Conform(rec, e, out, entitytest.Call(opts...)) {
 		t.Fatalf("the output does not conform to its entity:\n%s\noutput %s\n%s", strings.Join(rec.msgs, "\n"), out, where())
 	}
 	return fzResult{out: out}

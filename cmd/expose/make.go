@@ -119,7 +119,7 @@ func runSample(env *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var opts []entitytest.SampleOption
+	var opts []entitytest.Option
 	if *input {
 		opts = append(opts, entitytest.Input)
 	}

@@ -49,7 +49,7 @@ func TestCheckStruct(t *testing.T) {
 		{name: "not a struct", entity: "user", value: map[string]any{},
 			want: []string{`entity "user": type map[string]interface {} is not a struct, nor a pointer to one: Make does not read it by field`}},
 		{name: "nil", entity: "user", value: nil,
-			want: []string{`entity "user": CheckType: the type is nil`}},
+			want: []string{`entity "user": CheckStruct: the type is nil`}},
 		{name: "no entity", entity: "", value: csUser{},
 			want: []string{`entitytest: CheckStruct: no entity to check against (nil *entity.Entity)`}},
 	}
@@ -61,6 +61,148 @@ func TestCheckStruct(t *testing.T) {
 			}
 			tb := &fakeTB{}
 			ok := CheckStruct(tb, e, tt.value)
+			checkReport(t, tb, ok, tt.want)
+		})
+	}
+}
+
+// directionRegistry declares a customer that a response writes (id,
+// readonly) and a request reads (password, writeonly), with an admin-only
+// field.
+func directionRegistry(t *testing.T) *entity.Registry {
+	t.Helper()
+	r := entity.NewRegistry()
+	if err := r.DeclareFlags("admin"); err != nil {
+		t.Fatal(err)
+	}
+	r.MustExpose("customer",
+		"id", "number", "readonly",
+		"name", "string", "req",
+		"password", "string", "writeonly | secret | min 8",
+		"score", "number", "if 'admin'",
+	)
+	return r
+}
+
+type customer struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+type newCustomer struct {
+	Name     string `json:"name"`
+	Password string `json:"password"`
+}
+
+// TestCheckStructChecksItsDirection: CheckStruct asks of a struct what its
+// direction reads: no writeonly field of a response struct, by default,
+// no readonly field of a request struct, with Input.
+func TestCheckStructChecksItsDirection(t *testing.T) {
+	e := directionRegistry(t).Lookup("customer")
+	tests := []struct {
+		name  string
+		value any
+		opts  []Option
+		want  []string
+	}{
+		{name: "a response struct is asked no writeonly field", value: customer{}},
+		{name: "a request struct is asked no readonly field", value: newCustomer{}, opts: []Option{Input}},
+		{name: "a request struct is no response struct", value: newCustomer{},
+			want: []string{`entity "customer": type entitytest.newCustomer has no field for "id"`}},
+		{name: "a response struct is no request struct", value: customer{}, opts: []Option{Input},
+			want: []string{`entity "customer": request type entitytest.customer has no field for "password"`}},
+		{name: "a request of something else", value: map[string]any{}, opts: []Option{Input},
+			want: []string{`entity "customer": type map[string]interface {} is not a struct, nor a pointer to one: Bind does not fill it by field`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := &fakeTB{}
+			ok := CheckStruct(tb, e, tt.value, tt.opts...)
+			checkReport(t, tb, ok, tt.want)
+		})
+	}
+}
+
+// TestCheckStructReadsTheCallsView: with Call, CheckStruct asks what a
+// call of those flags reads; a flag the registry has not declared is an
+// error, as it is to the call.
+func TestCheckStructReadsTheCallsView(t *testing.T) {
+	e := directionRegistry(t).Lookup("customer")
+	tests := []struct {
+		name string
+		opts []Option
+		want []string
+	}{
+		{name: "without flags, no admin field", opts: nil},
+		{name: "an admin's response", opts: []Option{Call(entity.With("admin"))},
+			want: []string{`entity "customer": type entitytest.customer has no field for "score"`}},
+		{name: "an admin's request", opts: []Option{Input, Call(entity.With("admin"))},
+			want: []string{`entity "customer": request type entitytest.customer has no field for "password", "score"`}},
+		{name: "an undeclared flag", opts: []Option{Call(entity.With("admni"))},
+			want: []string{`entitytest: Call: entity: undeclared flag "admni" in With: declare it with Registry.DeclareFlags`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := &fakeTB{}
+			ok := CheckStruct(tb, e, customer{}, tt.opts...)
+			checkReport(t, tb, ok, tt.want)
+		})
+	}
+}
+
+type fromAddr struct {
+	City string `json:"city"`
+}
+
+// TestCheckStructFollowsFromPaths: a response reads a field with `from` at
+// its path, which a struct must supply, step by step; a request reads it
+// by its name.
+func TestCheckStructFollowsFromPaths(t *testing.T) {
+	r := entity.NewRegistry()
+	e := r.MustExpose("shipment",
+		"ID", "number", "",
+		"city", "string", "from 'addr.city'",
+		"first", "string", "from 'lines.0.sku'",
+		"where", "{", "from 'addr'",
+		"city", "string", "",
+		"where", "}", "",
+	)
+	tests := []struct {
+		name  string
+		value any
+		opts  []Option
+		want  []string
+	}{
+		{name: "every step supplied", value: struct {
+			ID    int
+			Addr  *fromAddr `json:"addr"`
+			Lines []struct {
+				SKU string `json:"sku"`
+			} `json:"lines"`
+		}{}},
+		{name: "steps into a map or an interface are not checked", value: struct {
+			ID    int
+			Addr  map[string]string `json:"addr"`
+			Lines any               `json:"lines"`
+		}{}},
+		{name: "a first step missing", value: struct{ ID int }{},
+			want: []string{`entity "shipment": type struct { ID int } has no field for "addr", "lines"`}},
+		{name: "a later step missing", value: struct {
+			ID    int
+			Addr  struct{ Zip string } `json:"addr"`
+			Lines []struct{ Qty int }  `json:"lines"`
+		}{},
+			want: []string{`entity "shipment": type struct { ID int; Addr struct { Zip string } "json:\"addr\""; Lines []struct { Qty int } "json:\"lines\"" } has no field for "addr.city", "lines[0].sku"`}},
+		{name: "a request reads by name", value: struct {
+			ID    int
+			City  string `json:"city"`
+			First string `json:"first"`
+		}{}, opts: []Option{Input}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := &fakeTB{}
+			ok := CheckStruct(tb, e, tt.value, tt.opts...)
 			checkReport(t, tb, ok, tt.want)
 		})
 	}

@@ -12,65 +12,26 @@ import (
 	"github.com/expose-go/expose/entity"
 )
 
-// An Option changes what Conform checks.
-type Option struct{ apply func(*config) }
-
-type config struct {
-	ignoreOrder bool
-	// errorFormat: the payload is checked against the kit's own entities
-	// for entity.Write's error JSON. A value is shown only at a declared
-	// value field and of its declared type, where the library writes only
-	// its own words; any other is named by its JSON type, since it may be
-	// anything the handler wrote, secrets included.
-	errorFormat bool
-	// secretBody: the payload may be that of an entity with secret fields
-	// (an error body checked for such an entity).
-	secretBody bool
-	// optional: keys that may be absent (the extension members of problem
-	// details, which apply to some problems only).
-	optional map[string]bool
-	// partial: any declared key may be absent (Partial).
-	partial bool
-}
-
-// configOf applies options.
-func configOf(opts []Option) config {
-	var cfg config
-	for _, o := range opts {
-		if o.apply != nil {
-			o.apply(&cfg)
-		}
-	}
-	return cfg
-}
-
-// Partial makes Conform accept a payload in which declared keys are
-// absent, as a call with a selection (entity.Select, Only, Except) writes
-// it: everything present is still checked, in order. Without it only the
-// fields a call may leave out whatever it selects (lazy, if, unless,
-// since, until: entity.Field.Optional) may be absent.
-func Partial() Option { return Option{func(c *config) { c.partial = true }} }
-
-// IgnoreOrder makes Conform accept an object's declared keys in any order.
-// By default they must come in declaration order, as the entity writes them.
-func IgnoreOrder() Option { return Option{func(c *config) { c.ignoreOrder = true }} }
-
-// Conform checks that payload is JSON the entity could have written: an
-// object, or an array of objects (what MakeJSON writes for a list input).
+// Conform checks that payload is JSON a response call of the entity could
+// have written: an object, or an array of objects (what MakeJSON writes for
+// a list input). It checks against what a call with the options given by
+// Call writes ([entity.Entity.Fields]): without Call, a call without flags
+// or version; a field such a call does not write is not declared to it.
 // In each object:
 //
 //   - every declared output key is present, in declaration order (unless
 //     IgnoreOrder is given), and no other key is; a field a call may leave
-//     out (lazy, if, unless, since, until: entity.Field.Optional) may be
-//     absent, and with Partial any declared key may (a selection's
-//     payload); fields that share a key by version range accept what
-//     either writes;
+//     out whatever it selects (lazy, omitnil, omitempty) may be absent,
+//     and with Partial any declared key may (a selection's payload);
+//   - no key of a writeonly field is there: a response never writes one;
 //   - each value is of the declared JSON type: a string for string, an
 //     integer for number, a number for float, true or false for bool, an
 //     RFC 3339 string for date, an array for list, an object for object and
 //     for a group, anything for none;
 //   - a value is null only where the entity can write null: on a field
-//     without req and without default (or whose default is null);
+//     without req and without default (or whose default is null), and as
+//     an element of a list of $refs (Make writes null for an element that
+//     is not an object);
 //   - groups are checked field by field, and $refs with the entity they
 //     name, an object or each element of a list of objects;
 //   - every rule that judges a value (min, max, range, regex, email, url,
@@ -83,14 +44,24 @@ func IgnoreOrder() Option { return Option{func(c *config) { c.ignoreOrder = true
 //
 //	list[1].details.mail: want string matching email, got 12
 //
-// No value under a field declared `secret` is printed: not the field's own,
-// nor, under a secret group or $ref, its fields' values, the elements of a
-// list, or the values of undeclared keys; each is named by its JSON type
-// followed by "(secret)", and a rule's own message is replaced by "is not
-// valid", since it may quote the value:
+// A key that the call does not write but the entity declares for other
+// flags or another version says so, to hint at a missing Call:
+//
+//	token: undeclared key (declared for other flags or versions), got "t"
+//
+// No value under a field declared `secret` or `writeonly` is printed: not
+// the field's own, nor, under a secret group, $ref or merged $ref, its
+// fields' values, the elements of a list, or the values of undeclared
+// keys; each is named by its JSON type followed by "(secret)", and a
+// rule's own message is replaced by "is not valid", since it may quote the
+// value:
 //
 //	card.number: want string matching min 16, got a string (secret): is not valid (min)
+//	password: writeonly key: a response never writes it
 //
+// A key counts as secret when any field of the object declares it secret
+// or writeonly, under any flag or version, by its name or its rename, in
+// any key case: the payload may come from a call Conform was not told of.
 // Under a secret field an undeclared key is not named either (a path into
 // a secret holds only declared keys):
 //
@@ -98,17 +69,27 @@ func IgnoreOrder() Option { return Option{func(c *config) { c.ignoreOrder = true
 //
 // A value of the wrong JSON type where a group or a $ref (or the payload
 // itself) holding a secret field at any depth wants an object is named by
-// its type in the same way, as is an undeclared key's value when the key is
-// the declared name of a renamed field that holds a secret:
+// its type in the same way:
 //
 //	g: want object (group), got an array (secret)
 //
-// Conform returns whether the payload conformed. It walks the payload with gjson and never
-// decodes it into maps, except a list, object or none value that a rule
-// judges, for rules.Value.Any.
+// Conform takes Call, Partial and IgnoreOrder; given Input it reports a
+// mistake, since it checks responses. It returns whether the payload
+// conformed. It walks the payload with gjson and never decodes it into
+// maps, except a list, object or none value that a rule judges, for
+// rules.Value.Any.
 func Conform(t testing.TB, e *entity.Entity, payload []byte, opts ...Option) bool {
 	t.Helper()
-	msgs := conform(e, payload, configOf(opts))
+	cfg := configOf(opts)
+	if cfg.input {
+		t.Errorf("entitytest: Conform: Input is for Sample and CheckStruct: Conform checks what a response writes")
+		return false
+	}
+	if msg := callError(e, cfg.call); msg != "" {
+		t.Errorf("%s", msg)
+		return false
+	}
+	msgs := conform(e, payload, cfg)
 	for _, m := range msgs {
 		t.Errorf("%s", m)
 	}
@@ -117,7 +98,7 @@ func Conform(t testing.TB, e *entity.Entity, payload []byte, opts ...Option) boo
 
 // conform returns Conform's messages.
 func conform(e *entity.Entity, payload []byte, cfg config) []string {
-	c := &checker{cfg: cfg, sec: newSecrets()}
+	c := &checker{cfg: cfg, view: newView(cfg.call)}
 	if e == nil {
 		c.add("", "no entity to check against (nil *entity.Entity)")
 		return c.msgs
@@ -125,7 +106,7 @@ func conform(e *entity.Entity, payload []byte, cfg config) []string {
 	if !gjson.ValidBytes(payload) {
 		// encoding/json quotes the character it stopped at: maybe one of
 		// a secret, so it is left out when the payload may hold one.
-		c.add("", "invalid JSON: "+syntaxError(payload, cfg.secretBody || c.sec.inEntity(e)))
+		c.add("", "invalid JSON: "+syntaxError(payload, cfg.secretBody || c.view.entityHolds(e)))
 		return c.msgs
 	}
 	c.top(e, gjson.ParseBytes(payload))
@@ -157,7 +138,7 @@ func syntaxError(payload []byte, hide bool) string {
 // checker walks a payload and collects mismatches.
 type checker struct {
 	cfg  config
-	sec  *secrets
+	view *view
 	msgs []string
 }
 
@@ -201,27 +182,30 @@ func (c *checker) add(p path, msg string) { c.msgs = append(c.msgs, p.String()+"
 func (c *checker) top(e *entity.Entity, v gjson.Result) {
 	switch {
 	case v.IsObject():
-		c.object("", c.sec.fieldsOf(e), v, false)
+		c.object("", c.view.entity(e), v, false)
 	case v.IsArray():
 		c.list("", e, v, false)
 	default:
-		c.add("", "want "+refWant(e.Name())+", got "+c.show(v, c.sec.inEntity(e)))
+		c.add("", "want "+refWant(e.Name())+", got "+c.show(v, c.view.entityHolds(e)))
 	}
 }
 
-// list checks each element of an array as an object of e. When secret is
-// set the array is under a secret field, and no value of it is shown; an
+// list checks each element of an array as an object of e; a null element
+// is what Make writes for one that is not an object. When secret is set
+// the array is under a secret field, and no value of it is shown; an
 // element that is not an object is not shown either when e holds a secret.
 func (c *checker) list(p path, e *entity.Entity, v gjson.Result, secret bool) {
 	i := 0
 	v.ForEach(func(_, el gjson.Result) bool {
 		ep := p.index(i)
 		i++
-		if !el.IsObject() {
-			c.add(ep, "want object ($"+e.Name()+"), got "+c.show(el, secret || c.sec.inEntity(e)))
-			return true
+		switch {
+		case el.Type == gjson.Null:
+		case el.IsObject():
+			c.object(ep, c.view.entity(e), el, secret)
+		default:
+			c.add(ep, "want object ($"+e.Name()+"), got "+c.show(el, secret || c.view.entityHolds(e)))
 		}
-		c.object(ep, c.sec.fieldsOf(e), el, secret)
 		return true
 	})
 }
@@ -232,28 +216,15 @@ type member struct {
 	val gjson.Result
 }
 
-// object checks one payload object against declared fields. When secret is
-// set the object is under a secret field: no value of it is shown, and no
-// key of it that is not declared.
-func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret bool) {
+// object checks one payload object against the fields of a level. When
+// secret is set the object is under a secret field: no value of it is
+// shown, and no key of it that is not declared.
+func (c *checker) object(p path, lv *level, v gjson.Result, secret bool) {
 	var members []member
 	v.ForEach(func(k, val gjson.Result) bool {
 		members = append(members, member{k.Str, val})
 		return true
 	})
-	fields, merged := expandMerged(fields)
-	declared := make(map[string]*entity.Field, len(fields))
-	shared := map[string][]*entity.Field{} // keys fields share by version range
-	for _, f := range fields {
-		if prev := declared[f.Key]; prev != nil {
-			if shared[f.Key] == nil {
-				shared[f.Key] = []*entity.Field{prev}
-			}
-			shared[f.Key] = append(shared[f.Key], f)
-			continue
-		}
-		declared[f.Key] = f
-	}
 
 	// Keys: duplicates, and the order of the declared ones.
 	first := make(map[string]gjson.Result, len(members)) // a key's first value
@@ -265,14 +236,14 @@ func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret 
 			continue
 		}
 		first[m.key] = m.val
-		if declared[m.key] != nil && shared[m.key] == nil { // a key shared by version comes where its writer is declared
+		if lv.byKey[m.key] != nil {
 			order = append(order, m.key)
 		}
 	}
 	if !c.cfg.ignoreOrder {
 		var declOrder []string
-		for _, f := range fields {
-			if _, ok := first[f.Key]; ok && declared[f.Key] == f && shared[f.Key] == nil {
+		for _, f := range lv.fields {
+			if _, ok := first[f.Key]; ok && lv.byKey[f.Key] == f {
 				declOrder = append(declOrder, f.Key)
 			}
 		}
@@ -281,7 +252,7 @@ func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret 
 		}
 	}
 	for _, k := range dups {
-		if secret && declared[k] == nil {
+		if secret && lv.byKey[k] == nil {
 			c.add(p, "a duplicate undeclared key (secret)")
 			continue
 		}
@@ -289,97 +260,50 @@ func (c *checker) object(p path, fields []*entity.Field, v gjson.Result, secret 
 	}
 
 	// Declared fields, in declaration order.
-	for _, f := range fields {
-		if declared[f.Key] != f {
-			continue // a key shared by version: checked with its first field
+	for _, f := range lv.fields {
+		if lv.byKey[f.Key] != f {
+			continue // two fields of one key: the first is checked
 		}
 		val, ok := first[f.Key]
 		if !ok {
-			if !c.cfg.optional[f.Key] && !c.cfg.partial && !f.Optional() && !merged[f] {
+			if !c.cfg.optional[f.Key] && !c.cfg.partial && !mayBeAbsent(f) && !lv.merged[f] {
 				c.add(p.key(f.Key), "missing key, want "+want(f))
 			}
 			continue
 		}
-		if same := shared[f.Key]; same != nil {
-			c.sharedField(p.key(f.Key), same, val, secret)
-			continue
-		}
-		c.field(p.key(f.Key), f, val, secret || f.Secret)
+		c.field(p.key(f.Key), lv, f, val, secret || f.Secret || lv.secretMerge[f] || lv.secretAt(f.Key))
 	}
 
 	// Undeclared keys, in payload order.
-	var hidden map[string]bool // keys that are a secret's declared name
-	if !secret {
-		hidden = c.sec.undeclared(fields)
-	}
 	reported := map[string]bool{}
 	for _, m := range members {
-		if declared[m.key] != nil || reported[m.key] {
+		if lv.byKey[m.key] != nil || reported[m.key] {
 			continue
 		}
 		reported[m.key] = true
-		if secret {
+		n := normKey(m.key)
+		switch {
+		case secret:
 			c.add(p, "an undeclared key (secret)")
-			continue
+		case lv.writeOnly[n]:
+			c.add(p.key(m.key), "writeonly key: a response never writes it")
+		case lv.hidden[n]:
+			c.add(p.key(m.key), "undeclared key (declared for other flags or versions), got "+c.show(m.val, lv.holds[n]))
+		default:
+			c.add(p.key(m.key), "undeclared key, got "+c.show(m.val, lv.holds[n]))
 		}
-		c.add(p.key(m.key), "undeclared key, got "+c.show(m.val, hidden[m.key]))
 	}
 }
 
-// expandMerged replaces each merged $ref among fields by the fields of
-// the entity it names (at any depth), as the entity writes them, and
-// reports which fields came from a merge: their keys may be absent (a
-// merged $ref that is null writes none).
-func expandMerged(fields []*entity.Field) ([]*entity.Field, map[*entity.Field]bool) {
-	var merged map[*entity.Field]bool
-	var out []*entity.Field
-	var walk func(fs []*entity.Field, depth int, inMerge bool)
-	walk = func(fs []*entity.Field, depth int, inMerge bool) {
-		for _, f := range fs {
-			if !f.Merge {
-				out = append(out, f)
-				if inMerge {
-					merged[f] = true
-				}
-				continue
-			}
-			if merged == nil {
-				merged = map[*entity.Field]bool{}
-			}
-			if t := f.Entity(); t != nil && depth < maxMergeDepth {
-				walk(t.Fields(), depth+1, true)
-			}
-		}
-	}
-	walk(fields, 0, false)
-	if merged == nil {
-		return fields, nil
-	}
-	return out, merged
-}
+// mayBeAbsent reports whether a call that writes f may leave its key out
+// whatever it selects: a lazy field is written only when selected, an
+// omitnil or omitempty one not when null or empty. (The view a check reads
+// holds only the conditional fields the call writes.)
+func mayBeAbsent(f *entity.Field) bool { return f.Lazy || f.OmitNil || f.OmitEmpty }
 
-// maxMergeDepth bounds expandMerged: declarations refuse merge cycles, and
-// no real chain of merges is this long.
-const maxMergeDepth = 64
-
-// sharedField checks the value of a key that fields of disjoint version
-// ranges share: it conforms when it is what one of them writes; otherwise
-// the first field's mismatches are reported.
-func (c *checker) sharedField(p path, fields []*entity.Field, v gjson.Result, secret bool) {
-	mark := len(c.msgs)
-	for _, f := range fields {
-		c.field(p, f, v, secret || f.Secret)
-		if len(c.msgs) == mark {
-			return
-		}
-		c.msgs = c.msgs[:mark]
-	}
-	c.field(p, fields[0], v, secret || fields[0].Secret)
-}
-
-// field checks one declared field's value; secret says that it is a secret
-// field or under one.
-func (c *checker) field(p path, f *entity.Field, v gjson.Result, secret bool) {
+// field checks one declared field's value, a field of lv; secret says that
+// it is a secret field or under one.
+func (c *checker) field(p path, lv *level, f *entity.Field, v gjson.Result, secret bool) {
 	if v.Type == gjson.Null {
 		if why := nullReason(f); why != "" {
 			c.add(p, "want "+want(f)+", got null"+why)
@@ -389,21 +313,21 @@ func (c *checker) field(p path, f *entity.Field, v gjson.Result, secret bool) {
 	switch f.Kind {
 	case dsl.FieldGroup:
 		if !v.IsObject() {
-			c.add(p, "want "+want(f)+", got "+c.show(v, secret || c.sec.inField(f)))
+			c.add(p, "want "+want(f)+", got "+c.show(v, secret || lv.holdsAt(f.Key)))
 			return
 		}
-		c.object(p, f.Fields, v, secret)
+		c.object(p, c.view.group(lv, f), v, secret)
 	case dsl.FieldRef:
 		e := f.Entity()
 		switch {
 		case e == nil:
 			c.add(p, "cannot check: $"+f.Ref+" names no declared entity")
 		case v.IsObject() && !f.List: // []$name is always a list
-			c.object(p, c.sec.fieldsOf(e), v, secret)
+			c.object(p, c.view.entity(e), v, secret)
 		case v.IsArray():
 			c.list(p, e, v, secret)
 		default:
-			c.add(p, "want "+want(f)+", got "+c.show(v, secret || c.sec.inField(f)))
+			c.add(p, "want "+want(f)+", got "+c.show(v, secret || lv.holdsAt(f.Key) || c.view.entityHolds(e)))
 		}
 	default:
 		c.value(p, f, v, secret)

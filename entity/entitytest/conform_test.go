@@ -1,7 +1,11 @@
 package entitytest
 
 import (
+	"net/http/httptest"
+	"strings"
 	"testing"
+
+	"github.com/expose-go/expose/entity"
 )
 
 // seedJSON is the seed's payload: 227 bytes the "users" entity writes.
@@ -33,10 +37,13 @@ var conformTests = []struct {
 	{"none judged by its kind", "loose", `{"x":3,"y":"a@b.co","z":"abc","w":[1,2]}`, nil, nil},
 	{"int64 bounds", "scalars", `{"s":null,"n":-9223372036854775808,"f":null,"b":null,"d":null,"l":null,"o":null,"x":null}`, nil, nil},
 
-	// Per-call shaping: fields a call may leave out, and Partial.
-	{"shaped, as a call without options writes it", "shaped", `{"id":1,"nick":"n","amount":5}`, nil, nil},
-	{"shaped, every field", "shaped", `{"id":1,"bio":"b","token":"t","nick":"n","amount":5,"more":{"x":"x"},"kids":[{"id":2}]}`, nil, nil},
-	{"shaped, a v1 amount", "shaped", `{"id":1,"nick":"n","amount":"5"}`, nil, nil},
+	// Per-call shaping: what the call's flags and version write (Call),
+	// fields a call may leave out, and Partial.
+	{"shaped, as a call without options writes it", "shaped", `{"id":1,"nick":"n","amount":5,"more":{"x":"x"}}`, nil, nil},
+	{"shaped, every field", "shaped", `{"id":1,"bio":"b","token":"t","nick":"n","amount":5,"more":{"x":"x"},"kids":[{"id":2,"token":null,"nick":null,"amount":null,"more":{"x":null}}]}`,
+		[]Option{Call(entity.With("admin"), entity.Version("v3"))}, nil},
+	{"shaped, a v1 amount", "shaped", `{"id":1,"nick":"n","amount":"5"}`, []Option{Call(entity.Version("v1"))}, nil},
+	{"shaped, a guest's", "shaped", `{"id":1,"amount":5,"more":{"x":"x"}}`, []Option{Call(entity.With("guest"))}, nil},
 	{"partial: a selection", "users", `{"list":[{"name":"a"},{"details":{"mail":"m@m.com"}}]}`, []Option{Partial()}, nil},
 	{"partial: nothing", "user", `{}`, []Option{Partial()}, nil},
 	{"partial still checks types", "user", `{"name":1}`, []Option{Partial()}, []string{
@@ -48,11 +55,23 @@ var conformTests = []struct {
 	{"partial refuses undeclared keys", "user", `{"nope":1}`, []Option{Partial()}, []string{
 		`nope: undeclared key, got 1`,
 	}},
-	{"shaped, an amount of neither version's type", "shaped", `{"id":1,"amount":true}`, nil, []string{
+	{"shaped, an amount of neither version's type", "shaped", `{"id":1,"nick":"n","amount":true}`, []Option{Call(entity.Version("v1"))}, []string{
 		`amount: want string, got true`,
 	}},
-	{"shaped, a required field is still required", "shaped", `{"nick":"n"}`, nil, []string{
+	{"shaped, a required field is still required", "shaped", `{"nick":"n","amount":5,"more":{"x":null}}`, nil, []string{
 		`id: missing key, want number`,
+	}},
+	{"shaped, a field the call writes is required", "shaped", `{"id":1,"token":null,"nick":"n","amount":5}`, []Option{Call(entity.With("admin"))}, []string{
+		`more: missing key, want object (group)`,
+	}},
+	{"shaped, a flagged key without the call's flags", "shaped", `{"id":1,"token":"t","nick":"n","amount":5,"more":{"x":"x"}}`, nil, []string{
+		`token: undeclared key (declared for other flags or versions), got "t"`,
+	}},
+	{"shaped, a key of another version", "shaped", `{"id":1,"nick":"n","amount":"5","more":{"x":"x"}}`, []Option{Call(entity.Version("v1"))}, []string{
+		`more: undeclared key (declared for other flags or versions), got {"x":"x"}`,
+	}},
+	{"shaped, a key the flags hide", "shaped", `{"id":1,"nick":"n","amount":5,"more":{"x":"x"}}`, []Option{Call(entity.With("guest"))}, []string{
+		`nick: undeclared key (declared for other flags or versions), got "n"`,
 	}},
 
 	{"merged keys", "merging", `{"name":"a","street":"s","city":"c","g":{"street":null,"city":"h"},"n":1}`, nil, nil},
@@ -342,4 +361,68 @@ func FuzzConform(f *testing.F) {
 			t.Errorf("IgnoreOrder added mismatches:\n%q\n%q", strict, relaxed)
 		}
 	})
+}
+
+// TestConformAcceptsNullElementOfRefList: Make writes null for an element
+// of a []$addr that is not an object (or is null), and Conform accepts
+// what Make writes; an element that is neither is still refused.
+func TestConformAcceptsNullElementOfRefList(t *testing.T) {
+	r := entity.NewRegistry()
+	r.MustExpose("addr", "city", "string", "req")
+	e := r.MustExpose("person",
+		"addrs", "[]$addr", "",
+		"home", "$addr", "",
+	)
+	in := map[string]any{
+		"addrs": []any{1, "x", nil, map[string]any{"city": "c"}},
+		"home":  []any{nil, true, map[string]any{"city": "d"}},
+	}
+	out, err := e.MakeJSON(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"addrs":[null,null,null,{"city":"c"}],"home":[{"city":"d"}]}`; string(out) != want {
+		t.Fatalf("MakeJSON = %s, want %s", out, want)
+	}
+	tb := &fakeTB{}
+	checkReport(t, tb, Conform(tb, e, out), nil)
+
+	tb = &fakeTB{}
+	checkReport(t, tb, Conform(tb, e, []byte(`{"addrs":[5],"home":null}`)), []string{`addrs[0]: want object ($addr), got 5`})
+}
+
+// TestConformRefusesWhatItCannotCheck: Input (Conform checks responses)
+// and a Call whose options the entity refuses are reported, not ignored.
+func TestConformRefusesWhatItCannotCheck(t *testing.T) {
+	e := corpus.Lookup("shaped")
+	payload := []byte(`{"id":1,"nick":"n","amount":5,"more":{"x":"x"}}`)
+	tests := []struct {
+		name string
+		opts []Option
+		want string
+	}{
+		{"Input", []Option{Input}, `entitytest: Conform: Input is for Sample and CheckStruct: Conform checks what a response writes`},
+		{"an undeclared flag", []Option{Call(entity.With("admni"))}, `entitytest: Call: entity: undeclared flag "admni" in With: declare it with Registry.DeclareFlags`},
+		{"a version that is not one", []Option{Call(entity.Version("latest"))}, `entitytest: Call: `},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := &fakeTB{}
+			if Conform(tb, e, payload, tt.opts...) {
+				t.Fatal("Conform passed")
+			}
+			if len(tb.errors) != 1 || !strings.HasPrefix(tb.errors[0], tt.want) {
+				t.Errorf("messages %q, want one that starts with %q", tb.errors, tt.want)
+			}
+			rec := httptest.NewRecorder()
+			writeRaw(200, jsonCT, string(payload))(rec, httptest.NewRequest("GET", "/", nil))
+			tb = &fakeTB{}
+			if CheckResponse(tb, rec, e, 200, tt.opts...) {
+				t.Fatal("CheckResponse passed")
+			}
+			if want := strings.Replace(tt.want, "Conform", "CheckResponse", 2); len(tb.errors) != 1 || !strings.HasPrefix(tb.errors[0], want) {
+				t.Errorf("CheckResponse: messages %q, want one that starts with %q", tb.errors, want)
+			}
+		})
+	}
 }

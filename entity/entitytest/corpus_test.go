@@ -76,6 +76,9 @@ func newCorpus() *entity.Registry {
 	r := entity.NewRegistry()
 	r.RegisterRule(even)
 	r.RegisterRule(caps)
+	if err := r.DeclareFlags("admin", "guest"); err != nil {
+		panic(err)
+	}
 	for _, d := range corpusDecls {
 		r.MustExpose(d.name, d.decl...)
 	}

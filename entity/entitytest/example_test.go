@@ -1,7 +1,6 @@
 package entitytest_test
 
 import (
-	"bytes"
 	"fmt"
 	"net/http/httptest"
 	"testing"
@@ -141,19 +140,23 @@ func ExampleSample() {
 	// true
 }
 
-// With Input, Sample writes a request body the entity accepts: input
-// names, groups flattened. MakeRequest makes the output sample from it.
+// With Input, Sample writes a request body the entity reads, in the wire
+// form a client sends: the keys a response writes, groups as nested
+// objects, no readonly field, writeonly ones included.
 func ExampleSample_input() {
-	body := entitytest.Sample(user, entitytest.Input)
-	fmt.Printf("%s\n", body)
+	fmt.Printf("%s\n", entitytest.Sample(user, entitytest.Input))
 
-	r := httptest.NewRequest("POST", "/api/users", bytes.NewReader(body))
-	r.Header.Set("Content-Type", "application/json")
-	o, err := user.MakeRequest(r)
-	fmt.Println(o, err)
+	signup := reg.MustExpose("signup_form",
+		"id", "number", "readonly",
+		"mail", "string", "req | email",
+		"password", "string", "req | writeonly | secret | min 8",
+	)
+	fmt.Printf("%s\n", entitytest.Sample(signup))
+	fmt.Printf("%s\n", entitytest.Sample(signup, entitytest.Input))
 	// Output:
-	// {"id":42,"name":"sample","age":42,"mail":"user@example.com","code":"unknown"}
-	// {"number":42,"name":"sample","details":{"age":42,"mail":"user@example.com"},"code":"unknown"} <nil>
+	// {"number":42,"name":"sample","details":{"age":42,"mail":"user@example.com"},"code":"unknown"}
+	// {"id":1,"mail":"user@example.com"}
+	// {"mail":"user@example.com","password":"aaaaaaaa"}
 }
 
 // CheckStruct, in a test, catches a struct whose fields Make would read as
@@ -170,5 +173,34 @@ func ExampleCheckStruct() {
 	fmt.Println(entitytest.CheckStruct(t, user, User{}))
 	// Output:
 	// entity "user": type entitytest_test.User has no field for "id", "name"
+	// false
+}
+
+// Call tells a checker the options of the call that made a payload: here
+// an admin's call of version v1, which writes the admin-only score and the
+// v1 form of amount.
+func ExampleCall() {
+	var t testing.TB = printT{}
+	r := entity.NewRegistry()
+	if err := r.DeclareFlags("admin"); err != nil {
+		panic(err)
+	}
+	order := r.MustExpose("order",
+		"id", "number", "req",
+		"score", "number", "if 'admin'",
+		"amount", "string", "until 'v2'",
+		"amount", "number", "since 'v2'",
+	)
+	payload, err := order.MakeJSON(map[string]any{"id": 1, "score": 7, "amount": 5},
+		entity.With("admin"), entity.Version("v1"))
+	fmt.Printf("%s %v\n", payload, err)
+
+	fmt.Println(entitytest.Conform(t, order, payload, entitytest.Call(entity.With("admin"), entity.Version("v1"))))
+	fmt.Println(entitytest.Conform(t, order, payload))
+	// Output:
+	// {"id":1,"score":7,"amount":"5"} <nil>
+	// true
+	// amount: want number, got "5"
+	// score: undeclared key (declared for other flags or versions), got 7
 	// false
 }

@@ -39,16 +39,27 @@ const problemContentType = "application/problem+json"
 // that is not part of it (an undeclared key's, or one of the wrong JSON
 // type) is named by its type, never shown; when the body is e's payload
 // rather than an error (an object, or a list of them, with a key that e
-// declares), it is shown once more, each value under a secret field of e
-// replaced by "(secret)".
+// declares), it is shown once more, each value that may be secret replaced
+// by "(secret)" (as Conform decides it: a key any field of the object
+// declares secret or writeonly, in any view).
 //
 // Messages about an error body start with "error body: ". CheckResponse
 // reports every mismatch and returns whether there was none. Its options
-// are Conform's, for a success body: Partial for a response made with a
-// selection, IgnoreOrder.
+// are Conform's, for a success body: Call for a response made with flags
+// or a version, Partial for one made with a selection, IgnoreOrder; given
+// Input it reports a mistake, since it checks responses.
 func CheckResponse(t testing.TB, rec *httptest.ResponseRecorder, e *entity.Entity, wantStatus int, opts ...Option) bool {
 	t.Helper()
-	msgs := checkResponse(rec, e, wantStatus, configOf(opts))
+	cfg := configOf(opts)
+	if cfg.input {
+		t.Errorf("entitytest: CheckResponse: Input is for Sample and CheckStruct: CheckResponse checks what a response writes")
+		return false
+	}
+	if msg := callError(e, cfg.call); msg != "" {
+		t.Errorf("%s", msg)
+		return false
+	}
+	msgs := checkResponse(rec, e, wantStatus, cfg)
 	for _, m := range msgs {
 		t.Errorf("%s", m)
 	}
@@ -64,13 +75,14 @@ func checkResponse(rec *httptest.ResponseRecorder, e *entity.Entity, wantStatus 
 	}
 	res := rec.Result()
 	body := rec.Body.Bytes()
+	v := newView(cfg.call)
 	if res.StatusCode != wantStatus {
-		return []string{"status: got " + strconv.Itoa(res.StatusCode) + ", want " + strconv.Itoa(wantStatus) + "; " + showBody(e, body)}
+		return []string{"status: got " + strconv.Itoa(res.StatusCode) + ", want " + strconv.Itoa(wantStatus) + "; " + showBody(e, body, v)}
 	}
 	var msgs []string
 	if wantStatus == http.StatusNoContent {
 		if len(body) > 0 {
-			msgs = append(msgs, "body: want none for 204; "+showBody(e, body))
+			msgs = append(msgs, "body: want none for 204; "+showBody(e, body, v))
 		}
 		return msgs
 	}
@@ -85,9 +97,9 @@ func checkResponse(rec *httptest.ResponseRecorder, e *entity.Entity, wantStatus 
 	case 2:
 		msgs = append(msgs, conform(e, body, cfg)...)
 	case 4, 5:
-		eb := errorBody(body, wantStatus, newSecrets().inEntity(e))
+		eb := errorBody(body, wantStatus, v.entityHolds(e))
 		if len(eb) > 0 {
-			if r, ok := asPayload(e, body); ok {
+			if r, ok := asPayload(e, body, v); ok {
 				eb = append(eb, "read as $"+e.Name()+": "+clip(string(r), maxBodyShown))
 			}
 		}
@@ -180,7 +192,7 @@ func errorBody(body []byte, status int, secretBody bool) []string {
 // asPayload returns body redacted with e (as the wrong-status dump shows
 // it) when it reads as e's payload: an object, or a list whose first
 // object is one, with a key that e declares; false otherwise.
-func asPayload(e *entity.Entity, body []byte) ([]byte, bool) {
+func asPayload(e *entity.Entity, body []byte, vw *view) ([]byte, bool) {
 	if e == nil || !gjson.ValidBytes(body) {
 		return nil, false
 	}
@@ -199,17 +211,18 @@ func asPayload(e *entity.Entity, body []byte) ([]byte, bool) {
 	if !obj.IsObject() {
 		return nil, false
 	}
+	lv := vw.entity(e)
 	names := map[string]bool{}
-	for _, f := range e.Fields() {
+	for _, f := range lv.fields {
 		names[f.Key], names[f.Name] = true, true
 	}
 	found := false
 	obj.ForEach(func(k, _ gjson.Result) bool {
-		found = names[k.Str] && !problemMembers[k.Str]
+		found = (names[k.Str] || lv.holdsAt(k.Str)) && !problemMembers[k.Str]
 		return !found
 	})
 	if !found {
 		return nil, false
 	}
-	return redact(e, body)
+	return redact(e, body, vw)
 }

@@ -3,7 +3,7 @@ package entitytest
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -19,16 +19,19 @@ import (
 const sampleRefDepth = 2
 
 // Sample returns an example payload of the entity: a JSON object built from
-// the declaration. Each value field holds its default when it has one;
-// otherwise Sample tries, in order, the candidate of each of the field's
-// rules (the Sample hook of its rules.Def) and then the sample of the
-// field's type (rules.Kind.Sample), and keeps the first that passes every
-// check of the field. A group holds its fields; a $ref one object made the
-// same way, two references deep, then null (an empty list where the
-// reference is required or has a default). The payload is what a call
-// without options writes (entity.Field.WrittenByDefault): no lazy field,
-// no field behind an `if`, and of fields sharing a key by version range
-// the latest.
+// the declaration, what a response call with the options given by Call
+// writes ([entity.Entity.Fields]): without Call, a call without flags or
+// version; no lazy field (a call writes one only when its selection names
+// it). Each value field holds its default when it has one (but a secret
+// or writeonly field's, which Sample never prints); otherwise Sample tries, in order,
+// the candidate of each of the field's rules (the Sample hook of its
+// rules.Def) and then the sample of the field's type (rules.Kind.Sample),
+// and keeps the first that passes every check of the field. A group holds
+// its fields; a $ref one object made the same way, two references deep,
+// then null (an empty list where the reference is required or has a
+// default). A field that omitnil or omitempty leaves out when its value is
+// null or empty is left out when its sample is, as Make leaves it out: the
+// payload holds nothing Make would not write.
 //
 // Where no candidate passes every check (two rules that each want
 // something the other's candidate lacks, or a custom rule without a Sample
@@ -36,219 +39,186 @@ const sampleRefDepth = 2
 // value ("", 0, false, the Unix epoch, [], {}, null for none): the payload
 // is then one that Conform rejects, and Conform names the rule. A hook that
 // panics or returns a value that is not JSON is skipped. The same entity
-// always gives the same bytes.
+// and options always give the same bytes.
 //
-// With the option Input, the sample is an input the entity accepts rather
-// than an output it writes (see Input).
-func Sample(e *entity.Entity, opts ...SampleOption) []byte {
+// With Input, the sample is a request body the entity reads rather than an
+// output it writes (see Input). Sample takes Call and Input and ignores
+// the other options.
+//
+//	entity.MustExpose("user",
+//		"id", "number", "readonly",
+//		"name", "string", "req | rename 'userName'",
+//		"password", "string", "writeonly | secret | min 8",
+//		"address", "{", "",
+//		"city", "string", "",
+//		"address", "}", "",
+//	)
+//	Sample(user)        // {"id":1,"userName":"sample","address":{"city":"sample"}}
+//	Sample(user, Input) // {"userName":"sample","password":"aaaaaaaa","address":{"city":"sample"}}
+//
+// A request body holds what a request reads ([entity.Entity.RequestFields]),
+// in the wire form a client sends: each field under its key (after rename
+// and key case), groups as nested objects, the keys of a merged $ref in
+// the object that holds it, lazy and writeonly fields included, no
+// readonly field, and no header field (X-…), which a request reads from
+// its headers. Its values are those of the output sample (a formatted
+// field's as an input of its type), so that a request of it makes the
+// output sample, and so that it fails exactly where the output sample
+// does not conform: at a field whose rules no candidate satisfies, and at
+// a $ref to an entity not declared.
+func Sample(e *entity.Entity, opts ...Option) []byte {
 	if e == nil {
 		return []byte("null")
 	}
-	var input bool
-	for _, o := range opts {
-		input = input || o == Input
+	cfg := configOf(opts)
+	s := &sampler{call: cfg.call}
+	if cfg.input {
+		return s.inputObject(nil, e.Registry().Rules(), e.RequestFields(cfg.call...), 0, false, true)
 	}
-	set, fields := e.Registry().Rules(), e.Fields()
-	if input {
-		t := &inputTree{}
-		sampleInput(t, set, fields, 0, nil)
-		return t.write(nil)
-	}
-	return sampleObject(nil, set, fields, 0)
+	return s.object(nil, e.Registry().Rules(), e.Fields(cfg.call...), 0, false)
 }
 
-// A SampleOption changes what Sample builds.
-type SampleOption uint8
+// sampler builds one sample.
+type sampler struct {
+	call []entity.Option
+}
 
-// Input makes Sample build a valid input for the entity, a body that
-// MakeRequest (strict, even with entity.DenyUnknown) and Make accept, and
-// that makes the same values Sample writes without it: each field under
-// its input name (the declared name, not the name a rename gives the
-// output), a group's fields beside their siblings, where the input holds
-// them (a group has no key of its own in the input), and each $ref
-// sampled as an input of the entity it references. An input name that two
-// fields read is written once, with the value of the first. The values are
-// those of the output sample, so an input sample fails exactly where the
-// output one does not conform: at a field whose rules no candidate
-// satisfies (see Sample), and at a $ref to an entity not declared.
-//
-//	entity.MustExpose("user",
-//		"id", "number", "rename 'number'",
-//		"details", "{", "",
-//		"age", "number", "",
-//		"details", "}", "",
-//	)
-//	Sample(user)        // {"number":1,"details":{"age":1}}
-//	Sample(user, Input) // {"id":1,"age":1}
-const Input SampleOption = 1
-
-func sampleObject(dst []byte, set *rules.Set, fields []*entity.Field, depth int) []byte {
+// object appends an object of fields: a response's.
+func (s *sampler) object(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret bool) []byte {
 	dst = append(dst, '{')
 	first := true
+	dst = s.members(dst, set, fields, depth, secret, &first)
+	return append(dst, '}')
+}
+
+// members appends the members of an object of fields, each but the
+// object's first (first, which it clears) after a comma.
+func (s *sampler) members(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret bool, first *bool) []byte {
 	for _, f := range fields {
-		if !f.WrittenByDefault() {
-			continue // what a call without options writes: no lazy field, no flag set, the latest version
+		if f.Lazy {
+			continue // written only when a selection names it
 		}
+		sec := secret || f.Secret || f.WriteOnly
 		if f.Merge {
 			if t := f.Entity(); t != nil && depth < sampleRefDepth {
-				// Its entity's members, without the braces.
-				obj := sampleObject(nil, t.Registry().Rules(), t.Fields(), depth+1)
-				if len(obj) > 2 {
-					if !first {
-						dst = append(dst, ',')
-					}
-					first = false
-					dst = append(dst, obj[1:len(obj)-1]...)
-				}
+				dst = s.members(dst, t.Registry().Rules(), t.Fields(s.call...), depth+1, sec, first)
 			}
 			continue
 		}
-		if !first {
+		mark, wasFirst := len(dst), *first
+		if !wasFirst {
 			dst = append(dst, ',')
 		}
-		first = false
+		*first = false
 		dst = gjson.AppendJSONString(dst, f.Key)
 		dst = append(dst, ':')
+		at := len(dst)
 		switch f.Kind {
 		case dsl.FieldGroup:
-			dst = sampleObject(dst, set, f.Fields, depth)
+			dst = s.object(dst, set, f.Fields, depth, sec)
 		case dsl.FieldRef:
 			if stub, ok := refStub(f, depth); ok {
 				dst = append(dst, stub...)
 			} else {
 				e := f.Entity()
 				dst = appendIf(dst, f.List, '[')
-				dst = sampleObject(dst, e.Registry().Rules(), e.Fields(), depth+1)
+				dst = s.object(dst, e.Registry().Rules(), e.Fields(s.call...), depth+1, sec)
 				dst = appendIf(dst, f.List, ']')
 			}
 		default:
-			dst = append(dst, sampleValue(set, f)...)
+			dst = append(dst, sampleValue(set, f, sec)...)
+		}
+		if omits(f, dst[at:]) {
+			dst, *first = dst[:mark], wasFirst
 		}
 	}
+	return dst
+}
+
+// inputObject appends an object of fields, a request's, in the wire form;
+// top says it is the body itself, whose header fields are left out.
+func (s *sampler) inputObject(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret, top bool) []byte {
+	dst = append(dst, '{')
+	first := true
+	dst = s.inputMembers(dst, set, fields, depth, secret, top, &first)
 	return append(dst, '}')
 }
 
-// sampleInput puts the members of an input object for fields into t,
-// under prefix: groups flattened into it (or under their from path), each
-// field under its name or its from path; the first field to reach an
-// input place writes it.
-func sampleInput(t *inputTree, set *rules.Set, fields []*entity.Field, depth int, prefix []string) {
+// inputMembers is members for a request's object.
+func (s *sampler) inputMembers(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret, top bool, first *bool) []byte {
 	for _, f := range fields {
-		path := append(prefix[:len(prefix):len(prefix)], f.Name)
-		if f.From != nil {
-			path = append(prefix[:len(prefix):len(prefix)], f.From...)
+		if top && isHeaderName(f.Name) {
+			continue // read from the request's headers
 		}
-		if f.Kind == dsl.FieldGroup {
-			if f.From == nil {
-				path = prefix
+		sec := secret || f.Secret || f.WriteOnly
+		if f.Merge {
+			if t := f.Entity(); t != nil && depth < sampleRefDepth {
+				dst = s.inputMembers(dst, t.Registry().Rules(), t.RequestFields(s.call...), depth+1, sec, false, first)
 			}
-			sampleInput(t, set, f.Fields, depth, path)
 			continue
 		}
-		if !f.ReadByDefault() || t.has(path) {
-			continue
-		}
-		if f.Kind != dsl.FieldRef {
-			t.put(path, sampleInputValue(set, f))
-			continue
-		}
-		if stub, ok := refStub(f, depth); ok {
-			t.put(path, []byte(stub))
-			continue
-		}
-		e := f.Entity()
-		sub := &inputTree{}
-		sampleInput(sub, e.Registry().Rules(), e.Fields(), depth+1, nil)
-		obj := sub.write(nil)
-		if f.List {
-			obj = append(append([]byte{'['}, obj...), ']')
-		}
-		t.put(path, obj)
-	}
-}
-
-// inputTree is an input object being built: members in order, each a
-// JSON value or an object (or, where every key is a list index, a list)
-// of its own.
-type inputTree struct {
-	keys []string
-	kids map[string]*inputTree
-	val  []byte // a leaf's JSON
-}
-
-// has reports whether anything is written at path, or on the way to it.
-func (t *inputTree) has(path []string) bool {
-	for _, k := range path {
-		c := t.kids[k]
-		if c == nil {
-			return false
-		}
-		if c.val != nil {
-			return true
-		}
-		t = c
-	}
-	return true
-}
-
-// put writes v at path, making the objects on the way.
-func (t *inputTree) put(path []string, v []byte) {
-	for i, k := range path {
-		c := t.kids[k]
-		if c == nil {
-			if t.kids == nil {
-				t.kids = map[string]*inputTree{}
-			}
-			c = &inputTree{}
-			t.kids[k] = c
-			t.keys = append(t.keys, k)
-		}
-		if i == len(path)-1 {
-			c.val = v
-		}
-		t = c
-	}
-}
-
-// write appends t as JSON: an object, or a list when every key is an
-// index (missing elements null).
-func (t *inputTree) write(dst []byte) []byte {
-	if t.val != nil {
-		return append(dst, t.val...)
-	}
-	last, list := -1, len(t.keys) > 0
-	for _, k := range t.keys {
-		i, err := strconv.Atoi(k)
-		if err != nil || i < 0 || strconv.Itoa(i) != k {
-			list = false
-			break
-		}
-		last = max(last, i)
-	}
-	if list {
-		dst = append(dst, '[')
-		for i := 0; i <= last; i++ {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			if c := t.kids[strconv.Itoa(i)]; c != nil {
-				dst = c.write(dst)
-			} else {
-				dst = append(dst, "null"...)
-			}
-		}
-		return append(dst, ']')
-	}
-	dst = append(dst, '{')
-	for i, k := range t.keys {
-		if i > 0 {
+		mark, wasFirst := len(dst), *first
+		if !wasFirst {
 			dst = append(dst, ',')
 		}
-		dst = gjson.AppendJSONString(dst, k)
+		*first = false
+		dst = gjson.AppendJSONString(dst, f.Key)
 		dst = append(dst, ':')
-		dst = t.kids[k].write(dst)
+		at := len(dst)
+		switch f.Kind {
+		case dsl.FieldGroup:
+			dst = s.inputObject(dst, set, f.Fields, depth, sec, false)
+		case dsl.FieldRef:
+			if stub, ok := refStub(f, depth); ok {
+				dst = append(dst, stub...)
+			} else {
+				e := f.Entity()
+				dst = appendIf(dst, f.List, '[')
+				dst = s.inputObject(dst, e.Registry().Rules(), e.RequestFields(s.call...), depth+1, sec, false)
+				dst = appendIf(dst, f.List, ']')
+			}
+		default:
+			dst = append(dst, sampleInputValue(set, f, sec)...)
+		}
+		if !f.Required && omits(f, dst[at:]) {
+			dst, *first = dst[:mark], wasFirst // what the output leaves out, the input does not send
+		}
 	}
-	return append(dst, '}')
+	return dst
+}
+
+// isHeaderName reports whether a top-level field is read from a request's
+// headers: its name starts with X-.
+func isHeaderName(name string) bool {
+	return len(name) > 2 && strings.EqualFold(name[:2], "x-")
+}
+
+// omits reports whether Make leaves out f's key when its value is the JSON
+// v: null under omitnil, also "", 0, false, [] and {} under omitempty.
+func omits(f *entity.Field, v []byte) bool {
+	if !f.OmitNil && !f.OmitEmpty {
+		return false
+	}
+	r := gjson.ParseBytes(v)
+	switch {
+	case r.Type == gjson.Null:
+		return true
+	case !f.OmitEmpty:
+		return false
+	case r.Type == gjson.String:
+		return r.Str == ""
+	case r.Type == gjson.Number:
+		return r.Float() == 0
+	case r.Type == gjson.False:
+		return true
+	case r.IsArray():
+		return len(r.Array()) == 0
+	case r.IsObject():
+		empty := true
+		r.ForEach(func(_, _ gjson.Result) bool { empty = false; return false })
+		return empty
+	}
+	return false
 }
 
 // refStub returns what a reference holds where Sample makes no object for
@@ -267,15 +237,16 @@ func refStub(f *entity.Field, depth int) (stub string, ok bool) {
 	return "", false
 }
 
-// sampleValue returns a value field's sample: its default, or the first
-// candidate that is of the declared type and passes every check, or the
-// type's zero value.
-func sampleValue(set *rules.Set, f *entity.Field) []byte {
-	if f.HasDefault && f.Default != nil {
+// sampleValue returns a value field's sample: its default (not when secret
+// is set: the field is secret or writeonly, or under such a field), or the first candidate that
+// is of the declared type and passes every check, or the type's zero
+// value.
+func sampleValue(set *rules.Set, f *entity.Field, secret bool) []byte {
+	if f.HasDefault && f.Default != nil && !secret {
 		return f.Default
 	}
 	if f.Each != nil {
-		return sampleList(set, f, sampleValue(set, f.Each))
+		return sampleList(set, f, sampleValue(set, f.Each, secret))
 	}
 	if f.Format != "" {
 		return sampleFormatted(set, f)
@@ -352,13 +323,14 @@ func sampleFormatted(set *rules.Set, f *entity.Field) []byte {
 // sampleInputValue returns the input that makes a field's sample: the
 // sample itself, but for a formatted field, the value its format writes,
 // as an input of its type.
-func sampleInputValue(set *rules.Set, f *entity.Field) []byte {
+func sampleInputValue(set *rules.Set, f *entity.Field, secret bool) []byte {
+	useDefault := f.HasDefault && !secret
 	switch {
-	case f.Each != nil && f.Each.Format != "" && !f.HasDefault:
-		return sampleList(set, f, sampleInputValue(set, f.Each))
+	case f.Each != nil && f.Each.Format != "" && !useDefault:
+		return sampleList(set, f, sampleInputValue(set, f.Each, secret))
 	case f.Format == "" || f.Kind != dsl.FieldValue:
-		return sampleValue(set, f)
-	case f.HasDefault:
+		return sampleValue(set, f, secret)
+	case useDefault:
 		return []byte("null") // the default fills it, and is written formatted
 	}
 	for _, c := range append(candidates(set, f), f.Type.Zero()) {

@@ -456,3 +456,88 @@ func TestLeakSweep(t *testing.T) {
 		}
 	}
 }
+
+// versionedSecretRegistry declares a login whose pw is a secret string
+// until v2 and a plain number from v2 on (one key, two fields), and a
+// holder of a card merged into it as a secret.
+func versionedSecretRegistry(t *testing.T) *entity.Registry {
+	t.Helper()
+	r := entity.NewRegistry()
+	r.MustExpose("login",
+		"user", "string", "",
+		"pw", "string", "secret | until 'v2'",
+		"pw", "number", "since 'v2'",
+	)
+	r.MustExpose("card",
+		"number", "string", "req | min 16",
+		"meta", "{", "",
+		"tag", "string", "",
+		"meta", "}", "",
+	)
+	r.MustExpose("wallet",
+		"name", "string", "",
+		"card", "$card", "merge | secret",
+	)
+	return r
+}
+
+// TestConformHidesSecretOfMerge: the keys a secret merged $ref writes into
+// its parent are secret: Conform shows none of their values, nor undeclared
+// keys under them.
+func TestConformHidesSecretOfMerge(t *testing.T) {
+	wallet := versionedSecretRegistry(t).Lookup("wallet")
+	tests := []struct {
+		name    string
+		payload string
+		want    []string
+	}{
+		{"conforms", `{"name":"w","number":"1234567812345678","meta":{"tag":"t"}}`, nil},
+		{"a merged value fails its rule", `{"name":"w","number":"hunter2","meta":{"tag":null}}`,
+			[]string{`number: want string matching min 16, got a string (secret): is not valid (min)`}},
+		{"a merged group of the wrong type", `{"name":"w","number":"1234567812345678","meta":["hunter2"]}`,
+			[]string{`meta: want object (group), got an array (secret)`}},
+		{"an undeclared key in a merged group", `{"name":"w","number":"1234567812345678","meta":{"tag":null,"hunter2":"hunter2"}}`,
+			[]string{`meta: an undeclared key (secret)`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := &fakeTB{}
+			ok := Conform(tb, wallet, []byte(tt.payload))
+			checkReport(t, tb, ok, tt.want)
+			noSecret(t, tb, secretWord)
+		})
+	}
+}
+
+// TestCheckResponseHidesSecretOfMerge: a body of the wrong status shows
+// no value a secret merged $ref wrote.
+func TestCheckResponseHidesSecretOfMerge(t *testing.T) {
+	wallet := versionedSecretRegistry(t).Lookup("wallet")
+	rec := httptest.NewRecorder()
+	writeRaw(200, jsonCT, `{"name":"w","number":"hunter2","meta":{"tag":"hunter2"}}`)(rec, httptest.NewRequest("GET", "/", nil))
+	tb := &fakeTB{}
+	ok := CheckResponse(tb, rec, wallet, 201)
+	checkReport(t, tb, ok, []string{`status: got 200, want 201; body: {"name":"w","number":"(secret)","meta":"(secret)"}`})
+	noSecret(t, tb, secretWord)
+}
+
+// TestCheckResponseHidesSecretSharedByVersion: where a secret field shares
+// its key with another version's field, no value under that key is shown,
+// whichever version the check is told of: the body may come from a call
+// of the other one.
+func TestCheckResponseHidesSecretSharedByVersion(t *testing.T) {
+	login := versionedSecretRegistry(t).Lookup("login")
+	body := `{"user":"u","pw":"hunter2"}`
+	for _, opts := range [][]Option{nil, {Call(entity.Version("v1"))}, {Call(entity.Version("v3"))}} {
+		rec := httptest.NewRecorder()
+		writeRaw(200, jsonCT, body)(rec, httptest.NewRequest("GET", "/", nil))
+		tb := &fakeTB{}
+		ok := CheckResponse(tb, rec, login, 400, opts...)
+		checkReport(t, tb, ok, []string{`status: got 200, want 400; body: {"user":"u","pw":"(secret)"}`})
+		noSecret(t, tb, secretWord)
+
+		tb = &fakeTB{}
+		Conform(tb, login, []byte(body), opts...)
+		noSecret(t, tb, secretWord)
+	}
+}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"reflect"
-
 	"github.com/expose-go/expose/entity"
 )
 
@@ -106,12 +104,9 @@ var (
 	)
 )
 
-// checkEntities fails when a $ref names no entity.
+// checkEntities fails when a $ref names no entity. (That newUser has a
+// field for every key the answer to POST /api/users declares is checked by
+// a test: TestNewUserSuppliesCreatedUser.)
 func checkEntities() error {
-	if err := entity.Check(); err != nil {
-		return err
-	}
-	// Every key the answer to POST /api/users declares has a field of
-	// newUser to be read from.
-	return createdUserEntity.CheckType(reflect.TypeFor[newUser]())
+	return entity.Check()
 }

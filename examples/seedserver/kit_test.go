@@ -20,3 +20,10 @@ func TestAPITestContract(t *testing.T) {
 	entitytest.CheckResponse(t, rec, usersEntity, http.StatusOK)
 	entitytest.Golden(t, "api_test.golden", rec.Body.Bytes())
 }
+
+// TestNewUserSuppliesCreatedUser: newUser, which answers POST /api/users
+// through createdUserEntity, has a field for every key that entity writes,
+// so that Make reads none of them as absent.
+func TestNewUserSuppliesCreatedUser(t *testing.T) {
+	entitytest.CheckStruct(t, createdUserEntity, newUser{})
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/expose-go/expose/entity"
 	"github.com/expose-go/expose/entity/entitytest"
 )
 
@@ -139,24 +140,25 @@ func TestListUsersShaped(t *testing.T) {
 		role   string
 		status int
 		want   string
+		call   []entity.Option // the call's options, for the test kit
 	}{
 		{"fields", "/api/users?n=3&fields=list(name)", "", 200,
-			`{"list":[{"name":"maachang0"},{"name":"saito1"},{"name":"tanaka2"}]}`},
+			`{"list":[{"name":"maachang0"},{"name":"saito1"},{"name":"tanaka2"}]}`, nil},
 		{"nested fields", "/api/users?n=2&fields=limit,list(number,details/mail)", "", 200,
-			`{"limit":2,"list":[{"number":1000,"details":{"mail":"maachang0@example0.com"}},{"number":1007,"details":{"mail":"saito1@example1.com"}}]}`},
+			`{"limit":2,"list":[{"number":1000,"details":{"mail":"maachang0@example0.com"}},{"number":1007,"details":{"mail":"saito1@example1.com"}}]}`, nil},
 		{"admin gets the score", "/api/users?n=2&fields=list(name,score)", "admin", 200,
-			`{"list":[{"name":"maachang0","score":0},{"name":"saito1","score":37}]}`},
+			`{"list":[{"name":"maachang0","score":0},{"name":"saito1","score":37}]}`, []entity.Option{entity.With("admin")}},
 		{"others do not", "/api/users?n=2", "guest", 200,
-			`{"offset":0,"limit":2,"list":[{"number":1000,"name":"maachang0","details":{"age":18,"mail":"maachang0@example0.com"},"code":"unknown"},{"number":1007,"name":"saito1","details":{"age":19,"mail":"saito1@example1.com"},"code":"unknown"}]}`},
+			`{"offset":0,"limit":2,"list":[{"number":1000,"name":"maachang0","details":{"age":18,"mail":"maachang0@example0.com"},"code":"unknown"},{"number":1007,"name":"saito1","details":{"age":19,"mail":"saito1@example1.com"},"code":"unknown"}]}`, nil},
 		{"nor may they name it", "/api/users?n=2&fields=list(name,score)", "guest", 400,
-			`no field \"score\" here (there are \"number\", \"name\", \"details\", \"code\")`},
+			`no field \"score\" here (there are \"number\", \"name\", \"details\", \"code\")`, nil},
 		{"v1 ids are strings", "/api/users?n=2&v=v1&fields=list(number)", "", 200,
-			`{"list":[{"number":"1000"},{"number":"1007"}]}`},
+			`{"list":[{"number":"1000"},{"number":"1007"}]}`, []entity.Option{entity.Version("v1")}},
 		{"v2 ids are numbers", "/api/users?n=2&v=v2&fields=list(number)", "", 200,
-			`{"list":[{"number":1000},{"number":1007}]}`},
+			`{"list":[{"number":1000},{"number":1007}]}`, []entity.Option{entity.Version("v2")}},
 		{"an unknown field", "/api/users?n=2&fields=list(nmae)", "", 400,
-			`"detail":"the field selection \"list(nmae)\" is not valid: at byte 5, no field \"nmae\" here`},
-		{"a bad version", "/api/users?n=2&v=two", "", 400, `"type":"/problems/invalid-version"`},
+			`"detail":"the field selection \"list(nmae)\" is not valid: at byte 5, no field \"nmae\" here`, nil},
+		{"a bad version", "/api/users?n=2&v=two", "", 400, `"type":"/problems/invalid-version"`, nil},
 	}
 	mux := newMux()
 	for _, tt := range tests {
@@ -180,7 +182,7 @@ func TestListUsersShaped(t *testing.T) {
 			if got := rec.Body.String(); got != tt.want {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
-			entitytest.CheckResponse(t, rec, membersEntity, http.StatusOK, entitytest.Partial())
+			entitytest.CheckResponse(t, rec, membersEntity, http.StatusOK, entitytest.Partial(), entitytest.Call(tt.call...))
 		})
 	}
 }

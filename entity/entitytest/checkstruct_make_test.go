@@ -1,7 +1,8 @@
-package entity_test
+package entitytest
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"testing"
 	"time"
@@ -9,8 +10,8 @@ import (
 	"github.com/expose-go/expose/entity"
 )
 
-// CheckType: does a struct type supply every declared field, as Make reads
-// structs?
+// CheckStruct: does a struct type supply every declared field, as Make
+// reads structs?
 
 type ctBase struct {
 	ID int `json:"id"`
@@ -44,18 +45,18 @@ type ctTreeNoName struct {
 	Parent   *ctTreeNoName  `json:"parent"`
 }
 
-func checkTypeRegistry(t testing.TB) *entity.Registry {
+func checkStructRegistry(t testing.TB) *entity.Registry {
 	t.Helper()
 	reg := entity.NewRegistry()
-	expose(t, reg, "user",
+	reg.MustExpose("user",
 		"id", "number", "rename 'number'",
 		"user_name", "string", "req",
 	)
-	expose(t, reg, "goNames",
+	reg.MustExpose("goNames",
 		"Name", "string", "",
 		"Age", "int", "",
 	)
-	expose(t, reg, "grouped",
+	reg.MustExpose("grouped",
 		"id", "number", "",
 		"info", "{", "",
 		"name", "string", "",
@@ -67,29 +68,32 @@ func checkTypeRegistry(t testing.TB) *entity.Registry {
 		"name", "string", "rename 'n'", // the same input name as info.name
 		"name2", "}", "",
 	)
-	expose(t, reg, "post",
+	reg.MustExpose("post",
 		"title", "string", "req",
 		"Body", "string", "",
 	)
-	expose(t, reg, "blog",
+	reg.MustExpose("blog",
 		"posts", "$post", "",
 	)
-	expose(t, reg, "tree",
+	reg.MustExpose("tree",
 		"Name", "string", "",
 		"children", "$tree", "",
 		"parent", "$tree", "",
 	)
-	expose(t, reg, "ghost",
+	reg.MustExpose("ghost",
 		"g", "$nobody", "",
 	)
-	expose(t, reg, "headers",
+	reg.MustExpose("headers",
 		"X-Request-Id", "string", "rename requestId",
 	)
 	return reg
 }
 
-func TestCheckType(t *testing.T) {
-	reg := checkTypeRegistry(t)
+// TestCheckStructReadsAsMake: CheckStruct matches struct fields as Make
+// reads them (json tags, Go names, embedded structs, groups flattened,
+// $refs' element types).
+func TestCheckStructReadsAsMake(t *testing.T) {
+	reg := checkStructRegistry(t)
 	tests := []struct {
 		name   string
 		entity string
@@ -132,7 +136,7 @@ func TestCheckType(t *testing.T) {
 			ctNameA
 			ctNameB
 			Age int
-		}](), want: `entity "goNames": type struct { entity_test.ctNameA; entity_test.ctNameB; Age int } has no field for "Name"`},
+		}](), want: `entity "goNames": type struct { entitytest.ctNameA; entitytest.ctNameB; Age int } has no field for "Name"`},
 		{name: "a shallower field wins over an embedded one", entity: "goNames", typ: reflect.TypeFor[struct {
 			ctNameA
 			ctNameB
@@ -144,7 +148,7 @@ func TestCheckType(t *testing.T) {
 			UserName string `json:"user_name"`
 		}]()},
 		{name: "a pointer to a pointer, reported as the struct", entity: "user", typ: reflect.TypeFor[**ctBase](),
-			want: `entity "user": type entity_test.ctBase has no field for "user_name"`},
+			want: `entity "user": type entitytest.ctBase has no field for "user_name"`},
 		{name: "group fields are read beside their siblings", entity: "grouped", typ: reflect.TypeFor[struct {
 			ID   int    `json:"id"`
 			Name string `json:"name"`
@@ -165,17 +169,17 @@ func TestCheckType(t *testing.T) {
 		}]()},
 		{name: "a reference to a slice of structs that lack a field", entity: "blog", typ: reflect.TypeFor[struct {
 			Posts []*ctPostNoTitle `json:"posts"`
-		}](), want: `entity "blog": type struct { Posts []*entity_test.ctPostNoTitle "json:\"posts\"" } has no field for "posts[].title"`},
+		}](), want: `entity "blog": type struct { Posts []*entitytest.ctPostNoTitle "json:\"posts\"" } has no field for "posts[].title"`},
 		{name: "a reference to an array of structs", entity: "blog", typ: reflect.TypeFor[struct {
 			Posts [2]ctPostNoTitle `json:"posts"`
-		}](), want: `entity "blog": type struct { Posts [2]entity_test.ctPostNoTitle "json:\"posts\"" } has no field for "posts[].title"`},
+		}](), want: `entity "blog": type struct { Posts [2]entitytest.ctPostNoTitle "json:\"posts\"" } has no field for "posts[].title"`},
 		{name: "a reference to a pointer to a struct", entity: "blog", typ: reflect.TypeFor[struct {
 			Posts *ctPostNoTitle `json:"posts"`
-		}](), want: `entity "blog": type struct { Posts *entity_test.ctPostNoTitle "json:\"posts\"" } has no field for "posts.title"`},
+		}](), want: `entity "blog": type struct { Posts *entitytest.ctPostNoTitle "json:\"posts\"" } has no field for "posts.title"`},
 		{name: "a reference in an embedded pointer's field", entity: "blog", typ: reflect.TypeFor[struct{ *ctBlogBase }](),
-			want: `entity "blog": type struct { *entity_test.ctBlogBase } has no field for "posts[].title"`},
+			want: `entity "blog": type struct { *entitytest.ctBlogBase } has no field for "posts[].title"`},
 		{name: "a reference missing", entity: "blog", typ: reflect.TypeFor[struct{ Post []ctPost }](),
-			want: `entity "blog": type struct { Post []entity_test.ctPost } has no field for "posts"`},
+			want: `entity "blog": type struct { Post []entitytest.ctPost } has no field for "posts"`},
 		{name: "a reference in a map, an interface, raw JSON or an Object is not checked", entity: "blog", typ: reflect.TypeFor[struct {
 			Posts []map[string]any `json:"posts"`
 		}]()},
@@ -190,7 +194,7 @@ func TestCheckType(t *testing.T) {
 		}]()},
 		{name: "a recursive type ends", entity: "tree", typ: reflect.TypeFor[ctTree]()},
 		{name: "a recursive type lacking a field says so once", entity: "tree", typ: reflect.TypeFor[ctTreeNoName](),
-			want: `entity "tree": type entity_test.ctTreeNoName has no field for "Name"`},
+			want: `entity "tree": type entitytest.ctTreeNoName has no field for "Name"`},
 		{name: "a reference to an entity not declared is Check's to report", entity: "ghost", typ: reflect.TypeFor[struct {
 			G struct{} `json:"g"`
 		}]()},
@@ -202,48 +206,44 @@ func TestCheckType(t *testing.T) {
 		{name: "a map is not a struct", entity: "user", typ: reflect.TypeFor[map[string]any](),
 			want: `entity "user": type map[string]interface {} is not a struct, nor a pointer to one: Make does not read it by field`},
 		{name: "a slice of structs is not a struct", entity: "user", typ: reflect.TypeFor[[]ctBase](),
-			want: `entity "user": type []entity_test.ctBase is not a struct, nor a pointer to one: Make does not read it by field`},
+			want: `entity "user": type []entitytest.ctBase is not a struct, nor a pointer to one: Make does not read it by field`},
 		{name: "a time is a value", entity: "user", typ: reflect.TypeFor[*time.Time](),
 			want: `entity "user": type *time.Time is not a struct, nor a pointer to one: Make does not read it by field`},
 		{name: "an Object is read by key", entity: "user", typ: reflect.TypeFor[*entity.Object](),
 			want: `entity "user": type *entity.Object is not a struct, nor a pointer to one: Make does not read it by field`},
-		{name: "no type", entity: "user", typ: nil, want: `entity "user": CheckType: the type is nil`},
+		{name: "no type", entity: "user", typ: nil, want: `entity "user": CheckStruct: the type is nil`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := reg.Lookup(tt.entity).CheckType(tt.typ)
-			got := ""
-			if err != nil {
-				got = err.Error()
+			tb := &fakeTB{}
+			ok := CheckStruct(tb, reg.Lookup(tt.entity), tt.typ)
+			var want []string
+			if tt.want != "" {
+				want = []string{tt.want}
 			}
-			if got != tt.want {
-				t.Errorf("CheckType:\n got %s\nwant %s", got, tt.want)
-			}
+			checkReport(t, tb, ok, want)
 		})
-	}
-	var nilEntity *entity.Entity
-	if err := nilEntity.CheckType(reflect.TypeFor[ctBase]()); err == nil {
-		t.Error("CheckType on a nil entity succeeded")
 	}
 }
 
-// TestCheckTypeAgreesWithMake: a field CheckType says the type lacks is
-// null in what Make writes from a value of it; one it finds is read.
-func TestCheckTypeAgreesWithMake(t *testing.T) {
-	reg := checkTypeRegistry(t)
+// TestCheckStructAgreesWithMake: a field CheckStruct says the type lacks is
+// absent in what Make reads from a value of it; one it finds is read.
+func TestCheckStructAgreesWithMake(t *testing.T) {
+	reg := checkStructRegistry(t)
 	type half struct {
 		ID       int `json:"id"`
 		UserName string
 	}
 	e := reg.Lookup("user")
-	if err := e.CheckType(reflect.TypeFor[half]()); err == nil {
-		t.Fatal("CheckType found user_name")
+	if CheckStruct(&fakeTB{}, e, half{}) {
+		t.Fatal("CheckStruct found user_name")
 	}
 	got, err := e.MakeJSON(half{ID: 7, UserName: "ann"})
 	if err == nil {
 		t.Fatalf("MakeJSON = %s, want user_name's req to fail", got)
 	}
-	if fe := fieldErrors(t, err); len(fe) != 1 || fe[0].Path != "user_name" {
+	var ve *entity.ValidationError
+	if !errors.As(err, &ve) || len(ve.Fields) != 1 || ve.Fields[0].Path != "user_name" {
 		t.Errorf("MakeJSON: %v, want one error at user_name", err)
 	}
 }
