@@ -302,6 +302,16 @@ func wireFormDiffers(e *entity.Entity, seen map[*entity.Entity]bool) bool {
 	return false
 }
 
+// endlessRequests lists the entities of the corpus that a request cannot
+// make: a required $name that recurses needs one object inside another
+// without end (a response may end it with an empty list, which a
+// request's $name, one object, cannot hold). Sample cuts them at the path
+// given.
+var endlessRequests = map[string][]string{
+	"chain": {"next.next.next"},
+	"pong":  {"ping.pong.ping"},
+}
+
 // TestSampleInputIsMade: for every entity of the corpus, MakeRequest takes
 // a JSON body of Sample(e, Input), strictly and refusing unknown keys, and
 // makes exactly Sample(e). Where the output sample does not conform
@@ -325,7 +335,11 @@ func TestSampleInputIsMade(t *testing.T) {
 				}
 				return
 			}
-			if conflicts, ok := sampleConflicts[d.name]; ok {
+			conflicts, ok := sampleConflicts[d.name]
+			if endless, isEndless := endlessRequests[d.name]; isEndless {
+				conflicts, ok = endless, true
+			}
+			if ok {
 				var ve *entity.ValidationError
 				if !errors.As(err, &ve) {
 					t.Fatalf("MakeRequest(%s): %v, want a ValidationError", in, err)

@@ -73,7 +73,7 @@ var (
 		"name", "string", "req",
 		"mail", "string", "req | email",
 		"age", "number", "",
-		"requestId", "string", "",
+		"X-Request-Id", "string", "rename requestId",
 	)
 
 	// usersQueryEntity reads GET /api/users?n=…: how many generated users

@@ -84,16 +84,16 @@ func methodNotAllowed(allow string) http.HandlerFunc {
 
 // newUser is a user as POST /api/users creates it: Bind fills it from the
 // request once newUserEntity has read, converted, defaulted and validated
-// it (output names as json tags: X-Request-Id is renamed requestId).
+// it (the declared names as json tags: the struct Make reads).
 type newUser struct {
 	Name      string  `json:"name"`
 	Mail      string  `json:"mail"`
 	Age       *int64  `json:"age"`
-	RequestID *string `json:"requestId"`
+	RequestID *string `json:"X-Request-Id"`
 }
 
-// createUser binds a new user from the query, a form or a JSON body and
-// the X-Request-Id header, strictly (a present value that does not convert
+// createUser binds a new user from a JSON or form body (or the query, when
+// there is no body) and the X-Request-Id header, strictly (a present value that does not convert
 // is an error), and answers 201 with the user; 400 with every field error
 // in the language the client's Accept-Language prefers (English or
 // Japanese), 413 for a body over the limit, 415 for a body that is neither
