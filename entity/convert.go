@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/expose-go/expose/internal/textconv"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -213,11 +214,11 @@ func toString(r raw, sc *run) (rules.Value, bool) {
 func numberValue(jn json.Number) raw {
 	s := string(jn)
 	if isIntegerText(s) {
-		if n, ok := rules.ParseInt(s); ok {
+		if n, ok := textconv.ParseInt(s); ok {
 			return raw{kind: rawInt, n: n}
 		}
 	}
-	if f, ok := rules.ParseFloat(s); ok {
+	if f, ok := textconv.ParseFloat(s); ok {
 		return raw{kind: rawFloat, f: f}
 	}
 	return raw{}
@@ -225,7 +226,7 @@ func numberValue(jn json.Number) raw {
 
 // isFinite reports whether s is a number float64 can hold.
 func isFinite(s string) bool {
-	_, ok := rules.ParseFloat(s)
+	_, ok := textconv.ParseFloat(s)
 	return ok
 }
 
@@ -239,14 +240,14 @@ func truncate(f float64) (int64, bool) {
 
 func toInt(r raw) rules.Value {
 	if s, ok := textOf(r); ok {
-		if n, ok := rules.ParseInt(s); ok {
+		if n, ok := textconv.ParseInt(s); ok {
 			return rules.Value{Kind: rules.Int, Int: n}
 		}
 		return rules.Value{}
 	}
 	if jn, ok := r.a.(json.Number); ok {
 		// Its exact decimal value, never through float64.
-		if n, ok := rules.TruncInt(string(jn)); ok {
+		if n, ok := textconv.TruncInt(string(jn)); ok {
 			return rules.Value{Kind: rules.Int, Int: n}
 		}
 		return rules.Value{}
@@ -264,14 +265,14 @@ func toInt(r raw) rules.Value {
 
 func toFloat(r raw) rules.Value {
 	if s, ok := textOf(r); ok {
-		if f, ok := rules.ParseFloat(s); ok {
+		if f, ok := textconv.ParseFloat(s); ok {
 			return rules.Value{Kind: rules.Float, Float: f}
 		}
 		return rules.Value{}
 	}
 	if jn, ok := r.a.(json.Number); ok {
 		// Its text read as a float, as raw JSON's is: "-0" is -0.
-		if f, ok := rules.ParseFloat(string(jn)); ok {
+		if f, ok := textconv.ParseFloat(string(jn)); ok {
 			return rules.Value{Kind: rules.Float, Float: f}
 		}
 		return rules.Value{}
@@ -287,7 +288,7 @@ func toFloat(r raw) rules.Value {
 
 func toBool(r raw) rules.Value {
 	if s, ok := textOf(r); ok {
-		if b, ok := rules.ParseBool(s); ok {
+		if b, ok := textconv.ParseBool(s); ok {
 			return rules.Value{Kind: rules.Bool, Bool: b}
 		}
 		return rules.Value{}
@@ -300,9 +301,9 @@ func toBool(r raw) rules.Value {
 	}
 	var b, ok bool
 	if i, isInt := intOf(r); isInt {
-		b, ok = rules.IntToBool(i)
+		b, ok = textconv.IntToBool(i)
 	} else if f, isFloat := floatOf(r); isFloat {
-		b, ok = rules.FloatToBool(f)
+		b, ok = textconv.FloatToBool(f)
 	}
 	if !ok {
 		return rules.Value{}
@@ -314,7 +315,7 @@ func toTime(r raw) rules.Value {
 	var t time.Time
 	if s, ok := textOf(r); ok {
 		var ok bool
-		if t, ok = rules.ParseTime(s); !ok {
+		if t, ok = textconv.ParseTime(s); !ok {
 			return rules.Value{}
 		}
 	} else {
@@ -323,16 +324,16 @@ func toTime(r raw) rules.Value {
 			t = v.UTC()
 		case json.Number:
 			// Milliseconds, truncated toward zero from the exact text.
-			n, ok := rules.TruncInt(string(v))
+			n, ok := textconv.TruncInt(string(v))
 			if !ok {
 				return rules.Value{}
 			}
-			t = rules.IntToTime(n)
+			t = textconv.IntToTime(n)
 		default:
 			if n, ok := intOf(r); ok {
-				t = rules.IntToTime(n)
+				t = textconv.IntToTime(n)
 			} else if f, ok := floatOf(r); ok {
-				if t, ok = rules.FloatToTime(f); !ok {
+				if t, ok = textconv.FloatToTime(f); !ok {
 					return rules.Value{}
 				}
 			} else {

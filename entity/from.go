@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/expose-go/expose/internal/pathfmt"
 )
 
 // This file holds `from 'a.b.0.c'`: a field that reads its value at a path
@@ -224,11 +226,11 @@ func (r *run) groupSource(n *node, in raw) (sub source, release, ok bool) {
 func appendFromPath(bin, bptr []byte, rest []string) ([]byte, []byte) {
 	for _, s := range rest {
 		if i, ok := stepIndex(s); ok {
-			bin = AppendPathIndex(bin, i)
+			bin = pathfmt.AppendIndex(bin, i)
 		} else {
-			bin = AppendPathKey(bin, s)
+			bin = pathfmt.AppendKey(bin, s)
 		}
-		bptr = appendPointerToken(bptr, s)
+		bptr = pathfmt.AppendPointerToken(bptr, s)
 	}
 	return bin, bptr
 }

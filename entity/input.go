@@ -7,6 +7,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/expose-go/expose/internal/textconv"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -301,10 +302,10 @@ func inputValue(r raw) rules.Value {
 	case time.Time:
 		return rules.Value{Kind: rules.Time, Time: v, Any: r.a}
 	case json.Number:
-		if n, ok := rules.ParseInt(string(v)); ok && isIntegerText(string(v)) {
+		if n, ok := textconv.ParseInt(string(v)); ok && isIntegerText(string(v)) {
 			return rules.Value{Kind: rules.Int, Int: n, Any: r.a}
 		}
-		if f, ok := rules.ParseFloat(string(v)); ok {
+		if f, ok := textconv.ParseFloat(string(v)); ok {
 			return rules.Value{Kind: rules.Float, Float: f, Any: r.a}
 		}
 		return rules.Value{Kind: rules.Any, Any: r.a}
@@ -422,7 +423,7 @@ func floatOf(r raw) (float64, bool) {
 	case rawFloat:
 		return r.f, true
 	case rawNum:
-		return rules.ParseFloat(r.s)
+		return textconv.ParseFloat(r.s)
 	case rawAny:
 	default:
 		return 0, false
@@ -443,7 +444,7 @@ func floatOf(r raw) (float64, bool) {
 func float32To64(f float32) float64 {
 	var buf [32]byte
 	b := appendFloat(buf[:0], float64(f), 32)
-	if g, ok := rules.ParseFloat(bytesString(b)); ok {
+	if g, ok := textconv.ParseFloat(bytesString(b)); ok {
 		return g
 	}
 	return float64(f)

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/expose-go/expose/rules"
+	"github.com/expose-go/expose/internal/textconv"
 )
 
 // The raw JSON reader must accept exactly what encoding/json accepts: these
@@ -297,11 +297,11 @@ func BenchmarkScanJSON(b *testing.B) {
 }
 
 // canonicalInt must hold exactly for the strings that strconv.FormatInt
-// gives back from the int64 rules.ParseInt reads.
+// gives back from the int64 textconv.ParseInt reads.
 func TestCanonicalInt(t *testing.T) {
 	for _, s := range []string{"0", "-0", "1", "-1", "007", "10", "-10", "1.0", "1.", ".1", "", "-", "+1", "1e3", " 1", "1 ",
 		"123456789012345678", "-123456789012345678", "1234567890123456789", "9223372036854775807", "99999999999999999999", "0x1", "١"} {
-		i, ok := rules.ParseInt(s)
+		i, ok := textconv.ParseInt(s)
 		want := ok && strconv.FormatInt(i, 10) == s && len(strings.TrimPrefix(s, "-")) <= 18
 		if got := canonicalInt(s); got != want {
 			t.Errorf("canonicalInt(%q) = %v, want %v", s, got, want)
@@ -316,7 +316,7 @@ func FuzzCanonicalInt(f *testing.F) {
 		if !canonicalInt(s) {
 			return
 		}
-		i, ok := rules.ParseInt(s)
+		i, ok := textconv.ParseInt(s)
 		if !ok || strconv.FormatInt(i, 10) != s {
 			t.Fatalf("canonicalInt(%q) but ParseInt gives %d, %v", s, i, ok)
 		}

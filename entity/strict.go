@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/expose-go/expose/internal/textconv"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -92,10 +93,10 @@ func exactInt(in raw, v rules.Value) (rules.Value, string, bool) {
 		}
 		return v, "string", false
 	}
-	if n, ok := rules.ExactInt(text); ok {
+	if n, ok := textconv.ExactInt(text); ok {
 		return rules.Value{Kind: rules.Int, Int: n}, "", true
 	}
-	if _, fits := rules.TruncInt(text); !fits {
+	if _, fits := textconv.TruncInt(text); !fits {
 		if isText {
 			return v, "string out of range", false
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/expose-go/expose/internal/textconv"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -170,7 +171,7 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 			case canonicalInt(text):
 				return append(dst, text...), true
 			}
-			i, _ := rules.ParseInt(text)
+			i, _ := textconv.ParseInt(text)
 			return strconv.AppendInt(dst, i, 10), true
 		case jsonNone, jsonNull:
 			return r.appendAbsent(dst, n), true
@@ -185,7 +186,7 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 		case in.kind == rawInt && n.fast == fastInt:
 			return strconv.AppendInt(dst, in.n, 10), true
 		case in.kind == rawNum && n.fast == fastInt && isShortInt(in.s):
-			i, _ := rules.ParseInt(in.s)
+			i, _ := textconv.ParseInt(in.s)
 			return strconv.AppendInt(dst, i, 10), true
 		case in.kind == rawAny && in.a == nil:
 			return r.appendAbsent(dst, n), true
@@ -202,7 +203,7 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 		if r.cfg.strict {
 			return dst, false // "12.5" is no integer: the general path says so
 		}
-		if i, ok := rules.ParseInt(s); ok {
+		if i, ok := textconv.ParseInt(s); ok {
 			return strconv.AppendInt(dst, i, 10), true
 		}
 		return dst, false

@@ -3,6 +3,8 @@ package rules
 import (
 	"regexp"
 	"strings"
+
+	"github.com/expose-go/expose/internal/textconv"
 )
 
 // ECMAPattern returns pattern, a regex rule's RE2 pattern, written so that
@@ -135,7 +137,7 @@ func repetition(s string) int {
 	i := 1
 	digits := func() bool {
 		start := i
-		for i < len(s) && isDigit(s[i]) {
+		for i < len(s) && textconv.IsDigit(s[i]) {
 			i++
 		}
 		return i > start

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/expose-go/expose/internal/textconv"
 )
 
 func TestKindSchema(t *testing.T) {
@@ -45,12 +47,12 @@ func TestKindInputSchemaPatterns(t *testing.T) {
 		"2024-01-15 12:30:00", "2024-01-15T12:30:00", "2024-01-15T12:30:00.5+09:00", "abc", "NaN", "-1.5e-3"}
 	accepts := map[Kind]func(string) bool{
 		Int: func(s string) bool {
-			_, ok := ParseInt(s)
+			_, ok := textconv.ParseInt(s)
 			return ok && !strings.ContainsAny(strings.TrimRight(s[strings.IndexByte(s+".", '.'):], "0"), "123456789")
 		},
-		Float: func(s string) bool { _, ok := ParseFloat(s); return ok },
-		Bool:  func(s string) bool { _, ok := ParseBool(s); return ok },
-		Time:  func(s string) bool { _, ok := ParseTime(s); return ok },
+		Float: func(s string) bool { _, ok := textconv.ParseFloat(s); return ok },
+		Bool:  func(s string) bool { _, ok := textconv.ParseBool(s); return ok },
+		Time:  func(s string) bool { _, ok := textconv.ParseTime(s); return ok },
 	}
 	for k, accept := range accepts {
 		var re *regexp.Regexp

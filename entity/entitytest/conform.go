@@ -10,6 +10,7 @@ import (
 
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/internal/pathfmt"
 )
 
 // Conform checks that payload is JSON a response call of the entity could
@@ -161,12 +162,12 @@ type path string
 
 func (p path) key(k string) path {
 	if p == "" {
-		return path(entity.AppendPathFirstKey(nil, k))
+		return path(pathfmt.AppendFirstKey(nil, k))
 	}
-	return path(entity.AppendPathKey([]byte(p), k))
+	return path(pathfmt.AppendKey([]byte(p), k))
 }
 
-func (p path) index(i int) path { return path(entity.AppendPathIndex([]byte(p), i)) }
+func (p path) index(i int) path { return path(pathfmt.AppendIndex([]byte(p), i)) }
 
 // String renders the path, or "(root)" for the payload itself.
 func (p path) String() string {
