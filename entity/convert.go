@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/expose-go/expose/internal/jsonwire"
 	"github.com/expose-go/expose/internal/textconv"
 	"github.com/expose-go/expose/rules"
 )
@@ -111,7 +112,7 @@ func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 	case rules.List:
 		if r.kind == rawJSON {
 			if r.s[0] == '[' {
-				return rules.Value{Kind: rules.List, Len: countJSON(r.s)}, false
+				return rules.Value{Kind: rules.List, Len: jsonwire.Count(r.s)}, false
 			}
 			return rules.Value{}, false
 		}
@@ -132,7 +133,7 @@ func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 	case rules.Object:
 		if r.kind == rawJSON {
 			if r.s[0] == '{' {
-				return rules.Value{Kind: rules.Object, Len: countJSON(r.s)}, false
+				return rules.Value{Kind: rules.Object, Len: jsonwire.Count(r.s)}, false
 			}
 			return rules.Value{}, false
 		}
@@ -187,7 +188,7 @@ func toString(r raw, sc *run) (rules.Value, bool) {
 		// JSON's number is held (no integer of up to 300 characters
 		// exceeds it); any other number is written as its float, and text
 		// that is no number, or beyond float64's range, is null.
-		if isIntegerText(string(v)) && (len(v) <= 300 || isFinite(string(v))) {
+		if jsonwire.IsInt(string(v)) && (len(v) <= 300 || isFinite(string(v))) {
 			return rules.Value{Kind: rules.String, Str: trimZeros(string(v))}, false
 		}
 		return toString(numberValue(v), sc)
@@ -204,7 +205,7 @@ func toString(r raw, sc *run) (rules.Value, bool) {
 		if _, ok := r.a.(float32); ok {
 			bits = 32
 		}
-		return rules.Value{Kind: rules.String, Str: bytesString(appendFloat(sc.scratchBuf(), f, bits))}, true
+		return rules.Value{Kind: rules.String, Str: bytesString(jsonwire.AppendFloat(sc.scratchBuf(), f, bits))}, true
 	}
 	return rules.Value{}, false
 }
@@ -213,7 +214,7 @@ func toString(r raw, sc *run) (rules.Value, bool) {
 // is not a number becomes null.
 func numberValue(jn json.Number) raw {
 	s := string(jn)
-	if isIntegerText(s) {
+	if jsonwire.IsInt(s) {
 		if n, ok := textconv.ParseInt(s); ok {
 			return raw{kind: rawInt, n: n}
 		}
@@ -371,9 +372,9 @@ func trimZeros(s string) string {
 // whose JSON text starts with open), written as its text; null when it is
 // not valid JSON of that kind.
 func rawMessageValue(rm json.RawMessage, open byte, k rules.Kind) rules.Value {
-	t := trimSpace(bytesString(rm))
+	t := jsonwire.TrimSpace(bytesString(rm))
 	if t == "" || t[0] != open || !json.Valid(rm) {
 		return rules.Value{}
 	}
-	return rules.Value{Kind: k, Len: countJSON(t), Any: rm}
+	return rules.Value{Kind: k, Len: jsonwire.Count(t), Any: rm}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/jsonwire"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -217,7 +218,7 @@ func (f *format) append(dst []byte, v rules.Value) ([]byte, error) {
 		// Formatted aside and written as a JSON string: a layout may hold
 		// quotes, backslashes or control characters.
 		var buf [64]byte
-		return appendString(dst, bytesString(v.Time.UTC().AppendFormat(buf[:0], f.layout))), nil
+		return jsonwire.AppendString(dst, bytesString(v.Time.UTC().AppendFormat(buf[:0], f.layout))), nil
 	case f.unit == time.Second:
 		return strconv.AppendInt(dst, v.Time.Unix(), 10), nil
 	case f.unit == time.Millisecond:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/jsonwire"
 )
 
 // This file holds `merge` on a $ref: the referenced entity's keys are
@@ -49,7 +50,7 @@ func mergedKeys(p *objectPlan, pending *Entity, visiting []*Entity, out map[stri
 			if len(visiting) > 1 {
 				where = fmt.Sprintf("field %q of $%s (merged)", n.decl.Name, visiting[len(visiting)-1].name)
 			}
-			key := validUTF8(n.out) // as a client reads it, as object() compares keys
+			key := jsonwire.ValidUTF8(n.out) // as a client reads it, as object() compares keys
 			if prev, ok := out[key]; ok && !n.shared {
 				dup(n.out, prev, where)
 				continue

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/jsontape"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -59,7 +60,7 @@ const (
 type inputTable struct {
 	slots  map[string]int
 	nslots int
-	keys   keyTable
+	keys   jsontape.KeyTable
 	// conds holds, per slot, the conditions under which each node reading
 	// it is read, when every one has some (see unknown.go); nil when no
 	// node has a condition.

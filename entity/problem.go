@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/expose-go/expose/internal/jsonwire"
 )
 
 // Error responses are RFC 9457 problem details, written here and nowhere
@@ -305,17 +307,17 @@ func (p *problem) appendJSON(dst []byte, base string) []byte {
 	if p.kind == "" {
 		dst = append(dst, `"about:blank"`...)
 	} else {
-		dst = appendString(dst, base+p.kind)
+		dst = jsonwire.AppendString(dst, base+p.kind)
 	}
 	dst = append(dst, `,"`+memberTitle+`":`...)
-	dst = appendString(dst, p.title)
+	dst = jsonwire.AppendString(dst, p.title)
 	dst = append(dst, `,"`+memberStatus+`":`...)
 	dst = strconv.AppendInt(dst, int64(p.status), 10)
 	dst = append(dst, `,"`+memberDetail+`":`...)
 	if p.ve != nil {
 		return p.ve.appendProblemMembers(dst)
 	}
-	dst = appendString(dst, p.detail)
+	dst = jsonwire.AppendString(dst, p.detail)
 	if p.hasOff {
 		dst = append(dst, `,"`+memberOffset+`":`...)
 		dst = strconv.AppendInt(dst, int64(p.offset), 10)
@@ -326,7 +328,7 @@ func (p *problem) appendJSON(dst []byte, base string) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, strings.TrimSpace(t))
+			dst = jsonwire.AppendString(dst, strings.TrimSpace(t))
 		}
 		dst = append(dst, ']')
 	}
@@ -348,7 +350,7 @@ func (e *ValidationError) appendProblemMembers(dst []byte) []byte {
 	if e.Omitted > 0 {
 		detail += "; " + strconv.Itoa(len(fields)) + " listed"
 	}
-	dst = appendString(dst, detail)
+	dst = jsonwire.AppendString(dst, detail)
 	dst = append(dst, `,"`+memberErrors+`":[`...)
 	for i, f := range fields {
 		if i > 0 {
@@ -376,17 +378,17 @@ func (f *FieldError) appendProblem(dst []byte) []byte {
 		f = &FieldError{}
 	}
 	dst = append(dst, `{"`+memberPointer+`":`...)
-	dst = appendString(dst, f.Pointer)
+	dst = jsonwire.AppendString(dst, f.Pointer)
 	dst = append(dst, `,"`+memberPath+`":`...)
-	dst = appendString(dst, f.Path)
+	dst = jsonwire.AppendString(dst, f.Path)
 	dst = append(dst, `,"`+memberOutputPath+`":`...)
-	dst = appendString(dst, f.OutputPath)
+	dst = jsonwire.AppendString(dst, f.OutputPath)
 	dst = append(dst, `,"`+memberCode+`":`...)
 	code := f.Code
 	if code == "" {
 		code = f.Rule
 	}
-	dst = appendString(dst, code)
+	dst = jsonwire.AppendString(dst, code)
 	if len(f.Params) > 0 {
 		// A rule's arguments, as the declaration gave them: never the
 		// input's values. Keys are sorted; a value that is not JSON leaves
@@ -397,6 +399,6 @@ func (f *FieldError) appendProblem(dst []byte) []byte {
 		}
 	}
 	dst = append(dst, `,"`+memberMessage+`":`...)
-	dst = appendString(dst, f.Message)
+	dst = jsonwire.AppendString(dst, f.Message)
 	return append(dst, '}')
 }

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/expose-go/expose/internal/jsontape"
+	"github.com/expose-go/expose/internal/jsonwire"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -188,7 +190,7 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 		if err != nil {
 			return 0, bodyError(err)
 		}
-		if len(trimSpace(bytesString(body))) > 0 {
+		if len(jsonwire.TrimSpace(bytesString(body))) > 0 {
 			return 0, inputError(ErrUnsupportedMediaType, "the request body has no Content-Type: send "+acceptedMediaTypes)
 		}
 		return 0, nil
@@ -199,7 +201,7 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 		if err != nil {
 			return 0, bodyError(err)
 		}
-		if len(trimSpace(bytesString(body))) > 0 {
+		if len(jsonwire.TrimSpace(bytesString(body))) > 0 {
 			js, err := run.parseJSONOf(body, true)
 			if err != nil {
 				return 0, err
@@ -231,7 +233,7 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 	if err != nil {
 		return 0, bodyError(err)
 	}
-	if len(trimSpace(bytesString(body))) == 0 {
+	if len(jsonwire.TrimSpace(bytesString(body))) == 0 {
 		return 0, nil // no body, whatever its type says
 	}
 	if len(mt) > 100 { // the client's own text, but not all of it
@@ -271,7 +273,7 @@ func readForm(r *http.Request, limit int64, p *objectPlan) (url.Values, int64, e
 // declaresAny reports whether the plan p reads any of the form's keys.
 func declaresAny(p *objectPlan, form url.Values) bool {
 	for k := range form {
-		if p.in.keys.lookup(k) >= 0 {
+		if p.in.keys.Lookup(k) >= 0 {
 			return true
 		}
 	}
@@ -280,13 +282,13 @@ func declaresAny(p *objectPlan, form url.Values) bool {
 
 // isJSONText reports whether b is a JSON object or array.
 func isJSONText(b []byte) bool {
-	s := trimSpace(bytesString(b))
+	s := jsonwire.TrimSpace(bytesString(b))
 	if s == "" || s[0] != '{' && s[0] != '[' {
 		return false
 	}
 	var tape []int32
-	code, _ := scanJSON(s, maxJSONNesting, &tape)
-	return code == scanOK
+	code, _ := jsontape.Scan(s, jsontape.MaxNesting, &tape)
+	return code == jsontape.OK
 }
 
 // formLen returns the length of a form's keys and values: what a request

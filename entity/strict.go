@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/expose-go/expose/internal/jsonwire"
 	"github.com/expose-go/expose/internal/textconv"
 	"github.com/expose-go/expose/rules"
 )
@@ -68,7 +69,7 @@ func exactInt(in raw, v rules.Value) (rules.Value, string, bool) {
 			text, isText = bytesString(x), true
 		case json.Number:
 			text = string(x)
-			if !isJSONNumber(text) {
+			if !jsonwire.IsNumber(text) {
 				return v, "value", false // a json.Number that is no number
 			}
 		case float64:
@@ -88,7 +89,7 @@ func exactInt(in raw, v rules.Value) (rules.Value, string, bool) {
 		return v, "", true
 	}
 	if isText && v.Kind == rules.Null { // ParseInt's syntax refused it ("1e3", "+27", "abc")
-		if isIntegerText(text) {
+		if jsonwire.IsInt(text) {
 			return v, "string out of range", false
 		}
 		return v, "string", false
@@ -204,7 +205,7 @@ func typeMessage(want rules.Kind, got string) string {
 // jsonKindOf names the kind of a JSON text's value ("value" for text that
 // is no JSON).
 func jsonKindOf(b []byte) string {
-	t := trimSpace(bytesString(b))
+	t := jsonwire.TrimSpace(bytesString(b))
 	if t == "" || !json.Valid(b) {
 		return "value"
 	}

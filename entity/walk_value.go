@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/expose-go/expose/internal/jsontape"
+	"github.com/expose-go/expose/internal/jsonwire"
 	"github.com/expose-go/expose/internal/textconv"
 	"github.com/expose-go/expose/rules"
 )
@@ -160,20 +162,20 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 		jv := src.js.at(n.slot)
 		text := src.js.text[jv.start:jv.end]
 		switch jv.kind {
-		case jsonString:
+		case jsontape.String:
 			if s = text[1 : len(text)-1]; !jv.plain {
-				s = unquote(text)
+				s = jsonwire.Unquote(text)
 			}
-		case jsonNumber:
+		case jsontape.Number:
 			switch {
-			case n.fast != fastInt || !isShortInt(text):
+			case n.fast != fastInt || !jsonwire.IsShortInt(text):
 				return dst, false
-			case canonicalInt(text):
+			case jsonwire.IsCanonicalInt(text):
 				return append(dst, text...), true
 			}
 			i, _ := textconv.ParseInt(text)
 			return strconv.AppendInt(dst, i, 10), true
-		case jsonNone, jsonNull:
+		case jsontape.None, jsontape.Null:
 			return r.appendAbsent(dst, n), true
 		default:
 			return dst, false
@@ -185,7 +187,7 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 			s = in.s
 		case in.kind == rawInt && n.fast == fastInt:
 			return strconv.AppendInt(dst, in.n, 10), true
-		case in.kind == rawNum && n.fast == fastInt && isShortInt(in.s):
+		case in.kind == rawNum && n.fast == fastInt && jsonwire.IsShortInt(in.s):
 			i, _ := textconv.ParseInt(in.s)
 			return strconv.AppendInt(dst, i, 10), true
 		case in.kind == rawAny && in.a == nil:
@@ -197,7 +199,7 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 		return dst, false
 	}
 	if n.fast == fastInt {
-		if canonicalInt(s) {
+		if jsonwire.IsCanonicalInt(s) {
 			return append(dst, s...), true
 		}
 		if r.cfg.strict {
@@ -223,7 +225,7 @@ func (r *run) fastString(dst []byte, n *node, s string) []byte {
 			r.failCheck(n, ck.rule, ck.info, rules.String, err)
 		}
 	}
-	dst = appendString(dst, s)
+	dst = jsonwire.AppendString(dst, s)
 	if len(s) > growMargin && len(dst)-r.base > r.maxOut {
 		r.tooLarge()
 	}
@@ -240,47 +242,6 @@ func (r *run) appendAbsent(dst []byte, n *node) []byte {
 		r.fail(n, "req", errRequired)
 	}
 	return append(dst, "null"...)
-}
-
-// canonicalInt reports whether s is an integer spelled exactly as
-// strconv.FormatInt spells it (an optional minus, no leading zero, no "-0",
-// at most 18 digits so that it is an int64), so that a number field may
-// write s itself instead of parsing and formatting it.
-func canonicalInt(s string) bool {
-	i := 0
-	if len(s) > 0 && s[0] == '-' {
-		i = 1
-	}
-	switch {
-	case len(s)-i == 0 || len(s)-i > 18:
-		return false
-	case s[i] == '0':
-		return len(s) == 1
-	}
-	for ; i < len(s); i++ {
-		if s[i]-'0' > 9 {
-			return false
-		}
-	}
-	return true
-}
-
-// isShortInt reports whether JSON number text is an integer that a float64
-// holds exactly (at most 15 digits), so that reading it as an integer gives
-// what encoding/json's float64 would.
-func isShortInt(s string) bool {
-	if len(s) > 0 && s[0] == '-' {
-		s = s[1:]
-	}
-	if len(s) == 0 || len(s) > 15 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // appendTypedList writes the elements of a typed list read from in, a
@@ -300,7 +261,7 @@ func (r *run) appendTypedList(dst []byte, n *node, in raw, depth int) []byte {
 	dst = append(dst, '[')
 	switch {
 	case in.kind == rawJSON:
-		eachJSONValue(in.s, int32(in.n), r.js.tape, func(i int, text string, k int32, plain bool) bool {
+		jsontape.EachValue(in.s, int32(in.n), r.js.tape, func(i int, text string, k int32, plain bool) bool {
 			if dst = r.elemRoom(dst, i); r.stop {
 				return false
 			}
@@ -419,7 +380,7 @@ func jsonElem(text string, k int32, plain bool) raw {
 		if plain {
 			return raw{kind: rawStr, s: text[1 : len(text)-1], view: true}
 		}
-		return raw{kind: rawStr, s: unquote(text), view: true}
+		return raw{kind: rawStr, s: jsonwire.Unquote(text), view: true}
 	case '{', '[':
 		return raw{kind: rawJSON, s: text, n: int64(k)}
 	case 't':

@@ -157,7 +157,7 @@ func (c *checker) show(v gjson.Result, secret bool) string {
 }
 
 // path is a path in the payload, written as entity's FieldError paths are
-// (entity.AppendPathKey): "list[1].details.mail", `meta["a.b"]`.
+// (pathfmt.AppendKey): "list[1].details.mail", `meta["a.b"]`.
 type path string
 
 func (p path) key(k string) path {

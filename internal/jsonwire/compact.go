@@ -12,8 +12,9 @@ var ErrDepth = errors.New("jsonwire: nesting too deep")
 // AppendCompact appends valid JSON text without its insignificant white
 // space, as json.Marshal writes a json.RawMessage: strings are copied as
 // they are, escapes included, except that <, > and & and U+2028 and U+2029
-// are escaped (encoding/json's HTML-safe output) and invalid UTF-8 becomes
-// \ufffd.
+// are escaped (encoding/json's HTML-safe output); and each byte of invalid
+// UTF-8, which json.Marshal would copy, becomes \ufffd, as it does in the
+// strings json.Marshal writes, so that the output is valid UTF-8.
 //
 // depth is the nesting left: text nested deeper fails with ErrDepth, as the
 // same value decoded into maps would.

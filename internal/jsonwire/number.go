@@ -12,7 +12,7 @@ import (
 //	IsInt             -?digits: "007", "-0" and 30 digits included
 //	IsShortInt        the same, at most 15 digits: what a float64 holds exactly
 //	IsCanonicalInt    as strconv.FormatInt spells an int64, at most 18 digits
-//	ParseCanonicalInt the same, read
+//	ParseCanonicalInt the same ("-0" too), read
 //
 // (Package textconv parses the looser text that conversions and rules
 // accept: fractions truncated, leading zeros, exponents.)
@@ -121,8 +121,9 @@ func IsCanonicalInt[T ~string | ~[]byte](s T) bool {
 	return true
 }
 
-// ParseCanonicalInt reads an integer IsCanonicalInt accepts, without
-// strconv's generality; it reports false for anything else.
+// ParseCanonicalInt reads an integer spelled as strconv writes it (the
+// text IsCanonicalInt accepts, and "-0"), without strconv's generality; it
+// reports false for anything else.
 func ParseCanonicalInt[T ~string | ~[]byte](s T) (int64, bool) {
 	digits, neg := s, len(s) > 0 && s[0] == '-'
 	if neg {
