@@ -400,7 +400,7 @@ func (it *memberIter) next() bool {
 	if d[it.pos] == ',' {
 		it.pos++
 	}
-	end, _ := jsonwire.StringEnd(d, it.pos)
+	end := jsonwire.QuoteEnd(d, it.pos)
 	it.key = d[it.pos:end]
 	start := end + 1 // past ':'
 	stop := jsonwire.ValueEnd(d, start)

@@ -56,6 +56,20 @@ func StringEnd[T ~string | ~[]byte](s T, i int) (int, bool) {
 	return i + 1, false
 }
 
+// QuoteEnd returns the offset after the string literal at s[i:], as
+// StringEnd does, without telling whether it is plain: the walkers step
+// over the literals they do not read with it.
+func QuoteEnd[T ~string | ~[]byte](s T, i int) int {
+	// From the byte after the quote, then after each escape's two bytes,
+	// to the first quote or backslash (valid text has no control
+	// character in a string).
+	for i++; ; i += 2 {
+		if i = Plain(s, i, StopUnsafe); s[i] == '"' {
+			return i + 1
+		}
+	}
+}
+
 // ScalarEnd returns the offset after the number or literal at s[i:].
 func ScalarEnd[T ~string | ~[]byte](s T, i int) int {
 	for i++; i < len(s); i++ {
@@ -80,9 +94,12 @@ func NestedEnd[T ~string | ~[]byte](s T, i int) int {
 			if level--; level == 0 {
 				return i + 1
 			}
-		case '"':
-			i, _ = StringEnd(s, i)
-			i--
+		case '"': // to its closing quote, past escapes
+			for i++; ; i += 2 {
+				if i = Plain(s, i, StopUnsafe); s[i] == '"' {
+					break
+				}
+			}
 		}
 	}
 	return i
@@ -92,8 +109,11 @@ func NestedEnd[T ~string | ~[]byte](s T, i int) int {
 func ValueEnd[T ~string | ~[]byte](s T, i int) int {
 	switch s[i] {
 	case '"':
-		end, _ := StringEnd(s, i)
-		return end
+		for i++; ; i += 2 { // as QuoteEnd
+			if i = Plain(s, i, StopUnsafe); s[i] == '"' {
+				return i + 1
+			}
+		}
 	case '{', '[':
 		return NestedEnd(s, i)
 	}

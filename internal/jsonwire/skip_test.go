@@ -20,6 +20,8 @@ func TestValueEnd(t *testing.T) {
 		{"long plain string", `"abcdefghijklmnopqrstuvwxyz"`, true},
 		{"escaped quote", `"a\"b"`, false},
 		{"escaped backslash at the end", `"ab\\"`, false},
+		{"escapes across a word", `"abcdefg\"\\hijklmno\u00e9pq"`, false},
+		{"object with escapes in strings", `{"a\"]":"\\","b":["\"}"]}`, false},
 		{"non-ASCII", `"日本"`, false},
 		{"object", `{"a":[1,{"b":"}"}],"c":"]"}`, false},
 		{"array", `[[],[[]],"[",{}]`, false},
@@ -38,6 +40,14 @@ func TestValueEnd(t *testing.T) {
 				end, plain := StringEnd(s, 0)
 				if end != len(tt.in) || plain != tt.plain {
 					t.Errorf("StringEnd = %d, %v; want %d, %v", end, plain, len(tt.in), tt.plain)
+				}
+				if end := QuoteEnd([]byte(s), 0); end != len(tt.in) {
+					t.Errorf("QuoteEnd([]byte) = %d, want %d", end, len(tt.in))
+				}
+			}
+			if s[0] == '{' || s[0] == '[' {
+				if end := NestedEnd(s, 0); end != len(tt.in) {
+					t.Errorf("NestedEnd = %d, want %d", end, len(tt.in))
 				}
 			}
 		})

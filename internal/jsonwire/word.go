@@ -53,8 +53,9 @@ const (
 	StopHTML
 )
 
-// stopBytes[stops][c] is true for the bytes c at which Plain stops.
-var stopBytes = func() (t [StopHTML + 1][256]bool) {
+// stopBytes[stops][c] is true for the bytes c at which Plain stops. It has
+// a fourth row, unused, so that stops&3 indexes it without a bounds check.
+var stopBytes = func() (t [4][256]bool) {
 	for c := range 256 {
 		unsafe := c < 0x20 || c == '"' || c == '\\'
 		t[StopUnsafe][c] = unsafe
@@ -69,24 +70,31 @@ var stopBytes = func() (t [StopHTML + 1][256]bool) {
 // of string content: the writer's (StopHTML), the validator's (StopNonASCII
 // until it meets a byte of multi-byte UTF-8, then StopUnsafe) and that of
 // the readers of valid text (StopNonASCII), eight bytes at a time, then one
-// at a time near the end.
+// at a time near the end. (The writer's word loop is apart, so that
+// neither loop tests stops at each word.)
 func Plain[T ~string | ~[]byte](s T, i int, stops Stops) int {
-	high := uint64(hi8) // the bytes of multi-byte UTF-8
-	if stops == StopUnsafe {
-		high = 0
-	}
-	for i+8 <= len(s) {
-		x := load64(s, i)
-		stop := unsafeBytes(x) | x&high
-		if stops == StopHTML {
-			stop |= htmlBytes(x)
+	if stops == StopHTML {
+		for i+8 <= len(s) {
+			x := load64(s, i)
+			if stop := unsafeBytes(x) | x&hi8 | htmlBytes(x); stop != 0 {
+				return i + bits.TrailingZeros64(stop)/8
+			}
+			i += 8
 		}
-		if stop != 0 {
-			return i + bits.TrailingZeros64(stop)/8
+	} else {
+		high := uint64(hi8) // the bytes of multi-byte UTF-8
+		if stops == StopUnsafe {
+			high = 0
 		}
-		i += 8
+		for i+8 <= len(s) {
+			x := load64(s, i)
+			if stop := unsafeBytes(x) | x&high; stop != 0 {
+				return i + bits.TrailingZeros64(stop)/8
+			}
+			i += 8
+		}
 	}
-	t := &stopBytes[stops]
+	t := &stopBytes[stops&3]
 	for i < len(s) && !t[s[i]] {
 		i++
 	}
