@@ -43,9 +43,21 @@ func AppendJSON(dst []byte, name string, v any, opts ...Option) ([]byte, error) 
 // Lookup returns the entity named in the Default registry, or nil.
 func Lookup(name string) *Entity { return Default.Lookup(name) }
 
-// Check reports every reference in the Default registry that names no
-// entity.
-func Check() error { return Default.Check() }
+// MustLookup returns the entity named in the Default registry, and panics
+// when there is none, naming the nearest names. See Registry.MustLookup.
+func MustLookup(name string) *Entity {
+	if e := Default.Lookup(name); e != nil {
+		return e
+	}
+	panic(unknownEntityMessage("MustLookup", name, Default.Names()))
+}
+
+// Verify reports what the Default registry's declarations cannot do once
+// all are exposed. See Registry.Verify.
+func Verify() error { return Default.Verify() }
+
+// Check is Verify.
+func Check() error { return Default.Verify() }
 
 // LoadFS loads .entity files in the Default registry (see
 // Registry.LoadFS).

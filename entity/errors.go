@@ -453,6 +453,9 @@ type LoadError struct {
 
 // Error lists every error, one after the other.
 func (e *LoadError) Error() string {
+	if e == nil {
+		return "entity: LoadFS: no error"
+	}
 	var b strings.Builder
 	b.WriteString("entity: LoadFS: ")
 	b.WriteString(strconv.Itoa(len(e.Errors)))
@@ -469,4 +472,9 @@ func (e *LoadError) Error() string {
 }
 
 // Unwrap returns the list of errors, for errors.Is and errors.As.
-func (e *LoadError) Unwrap() error { return e.Errors }
+func (e *LoadError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Errors
+}

@@ -162,6 +162,9 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 // lazy, written under a condition (if, unless, since, until), left out
 // when null or empty (omitnil, omitempty), or writeonly.
 func (f *Field) Optional() bool {
+	if f == nil {
+		return false
+	}
 	if f.node != nil {
 		return f.node.mayBeAbsent() // what schema export says too
 	}
@@ -174,6 +177,9 @@ func (f *Field) Optional() bool {
 // writeonly, has no `if`, and no other field of a later version range
 // writes its key.
 func (f *Field) WrittenByDefault() bool {
+	if f == nil {
+		return false
+	}
 	n := f.node
 	return n == nil || !n.lazy && !n.writeOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed())
 }
@@ -183,7 +189,7 @@ func (f *Field) WrittenByDefault() bool {
 // whose `if` holds no flag of the call and those another field of a later
 // version range reads. (A lazy field is read: a selection never skips a
 // check.)
-func (f *Field) ReadByDefault() bool { return f.node.readByDefault() }
+func (f *Field) ReadByDefault() bool { return f != nil && f.node.readByDefault() }
 
 // readByDefault is Field.ReadByDefault's answer for n: what InputSchema
 // describes.
@@ -200,6 +206,9 @@ func (n *node) readByDefault() bool {
 // A field with transforms (trim, upper…) writes only what they return: a
 // string they would change fails with the first transform's name.
 func (f *Field) Check(v rules.Value) []RuleError {
+	if f == nil {
+		return nil
+	}
 	if f.node == nil || v.Kind == rules.Null {
 		return nil
 	}
@@ -235,6 +244,9 @@ var errNotTransformed = errors.New("is not what the field's transforms write")
 // checks; a field without transforms returns v. The result is the
 // caller's: its text is a copy.
 func (f *Field) Transform(v rules.Value) (rules.Value, error) {
+	if f == nil {
+		return v, nil
+	}
 	if f.node == nil || len(f.node.xforms) == 0 || v.Kind == rules.Null {
 		return v, nil
 	}
@@ -256,6 +268,9 @@ func (f *Field) Transform(v rules.Value) (rules.Value, error) {
 // format; Check does not judge those values (it judges values of the
 // declared type: see Write).
 func (f *Field) ReadJSON(text []byte) (v rules.Value, why string, ok bool) {
+	if f == nil {
+		return v, "", false
+	}
 	if f.Kind != dsl.FieldValue {
 		return v, "", false
 	}
@@ -277,6 +292,9 @@ func (f *Field) ReadJSON(text []byte) (v rules.Value, why string, ok bool) {
 // Write returns the JSON the field writes for v, a value of its declared
 // type, as Make writes it: with its format, if it has one.
 func (f *Field) Write(v rules.Value) ([]byte, error) {
+	if f == nil {
+		return nil, errors.New("entity: Write: a nil *Field")
+	}
 	if f.Kind != dsl.FieldValue || f.node == nil {
 		return nil, errors.New("entity: Write: not a value field")
 	}
@@ -289,6 +307,9 @@ func (f *Field) Write(v rules.Value) ([]byte, error) {
 // Entity returns the entity a reference field references, or nil when it is not
 // declared.
 func (f *Field) Entity() *Entity {
+	if f == nil {
+		return nil
+	}
 	if f.node == nil || f.node.ref == nil {
 		return nil
 	}
@@ -299,6 +320,9 @@ func (f *Field) Entity() *Entity {
 // group, nor where a default fills the value (unless the default is itself
 // null), nor on a `req` field.
 func (f *Field) Nullable() bool {
+	if f == nil {
+		return false
+	}
 	if f.node != nil {
 		return f.node.writesNull() // what schema export says too
 	}

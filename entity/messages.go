@@ -387,6 +387,9 @@ func (r *Registry) messages() *catalogs {
 // running keeps the messages it started with. It changes nothing when any
 // key or message is not valid, and reports every one that is not.
 func (r *Registry) SetMessages(lang string, msgs map[string]string) error {
+	if r == nil {
+		return errNilRegistry
+	}
 	tag, err := language.Parse(lang)
 	if err != nil {
 		return fmt.Errorf("entity: SetMessages: language %q: %v", lang, err)

@@ -131,6 +131,9 @@ func (r *Registry) ProblemTypeBase() string {
 // relative type to carry its full path, as it does). An empty base is the
 // default.
 func (r *Registry) SetProblemTypeBase(base string) {
+	if r == nil {
+		return
+	}
 	if base == "" {
 		base = defaultProblemBase
 	}

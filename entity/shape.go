@@ -145,6 +145,9 @@ type flagTable struct {
 // variables run before init) are checked too. A registry knows at most 64
 // flags; a flag is a non-empty name.
 func (r *Registry) DeclareFlags(names ...string) error {
+	if r == nil {
+		return errNilRegistry
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	t := r.flags.Load().clone()
@@ -161,6 +164,9 @@ func (r *Registry) DeclareFlags(names ...string) error {
 
 // DeclaredFlags returns the registry's declared flags, sorted.
 func (r *Registry) DeclaredFlags() []string {
+	if r == nil {
+		return nil
+	}
 	t := r.flags.Load()
 	var out []string
 	for b, name := range t.list() {
