@@ -109,6 +109,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	n = &node{in: f.Name, out: f.Name, decl: f}
 	if f.Kind != dsl.FieldGroup && isHeaderName(f.Name) {
 		n.header = textproto.CanonicalMIMEHeaderKey(f.Name) // the base plan's: the request view reads it at the top only
+		n.src = srcHeader
 		if c.depth > 0 {
 			c.errorf(f, f.Pos, "%q is a header field (its name starts with X-), which a request reads from its headers: declare it at the top level of the entity, not in a group", f.Name)
 		}
@@ -188,8 +189,10 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			n.merge = true
 		case rules.DirectiveEach: // issue 14: typedlist.go
 			c.each(f, n, r)
-		case rules.DirectiveFormat: // issue 14: format.go
+		case rules.DirectiveFormat: // format.go
 			c.format(f, n, r)
+		case rules.DirectivePath, rules.DirectiveQuery, rules.DirectiveHeader, rules.DirectiveCookie:
+			c.source(f, n, r, rules.LookupDirective(r.Name))
 		default:
 			if f.Kind == dsl.FieldRef && f.List && listRules[strings.ToLower(r.Name)] {
 				c.rule(f, n, r, strings.ToLower(r.Name)) // a []$name's count of elements
@@ -266,6 +269,36 @@ var (
 	refDirectives = append([]rules.Directive{rules.DirectiveReq, rules.DirectiveDefault, rules.DirectiveSecret,
 		rules.DirectiveOmitNil, rules.DirectiveMerge}, groupDirectives...)
 )
+
+// source compiles a source directive: where a request reads the field
+// (compile_view.go). Only a value field at the top level of an entity has
+// one; its argument names the parameter, the header or the cookie (by
+// default the field's key, a header's its declared name).
+func (c *compiler) source(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directive) {
+	switch {
+	case f.Kind != dsl.FieldValue:
+		c.errorf(f, r.Pos, "%s applies to a value field: a request reads a group or a $ref from its body", r.Name)
+		return
+	case c.depth > 0:
+		c.errorf(f, r.Pos, "%s says where a request reads the field, which only a field at the top level of an entity has: move it out of its group", r.Name)
+		return
+	case n.src != srcBody && n.src != srcHeader || n.src == srcHeader && !isHeaderName(f.Name):
+		c.errorf(f, r.Pos, "a field is read from one place: %s and %s", srcNames[n.src], r.Name)
+		return
+	case len(r.Args) > 1:
+		c.errorf(f, r.Pos, "rule %q takes at most one argument, the name the request gives it", r.Name)
+		return
+	}
+	n.src = srcKind(d - rules.DirectivePath + rules.Directive(srcPath))
+	n.param = ""
+	if len(r.Args) == 1 {
+		if r.Args[0].Text == "" {
+			c.errorf(f, r.Args[0].Pos, "%s: the name is empty", r.Name)
+			return
+		}
+		n.param = r.Args[0].Text
+	}
+}
 
 // listRules are the rules a []$name takes, on its count of elements.
 var listRules = map[string]bool{"min": true, "max": true, "range": true, "minmax": true, "len": true}

@@ -29,6 +29,7 @@ type viewBuilder struct {
 	ent    *Entity
 	reads  map[*inputTable][]slotRead // what reads each table's slots, for DenyUnknown
 	tables []*inputTable
+	params []*node // a request view's fields read from the path, query, headers or cookies
 }
 
 // slotRead is one node reading a slot, under the conditions of its own and
@@ -44,7 +45,7 @@ func (c *compiler) views() {
 	for _, d := range [...]direction{dirResponse, dirRequest} {
 		vb := &viewBuilder{d: d, ent: e, reads: map[*inputTable][]slotRead{}}
 		root := vb.plan(e.base, vb.table(), true, nil)
-		root.ent, root.checksUnknown = e, true
+		root.ent, root.checksUnknown, root.params = e, true, vb.params
 		for _, t := range vb.tables {
 			t.keys = newKeyTable(t.slots)
 			t.conds = condSlots(t, vb.reads[t])
@@ -101,7 +102,7 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 // under its declared name, or at its from path; a group reads the same
 // input object as its parent, or the object at its from path.
 func (vb *viewBuilder) responseNode(n *node, t *inputTable, chain []*condition) {
-	n.header = "" // server data has no headers: an X- field is a key like any
+	n.header, n.src = "", srcBody // server data has no headers: an X- field is a key like any
 	switch {
 	case n.from != nil:
 		first := *n.from.first
@@ -125,10 +126,25 @@ func (vb *viewBuilder) responseNode(n *node, t *inputTable, chain []*condition) 
 func (vb *viewBuilder) requestNode(n *node, t *inputTable, top bool, chain []*condition) {
 	n.from = nil
 	n.in, n.header = n.out, ""
-	if top && isHeaderName(n.decl.Name) {
-		n.in = n.decl.Name
-		n.header = textproto.CanonicalMIMEHeaderKey(n.decl.Name)
-		n.fast = fastNone // never read from a body, by the fast path either
+	switch {
+	case !top:
+		n.src = srcBody // a body's object holds no parameter: an X- field there is never read
+	case n.src != srcBody:
+		// Read from the request itself, never from its body (by the fast
+		// path neither): under the name its directive gives, or its key; a
+		// header under its declared name, case-insensitively.
+		switch {
+		case n.param != "":
+			n.in = n.param
+		case n.src == srcHeader:
+			n.in = n.decl.Name
+		}
+		if n.src == srcHeader {
+			n.header = textproto.CanonicalMIMEHeaderKey(n.in)
+		}
+		n.fast = fastNone
+		vb.params = append(vb.params, n)
+		return
 	}
 	if n.kind == nodeGroup {
 		n.nested = true
@@ -139,9 +155,7 @@ func (vb *viewBuilder) requestNode(n *node, t *inputTable, top bool, chain []*co
 		return // its entity's keys are read from this object (mergeSource)
 	}
 	n.slot = t.slot(n.in)
-	if n.header == "" {
-		vb.reads[t] = append(vb.reads[t], slotRead{n.slot, chain})
-	}
+	vb.reads[t] = append(vb.reads[t], slotRead{n.slot, chain})
 }
 
 // condSlots returns, for each slot of table t, the conditions under which

@@ -3,6 +3,7 @@ package entity
 import (
 	"fmt"
 	"math"
+	"net/http"
 )
 
 // This file holds a Registry's settings: the options NewRegistry and
@@ -23,6 +24,7 @@ type registryConfig struct {
 	limits       *Limits
 	problemBase  *string
 	serverErrors *func(id string, err error)
+	pathValues   *func(r *http.Request, name string) string
 }
 
 func configOf(opts []RegistryOption) registryConfig {
@@ -203,6 +205,34 @@ func (o serverErrorsOption) applyRegistry(c *registryConfig) {
 // default) logs nothing.
 func ServerErrors(log func(id string, err error)) RegistryOption { return serverErrorsOption(log) }
 
+type pathValuesOption func(r *http.Request, name string) string
+
+func (o pathValuesOption) applyRegistry(c *registryConfig) {
+	f := (func(*http.Request, string) string)(o)
+	c.pathValues = &f
+}
+
+// PathValues sets how a request's path parameters are read, for the fields
+// declared `path` (by default http.Request.PathValue, which Go 1.22's
+// ServeMux fills from a pattern's {name} wildcards). A router of another
+// kind gives its own: chi's `chi.URLParam`, gorilla/mux's
+// `func(r *http.Request, name string) string { return mux.Vars(r)[name] }`.
+// An empty string is a parameter that is not there.
+func PathValues(value func(r *http.Request, name string) string) RegistryOption {
+	return pathValuesOption(value)
+}
+
+// pathValue reads the path parameter name of r, with the registry's
+// PathValues or http.Request.PathValue.
+func (r *Registry) pathValue(req *http.Request, name string) string {
+	if r != nil {
+		if f := r.pathValues.Load(); f != nil && *f != nil {
+			return (*f)(req, name)
+		}
+	}
+	return req.PathValue(name)
+}
+
 // serverErrors returns the registry's ServerErrors function, or nil.
 func (r *Registry) serverErrors() func(id string, err error) {
 	if r == nil {
@@ -262,6 +292,9 @@ func (r *Registry) apply(c *registryConfig) {
 			base = defaultProblemBase
 		}
 		r.problemBase.Store(&base)
+	}
+	if c.pathValues != nil {
+		r.pathValues.Store(c.pathValues)
 	}
 	if c.serverErrors != nil {
 		if *c.serverErrors == nil {

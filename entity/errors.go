@@ -78,6 +78,11 @@ type FieldError struct {
 	// for depth, "omitted" for limit; nil when there are none. Each
 	// FieldError has its own.
 	Params map[string]any
+	// In says where a request's value was when it was not in the body: the
+	// parameter's place, "path", "query", "header" or "cookie" (Path is
+	// then the parameter's name); "" for the body, server data, and any
+	// value below the top level.
+	In string
 
 	cause error
 }

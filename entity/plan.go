@@ -38,6 +38,10 @@ type objectPlan struct {
 	// (an entity's, and a group's of a request view, which reads an
 	// object of its own).
 	checksUnknown bool
+
+	// params are the top-level fields a request view reads from the
+	// request itself (path, query, header, cookie), not from its body.
+	params []*node
 }
 
 // direction is one way data goes through an entity: a response writes
@@ -124,6 +128,8 @@ type node struct {
 	slot   int
 	header string
 	nested bool
+	src    srcKind // where a request reads it (compile_view.go)
+	param  string  // the name its source directive gives, if any
 
 	decl *dsl.Field // the field as declared, for errors and tools
 
@@ -143,6 +149,23 @@ type node struct {
 	merge     bool      // a $ref whose object's keys are written into this one (merge.go)
 	from      *fromPath // where it reads its value, when not under its name (from.go)
 }
+
+// srcKind says where a request reads a top-level field: its body (or its
+// query when it has no body), or the place its directive names (path,
+// query, header, cookie; a field named X-… is a header field). The field's
+// key then names the parameter there (header: its canonical name).
+type srcKind uint8
+
+const (
+	srcBody srcKind = iota
+	srcPath
+	srcQuery
+	srcHeader
+	srcCookie
+)
+
+// srcNames are the places a FieldError's In names.
+var srcNames = [...]string{srcPath: "path", srcQuery: "query", srcHeader: "header", srcCookie: "cookie"}
 
 // omitKind says when a node's key is left out of its object.
 type omitKind uint8

@@ -43,6 +43,7 @@ type Registry struct {
 
 	problemBase atomic.Pointer[string]                     // ProblemTypeBase's; nil: the default
 	serverLog   atomic.Pointer[func(id string, err error)] // ServerErrors'; nil: none
+	pathValues  atomic.Pointer[func(r *http.Request, name string) string] // PathValues'; nil: http.Request.PathValue
 
 	fmu     sync.RWMutex
 	formats map[string]*formatDef // RegisterFormat's (format.go), guarded by fmu

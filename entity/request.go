@@ -22,6 +22,8 @@ import (
 
 // requestSource reads the top-level fields of a request.
 type requestSource struct {
+	r      *http.Request
+	reg    *Registry // its PathValues
 	query  url.Values
 	form   url.Values
 	files  []string    // the names of a multipart body's file parts (for DenyUnknown)
@@ -30,16 +32,29 @@ type requestSource struct {
 	body   bool // the request has a body (JSON or a form): fields are not read from the query
 }
 
-// get reads a field from where it comes: a header field from the headers
-// only (a header a trusted proxy sets, X-User-Id, must not be supplied by
-// the client in the query or the body when the proxy leaves it out); any
-// other from the body, or from the query when there is no body. A list
-// field gets every value of a repeated key; others get the first.
+// get reads a field from where it comes: a parameter (path, query, header,
+// cookie) from there only (a header a trusted proxy sets, X-User-Id, must
+// not be supplied by the client in the query or the body when the proxy
+// leaves it out); any other from the body, or from the query when there is
+// no body. A list field gets every value of a repeated key (a query's, a
+// header's); others get the first.
 func (s *requestSource) get(n *node) raw {
 	switch {
-	case n.header != "":
+	case n.src == srcHeader:
 		if vs := s.header[n.header]; len(vs) > 0 {
 			return values(n, vs)
+		}
+	case n.src == srcQuery:
+		if vs := s.query[n.in]; len(vs) > 0 {
+			return values(n, vs)
+		}
+	case n.src == srcPath:
+		if v := s.reg.pathValue(s.r, n.in); v != "" {
+			return raw{kind: rawStr, s: v}
+		}
+	case n.src == srcCookie:
+		if c, err := s.r.Cookie(n.in); err == nil {
+			return raw{kind: rawStr, s: c.Value}
 		}
 	case s.js != nil:
 		return s.js.get(n.slot)
@@ -146,7 +161,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	if run.fatal != nil { // a bad option (Select, Version…): before the body is read
 		return nil, run.fatal
 	}
-	src := &requestSource{header: r.Header}
+	src := &requestSource{r: r, reg: e.reg, header: r.Header}
 	if r.URL != nil {
 		src.query = r.URL.Query()
 	}
@@ -155,6 +170,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	run.request, run.reqBody = true, src.body
 	run.maxOut = int(min(e.reg.requestOutputLimit(bodyLen), maxOutputLimit))
 	bp := bufPool.Get().(*[]byte)
 	run.base = 0

@@ -71,6 +71,9 @@ type run struct {
 	// stopped (a depth error, the output limit, or a fatal error).
 	top    topKind
 	dir    direction  // the view the run walks
+	// request: the run reads an *http.Request; reqBody: one with a body
+	// (its fields are read from there, not from the query).
+	request, reqBody bool
 	cfg    callConfig // what the call's options say
 	msgs   *catalogs  // the registry's messages, on the first failure (see messages)
 	lang   int        // the call's language among msgs

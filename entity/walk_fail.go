@@ -189,6 +189,14 @@ func (r *run) fieldError(n *node, in, out string, f failure) *FieldError {
 		pin, pout, ptr = r.paths(in, out)
 	}
 	fe := &FieldError{Path: pin, OutputPath: pout, Pointer: ptr, Rule: f.rule, Code: f.code, Params: f.params, cause: f.err}
+	if n != nil && r.request && r.depth == 0 { // a request's top-level field: where it was read
+		switch {
+		case n.src != srcBody:
+			fe.In = srcNames[n.src]
+		case !r.reqBody:
+			fe.In = srcNames[srcQuery]
+		}
+	}
 	if errors.Is(f.err, ErrDepth) {
 		f.code = "depth"
 		fe.Code = "depth"

@@ -162,6 +162,10 @@ const (
 	DirectiveUnexpose            // unexpose: drops a base field in Extend
 	DirectiveEach                // each 'rules': rules for every element of a typed list
 	DirectiveFormat              // format name [args]: how the value is written
+	DirectivePath                // path ['name']: a request reads it from the URL path's parameter
+	DirectiveQuery               // query ['name']: a request reads it from the query string
+	DirectiveHeader              // header ['Name']: a request reads it from a header
+	DirectiveCookie              // cookie ['name']: a request reads it from a cookie
 )
 
 // directiveNames holds each directive's names, its own first: the one place
@@ -188,7 +192,15 @@ var directiveNames = [...][]string{
 	DirectiveUnexpose:  {"unexpose"},
 	DirectiveEach:      {"each"},
 	DirectiveFormat:    {"format"},
+	DirectivePath:      {"path"},
+	DirectiveQuery:     {"query"},
+	DirectiveHeader:    {"header"},
+	DirectiveCookie:    {"cookie"},
 }
+
+// Source reports whether the directive says where a request reads a
+// field: path, query, header, cookie.
+func (d Directive) Source() bool { return d >= DirectivePath && d <= DirectiveCookie }
 
 // Shapes reports whether the directive decides per call whether a field
 // is written: lazy, if, unless, since, until.
@@ -218,7 +230,8 @@ func (d Directive) String() string {
 // Reserved names are the names of the directives (`req`, `default`,
 // `rename`, `none` and their aliases, `secret`, `msg`, `lazy`, `if`,
 // `unless`, `since`, `until`, `omitnil`, `omitempty`, `readonly`,
-// `writeonly`, `from`, `merge`, `unexpose`, `each`, `format`), which the
+// `writeonly`, `from`, `merge`, `unexpose`, `each`, `format`, `path`,
+// `query`, `header`, `cookie`), which the
 // entity compiler interprets itself. A Def may not use them.
 var Reserved = func() []string {
 	var out []string
