@@ -36,7 +36,8 @@ type Registry struct {
 	exts     map[string]*extension     // guarded by mu: how Extend declared each extension (extend.go)
 	extErrs  map[string]error          // guarded by mu: the extensions that no longer compile
 
-	problemBase atomic.Pointer[string] // SetProblemTypeBase's; nil: the default
+	problemBase atomic.Pointer[string]                     // SetProblemTypeBase's; nil: the default
+	serverLog   atomic.Pointer[func(id string, err error)] // the log hook of 500s (problem.go); nil: none
 
 	fmu     sync.RWMutex
 	formats map[string]*formatDef // RegisterFormat's (format.go), guarded by fmu

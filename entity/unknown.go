@@ -73,11 +73,13 @@ func (r *run) unknownKeys(e *Entity, src *source) {
 }
 
 // failUnknown records an unknown key of the object being read: its path is
-// the key's; it has no output path, since it is not written.
+// the key's, cut to its first 64 bytes (clipKey); it has no output path,
+// since it is not written.
 func (r *run) failUnknown(key string) {
 	if r.full() {
 		return
 	}
+	key = clipKey(key)
 	fe := r.fieldError(nil, key, key, failure{rule: "unknown", code: "unknown", err: errUnknown})
 	fe.Path, _, fe.Pointer = r.pathsOf(key, key, true) // "" is a key too: [""], "/"
 	fe.OutputPath = ""                                 // it is not written

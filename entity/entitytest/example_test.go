@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/expose-go/expose/entity"
@@ -78,7 +79,9 @@ func ExampleCheckResponse() {
 
 	// A request that fails validation: the body lists the field errors.
 	rec = httptest.NewRecorder()
-	users.Write(rec, map[string]any{"list": []any{map[string]any{"mail": "nope"}}})
+	req := httptest.NewRequest("POST", "/users", strings.NewReader(`{"list":[{"mail":"nope"}]}`))
+	req.Header.Set("Content-Type", "application/json")
+	users.Write(rec, req)
 	fmt.Println("400:", entitytest.CheckResponse(t, rec, users, 400))
 	fmt.Println("as 200:", entitytest.CheckResponse(t, rec, users, 200))
 	// Output:
