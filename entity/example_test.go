@@ -113,13 +113,15 @@ func ExampleValidationError() {
 	}})
 	var ve *entity.ValidationError
 	if errors.As(err, &ve) {
+		// The server's data fails its entity: the server's fault (500). A
+		// request's fields (MakeRequest, Bind) are the client's (400).
 		fmt.Println(ve.StatusCode(), errors.Is(err, entity.ErrValidation))
 		for _, f := range ve.Fields {
 			fmt.Printf("%s (%s): %s %s\n", f.Path, f.OutputPath, f.Rule, f.Message)
 		}
 	}
 	// Output:
-	// 400 true
+	// 500 true
 	// list[2].name (list[1].name): req is required
 	// list[2].mail (list[1].details.mail): email must be a valid email address
 }

@@ -7,3 +7,7 @@ func CachedMasks(e *Entity) int {
 	defer e.masks.mu.RUnlock()
 	return len(e.masks.m)
 }
+
+// SetServerErrors sets r's log hook of 500s, as Configure's ServerErrors
+// option will.
+func SetServerErrors(r *Registry, f func(id string, err error)) { r.setServerErrors(f) }

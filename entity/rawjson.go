@@ -1,7 +1,6 @@
 package entity
 
 import (
-	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -186,7 +185,7 @@ func (r *run) parseJSONOf(b []byte, objectOnly bool) (string, error) {
 	switch code, off := scanJSON(s, maxJSONNesting, &r.js.tape); code {
 	case scanOK:
 	case scanTooLarge:
-		return "", inputError(ErrBodyTooLarge, "the body is too large to read")
+		return "", newInputError(ErrBodyTooLarge, "problem.json.too-large", nil)
 	default:
 		return "", invalidJSON(s, code, off)
 	}
@@ -206,7 +205,7 @@ func (r *run) parseJSONOf(b []byte, objectOnly bool) (string, error) {
 // "the body is not valid JSON: at byte 17, expected ',' or '}'".
 func invalidJSON(b string, code scanError, off int) *InputError {
 	off, reason := syntaxError(b, code, off)
-	return jsonInputError(off, "the body is not valid JSON: at byte "+strconv.Itoa(off)+", "+reason)
+	return newInputError(ErrInvalidJSON, "problem.json.syntax", map[string]any{"offset": off, "reason": reason})
 }
 
 // notAnObject returns the InputError of valid JSON whose top-level value,
@@ -226,7 +225,11 @@ func notAnObject(off int, text, wanted string) *InputError {
 	case 'n':
 		kind = "null"
 	}
-	return jsonInputError(off, "the body is not a JSON "+wanted+": at byte "+strconv.Itoa(off)+", got "+kind)
+	key := "problem.json.not-object"
+	if wanted != "object" {
+		key = "problem.json.not-object-or-array"
+	}
+	return newInputError(ErrInvalidJSON, key, map[string]any{"offset": off, "got": kind})
 }
 
 // takeJSON returns a jsonObject filled from text, the object numbered ord

@@ -913,8 +913,7 @@ func TestRawJSONWrite(t *testing.T) {
 		{"seed as []byte", "users", raw, 200, seedJSON},
 		{"seed as json.RawMessage", "users", json.RawMessage(raw), 200, seedJSON},
 		{"array of users", "user", []byte(`[{"id":"1","name":"a"},2]`), 200, `[{"number":1,"name":"a","details":{"age":null,"mail":null},"code":"unknown"}]`},
-		{"validation error", "users", []byte(`{"list":[{"mail":"x"}]}`), 400,
-			`{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"2 fields failed validation","errors":[{"pointer":"/list/0/name","path":"list[0].name","outputPath":"list[0].name","code":"required","message":"is required"},{"pointer":"/list/0/mail","path":"list[0].mail","outputPath":"list[0].details.mail","code":"email","message":"must be a valid email address"}]}`},
+		{"validation error: the server's data", "users", []byte(`{"list":[{"mail":"x"}]}`), 500, generic500},
 		{"invalid JSON", "users", []byte(`{"list":[`), 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON: at byte 9, unexpected end of input","offset":9}`},
 		{"not an object", "users", []byte(` 12`), 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not a JSON object or array: at byte 1, got a number","offset":1}`},
 	}
@@ -928,7 +927,7 @@ func TestRawJSONWrite(t *testing.T) {
 			if rec.Code != c.status {
 				t.Errorf("status %d, want %d", rec.Code, c.status)
 			}
-			if got := rec.Body.String(); got != c.body {
+			if got := withoutInstance(rec.Body.String()); got != c.body {
 				t.Errorf("body:\n got %s\nwant %s", got, c.body)
 			}
 			wantCT := "application/json; charset=utf-8"

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/expose-go/expose/rules"
@@ -127,21 +126,28 @@ func MakeRequest(name string, r *http.Request, opts ...Option) (*Object, error) 
 //     JSON body that is not an object: "the body is not a JSON object: at
 //     byte 0, got an array". An empty JSON body is no body.
 //
-// Field errors are a *ValidationError (400), as from Make. Their messages
-// are in the language the request's Accept-Language header prefers among
-// the registry's (q-values honoured, "ja-JP" finding "ja", English when
-// none matches), unless a Lang option says otherwise.
+// Field errors are a *ValidationError (400: the client's, where Make's are
+// the server's data's, 500). Their messages, and the texts of every
+// error's problem, are in the language the request's Accept-Language
+// header prefers among the registry's (q-values honoured, "ja-JP" finding
+// "ja", English when none matches; see Registry.RequestLang), unless a
+// Lang option says otherwise.
 //
 // A nil r is an empty input, as a typed nil is for Make: it is made as
 // Make(nil) makes it, with no method to check. A request without a URL
 // has no query.
-func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
+func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
 	var run run
 	run.start(e, topObject, dirRequest, opts)
 	defer run.done()
+	defer func() {
+		if err != nil { // the errors of the request in its language, whichever step failed
+			err = inLang(err, e.reg.requestLang(r, opts))
+		}
+	}()
 	if r == nil {
 		b, err := run.walkCopy(e, nil)
 		if err != nil {
@@ -151,7 +157,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	}
 	if len(e.methods) > 0 && !slices.Contains(e.methods, r.Method) &&
 		!(r.Method == http.MethodHead && slices.Contains(e.methods, http.MethodGet)) { // as net/http's mux: GET serves HEAD
-		ie := inputError(ErrMethod, "method "+r.Method+" is not allowed; use "+strings.Join(e.methods, ", "))
+		ie := newInputError(ErrMethod, "problem.method", map[string]any{"allow": strings.Join(e.methods, ", ")}) // not the method: the client's text
 		ie.Allow = strings.Join(e.methods, ", ")
 		return nil, ie
 	}
@@ -180,7 +186,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	}
 	err = run.err()
 	if errors.Is(err, ErrTooLarge) {
-		err = requestTooLarge(err, "the request makes an output larger than its limit of "+strconv.Itoa(run.maxOut)+" bytes")
+		err = requestTooLarge(err, run.maxOut)
 	}
 	data, err := copyOut(bp, b, err)
 	if err != nil {
@@ -205,11 +211,11 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 			return 0, bodyError(err)
 		}
 		if len(trimSpace(bytesString(body))) > 0 {
-			return 0, inputError(ErrUnsupportedMediaType, "the request body has no Content-Type: send "+acceptedMediaTypes)
+			return 0, newInputError(ErrUnsupportedMediaType, "problem.media.none", nil)
 		}
 		return 0, nil
 	case mt == "":
-		return 0, inputError(ErrUnsupportedMediaType, "the request's Content-Type does not parse: send "+acceptedMediaTypes)
+		return 0, newInputError(ErrUnsupportedMediaType, "problem.media.unparsed", nil)
 	case isJSONMediaType(mt):
 		body, err := readBody(r, limit)
 		if err != nil {
@@ -250,15 +256,8 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 	if len(trimSpace(bytesString(body))) == 0 {
 		return 0, nil // no body, whatever its type says
 	}
-	if len(mt) > 100 { // the client's own text, but not all of it
-		mt = mt[:100] + "…"
-	}
-	return 0, inputError(ErrUnsupportedMediaType, "the request body's Content-Type "+mt+" is not JSON or a form: send "+acceptedMediaTypes)
+	return 0, newInputError(ErrUnsupportedMediaType, "problem.media.other", nil) // not the type: the client's text
 }
-
-// acceptedMediaTypes names the media types of the request bodies
-// MakeRequest reads, for the message of a 415.
-const acceptedMediaTypes = "Content-Type: application/json (or any +json type), application/x-www-form-urlencoded or multipart/form-data"
 
 // readForm reads an application/x-www-form-urlencoded body of at most
 // limit bytes, as r.ParseForm does (r.PostForm and r.Form are set), and
@@ -275,8 +274,7 @@ func readForm(r *http.Request, limit int64, p *objectPlan) (url.Values, int64, e
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	err = r.ParseForm()
 	if (err != nil || !declaresAny(p, r.PostForm)) && isJSONText(body) {
-		return nil, 0, inputError(ErrUnsupportedMediaType,
-			"the request body is JSON sent as a form (application/x-www-form-urlencoded, what curl -d sends): send Content-Type: application/json")
+		return nil, 0, newInputError(ErrUnsupportedMediaType, "problem.media.json-form", nil)
 	}
 	if err != nil {
 		return nil, 0, formError(err, false)
@@ -321,9 +319,9 @@ func formLen(f url.Values) int64 {
 func bodyError(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return inputError(ErrBodyTooLarge, "the request body is larger than the limit of "+itoa(mbe.Limit)+" bytes")
+		return newInputError(ErrBodyTooLarge, "problem.body.too-large", map[string]any{"limit": mbe.Limit})
 	}
-	return inputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "the request body cannot be read")
+	return newInputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "problem.body.unreadable", nil)
 }
 
 // formError turns an error parsing a form body into an InputError: a body
@@ -335,16 +333,14 @@ func formError(err error, multipartForm bool) error {
 	case errors.As(err, &mbe):
 		return bodyError(err)
 	case errors.Is(err, http.ErrMissingBoundary):
-		return inputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "the multipart body's Content-Type has no boundary parameter")
+		return newInputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "problem.body.no-boundary", nil)
 	case errors.Is(err, http.ErrNotMultipart):
-		return inputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "the multipart body's Content-Type is not multipart")
+		return newInputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "problem.body.not-multipart", nil)
 	case multipartForm:
-		return inputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "the request body is not a valid multipart form")
+		return newInputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "problem.body.multipart", nil)
 	}
-	return inputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "the request body is not a valid form (application/x-www-form-urlencoded)")
+	return newInputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "problem.body.form", nil)
 }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // readBody reads a request body of at most limit bytes. A body that states
 // its length is read into a slice of that size (io.ReadAll grows its slice

@@ -297,7 +297,7 @@ func TestMakeRequestErrors(t *testing.T) {
 	}{
 		{name: "GET on a POST entity", entity: "newuser", r: rqRequest("GET", "/?name=ab&mail=a@b.co", "", ""),
 			status: 405, sentinel: entity.ErrMethod, allow: "POST",
-			body: `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method GET is not allowed; use POST"}`},
+			body: `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"the method is not allowed; use POST"}`},
 		{name: "HEAD on a POST entity", entity: "newuser", r: rqRequest("HEAD", "/", "", ""),
 			status: 405, sentinel: entity.ErrMethod, allow: "POST"},
 		{name: "POST on a PUT, PATCH entity", entity: "edit", r: rqRequest("POST", "/", "", ""),
@@ -446,7 +446,7 @@ func TestMakeRequestHandler(t *testing.T) {
 			nil, 201, `{"name":"Bo","mail":"bo@example.com","age":7,"requestId":null}`, ""},
 		{"field errors", "POST", "", "application/json", `{"name":"A","age":-1}`,
 			nil, 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"3 fields failed validation","errors":[{"pointer":"/name","path":"name","outputPath":"name","code":"min","params":{"min":2},"message":"must be at least 2 characters long"},{"pointer":"/mail","path":"mail","outputPath":"mail","code":"required","message":"is required"},{"pointer":"/age","path":"age","outputPath":"age","code":"range","params":{"max":150,"min":0},"message":"must be between 0 and 150"}]}`, ""},
-		{"wrong method", "GET", "name=Ann", "", "", nil, 405, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method GET is not allowed; use POST"}`, "POST"},
+		{"wrong method", "GET", "name=Ann", "", "", nil, 405, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"the method is not allowed; use POST"}`, "POST"},
 		{"too large", "POST", "", "application/json", `{"name":"` + strings.Repeat("n", 300) + `"}`, nil, 413,
 			`{"type":"about:blank","title":"Request Entity Too Large","status":413,"detail":"the request body is larger than the limit of 256 bytes"}`, ""},
 		{"not JSON", "POST", "", "application/json", `name=Ann`, nil, 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON: at byte 1, invalid literal, expected null","offset":1}`, ""},
@@ -510,7 +510,7 @@ func ExampleRegistry_MakeRequest() {
 	fmt.Println(rec.Code, rec.Header().Get("Allow"), rec.Body)
 	// Output:
 	// {"name":"Ann","age":30,"tags":["a","b"],"requestId":"r-42"} <nil>
-	// 405 POST {"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method GET is not allowed; use POST"}
+	// 405 POST {"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"the method is not allowed; use POST"}
 }
 
 // A handler answers 400 with every field error.
@@ -563,7 +563,7 @@ func TestMakeRequestWithoutURL(t *testing.T) {
 		{"nil request, required fields", "newuser", nilRequest, "", `entity "newuser": 2 fields failed: name: is required (req); mail: is required (req)`},
 		{"no URL, JSON body and headers", "search", noURL("POST", `{"q":"go"}`), `{"q":"go","page":1,"tags":null,"k":null,"on":null,"X-Mode":"fast","requestId":null,"filter":{"min":null}}`, ""},
 		{"no URL, no body", "search", noURL("GET", ""), `{"q":null,"page":1,"tags":null,"k":null,"on":null,"X-Mode":"fast","requestId":null,"filter":{"min":null}}`, ""},
-		{"no URL, method refused", "newuser", noURL("GET", ""), "", "entity: method GET is not allowed; use POST"},
+		{"no URL, method refused", "newuser", noURL("GET", ""), "", "entity: the method is not allowed; use POST"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

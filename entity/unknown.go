@@ -109,11 +109,14 @@ func (r *run) knownKey(p *objectPlan, k string, depth int) bool {
 const maxMergeDepth = 64
 
 // failUnknown records an unknown key of the object being read: its path is
-// the key's; it has no output path, since it is not written.
+// the key's, cut to its first 64 bytes (clipKey); it has no output path,
+// since it is not written. in is where a request's key was, when not in
+// its body.
 func (r *run) failUnknown(key, in string) {
 	if r.full() {
 		return
 	}
+	key = clipKey(key)
 	fe := r.fieldError(nil, key, key, failure{rule: "unknown", code: "unknown", err: errUnknown})
 	fe.Path, _, fe.Pointer = r.pathsOf(key, key, true) // "" is a key too: [""], "/"
 	fe.OutputPath = ""                                 // it is not written

@@ -238,9 +238,9 @@ func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
 	switch {
 	case err != nil:
 	case text[0] == '[' && r.top == topObject:
-		err = inputError(ErrInvalidJSON, "the body is a JSON array, not an object")
+		err = newInputError(ErrInvalidJSON, "problem.json.array", nil)
 	case text[0] != '[' && r.top == topList:
-		err = inputError(ErrInvalidJSON, "the body is not a JSON array of objects")
+		err = newInputError(ErrInvalidJSON, "problem.json.not-list", nil)
 	}
 	if err != nil {
 		r.fatal = err
