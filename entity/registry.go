@@ -41,8 +41,8 @@ type Registry struct {
 
 	parent *Registry // a scratch registry's (load.go): its slots start with the parent's entities
 
-	problemBase atomic.Pointer[string]                     // ProblemTypeBase's; nil: the default
-	serverLog   atomic.Pointer[func(id string, err error)] // ServerErrors', the log hook of 500s (problem.go); nil: none
+	problemBase atomic.Pointer[string]                                    // ProblemTypeBase's; nil: the default
+	serverLog   atomic.Pointer[func(id string, err error)]                // ServerErrors', the log hook of 500s (problem.go); nil: none
 	pathValues  atomic.Pointer[func(r *http.Request, name string) string] // PathValues'; nil: http.Request.PathValue
 
 	fmu     sync.RWMutex

@@ -69,17 +69,17 @@ type run struct {
 	// What the call accepts at the top (see appendTop), where its output
 	// starts in dst, the most bytes it may write, and whether the walk has
 	// stopped (a depth error, the output limit, or a fatal error).
-	top    topKind
-	dir    direction  // the view the run walks
+	top topKind
+	dir direction // the view the run walks
 	// request: the run reads an *http.Request; reqBody: one with a body
 	// (its fields are read from there, not from the query).
 	request, reqBody bool
-	cfg    callConfig // what the call's options say
-	msgs   *catalogs  // the registry's messages, on the first failure (see messages)
-	lang   int        // the call's language among msgs
-	base   int
-	maxOut int
-	stop   bool
+	cfg              callConfig // what the call's options say
+	msgs             *catalogs  // the registry's messages, on the first failure (see messages)
+	lang             int        // the call's language among msgs
+	base             int
+	maxOut           int
+	stop             bool
 
 	// The call's shape (shape.go): the selection of the object being
 	// written (nil: every field but the lazy ones), the flags set, the
