@@ -662,9 +662,11 @@ var problemMembers = map[string]string{
 	"errors": "array", "omitted": "number", "offset": "number", "accept": "array",
 }
 
-// fieldMembers are the JSON types of the members of an "errors" entry.
+// fieldMembers are the JSON types of the members of an "errors" entry:
+// pointer for a value of the body, parameter and in for a request's
+// parameter.
 var fieldMembers = map[string]string{
-	"pointer": "string", "path": "string", "outputPath": "string",
+	"pointer": "string", "parameter": "string", "in": "string", "path": "string", "outputPath": "string",
 	"code": "string", "params": "object", "message": "string",
 }
 
@@ -704,7 +706,11 @@ func checkProblem(t testing.TB, rec *httptest.ResponseRecorder, status int) (pro
 			ok = false
 		}
 		for i, f := range list {
-			ok = checkMembers(t, fmt.Sprintf("problem: errors[%d]", i), f, fieldMembers, "pointer", "path", "outputPath", "code", "message") && ok
+			where := []string{"pointer"}
+			if _, param := f["in"]; param {
+				where = []string{"parameter", "in"}
+			}
+			ok = checkMembers(t, fmt.Sprintf("problem: errors[%d]", i), f, fieldMembers, append(where, "path", "outputPath", "code", "message")...) && ok
 		}
 	}
 	if err := json.Unmarshal(body, &pb); err != nil {

@@ -48,7 +48,9 @@ const (
 	memberOffset   = "offset"   // invalid-json and invalid-fields, when known
 	memberAccept   = "accept"   // unsupported-media-type
 
-	memberPointer    = "pointer"
+	memberPointer    = "pointer"   // a value of the body, or of server data
+	memberParameter  = "parameter" // a request's parameter: its name, and where it is (in)
+	memberIn         = "in"
 	memberPath       = "path"
 	memberOutputPath = "outputPath"
 	memberCode       = "code"
@@ -67,14 +69,17 @@ func problemSchemas(base, fieldRef string) (problem, fieldError map[string]any) 
 	fieldError = map[string]any{
 		"type": "object",
 		"properties": map[string]any{
-			memberPointer:    map[string]any{"type": "string", "description": "an RFC 6901 JSON Pointer to where the value was read in the input"},
+			memberPointer:    map[string]any{"type": "string", "description": "an RFC 6901 JSON Pointer to where the value was read in the body or the input"},
+			memberParameter:  map[string]any{"type": "string", "description": "the name of the request parameter the value was read from"},
+			memberIn:         map[string]any{"type": "string", "enum": []any{"path", "query", "header", "cookie"}, "description": "where the parameter was"},
 			memberPath:       map[string]any{"type": "string", "description": "where the value was read: list[1].mail"},
 			memberOutputPath: map[string]any{"type": "string", "description": "where the value would be written: list[1].details.mail"},
 			memberCode:       map[string]any{"type": "string", "description": "the stable name of what failed: required, type, min, email…"},
 			memberParams:     map[string]any{"type": "object", "description": "the rule's arguments by name"},
 			memberMessage:    map[string]any{"type": "string", "description": "the message, in the client's language"},
 		},
-		"required": []any{memberCode, memberMessage, memberOutputPath, memberPath, memberPointer},
+		"required": []any{memberCode, memberMessage, memberOutputPath, memberPath},
+		"oneOf":    []any{map[string]any{"required": []any{memberPointer}}, map[string]any{"required": []any{memberIn, memberParameter}}},
 	}
 	types := []any{"about:blank"}
 	for _, k := range problemKinds {
@@ -659,8 +664,15 @@ func (f *FieldError) appendProblem(dst []byte) []byte {
 	if f == nil {
 		f = &FieldError{}
 	}
-	dst = append(dst, `{"`+memberPointer+`":`...)
-	dst = appendString(dst, f.Pointer)
+	if f.In != "" { // a request's parameter: its name and where it was
+		dst = append(dst, `{"`+memberParameter+`":`...)
+		dst = appendString(dst, f.Path)
+		dst = append(dst, `,"`+memberIn+`":`...)
+		dst = appendString(dst, f.In)
+	} else {
+		dst = append(dst, `{"`+memberPointer+`":`...)
+		dst = appendString(dst, f.Pointer)
+	}
 	dst = append(dst, `,"`+memberPath+`":`...)
 	dst = appendString(dst, f.Path)
 	dst = append(dst, `,"`+memberOutputPath+`":`...)

@@ -134,7 +134,9 @@ var errorEntities = sync.OnceValue(func() (e struct{ client, server *entity.Enti
 		"accept", "list", "min 1",
 	)...)
 	r.MustExpose("fieldError",
-		"pointer", "string", "req",
+		"pointer", "string", "omitnil",
+		"parameter", "string", "omitnil",
+		"in", "string", "omitnil | in path query header cookie",
 		"path", "string", "req",
 		"outputPath", "string", "req",
 		"code", "string", "req | min 1",
