@@ -282,7 +282,8 @@ func (c *compiler) source(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directive)
 	case c.depth > 0:
 		c.errorf(f, r.Pos, "%s says where a request reads the field, which only a field at the top level of an entity has: move it out of its group", r.Name)
 		return
-	case n.src != srcBody && n.src != srcHeader || n.src == srcHeader && !isHeaderName(f.Name):
+	case n.src != srcBody && !(n.src == srcHeader && isHeaderName(f.Name) && d == rules.DirectiveHeader):
+		// (A field named X-… is a header field: header may only name it.)
 		c.errorf(f, r.Pos, "a field is read from one place: %s and %s", srcNames[n.src], r.Name)
 		return
 	case len(r.Args) > 1:

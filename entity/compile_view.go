@@ -41,17 +41,21 @@ type slotRead struct {
 
 // views compiles the entity's two views from its base plan.
 func (c *compiler) views() {
-	e := c.ent
 	for _, d := range [...]direction{dirResponse, dirRequest} {
-		vb := &viewBuilder{d: d, ent: e, reads: map[*inputTable][]slotRead{}}
-		root := vb.plan(e.base, vb.table(), true, nil)
-		root.ent, root.checksUnknown, root.params = e, true, vb.params
-		for _, t := range vb.tables {
-			t.keys = newKeyTable(t.slots)
-			t.conds = condSlots(t, vb.reads[t])
-		}
-		e.views[d] = root
+		c.ent.views[d] = buildView(c.ent, d)
 	}
+}
+
+// buildView compiles the view of direction d of e's base plan.
+func buildView(e *Entity, d direction) *objectPlan {
+	vb := &viewBuilder{d: d, ent: e, reads: map[*inputTable][]slotRead{}}
+	root := vb.plan(e.base, vb.table(), true, nil)
+	root.ent, root.checksUnknown, root.params = e, true, vb.params
+	for _, t := range vb.tables {
+		t.keys = newKeyTable(t.slots)
+		t.conds = condSlots(t, vb.reads[t])
+	}
+	return root
 }
 
 // table makes a new input table of the view.
@@ -78,6 +82,11 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		}
 		n := new(node)
 		*n = *bn
+		if vb.d >= dirPatchCurrent && (n.writeOnly || vb.d == dirPatch && n.readOnly) {
+			// A patch needs no writeonly value the server does not hold,
+			// and takes readonly ones from the current value only.
+			n.req = false
+		}
 		if len(p.nodes) > 0 {
 			n.key = append(n.key, ',')
 		}
@@ -87,7 +96,7 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		if n.cond != nil {
 			c = append(slices.Clip(chain), n.cond)
 		}
-		if vb.d == dirRequest {
+		if vb.d == dirRequest || vb.d == dirPatch {
 			vb.requestNode(n, t, top, c)
 		} else {
 			vb.responseNode(n, t, c)

@@ -74,8 +74,12 @@ type Field struct {
 	Merge bool
 	// From is the input path the field reads (`from 'a.b.0.c'`: a, b, 0,
 	// c), nil when it reads its Name; a group's fields read the object
-	// there.
+	// there. A request reads the wire form and no from path.
 	From []string
+	// In is where a request reads the field (RequestFields only): "path",
+	// "query", "header" or "cookie", under Key; "" for the body (or the
+	// query of a request without one).
+	In string
 
 	node *node
 	_    [0]func() // not comparable
@@ -111,8 +115,11 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 		} else {
 			decl = n.decl.Clone()
 		}
-		f := &Field{Name: n.in, Key: n.out, Type: n.typ, Required: n.req, Secret: n.secret,
+		f := &Field{Name: n.decl.Name, Key: n.out, Type: n.typ, Required: n.req, Secret: n.secret,
 			HasDefault: n.hasDefault, Decl: decl, node: n}
+		if p.dir == dirRequest { // the key a client sends: a parameter's name where it is
+			f.Key, f.In = n.in, srcNames[n.src]
+		}
 		if n.defJSON != nil {
 			f.Default = append([]byte(nil), n.defJSON...)
 		}

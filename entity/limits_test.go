@@ -284,7 +284,7 @@ func TestOutputLimit(t *testing.T) {
 		if !errors.Is(err, entity.ErrTooLarge) || rec.Code != http.StatusInternalServerError {
 			t.Errorf("Write: %v, status %d; want ErrTooLarge and 500", err, rec.Code)
 		}
-		if strings.Contains(rec.Body.String(), "e0") {
+		if strings.Contains(rec.Body.String(), `"e0`) || strings.Contains(rec.Body.String(), "entity") {
 			t.Errorf("the 500 body names the entity: %s", rec.Body)
 		}
 	})

@@ -537,7 +537,7 @@ func (n *node) holds(v []byte) bool {
 // new entity; keys it no longer knows read as plain JSON values).
 func refPlan(n *node, d direction) *objectPlan {
 	if e := n.ref.e.Load(); e != nil {
-		return e.views[d]
+		return e.view(d)
 	}
 	return nil
 }

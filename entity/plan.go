@@ -55,6 +55,11 @@ type direction uint8
 const (
 	dirResponse direction = iota
 	dirRequest
+	// The views of a merge patch (patch.go), made on first need: the
+	// current value read as server data, and the merged value read in the
+	// wire form; both hold every field, readonly and writeonly alike.
+	dirPatchCurrent
+	dirPatch
 )
 
 // inputTable numbers the distinct keys one input object is read by: the
@@ -268,10 +273,12 @@ type Entity struct {
 	// decl is the declaration compiled, base the plan of every declared
 	// field (what Check, merges and extensions read), views the plan of
 	// each direction, which calls run.
-	decl  *dsl.Entity
-	base  *objectPlan
-	views [2]*objectPlan
-	refs  []*node // every reference node, for Registry.Check
+	decl       *dsl.Entity
+	base       *objectPlan
+	views      [2]*objectPlan
+	patchViews sync.Once
+	patch      [2]*objectPlan // dirPatchCurrent, dirPatch: see view
+	refs       []*node        // every reference node, for Registry.Check
 
 	methods []string // HTTP methods MakeRequest accepts; empty for any
 
@@ -281,7 +288,25 @@ type Entity struct {
 }
 
 // view returns the root plan of direction d.
-func (e *Entity) view(d direction) *objectPlan { return e.views[d] }
+func (e *Entity) view(d direction) *objectPlan {
+	if d <= dirRequest {
+		return e.views[d]
+	}
+	return e.patchView(d)
+}
+
+// patchView returns a view of a merge patch, compiling both on first need
+// (an entity that is never patched pays nothing for them).
+//
+//go:noinline
+func (e *Entity) patchView(d direction) *objectPlan {
+	e.patchViews.Do(func() {
+		for _, pd := range [...]direction{dirPatchCurrent, dirPatch} {
+			e.patch[pd-dirPatchCurrent] = buildView(e, pd)
+		}
+	})
+	return e.patch[d-dirPatchCurrent]
+}
 
 // Name returns the name the entity was exposed under.
 func (e *Entity) Name() string {

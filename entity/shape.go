@@ -623,19 +623,19 @@ func (mb *maskBuilder) build(sel selection) (*building, error) {
 		if serr != nil {
 			return nil, mb.specError(sel.spec, *serr)
 		}
-		root = newBuilding(e.views[mb.dir], false)
+		root = newBuilding(e.view(mb.dir), false)
 		if serr := mb.select1(root, terms); serr != nil {
 			return nil, mb.specError(sel.spec, *serr)
 		}
 	case sel.hasOnly:
-		root = newBuilding(e.views[mb.dir], false)
+		root = newBuilding(e.view(mb.dir), false)
 		for _, p := range sel.only {
 			if err := mb.selectPath(root, p); err != nil {
 				return nil, err
 			}
 		}
 	default:
-		root = newBuilding(e.views[mb.dir], true)
+		root = newBuilding(e.view(mb.dir), true)
 	}
 	for _, p := range sel.except {
 		if err := mb.exceptPath(root, p); err != nil {
@@ -873,11 +873,11 @@ func (mb *maskBuilder) planOf(n *node) (*objectPlan, string) {
 		return n.group, ""
 	case nodeRef:
 		if n.ref == mb.e.slot {
-			return mb.e.views[mb.dir], ""
+			return mb.e.view(mb.dir), ""
 		}
 		for _, d := range mb.deps {
 			if d.s == n.ref {
-				return d.e.views[mb.dir], ""
+				return d.e.view(mb.dir), ""
 			}
 		}
 		t := n.ref.e.Load()
@@ -885,7 +885,7 @@ func (mb *maskBuilder) planOf(n *node) (*objectPlan, string) {
 			return nil, fmt.Sprintf("%q has no fields to select", n.out)
 		}
 		mb.deps = append(mb.deps, pinned{n.ref, t})
-		return t.views[mb.dir], ""
+		return t.view(mb.dir), ""
 	}
 	return nil, ""
 }

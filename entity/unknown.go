@@ -97,7 +97,7 @@ func (r *run) knownKey(p *objectPlan, k string, depth int) bool {
 		if !n.merge || n.cond != nil && !r.shown(n.cond) {
 			continue
 		}
-		if e := r.refTarget(n); e != nil && r.knownKey(e.views[r.dir], k, depth+1) {
+		if e := r.refTarget(n); e != nil && r.knownKey(e.view(r.dir), k, depth+1) {
 			return true
 		}
 	}

@@ -180,7 +180,7 @@ func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 	r.base = len(dst)
 	depth := e.reg.MaxDepth()
 	if m, ok := v.(map[string]any); ok && m != nil && r.top != topList { // the common case first
-		dst = r.appendObject(dst, e.views[r.dir], &source{ma: m}, depth-1)
+		dst = r.appendObject(dst, e.view(r.dir), &source{ma: m}, depth-1)
 	} else {
 		dst = r.appendTopOther(dst, e, v, depth)
 	}
@@ -212,16 +212,16 @@ func (r *run) appendTopOther(dst []byte, e *Entity, v any, depth int) []byte {
 			r.fatal = fmt.Errorf("%w: entity %q: Make takes one object, and %T is a list: use MakeList, or MakeJSON, AppendJSON or Write, which take lists", ErrUnsupportedInput, e.name, v)
 			return dst
 		}
-		return r.appendList(dst, e.views[r.dir], &l, depth-1)
+		return r.appendList(dst, e.view(r.dir), &l, depth-1)
 	}
 	if r.top == topList {
 		if v == nil {
-			return r.appendList(dst, e.views[r.dir], &elems{}, depth-1)
+			return r.appendList(dst, e.view(r.dir), &elems{}, depth-1)
 		}
 		r.fatal = unsupported(e, v)
 		return dst
 	}
-	p := e.views[r.dir]
+	p := e.view(r.dir)
 	if isNil(v) {
 		return r.appendObject(dst, p, &source{}, depth-1)
 	}
@@ -247,9 +247,9 @@ func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
 		return dst
 	}
 	if text[0] == '[' {
-		return r.appendList(dst, e.views[r.dir], &elems{js: text}, depth-1)
+		return r.appendList(dst, e.view(r.dir), &elems{js: text}, depth-1)
 	}
-	p := e.views[r.dir]
+	p := e.view(r.dir)
 	jo := r.takeJSON(text, 0, p.in)
 	dst = r.appendObject(dst, p, &source{js: jo}, depth-1)
 	r.releaseJSON()
@@ -510,7 +510,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 	if ent == nil {
 		return append(dst, "null"...)
 	}
-	p := ent.views[r.dir]
+	p := ent.view(r.dir)
 	if n.merge && (r.dir == dirRequest || src.wire) { // the wire form: its keys are those of this very object
 		return r.appendMergedRequest(dst, n, p, src, depth)
 	}
