@@ -83,6 +83,13 @@ func intTextOf(lo, hi int64) string {
 		return "^[^\\s\\S]$" // nothing: no text converts to no integer
 	}
 	var alts []string
+	if hi > 0 && (lo == -hi || lo == -hi-1) { // symmetric, as int64's range: one pattern of magnitudes
+		alts = append(alts, "-?0*"+digitsBetween(1, uint64(hi)), "-?0+")
+		if lo == -hi-1 {
+			alts = append(alts, "-0*"+strconv.FormatUint(uint64(hi)+1, 10))
+		}
+		return `^(?:` + strings.Join(alts, "|") + `)(?:\.0+)?$`
+	}
 	if lo < 0 {
 		// -|n| for n in [lo, min(hi, -1)]: magnitudes from max(1, -hi) to -lo.
 		top := uint64(-(lo + 1)) + 1 // -lo, for MinInt64 too
@@ -141,7 +148,7 @@ func digitsBetween(a, b uint64) string {
 	}
 	alts := []string{sameLength(as, strings.Repeat("9", len(as)))}
 	if len(bs) > len(as)+1 { // every number of the lengths between
-		alts = append(alts, "[1-9][0-9]{"+strconv.Itoa(len(as))+","+strconv.Itoa(len(bs)-2)+"}")
+		alts = append(alts, "[1-9]"+digits(len(as), len(bs)-2))
 	}
 	alts = append(alts, sameLength("1"+strings.Repeat("0", len(bs)-1), bs))
 	return "(?:" + strings.Join(alts, "|") + ")"
@@ -173,10 +180,13 @@ func sameLength(lo, hi string) string {
 	}
 	if first <= last {
 		class := "[" + string(first) + "-" + string(last) + "]"
-		if first == last {
+		switch last - first {
+		case 0:
 			class = string(first)
+		case 1:
+			class = "[" + string(first) + string(last) + "]"
 		}
-		alts = append(alts, class+"[0-9]{"+strconv.Itoa(rest)+"}")
+		alts = append(alts, class+digits(rest, rest))
 	}
 	if hi[1:] != nines {
 		alts = append(alts, hi[:1]+group(sameLength(zeros, hi[1:])))
@@ -185,6 +195,17 @@ func sameLength(lo, hi string) string {
 		return alts[0]
 	}
 	return "(?:" + strings.Join(alts, "|") + ")"
+}
+
+// digits returns the pattern of from lo to hi decimal digits.
+func digits(lo, hi int) string {
+	switch {
+	case lo == 1 && hi == 1:
+		return "[0-9]"
+	case lo == hi:
+		return "[0-9]{" + strconv.Itoa(lo) + "}"
+	}
+	return "[0-9]{" + strconv.Itoa(lo) + "," + strconv.Itoa(hi) + "}"
 }
 
 // group returns p grouped when it is an alternation, for a prefix.

@@ -140,6 +140,8 @@ func FuzzIntTextOf(f *testing.F) {
 	f.Add(int64(-150), int64(-7), "-0099.0")
 	f.Add(int64(math.MinInt64), int64(math.MaxInt64), "-9223372036854775808")
 	f.Add(int64(0), int64(0), "-0")
+	f.Add(int64(-7), int64(7), "-7")
+	f.Add(int64(-8), int64(7), "-08")
 	f.Add(int64(-5), int64(9223372036854775000), "9223372036854774999")
 	f.Fuzz(func(t *testing.T, lo, hi int64, s string) {
 		re := regexp.MustCompile(intTextOf(lo, hi))
