@@ -20,14 +20,14 @@ var (
 	// "12.0"), in the range of int64.
 	intTextPattern = intTextOf(math.MinInt64, math.MaxInt64)
 
-	// floatTextPattern is the text ParseFloat reads as a finite number,
-	// but for a magnitude of 1e308 or more: a number of decimal syntax
-	// whose integer digits (leading zeros aside) and exponent keep it
-	// under 10^308. It leaves out what no pattern of bounded size can say
-	// exactly: text from 1e308 up to float64's largest number (about
-	// 1.8e308), which ParseFloat reads, and a digit string of more than 209
-	// digits with a positive exponent. It never matches text ParseFloat
-	// refuses ("1e400", "1.", "+1").
+	// floatTextPattern is the text ParseFloat reads as a finite number: a
+	// number of decimal syntax whose integer digits (leading zeros aside)
+	// and exponent keep it under 10^308, or from 1e308 to float64's
+	// largest number written d.ddd e308 (1.7976931348623157e308). It
+	// leaves out spellings no pattern of bounded size says exactly, which
+	// ParseFloat reads: other spellings from 1e308 up (17.9e307), a digit
+	// string of more than 209 digits with a positive exponent. It never
+	// matches text ParseFloat refuses ("1e400", "1.8e308", "1.", "+1").
 	floatTextPattern = floatTextPatternOf()
 
 	// boolPattern is ParseBool's words, in any case.
@@ -67,12 +67,36 @@ func floatTextPatternOf() string {
 	}
 	const frac = `(?:\.[0-9]+)?`
 	return "^-?(?:" + strings.Join([]string{
-		intDigits(308) + frac + "(?:[eE]-[0-9]+)?",    // no exponent, or a negative one
-		intDigits(209) + frac + `[eE]\+?0*[0-9]{1,2}`, // up to e99
-		intDigits(9) + frac + `[eE]\+?0*[12][0-9]{2}`, // e100 to e299
-		intDigits(1) + frac + `[eE]\+?0*30[0-7]`,      // e300 to e307
-		"0+" + frac + `[eE]\+?0*308`,                  // 0.x e308
+		intDigits(308) + frac + "(?:[eE]-[0-9]+)?",                      // no exponent, or a negative one
+		intDigits(209) + frac + `[eE]\+?0*[0-9]{1,2}`,                   // up to e99
+		intDigits(9) + frac + `[eE]\+?0*[12][0-9]{2}`,                   // e100 to e299
+		intDigits(1) + frac + `[eE]\+?0*30[0-7]`,                        // e300 to e307
+		"0+" + frac + `[eE]\+?0*308`,                                    // 0.x e308
+		`0*1(?:\.` + fractionBelow(maxFloatFraction) + `)?[eE]\+?0*308`, // 1e308 up to float64's largest
 	}, "|") + ")$"
+}
+
+// maxFloatFraction is the fraction of float64's largest number written
+// d.ddd e308 (1.7976931348623157e308), to the digit where it meets the
+// least number ParseFloat rounds beyond it (1.79769313486231580793…e308).
+const maxFloatFraction = "7976931348623158"
+
+// fractionBelow returns the pattern of the digit strings that, as a
+// fraction, are at most 0.t: less than t at their first differing digit,
+// or t itself followed by zeros. A fraction longer than t that starts with
+// t and goes on with other digits is left out.
+func fractionBelow(t string) string {
+	if t == "" {
+		return "0*"
+	}
+	same := t[:1] + fractionBelow(t[1:])
+	switch t[0] {
+	case '0':
+		return "(?:" + same + ")?"
+	case '1':
+		return "(?:0[0-9]*|" + same + ")?"
+	}
+	return "(?:[0-" + string(t[0]-1) + "][0-9]*|" + same + ")?"
 }
 
 // intTextOf returns the pattern of the text strict input reads as an

@@ -51,12 +51,9 @@ func TestKindInputSchemaPatterns(t *testing.T) {
 			_, ok := ParseInt(s)
 			return ok && !strings.ContainsAny(strings.TrimRight(s[strings.IndexByte(s+".", '.'):], "0"), "123456789")
 		},
-		Float: func(s string) bool {
-			_, ok := ParseFloat(s)
-			return ok && s != "1e308" // the pattern keeps under 1e308
-		},
-		Bool: func(s string) bool { _, ok := ParseBool(s); return ok },
-		Time: func(s string) bool { _, ok := ParseTime(s); return ok },
+		Float: func(s string) bool { _, ok := ParseFloat(s); return ok },
+		Bool:  func(s string) bool { _, ok := ParseBool(s); return ok },
+		Time:  func(s string) bool { _, ok := ParseTime(s); return ok },
 	}
 	for k, accept := range accepts {
 		var re *regexp.Regexp
@@ -91,7 +88,7 @@ func TestKindInputSchemaFirstIsOutput(t *testing.T) {
 // and matches the finite numbers as people write them.
 func TestFloatTextBeyondFloat64(t *testing.T) {
 	re := regexp.MustCompile(floatTextPattern)
-	refused := []string{"1e400", "1e309", "-1e309", "2e308", "1.8e308", "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792",
+	refused := []string{"1e400", "1e309", "-1e309", "2e308", "1.8e308", "1.7976931348623159e308", "1.79769313486231581e308", "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792",
 		"Infinity", "NaN", "1.", ".5", "+1", "1e", "0x10", "1_000"}
 	for _, s := range refused {
 		if _, ok := ParseFloat(s); ok {
@@ -103,13 +100,14 @@ func TestFloatTextBeyondFloat64(t *testing.T) {
 	}
 	// What the pattern leaves out, though ParseFloat reads it: from 1e308
 	// up, and absurd spellings.
-	for _, s := range []string{"1e308", "10e307", "1" + strings.Repeat("0", 209) + "e90", "0.01e309"} {
+	for _, s := range []string{"10e307", "1" + strings.Repeat("0", 209) + "e90", "0.01e309", "1.797693134862315800001e308"} {
 		if _, ok := ParseFloat(s); !ok || re.MatchString(s) {
 			t.Errorf("%.40q: ParseFloat reads it %v, the pattern matches it %v; want true, false", s, ok, re.MatchString(s))
 		}
 	}
 	for _, s := range []string{"0", "-0", "1.5", "1e3", "1E+3", "12.50e1", "-2.5e-3", "1e-400", "9.99e307", "0.5e308",
-		"1" + strings.Repeat("0", 307), "123456789e299", "0000.5", strings.Repeat("9", 209) + "e99"} {
+		"1" + strings.Repeat("0", 307), "123456789e299", "0000.5", strings.Repeat("9", 209) + "e99",
+		"1e308", "-1.5e308", "1.7976931348623157e308", "1.7976931348623158e+308", "1.79769313486231580000e308", "1.0e308", "1.1e308"} {
 		if _, ok := ParseFloat(s); !ok {
 			t.Fatalf("ParseFloat(%q) refuses it: fix the list", s)
 		}
@@ -122,7 +120,7 @@ func TestFloatTextBeyondFloat64(t *testing.T) {
 // FuzzFloatTextPattern: whatever the float text pattern matches,
 // ParseFloat reads as a finite number.
 func FuzzFloatTextPattern(f *testing.F) {
-	for _, s := range []string{"1e307", "12e300", "0.5e308", "9e99", "-0.0e-9"} {
+	for _, s := range []string{"1e307", "12e300", "0.5e308", "9e99", "-0.0e-9", "1.7976931348623158e308", "1.79769313486231580e308"} {
 		f.Add(s)
 	}
 	re := regexp.MustCompile(floatTextPattern)
