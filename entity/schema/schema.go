@@ -15,7 +15,7 @@ type Mode uint8
 
 const (
 	// Response describes what a response writes (Make, MakeJSON, Write):
-	// the fields of Entity.Fields, under their output keys, groups as
+	// the fields of [entity.Entity.Fields], under their output keys, groups as
 	// nested objects, a merged $ref's keys at the level it is merged into
 	// (not required), each field's type and whether it may be null, no
 	// other keys. A field is required unless a call may leave it out
@@ -24,7 +24,7 @@ const (
 	// any field (check such payloads with entitytest.Conform).
 	Response Mode = iota
 	// Request describes the JSON body a request reads (MakeRequest, Bind):
-	// the fields of Entity.RequestFields under the keys a client sends,
+	// the fields of [entity.Entity.RequestFields] under the keys a client sends,
 	// groups as nested objects, required where `req` has no default to fill
 	// it, every form strict input converts without loss ("27" for a
 	// number); other keys are allowed (they are dropped). Header fields (X-)
@@ -51,7 +51,7 @@ const Dialect = "https://json-schema.org/draft/2020-12/schema"
 var errNilEntity = errors.New("schema: a nil *entity.Entity (Lookup finds nothing under a name that is not exposed)")
 
 // JSON returns the JSON Schema (2020-12) of e in mode, as a call with opts
-// sees e: With's flags and Version's version decide which fields there
+// sees e: [entity.With]'s flags and [entity.Version]'s version decide which fields there
 // are (a field that only flagged calls see is not in a document made
 // without the flag); other options are ignored. Without options it
 // describes a call without flags and without a version.
@@ -62,18 +62,19 @@ var errNilEntity = errors.New("schema: a nil *entity.Entity (Lookup finds nothin
 // "$defs" under its name, recursion included (a `$ref` field is an object
 // of that schema, or an array of them).
 //
-// A type maps as its rules.Kind.Schema says (number → integer, date → a
-// date-time string…), for a Request as rules.Kind.InputSchema says (a
-// number is an integer or its text). Each rule adds the keywords its Def's
-// Schema hook gives, said of every form of a request's value as far as
-// rules.Kind.InputKeywords can; what no keyword says (a rule without a
+// A type maps as its [rules.Kind.Schema] says (number → integer, date → a
+// date-time string…), for a Request as [rules.Kind.InputSchema] says (a
+// number is an integer or its text). Each rule adds the keywords its
+// [rules.Def]'s Schema hook gives, said of every form of a request's value
+// as far as [rules.Kind.InputKeywords] can; what no keyword says (a rule without a
 // Schema hook, a bound of a float's text, the checks of a formatted or
 // transformed value) is named in the property's "$comment" and reported by
 // Warnings, never dropped silently. Nothing of a secret field's values is
 // published: no enum, pattern, const or default.
 //
 // It fails when a `$ref` of e, or of an entity it references, names no
-// entity (see entity.Verify), or when mode is neither Response nor Request.
+// entity (see entity.Registry.Check), or when mode is neither Response nor
+// Request.
 func JSON(e *entity.Entity, mode Mode, opts ...entity.Option) ([]byte, error) {
 	if e == nil {
 		return nil, errNilEntity
