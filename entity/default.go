@@ -94,9 +94,3 @@ func SetKeyCase(style KeyCaseStyle) error { return Default.SetKeyCase(style) }
 func Bind(name string, r *http.Request, dst any, opts ...Option) error {
 	return Default.Bind(name, r, dst, opts...)
 }
-
-// JSONSchema returns the JSON Schema of the entity named in the Default
-// registry. See Entity.JSONSchema.
-func JSONSchema(name string, mode SchemaMode) ([]byte, error) {
-	return Default.JSONSchema(name, mode)
-}

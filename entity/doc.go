@@ -232,18 +232,11 @@
 //
 // # Schemas
 //
-// Entity.JSONSchema exports an entity as JSON Schema 2020-12, walked from
-// the plan Make runs: OutputSchema says what Make writes (output names,
-// groups nested, null where a field has no req and no default, no other
-// keys), InputSchema what MakeRequest accepts under its strict
-// conversions (declared names, groups flattened, every lossless form of a
-// value, required where req has no default). Each type's schema comes
-// from rules.Kind.Schema and rules.Kind.InputSchema, each rule's keywords
-// from its rules.Def's Schema hook; a rule without one is named in a
-// "$comment" and in SchemaWarnings. Registry.OpenAPI writes an OpenAPI
-// 3.1 document for a list of Routes (X- fields as header parameters, GET
-// fields as query parameters, the problem details responses), and
-// Registry.OpenAPIComponents the components alone.
+// Package [github.com/expose-go/expose/entity/schema] exports entities as
+// JSON Schema 2020-12 and OpenAPI 3.1, built on the Field view
+// (Entity.Fields for what a response writes, Entity.RequestFields for what
+// a request reads), per audience: given a call's With and Version, it
+// describes what such a call sees.
 //
 // # Limits
 //

@@ -173,7 +173,7 @@ func (f *Field) Optional() bool {
 		return false
 	}
 	if f.node != nil {
-		return f.node.mayBeAbsent() // what schema export says too
+		return f.node.mayBeAbsent()
 	}
 	return f.Lazy || len(f.If) > 0 || len(f.Unless) > 0 || f.Since != "" || f.Until != "" ||
 		f.OmitNil || f.OmitEmpty || f.WriteOnly
@@ -198,8 +198,7 @@ func (f *Field) WrittenByDefault() bool {
 // check.)
 func (f *Field) ReadByDefault() bool { return f != nil && f.node.readByDefault() }
 
-// readByDefault is Field.ReadByDefault's answer for n: what InputSchema
-// describes.
+// readByDefault is Field.ReadByDefault's answer for n.
 func (n *node) readByDefault() bool {
 	return n == nil || !n.readOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed())
 }
@@ -331,7 +330,7 @@ func (f *Field) Nullable() bool {
 		return false
 	}
 	if f.node != nil {
-		return f.node.writesNull() // what schema export says too
+		return f.node.writesNull()
 	}
 	switch {
 	case f.Kind == dsl.FieldGroup:
@@ -340,4 +339,26 @@ func (f *Field) Nullable() bool {
 		return false
 	}
 	return !f.Required
+}
+
+// mayBeAbsent reports whether a call may leave the field's key out of
+// Make's output: it is lazy, written under a condition (if, unless, since,
+// until), left out when null or empty (omitnil, omitempty), or writeonly.
+func (n *node) mayBeAbsent() bool {
+	return n.lazy || n.cond != nil || n.omit != omitNone || n.writeOnly
+}
+
+// writesNull reports whether Make may write null for the field: never for
+// a group, nor where a default fills the value (unless the default is
+// itself null), nor on a `req` field.
+func (n *node) writesNull() bool {
+	switch {
+	case n.kind == nodeGroup:
+		return false
+	case n.kind == nodeRef && n.refDefault:
+		return false
+	case n.kind == nodeValue && n.hasDefault && !n.defNull:
+		return false
+	}
+	return !n.req
 }

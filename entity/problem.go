@@ -36,7 +36,8 @@ import (
 
 // The members of the problem details the package writes, and of each
 // entry of a validation problem's "errors": appendJSON and
-// appendProblem write these names, and problemSchemas describes them.
+// appendProblem write these names, and package entity/schema's Problem
+// component describes them.
 const (
 	memberType     = "type"
 	memberTitle    = "title"
@@ -58,52 +59,6 @@ const (
 	memberMessage    = "message"
 )
 
-// problemSchemas returns the JSON Schemas (2020-12) of the problem details
-// the package writes, with type URIs under base, and of one entry of a
-// validation problem's "errors", under the names problem and fieldError:
-// the schema of every error response (see Registry.OpenAPI). fieldRef is
-// the URI reference of the field error's schema.
-func problemSchemas(base, fieldRef string) (problem, fieldError map[string]any) {
-	str := map[string]any{"type": "string"}
-	count := map[string]any{"type": "integer", "minimum": int64(0)}
-	fieldError = map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			memberPointer:    map[string]any{"type": "string", "description": "an RFC 6901 JSON Pointer to where the value was read in the body or the input"},
-			memberParameter:  map[string]any{"type": "string", "description": "the name of the request parameter the value was read from"},
-			memberIn:         map[string]any{"type": "string", "enum": []any{"path", "query", "header", "cookie"}, "description": "where the parameter was"},
-			memberPath:       map[string]any{"type": "string", "description": "where the value was read: list[1].mail"},
-			memberOutputPath: map[string]any{"type": "string", "description": "where the value would be written: list[1].details.mail"},
-			memberCode:       map[string]any{"type": "string", "description": "the stable name of what failed: required, type, min, email…"},
-			memberParams:     map[string]any{"type": "object", "description": "the rule's arguments by name"},
-			memberMessage:    map[string]any{"type": "string", "description": "the message, in the client's language"},
-		},
-		"required": []any{memberCode, memberMessage, memberOutputPath, memberPath},
-		"oneOf":    []any{map[string]any{"required": []any{memberPointer}}, map[string]any{"required": []any{memberIn, memberParameter}}},
-	}
-	types := []any{"about:blank"}
-	for _, k := range problemKinds {
-		types = append(types, base+k)
-	}
-	problem = map[string]any{
-		"type":        "object",
-		"description": "RFC 9457 problem details",
-		"properties": map[string]any{
-			memberType:     map[string]any{"type": "string", "enum": types},
-			memberTitle:    str,
-			memberStatus:   map[string]any{"type": "integer", "minimum": int64(400), "maximum": int64(599)},
-			memberDetail:   str,
-			memberInstance: map[string]any{"type": "string", "format": "uri", "description": "a server error's id, under which the server logged it"},
-			memberErrors:   map[string]any{"type": "array", "items": map[string]any{"$ref": fieldRef}},
-			memberOmitted:  count,
-			memberOffset:   count,
-			memberAccept:   map[string]any{"type": "array", "items": str},
-		},
-		"required": []any{memberDetail, memberStatus, memberTitle, memberType},
-	}
-	return problem, fieldError
-}
-
 // problemContentType is the Content-Type of every error response.
 const problemContentType = "application/problem+json"
 
@@ -118,10 +73,6 @@ const (
 	problemFields      = "invalid-fields"
 	problemVersion     = "invalid-version"
 )
-
-// problemKinds lists the package's problem types, for the schema of what
-// WriteError writes.
-var problemKinds = []string{problemInvalidJSON, problemMediaType, problemValidation, problemFields, problemVersion}
 
 // problemCode is the first part of the catalog keys of the problems'
 // texts: "problem.title.validation", "problem.json.syntax", and of the

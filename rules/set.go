@@ -110,11 +110,18 @@ type Def struct {
 	Sample func(args []string, declared Kind) any
 	// Schema returns the JSON Schema (2020-12) keywords that the rule adds
 	// to the field's schema ("minLength", "pattern", …), or nil when it adds
-	// none. The values are JSON values: string, float64, int64, bool,
-	// []any, map[string]any. What the rule checks that no keyword says is
-	// given as a "$comment" (a regex whose RE2 syntax ECMA-262 reads
-	// otherwise): schema export keeps it on the property and reports it as
-	// a warning, as it does a rule without a Schema hook.
+	// none: keywords that judge the value the field writes, which schema
+	// export says of each form a request may send it in as far as
+	// Kind.InputKeywords can. The values are JSON values: string, float64,
+	// int64, bool, []any, map[string]any. On a none field, give the JSON
+	// types the rule measures ("type"), so that a value of another kind
+	// fails the schema as it fails the rule (and strict validators accept
+	// the keywords). What the rule checks that no keyword says is given as
+	// a "$comment" (a regex with no ECMA-262 form), which never quotes the
+	// arguments (on a secret field they describe the secret): schema export
+	// keeps it on the property and reports it as a warning, as it does a
+	// rule without a Schema hook. Patterns are in the syntax RE2 and
+	// ECMA-262 read alike.
 	Schema func(args []string, declared Kind) map[string]any
 	// Params names the rule's arguments in order, for error bodies that
 	// give them as named parameters: ["min"] for `min`, ["min", "max"] for
