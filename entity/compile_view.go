@@ -85,7 +85,7 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		if vb.d >= dirPatchCurrent && (n.writeOnly || vb.d == dirPatch && n.readOnly) {
 			// A patch needs no writeonly value the server does not hold,
 			// and takes readonly ones from the current value only.
-			n.req = false
+			n.patchReq, n.req = n.req && n.writeOnly, false
 		}
 		if len(p.nodes) > 0 {
 			n.key = append(n.key, ',')

@@ -134,6 +134,9 @@ type node struct {
 	header string
 	nested bool
 	src    srcKind // where a request reads it (compile_view.go)
+	// patchReq: a writeonly node of a patch view that its declaration
+	// requires (the view does not: patch.go).
+	patchReq bool
 	param  string  // the name its source directive gives, if any
 
 	decl *dsl.Field // the field as declared, for errors and tools

@@ -128,6 +128,9 @@ var problemTexts = []struct{ key, en, ja string }{
 	{"problem.media.json-form", "the request body is JSON sent as a form (application/x-www-form-urlencoded, what curl -d sends): send Content-Type: application/json",
 		"リクエストの本文は、フォーム（application/x-www-form-urlencoded、curl -d が送る形式）として送られた JSON です。Content-Type: application/json で送ってください"},
 
+	{"problem.media.patch", "a merge patch is sent as Content-Type: application/merge-patch+json (RFC 7396)",
+		"マージパッチは Content-Type: application/merge-patch+json（RFC 7396）で送ってください"},
+
 	{"problem.method", "the method is not allowed; use {allow}", "このメソッドは使えません（使えるメソッド: {allow}）"},
 	{"problem.method.any", "the method is not allowed", "このメソッドは使えません"},
 

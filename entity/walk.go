@@ -104,9 +104,6 @@ type run struct {
 func (r *run) init(e *Entity, opts []Option) {
 	r.ent = e
 	r.elem = -1
-	if r.cfg.request {
-		r.dir = dirRequest
-	}
 	r.maxOut = int(min(e.reg.MaxOutputBytes(), maxOutputLimit))
 	if e.slot != nil {
 		r.pin(e.slot, e) // recursive references see this very entity
