@@ -137,7 +137,7 @@ type node struct {
 	// patchReq: a writeonly node of a patch view that its declaration
 	// requires (the view does not: patch.go).
 	patchReq bool
-	param  string  // the name its source directive gives, if any
+	param    string // the name its source directive gives, if any
 
 	decl *dsl.Field // the field as declared, for errors and tools
 
