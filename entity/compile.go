@@ -15,9 +15,10 @@ import (
 
 // compiler turns one parsed declaration into a plan, collecting every error.
 type compiler struct {
-	reg   *Registry
-	ent   *Entity
-	depth int // of the groups around the field compiled
+	reg     *Registry
+	ent     *Entity
+	depth   int  // of the groups around the field compiled
+	example bool // an example is being compiled, not a default: see valueWord
 	errs  dsl.ErrorList
 	flags *flagTable // the registry's flags and those the declaration named first (shape.go); nil: none new
 }
@@ -114,7 +115,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			c.errorf(f, f.Pos, "%q is a header field (its name starts with X-), which a request reads from its headers: declare it at the top level of the entity, not in a group", f.Name)
 		}
 	}
-	var defRule, msgRule *dsl.Rule
+	var defRule, msgRule, exRule *dsl.Rule
 	renamed := false
 	for _, r := range f.Rules {
 		switch rules.LookupDirective(r.Name) {
@@ -193,6 +194,18 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			c.format(f, n, r)
 		case rules.DirectivePath, rules.DirectiveQuery, rules.DirectiveHeader, rules.DirectiveCookie:
 			c.source(f, n, r, rules.LookupDirective(r.Name))
+		case rules.DirectiveDoc:
+			if len(r.Args) != 1 || strings.TrimSpace(r.Args[0].Text) == "" {
+				c.errorf(f, r.Pos, "rule %q takes one argument, the description", r.Name)
+				continue
+			}
+			n.doc = r.Args[0].Text
+		case rules.DirectiveExample:
+			if len(r.Args) != 1 {
+				c.errorf(f, r.Pos, "rule %q takes one argument, the example value", r.Name)
+				continue
+			}
+			exRule = r
 		default:
 			if f.Kind == dsl.FieldRef && f.List && listRules[strings.ToLower(r.Name)] {
 				c.rule(f, n, r, strings.ToLower(r.Name)) // a []$name's count of elements
@@ -213,7 +226,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	switch f.Kind {
 	case dsl.FieldGroup:
 		for _, r := range f.Rules {
-			if d := rules.LookupDirective(r.Name); !slices.Contains(groupDirectives, d) {
+			if d := rules.LookupDirective(r.Name); !slices.Contains(groupDirectives, d) && !d.Source() {
 				if d == rules.DirectiveOmitNil {
 					c.errorf(f, r.Pos, "omitnil cannot apply to a group, which is never null: omitempty leaves out an empty one")
 					continue
@@ -231,7 +244,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 				if len(r.Args) > 0 {
 					c.errorf(f, r.Args[0].Pos, "a default on a reference takes no value: a bare default makes %q from an empty input", f.Ref)
 				}
-			case d == rules.NotDirective && f.List && listRules[strings.ToLower(r.Name)]:
+			case d == rules.NotDirective && f.List && listRules[strings.ToLower(r.Name)], d.Source():
 			case !slices.Contains(refDirectives, d):
 				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only %s", r.Name, f.Ref, directiveList(refDirectives))
 			}
@@ -250,6 +263,9 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 		if defRule != nil {
 			c.defaultValue(f, n, defRule)
 		}
+		if exRule != nil {
+			c.exampleValue(f, n, exRule)
+		}
 		if n.from == nil {
 			setFast(n) // the fast path reads the field's own name
 		}
@@ -265,7 +281,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 var (
 	groupDirectives = []rules.Directive{rules.DirectiveNone, rules.DirectiveRename, rules.DirectiveMsg,
 		rules.DirectiveLazy, rules.DirectiveIf, rules.DirectiveUnless, rules.DirectiveSince, rules.DirectiveUntil,
-		rules.DirectiveOmitEmpty, rules.DirectiveReadOnly, rules.DirectiveWriteOnly, rules.DirectiveFrom}
+		rules.DirectiveOmitEmpty, rules.DirectiveReadOnly, rules.DirectiveWriteOnly, rules.DirectiveFrom, rules.DirectiveDoc}
 	refDirectives = append([]rules.Directive{rules.DirectiveReq, rules.DirectiveDefault, rules.DirectiveSecret,
 		rules.DirectiveOmitNil, rules.DirectiveMerge}, groupDirectives...)
 )
@@ -560,18 +576,18 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 			v, _ = convert(n.typ, raw{kind: rawStr, s: a.Text}, nil)
 		}
 		if v.Kind == rules.Null && !(n.typ == rules.Any && a.Text == "null" && !a.Quoted) {
-			c.errorf(f, pos, "default %q is not a valid %s", a.Text, n.typ)
+			c.errorf(f, pos, "%s %q is not a valid %s", c.valueWord(), a.Text, n.typ)
 			return
 		}
 	}
 	if v.Kind == rules.Null && n.req {
-		c.errorf(f, pos, "the default is null, which req rejects on every call")
+		c.errorf(f, pos, "the %s is null, which req rejects on every call", c.valueWord())
 		return
 	}
 	if v.Kind != rules.Null && len(n.xforms) > 0 {
 		var err error
 		if v, err = transformDefault(n, v); err != nil {
-			c.errorf(f, pos, "the default fails %v", err)
+			c.errorf(f, pos, "the %s fails %v", c.valueWord(), err)
 			return
 		}
 	}
@@ -581,7 +597,7 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 				break
 			}
 			if err := runCheck(ck, v); err != nil {
-				c.errorf(f, pos, "the default fails rule %q: %v", ck.rule, err)
+				c.errorf(f, pos, "the %s fails rule %q: %v", c.valueWord(), ck.rule, err)
 				return
 			}
 		}
@@ -594,12 +610,35 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 		js, err = appendValue(nil, n.typ, v, defaultDepth, maxOutputLimit)
 	}
 	if err != nil {
-		c.errorf(f, pos, "the default cannot be written as JSON: %v", err)
+		c.errorf(f, pos, "the %s cannot be written as JSON: %v", c.valueWord(), err)
 		return
 	}
 	n.hasDefault = true
 	n.defNull = v.Kind == rules.Null
 	n.defJSON = js
+}
+
+// exampleValue compiles `example 'value'`: the value is converted, judged
+// and written as a default is, so that an example never breaks the
+// field's own rules.
+func (c *compiler) exampleValue(f *dsl.Field, n *node, r *dsl.Rule) {
+	tmp := *n
+	tmp.hasDefault, tmp.defJSON = false, nil
+	c.example = true
+	c.defaultValue(f, &tmp, r)
+	c.example = false
+	if tmp.hasDefault && !tmp.defNull {
+		n.example = tmp.defJSON
+	}
+}
+
+// valueWord names the value being compiled in an error: a default, or an
+// example.
+func (c *compiler) valueWord() string {
+	if c.example {
+		return "example"
+	}
+	return "default"
 }
 
 // zeroValue is the value of a bare default: the kind's zero value

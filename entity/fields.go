@@ -76,6 +76,13 @@ type Field struct {
 	// c), nil when it reads its Name; a group's fields read the object
 	// there. A request reads the wire form and no from path.
 	From []string
+	// Doc is the field's description: its `doc 'text'`, or in a .entity
+	// file the comment lines directly above it. Example is its `example
+	// 'value'` as the field writes it (judged by its rules at declaration),
+	// nil for none. Tools publish neither for a secret field's value.
+	Doc     string
+	Example []byte
+
 	// In is where a request reads the field (RequestFields only): "path",
 	// "query", "header" or "cookie", under Key; "" for the body (or the
 	// query of a request without one).
@@ -124,6 +131,10 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 			f.Default = append([]byte(nil), n.defJSON...)
 		}
 		f.Rules = append([]string(nil), n.ruleNames...)
+		f.Doc = n.doc
+		if n.example != nil {
+			f.Example = append([]byte(nil), n.example...)
+		}
 		f.Kind = n.kind
 		f.Lazy = n.lazy
 		f.OmitNil, f.OmitEmpty = n.omit == omitNil, n.omit == omitEmpty

@@ -141,6 +141,11 @@ type node struct {
 
 	decl *dsl.Field // the field as declared, for errors and tools
 
+	// What tools read (Field): the field's description (doc, or the
+	// comment above it in a file) and its example, written as JSON.
+	doc     string
+	example []byte
+
 	// Per-call shaping (shape.go): written only when a selection names it
 	// (lazy), only when its condition holds (nil: always), and whether
 	// another node writes the same key (in another version range).

@@ -173,6 +173,8 @@ const (
 	DirectiveQuery               // query ['name']: a request reads it from the query string
 	DirectiveHeader              // header ['Name']: a request reads it from a header
 	DirectiveCookie              // cookie ['name']: a request reads it from a cookie
+	DirectiveDoc                 // doc 'text': the field's description, for schemas and docs
+	DirectiveExample             // example 'value': an example value, judged by the field's rules
 )
 
 // directiveNames holds each directive's names, its own first: the one place
@@ -203,6 +205,8 @@ var directiveNames = [...][]string{
 	DirectiveQuery:     {"query"},
 	DirectiveHeader:    {"header"},
 	DirectiveCookie:    {"cookie"},
+	DirectiveDoc:       {"doc"},
+	DirectiveExample:   {"example"},
 }
 
 // Source reports whether the directive says where a request reads a
@@ -238,7 +242,7 @@ func (d Directive) String() string {
 // `rename`, `none` and their aliases, `secret`, `msg`, `lazy`, `if`,
 // `unless`, `since`, `until`, `omitnil`, `omitempty`, `readonly`,
 // `writeonly`, `from`, `merge`, `unexpose`, `each`, `format`, `path`,
-// `query`, `header`, `cookie`), which the
+// `query`, `header`, `cookie`, `doc`, `example`), which the
 // entity compiler interprets itself. A Def may not use them.
 var Reserved = func() []string {
 	var out []string
