@@ -66,6 +66,7 @@ func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 		seen[key] = append(seen[key], n)
 		p.nodes = append(p.nodes, n)
 	}
+	c.resolveCross(p)
 	for _, same := range seen {
 		if len(same) < 2 {
 			continue
@@ -194,6 +195,8 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			c.format(f, n, r)
 		case rules.DirectivePath, rules.DirectiveQuery, rules.DirectiveHeader, rules.DirectiveCookie:
 			c.source(f, n, r, rules.LookupDirective(r.Name))
+		case rules.DirectiveRequiredIf, rules.DirectiveRequiredWith, rules.DirectiveRequiredWithout, rules.DirectiveExcludedWith:
+			c.cross(f, n, r, rules.LookupDirective(r.Name))
 		case rules.DirectiveDoc:
 			if len(r.Args) != 1 || strings.TrimSpace(r.Args[0].Text) == "" {
 				c.errorf(f, r.Pos, "rule %q takes one argument, the description", r.Name)
@@ -244,7 +247,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 				if len(r.Args) > 0 {
 					c.errorf(f, r.Args[0].Pos, "a default on a reference takes no value: a bare default makes %q from an empty input", f.Ref)
 				}
-			case d == rules.NotDirective && f.List && listRules[strings.ToLower(r.Name)], d.Source():
+			case d == rules.NotDirective && f.List && listRules[strings.ToLower(r.Name)], d.Source(), d.Cross():
 			case !slices.Contains(refDirectives, d):
 				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only %s", r.Name, f.Ref, directiveList(refDirectives))
 			}

@@ -76,6 +76,10 @@ type Field struct {
 	// c), nil when it reads its Name; a group's fields read the object
 	// there. A request reads the wire form and no from path.
 	From []string
+	// Cross holds the field's cross-field rules that its view judges
+	// (required_if, required_with, required_without, excluded_with).
+	Cross []CrossRule
+
 	// Doc is the field's description: its `doc 'text'`, or in a .entity
 	// file the comment lines directly above it. Example is its `example
 	// 'value'` as the field writes it (judged by its rules at declaration),
@@ -90,6 +94,16 @@ type Field struct {
 
 	node *node
 	_    [0]func() // not comparable
+}
+
+// A CrossRule is a cross-field rule of a Field: it judges the field with
+// the siblings it names, by their keys in the Field's view. Values holds,
+// for required_if, the JSON the sibling writes for each of its values (the
+// caller must not modify it).
+type CrossRule struct {
+	Rule   string // "required_if", "required_with", "required_without" or "excluded_with"
+	Fields []string
+	Values [][]byte
 }
 
 // Fields returns the entity's output fields in output order. Each call
@@ -132,6 +146,18 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 		}
 		f.Rules = append([]string(nil), n.ruleNames...)
 		f.Doc = n.doc
+		for _, cr := range p.cross {
+			if cr.target == n {
+				c := CrossRule{Rule: crossCodes[cr.kind], Values: cr.values}
+				for _, o := range cr.others {
+					c.Fields = append(c.Fields, o.out)
+					if p.dir != dirResponse {
+						c.Fields[len(c.Fields)-1] = o.in
+					}
+				}
+				f.Cross = append(f.Cross, c)
+			}
+		}
 		if n.example != nil {
 			f.Example = append([]byte(nil), n.example...)
 		}

@@ -34,6 +34,9 @@ type objectPlan struct {
 	dir    direction   // the view it belongs to
 	shaped bool        // a node is lazy, conditional, omitted when empty or merged: see appendShaped
 
+	// cross holds the cross-field rules of its fields (compile_cross.go).
+	cross []*crossRule
+
 	// checksUnknown: DenyUnknown judges the keys of the object it reads
 	// (an entity's, and a group's of a request view, which reads an
 	// object of its own).
@@ -134,6 +137,12 @@ type node struct {
 	header string
 	nested bool
 	src    srcKind // where a request reads it (compile_view.go)
+	// crossDecls are its cross-field rules as declared (the compiler's);
+	// crossIdx is its index among the nodes its plan's cross-field rules
+	// track, or -1 (walk_cross.go).
+	crossDecls []crossDecl
+	crossIdx   int8
+
 	// patchReq: a writeonly node of a patch view that its declaration
 	// requires (the view does not: patch.go).
 	patchReq bool

@@ -330,6 +330,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 	}
 	dst = append(dst, '{')
 	first, j := true, 0
+	var st crossState // what the fields its cross-field rules name wrote
 	for i, n := range p.nodes {
 		if n.cond != nil && !r.shown(n.cond) {
 			continue
@@ -365,6 +366,9 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 				if r.stop {
 					return dst
 				}
+				if n.crossIdx >= 0 {
+					st.seen(p, n, dst[mark+len(key):])
+				}
 				first = false
 				continue
 			}
@@ -374,6 +378,9 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 		r.mask = saved
 		if r.stop {
 			return dst
+		}
+		if n.crossIdx >= 0 {
+			st.seen(p, n, dst[mark+len(key):])
 		}
 		if n.merge && show {
 			if dst = r.mergeInto(dst, mark, first, n); len(dst) > mark {
@@ -386,6 +393,9 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 			continue
 		}
 		first = false
+	}
+	if len(p.cross) > 0 {
+		r.judgeCross(p, &st)
 	}
 	if r.cfg.denyUnknown && p.checksUnknown {
 		r.unknownKeys(p, src)
