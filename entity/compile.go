@@ -26,7 +26,7 @@ type compiler struct {
 // compile builds the entity for decl. References are resolved to slots of
 // reg, created empty for names not declared yet.
 func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
-	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl, methods: decl.Methods}}
+	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl, methods: decl.Methods, cache: new(entityCache)}}
 	if !reg.keyCase.valid() {
 		c.errs.Add(&dsl.Error{Entity: decl.Name, Msg: fmt.Sprintf("the registry's key case %v is not a style: give KeyCase one of CamelCase, SnakeCase, KebabCase, PascalCase or AsDeclared", reg.keyCase)})
 	}

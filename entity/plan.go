@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"context"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -290,16 +291,20 @@ type Entity struct {
 	// decl is the declaration compiled, base the plan of every declared
 	// field (what Check, merges and extensions read), views the plan of
 	// each direction, which calls run.
-	decl       *dsl.Entity
-	base       *objectPlan
-	views      [2]*objectPlan
-	patchViews sync.Once
-	patch      [2]*objectPlan // dirPatchCurrent, dirPatch: see view
-	refs       []*node        // every reference node, for Registry.Check
+	decl  *dsl.Entity
+	base  *objectPlan
+	views [2]*objectPlan
+	refs  []*node // every reference node, for Registry.Check
+
+	// What the entity makes on first need and keeps (the merge patch's
+	// views, the compiled selections), shared by its handles (Checked).
+	cache *entityCache
+
+	// checks are the handle's request checks (Checked), run in order.
+	checks []func(ctx context.Context, o *Object) error
 
 	methods []string // HTTP methods MakeRequest accepts; empty for any
 
-	masks    maskCache  // compiled selections (shape.go)
 	merges   bool       // a plan of it merges a $ref (merge.go)
 	newFlags *flagTable // flags its rules named first, kept by Expose when it succeeds (shape.go)
 }
@@ -317,12 +322,20 @@ func (e *Entity) view(d direction) *objectPlan {
 //
 //go:noinline
 func (e *Entity) patchView(d direction) *objectPlan {
-	e.patchViews.Do(func() {
+	c := e.cache
+	c.patchOnce.Do(func() {
 		for _, pd := range [...]direction{dirPatchCurrent, dirPatch} {
-			e.patch[pd-dirPatchCurrent] = buildView(e, pd)
+			c.patch[pd-dirPatchCurrent] = buildView(e, pd)
 		}
 	})
-	return e.patch[d-dirPatchCurrent]
+	return c.patch[d-dirPatchCurrent]
+}
+
+// entityCache is what an entity makes on first need and keeps.
+type entityCache struct {
+	patchOnce sync.Once
+	patch     [2]*objectPlan // dirPatchCurrent, dirPatch: see view
+	masks     maskCache      // compiled selections (shape.go)
 }
 
 // Name returns the name the entity was exposed under.

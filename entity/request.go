@@ -153,7 +153,13 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err er
 		if err != nil {
 			return nil, err
 		}
-		return &Object{plan: e.views[dirRequest], data: b, made: run.made()}, nil
+		o := &Object{plan: e.views[dirRequest], data: b, made: run.made()}
+		if len(e.checks) > 0 {
+			if err := e.runChecks(nil, o); err != nil {
+				return nil, err
+			}
+		}
+		return o, nil
 	}
 	if len(e.methods) > 0 && !slices.Contains(e.methods, r.Method) &&
 		!(r.Method == http.MethodHead && slices.Contains(e.methods, http.MethodGet)) { // as net/http's mux: GET serves HEAD
@@ -192,7 +198,13 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err er
 	if err != nil {
 		return nil, err
 	}
-	return &Object{plan: p, data: data, made: run.made()}, nil
+	o := &Object{plan: p, data: data, made: run.made()}
+	if len(e.checks) > 0 {
+		if err := e.runChecks(r, o); err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
 }
 
 // readRequestBody reads r's body into src, as its Content-Type says, and

@@ -386,12 +386,12 @@ func (r *run) shape(e *Entity, opts []Option) {
 		}
 	}
 	part('F', string(fl[:]))
-	m := e.masks.lookup(e, key)
+	m := e.cache.masks.lookup(e, key)
 	if m == nil {
 		var err error
 		sel := selectionOf(opts)
 		sel.flags, sel.ver, sel.dir = r.flags, r.ver, r.dir
-		if m, err = e.masks.compile(e, key, sel); err != nil {
+		if m, err = e.cache.masks.compile(e, key, sel); err != nil {
 			r.stopWith(err)
 			return
 		}
