@@ -289,7 +289,7 @@ func TestDeclErrorsAfterSyntaxError(t *testing.T) {
 // TestCheck: Check lists every $ref that names no entity, at once.
 func TestCheck(t *testing.T) {
 	reg := entity.NewRegistry()
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		t.Errorf("empty registry: Check = %v", err)
 	}
 	expose(t, reg, "a",
@@ -302,7 +302,7 @@ func TestCheck(t *testing.T) {
 		"z", "$a", "",
 		"w", "$missing1", "",
 	)
-	err := reg.Check()
+	err := reg.Verify()
 	var list dsl.ErrorList
 	if !errors.As(err, &list) {
 		t.Fatalf("Check = %v (%T), want a dsl.ErrorList", err, err)
@@ -322,13 +322,13 @@ func TestCheck(t *testing.T) {
 
 	// Making an entity that reaches a missing one fails with
 	// ErrUnknownEntity; declaring it fixes both.
-	_, err = reg.MakeJSON("b", map[string]any{})
+	_, err = reg.Lookup("b").MakeJSON(map[string]any{})
 	if !errors.Is(err, entity.ErrUnknownEntity) {
 		t.Errorf("MakeJSON with a missing $ref: %v, want ErrUnknownEntity", err)
 	}
 	expose(t, reg, "missing1", "n", "number", "")
 	expose(t, reg, "missing2", "s", "string", "")
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		t.Errorf("after declaring: Check = %v", err)
 	}
 	out, _ := mustMake(t, reg.Lookup("b"), map[string]any{"z": map[string]any{"x": map[string]any{"n": "1"}, "y": map[string]any{"s": 2}}})
@@ -354,7 +354,7 @@ func TestForwardReference(t *testing.T) {
 		"details", "}", "",
 		"code", "string", "default 'unknown'",
 	)
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		t.Fatal(err)
 	}
 	out, _ := mustMake(t, users, seedUsers())
@@ -371,7 +371,7 @@ func TestCheckBareDefaultThatFails(t *testing.T) {
 	expose(t, reg, "order", "card", "$card", "default", "ok", "$fine", "default")
 	expose(t, reg, "card", "number", "string", "req")
 	expose(t, reg, "fine", "number", "string", "req | default 'x'")
-	err := reg.Check()
+	err := reg.Verify()
 	want := `dsl: entity "order", field "card" (triple 1, rules): its bare default makes $card from an empty input, which fails: number: is required`
 	if err == nil || err.Error() != want {
 		t.Errorf("Check = %v\nwant %s", err, want)
@@ -532,7 +532,7 @@ func TestCheckBareDefaultChain(t *testing.T) {
 	}
 	expose(t, reg, "e40", "z", "number", "default 1")
 	var err error
-	alloc, _ := allocated(func() { err = reg.Check() })
+	alloc, _ := allocated(func() { err = reg.Verify() })
 	var list dsl.ErrorList
 	if !errors.As(err, &list) || len(list) == 0 || !strings.Contains(list[0].Error(), "writes more than 1048576 bytes") {
 		t.Fatalf("Check = %v, want the chains reported", err)

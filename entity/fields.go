@@ -216,25 +216,6 @@ func (f *Field) Optional() bool {
 		f.OmitNil || f.OmitEmpty || f.WriteOnly
 }
 
-// WrittenByDefault reports whether a response without options (no
-// selection, no flags, no version) writes the field: it is not lazy nor
-// writeonly, has no `if`, and no other field of a later version range
-// writes its key.
-func (f *Field) WrittenByDefault() bool {
-	if f == nil {
-		return false
-	}
-	n := f.node
-	return n == nil || !n.lazy && !n.writeOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed())
-}
-
-// ReadByDefault reports whether a request without options (MakeRequest,
-// Bind) reads and checks the field: every field but readonly ones, those
-// whose `if` holds no flag of the call and those another field of a later
-// version range reads. (A lazy field is read: a selection never skips a
-// check.)
-func (f *Field) ReadByDefault() bool { return f != nil && f.node.readByDefault() }
-
 // readByDefault is Field.ReadByDefault's answer for n.
 func (n *node) readByDefault() bool {
 	return n == nil || !n.readOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed())

@@ -163,19 +163,14 @@ func (r *Registry) DeclareFlags(names ...string) error {
 	return nil
 }
 
-// DeclaredFlags returns the registry's declared flags, sorted.
-func (r *Registry) DeclaredFlags() []string {
-	if r == nil {
-		return nil
-	}
-	t := r.flags.Load()
+// declaredNames returns the names of the declared flags, by bit.
+func (t *flagTable) declaredNames() []string {
 	var out []string
 	for b, name := range t.list() {
 		if t.declared&(1<<b) != 0 {
 			out = append(out, name)
 		}
 	}
-	slices.Sort(out)
 	return out
 }
 
@@ -1081,3 +1076,20 @@ func (r *run) made() *objectMade {
 	}
 	return &objectMade{ver: r.ver, flags: r.flags}
 }
+
+// DeclaredFlags returns the registry's declared flags, sorted.
+func (r *Registry) DeclaredFlags() []string {
+	if r == nil {
+		return nil
+	}
+	t := r.flags.Load()
+	var out []string
+	for b, name := range t.list() {
+		if t.declared&(1<<b) != 0 {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
