@@ -29,6 +29,16 @@ if ! "$staticcheck" -version 2>/dev/null | grep -qF "(${staticcheck_version#v})"
   GOBIN=$gobin go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
 fi
 
+# The schematest module runs the schemas through validators written in
+# JavaScript too (ajv with ajv-formats, @seriousme/openapi-schema-validator),
+# pinned in schematest/js/package-lock.json and installed here with npm ci
+# (node 20 or later) when they are missing or older than the lock file.
+js=schematest/js
+if [ -f "$js/package-lock.json" ] && { [ ! -f "$js/node_modules/.package-lock.json" ] || [ "$js/package-lock.json" -nt "$js/node_modules/.package-lock.json" ]; }; then
+  echo "== installing the schema validators (npm ci in $js)"
+  (cd "$js" && npm ci --no-audit --no-fund)
+fi
+
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 for m in "${modules[@]}"; do

@@ -36,8 +36,10 @@ import (
 //		// u holds what the declaration allows, nothing else
 //	}
 //
-// The errors are MakeRequest's, as they are: a *ValidationError for the
-// fields that fail, an *InputError for the request itself. A dst that is
+// The errors are MakeRequest's, as they are: a *ValidationError (400) for
+// the fields that fail, an *InputError for the request itself, each in the
+// request's language. A handler's own checks join the library's errors in
+// one problem through Entity.Fail. A dst that is
 // not a non-nil pointer to a struct, a map or an interface is a
 // programming error, returned before the request is read. A dst whose
 // fields cannot hold the values the entity makes (an int field for a
@@ -59,7 +61,7 @@ func (e *Entity) Bind(r *http.Request, dst any, opts ...Option) error {
 		return err
 	}
 	if err := json.Unmarshal(o.declaredText(), dst); err != nil {
-		return decodeError(e, dst, err)
+		return inLang(decodeError(e, dst, err), e.reg.requestLang(r, opts)) // its 500 in the request's language
 	}
 	return nil
 }

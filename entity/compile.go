@@ -16,17 +16,18 @@ import (
 
 // compiler turns one parsed declaration into a plan, collecting every error.
 type compiler struct {
-	reg   *Registry
-	ent   *Entity
-	depth int // of the groups around the field compiled
-	errs  dsl.ErrorList
-	flags *flagTable // the registry's flags and those the declaration named first (shape.go); nil: none new
+	reg     *Registry
+	ent     *Entity
+	depth   int  // of the groups around the field compiled
+	example bool // an example is being compiled, not a default: see valueWord
+	errs    dsl.ErrorList
+	flags   *flagTable // the registry's flags and those the declaration named first (shape.go); nil: none new
 }
 
 // compile builds the entity for decl. References are resolved to slots of
 // reg, created empty for names not declared yet.
 func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
-	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl, methods: decl.Methods}}
+	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl, methods: decl.Methods, cache: new(entityCache)}}
 	if !reg.keyCase.valid() {
 		c.errs.Add(&dsl.Error{Entity: decl.Name, Msg: fmt.Sprintf("the registry's key case %v is not a style: give KeyCase one of CamelCase, SnakeCase, KebabCase, PascalCase or AsDeclared", reg.keyCase)})
 	}
@@ -66,6 +67,7 @@ func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 		seen[key] = append(seen[key], n)
 		p.nodes = append(p.nodes, n)
 	}
+	c.resolveCross(p)
 	for _, same := range seen {
 		if len(same) < 2 {
 			continue
@@ -110,11 +112,12 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	n = &node{in: f.Name, out: f.Name, decl: f}
 	if f.Kind != dsl.FieldGroup && isHeaderName(f.Name) {
 		n.header = textproto.CanonicalMIMEHeaderKey(f.Name) // the base plan's: the request view reads it at the top only
+		n.src = srcHeader
 		if c.depth > 0 {
 			c.errorf(f, f.Pos, "%q is a header field (its name starts with X-), which a request reads from its headers: declare it at the top level of the entity, not in a group", f.Name)
 		}
 	}
-	var defRule, msgRule *dsl.Rule
+	var defRule, msgRule, exRule *dsl.Rule
 	renamed := false
 	for _, r := range f.Rules {
 		switch rules.LookupDirective(r.Name) {
@@ -189,8 +192,24 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			n.merge = true
 		case rules.DirectiveEach: // issue 14: typedlist.go
 			c.each(f, n, r)
-		case rules.DirectiveFormat: // issue 14: format.go
+		case rules.DirectiveFormat: // format.go
 			c.format(f, n, r)
+		case rules.DirectivePath, rules.DirectiveQuery, rules.DirectiveHeader, rules.DirectiveCookie:
+			c.source(f, n, r, rules.LookupDirective(r.Name))
+		case rules.DirectiveRequiredIf, rules.DirectiveRequiredWith, rules.DirectiveRequiredWithout, rules.DirectiveExcludedWith:
+			c.cross(f, n, r, rules.LookupDirective(r.Name))
+		case rules.DirectiveDoc:
+			if len(r.Args) != 1 || strings.TrimSpace(r.Args[0].Text) == "" {
+				c.errorf(f, r.Pos, "rule %q takes one argument, the description", r.Name)
+				continue
+			}
+			n.doc = r.Args[0].Text
+		case rules.DirectiveExample:
+			if len(r.Args) != 1 {
+				c.errorf(f, r.Pos, "rule %q takes one argument, the example value", r.Name)
+				continue
+			}
+			exRule = r
 		default:
 			if f.Kind == dsl.FieldRef && f.List && listRules[strings.ToLower(r.Name)] {
 				c.rule(f, n, r, strings.ToLower(r.Name)) // a []$name's count of elements
@@ -211,7 +230,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	switch f.Kind {
 	case dsl.FieldGroup:
 		for _, r := range f.Rules {
-			if d := rules.LookupDirective(r.Name); !slices.Contains(groupDirectives, d) {
+			if d := rules.LookupDirective(r.Name); !slices.Contains(groupDirectives, d) && !d.Source() {
 				if d == rules.DirectiveOmitNil {
 					c.errorf(f, r.Pos, "omitnil cannot apply to a group, which is never null: omitempty leaves out an empty one")
 					continue
@@ -229,7 +248,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 				if len(r.Args) > 0 {
 					c.errorf(f, r.Args[0].Pos, "a default on a reference takes no value: a bare default makes %q from an empty input", f.Ref)
 				}
-			case d == rules.NotDirective && f.List && listRules[strings.ToLower(r.Name)]:
+			case d == rules.NotDirective && f.List && listRules[strings.ToLower(r.Name)], d.Source(), d.Cross():
 			case !slices.Contains(refDirectives, d):
 				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only %s", r.Name, f.Ref, directiveList(refDirectives))
 			}
@@ -248,6 +267,9 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 		if defRule != nil {
 			c.defaultValue(f, n, defRule)
 		}
+		if exRule != nil {
+			c.exampleValue(f, n, exRule)
+		}
 		if n.from == nil {
 			setFast(n) // the fast path reads the field's own name
 		}
@@ -263,10 +285,41 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 var (
 	groupDirectives = []rules.Directive{rules.DirectiveNone, rules.DirectiveRename, rules.DirectiveMsg,
 		rules.DirectiveLazy, rules.DirectiveIf, rules.DirectiveUnless, rules.DirectiveSince, rules.DirectiveUntil,
-		rules.DirectiveOmitEmpty, rules.DirectiveReadOnly, rules.DirectiveWriteOnly, rules.DirectiveFrom}
+		rules.DirectiveOmitEmpty, rules.DirectiveReadOnly, rules.DirectiveWriteOnly, rules.DirectiveFrom, rules.DirectiveDoc}
 	refDirectives = append([]rules.Directive{rules.DirectiveReq, rules.DirectiveDefault, rules.DirectiveSecret,
 		rules.DirectiveOmitNil, rules.DirectiveMerge}, groupDirectives...)
 )
+
+// source compiles a source directive: where a request reads the field
+// (compile_view.go). Only a value field at the top level of an entity has
+// one; its argument names the parameter, the header or the cookie (by
+// default the field's key, a header's its declared name).
+func (c *compiler) source(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directive) {
+	switch {
+	case f.Kind != dsl.FieldValue:
+		c.errorf(f, r.Pos, "%s applies to a value field: a request reads a group or a $ref from its body", r.Name)
+		return
+	case c.depth > 0:
+		c.errorf(f, r.Pos, "%s says where a request reads the field, which only a field at the top level of an entity has: move it out of its group", r.Name)
+		return
+	case n.src != srcBody && !(n.src == srcHeader && isHeaderName(f.Name) && d == rules.DirectiveHeader):
+		// (A field named X-… is a header field: header may only name it.)
+		c.errorf(f, r.Pos, "a field is read from one place: %s and %s", srcNames[n.src], r.Name)
+		return
+	case len(r.Args) > 1:
+		c.errorf(f, r.Pos, "rule %q takes at most one argument, the name the request gives it", r.Name)
+		return
+	}
+	n.src = srcKind(d - rules.DirectivePath + rules.Directive(srcPath))
+	n.param = ""
+	if len(r.Args) == 1 {
+		if r.Args[0].Text == "" {
+			c.errorf(f, r.Args[0].Pos, "%s: the name is empty", r.Name)
+			return
+		}
+		n.param = r.Args[0].Text
+	}
+}
 
 // listRules are the rules a []$name takes, on its count of elements.
 var listRules = map[string]bool{"min": true, "max": true, "range": true, "minmax": true, "len": true}
@@ -527,18 +580,18 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 			v, _ = convert(n.typ, raw{kind: rawStr, s: a.Text}, nil)
 		}
 		if v.Kind == rules.Null && !(n.typ == rules.Any && a.Text == "null" && !a.Quoted) {
-			c.errorf(f, pos, "default %q is not a valid %s", a.Text, n.typ)
+			c.errorf(f, pos, "%s %q is not a valid %s", c.valueWord(), a.Text, n.typ)
 			return
 		}
 	}
 	if v.Kind == rules.Null && n.req {
-		c.errorf(f, pos, "the default is null, which req rejects on every call")
+		c.errorf(f, pos, "the %s is null, which req rejects on every call", c.valueWord())
 		return
 	}
 	if v.Kind != rules.Null && len(n.xforms) > 0 {
 		var err error
 		if v, err = transformDefault(n, v); err != nil {
-			c.errorf(f, pos, "the default fails %v", err)
+			c.errorf(f, pos, "the %s fails %v", c.valueWord(), err)
 			return
 		}
 	}
@@ -548,7 +601,7 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 				break
 			}
 			if err := runCheck(ck, v); err != nil {
-				c.errorf(f, pos, "the default fails rule %q: %v", ck.rule, err)
+				c.errorf(f, pos, "the %s fails rule %q: %v", c.valueWord(), ck.rule, err)
 				return
 			}
 		}
@@ -561,12 +614,35 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 		js, err = appendValue(nil, n.typ, v, defaultDepth, maxOutputLimit)
 	}
 	if err != nil {
-		c.errorf(f, pos, "the default cannot be written as JSON: %v", err)
+		c.errorf(f, pos, "the %s cannot be written as JSON: %v", c.valueWord(), err)
 		return
 	}
 	n.hasDefault = true
 	n.defNull = v.Kind == rules.Null
 	n.defJSON = js
+}
+
+// exampleValue compiles `example 'value'`: the value is converted, judged
+// and written as a default is, so that an example never breaks the
+// field's own rules.
+func (c *compiler) exampleValue(f *dsl.Field, n *node, r *dsl.Rule) {
+	tmp := *n
+	tmp.hasDefault, tmp.defJSON = false, nil
+	c.example = true
+	c.defaultValue(f, &tmp, r)
+	c.example = false
+	if tmp.hasDefault && !tmp.defNull {
+		n.example = tmp.defJSON
+	}
+}
+
+// valueWord names the value being compiled in an error: a default, or an
+// example.
+func (c *compiler) valueWord() string {
+	if c.example {
+		return "example"
+	}
+	return "default"
 }
 
 // zeroValue is the value of a bare default: the kind's zero value

@@ -120,17 +120,17 @@ var declErrorTests = []struct {
 	{"duplicate key via a group rename", []string{"a", "string", "", "g", "{", "rename a", "x", "string", "", "g", "}", ""},
 		`dsl: entity "e", field "g" (triple 2, name): output key "a" is already written by field "a" (triple 1)`},
 	{"req on a group", []string{"g", "{", "req", "a", "string", "", "g", "}", ""},
-		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"req\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    req\n    ^"},
+		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"req\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    req\n    ^"},
 	{"min on a group", []string{"g", "{", "rename h | min 1", "a", "string", "", "g", "}", ""},
-		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"min\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    rename h | min 1\n               ^"},
+		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"min\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    rename h | min 1\n               ^"},
 	{"default on a group", []string{"g", "{", "default", "a", "string", "", "g", "}", ""},
-		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"default\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    default\n    ^"},
+		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"default\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    default\n    ^"},
 	{"rules on }", []string{"g", "{", "", "a", "string", "", "g", "}", "rename x"},
 		"dsl: entity \"e\", field \"g\" (triple 3, rules): the closing \"}\" of group \"g\" takes no rules\n    rename x\n    ^"},
 	{"min on a $ref", []string{"r", "$x", "min 1"},
-		"dsl: entity \"e\", field \"r\" (triple 1, rules): rule \"min\" cannot apply to a reference ($x): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    min 1\n    ^"},
+		"dsl: entity \"e\", field \"r\" (triple 1, rules): rule \"min\" cannot apply to a reference ($x): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    min 1\n    ^"},
 	{"email on a $ref", []string{"r", "$x", "req | email"},
-		"dsl: entity \"e\", field \"r\" (triple 1, rules): rule \"email\" cannot apply to a reference ($x): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    req | email\n          ^"},
+		"dsl: entity \"e\", field \"r\" (triple 1, rules): rule \"email\" cannot apply to a reference ($x): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    req | email\n          ^"},
 	{"default with a value on a $ref", []string{"r", "$x", "default 5"},
 		"dsl: entity \"e\", field \"r\" (triple 1, rules): a default on a reference takes no value: a bare default makes \"x\" from an empty input\n    default 5\n            ^"},
 	{"def with a quoted value on a $ref", []string{"r", "$x", "def '{}'"},
@@ -289,7 +289,7 @@ func TestDeclErrorsAfterSyntaxError(t *testing.T) {
 // TestCheck: Check lists every $ref that names no entity, at once.
 func TestCheck(t *testing.T) {
 	reg := entity.NewRegistry()
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		t.Errorf("empty registry: Check = %v", err)
 	}
 	expose(t, reg, "a",
@@ -302,7 +302,7 @@ func TestCheck(t *testing.T) {
 		"z", "$a", "",
 		"w", "$missing1", "",
 	)
-	err := reg.Check()
+	err := reg.Verify()
 	var list dsl.ErrorList
 	if !errors.As(err, &list) {
 		t.Fatalf("Check = %v (%T), want a dsl.ErrorList", err, err)
@@ -322,13 +322,13 @@ func TestCheck(t *testing.T) {
 
 	// Making an entity that reaches a missing one fails with
 	// ErrUnknownEntity; declaring it fixes both.
-	_, err = reg.MakeJSON("b", map[string]any{})
+	_, err = reg.Lookup("b").MakeJSON(map[string]any{})
 	if !errors.Is(err, entity.ErrUnknownEntity) {
 		t.Errorf("MakeJSON with a missing $ref: %v, want ErrUnknownEntity", err)
 	}
 	expose(t, reg, "missing1", "n", "number", "")
 	expose(t, reg, "missing2", "s", "string", "")
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		t.Errorf("after declaring: Check = %v", err)
 	}
 	out, _ := mustMake(t, reg.Lookup("b"), map[string]any{"z": map[string]any{"x": map[string]any{"n": "1"}, "y": map[string]any{"s": 2}}})
@@ -354,7 +354,7 @@ func TestForwardReference(t *testing.T) {
 		"details", "}", "",
 		"code", "string", "default 'unknown'",
 	)
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		t.Fatal(err)
 	}
 	out, _ := mustMake(t, users, seedUsers())
@@ -371,7 +371,7 @@ func TestCheckBareDefaultThatFails(t *testing.T) {
 	expose(t, reg, "order", "card", "$card", "default", "ok", "$fine", "default")
 	expose(t, reg, "card", "number", "string", "req")
 	expose(t, reg, "fine", "number", "string", "req | default 'x'")
-	err := reg.Check()
+	err := reg.Verify()
 	want := `dsl: entity "order", field "card" (triple 1, rules): its bare default makes $card from an empty input, which fails: number: is required`
 	if err == nil || err.Error() != want {
 		t.Errorf("Check = %v\nwant %s", err, want)
@@ -532,7 +532,7 @@ func TestCheckBareDefaultChain(t *testing.T) {
 	}
 	expose(t, reg, "e40", "z", "number", "default 1")
 	var err error
-	alloc, _ := allocated(func() { err = reg.Check() })
+	alloc, _ := allocated(func() { err = reg.Verify() })
 	var list dsl.ErrorList
 	if !errors.As(err, &list) || len(list) == 0 || !strings.Contains(list[0].Error(), "writes more than 1048576 bytes") {
 		t.Fatalf("Check = %v, want the chains reported", err)
@@ -570,7 +570,7 @@ var richDeclErrorTests = []struct {
 	{"lower on a number", []string{"n", "number", "lower"},
 		"dsl: entity \"e\", field \"n\" (triple 1, rules): rule \"lower\" cannot apply to a number field\n    lower\n    ^"},
 	{"upper on a reference", []string{"u", "$u", "upper"},
-		"dsl: entity \"e\", field \"u\" (triple 1, rules): rule \"upper\" cannot apply to a reference ($u): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    upper\n    ^"},
+		"dsl: entity \"e\", field \"u\" (triple 1, rules): rule \"upper\" cannot apply to a reference ($u): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    upper\n    ^"},
 	{"a transformed default that fails", []string{"s", "string", "upper | in a b | default a"},
 		"dsl: entity \"e\", field \"s\" (triple 1, rules): the default fails rule \"in\": must be one of \"a\", \"b\"\n    upper | in a b | default a\n                             ^"},
 	{"each on a number", []string{"n", "number", "each 'min 1'"},
@@ -588,7 +588,7 @@ var richDeclErrorTests = []struct {
 	{"each with a syntax error", []string{"tags", "[]string", "each 'min 1 |'"},
 		"dsl: entity \"e\", field \"tags\" (triple 1, rules): each: empty rule after \"|\"\n    each 'min 1 |'\n                ^"},
 	{"each on a reference", []string{"u", "$u", "each 'min 1'"},
-		"dsl: entity \"e\", field \"u\" (triple 1, rules): rule \"each\" cannot apply to a reference ($u): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    each 'min 1'\n    ^"},
+		"dsl: entity \"e\", field \"u\" (triple 1, rules): rule \"each\" cannot apply to a reference ($u): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    each 'min 1'\n    ^"},
 	{"each with a rule of another type", []string{"ns", "[]int", "each 'email'"},
 		"dsl: entity \"e\", field \"ns\" (triple 1, rules): rule \"email\" cannot apply to a number field\n    each 'email'\n          ^"},
 	{"in on a typed list", []string{"tags", "[]string", "in a b"},
@@ -618,9 +618,9 @@ var richDeclErrorTests = []struct {
 	{"format unix with an argument", []string{"d", "date", "format unix ms"},
 		"dsl: entity \"e\", field \"d\" (triple 1, rules): format unix: takes no arguments, got 1\n    format unix ms\n           ^"},
 	{"format on a group", []string{"g", "{", "format date", "g", "}", ""},
-		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"format\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    format date\n    ^"},
+		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"format\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    format date\n    ^"},
 	{"format on a reference", []string{"u", "$u", "format date"},
-		"dsl: entity \"e\", field \"u\" (triple 1, rules): rule \"format\" cannot apply to a reference ($u): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    format date\n    ^"},
+		"dsl: entity \"e\", field \"u\" (triple 1, rules): rule \"format\" cannot apply to a reference ($u): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    format date\n    ^"},
 	{"format in each on the wrong type", []string{"ns", "[]int", "each 'format unix'"},
 		"dsl: entity \"e\", field \"ns\" (triple 1, rules): format \"unix\" cannot apply to a number field\n    each 'format unix'\n                 ^"},
 	{"format on a typed list", []string{"ds", "[]date", "format unix"},

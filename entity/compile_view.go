@@ -32,6 +32,7 @@ type viewBuilder struct {
 	ent    *Entity
 	reads  map[*inputTable][]slotRead // what reads each table's slots, for DenyUnknown
 	tables []*inputTable
+	params []*node // a request view's fields read from the path, query, headers or cookies
 }
 
 // slotRead is one node reading a slot, under the conditions of its own and
@@ -43,17 +44,21 @@ type slotRead struct {
 
 // views compiles the entity's two views from its base plan.
 func (c *compiler) views() {
-	e := c.ent
 	for _, d := range [...]direction{dirResponse, dirRequest} {
-		vb := &viewBuilder{d: d, ent: e, reads: map[*inputTable][]slotRead{}}
-		root := vb.plan(e.base, vb.table(), true, nil)
-		root.ent, root.checksUnknown = e, true
-		for _, t := range vb.tables {
-			t.keys = jsontape.NewKeyTable(t.slots)
-			t.conds = condSlots(t, vb.reads[t])
-		}
-		e.views[d] = root
+		c.ent.views[d] = buildView(c.ent, d)
 	}
+}
+
+// buildView compiles the view of direction d of e's base plan.
+func buildView(e *Entity, d direction) *objectPlan {
+	vb := &viewBuilder{d: d, ent: e, reads: map[*inputTable][]slotRead{}}
+	root := vb.plan(e.base, vb.table(), true, nil)
+	root.ent, root.checksUnknown, root.params = e, true, vb.params
+	for _, t := range vb.tables {
+		t.keys = jsontape.NewKeyTable(t.slots)
+		t.conds = condSlots(t, vb.reads[t])
+	}
+	return root
 }
 
 // table makes a new input table of the view.
@@ -68,6 +73,10 @@ func (vb *viewBuilder) table() *inputTable {
 // the groups around it.
 func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*condition) *objectPlan {
 	p := &objectPlan{in: t, dir: vb.d, owner: vb.ent}
+	var copies map[*node]*node // for the cross-field rules
+	if len(base.cross) > 0 {
+		copies = map[*node]*node{}
+	}
 	for _, bn := range base.nodes {
 		switch {
 		case vb.d == dirResponse && bn.writeOnly:
@@ -80,6 +89,15 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		}
 		n := new(node)
 		*n = *bn
+		n.crossIdx, n.crossDecls = -1, nil
+		if copies != nil {
+			copies[bn] = n
+		}
+		if vb.d >= dirPatchCurrent && (n.writeOnly || vb.d == dirPatch && n.readOnly) {
+			// A patch needs no writeonly value the server does not hold,
+			// and takes readonly ones from the current value only.
+			n.patchReq, n.req = n.req && n.writeOnly, false
+		}
 		if len(p.nodes) > 0 {
 			n.key = append(n.key, ',')
 		}
@@ -89,13 +107,17 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		if n.cond != nil {
 			c = append(slices.Clip(chain), n.cond)
 		}
-		if vb.d == dirRequest {
+		if vb.d == dirRequest || vb.d == dirPatch {
 			vb.requestNode(n, t, top, c)
 		} else {
 			vb.responseNode(n, t, c)
 		}
 		p.nodes = append(p.nodes, n)
 		p.shaped = p.shaped || n.lazy || n.cond != nil || n.omit != omitNone || n.merge
+	}
+	if copies != nil {
+		p.cross = crossView(base.cross, copies)
+		p.shaped = p.shaped || len(p.cross) > 0
 	}
 	return p
 }
@@ -104,7 +126,7 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 // under its declared name, or at its from path; a group reads the same
 // input object as its parent, or the object at its from path.
 func (vb *viewBuilder) responseNode(n *node, t *inputTable, chain []*condition) {
-	n.header = "" // server data has no headers: an X- field is a key like any
+	n.header, n.src = "", srcBody // server data has no headers: an X- field is a key like any
 	switch {
 	case n.from != nil:
 		first := *n.from.first
@@ -128,10 +150,25 @@ func (vb *viewBuilder) responseNode(n *node, t *inputTable, chain []*condition) 
 func (vb *viewBuilder) requestNode(n *node, t *inputTable, top bool, chain []*condition) {
 	n.from = nil
 	n.in, n.header = n.out, ""
-	if top && isHeaderName(n.decl.Name) {
-		n.in = n.decl.Name
-		n.header = textproto.CanonicalMIMEHeaderKey(n.decl.Name)
-		n.fast = fastNone // never read from a body, by the fast path either
+	switch {
+	case !top:
+		n.src = srcBody // a body's object holds no parameter: an X- field there is never read
+	case n.src != srcBody:
+		// Read from the request itself, never from its body (by the fast
+		// path neither): under the name its directive gives, or its key; a
+		// header under its declared name, case-insensitively.
+		switch {
+		case n.param != "":
+			n.in = n.param
+		case n.src == srcHeader:
+			n.in = n.decl.Name
+		}
+		if n.src == srcHeader {
+			n.header = textproto.CanonicalMIMEHeaderKey(n.in)
+		}
+		n.fast = fastNone
+		vb.params = append(vb.params, n)
+		return
 	}
 	if n.kind == nodeGroup {
 		n.nested = true
@@ -142,9 +179,7 @@ func (vb *viewBuilder) requestNode(n *node, t *inputTable, top bool, chain []*co
 		return // its entity's keys are read from this object (mergeSource)
 	}
 	n.slot = t.slot(n.in)
-	if n.header == "" {
-		vb.reads[t] = append(vb.reads[t], slotRead{n.slot, chain})
-	}
+	vb.reads[t] = append(vb.reads[t], slotRead{n.slot, chain})
 }
 
 // condSlots returns, for each slot of table t, the conditions under which

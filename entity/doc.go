@@ -201,8 +201,11 @@
 // "min.number", "min.list", "range.string.exact"), with phrases for param
 // values ("type.got=string"); then English's; then the rule's own error
 // text. English and Japanese are built in; Registry.SetMessages overrides
-// single messages or adds a language. Under a secret field every message
-// but required's is "is not valid", in the call's language.
+// single messages or adds a language; Registry.DeclareCode declares the
+// codes of a handler's own checks (NewFieldError, Entity.Fail). Under a
+// secret field the messages that may describe the value (in, regex, a
+// custom rule's) are "is not valid", in the call's language; the built-in
+// ones that quote no value stay.
 //
 // An input that cannot be read at all (JSON that does not parse, a
 // body too large, a method not allowed) is an *InputError with its HTTP
@@ -212,31 +215,28 @@
 //
 // Write and WriteError answer errors as RFC 9457 problem details
 // (Content-Type application/problem+json) with "type", "title", "status"
-// and "detail": 400 for field errors, with "errors", one
+// and "detail", in the call's language: 400 for the field errors of a
+// request, with "errors", one
 // {"pointer","path","outputPath","code","params","message"} per field
 // (and "omitted", the count past Registry.SetMaxErrors); an InputError's
 // own status and message, with "offset" for JSON that stops parsing at a
 // known byte, "accept" for a 415, and an Allow header for a 405; and 500,
-// "about:blank", with nothing of the error, for anything else. The types
-// are the registry's problem type base ("/problems/" unless
+// "about:blank", with nothing of the error but an "instance" id, for the
+// field errors of the server's data (Make, Write of a map or a struct…)
+// and anything else. No detail quotes the client's input. The types are
+// the registry's problem type base ("/problems/" unless
 // Registry.SetProblemTypeBase says otherwise) followed by "validation",
-// "invalid-json" or "unsupported-media-type"; any other problem is
-// "about:blank", titled with its status phrase. See WriteError.
+// "invalid-json", "invalid-fields", "invalid-version" or
+// "unsupported-media-type"; any other problem is "about:blank", titled
+// with its status phrase. See WriteError.
 //
 // # Schemas
 //
-// Entity.JSONSchema exports an entity as JSON Schema 2020-12, walked from
-// the plan Make runs: OutputSchema says what Make writes (output names,
-// groups nested, null where a field has no req and no default, no other
-// keys), InputSchema what MakeRequest accepts under its strict
-// conversions (declared names, groups flattened, every lossless form of a
-// value, required where req has no default). Each type's schema comes
-// from rules.Kind.Schema and rules.Kind.InputSchema, each rule's keywords
-// from its rules.Def's Schema hook; a rule without one is named in a
-// "$comment" and in SchemaWarnings. Registry.OpenAPI writes an OpenAPI
-// 3.1 document for a list of Routes (X- fields as header parameters, GET
-// fields as query parameters, the problem details responses), and
-// Registry.OpenAPIComponents the components alone.
+// Package [github.com/expose-go/expose/entity/schema] exports entities as
+// JSON Schema 2020-12 and OpenAPI 3.1, built on the Field view
+// (Entity.Fields for what a response writes, Entity.RequestFields for what
+// a request reads), per audience: given a call's With and Version, it
+// describes what such a call sees.
 //
 // # Limits
 //

@@ -16,8 +16,8 @@ import (
 // otherwise), the view and the limits. Every call starts here.
 func (r *run) start(e *Entity, top topKind, d direction, opts []Option) {
 	r.top, r.dir = top, d
-	r.cfg = config(d == dirRequest, opts)
-	r.cfg.request = d == dirRequest
+	r.cfg = config(d == dirRequest || d == dirPatch, opts) // what a client sent is read strictly
+	r.cfg.request = d == dirRequest || d == dirPatch
 	r.init(e, opts)
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/pathfmt"
 )
 
 // The error types of the package, and statusOf, the one place that decides
@@ -60,8 +61,12 @@ type FieldError struct {
 	// rendered when the error is built, in the call's language (Lang, or a
 	// request's Accept-Language): the field's own msg, else the catalog's
 	// message for Code (see Registry.SetMessages), else the rule's error
-	// text. Under a secret field it is "is not valid" in that language
-	// (but for required, and a field's own msg, which holds no value).
+	// text. Under a secret field it is "is not valid" in that language for
+	// the rules whose words may describe the value (in, regex, a custom
+	// rule's); the built-in messages that quote no value (those of req,
+	// type, min, max, len, range, email, url and date) and a field's own
+	// msg stay. An error of NewFieldError has its Message rendered when
+	// Entity.Fail answers it.
 	Message string
 	// Pointer is where the value was read, as an RFC 6901 JSON Pointer into
 	// the input: "/list/1/mail".
@@ -78,11 +83,16 @@ type FieldError struct {
 	// for depth, "omitted" for limit; nil when there are none. Each
 	// FieldError has its own.
 	Params map[string]any
+	// In says where a request's value was when it was not in the body: the
+	// parameter's place, "path", "query", "header" or "cookie" (Path is
+	// then the parameter's name); "" for the body, server data, and any
+	// value below the top level.
+	In string
 
 	cause error
 }
 
-// Error returns "Path: Message".
+// Error returns "Path: Message" (the Code when there is no Message yet).
 func (e *FieldError) Error() string {
 	if e == nil {
 		return "entity: <nil FieldError>"
@@ -94,7 +104,71 @@ func (e *FieldError) Error() string {
 	if p == "" {
 		p = "(root)"
 	}
+	if e.Message == "" {
+		return p + ": " + e.Code
+	}
 	return p + ": " + e.Message
+}
+
+// NewFieldError returns the error of a field that fails a check of the
+// application's own (a handler's "no customer 42"): the value at pointer,
+// an RFC 6901 JSON Pointer into the request ("/items/0/sku"; "" for the
+// whole; one that does not start with "/" is read as if it did), fails
+// what code names, a code declared with Registry.DeclareCode, with params
+// for the placeholders of its messages. Its Path and OutputPath are the
+// pointer's path ("items[0].sku": a token of digits is an index), its
+// Rule and Code are code; its Message is rendered, in the request's
+// language, when Entity.Fail makes it part of a problem.
+//
+// The params are written to the client as they are, in "params" and in
+// the message: put nothing there that the client must not see.
+func NewFieldError(pointer, code string, params map[string]any) *FieldError {
+	if pointer != "" && pointer[0] != '/' {
+		pointer = "/" + pointer
+	}
+	var path []byte
+	for i, tok := range pointerTokens(pointer) {
+		switch {
+		case isIndexToken(tok):
+			n, _ := strconv.Atoi(tok)
+			path = pathfmt.AppendIndex(path, n)
+		case i == 0:
+			path = pathfmt.AppendFirstKey(path, tok)
+		default:
+			path = pathfmt.AppendKey(path, tok)
+		}
+	}
+	p := string(path)
+	return &FieldError{Path: p, OutputPath: p, Pointer: pointer, Rule: code, Code: code, Params: params}
+}
+
+// pointerTokens returns the reference tokens of an RFC 6901 JSON Pointer,
+// unescaped.
+func pointerTokens(pointer string) []string {
+	if pointer == "" {
+		return nil
+	}
+	toks := strings.Split(pointer[1:], "/")
+	for i, t := range toks {
+		if strings.Contains(t, "~") {
+			toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+		}
+	}
+	return toks
+}
+
+// isIndexToken reports whether a pointer token is an array index: digits,
+// without a leading zero (RFC 6901 4), of at most 9 of them.
+func isIndexToken(t string) bool {
+	if t == "" || len(t) > 9 || len(t) > 1 && t[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if t[i] < '0' || t[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // Unwrap returns the underlying error, if any: ErrDepth, the error a rule
@@ -115,10 +189,23 @@ func (e *FieldError) Unwrap() error {
 // At most Registry.MaxErrors field errors are collected (default 100);
 // past them Omitted counts the rest, and Fields ends with one summary entry
 // of rule "limit": "and N more field errors, not listed".
+//
+// The error of a request (MakeRequest, Bind) is the client's: it answers
+// 400 and lists every field. The error of a response-side call (Make,
+// MakeJSON, AppendJSON, MakeList, Write of anything but an *http.Request)
+// is the server's: its data fails its own entity; it answers 500, with a
+// body that says nothing of it (see WriteError), and reaches the handler
+// and the registry's log hook whole. A ValidationError built outside the
+// package is a request's.
 type ValidationError struct {
 	Entity  string
 	Fields  []*FieldError
 	Omitted int
+
+	// response marks the error of a response-side run: the server's data
+	// failed (see statusOf). It is set in one place, run.err.
+	response bool
+	lang     msgLang // the language of the call's messages
 }
 
 // Error names the entity and lists each failing field's Path, rule and
@@ -155,8 +242,9 @@ func (e *ValidationError) Error() string {
 	return b.String()
 }
 
-// StatusCode returns 400 (Bad Request): the input, not the server, is at
-// fault.
+// StatusCode returns 400 (Bad Request) for the error of a request, whose
+// input is at fault, and 500 for that of the server's data (see
+// ValidationError).
 func (e *ValidationError) StatusCode() int { return statusOf(e) }
 
 // Is reports whether target is ErrValidation.
@@ -204,6 +292,12 @@ type InputError struct {
 	Offset int
 
 	hasOffset bool
+
+	// The text of the error as the catalogs have it: Msg is its English
+	// rendering, and the problem's detail its rendering in lang.
+	key    string         // a key of problemTexts
+	params map[string]any // its placeholders' values
+	lang   msgLang        // the language of the call that failed
 }
 
 // HasOffset reports whether Offset locates the error in the input: true
@@ -214,10 +308,20 @@ type InputError struct {
 // then.
 func (e *InputError) HasOffset() bool { return e != nil && e.hasOffset }
 
-// jsonInputError returns the InputError (400, ErrInvalidJSON) of JSON input
-// that fails at byte off, as msg (which says so) explains.
-func jsonInputError(off int, msg string) *InputError {
-	return &InputError{Status: http.StatusBadRequest, Msg: msg, Err: ErrInvalidJSON, Offset: off, hasOffset: true}
+// newInputError returns the InputError for what err (ErrInvalidJSON,
+// ErrBodyTooLarge, ErrMethod, or an error wrapping one) says is wrong,
+// with the status statusOf gives it and the text of problemTexts that key
+// names, with params: its Msg is the text in English, and a problem
+// writes it in the language of the call. An "offset" param (an int) is
+// also the error's Offset. The text holds nothing of the client's input
+// (no value, no header's text): the offset says where.
+func newInputError(err error, key string, params map[string]any) *InputError {
+	ie := &InputError{Status: statusOf(err), Err: err, key: key, params: params}
+	if off, ok := params["offset"].(int); ok {
+		ie.Offset, ie.hasOffset = off, true
+	}
+	ie.Msg = builtinCatalogs().text(0, key, params)
+	return ie
 }
 
 // AcceptedMediaTypes are the request body media types MakeRequest reads:
@@ -225,18 +329,13 @@ func jsonInputError(off int, msg string) *InputError {
 // names them in its Accept header and its "accept" member.
 const AcceptedMediaTypes = "application/json, application/x-www-form-urlencoded, multipart/form-data"
 
-// inputError returns the InputError for what err (ErrInvalidJSON,
-// ErrBodyTooLarge, ErrMethod, or an error wrapping one) says is wrong,
-// with the status statusOf gives it.
-func inputError(err error, msg string) *InputError {
-	return &InputError{Status: statusOf(err), Msg: msg, Err: err}
-}
-
 // requestTooLarge returns the InputError (413) of a request whose output
 // passed its limit (err wraps ErrTooLarge). The same ErrTooLarge from Make
 // or Write is the server's data, and statusOf gives it 500.
-func requestTooLarge(err error, msg string) *InputError {
-	return &InputError{Status: http.StatusRequestEntityTooLarge, Msg: msg, Err: err}
+func requestTooLarge(err error, limit int) *InputError {
+	ie := newInputError(err, "problem.body.output", map[string]any{"limit": int64(limit)})
+	ie.Status = http.StatusRequestEntityTooLarge
+	return ie
 }
 
 // Error returns "entity: " and the message.
@@ -366,7 +465,9 @@ type statusCoder interface{ StatusCode() int }
 // statusOf returns the HTTP status that err is answered with, the one
 // place that decides it:
 //
-//   - a *ValidationError: 400, the client's fields are at fault;
+//   - a *ValidationError: 400, the client's fields are at fault, but for
+//     one of a response-side run (ValidationError.response), whose data
+//     is the server's: 500;
 //   - an *InputError whose Status is a client error (4xx): that status;
 //   - an error wrapping ErrMethod: 405; ErrBodyTooLarge: 413;
 //     ErrUnsupportedMediaType: 415; ErrInvalidJSON, ErrInvalidFields,
@@ -381,6 +482,9 @@ func statusOf(err error) int {
 	switch {
 	case err == nil:
 	case errors.As(err, &ve) && ve != nil:
+		if ve.response {
+			return http.StatusInternalServerError
+		}
 		return http.StatusBadRequest
 	case errors.As(err, &ie) && ie != nil && isClientError(ie.Status):
 		return ie.Status
@@ -411,8 +515,9 @@ func isClientError(status int) bool { return status >= 400 && status < 500 }
 // bindError is a decode error of Bind: its own message, which quotes no
 // value, over encoding/json's error.
 type bindError struct {
-	msg string
-	err error
+	msg  string
+	err  error
+	lang msgLang // the request's, for the 500 it answers
 }
 
 func (e *bindError) Error() string { return e.msg }
@@ -431,6 +536,14 @@ var errTooLarge = errors.New("passes the output limit")
 
 // errUnsupportedValue reports a value that JSON cannot hold (NaN, a channel).
 var errUnsupportedValue = errors.New("cannot be written as JSON")
+
+// errCross are the errors of the cross-field rules, by kind.
+var errCross = [...]error{
+	crossRequiredIf:      errors.New("is required when another field has a given value"),
+	crossRequiredWith:    errors.New("is required when another field is given"),
+	crossRequiredWithout: errors.New("is required when the other fields are not given"),
+	crossExcludedWith:    errors.New("must be absent when another field is given"),
+}
 
 // errRequired is the error of req.
 var errRequired = errors.New("is required")
@@ -453,6 +566,9 @@ type LoadError struct {
 
 // Error lists every error, one after the other.
 func (e *LoadError) Error() string {
+	if e == nil {
+		return "entity: LoadFS: no error"
+	}
 	var b strings.Builder
 	b.WriteString("entity: LoadFS: ")
 	b.WriteString(strconv.Itoa(len(e.Errors)))
@@ -469,4 +585,182 @@ func (e *LoadError) Error() string {
 }
 
 // Unwrap returns the list of errors, for errors.Is and errors.As.
-func (e *LoadError) Unwrap() error { return e.Errors }
+func (e *LoadError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Errors
+}
+
+// msgLang is the language of a call's messages: one of the languages of
+// the registry's catalogs when the call failed. The errors a call builds
+// keep it, so that the problem written for them, whenever it is, is in
+// the call's language. The zero value is unset: English, when nothing else
+// says otherwise.
+type msgLang struct {
+	cat *catalogs
+	li  int
+}
+
+// catalogs returns the catalogs of the language: the built-in ones when
+// it is unset.
+func (l msgLang) catalogs() *catalogs {
+	if l.cat == nil {
+		return builtinCatalogs()
+	}
+	return l.cat
+}
+
+// langOf returns the language of err, one of the package's errors built by
+// a call, else lang.
+func langOf(err error, lang msgLang) msgLang {
+	var ve *ValidationError
+	var ie *InputError
+	var be *bindError
+	switch {
+	case errors.As(err, &ve) && ve != nil && ve.lang.cat != nil:
+		return ve.lang
+	case errors.As(err, &ie) && ie != nil && ie.lang.cat != nil:
+		return ie.lang
+	case errors.As(err, &be) && be.lang.cat != nil:
+		return be.lang
+	}
+	return lang
+}
+
+// inLang sets the language of err, when it is one of the package's errors
+// whose language is not set yet, to lang, and returns err. The errors are
+// the call's own, new: no other goroutine has them yet.
+func inLang(err error, lang msgLang) error {
+	var ve *ValidationError
+	var ie *InputError
+	var be *bindError
+	if errors.As(err, &ve) && ve != nil && ve.lang.cat == nil {
+		ve.lang = lang
+	}
+	if errors.As(err, &ie) && ie != nil && ie.lang.cat == nil && ie.key != "" {
+		ie.lang = lang
+	}
+	if errors.As(err, &be) && be.lang.cat == nil {
+		be.lang = lang
+	}
+	return err
+}
+
+// requestLang returns the language of the messages of a request's
+// errors: Lang's among opts, else the request's Accept-Language.
+func (r *Registry) requestLang(req *http.Request, opts []Option) msgLang {
+	pref := config(true, opts).lang
+	if pref == "" && req != nil {
+		pref = req.Header.Get("Accept-Language")
+	}
+	c := r.messages()
+	return msgLang{c, c.match(pref)}
+}
+
+// Fail returns the error of a request to e that fails checks of the
+// handler's own, merged with the library's into one problem: a
+// *ValidationError (400) of err's field errors, when err is a request's
+// *ValidationError, followed by fields, each built by NewFieldError. The
+// messages of fields are rendered from the registry's catalogs (see
+// Registry.DeclareCode; "is not valid" for a code no catalog names) in
+// the language of err, or, when err is nil, of req's Accept-Language (see
+// Registry.RequestLang; a nil req is English). Past Registry.MaxErrors
+// they are counted in Omitted, as the library's own are.
+//
+// An err of another kind is returned as it is, fields left out: an
+// *InputError says the request cannot be read at all, and the error of
+// the server's data or the server's own is a 500. With no fields, Fail
+// returns err.
+//
+//	o, err := orders.MakeRequest(r)
+//	if err == nil && !store.HasCustomer(o) {
+//		err = orders.Fail(r, nil, entity.NewFieldError("/customer_id", "no_customer", nil))
+//	}
+//	if err != nil {
+//		entity.WriteError(w, err) // 400: every field error, the handler's with the library's
+//		return
+//	}
+func (e *Entity) Fail(req *http.Request, err error, fields ...*FieldError) error {
+	if e == nil {
+		return errNilEntity
+	}
+	if len(fields) == 0 {
+		return err
+	}
+	var ve *ValidationError
+	out := &ValidationError{Entity: e.name}
+	switch {
+	case err == nil:
+		out.lang = e.reg.requestLang(req, nil)
+	case errors.As(err, &ve) && ve != nil && !ve.response:
+		out.Entity, out.Omitted = ve.Entity, ve.Omitted
+		out.Fields = append(out.Fields, ve.listedFields()...)
+		out.lang = ve.lang
+		if out.lang.cat == nil {
+			out.lang = e.reg.requestLang(req, nil)
+		}
+	default:
+		return err
+	}
+	cat, li := out.lang.catalogs(), out.lang.li
+	limit := e.reg.lim().Errors
+	for _, f := range fields {
+		if f == nil {
+			continue
+		}
+		if len(out.Fields) >= limit {
+			out.Omitted++
+			continue
+		}
+		g := *f // the caller's stays as it was
+		g.Message = renderCode(cat, li, g.Code, fieldName(g.Pointer), g.Params)
+		out.Fields = append(out.Fields, &g)
+	}
+	if out.Omitted > 0 {
+		params := map[string]any{"omitted": int64(out.Omitted)}
+		m, l := cat.lookup(li, []string{"limit"})
+		out.Fields = append(out.Fields, &FieldError{Rule: "limit", Code: "limit", Params: params, Message: cat.render(m, l, "limit", "", params)})
+	}
+	return out
+}
+
+// renderCode renders the message of code in language li (or English):
+// "is not valid" when no catalog names it.
+func renderCode(cat *catalogs, li int, code, field string, params map[string]any) string {
+	m, l := cat.lookup(li, []string{code})
+	if m == nil {
+		m, l = cat.lookup(li, []string{keyInvalid})
+	}
+	return cat.render(m, l, code, field, params)
+}
+
+// fieldName returns the last name of a JSON Pointer that is not an
+// index: the {field} of its messages.
+func fieldName(pointer string) string {
+	toks := pointerTokens(pointer)
+	for i := len(toks) - 1; i >= 0; i-- {
+		if !isIndexToken(toks[i]) {
+			return toks[i]
+		}
+	}
+	return ""
+}
+
+// maxKeyBytes is the most bytes of a client's key that an error's path
+// holds: an unknown key (DenyUnknown) is the one text of the client's
+// input that a problem writes, and not all of it.
+const maxKeyBytes = 64
+
+// clipKey returns key cut to its first maxKeyBytes bytes (back to the
+// start of a UTF-8 sequence) and "…", or key when it is no longer.
+func clipKey(key string) string {
+	if len(key) <= maxKeyBytes {
+		return key
+	}
+	i := maxKeyBytes
+	for i > 0 && key[i]&0xC0 == 0x80 {
+		i--
+	}
+	return key[:i] + "…"
+}

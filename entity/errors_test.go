@@ -86,10 +86,15 @@ func TestRulePanicMessage(t *testing.T) {
 				}
 			}
 			rec := httptest.NewRecorder()
-			e.Write(rec, tt.in)
+			e.Write(rec, tt.in) // the server's data: a 500 that says nothing
+			if rec.Code != http.StatusInternalServerError || strings.Contains(rec.Body.String(), "10.0.0.5") {
+				t.Errorf("Write: %d %s", rec.Code, rec.Body)
+			}
+			rec = httptest.NewRecorder()
+			e.Write(rec, jsonRequest(t, tt.in), entity.Lax()) // a client's
 			if rec.Code != http.StatusBadRequest || strings.Contains(rec.Body.String(), "10.0.0.5") ||
 				!strings.Contains(rec.Body.String(), `"message":"is not valid"`) {
-				t.Errorf("Write: %d %s", rec.Code, rec.Body)
+				t.Errorf("Write of a request: %d %s", rec.Code, rec.Body)
 			}
 		})
 	}
@@ -163,7 +168,7 @@ func TestErrorsOfTypedNils(t *testing.T) {
 func TestInputErrorSentinels(t *testing.T) {
 	reg := entity.NewRegistry()
 	e := expose(t, reg, "post", "POST", "a", "string", "")
-	reg.SetMaxBodyBytes(8)
+	setLimit(reg, func(l *entity.Limits) { l.BodyBytes = 8 })
 	big := httptest.NewRequest("POST", "/", strings.NewReader(`{"a":"0123456789"}`))
 	big.Header.Set("Content-Type", "application/json")
 	_, tooLarge := e.MakeRequest(big)
@@ -286,5 +291,115 @@ func TestValidationError(t *testing.T) {
 	out, _ = mustMake(t, e, map[string]any{"name": "ab", "mail": "a@b.co"})
 	if want := `{"name":"ab","mail":"a@b.co","age":null,"site":null,"ok":null}`; string(out) != want {
 		t.Errorf("got %s, want %s", out, want)
+	}
+}
+
+// TestNewFieldError checks the paths a handler's field error gets from its
+// JSON Pointer: keys and indexes, escapes, keys a path quotes, and a
+// pointer written without its leading slash.
+func TestNewFieldError(t *testing.T) {
+	tests := []struct{ pointer, wantPointer, path string }{
+		{"/customer_id", "/customer_id", "customer_id"},
+		{"/items/0/sku", "/items/0/sku", "items[0].sku"},
+		{"/items/01", "/items/01", "items.01"}, // a leading zero: a key
+		{"/a~1b/c~0d", "/a~1b/c~0d", "a/b.c~d"},
+		{"/a.b", "/a.b", `["a.b"]`},
+		{"customer_id", "/customer_id", "customer_id"},
+		{"", "", ""},
+		{"/0", "/0", "[0]"},
+	}
+	for _, tt := range tests {
+		f := entity.NewFieldError(tt.pointer, "no_customer", map[string]any{"id": 42})
+		if f.Pointer != tt.wantPointer || f.Path != tt.path || f.OutputPath != tt.path || f.Code != "no_customer" || f.Rule != "no_customer" {
+			t.Errorf("NewFieldError(%q) = %+v, want pointer %q, path %q", tt.pointer, f, tt.wantPointer, tt.path)
+		}
+	}
+	if got := entity.NewFieldError("/sku", "unknown_sku", nil).Error(); got != "sku: unknown_sku" {
+		t.Errorf("Error() before a message = %q", got)
+	}
+}
+
+// TestFailMergesHandlerErrors checks that the handler's field errors join
+// the library's in one 400 problem, in order, in the request's language,
+// and that an error of another kind is returned as it is.
+func TestFailMergesHandlerErrors(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "order", "customer_id", "number", "req", "note", "string", "max 3")
+	if err := reg.DeclareCode("no_customer", map[string]string{"en": "names no customer", "ja": "該当する顧客がいません"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.DeclareCode("unknown_sku", map[string]string{"en": "{sku} is not in the catalogue", "ja": "{sku}はカタログにありません"}); err != nil {
+		t.Fatal(err)
+	}
+	noCustomer := entity.NewFieldError("/customer_id", "no_customer", nil)
+	sku := entity.NewFieldError("/items/0/sku", "unknown_sku", map[string]any{"sku": "A-1"})
+	type want struct{ pointer, code, message string }
+	tests := []struct {
+		name   string
+		body   string
+		lang   string
+		fields []*entity.FieldError
+		want   []want
+	}{
+		{"the handler's alone", `{"customer_id":42}`, "en", []*entity.FieldError{noCustomer, sku},
+			[]want{{"/customer_id", "no_customer", "names no customer"}, {"/items/0/sku", "unknown_sku", "A-1 is not in the catalogue"}}},
+		{"after the library's", `{"customer_id":42,"note":"long"}`, "ja", []*entity.FieldError{sku},
+			[]want{{"/note", "max", "3文字以内で入力してください"}, {"/items/0/sku", "unknown_sku", "A-1はカタログにありません"}}},
+		{"a code no catalog names", `{"customer_id":42}`, "ja", []*entity.FieldError{entity.NewFieldError("/x", "nobody", nil)},
+			[]want{{"/x", "nobody", "正しくありません"}}},
+		{"a built-in code", `{"customer_id":42}`, "ja", []*entity.FieldError{entity.NewFieldError("/coupon", "required", nil)},
+			[]want{{"/coupon", "required", "必須です"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := jsonRequest(t, tt.body, "Accept-Language", tt.lang)
+			_, err := e.MakeRequest(r)
+			err = e.Fail(r, err, tt.fields...)
+			var got []want
+			for _, f := range fieldErrors(t, err) {
+				got = append(got, want{f.Pointer, f.Code, f.Message})
+			}
+			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("fields (-want +got):\n%s", diff)
+			}
+			rec := httptest.NewRecorder()
+			entity.WriteError(rec, err)
+			if pb, ok := checkProblem(t, rec, 400); ok && len(pb.Errors) != len(tt.want) {
+				t.Errorf("%d errors in the problem, want %d", len(pb.Errors), len(tt.want))
+			}
+		})
+	}
+	if noCustomer.Message != "" {
+		t.Errorf("Fail changed the caller's FieldError: %q", noCustomer.Message)
+	}
+	t.Run("past the error limit", func(t *testing.T) {
+		setLimit(reg, func(l *entity.Limits) { l.Errors = 1 })
+		defer setLimit(reg, func(l *entity.Limits) { l.Errors = 100 })
+		err := e.Fail(nil, nil, noCustomer, sku, sku)
+		var ve *entity.ValidationError
+		if !errors.As(err, &ve) || ve.Omitted != 2 || len(ve.Fields) != 2 || ve.Fields[1].Code != "limit" || ve.Fields[1].Message != "and 2 more field errors, not listed" {
+			t.Errorf("Fail past the limit: %v", err)
+		}
+	})
+	others := []struct {
+		name string
+		err  error
+	}{
+		{"an InputError", func() error { _, err := e.MakeRequest(jsonRequest(t, `{`)); return err }()},
+		{"the server's data", func() error { _, err := e.Make(map[string]any{}); return err }()},
+		{"a server error", errors.New("db down")},
+	}
+	for _, tt := range others {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := e.Fail(nil, tt.err, noCustomer); got != tt.err {
+				t.Errorf("Fail = %v, want %v as it is", got, tt.err)
+			}
+		})
+	}
+	if got := e.Fail(nil, nil); got != nil {
+		t.Errorf("Fail with no fields = %v", got)
+	}
+	if err := (*entity.Entity)(nil).Fail(nil, nil, noCustomer); err == nil {
+		t.Error("a nil entity's Fail returned nil")
 	}
 }

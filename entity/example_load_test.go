@@ -25,7 +25,7 @@ users {
 		fmt.Println(err)
 		return
 	}
-	b, err := reg.MakeJSON("users", map[string]any{"list": []any{map[string]any{"id": "12", "name": "maachang"}}})
+	b, err := reg.Lookup("users").MakeJSON(map[string]any{"list": []any{map[string]any{"id": "12", "name": "maachang"}}})
 	fmt.Println(string(b), err)
 
 	// An error names the file, the line and the column, and nothing is

@@ -3,6 +3,7 @@ package entity_test
 import (
 	"fmt"
 	"net/http/httptest"
+	"strings"
 
 	"github.com/expose-go/expose/entity"
 )
@@ -15,8 +16,9 @@ func Example_quickStart() {
 	// Output: {"number":12,"name":"maachang"} <nil>
 }
 
-// Write answers a handler's request: 200 with the JSON, or 400 with every
-// field error.
+// Write answers a handler's request: 200 with the JSON; 400 with every
+// field error of a client's request; 500, saying nothing, when the
+// server's own data fails its entity.
 func ExampleEntity_Write() {
 	reg := entity.NewRegistry()
 	user := reg.MustExpose("user", "name", "string", "req", "mail", "string", "email")
@@ -25,12 +27,24 @@ func ExampleEntity_Write() {
 	user.Write(rec, map[string]any{"name": "saito", "mail": "saito@maachang.com"})
 	fmt.Println(rec.Code, rec.Header().Get("Content-Type"), rec.Body)
 
+	// A client's request that fails: 400, with every field error.
 	rec = httptest.NewRecorder()
-	user.Write(rec, map[string]any{"mail": "not-an-address"})
+	req := httptest.NewRequest("POST", "/users", strings.NewReader(`{"mail":"not-an-address"}`))
+	req.Header.Set("Content-Type", "application/json")
+	user.Write(rec, req)
 	fmt.Println(rec.Code, rec.Body)
+
+	// The server's own data that fails: 500, a body that says nothing of
+	// it but the instance id the log hook gets, and the error returned.
+	rec = httptest.NewRecorder()
+	err := user.Write(rec, map[string]any{"mail": "not-an-address"})
+	fmt.Println(rec.Code, strings.Contains(rec.Body.String(), `"instance":"urn:uuid:`))
+	fmt.Println(err)
 	// Output:
 	// 200 application/json; charset=utf-8 {"name":"saito","mail":"saito@maachang.com"}
 	// 400 {"type":"/problems/validation","title":"Validation failed","status":400,"detail":"2 fields failed validation","errors":[{"pointer":"/name","path":"name","outputPath":"name","code":"required","message":"is required"},{"pointer":"/mail","path":"mail","outputPath":"mail","code":"email","message":"must be a valid email address"}]}
+	// 500 true
+	// entity "user": 2 fields failed: name: is required (req); mail: must be a valid email address (email)
 }
 
 // Raw JSON bytes and structs are read directly, without an intermediate

@@ -3,6 +3,7 @@ package entity
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/expose-go/expose/dsl"
@@ -11,9 +12,10 @@ import (
 
 // This file holds Extend: an entity declared as another one (its base)
 // plus fields of its own, minus the base's fields it unexposes. The
-// registry remembers how each extension was declared, so that exposing
-// its base again compiles it again, as references see a re-exposed entity
-// at once.
+// registry remembers how each extension was declared, and the extensions
+// of each base, so that exposing a base again compiles its extensions
+// again in the same change (change.go), as references see a re-exposed
+// entity at once.
 
 // extension is how Extend declared an entity: its base and its own
 // triples, parsed.
@@ -25,17 +27,22 @@ type extension struct {
 // Extend declares entity name as base's fields and methods, then the
 // fields decl declares, and registers it as Expose does. A triple
 // "mail", "", "unexpose" drops base's field mail (by its declared name:
-// a top-level field of base); declaring a field base has without
-// unexposing it first is a declaration error, as is unexposing a field
-// base does not have. The methods are decl's when it declares some, else
-// base's.
+// a top-level field of base; every field of that name, when base
+// declares it in several version ranges); declaring a field base has
+// without unexposing it first is a declaration error, as is unexposing a
+// field base does not have. The methods are decl's when it declares some,
+// else base's.
 //
 // Exposing base again (or extending it again) compiles the extension
-// again: it keeps base's fields as they are now. When the extension no
-// longer compiles (base lost a field it unexposes, a new field clashes),
-// it keeps its last compiled form and Check reports why. Exposing name
-// with Expose ends its being an extension.
+// again in the same step: it keeps base's fields as they are now. When the
+// extension would no longer compile (base lost a field it unexposes, a new
+// field clashes), that Expose fails and changes nothing, and its errors
+// name the extension. Exposing name with Expose ends its being an
+// extension.
 func (r *Registry) Extend(name, base string, decl ...string) (*Entity, error) {
+	if r == nil {
+		return nil, errNilRegistry
+	}
 	own, perr := dsl.ParsePartial(name, unexposeTriples(decl)...)
 	if perr != nil {
 		return nil, perr
@@ -52,19 +59,21 @@ func (r *Registry) Extend(name, base string, decl ...string) (*Entity, error) {
 		}
 		b = x.base
 	}
-	e, err := r.extend(name, base, own)
+	b := r.Lookup(base)
+	if b == nil {
+		return nil, fmt.Errorf("%w: Extend(%q, %q): no entity %q to extend", ErrUnknownEntity, name, base, base)
+	}
+	ch := r.begin()
+	defer ch.end()
+	e, err := r.extend(name, b, own)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.store(name, e); err != nil {
+	ch.stage(e)
+	ch.setExtension(name, &extension{base: base, own: own})
+	if err := ch.commit(name, "extended"); err != nil {
 		return nil, err
 	}
-	if r.exts == nil {
-		r.exts = map[string]*extension{}
-	}
-	r.exts[name] = &extension{base: base, own: own}
-	delete(r.extErrs, name)
-	r.reextend(name, map[string]bool{name: true})
 	return e, nil
 }
 
@@ -98,12 +107,8 @@ func unexposeTriples(decl []string) []string {
 }
 
 // extend compiles extension name of base, with its own parsed triples.
-func (r *Registry) extend(name, base string, own *dsl.Entity) (*Entity, error) {
-	b := r.Lookup(base)
-	if b == nil {
-		return nil, fmt.Errorf("%w: Extend(%q, %q): no entity %q to extend", ErrUnknownEntity, name, base, base)
-	}
-	whole, errs := combine(name, b.decl, own)
+func (r *Registry) extend(name string, base *Entity, own *dsl.Entity) (*Entity, error) {
+	whole, errs := combine(name, base.decl, own)
 	e, err := compile(r, whole)
 	var cl dsl.ErrorList
 	if errors.As(err, &cl) {
@@ -143,7 +148,9 @@ func combine(name string, base, own *dsl.Entity) (*dsl.Entity, dsl.ErrorList) {
 			errs.Add(dsl.NewError(name, f, f.Pos, fmt.Sprintf("unexpose: %q has no field %q", base.Name, f.Name)))
 			continue
 		}
-		fields = append(fields[:i:i], fields[i+1:]...)
+		// Every field of the name: one declared in several version
+		// ranges is one field to unexpose.
+		fields = slices.DeleteFunc(slices.Clone(fields), func(x *dsl.Field) bool { return x.Name == f.Name })
 	}
 	kept := added[:0:0]
 	for _, f := range added {
@@ -181,46 +188,26 @@ func fieldIndex(fields []*dsl.Field, name string) int {
 	return -1
 }
 
-// reextend compiles the extensions of base again, and theirs in turn; one
-// that no longer compiles keeps its last form, and Check reports why.
-// done holds the entities compiled in this pass.
-func (r *Registry) reextend(base string, done map[string]bool) {
-	for name, x := range r.exts {
-		if x.base != base || done[name] {
-			continue
+// setExtension records that name extends x.base with its own triples
+// x.own, or, for a nil x, that name is no extension; the caller holds mu.
+func (r *Registry) setExtension(name string, x *extension) {
+	if old, ok := r.exts[name]; ok {
+		delete(r.extendedBy[old.base], name)
+		if len(r.extendedBy[old.base]) == 0 {
+			delete(r.extendedBy, old.base)
 		}
-		done[name] = true
-		e, err := r.extend(name, base, x.own)
-		if err == nil {
-			err = r.store(name, e)
-		}
-		if err != nil {
-			if r.extErrs == nil {
-				r.extErrs = map[string]error{}
-			}
-			r.extErrs[name] = err
-			continue
-		}
-		delete(r.extErrs, name)
-		r.reextend(name, done)
+		delete(r.exts, name)
 	}
-}
-
-// checkExtensions reports, for Check, every extension that no longer
-// compiles since its base was exposed again.
-func (r *Registry) checkExtensions(errs *dsl.ErrorList) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for name, err := range r.extErrs {
-		var l dsl.ErrorList
-		if errors.As(err, &l) {
-			for _, e := range l {
-				x := *e
-				x.Msg = fmt.Sprintf("%s (since %q, which it extends, was exposed again; it keeps its last form)", x.Msg, r.exts[name].base)
-				errs.Add(&x)
-			}
-			continue
-		}
-		errs.Add(&dsl.Error{Entity: name, Pos: dsl.Pos{Offset: -1}, Msg: err.Error()})
+	if x == nil {
+		return
 	}
+	if r.exts == nil {
+		r.exts = map[string]*extension{}
+		r.extendedBy = map[string]map[string]bool{}
+	}
+	r.exts[name] = x
+	if r.extendedBy[x.base] == nil {
+		r.extendedBy[x.base] = map[string]bool{}
+	}
+	r.extendedBy[x.base][name] = true
 }

@@ -40,33 +40,11 @@ func TestExtend(t *testing.T) {
 	})
 	t.Run("exposing base again compiles the extension again", func(t *testing.T) {
 		expose(t, reg, "user", "id", "number", "", "name", "string", "req", "mail", "string", "", "nick", "string", "")
-		if out, err := reg.MakeJSON("admin", in); err != nil || string(out) != `{"id":1,"name":"n","nick":null,"role":"root"}` {
+		if out, err := reg.Lookup("admin").MakeJSON(in); err != nil || string(out) != `{"id":1,"name":"n","nick":null,"role":"root"}` {
 			t.Errorf("got %s, %v", out, err)
 		}
-		if err := reg.Check(); err != nil {
+		if err := reg.Verify(); err != nil {
 			t.Errorf("Check: %v", err)
-		}
-	})
-	t.Run("what no longer fits is reported by Check, and the extension keeps its form", func(t *testing.T) {
-		expose(t, reg, "user", "id", "number", "", "name", "string", "req", "role", "string", "")
-		var l dsl.ErrorList
-		if err := reg.Check(); !errors.As(err, &l) {
-			t.Fatalf("Check: %v", err)
-		}
-		var msgs []string
-		for _, e := range l {
-			msgs = append(msgs, e.Error())
-		}
-		all := strings.Join(msgs, "\n")
-		if !strings.Contains(all, `unexpose: "user" has no field "mail"`) || !strings.Contains(all, `field "role" is a field of "user"`) {
-			t.Errorf("Check: %s", all)
-		}
-		if out, err := reg.MakeJSON("admin", in); err != nil || string(out) != `{"id":1,"name":"n","nick":null,"role":"root"}` {
-			t.Errorf("got %s, %v", out, err)
-		}
-		expose(t, reg, "user", "id", "number", "", "name", "string", "req", "mail", "string", "")
-		if err := reg.Check(); err != nil {
-			t.Errorf("Check after a fitting base: %v", err)
 		}
 	})
 	t.Run("extensions of extensions follow", func(t *testing.T) {
@@ -75,7 +53,7 @@ func TestExtend(t *testing.T) {
 		reg.MustExtend("b", "a", "y", "string", "")
 		reg.MustExtend("c", "b", "z", "string", "")
 		expose(t, reg, "a", "w", "string", "", "x", "string", "")
-		if out, err := reg.MakeJSON("c", map[string]any{"w": 1, "x": 2, "y": 3, "z": 4}); err != nil || string(out) != `{"w":"1","x":"2","y":"3","z":"4"}` {
+		if out, err := reg.Lookup("c").MakeJSON(map[string]any{"w": 1, "x": 2, "y": 3, "z": 4}); err != nil || string(out) != `{"w":"1","x":"2","y":"3","z":"4"}` {
 			t.Errorf("got %s, %v", out, err)
 		}
 	})
@@ -85,7 +63,7 @@ func TestExtend(t *testing.T) {
 		reg.MustExtend("b", "a", "y", "string", "")
 		expose(t, reg, "b", "only", "string", "")
 		expose(t, reg, "a", "x2", "string", "")
-		if out, err := reg.MakeJSON("b", map[string]any{}); err != nil || string(out) != `{"only":null}` {
+		if out, err := reg.Lookup("b").MakeJSON(map[string]any{}); err != nil || string(out) != `{"only":null}` {
 			t.Errorf("got %s, %v", out, err)
 		}
 	})
@@ -122,4 +100,127 @@ func TestExtendErrors(t *testing.T) {
 			t.Errorf("got %v", err)
 		}
 	})
+}
+
+// TestReExposeBaseRebuildsExtensions: exposing a base again compiles every
+// extension of it (and theirs) in the same step: a field the base hides
+// now is hidden by the extension at once, and when an extension no longer
+// compiles the Expose fails, names it, and changes nothing.
+func TestReExposeBaseRebuildsExtensions(t *testing.T) {
+	newReg := func(t *testing.T) *entity.Registry {
+		reg := entity.NewRegistry()
+		expose(t, reg, "user", "id", "number", "", "mail", "string", "", "ssn", "string", "")
+		reg.MustExtend("admin", "user", "mail", "", "unexpose", "role", "string", "")
+		reg.MustExtend("root", "admin", "level", "number", "")
+		return reg
+	}
+	in := map[string]any{"id": 1, "mail": "m", "ssn": "123", "role": "r", "level": 2}
+	t.Run("a field hidden by the base is hidden by its extensions at once", func(t *testing.T) {
+		reg := newReg(t)
+		expose(t, reg, "user", "id", "number", "", "mail", "string", "", "ssn", "string", "writeonly")
+		for name, want := range map[string]string{
+			"admin": `{"id":1,"role":"r"}`,
+			"root":  `{"id":1,"role":"r","level":2}`,
+		} {
+			if out, err := reg.Lookup(name).MakeJSON(in); err != nil || string(out) != want {
+				t.Errorf("%s: got %s, %v; want %s", name, out, err, want)
+			}
+		}
+		if err := reg.Verify(); err != nil {
+			t.Errorf("Verify: %v", err)
+		}
+	})
+	for _, tt := range []struct {
+		name string
+		decl []string
+		want []string // in the error, each
+	}{
+		{"an unexposed field is gone", []string{"id", "number", "", "ssn", "string", ""},
+			[]string{`entity "admin"`, `unexpose: "user" has no field "mail"`, `its extension "admin" would no longer compile`}},
+		{"a field clashes with the extension's own", []string{"id", "number", "", "mail", "string", "", "role", "string", ""},
+			[]string{`field "role" is a field of "user"`, `its extension "admin" would no longer compile`}},
+		{"an extension of an extension no longer fits", []string{"id", "number", "", "mail", "string", "", "level", "string", ""},
+			[]string{`entity "root"`, `field "level" is a field of "admin"`, `"root", which extends "admin", would no longer compile`}},
+	} {
+		t.Run("refused: "+tt.name, func(t *testing.T) {
+			reg := newReg(t)
+			before := map[string]string{}
+			for _, name := range reg.Names() {
+				out, _ := reg.Lookup(name).MakeJSON(in)
+				before[name] = string(out)
+			}
+			_, err := reg.Expose("user", tt.decl...)
+			if err == nil {
+				t.Fatal("Expose succeeded")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) && !strings.Contains(fullText(err), w) {
+					t.Errorf("error %q does not say %q", fullText(err), w)
+				}
+			}
+			for name, want := range before {
+				if out, _ := reg.Lookup(name).MakeJSON(in); string(out) != want {
+					t.Errorf("%s changed: %s, was %s", name, out, want)
+				}
+			}
+			if err := reg.Verify(); err != nil {
+				t.Errorf("Verify: %v", err)
+			}
+			// The registry still knows admin as an extension of user.
+			expose(t, reg, "user", "id", "number", "", "mail", "string", "", "nick", "string", "")
+			if out, err := reg.Lookup("root").MakeJSON(in); err != nil || string(out) != `{"id":1,"nick":null,"role":"r","level":2}` {
+				t.Errorf("root after a fitting base: %s, %v", out, err)
+			}
+		})
+	}
+	t.Run("an extension's merge dependents are checked", func(t *testing.T) {
+		reg := newReg(t)
+		expose(t, reg, "card", "owner", "$admin", "merge", "nick", "string", "")
+		_, err := reg.Expose("user", "id", "number", "", "mail", "string", "", "nick", "string", "")
+		if err == nil || !strings.Contains(fullText(err), `merge: output key "nick"`) {
+			t.Fatalf("Expose: %v", err)
+		}
+		if out, _ := reg.Lookup("admin").MakeJSON(in); string(out) != `{"id":1,"ssn":"123","role":"r"}` {
+			t.Errorf("admin changed: %s", out)
+		}
+	})
+}
+
+// fullText is every error of a list, one per line.
+func fullText(err error) string {
+	var l dsl.ErrorList
+	if !errors.As(err, &l) {
+		return err.Error()
+	}
+	var msgs []string
+	for _, e := range l {
+		msgs = append(msgs, e.Error())
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// TestUnexposeEveryVersionOfAField: unexpose drops every declaration of
+// the name, a field declared in two version ranges included.
+func TestUnexposeEveryVersionOfAField(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "user",
+		"id", "number", "",
+		"ssn", "string", "until 'v2'",
+		"ssn", "number", "since 'v2'",
+	)
+	pub, err := reg.Extend("public", "user", "ssn", "", "unexpose")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"", "v1", "v2", "v3"} {
+		if out, err := pub.MakeJSON(map[string]any{"id": 1, "ssn": 7}, entity.Version(v)); err != nil || string(out) != `{"id":1}` {
+			t.Errorf("version %q: got %s, %v", v, out, err)
+		}
+	}
+	if _, err := reg.Extend("again", "user", "ssn", "", "unexpose", "ssn", "string", "secret"); err != nil {
+		t.Errorf("unexpose then declare anew: %v", err)
+	}
+	if _, err := reg.Extend("twice", "user", "ssn", "", "unexpose", "ssn", "", "unexpose"); err == nil || !strings.Contains(err.Error(), "unexposed already") {
+		t.Errorf("unexpose twice: %v", err)
+	}
 }

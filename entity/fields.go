@@ -74,11 +74,36 @@ type Field struct {
 	Merge bool
 	// From is the input path the field reads (`from 'a.b.0.c'`: a, b, 0,
 	// c), nil when it reads its Name; a group's fields read the object
-	// there.
+	// there. A request reads the wire form and no from path.
 	From []string
+	// Cross holds the field's cross-field rules that its view judges
+	// (required_if, required_with, required_without, excluded_with).
+	Cross []CrossRule
+
+	// Doc is the field's description: its `doc 'text'`, or in a .entity
+	// file the comment lines directly above it. Example is its `example
+	// 'value'` as the field writes it (judged by its rules at declaration),
+	// nil for none. Tools publish neither for a secret field's value.
+	Doc     string
+	Example []byte
+
+	// In is where a request reads the field (RequestFields only): "path",
+	// "query", "header" or "cookie", under Key; "" for the body (or the
+	// query of a request without one).
+	In string
 
 	node *node
 	_    [0]func() // not comparable
+}
+
+// A CrossRule is a cross-field rule of a Field: it judges the field with
+// the siblings it names, by their keys in the Field's view. Values holds,
+// for required_if, the JSON the sibling writes for each of its values (the
+// caller must not modify it).
+type CrossRule struct {
+	Rule   string // "required_if", "required_with", "required_without" or "excluded_with"
+	Fields []string
+	Values [][]byte
 }
 
 // Fields returns the entity's output fields in output order. Each call
@@ -111,12 +136,31 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 		} else {
 			decl = n.decl.Clone()
 		}
-		f := &Field{Name: n.in, Key: n.out, Type: n.typ, Required: n.req, Secret: n.secret,
+		f := &Field{Name: n.decl.Name, Key: n.out, Type: n.typ, Required: n.req, Secret: n.secret,
 			HasDefault: n.hasDefault, Decl: decl, node: n}
+		if p.dir == dirRequest { // the key a client sends: a parameter's name where it is
+			f.Key, f.In = n.in, srcNames[n.src]
+		}
 		if n.defJSON != nil {
 			f.Default = append([]byte(nil), n.defJSON...)
 		}
 		f.Rules = append([]string(nil), n.ruleNames...)
+		f.Doc = n.doc
+		for _, cr := range p.cross {
+			if cr.target == n {
+				c := CrossRule{Rule: crossCodes[cr.kind], Values: cr.values}
+				for _, o := range cr.others {
+					c.Fields = append(c.Fields, o.out)
+					if p.dir != dirResponse {
+						c.Fields[len(c.Fields)-1] = o.in
+					}
+				}
+				f.Cross = append(f.Cross, c)
+			}
+		}
+		if n.example != nil {
+			f.Example = append([]byte(nil), n.example...)
+		}
 		f.Kind = n.kind
 		f.Lazy = n.lazy
 		f.OmitNil, f.OmitEmpty = n.omit == omitNil, n.omit == omitEmpty
@@ -162,31 +206,17 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 // lazy, written under a condition (if, unless, since, until), left out
 // when null or empty (omitnil, omitempty), or writeonly.
 func (f *Field) Optional() bool {
+	if f == nil {
+		return false
+	}
 	if f.node != nil {
-		return f.node.mayBeAbsent() // what schema export says too
+		return f.node.mayBeAbsent()
 	}
 	return f.Lazy || len(f.If) > 0 || len(f.Unless) > 0 || f.Since != "" || f.Until != "" ||
 		f.OmitNil || f.OmitEmpty || f.WriteOnly
 }
 
-// WrittenByDefault reports whether a response without options (no
-// selection, no flags, no version) writes the field: it is not lazy nor
-// writeonly, has no `if`, and no other field of a later version range
-// writes its key.
-func (f *Field) WrittenByDefault() bool {
-	n := f.node
-	return n == nil || !n.lazy && !n.writeOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed())
-}
-
-// ReadByDefault reports whether a request without options (MakeRequest,
-// Bind) reads and checks the field: every field but readonly ones, those
-// whose `if` holds no flag of the call and those another field of a later
-// version range reads. (A lazy field is read: a selection never skips a
-// check.)
-func (f *Field) ReadByDefault() bool { return f.node.readByDefault() }
-
-// readByDefault is Field.ReadByDefault's answer for n: what InputSchema
-// describes.
+// readByDefault is Field.ReadByDefault's answer for n.
 func (n *node) readByDefault() bool {
 	return n == nil || !n.readOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed())
 }
@@ -200,6 +230,9 @@ func (n *node) readByDefault() bool {
 // A field with transforms (trim, upper…) writes only what they return: a
 // string they would change fails with the first transform's name.
 func (f *Field) Check(v rules.Value) []RuleError {
+	if f == nil {
+		return nil
+	}
 	if f.node == nil || v.Kind == rules.Null {
 		return nil
 	}
@@ -235,6 +268,9 @@ var errNotTransformed = errors.New("is not what the field's transforms write")
 // checks; a field without transforms returns v. The result is the
 // caller's: its text is a copy.
 func (f *Field) Transform(v rules.Value) (rules.Value, error) {
+	if f == nil {
+		return v, nil
+	}
 	if f.node == nil || len(f.node.xforms) == 0 || v.Kind == rules.Null {
 		return v, nil
 	}
@@ -256,6 +292,9 @@ func (f *Field) Transform(v rules.Value) (rules.Value, error) {
 // format; Check does not judge those values (it judges values of the
 // declared type: see Write).
 func (f *Field) ReadJSON(text []byte) (v rules.Value, why string, ok bool) {
+	if f == nil {
+		return v, "", false
+	}
 	if f.Kind != dsl.FieldValue {
 		return v, "", false
 	}
@@ -277,6 +316,9 @@ func (f *Field) ReadJSON(text []byte) (v rules.Value, why string, ok bool) {
 // Write returns the JSON the field writes for v, a value of its declared
 // type, as Make writes it: with its format, if it has one.
 func (f *Field) Write(v rules.Value) ([]byte, error) {
+	if f == nil {
+		return nil, errors.New("entity: Write: a nil *Field")
+	}
 	if f.Kind != dsl.FieldValue || f.node == nil {
 		return nil, errors.New("entity: Write: not a value field")
 	}
@@ -289,6 +331,9 @@ func (f *Field) Write(v rules.Value) ([]byte, error) {
 // Entity returns the entity a reference field references, or nil when it is not
 // declared.
 func (f *Field) Entity() *Entity {
+	if f == nil {
+		return nil
+	}
 	if f.node == nil || f.node.ref == nil {
 		return nil
 	}
@@ -299,8 +344,11 @@ func (f *Field) Entity() *Entity {
 // group, nor where a default fills the value (unless the default is itself
 // null), nor on a `req` field.
 func (f *Field) Nullable() bool {
+	if f == nil {
+		return false
+	}
 	if f.node != nil {
-		return f.node.writesNull() // what schema export says too
+		return f.node.writesNull()
 	}
 	switch {
 	case f.Kind == dsl.FieldGroup:
@@ -309,4 +357,26 @@ func (f *Field) Nullable() bool {
 		return false
 	}
 	return !f.Required
+}
+
+// mayBeAbsent reports whether a call may leave the field's key out of
+// Make's output: it is lazy, written under a condition (if, unless, since,
+// until), left out when null or empty (omitnil, omitempty), or writeonly.
+func (n *node) mayBeAbsent() bool {
+	return n.lazy || n.cond != nil || n.omit != omitNone || n.writeOnly
+}
+
+// writesNull reports whether Make may write null for the field: never for
+// a group, nor where a default fills the value (unless the default is
+// itself null), nor on a `req` field.
+func (n *node) writesNull() bool {
+	switch {
+	case n.kind == nodeGroup:
+		return false
+	case n.kind == nodeRef && n.refDefault:
+		return false
+	case n.kind == nodeValue && n.hasDefault && !n.defNull:
+		return false
+	}
+	return !n.req
 }

@@ -123,6 +123,9 @@ func fixedFormat(f *format, args []string) error {
 // format's (rfc1123, unix, unixms, date, fixed) nor one registered
 // already; types may not be empty.
 func (r *Registry) RegisterFormat(name string, types rules.KindSet, f FormatFunc) error {
+	if r == nil {
+		return errNilRegistry
+	}
 	key := strings.ToLower(name)
 	switch {
 	case f == nil:

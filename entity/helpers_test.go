@@ -38,6 +38,15 @@ func input(v any) map[string]any {
 }
 
 // expose exposes an entity in reg, failing the test on a declaration error.
+// setLimit changes one limit of reg, keeping the others.
+func setLimit(reg *entity.Registry, set func(*entity.Limits)) {
+	l := reg.Limits()
+	set(&l)
+	if err := reg.Configure(l); err != nil {
+		panic(err)
+	}
+}
+
 func expose(t testing.TB, reg *entity.Registry, name string, decl ...string) *entity.Entity {
 	t.Helper()
 	e, err := reg.Expose(name, decl...)
@@ -165,8 +174,8 @@ func fieldErrors(t testing.TB, err error) []*entity.FieldError {
 	if !errors.Is(err, entity.ErrValidation) {
 		t.Errorf("errors.Is(%v, ErrValidation) = false", err)
 	}
-	if ve.StatusCode() != 400 {
-		t.Errorf("StatusCode() = %d, want 400", ve.StatusCode())
+	if sc := ve.StatusCode(); sc != 400 && sc != 500 { // a request's, or the server's data's
+		t.Errorf("StatusCode() = %d, want 400 or 500", sc)
 	}
 	return ve.Fields
 }
@@ -290,7 +299,7 @@ func entryRegistry(t testing.TB) *entity.Registry {
 		decl = append(decl, fmt.Sprintf("f%03d", i), "string", "req")
 	}
 	expose(t, reg, "req1000", decl...)
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		t.Fatal(err)
 	}
 	return reg
@@ -612,12 +621,19 @@ func checkWritten(t testing.TB, c entryCase, want string, rec *httptest.Response
 		checkProblem(t, rec, rec.Code)
 		return
 	}
+	var ve *entity.ValidationError
+	if errors.As(err, &ve) && ve.StatusCode() == 500 {
+		// The server's data failed: the generic 500, nothing of its fields.
+		if pb, ok := checkProblem(t, rec, 500); ok && (pb.Type != "about:blank" || pb.Errors != nil || pb.Instance == "") {
+			t.Errorf("Write of failing server data: %s, want the generic 500 with an instance", clip(string(body)))
+		}
+		return
+	}
 	if rec.Code != 400 {
 		t.Errorf("Write: status %d, want 400", rec.Code)
 	}
 	pb, ok := checkProblem(t, rec, 400)
-	var ve *entity.ValidationError
-	if !ok || !errors.As(err, &ve) {
+	if !ok || ve == nil {
 		return
 	}
 	checkProblemErrors(t, pb, ve)
@@ -626,14 +642,15 @@ func checkWritten(t testing.TB, c entryCase, want string, rec *httptest.Response
 // problemBody is the RFC 9457 problem details that WriteError writes, with
 // the package's extension members.
 type problemBody struct {
-	Type    string         `json:"type"`
-	Title   string         `json:"title"`
-	Status  int            `json:"status"`
-	Detail  string         `json:"detail"`
-	Errors  []problemField `json:"errors"`
-	Omitted *int           `json:"omitted"`
-	Offset  *int           `json:"offset"`
-	Accept  []string       `json:"accept"`
+	Type     string         `json:"type"`
+	Title    string         `json:"title"`
+	Status   int            `json:"status"`
+	Detail   string         `json:"detail"`
+	Instance string         `json:"instance"`
+	Errors   []problemField `json:"errors"`
+	Omitted  *int           `json:"omitted"`
+	Offset   *int           `json:"offset"`
+	Accept   []string       `json:"accept"`
 }
 
 // problemField is one member of a problem's "errors".
@@ -647,16 +664,18 @@ type problemField struct {
 }
 
 // problemMembers are the JSON types of the members a problem may have:
-// RFC 9457's own (type, title, status, detail; instance is never written)
-// and the package's extensions.
+// RFC 9457's own (type, title, status, detail; instance on a 500 only) and
+// the package's extensions.
 var problemMembers = map[string]string{
-	"type": "string", "title": "string", "status": "number", "detail": "string",
+	"type": "string", "title": "string", "status": "number", "detail": "string", "instance": "string",
 	"errors": "array", "omitted": "number", "offset": "number", "accept": "array",
 }
 
-// fieldMembers are the JSON types of the members of an "errors" entry.
+// fieldMembers are the JSON types of the members of an "errors" entry:
+// pointer for a value of the body, parameter and in for a request's
+// parameter.
 var fieldMembers = map[string]string{
-	"pointer": "string", "path": "string", "outputPath": "string",
+	"pointer": "string", "parameter": "string", "in": "string", "path": "string", "outputPath": "string",
 	"code": "string", "params": "object", "message": "string",
 }
 
@@ -696,7 +715,11 @@ func checkProblem(t testing.TB, rec *httptest.ResponseRecorder, status int) (pro
 			ok = false
 		}
 		for i, f := range list {
-			ok = checkMembers(t, fmt.Sprintf("problem: errors[%d]", i), f, fieldMembers, "pointer", "path", "outputPath", "code", "message") && ok
+			where := []string{"pointer"}
+			if _, param := f["in"]; param {
+				where = []string{"parameter", "in"}
+			}
+			ok = checkMembers(t, fmt.Sprintf("problem: errors[%d]", i), f, fieldMembers, append(where, "path", "outputPath", "code", "message")...) && ok
 		}
 	}
 	if err := json.Unmarshal(body, &pb); err != nil {
@@ -707,7 +730,8 @@ func checkProblem(t testing.TB, rec *httptest.ResponseRecorder, status int) (pro
 		t.Errorf("problem: status member %d, response status %d", pb.Status, rec.Code)
 	}
 	switch pb.Type {
-	case "about:blank", "/problems/validation", "/problems/invalid-json", "/problems/unsupported-media-type":
+	case "about:blank", "/problems/validation", "/problems/invalid-json", "/problems/unsupported-media-type",
+		"/problems/invalid-fields", "/problems/invalid-version":
 	default:
 		t.Errorf("problem: type %q is not one the package writes", pb.Type)
 	}
@@ -717,7 +741,10 @@ func checkProblem(t testing.TB, rec *httptest.ResponseRecorder, status int) (pro
 	if (pb.Type == "/problems/validation") != (pb.Errors != nil) {
 		t.Errorf("problem: type %q with errors %v", pb.Type, pb.Errors != nil)
 	}
-	if pb.Offset != nil && pb.Type != "/problems/invalid-json" {
+	if (pb.Instance != "") != (rec.Code == 500) {
+		t.Errorf("problem: status %d with instance %q", rec.Code, pb.Instance)
+	}
+	if pb.Offset != nil && pb.Type != "/problems/invalid-json" && pb.Type != "/problems/invalid-fields" {
 		t.Errorf("problem: offset in a problem of type %q", pb.Type)
 	}
 	if (pb.Accept != nil) != (pb.Type == "/problems/unsupported-media-type") {

@@ -90,8 +90,8 @@ func (s *source) get(n *node) raw {
 			return raw{kind: rawStr, s: v}
 		}
 	case s.js != nil:
-		if n.header != "" {
-			return raw{} // a header field is read from the headers only, never from a body's object
+		if n.src != srcBody {
+			return raw{} // a parameter is read from the request itself, never from a body's object
 		}
 		return s.js.get(n.slot)
 	case s.st != nil:

@@ -59,30 +59,21 @@ func (s KeyCaseStyle) String() string {
 // valid reports whether s is one of the styles above.
 func (s KeyCaseStyle) valid() bool { return int(s) < len(keyCaseNames) }
 
-// RegistryOption configures a Registry when NewRegistry creates it.
-type RegistryOption struct {
-	kind    registryOptionKind
-	keyCase KeyCaseStyle
-}
+type keyCaseOption KeyCaseStyle
 
-type registryOptionKind uint8
+func (o keyCaseOption) applyRegistry(c *registryConfig) { s := KeyCaseStyle(o); c.keyCase = &s }
 
-const (
-	regOptKeyCase registryOptionKind = iota + 1
-)
-
-// KeyCase makes a Registry write the output keys of every entity it
-// compiles in style: the keys of value fields, of groups and of the fields
-// inside them, and of references (which the same Registry compiles, so
-// they follow the same style). An explicit rename always wins: its name is
-// written as given. Input names are not changed: Make, MakeRequest and
-// Bind read the declared names. Two fields whose keys become the same are
-// a declaration error. The style is applied when a declaration is
-// compiled: a call pays nothing for it. A style that is not one of the
-// constants makes every Expose of the Registry fail.
-func KeyCase(style KeyCaseStyle) RegistryOption {
-	return RegistryOption{kind: regOptKeyCase, keyCase: style}
-}
+// KeyCase is the RegistryOption (of NewRegistry and Configure) that makes
+// a Registry write the output keys of every entity it compiles in style:
+// the keys of value fields, of groups and of the fields inside them, and
+// of references (which the same Registry compiles, so they follow the
+// same style). An explicit rename always wins: its name is written as
+// given. Input names are not changed: Make, MakeRequest and Bind read the
+// declared names. Two fields whose keys become the same are a declaration
+// error. The style is applied when a declaration is compiled: a call pays
+// nothing for it. A style that is not one of the constants makes every
+// Expose of the Registry fail, and Configure refuse it.
+func KeyCase(style KeyCaseStyle) RegistryOption { return keyCaseOption(style) }
 
 // caseKey returns the output key of the declared name in style.
 func caseKey(name string, style KeyCaseStyle) string {

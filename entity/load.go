@@ -25,7 +25,7 @@ import (
 //
 // It is all or nothing: every file is read, parsed and compiled, then,
 // once they all compile, every reference of the files' entities is checked
-// as Check checks it (a $ref names an entity of the files or of the
+// as Verify checks it (a $ref names an entity of the files or of the
 // registry; a bare default on a reference does not fail; merges write no
 // key twice, in the files' entities and in the registry's entities that
 // merge them), and only when nothing failed are the entities exposed. An entity declared twice across the files, or already exposed
@@ -36,6 +36,9 @@ import (
 // path:line:col: message with the line and a caret under the fault, the
 // path being the file's within fsys.
 func (r *Registry) LoadFS(fsys fs.FS, patterns ...string) error {
+	if r == nil {
+		return errNilRegistry
+	}
 	if len(patterns) == 0 {
 		return errors.New("entity: LoadFS: no pattern: give the files to load, such as \"schemas/*.entity\"")
 	}
@@ -104,33 +107,22 @@ func (r *Registry) LoadFS(fsys fs.FS, patterns ...string) error {
 		errs.Sort()
 		return &LoadError{Errors: errs}
 	}
-	es := make([]*Entity, len(decls))
-	flags := r.flags.Load() // restored if nothing is loaded
-	for i, d := range decls {
+	ch := r.begin()
+	defer ch.end()
+	for _, d := range decls {
 		e, err := compile(r, d)
 		if err != nil { // the scratch compile passed: it cannot fail here
-			r.flags.Store(flags)
 			return &LoadError{Errors: dsl.ErrorList{{Entity: d.Name, Pos: d.Pos, Msg: "LoadFS: " + err.Error()}}}
 		}
-		r.keepFlags(e) // the next file's flags are numbered after these
-		es[i] = e
-		// The registry's entities that merge it must not write a key
-		// twice, as Expose checks.
-		for _, x := range r.mergeDependents(e) {
-			x.Msg += fmt.Sprintf(" (if %q were loaded as declared)", d.Name)
-			errs.Add(x)
-		}
+		ch.stage(e) // the next file's flags are numbered after these
 	}
-	if len(errs) > 0 {
-		r.flags.Store(flags)
-		errs.Sort()
-		return &LoadError{Errors: errs}
+	// The registry's entities that merge them must not write a key twice,
+	// as Expose checks.
+	err := ch.commitWith(func(p *Entity) string { return fmt.Sprintf("if %q were loaded as declared", p.name) })
+	if l, ok := err.(dsl.ErrorList); ok {
+		return &LoadError{Errors: l}
 	}
-	for _, e := range es {
-		e.slot = r.slotFor(e.name)
-		e.slot.e.Store(e)
-	}
-	return nil
+	return err
 }
 
 // declaredOnce reports the entities of decls declared twice, or already
@@ -152,22 +144,14 @@ func (r *Registry) declaredOnce(decls []*dsl.Entity) dsl.ErrorList {
 }
 
 // scratch returns a registry with r's rules, key case, messages and
-// limits, whose slots hold r's entities: what a declaration compiled in it
+// limits, whose slots hold r's entities (each slot, as it is made, takes
+// r's entity of that name: see slotFor): what a declaration compiled in it
 // means is what it would mean in r, and it changes nothing in r.
 func (r *Registry) scratch() *Registry {
-	s := &Registry{rules: r.rules, keyCase: r.keyCase}
-	s.maxDepth.Store(r.maxDepth.Load())
-	s.maxBody.Store(r.maxBody.Load())
-	s.maxErrs.Store(r.maxErrs.Load())
-	s.maxOut.Store(r.maxOut.Load())
-	s.reqRatio.Store(r.reqRatio.Load())
+	s := &Registry{rules: r.rules, keyCase: r.keyCase, parent: r}
+	s.limits.Store(r.limits.Load())
 	s.msgs.Store(r.msgs.Load())
 	s.problemBase.Store(r.problemBase.Load())
 	s.flags.Store(r.flags.Load())
-	for _, name := range r.Names() {
-		if e := r.Lookup(name); e != nil {
-			s.slotFor(name).e.Store(e)
-		}
-	}
 	return s
 }

@@ -132,8 +132,8 @@ func TestHostileLoadFSConcurrent(t *testing.T) {
 		wg.Add(4)
 		go func() { defer wg.Done(); loadErr = reg.LoadFS(files, "*.entity") }()
 		go func() { defer wg.Done(); _, exposeErr = reg.Expose("b", "y", "string", "") }()
-		go func() { defer wg.Done(); _, _ = reg.MakeJSON("base", map[string]any{"id": 1}) }()
-		go func() { defer wg.Done(); _ = reg.Check() }()
+		go func() { defer wg.Done(); _, _ = reg.Lookup("base").MakeJSON(map[string]any{"id": 1}) }()
+		go func() { defer wg.Done(); _ = reg.Verify() }()
 		wg.Wait()
 		if exposeErr != nil {
 			t.Fatal(exposeErr)

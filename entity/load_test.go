@@ -56,7 +56,7 @@ func TestLoadFS(t *testing.T) {
 	if err := reg.LoadFS(loadFiles, "schemas/*.entity"); err != nil {
 		t.Fatal(err)
 	}
-	got, err := reg.MakeJSON("users", map[string]any{"limit": 1, "list": []any{map[string]any{"id": "7", "name": "ann", "age": 30}}})
+	got, err := reg.Lookup("users").MakeJSON(map[string]any{"limit": 1, "list": []any{map[string]any{"id": "7", "name": "ann", "age": 30}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestLoadFSMergeDependents(t *testing.T) {
 	if err := reg.LoadFS(files, "*.entity"); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := reg.MakeJSON("user", map[string]any{"city": "x", "addr": map[string]any{"street": "y"}}); string(got) != `{"city":"x","street":"y"}` {
+	if got, _ := reg.Lookup("user").MakeJSON(map[string]any{"city": "x", "addr": map[string]any{"street": "y"}}); string(got) != `{"city":"x","street":"y"}` {
 		t.Errorf("MakeJSON = %s", got)
 	}
 }

@@ -87,7 +87,7 @@ func TestMergeDeclarations(t *testing.T) {
 		reg := entity.NewRegistry()
 		expose(t, reg, "user", "city", "string", "", "addr", "$address", "merge")
 		expose(t, reg, "address", "street", "string", "")
-		if err := reg.Check(); err != nil {
+		if err := reg.Verify(); err != nil {
 			t.Fatal(err)
 		}
 		// Re-exposing address with a clashing key is refused, and the
@@ -96,7 +96,7 @@ func TestMergeDeclarations(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), `if "address" were exposed as declared`) {
 			t.Errorf("re-expose: %v", err)
 		}
-		if out, err := reg.MakeJSON("user", map[string]any{"addr": map[string]any{"street": "s"}}); err != nil || string(out) != `{"city":null,"street":"s"}` {
+		if out, err := reg.Lookup("user").MakeJSON(map[string]any{"addr": map[string]any{"street": "s"}}); err != nil || string(out) != `{"city":null,"street":"s"}` {
 			t.Errorf("got %s, %v", out, err)
 		}
 	})
@@ -155,4 +155,76 @@ func TestMergeGet(t *testing.T) {
 			t.Errorf("Get(%q) = %#v, %v; want %#v", key, got, ok, want)
 		}
 	}
+}
+
+// TestMergeRefusesKeySharedByVersions: fields may share a key by disjoint
+// version ranges within one entity, never with a merged entity's key nor
+// across two merged entities: Expose or Verify refuses it, whatever the
+// order of the fields and of the Exposes.
+func TestMergeRefusesKeySharedByVersions(t *testing.T) {
+	versioned := []string{"x", "string", "until 'v2'", "x", "number", "since 'v2'"}
+	for _, tt := range []struct {
+		name  string
+		decls [][]string // name, then triples; exposed in order
+	}{
+		{"the merge after the versioned key", [][]string{
+			{"m", "x", "string", ""},
+			append(append([]string{"e"}, versioned...), "ref", "$m", "merge"),
+		}},
+		{"the merge before the versioned key", [][]string{
+			{"m", "x", "string", ""},
+			append([]string{"e", "ref", "$m", "merge"}, versioned...),
+		}},
+		{"two merged entities with versioned keys", [][]string{
+			append([]string{"a"}, versioned...),
+			append([]string{"b"}, versioned...),
+			{"e", "ra", "$a", "merge", "rb", "$b", "merge"},
+		}},
+		{"the merged entity exposed after", [][]string{
+			append([]string{"e", "ref", "$m", "merge"}, versioned...),
+			{"m", "x", "string", ""},
+		}},
+		{"the merged entity exposed after, merge last", [][]string{
+			append(append([]string{"e"}, versioned...), "ref", "$m", "merge"),
+			{"m", "x", "string", ""},
+		}},
+		{"the merged entity with versioned keys exposed after", [][]string{
+			{"e", "x", "string", "", "ref", "$m", "merge"},
+			append([]string{"m"}, versioned...),
+		}},
+		{"merged twice through another entity", [][]string{
+			append([]string{"a"}, versioned...),
+			{"b", "ra", "$a", "merge"},
+			{"e", "ra", "$a", "merge", "rb", "$b", "merge"},
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := entity.NewRegistry()
+			var err error
+			for _, d := range tt.decls {
+				if _, err = reg.Expose(d[0], d[1:]...); err != nil {
+					break
+				}
+			}
+			if err == nil {
+				err = reg.Verify()
+			}
+			if err == nil || !strings.Contains(err.Error(), `merge: output key "x" is written by`) {
+				t.Fatalf("got %v, want the key written twice", err)
+			}
+		})
+	}
+	t.Run("versioned keys in the merged entity alone are fine", func(t *testing.T) {
+		reg := entity.NewRegistry()
+		expose(t, reg, "m", versioned...)
+		e := expose(t, reg, "e", "n", "string", "", "ref", "$m", "merge")
+		if err := reg.Verify(); err != nil {
+			t.Fatal(err)
+		}
+		for v, want := range map[string]string{"v1": `{"n":"a","x":"7"}`, "v3": `{"n":"a","x":7}`} {
+			if out, err := e.MakeJSON(map[string]any{"n": "a", "ref": map[string]any{"x": 7}}, entity.Version(v)); err != nil || string(out) != want {
+				t.Errorf("%s: got %s, %v; want %s", v, out, err, want)
+			}
+		}
+	})
 }

@@ -187,6 +187,19 @@ func (o *Object) responseText() []byte {
 	return b
 }
 
+// Bind stores the object's values in dst, a pointer to a struct or a map,
+// by their declared names (a group's fields beside their siblings, a
+// $ref's by its entity's declared names): the struct Make reads, so that
+// Make of dst gives this Object's response form again. It is what
+// Entity.Bind does with the Object of a request, and what a handler does
+// with the Object Patch merged. (Decode reads the output keys instead.)
+func (o *Object) Bind(dst any) error {
+	if err := json.Unmarshal(o.declaredText(), dst); err != nil {
+		return fmt.Errorf("entity: Object.Bind: %w", err)
+	}
+	return nil
+}
+
 // declaredText returns the object's values under their declared names, as
 // Make reads a struct or a map: a group's fields beside their siblings, a
 // $ref's object (or list of them) under the reference's name with its
@@ -538,7 +551,7 @@ func (n *node) holds(v []byte) bool {
 // new entity; keys it no longer knows read as plain JSON values).
 func refPlan(n *node, d direction) *objectPlan {
 	if e := n.ref.e.Load(); e != nil {
-		return e.views[d]
+		return e.view(d)
 	}
 	return nil
 }

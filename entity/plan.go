@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"context"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -35,10 +36,17 @@ type objectPlan struct {
 	dir    direction   // the view it belongs to
 	shaped bool        // a node is lazy, conditional, omitted when empty or merged: see appendShaped
 
+	// cross holds the cross-field rules of its fields (compile_cross.go).
+	cross []*crossRule
+
 	// checksUnknown: DenyUnknown judges the keys of the object it reads
 	// (an entity's, and a group's of a request view, which reads an
 	// object of its own).
 	checksUnknown bool
+
+	// params are the top-level fields a request view reads from the
+	// request itself (path, query, header, cookie), not from its body.
+	params []*node
 }
 
 // direction is one way data goes through an entity: a response writes
@@ -52,6 +60,11 @@ type direction uint8
 const (
 	dirResponse direction = iota
 	dirRequest
+	// The views of a merge patch (patch.go), made on first need: the
+	// current value read as server data, and the merged value read in the
+	// wire form; both hold every field, readonly and writeonly alike.
+	dirPatchCurrent
+	dirPatch
 )
 
 // inputTable numbers the distinct keys one input object is read by: the
@@ -125,8 +138,24 @@ type node struct {
 	slot   int
 	header string
 	nested bool
+	src    srcKind // where a request reads it (compile_view.go)
+	// crossDecls are its cross-field rules as declared (the compiler's);
+	// crossIdx is its index among the nodes its plan's cross-field rules
+	// track, or -1 (walk_cross.go).
+	crossDecls []crossDecl
+	crossIdx   int8
+
+	// patchReq: a writeonly node of a patch view that its declaration
+	// requires (the view does not: patch.go).
+	patchReq bool
+	param    string // the name its source directive gives, if any
 
 	decl *dsl.Field // the field as declared, for errors and tools
+
+	// What tools read (Field): the field's description (doc, or the
+	// comment above it in a file) and its example, written as JSON.
+	doc     string
+	example []byte
 
 	// Per-call shaping (shape.go): written only when a selection names it
 	// (lazy), only when its condition holds (nil: always), and whether
@@ -144,6 +173,23 @@ type node struct {
 	merge     bool      // a $ref whose object's keys are written into this one (merge.go)
 	from      *fromPath // where it reads its value, when not under its name (from.go)
 }
+
+// srcKind says where a request reads a top-level field: its body (or its
+// query when it has no body), or the place its directive names (path,
+// query, header, cookie; a field named X-… is a header field). The field's
+// key then names the parameter there (header: its canonical name).
+type srcKind uint8
+
+const (
+	srcBody srcKind = iota
+	srcPath
+	srcQuery
+	srcHeader
+	srcCookie
+)
+
+// srcNames are the places a FieldError's In names.
+var srcNames = [...]string{srcPath: "path", srcQuery: "query", srcHeader: "header", srcCookie: "cookie"}
 
 // omitKind says when a node's key is left out of its object.
 type omitKind uint8
@@ -251,15 +297,47 @@ type Entity struct {
 	views [2]*objectPlan
 	refs  []*node // every reference node, for Registry.Check
 
+	// What the entity makes on first need and keeps (the merge patch's
+	// views, the compiled selections), shared by its handles (Checked).
+	cache *entityCache
+
+	// checks are the handle's request checks (Checked), run in order.
+	checks []func(ctx context.Context, o *Object) error
+
 	methods []string // HTTP methods MakeRequest accepts; empty for any
 
-	masks    maskCache  // compiled selections (shape.go)
 	merges   bool       // a plan of it merges a $ref (merge.go)
 	newFlags *flagTable // flags its rules named first, kept by Expose when it succeeds (shape.go)
 }
 
 // view returns the root plan of direction d.
-func (e *Entity) view(d direction) *objectPlan { return e.views[d] }
+func (e *Entity) view(d direction) *objectPlan {
+	if d <= dirRequest {
+		return e.views[d]
+	}
+	return e.patchView(d)
+}
+
+// patchView returns a view of a merge patch, compiling both on first need
+// (an entity that is never patched pays nothing for them).
+//
+//go:noinline
+func (e *Entity) patchView(d direction) *objectPlan {
+	c := e.cache
+	c.patchOnce.Do(func() {
+		for _, pd := range [...]direction{dirPatchCurrent, dirPatch} {
+			c.patch[pd-dirPatchCurrent] = buildView(e, pd)
+		}
+	})
+	return c.patch[d-dirPatchCurrent]
+}
+
+// entityCache is what an entity makes on first need and keeps.
+type entityCache struct {
+	patchOnce sync.Once
+	patch     [2]*objectPlan // dirPatchCurrent, dirPatch: see view
+	masks     maskCache      // compiled selections (shape.go)
+}
 
 // Name returns the name the entity was exposed under.
 func (e *Entity) Name() string {

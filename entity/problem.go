@@ -1,18 +1,21 @@
 package entity
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
 	"strings"
 
+	"github.com/expose-go/expose/internal/jsontape"
 	"github.com/expose-go/expose/internal/jsonwire"
 )
 
 // Error responses are RFC 9457 problem details, written here and nowhere
 // else: WriteError, Write's failures and ValidationError.AppendJSON all
-// come through writeProblem.
+// come through problemOf.
 //
 // The problem types the package defines are named by a URI reference made
 // of the registry's problem type base (SetProblemTypeBase, default
@@ -27,70 +30,37 @@ import (
 //
 // Every other answer (405, 413, another 4xx, 500) has type "about:blank"
 // and its status phrase as its title, as RFC 9457 (4.2.1) asks of a
-// problem that means no more than its status.
+// problem that means no more than its status. A 500 has an "instance", the
+// id under which the registry's log hook got the error.
+//
+// Titles and details are texts of the message catalogs (problemTexts),
+// in the language of the call that failed: the one its error was built in
+// (see msgLang), else the one Write was given.
 
 // The members of the problem details the package writes, and of each
 // entry of a validation problem's "errors": appendJSON and
-// appendProblem write these names, and problemSchemas describes them.
+// appendProblem write these names, and package entity/schema's Problem
+// component describes them.
 const (
-	memberType    = "type"
-	memberTitle   = "title"
-	memberStatus  = "status"
-	memberDetail  = "detail"
-	memberErrors  = "errors"  // validation
-	memberOmitted = "omitted" // validation, past Registry.MaxErrors
-	memberOffset  = "offset"  // invalid-json, when known
-	memberAccept  = "accept"  // unsupported-media-type
+	memberType     = "type"
+	memberTitle    = "title"
+	memberStatus   = "status"
+	memberDetail   = "detail"
+	memberInstance = "instance" // 500: the id the log hook got
+	memberErrors   = "errors"   // validation
+	memberOmitted  = "omitted"  // validation, past Registry.MaxErrors
+	memberOffset   = "offset"   // invalid-json and invalid-fields, when known
+	memberAccept   = "accept"   // unsupported-media-type
 
-	memberPointer    = "pointer"
+	memberPointer    = "pointer"   // a value of the body, or of server data
+	memberParameter  = "parameter" // a request's parameter: its name, and where it is (in)
+	memberIn         = "in"
 	memberPath       = "path"
 	memberOutputPath = "outputPath"
 	memberCode       = "code"
 	memberParams     = "params" // only when the rule has some
 	memberMessage    = "message"
 )
-
-// problemSchemas returns the JSON Schemas (2020-12) of the problem details
-// the package writes, with type URIs under base, and of one entry of a
-// validation problem's "errors", under the names problem and fieldError:
-// the schema of every error response (see Registry.OpenAPI). fieldRef is
-// the URI reference of the field error's schema.
-func problemSchemas(base, fieldRef string) (problem, fieldError map[string]any) {
-	str := map[string]any{"type": "string"}
-	count := map[string]any{"type": "integer", "minimum": int64(0)}
-	fieldError = map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			memberPointer:    map[string]any{"type": "string", "description": "an RFC 6901 JSON Pointer to where the value was read in the input"},
-			memberPath:       map[string]any{"type": "string", "description": "where the value was read: list[1].mail"},
-			memberOutputPath: map[string]any{"type": "string", "description": "where the value would be written: list[1].details.mail"},
-			memberCode:       map[string]any{"type": "string", "description": "the stable name of what failed: required, type, min, email…"},
-			memberParams:     map[string]any{"type": "object", "description": "the rule's arguments by name"},
-			memberMessage:    map[string]any{"type": "string", "description": "the message, in the client's language"},
-		},
-		"required": []any{memberCode, memberMessage, memberOutputPath, memberPath, memberPointer},
-	}
-	types := []any{"about:blank"}
-	for _, k := range problemKinds {
-		types = append(types, base+k)
-	}
-	problem = map[string]any{
-		"type":        "object",
-		"description": "RFC 9457 problem details",
-		"properties": map[string]any{
-			memberType:    map[string]any{"type": "string", "enum": types},
-			memberTitle:   str,
-			memberStatus:  map[string]any{"type": "integer", "minimum": int64(400), "maximum": int64(599)},
-			memberDetail:  str,
-			memberErrors:  map[string]any{"type": "array", "items": map[string]any{"$ref": fieldRef}},
-			memberOmitted: count,
-			memberOffset:  count,
-			memberAccept:  map[string]any{"type": "array", "items": str},
-		},
-		"required": []any{memberDetail, memberStatus, memberTitle, memberType},
-	}
-	return problem, fieldError
-}
 
 // problemContentType is the Content-Type of every error response.
 const problemContentType = "application/problem+json"
@@ -107,9 +77,181 @@ const (
 	problemVersion     = "invalid-version"
 )
 
-// problemKinds lists the package's problem types, for the schema of what
-// WriteError writes.
-var problemKinds = []string{problemInvalidJSON, problemMediaType, problemValidation, problemFields, problemVersion}
+// problemCode is the first part of the catalog keys of the problems'
+// texts: "problem.title.validation", "problem.json.syntax", and of the
+// phrases of their params, "problem.got=an array".
+const problemCode = "problem"
+
+// sendMediaTypes names the media types of the request bodies
+// MakeRequest reads, for the texts of a 415.
+const (
+	sendMediaTypes   = "send Content-Type: application/json (or any +json type), application/x-www-form-urlencoded or multipart/form-data"
+	sendMediaTypesJa = "Content-Type を application/json（または +json の型）、application/x-www-form-urlencoded、multipart/form-data のいずれかにしてください"
+)
+
+// problemTexts are the titles and details of the problems the package
+// writes, in English and Japanese, under their catalog keys: an
+// InputError names its detail by key (InputError.key), and its params
+// fill the placeholders. Registry.SetMessages takes these keys too (a
+// text's params are the placeholders of its English text), and keys
+// "problem.title.NNN" for the title of an about:blank problem of status
+// NNN (English: net/http's StatusText).
+var problemTexts = []struct{ key, en, ja string }{
+	{"problem.title.validation", "Validation failed", "入力内容に誤りがあります"},
+	{"problem.title.invalid-json", "Invalid JSON", "JSONとして読めません"},
+	{"problem.title.invalid-fields", "Invalid field selection", "項目の選択が正しくありません"},
+	{"problem.title.invalid-version", "Invalid version", "バージョンが正しくありません"},
+	{"problem.title.unsupported-media-type", "Unsupported Media Type", "対応していないメディアタイプです"},
+
+	{"problem.validation.one", "1 field failed validation", "1件の項目に誤りがあります"},
+	{"problem.validation", "{count} fields failed validation", "{count}件の項目に誤りがあります"},
+	{"problem.validation.omitted", "{count} fields failed validation; {listed} listed", "{count}件の項目に誤りがあります（うち{listed}件を表示）"},
+	{"problem.server", "the server could not answer the request", "サーバーがリクエストに応えられませんでした"},
+
+	{"problem.json", "the body is not valid JSON", "本文がJSONとして正しくありません"},
+	{"problem.json.syntax", "the body is not valid JSON: at byte {offset}, {reason}", "本文がJSONとして正しくありません（{offset}バイト目: {reason}）"},
+	{"problem.json.not-object", "the body is not a JSON object: at byte {offset}, got {got}", "本文がJSONのオブジェクトではありません（{offset}バイト目: {got}）"},
+	{"problem.json.not-object-or-array", "the body is not a JSON object or array: at byte {offset}, got {got}", "本文がJSONのオブジェクトでも配列でもありません（{offset}バイト目: {got}）"},
+	{"problem.json.array", "the body is a JSON array, not an object", "本文がJSONの配列です。オブジェクトを送ってください"},
+	{"problem.json.not-list", "the body is not a JSON array of objects", "本文がオブジェクトのJSON配列ではありません"},
+	{"problem.json.too-large", "the body is too large to read", "本文が大きすぎて読めません"},
+
+	{"problem.body.too-large", "the request body is larger than the limit of {limit} bytes", "リクエストの本文が上限の{limit}バイトを超えています"},
+	{"problem.body.output", "the request makes an output larger than its limit of {limit} bytes", "リクエストから作られる出力が上限の{limit}バイトを超えます"},
+	{"problem.body.unreadable", "the request body cannot be read", "リクエストの本文を読み取れません"},
+	{"problem.body.no-boundary", "the multipart body's Content-Type has no boundary parameter", "マルチパートの本文の Content-Type に boundary パラメーターがありません"},
+	{"problem.body.not-multipart", "the multipart body's Content-Type is not multipart", "マルチパートの本文の Content-Type が multipart ではありません"},
+	{"problem.body.multipart", "the request body is not a valid multipart form", "リクエストの本文がマルチパートのフォームとして正しくありません"},
+	{"problem.body.form", "the request body is not a valid form (application/x-www-form-urlencoded)", "リクエストの本文がフォーム（application/x-www-form-urlencoded）として正しくありません"},
+
+	{"problem.media", "the body's media type is not one of {accept}", "本文のメディアタイプが {accept} のいずれでもありません"},
+	{"problem.media.none", "the request body has no Content-Type: " + sendMediaTypes, "リクエストの本文に Content-Type がありません。" + sendMediaTypesJa},
+	{"problem.media.unparsed", "the request's Content-Type does not parse: " + sendMediaTypes, "リクエストの Content-Type を読み取れません。" + sendMediaTypesJa},
+	{"problem.media.other", "the request body's Content-Type is not JSON or a form: " + sendMediaTypes, "リクエストの本文の Content-Type が JSON でもフォームでもありません。" + sendMediaTypesJa},
+	{"problem.media.json-form", "the request body is JSON sent as a form (application/x-www-form-urlencoded, what curl -d sends): send Content-Type: application/json",
+		"リクエストの本文は、フォーム（application/x-www-form-urlencoded、curl -d が送る形式）として送られた JSON です。Content-Type: application/json で送ってください"},
+
+	{"problem.media.patch", "a merge patch is sent as Content-Type: application/merge-patch+json (RFC 7396)",
+		"マージパッチは Content-Type: application/merge-patch+json（RFC 7396）で送ってください"},
+
+	{"problem.method", "the method is not allowed; use {allow}", "このメソッドは使えません（使えるメソッド: {allow}）"},
+	{"problem.method.any", "the method is not allowed", "このメソッドは使えません"},
+
+	{"problem.version", "the version asked for is not a version: want dotted numbers with an optional leading v, such as v2 or v2.1",
+		"バージョンの指定が正しくありません。v2 や v2.1 のように、ドットで区切った数字（先頭の v は省略可）で指定してください"},
+
+	{"problem.fields.too-long", "the field selection is not valid: at byte {offset}, it is longer than {max} bytes", "項目の選択が正しくありません（{offset}バイト目: {max}バイトを超えています）"},
+	{"problem.fields.close", "the field selection is not valid: at byte {offset}, a ')' closes no '('", "項目の選択が正しくありません（{offset}バイト目: 対応する ( のない ) があります）"},
+	{"problem.fields.after", "the field selection is not valid: at byte {offset}, expected ',' after the sub-selection", "項目の選択が正しくありません（{offset}バイト目: ( ) の後には , が必要です）"},
+	{"problem.fields.deep", "the field selection is not valid: at byte {offset}, it nests more than {max} levels", "項目の選択が正しくありません（{offset}バイト目: 入れ子が{max}階層を超えています）"},
+	{"problem.fields.unclosed", "the field selection is not valid: at byte {offset}, expected ')' to close the '(' at byte {open}", "項目の選択が正しくありません（{offset}バイト目: {open}バイト目の ( を閉じる ) がありません）"},
+	{"problem.fields.name", "the field selection is not valid: at byte {offset}, expected a field name", "項目の選択が正しくありません（{offset}バイト目: 項目名がありません）"},
+	{"problem.fields.star", "the field selection is not valid: at byte {offset}, * selects every field of its level: it ends a path and takes no sub-selection",
+		"項目の選択が正しくありません（{offset}バイト目: * はその階層のすべての項目を選びます。パスの最後に置き、( ) は付けられません）"},
+	{"problem.fields.unknown", "the field selection is not valid: at byte {offset}, no field here has that name (there are {names})", "項目の選択が正しくありません（{offset}バイト目: ここにその名前の項目はありません。あるのは {names} です）"},
+	{"problem.fields.scalar", "the field selection is not valid: at byte {offset}, the field is of type {type}: it has no fields to select", "項目の選択が正しくありません（{offset}バイト目: {type} 型の項目なので、その中の項目は選べません）"},
+	{"problem.fields.none", "the field selection is not valid: at byte {offset}, the field has no fields to select", "項目の選択が正しくありません（{offset}バイト目: この項目には選べる項目がありません）"},
+}
+
+// problemPhrases are the phrases that stand for the values of the params
+// reason and got in the problems' texts (the reasons are jsontape.SyntaxError's).
+var problemPhrases = []struct{ param, en, ja string }{
+	{"reason", "unexpected end of input", "入力が途中で終わっています"},
+	{"reason", "nested too deep", "入れ子が深すぎます"},
+	{"reason", "nested deeper than " + strconv.Itoa(jsontape.MaxNesting) + " levels", "入れ子が" + strconv.Itoa(jsontape.MaxNesting) + "階層を超えています"},
+	{"reason", "too large to read", "大きすぎて読めません"},
+	{"reason", "expected a string key", "文字列のキーが必要です"},
+	{"reason", "expected ':' after the key", "キーの後に : が必要です"},
+	{"reason", "expected ',' or '}'", ", か } が必要です"},
+	{"reason", "expected ',' or ']'", ", か ] が必要です"},
+	{"reason", "expected the end of input after the value", "値の後に余分な入力があります"},
+	{"reason", "invalid escape", "エスケープが正しくありません"},
+	{"reason", "invalid number", "数値が正しくありません"},
+	{"reason", "invalid literal", "リテラルが正しくありません"},
+	{"reason", "invalid literal, expected true", "リテラルが正しくありません（true のはずです）"},
+	{"reason", "invalid literal, expected false", "リテラルが正しくありません（false のはずです）"},
+	{"reason", "invalid literal, expected null", "リテラルが正しくありません（null のはずです）"},
+	{"reason", "unescaped control character in a string", "文字列にエスケープされていない制御文字があります"},
+	{"reason", "expected a value", "値が必要です"},
+	{"got", "a number", "数値"},
+	{"got", "an object", "オブジェクト"},
+	{"got", "an array", "配列"},
+	{"got", "a string", "文字列"},
+	{"got", "a boolean", "真偽値"},
+	{"got", "null", "null"},
+}
+
+// problemStatusTitles are the Japanese titles of the about:blank problems
+// of the statuses an API answers with most.
+var problemStatusTitles = map[int]string{
+	400: "リクエストが正しくありません",
+	401: "認証が必要です",
+	403: "アクセスが許可されていません",
+	404: "見つかりません",
+	405: "許可されていないメソッドです",
+	406: "受け付けられない形式です",
+	408: "リクエストがタイムアウトしました",
+	409: "競合が発生しました",
+	410: "削除されました",
+	411: "Content-Length が必要です",
+	412: "前提条件を満たしていません",
+	413: "リクエストが大きすぎます",
+	414: "URIが長すぎます",
+	415: "対応していないメディアタイプです",
+	422: "処理できない内容です",
+	428: "前提条件が必要です",
+	429: "リクエストが多すぎます",
+	431: "ヘッダーが大きすぎます",
+	500: "サーバー内部でエラーが発生しました",
+}
+
+// checkProblemText parses a problem's text given to SetMessages, checking
+// its key and placeholders: the key of one of problemTexts (its
+// placeholders among the English text's), "problem.title.NNN" for a 4xx
+// or 5xx status (no placeholders), or a phrase of reason or got.
+func checkProblemText(key, text string) (*message, error) {
+	m, err := parseMessage(text)
+	if err != nil {
+		return nil, errors.New("entity: SetMessages: key " + strconv.Quote(key) + ": " + strings.TrimPrefix(err.Error(), "entity: "))
+	}
+	var params []string
+	switch rest := strings.TrimPrefix(key, problemCode+"."); {
+	case strings.HasPrefix(rest, "reason="), strings.HasPrefix(rest, "got="):
+	case strings.HasPrefix(rest, "title."):
+		n, err := strconv.Atoi(rest[len("title."):])
+		if err != nil || n < 400 || n > 599 {
+			if !isProblemKey(key) {
+				return nil, errors.New("entity: SetMessages: key " + strconv.Quote(key) + ": a problem's title is problem.title. and a problem type or a status of 400–599")
+			}
+		}
+	default:
+		en := problemEnglish(key)
+		if en == "" {
+			return nil, errors.New("entity: SetMessages: key " + strconv.Quote(key) + ": no problem text has this key")
+		}
+		em, _ := parseMessage(en)
+		params = em.placeholders()
+	}
+	for _, p := range m.placeholders() {
+		if !containsString(params, p) {
+			return nil, errors.New("entity: SetMessages: key " + strconv.Quote(key) + ": placeholder {" + p + "} is not one of the text's (" + strings.Join(params, ", ") + ")")
+		}
+	}
+	return m, nil
+}
+
+// isProblemKey reports whether key is one of problemTexts'.
+func isProblemKey(key string) bool { return problemEnglish(key) != "" }
+
+// problemEnglish returns the English text of the problem text key, or "".
+func problemEnglish(key string) string {
+	for _, t := range problemTexts {
+		if t.key == key {
+			return t.en
+		}
+	}
+	return ""
+}
 
 // ProblemTypeBase returns the URI reference the type of each of the
 // package's problems starts with; a nil registry's is the default.
@@ -123,36 +265,35 @@ func (r *Registry) ProblemTypeBase() string {
 	return defaultProblemBase
 }
 
-// SetProblemTypeBase sets the URI reference that the "type" member of the
-// registry's problem details starts with (default "/problems/"): the type
-// of a validation failure is base+"validation", of a body that is not JSON
-// base+"invalid-json", of a 415 base+"unsupported-media-type". Set an
-// absolute URI where the problem types are documented, such as
-// "https://api.example.com/problems/"; the default is a relative reference
-// that a client resolves against the request's URI (RFC 9457 3.1.1 asks a
-// relative type to carry its full path, as it does). An empty base is the
-// default.
-func (r *Registry) SetProblemTypeBase(base string) {
-	if base == "" {
-		base = defaultProblemBase
+// setServerErrors sets the function the registry's problem writer hands
+// every error it answers with 500, with the id the body's "instance"
+// carries (nil: none). It is what the ServerErrors option of Configure
+// sets.
+func (r *Registry) setServerErrors(f func(id string, err error)) {
+	if f == nil {
+		r.serverLog.Store(nil)
+		return
 	}
-	r.problemBase.Store(&base)
+	r.serverLog.Store(&f)
 }
 
 // WriteError writes err as WriteError does, with the registry's problem
-// type base.
+// type base and log hook.
 func (r *Registry) WriteError(w http.ResponseWriter, err error) {
-	writeProblem(w, err, r.ProblemTypeBase())
+	r.writeProblem(w, err, msgLang{})
 }
 
 // WriteError writes err as an RFC 9457 problem details response
 // (Content-Type application/problem+json), with the status statusOf
 // decides and the Default registry's problem type base
 // (Registry.SetProblemTypeBase). Every body has "type", "title", "status"
-// and "detail"; the detail is safe to show, never a value of the input nor
-// anything of the server's:
+// and "detail", in the language of the call whose error it is (Lang, or a
+// request's Accept-Language; English for an error of another kind); the
+// detail is safe to show, never a value of the input nor anything of the
+// server's:
 //
-//   - a *ValidationError: 400, type base+"validation", and "errors", one
+//   - a *ValidationError of a request (MakeRequest, Bind, or an error
+//     Entity.Fail built): 400, type base+"validation", and "errors", one
 //     object per failing field, in order: "pointer" (the RFC 6901 JSON
 //     Pointer where the value was read, FieldError.Pointer), "path",
 //     "outputPath", "code" (FieldError.Code, or its Rule when it has no
@@ -160,15 +301,20 @@ func (r *Registry) WriteError(w http.ResponseWriter, err error) {
 //     "message". Past Registry.MaxErrors the summary entry is not listed:
 //     "omitted" counts the errors left out;
 //   - an *InputError (or an error wrapping one of the package's
-//     sentinels): its status and its Msg as the detail; a body that is not
-//     JSON has type base+"invalid-json" and, when the offset is known
+//     sentinels): its status and its text as the detail; a body that is
+//     not JSON has type base+"invalid-json" and, when the offset is known
 //     (InputError.HasOffset), "offset", the byte where it stops being
-//     JSON; a 405 an Allow header; a 415 type base+"unsupported-media-type",
-//     an Accept header and "accept", the list of media types read;
+//     JSON; a bad Select spec type base+"invalid-fields" and "offset", a
+//     bad Version type base+"invalid-version"; a 405 an Allow header; a
+//     415 type base+"unsupported-media-type", an Accept header and
+//     "accept", the list of media types read;
 //   - another error with a 4xx StatusCode method: that status, and the
 //     error's own message as the detail;
-//   - any other error, a nil one and typed nil pointers included: 500
-//     with a generic title and detail that say nothing of it.
+//   - any other error, a nil one and typed nil pointers included, and a
+//     *ValidationError of the server's data (Make, MakeJSON, AppendJSON,
+//     MakeList, Write): 500 with a generic title and detail that say
+//     nothing of it, and an "instance", a URN of its own
+//     ("urn:uuid:…") that the registry's log hook gets with the error.
 //
 // For example:
 //
@@ -179,16 +325,26 @@ func (r *Registry) WriteError(w http.ResponseWriter, err error) {
 //	 "detail":"1 field failed validation","errors":[{"pointer":"/mail",
 //	 "path":"mail","outputPath":"mail","code":"required","message":"is required"}]}
 func WriteError(w http.ResponseWriter, err error) {
-	writeProblem(w, err, Default.ProblemTypeBase())
+	Default.writeProblem(w, err, msgLang{})
 }
 
-// writeProblem writes err's problem details, with type URIs under base.
-func writeProblem(w http.ResponseWriter, err error, base string) {
+// writeProblem writes err's problem details, with the registry's type base
+// and in the language of err, else lang; a 500 gets an instance id, and
+// the registry's log hook gets it with err.
+func (r *Registry) writeProblem(w http.ResponseWriter, err error, lang msgLang) {
 	if w == nil {
 		return
 	}
-	p := problemOf(err)
-	body := p.appendJSON(nil, base)
+	p := problemOf(err, lang)
+	if p.status == http.StatusInternalServerError {
+		p.instance = newInstance()
+		if r != nil {
+			if hook := r.serverLog.Load(); hook != nil {
+				(*hook)(p.instance, err)
+			}
+		}
+	}
+	body := p.appendJSON(nil, r.ProblemTypeBase())
 	h := w.Header()
 	switch {
 	case p.allow != "":
@@ -203,55 +359,86 @@ func writeProblem(w http.ResponseWriter, err error, base string) {
 	w.Write(body)
 }
 
+// newInstance returns a new id of a server error: a URN of a random
+// (version 4) UUID.
+func newInstance() string {
+	var u [16]byte
+	rand.Read(u[:]) // never fails (crypto/rand)
+	u[6] = u[6]&0x0f | 0x40
+	u[8] = u[8]&0x3f | 0x80
+	var b [45]byte
+	n := copy(b[:], "urn:uuid:")
+	for i, part := range [...][2]int{{0, 4}, {4, 6}, {6, 8}, {8, 10}, {10, 16}} {
+		if i > 0 {
+			b[n] = '-'
+			n++
+		}
+		n += hex.Encode(b[n:], u[part[0]:part[1]])
+	}
+	return string(b[:n])
+}
+
 // AppendJSON appends the error's problem details, the body WriteError
-// writes for it with the default problem type base:
+// writes for it with the default problem type base, in the language of
+// the call that failed:
 //
 //	{"type":"/problems/validation","title":"Validation failed","status":400,
 //	 "detail":"2 fields failed validation","errors":[{"pointer":…,"path":…,
 //	 "outputPath":…,"code":…,"params":{…},"message":…},…]}
+//
+// The error of the server's data (StatusCode 500) gives the generic 500,
+// without the instance id that only WriteError logs.
 func (e *ValidationError) AppendJSON(dst []byte) []byte {
-	p := problem{status: http.StatusBadRequest, kind: problemValidation, title: validationTitle, ve: e}
 	if e == nil {
-		p.ve = &ValidationError{}
+		e = &ValidationError{}
 	}
+	p := problemOf(e, msgLang{})
 	return p.appendJSON(dst, defaultProblemBase)
 }
 
-// validationTitle is the title of every validation problem.
-const validationTitle = "Validation failed"
-
 // problem is what an error's problem details say.
 type problem struct {
-	status int
-	kind   string // one of the problem* names; "" for about:blank
-	title  string
-	detail string
-	allow  string           // 405: the Allow header
-	accept string           // 415: the media types read
-	offset int              // invalid JSON: where it stops being JSON
-	hasOff bool             // offset applies
-	ve     *ValidationError // 400 for fields: the errors
+	status   int
+	kind     string // one of the problem* names; "" for about:blank
+	title    string
+	detail   string
+	instance string           // 500: the id the log hook got
+	allow    string           // 405: the Allow header
+	accept   string           // 415: the media types read
+	offset   int              // invalid JSON: where it stops being JSON
+	hasOff   bool             // offset applies
+	ve       *ValidationError // 400 for fields: the errors
 }
 
-// problemOf returns the problem details of err. Its status is statusOf's;
-// its words are the package's own, an InputError's Msg or a 4xx status
-// carrier's message, never those of an error that wraps them
-// (fmt.Errorf("db at 10.0.0.5: %w", notFound) says "not found").
-func problemOf(err error) problem {
+// problemOf returns the problem details of err, in the language of err
+// (see langOf), else lang. Its status is statusOf's; its words are the
+// package's own, an InputError's Msg or a 4xx status carrier's message,
+// never those of an error that wraps them (fmt.Errorf("db at 10.0.0.5:
+// %w", notFound) says "not found").
+func problemOf(err error, lang msgLang) problem {
 	p := problem{status: statusOf(err)}
+	lang = langOf(err, lang)
+	cat, li := lang.catalogs(), lang.li
 	var ve *ValidationError
 	var ie *InputError
 	var sc statusCoder
 	switch {
 	case p.status == http.StatusInternalServerError:
-		p.title = http.StatusText(p.status)
-		p.detail = "the server could not answer the request"
+		p.title = statusTitle(cat, li, p.status)
+		p.detail = cat.text(li, "problem.server", nil)
 		return p
 	case errors.As(err, &ve) && ve != nil:
-		p.kind, p.title, p.ve = problemValidation, validationTitle, ve
+		p.kind, p.ve = problemValidation, ve
+		p.title = cat.text(li, "problem.title."+problemValidation, nil)
+		p.detail = ve.problemDetail(cat, li)
 		return p
 	case errors.As(err, &ie) && ie != nil:
 		p.detail = ie.Msg
+		if ie.key != "" {
+			if t := cat.text(li, ie.key, ie.params); t != "" {
+				p.detail = t
+			}
+		}
 		p.allow = ie.Allow
 		p.accept = ie.Accept
 		p.offset, p.hasOff = ie.Offset, ie.HasOffset() && ie.Offset >= 0
@@ -260,36 +447,59 @@ func problemOf(err error) problem {
 	}
 	switch {
 	case errors.Is(err, ErrInvalidJSON) && p.status == http.StatusBadRequest:
-		p.kind, p.title = problemInvalidJSON, "Invalid JSON"
+		p.kind = problemInvalidJSON
 		if p.detail == "" {
-			p.detail = "the body is not valid JSON"
+			p.detail = cat.text(li, "problem.json", nil)
 		}
 	case errors.Is(err, ErrInvalidFields) && p.status == http.StatusBadRequest:
-		p.kind, p.title = problemFields, "Invalid field selection"
+		p.kind = problemFields
 	case errors.Is(err, ErrInvalidVersion) && p.status == http.StatusBadRequest:
-		p.kind, p.title = problemVersion, "Invalid version"
+		p.kind = problemVersion
 	case p.status == http.StatusUnsupportedMediaType:
 		p.kind = problemMediaType
 		if p.accept == "" {
 			p.accept = AcceptedMediaTypes
 		}
 		if p.detail == "" {
-			p.detail = "the body's media type is not one of " + p.accept
+			p.detail = cat.text(li, "problem.media", map[string]any{"accept": p.accept})
 		}
 	}
 	if p.kind != problemInvalidJSON && p.kind != problemFields {
 		p.hasOff = false // an offset is a JSON syntax error's or a selection's only
 	}
 	if p.status == http.StatusMethodNotAllowed && p.detail == "" {
-		p.detail = "the method is not allowed"
+		p.detail = cat.text(li, "problem.method.any", nil)
+	}
+	if p.kind != "" {
+		p.title = cat.text(li, "problem.title."+p.kind, nil)
 	}
 	if p.title == "" {
-		p.title = http.StatusText(p.status)
+		p.title = statusTitle(cat, li, p.status)
 	}
 	if p.detail == "" { // a sentinel wrapped by another error: its words are the server's
-		p.detail = strings.ToLower(http.StatusText(p.status))
+		p.detail = statusDetail(cat, li, p.status)
 	}
 	return p
+}
+
+// statusTitle returns the title of an about:blank problem of status: the
+// catalog's "problem.title.NNN" in language li (or English), else
+// net/http's status text.
+func statusTitle(cat *catalogs, li, status int) string {
+	if t := cat.text(li, problemCode+".title."+strconv.Itoa(status), nil); t != "" {
+		return t
+	}
+	return http.StatusText(status)
+}
+
+// statusDetail returns the detail of a problem that has nothing more to
+// say than its status: the status text in lower case, or the title of
+// the status in a language li that has one.
+func statusDetail(cat *catalogs, li, status int) string {
+	if m := cat.byLang[li][problemCode+".title."+strconv.Itoa(status)]; li > 0 && m != nil {
+		return cat.render(m, li, problemCode, "", nil)
+	}
+	return strings.ToLower(http.StatusText(status))
 }
 
 // carrierMessage returns the message of an error that carries its status;
@@ -314,10 +524,14 @@ func (p *problem) appendJSON(dst []byte, base string) []byte {
 	dst = append(dst, `,"`+memberStatus+`":`...)
 	dst = strconv.AppendInt(dst, int64(p.status), 10)
 	dst = append(dst, `,"`+memberDetail+`":`...)
+	dst = jsonwire.AppendString(dst, p.detail)
 	if p.ve != nil {
 		return p.ve.appendProblemMembers(dst)
 	}
-	dst = jsonwire.AppendString(dst, p.detail)
+	if p.instance != "" {
+		dst = append(dst, `,"`+memberInstance+`":`...)
+		dst = jsonwire.AppendString(dst, p.instance)
+	}
 	if p.hasOff {
 		dst = append(dst, `,"`+memberOffset+`":`...)
 		dst = strconv.AppendInt(dst, int64(p.offset), 10)
@@ -335,24 +549,35 @@ func (p *problem) appendJSON(dst []byte, base string) []byte {
 	return append(dst, '}')
 }
 
-// appendProblemMembers appends a validation problem's detail, its errors
-// and the count of those omitted, and closes the object.
-func (e *ValidationError) appendProblemMembers(dst []byte) []byte {
+// listedFields returns the field errors a problem lists: all but the
+// summary of those past the limit, which "omitted" stands for.
+func (e *ValidationError) listedFields() []*FieldError {
 	fields := e.Fields
 	if e.Omitted > 0 && len(fields) > 0 && isSummary(fields[len(fields)-1]) {
 		fields = fields[:len(fields)-1]
 	}
-	n := len(fields) + e.Omitted
-	detail := "1 field failed validation"
-	if n != 1 {
-		detail = strconv.Itoa(n) + " fields failed validation"
+	return fields
+}
+
+// problemDetail returns a validation problem's detail in language li:
+// how many fields failed, and how many are listed when some are not.
+func (e *ValidationError) problemDetail(cat *catalogs, li int) string {
+	listed := len(e.listedFields())
+	n := listed + e.Omitted
+	switch {
+	case e.Omitted > 0:
+		return cat.text(li, "problem.validation.omitted", map[string]any{"count": int64(n), "listed": int64(listed)})
+	case n == 1:
+		return cat.text(li, "problem.validation.one", nil)
 	}
-	if e.Omitted > 0 {
-		detail += "; " + strconv.Itoa(len(fields)) + " listed"
-	}
-	dst = jsonwire.AppendString(dst, detail)
+	return cat.text(li, "problem.validation", map[string]any{"count": int64(n)})
+}
+
+// appendProblemMembers appends a validation problem's errors and the
+// count of those omitted, and closes the object.
+func (e *ValidationError) appendProblemMembers(dst []byte) []byte {
 	dst = append(dst, `,"`+memberErrors+`":[`...)
-	for i, f := range fields {
+	for i, f := range e.listedFields() {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
@@ -377,8 +602,15 @@ func (f *FieldError) appendProblem(dst []byte) []byte {
 	if f == nil {
 		f = &FieldError{}
 	}
-	dst = append(dst, `{"`+memberPointer+`":`...)
-	dst = jsonwire.AppendString(dst, f.Pointer)
+	if f.In != "" { // a request's parameter: its name and where it was
+		dst = append(dst, `{"`+memberParameter+`":`...)
+		dst = jsonwire.AppendString(dst, f.Path)
+		dst = append(dst, `,"`+memberIn+`":`...)
+		dst = jsonwire.AppendString(dst, f.In)
+	} else {
+		dst = append(dst, `{"`+memberPointer+`":`...)
+		dst = jsonwire.AppendString(dst, f.Pointer)
+	}
 	dst = append(dst, `,"`+memberPath+`":`...)
 	dst = jsonwire.AppendString(dst, f.Path)
 	dst = append(dst, `,"`+memberOutputPath+`":`...)

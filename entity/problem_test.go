@@ -1,9 +1,13 @@
 package entity_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -19,7 +23,7 @@ func TestProblemDetails(t *testing.T) {
 		"name", "string", "req | min 2",
 		"password", "string", "secret | req | min 12",
 	)
-	_, verr := login.Make(map[string]any{"name": "a", "password": "hunter2"})
+	_, verr := login.MakeRequest(jsonRequest(t, map[string]any{"name": "a", "password": "hunter2"}))
 	var ve *entity.ValidationError
 	if !errors.As(verr, &ve) || len(ve.Fields) != 2 {
 		t.Fatalf("setup: %v", verr)
@@ -27,9 +31,9 @@ func TestProblemDetails(t *testing.T) {
 	ve.Fields[0].Pointer, ve.Fields[0].Code, ve.Fields[0].Params = "/name", "min", map[string]any{"min": 2}
 	ve.Fields[1].Pointer, ve.Fields[1].Code, ve.Fields[1].Params = "/password", "min", map[string]any{"min": 12}
 
-	reg.SetMaxErrors(1)
-	_, capped := login.Make(map[string]any{"password": "hunter2"})
-	reg.SetMaxErrors(100)
+	setLimit(reg, func(l *entity.Limits) { l.Errors = 1 })
+	_, capped := login.MakeRequest(jsonRequest(t, map[string]any{"password": "hunter2"}))
+	setLimit(reg, func(l *entity.Limits) { l.Errors = 100 })
 	_, methodErr := login.MakeRequest(httptest.NewRequest("GET", "/", nil))
 	_, jsonAt9 := login.MakeJSON([]byte(`{"name":}`))
 	_, jsonAt0 := login.MakeJSON([]byte(`x`))
@@ -60,7 +64,7 @@ func TestProblemDetails(t *testing.T) {
 		{name: "an offset on another error is not written", err: &entity.InputError{Status: 422, Msg: "no", Offset: 3},
 			status: 422, typ: "about:blank", title: "Unprocessable Entity", detail: "no", offset: -1},
 		{name: "method not allowed", err: methodErr, status: 405, typ: "about:blank", title: "Method Not Allowed",
-			detail: "method GET is not allowed; use POST", offset: -1, header: [2]string{"Allow", "POST"}},
+			detail: "the method is not allowed; use POST", offset: -1, header: [2]string{"Allow", "POST"}},
 		{name: "body too large", err: &entity.InputError{Status: 413, Msg: "the request body is larger than the limit of 64 bytes", Err: entity.ErrBodyTooLarge},
 			status: 413, typ: "about:blank", title: "Request Entity Too Large", detail: "the request body is larger than the limit of 64 bytes", offset: -1},
 		{name: "unsupported media type", err: &entity.InputError{Status: 415, Msg: "the body is text/plain; send Content-Type: application/json", Err: entity.ErrUnsupportedMediaType},
@@ -178,9 +182,9 @@ func TestProblemTypeBase(t *testing.T) {
 		write func(*httptest.ResponseRecorder)
 		want  string
 	}{
-		{"Write's validation error", "https://api.example.com/problems/", func(w *httptest.ResponseRecorder) { e.Write(w, map[string]any{}) },
+		{"Write's validation error", "https://api.example.com/problems/", func(w *httptest.ResponseRecorder) { e.Write(w, jsonRequest(t, `{}`)) },
 			"https://api.example.com/problems/validation"},
-		{"Registry.Write's invalid JSON", "https://api.example.com/problems/", func(w *httptest.ResponseRecorder) { reg.Write(w, "user", []byte(`{`)) },
+		{"Registry.Write's invalid JSON", "https://api.example.com/problems/", func(w *httptest.ResponseRecorder) { reg.Lookup("user").Write(w, []byte(`{`)) },
 			"https://api.example.com/problems/invalid-json"},
 		{"Registry.WriteError's 415", "tag:example.com,2026:", func(w *httptest.ResponseRecorder) {
 			reg.WriteError(w, &entity.InputError{Status: 415, Msg: "send JSON"})
@@ -188,11 +192,11 @@ func TestProblemTypeBase(t *testing.T) {
 		{"405 stays about:blank", "https://api.example.com/problems/", func(w *httptest.ResponseRecorder) {
 			reg.WriteError(w, &entity.InputError{Status: 405, Msg: "no", Allow: "GET"})
 		}, "about:blank"},
-		{"an empty base is the default", "", func(w *httptest.ResponseRecorder) { e.Write(w, map[string]any{}) }, "/problems/validation"},
+		{"an empty base is the default", "", func(w *httptest.ResponseRecorder) { e.Write(w, jsonRequest(t, `{}`)) }, "/problems/validation"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reg.SetProblemTypeBase(tt.base)
+			reg.Configure(entity.ProblemTypeBase(tt.base))
 			rec := httptest.NewRecorder()
 			tt.write(rec)
 			if !strings.HasPrefix(rec.Body.String(), `{"type":"`+tt.want+`",`) {
@@ -206,4 +210,332 @@ func TestProblemTypeBase(t *testing.T) {
 	if got := entity.Default.ProblemTypeBase(); got != "/problems/" {
 		t.Errorf("another registry's base changed the Default's: %q", got)
 	}
+}
+
+// jsonRequest returns a POST request whose JSON body is v (raw JSON as it
+// is, anything else marshalled), with the headers given as name, value
+// pairs.
+func jsonRequest(t testing.TB, v any, header ...string) *http.Request {
+	t.Helper()
+	var body []byte
+	switch x := v.(type) {
+	case []byte:
+		body = x
+	case string:
+		body = []byte(x)
+	default:
+		var err error
+		if body, err = json.Marshal(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := httptest.NewRequest("POST", "/", bytes.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(header); i += 2 {
+		r.Header.Set(header[i], header[i+1])
+	}
+	return r
+}
+
+// instanceMember matches the "instance" member of a 500, whose id is new
+// at each response.
+var instanceMember = regexp.MustCompile(`,"instance":"urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"`)
+
+// withoutInstance returns a problem body without its "instance" member.
+func withoutInstance(body string) string { return instanceMember.ReplaceAllString(body, "") }
+
+// generic500 is the body of every 500, its instance left out.
+const generic500 = `{"type":"about:blank","title":"Internal Server Error","status":500,"detail":"the server could not answer the request"}`
+
+// marker is the client's text that TestProblemsQuoteNoInput sends in every
+// part of its input; no body may hold it, in any case.
+const marker = "Zq7Mark"
+
+// requestWith returns a request of method with the body and Content-Type
+// given (none when ct is ""), and the headers given as pairs.
+func requestWith(method, ct, body string, header ...string) *http.Request {
+	r := httptest.NewRequest(method, "/items?q="+marker, strings.NewReader(body))
+	if body == "" {
+		r.Body = http.NoBody
+	}
+	if ct != "" {
+		r.Header.Set("Content-Type", ct)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		r.Header.Set(header[i], header[i+1])
+	}
+	return r
+}
+
+// TestProblemsQuoteNoInput drives every error path of a request, and of
+// the server's data, with the marker in the input (values, keys, the
+// body's text, headers, the method, the Content-Type, a Select spec, a
+// Version) and checks that no problem body, in English or Japanese, holds
+// any of it. The one exception, the path of an unknown key, is cut to
+// its first 64 bytes: the marker placed past them is not written.
+func TestProblemsQuoteNoInput(t *testing.T) {
+	reg := entity.NewRegistry()
+	setLimit(reg, func(l *entity.Limits) { l.BodyBytes = 1 << 10 })
+	expose(t, reg, "sub", "city", "string", "req | min 3")
+	e := expose(t, reg, "item", "POST|PUT",
+		"name", "string", "req | min 3 | max 5",
+		"mail", "string", "email",
+		"site", "string", "url",
+		"day", "string", "date",
+		"color", "string", "in 'red' 'blue'",
+		"code", "string", "regex '^[0-9]+$'",
+		"n", "number", "range 1 5",
+		"tags", "list", "len 2",
+		"pw", "string", "secret | min 8",
+		"X-Trace", "string", "min 40",
+		"sub", "$sub", "",
+	)
+	longKey := strings.Repeat("k", 64) + marker
+	values := `{"name":"` + marker + `","mail":"` + marker + `","site":"` + marker + `","day":"` + marker +
+		`","color":"` + marker + `","code":"` + marker + `","n":"` + marker + `","tags":"` + marker +
+		`","pw":"` + marker + `","sub":{"city":"` + marker + `x","` + longKey + `":1},"` + longKey + `":2}`
+	big := `{"name":"` + strings.Repeat(marker, 200) + `"}`
+	requests := []struct {
+		name string
+		req  func(lang string) *http.Request
+		opts []entity.Option
+	}{
+		{"every value failing", func(l string) *http.Request {
+			return requestWith("POST", "application/json", values, "Accept-Language", l, "X-Trace", marker)
+		}, []entity.Option{entity.DenyUnknown()}},
+		{"every value failing, as a form", func(l string) *http.Request {
+			return requestWith("POST", "application/x-www-form-urlencoded", "name="+marker+"&n="+marker+"&mail="+marker+"&"+longKey+"=1", "Accept-Language", l)
+		}, []entity.Option{entity.DenyUnknown()}},
+		{"values in the query", func(l string) *http.Request {
+			return requestWith("POST", "", "", "Accept-Language", l)
+		}, []entity.Option{entity.DenyUnknown()}},
+		{"an unterminated string", func(l string) *http.Request {
+			return requestWith("POST", "application/json", `{"name":"`+marker, "Accept-Language", l)
+		}, nil},
+		{"a bare word", func(l string) *http.Request {
+			return requestWith("POST", "application/json", `{"name":`+marker+`}`, "Accept-Language", l)
+		}, nil},
+		{"a string body", func(l string) *http.Request {
+			return requestWith("POST", "application/json", `"`+marker+`"`, "Accept-Language", l)
+		}, nil},
+		{"an array body", func(l string) *http.Request {
+			return requestWith("POST", "application/json", `["`+marker+`"]`, "Accept-Language", l)
+		}, nil},
+		{"a Content-Type of another type", func(l string) *http.Request {
+			return requestWith("POST", "application/"+marker, `{"name":"x"}`, "Accept-Language", l)
+		}, nil},
+		{"a Content-Type with parameters", func(l string) *http.Request {
+			return requestWith("POST", "text/"+marker+"; charset="+marker, `x`, "Accept-Language", l)
+		}, nil},
+		{"a Content-Type that does not parse", func(l string) *http.Request {
+			return requestWith("POST", marker, `x`, "Accept-Language", l)
+		}, nil},
+		{"JSON sent as a form", func(l string) *http.Request {
+			return requestWith("POST", "application/x-www-form-urlencoded", `{"`+marker+`":1}`, "Accept-Language", l)
+		}, nil},
+		{"a form that does not parse", func(l string) *http.Request {
+			return requestWith("POST", "application/x-www-form-urlencoded", marker+"=%zz", "Accept-Language", l)
+		}, nil},
+		{"multipart without a boundary", func(l string) *http.Request {
+			return requestWith("POST", "multipart/form-data; x="+marker, marker, "Accept-Language", l)
+		}, nil},
+		{"multipart that does not parse", func(l string) *http.Request {
+			return requestWith("POST", "multipart/form-data; boundary="+marker, marker, "Accept-Language", l)
+		}, nil},
+		{"a body too large", func(l string) *http.Request {
+			return requestWith("POST", "application/json", strings.Repeat(" ", 2<<10)+big, "Accept-Language", l)
+		}, nil},
+		{"a method not allowed", func(l string) *http.Request {
+			return requestWith(strings.ToUpper(marker), "application/json", `{}`, "Accept-Language", l)
+		}, nil},
+	}
+	for _, spec := range []string{marker, "name(" + marker + ")", "name)" + marker, "sub(city)" + marker, marker + "/city",
+		"sub/" + marker, "*(" + marker + ")", "name,," + marker, "(" + marker, strings.Repeat(marker+",", 700), "sub(" + marker} {
+		requests = append(requests, struct {
+			name string
+			req  func(lang string) *http.Request
+			opts []entity.Option
+		}{"Select " + clip(spec), func(l string) *http.Request {
+			return requestWith("POST", "application/json", `{"name":"abc"}`, "Accept-Language", l)
+		}, []entity.Option{entity.Select(spec)}})
+	}
+	requests = append(requests, struct {
+		name string
+		req  func(lang string) *http.Request
+		opts []entity.Option
+	}{"a Version", func(l string) *http.Request {
+		return requestWith("POST", "application/json", `{"name":"abc"}`, "Accept-Language", l)
+	}, []entity.Option{entity.Version(marker)}})
+
+	check := func(t *testing.T, what, body string) {
+		t.Helper()
+		if strings.Contains(strings.ToLower(body), strings.ToLower(marker)) {
+			t.Errorf("%s holds the client's text: %s", what, clip(body))
+		}
+	}
+	for _, tt := range requests {
+		for _, lang := range []string{"en", "ja"} {
+			t.Run(tt.name+"/"+lang, func(t *testing.T) {
+				rec := httptest.NewRecorder()
+				if err := e.Write(rec, tt.req(lang), tt.opts...); err == nil {
+					t.Fatalf("Write succeeded: %s", rec.Body)
+				}
+				check(t, "Write's body", rec.Body.String())
+				_, err := e.MakeRequest(tt.req(lang), tt.opts...)
+				rec = httptest.NewRecorder()
+				entity.WriteError(rec, err)
+				check(t, "WriteError's body", rec.Body.String())
+				var ie *entity.InputError
+				if errors.As(err, &ie) {
+					check(t, "InputError.Msg", ie.Msg)
+				}
+				var ve *entity.ValidationError
+				if errors.As(err, &ve) {
+					for _, f := range ve.Fields {
+						check(t, "a FieldError", f.Message+" "+f.Path+" "+f.Pointer+" "+fmt.Sprint(f.Params))
+					}
+				}
+			})
+		}
+	}
+	// The server's data, and raw JSON given to Make: the marker in values,
+	// keys and text.
+	server := []struct {
+		name string
+		in   any
+		opts []entity.Option
+	}{
+		{"values", map[string]any{"name": marker, "mail": marker, "n": marker, "color": marker, "pw": marker, longKey: 1}, []entity.Option{entity.DenyUnknown()}},
+		{"raw JSON that does not parse", []byte(`{"name":` + marker), nil},
+		{"raw JSON of a string", []byte(`"` + marker + `"`), nil},
+		{"raw JSON of an array", []byte(`[{"name":"` + marker + `"}]`), nil},
+		{"a Select spec", map[string]any{"name": "abc"}, []entity.Option{entity.Select("name(" + marker + ")")}},
+		{"a Version", map[string]any{"name": "abc"}, []entity.Option{entity.Version(marker)}},
+	}
+	for _, tt := range server {
+		for _, lang := range []string{"en", "ja"} {
+			t.Run("server data: "+tt.name+"/"+lang, func(t *testing.T) {
+				rec := httptest.NewRecorder()
+				opts := append([]entity.Option{entity.Lang(lang)}, tt.opts...)
+				if err := e.Write(rec, tt.in, opts...); err == nil {
+					t.Fatalf("Write succeeded: %s", rec.Body)
+				}
+				check(t, "Write's body", rec.Body.String())
+				_, err := e.Make(tt.in, opts...)
+				rec = httptest.NewRecorder()
+				entity.WriteError(rec, err)
+				check(t, "WriteError's body", rec.Body.String())
+			})
+		}
+	}
+}
+
+// TestUnknownKeyPathCut checks that the path and pointer of an unknown key
+// hold at most its first 64 bytes (cut at a UTF-8 boundary), and all of a
+// shorter one.
+func TestUnknownKeyPathCut(t *testing.T) {
+	e := exposeOne(t, "string", "")
+	tests := []struct{ name, key, path string }{
+		{"short", "extra", "extra"},
+		{"64 bytes", strings.Repeat("k", 64), strings.Repeat("k", 64)},
+		{"65 bytes", strings.Repeat("k", 65), strings.Repeat("k", 64) + "…"},
+		{"cut inside a rune", strings.Repeat("k", 63) + "é" + marker, strings.Repeat("k", 63) + "…"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := e.MakeRequest(jsonRequest(t, map[string]any{tt.key: 1}), entity.DenyUnknown())
+			fe := oneFieldError(t, err)
+			if fe.Code != "unknown" || fe.Path != tt.path || fe.Pointer != "/"+tt.path {
+				t.Errorf("path %q, pointer %q, want %q", fe.Path, fe.Pointer, tt.path)
+			}
+		})
+	}
+}
+
+// TestProblemsInJapanese checks that the title and the detail of every
+// problem type the package writes follow the call's language, as its
+// field messages do: a request's Accept-Language, or Lang.
+func TestProblemsInJapanese(t *testing.T) {
+	reg := entity.NewRegistry()
+	setLimit(reg, func(l *entity.Limits) { l.BodyBytes = 64 })
+	e := expose(t, reg, "item", "POST", "v", "string", "req")
+	ja := func(method, ct, body string) func() *http.Request {
+		return func() *http.Request { return requestWith(method, ct, body, "Accept-Language", "ja-JP,ja;q=0.9") }
+	}
+	tests := []struct {
+		name          string
+		req           func() *http.Request
+		opts          []entity.Option
+		status        int
+		title, detail string
+	}{
+		{"validation", ja("POST", "application/json", `{}`), nil, 400,
+			"入力内容に誤りがあります", "1件の項目に誤りがあります"},
+		{"invalid JSON", ja("POST", "application/json", `{"v":`), nil, 400,
+			"JSONとして読めません", "本文がJSONとして正しくありません（5バイト目: 入力が途中で終わっています）"},
+		{"not an object", ja("POST", "application/json", `[1]`), nil, 400,
+			"JSONとして読めません", "本文がJSONのオブジェクトではありません（0バイト目: 配列）"},
+		{"invalid fields", ja("POST", "application/json", `{"v":"a"}`), []entity.Option{entity.Select("w")}, 400,
+			"項目の選択が正しくありません", `項目の選択が正しくありません（0バイト目: ここにその名前の項目はありません。あるのは "v" です）`},
+		{"invalid version", ja("POST", "application/json", `{"v":"a"}`), []entity.Option{entity.Version("latest")}, 400,
+			"バージョンが正しくありません", "バージョンの指定が正しくありません。v2 や v2.1 のように、ドットで区切った数字（先頭の v は省略可）で指定してください"},
+		{"unsupported media type", ja("POST", "text/plain", `v`), nil, 415,
+			"対応していないメディアタイプです", "リクエストの本文の Content-Type が JSON でもフォームでもありません。Content-Type を application/json（または +json の型）、application/x-www-form-urlencoded、multipart/form-data のいずれかにしてください"},
+		{"method not allowed", ja("GET", "", ""), nil, 405,
+			"許可されていないメソッドです", "このメソッドは使えません（使えるメソッド: POST）"},
+		{"body too large", ja("POST", "application/json", `{"v":"`+strings.Repeat("a", 100)+`"}`), nil, 413,
+			"リクエストが大きすぎます", "リクエストの本文が上限の64バイトを超えています"},
+		{"a form that does not parse", ja("POST", "application/x-www-form-urlencoded", "v=%zz"), nil, 400,
+			"リクエストが正しくありません", "リクエストの本文がフォーム（application/x-www-form-urlencoded）として正しくありません"},
+		{"Lang over Accept-Language", ja("POST", "application/json", `{}`), []entity.Option{entity.Lang("en")}, 400,
+			"Validation failed", "1 field failed validation"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			e.Write(rec, tt.req(), tt.opts...)
+			_, err := e.MakeRequest(tt.req(), tt.opts...)
+			rec2 := httptest.NewRecorder()
+			entity.WriteError(rec2, err)
+			for what, rec := range map[string]*httptest.ResponseRecorder{"Write": rec, "WriteError": rec2} {
+				if pb, ok := checkProblem(t, rec, tt.status); ok && (pb.Title != tt.title || pb.Detail != tt.detail) {
+					t.Errorf("%s: title %q, detail %q; want %q, %q", what, pb.Title, pb.Detail, tt.title, tt.detail)
+				}
+			}
+		})
+	}
+	const title500, detail500 = "サーバー内部でエラーが発生しました", "サーバーがリクエストに応えられませんでした"
+	t.Run("the server's data", func(t *testing.T) {
+		rec := httptest.NewRecorder()
+		err := e.Write(rec, map[string]any{}, entity.Lang("ja"))
+		rec2 := httptest.NewRecorder()
+		entity.WriteError(rec2, err) // the error keeps the call's language
+		for what, rec := range map[string]*httptest.ResponseRecorder{"Write": rec, "WriteError": rec2} {
+			if pb, ok := checkProblem(t, rec, 500); ok && (pb.Title != title500 || pb.Detail != detail500) {
+				t.Errorf("%s: title %q, detail %q", what, pb.Title, pb.Detail)
+			}
+		}
+	})
+	t.Run("a server error of no call, written by Write", func(t *testing.T) {
+		rec := httptest.NewRecorder()
+		reg.Lookup("nothing").Write(rec, map[string]any{}, entity.Lang("ja")) // no entity by that name
+		if pb, ok := checkProblem(t, rec, 500); ok && (pb.Title != title500 || pb.Detail != detail500) {
+			t.Errorf("title %q, detail %q", pb.Title, pb.Detail)
+		}
+	})
+	t.Run("the handler's own errors", func(t *testing.T) {
+		err := e.Fail(ja("POST", "application/json", `{"v":"a"}`)(), nil, entity.NewFieldError("/v", "required", nil))
+		rec := httptest.NewRecorder()
+		entity.WriteError(rec, err)
+		if pb, ok := checkProblem(t, rec, 400); ok && (pb.Title != "入力内容に誤りがあります" || pb.Errors[0].Message != "必須です") {
+			t.Errorf("title %q, errors %+v", pb.Title, pb.Errors)
+		}
+	})
+	t.Run("an error of no call stays English", func(t *testing.T) {
+		rec := httptest.NewRecorder()
+		entity.WriteError(rec, &entity.InputError{Status: 404, Msg: "no such item"})
+		if pb, ok := checkProblem(t, rec, 404); ok && (pb.Title != "Not Found" || pb.Detail != "no such item") {
+			t.Errorf("an error of no call: title %q, detail %q, want English", pb.Title, pb.Detail)
+		}
+	})
 }

@@ -1,7 +1,6 @@
 package entity
 
 import (
-	"strconv"
 	"sync"
 
 	"github.com/expose-go/expose/internal/jsontape"
@@ -184,7 +183,7 @@ func (r *run) parseJSONOf(b []byte, objectOnly bool) (string, error) {
 	switch code, off := jsontape.Scan(s, jsontape.MaxNesting, &r.js.tape); code {
 	case jsontape.OK:
 	case jsontape.TooLarge:
-		return "", inputError(ErrBodyTooLarge, "the body is too large to read")
+		return "", newInputError(ErrBodyTooLarge, "problem.json.too-large", nil)
 	default:
 		return "", invalidJSON(s, code, off)
 	}
@@ -204,7 +203,7 @@ func (r *run) parseJSONOf(b []byte, objectOnly bool) (string, error) {
 // "the body is not valid JSON: at byte 17, expected ',' or '}'".
 func invalidJSON(b string, code jsontape.Code, off int) *InputError {
 	off, reason := jsontape.SyntaxError(b, code, off)
-	return jsonInputError(off, "the body is not valid JSON: at byte "+strconv.Itoa(off)+", "+reason)
+	return newInputError(ErrInvalidJSON, "problem.json.syntax", map[string]any{"offset": off, "reason": reason})
 }
 
 // notAnObject returns the InputError of valid JSON whose top-level value,
@@ -224,7 +223,11 @@ func notAnObject(off int, text, wanted string) *InputError {
 	case 'n':
 		kind = "null"
 	}
-	return jsonInputError(off, "the body is not a JSON "+wanted+": at byte "+strconv.Itoa(off)+", got "+kind)
+	key := "problem.json.not-object"
+	if wanted != "object" {
+		key = "problem.json.not-object-or-array"
+	}
+	return newInputError(ErrInvalidJSON, key, map[string]any{"offset": off, "got": kind})
 }
 
 // takeJSON returns a jsonObject filled from text, the object numbered ord

@@ -3,10 +3,12 @@ package entity_test
 import (
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 
 	"github.com/expose-go/expose/entity"
 	"github.com/expose-go/expose/rules"
@@ -27,7 +29,7 @@ func TestConcurrentRegistry(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				out, err := reg.MakeJSON(name, map[string]any{"r": map[string]any{"v": i}})
+				out, err := reg.Lookup(name).MakeJSON(map[string]any{"r": map[string]any{"v": i}})
 				if err != nil {
 					t.Error(err)
 					return
@@ -37,7 +39,7 @@ func TestConcurrentRegistry(t *testing.T) {
 					return
 				}
 				_ = reg.Lookup(name)
-				_ = reg.Check()
+				_ = reg.Verify()
 			}
 		}()
 	}
@@ -76,11 +78,11 @@ func TestPackageLevel(t *testing.T) {
 		"list", "$"+user, "",
 		"more", "$"+missing, "",
 	)
-	if err := entity.Check(); err == nil || !strings.Contains(err.Error(), missing) && !checkLists(err, missing) {
+	if err := entity.Verify(); err == nil || !strings.Contains(err.Error(), missing) && !checkLists(err, missing) {
 		t.Errorf("Check() = %v, want it to name $%s", err, missing)
 	}
 	entity.MustExpose(missing, "x", "number", "")
-	if err := entity.Check(); err != nil && checkLists(err, missing) {
+	if err := entity.Verify(); err != nil && checkLists(err, missing) {
 		t.Errorf("Check() after declaring %s = %v", missing, err)
 	}
 
@@ -99,7 +101,7 @@ func TestPackageLevel(t *testing.T) {
 	if b, _ := obj.MarshalJSON(); string(b) != want {
 		t.Errorf("Make + MarshalJSON: got %s", b)
 	}
-	dst, err := entity.AppendJSON([]byte("x="), users, seedUsers())
+	dst, err := entity.Lookup(users).AppendJSON([]byte("x="), seedUsers())
 	if err != nil || string(dst) != "x="+want {
 		t.Errorf("AppendJSON = %s, %v", dst, err)
 	}
@@ -140,13 +142,13 @@ func TestUnknownEntity(t *testing.T) {
 	if entity.Lookup("apitest.never.declared") != nil {
 		t.Errorf("package Lookup of an unknown name is not nil")
 	}
-	if _, err := reg.Make("nope", map[string]any{}); !errors.Is(err, entity.ErrUnknownEntity) {
+	if _, err := reg.Lookup("nope").Make(map[string]any{}); !errors.Is(err, entity.ErrUnknownEntity) {
 		t.Errorf("Make: %v, want ErrUnknownEntity", err)
 	}
-	if b, err := reg.MakeJSON("nope", map[string]any{}); b != nil || !errors.Is(err, entity.ErrUnknownEntity) {
+	if b, err := reg.Lookup("nope").MakeJSON(map[string]any{}); b != nil || !errors.Is(err, entity.ErrUnknownEntity) {
 		t.Errorf("MakeJSON: %q, %v, want nil, ErrUnknownEntity", b, err)
 	}
-	if b, err := reg.AppendJSON([]byte("keep"), "nope", map[string]any{}); string(b) != "keep" || !errors.Is(err, entity.ErrUnknownEntity) {
+	if b, err := reg.Lookup("nope").AppendJSON([]byte("keep"), map[string]any{}); string(b) != "keep" || !errors.Is(err, entity.ErrUnknownEntity) {
 		t.Errorf("AppendJSON: %q, %v, want dst unchanged, ErrUnknownEntity", b, err)
 	}
 	if _, err := entity.Make("apitest.never.declared", nil); !errors.Is(err, entity.ErrUnknownEntity) {
@@ -155,7 +157,7 @@ func TestUnknownEntity(t *testing.T) {
 	if _, err := entity.MakeJSON("apitest.never.declared", nil); !errors.Is(err, entity.ErrUnknownEntity) {
 		t.Errorf("entity.MakeJSON: %v", err)
 	}
-	if _, err := reg.MakeJSON("nope", nil); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+	if _, err := entity.MakeJSON("apitest.never.declared", nil); err == nil || !strings.Contains(err.Error(), `"apitest.never.declared"`) {
 		t.Errorf("error %v does not name the entity", err)
 	}
 }
@@ -320,5 +322,260 @@ func TestEntityAccessors(t *testing.T) {
 	out, _ := mustMake(t, empty, map[string]any{"a": 1})
 	if string(out) != `{}` {
 		t.Errorf("entity without fields: %s", out)
+	}
+}
+
+// manyEntities returns a file declaring n entities, each referencing the
+// one before it, and one entity merging each of the first entities of a
+// chain of merges.
+func manyEntities(n int) fstest.MapFS {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "e%d {\n  id  number  req\n  name  string  min 1\n", i)
+		if i > 0 {
+			fmt.Fprintf(&b, "  prev  $e%d\n", i-1)
+		}
+		b.WriteString("}\n")
+	}
+	return fstest.MapFS{"many.entity": {Data: []byte(b.String())}}
+}
+
+// BenchmarkLoadFSMany loads n entities in a new registry: the time of one
+// entity should not grow with n.
+func BenchmarkLoadFSMany(b *testing.B) {
+	for _, n := range []int{1000, 8000} {
+		files := manyEntities(n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := entity.NewRegistry().LoadFS(files, "*.entity"); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entity")
+		})
+	}
+}
+
+// BenchmarkExposeMany exposes n entities one after the other in a new
+// registry.
+func BenchmarkExposeMany(b *testing.B) {
+	for _, n := range []int{1000, 8000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			names := make([]string, n)
+			for i := range names {
+				names[i] = "e" + strconv.Itoa(i)
+			}
+			for b.Loop() {
+				reg := entity.NewRegistry()
+				for i, name := range names {
+					ref := "$" + names[max(i-1, 0)]
+					if _, err := reg.Expose(name, "id", "number", "req", "name", "string", "min 1", "prev", ref, ""); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entity")
+		})
+	}
+}
+
+// BenchmarkExposeMergeChain exposes a chain of n entities, each merging the
+// next, root first: every Expose but the first completes the objects of
+// all the entities before it.
+func BenchmarkExposeMergeChain(b *testing.B) {
+	for _, n := range []int{100, 400} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				reg := entity.NewRegistry()
+				for i := range n {
+					if _, err := reg.Expose("c"+strconv.Itoa(i), "k"+strconv.Itoa(i), "string", "", "next", "$c"+strconv.Itoa(i+1), "merge"); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entity")
+		})
+	}
+}
+
+// TestVerifyBareDefaultARequestCannotMake: a bare default on a $ref whose
+// entity a request cannot make from {} (a lazy or writeonly field that is
+// req: a request reads it, a response does not) is reported by Verify, as
+// MakeRequest of {} would fail on every call; not when the reference is
+// readonly (a request never fills it).
+func TestVerifyBareDefaultARequestCannotMake(t *testing.T) {
+	for _, tt := range []struct {
+		name, target, ref, want string
+	}{
+		{"lazy req", "lazy | req", "default", `field "any" (triple 1, rules): its bare default makes $inner from an empty input, which fails in a request: score: is required`},
+		{"writeonly req", "writeonly | req", "default", `its bare default makes $inner from an empty input, which fails in a request: score: is required`},
+		{"readonly req: a response fails", "readonly | req", "default", `its bare default makes $inner from an empty input, which fails: score: is required`},
+		{"a readonly reference is never filled by a request", "writeonly | req", "default | readonly", ""},
+		{"a writeonly reference is never filled by a response", "readonly | req", "default | writeonly", ""},
+		{"a default in the entity", "writeonly | req | default 'x'", "default", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := entity.NewRegistry()
+			outer := expose(t, reg, "outer", "any", "$inner", tt.ref)
+			expose(t, reg, "inner", "score", "string", tt.target)
+			err := reg.Verify()
+			if tt.want == "" {
+				if err != nil {
+					t.Errorf("Verify: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Verify = %v\nwant %s", err, tt.want)
+			}
+			if strings.Contains(tt.want, "in a request") {
+				req := httptest.NewRequest("POST", "/", strings.NewReader("{}"))
+				req.Header.Set("Content-Type", "application/json")
+				if _, err := outer.MakeRequest(req); err == nil {
+					t.Error("MakeRequest of {} succeeded: the case tests nothing")
+				}
+			}
+		})
+	}
+}
+
+// TestMustLookup: MustLookup returns the entity, or panics naming the
+// names nearest to the one asked for, so that a typo fails at start-up.
+func TestMustLookup(t *testing.T) {
+	reg := entity.NewRegistry()
+	customer := expose(t, reg, "customer", "id", "number", "")
+	expose(t, reg, "order", "id", "number", "")
+	expose(t, reg, "orders", "id", "number", "")
+	if got := reg.MustLookup("customer"); got != customer {
+		t.Errorf("MustLookup(customer) = %v", got)
+	}
+	for _, tt := range []struct {
+		reg        *entity.Registry
+		name, want string
+	}{
+		{reg, "custmer", `entity: MustLookup("custmer"): no entity "custmer" is exposed; did you mean "customer"?`},
+		{reg, "Customer", `did you mean "customer"?`},
+		{reg, "ordes", `did you mean "order" or "orders"?`},
+		{reg, "invoice", `entity: MustLookup("invoice"): no entity "invoice" is exposed`},
+		{entity.NewRegistry(), "x", `no entity "x" is exposed (the registry exposes none)`},
+		{nil, "x", `no entity "x" is exposed (the registry exposes none)`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			msg := panicMessage(func() { tt.reg.MustLookup(tt.name) })
+			if !strings.Contains(msg, tt.want) {
+				t.Errorf("panic %q, want %q", msg, tt.want)
+			}
+			if tt.want == `entity: MustLookup("invoice"): no entity "invoice" is exposed` && strings.Contains(msg, "did you mean") {
+				t.Errorf("panic %q suggests a name far from it", msg)
+			}
+		})
+	}
+	t.Run("package level", func(t *testing.T) {
+		const name = "apitest.mustlookup.customer"
+		e := entity.MustExpose(name, "id", "number", "")
+		if entity.MustLookup(name) != e {
+			t.Error("MustLookup of the Default registry")
+		}
+		if msg := panicMessage(func() { entity.MustLookup("apitest.mustlookup.custmer") }); !strings.Contains(msg, `did you mean "`+name+`"?`) {
+			t.Errorf("panic %q", msg)
+		}
+	})
+}
+
+// panicMessage returns what f panics with, or "" when it does not.
+func panicMessage(f func()) (msg string) {
+	defer func() {
+		if p := recover(); p != nil {
+			msg = fmt.Sprint(p)
+		}
+	}()
+	f()
+	return ""
+}
+
+// TestExposeAllocsDoNotGrowWithRegistry: exposing or loading an entity
+// touches only the entities that depend on it, not every entity of the
+// registry (counted in allocations, not timed): the same work in a
+// registry of 10 merging entities and of 1000.
+func TestExposeAllocsDoNotGrowWithRegistry(t *testing.T) {
+	if raceEnabled || testing.CoverMode() != "" {
+		t.Skip("allocation counts do not hold under the race detector or coverage")
+	}
+	registry := func(n int) *entity.Registry {
+		reg := entity.NewRegistry()
+		expose(t, reg, "base", "b", "string", "")
+		for i := range n {
+			name := "m" + strconv.Itoa(i)
+			expose(t, reg, name, "k", "string", "", "ref", "$base", "merge")
+			reg.MustExtend("x"+name, name, "extra", "string", "")
+		}
+		return reg
+	}
+	file := fstest.MapFS{"one.entity": {Data: []byte("loaded {\n  id  number\n  ref  $m0\n}\n")}}
+	for _, tt := range []struct {
+		name string
+		do   func(t *testing.T, reg *entity.Registry)
+	}{
+		{"Expose", func(t *testing.T, reg *entity.Registry) {
+			expose(t, reg, "fresh", "id", "number", "", "ref", "$m0", "")
+		}},
+		{"Extend", func(t *testing.T, reg *entity.Registry) {
+			if _, err := reg.Extend("fresh", "m0", "more", "string", ""); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"LoadFS", func(t *testing.T, reg *entity.Registry) {
+			if err := reg.LoadFS(file, "*.entity"); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			allocs := func(n int) float64 {
+				var regs []*entity.Registry
+				for range 3 {
+					regs = append(regs, registry(n))
+				}
+				i := 0
+				return testing.AllocsPerRun(len(regs)-1, func() { tt.do(t, regs[i]); i++ })
+			}
+			small, large := allocs(10), allocs(1000)
+			if large > small+5 {
+				t.Errorf("%s allocates %.0f times in a registry of 10 entities that merge, %.0f in one of 1000", tt.name, small, large)
+			}
+		})
+	}
+}
+
+// TestMergeChainAllocsRootFirst: exposing the last entity of a chain of
+// merges exposed root first compares its keys with each entity before it
+// once (the walk goes up the chain), so its work grows with the chain's
+// length, not its square.
+func TestMergeChainAllocsRootFirst(t *testing.T) {
+	if raceEnabled || testing.CoverMode() != "" {
+		t.Skip("allocation counts do not hold under the race detector or coverage")
+	}
+	allocs := func(n int) float64 {
+		var regs []*entity.Registry
+		for range 3 {
+			reg := entity.NewRegistry()
+			for i := range n - 1 {
+				expose(t, reg, "c"+strconv.Itoa(i), "k"+strconv.Itoa(i), "string", "", "next", "$c"+strconv.Itoa(i+1), "merge")
+			}
+			regs = append(regs, reg)
+		}
+		i := 0
+		last := "c" + strconv.Itoa(n-1)
+		return testing.AllocsPerRun(len(regs)-1, func() {
+			expose(t, regs[i], last, "k", "string", "")
+			i++
+		})
+	}
+	short, long := allocs(50), allocs(200)
+	if long > 6*short { // 4 times the length: linear is 4 times the work, quadratic 16
+		t.Errorf("the last Expose of a chain of 50 allocates %.0f times, of 200 %.0f", short, long)
 	}
 }

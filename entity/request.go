@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/expose-go/expose/internal/jsontape"
@@ -24,6 +23,8 @@ import (
 
 // requestSource reads the top-level fields of a request.
 type requestSource struct {
+	r      *http.Request
+	reg    *Registry // its PathValues
 	query  url.Values
 	form   url.Values
 	files  []string    // the names of a multipart body's file parts (for DenyUnknown)
@@ -32,16 +33,29 @@ type requestSource struct {
 	body   bool // the request has a body (JSON or a form): fields are not read from the query
 }
 
-// get reads a field from where it comes: a header field from the headers
-// only (a header a trusted proxy sets, X-User-Id, must not be supplied by
-// the client in the query or the body when the proxy leaves it out); any
-// other from the body, or from the query when there is no body. A list
-// field gets every value of a repeated key; others get the first.
+// get reads a field from where it comes: a parameter (path, query, header,
+// cookie) from there only (a header a trusted proxy sets, X-User-Id, must
+// not be supplied by the client in the query or the body when the proxy
+// leaves it out); any other from the body, or from the query when there is
+// no body. A list field gets every value of a repeated key (a query's, a
+// header's); others get the first.
 func (s *requestSource) get(n *node) raw {
 	switch {
-	case n.header != "":
+	case n.src == srcHeader:
 		if vs := s.header[n.header]; len(vs) > 0 {
 			return values(n, vs)
+		}
+	case n.src == srcQuery:
+		if vs := s.query[n.in]; len(vs) > 0 {
+			return values(n, vs)
+		}
+	case n.src == srcPath:
+		if v := s.reg.pathValue(s.r, n.in); v != "" {
+			return raw{kind: rawStr, s: v}
+		}
+	case n.src == srcCookie:
+		if c, err := s.r.Cookie(n.in); err == nil {
+			return raw{kind: rawStr, s: c.Value}
 		}
 	case s.js != nil:
 		return s.js.get(n.slot)
@@ -68,22 +82,6 @@ func values(n *node, vs []string) raw {
 		return raw{a: vs}
 	}
 	return raw{kind: rawStr, s: vs[0]}
-}
-
-// MakeRequest makes the request r with the entity named. See
-// Entity.MakeRequest.
-func (reg *Registry) MakeRequest(name string, r *http.Request, opts ...Option) (*Object, error) {
-	e, err := reg.entity(name)
-	if err != nil {
-		return nil, err
-	}
-	return e.MakeRequest(r, opts...)
-}
-
-// MakeRequest makes the request r with the entity named in the Default
-// registry.
-func MakeRequest(name string, r *http.Request, opts ...Option) (*Object, error) {
-	return Default.MakeRequest(name, r, opts...)
 }
 
 // MakeRequest reads the entity's fields from an HTTP request and makes
@@ -114,31 +112,44 @@ func MakeRequest(name string, r *http.Request, opts ...Option) (*Object, error) 
 //     JSON body that is not an object: "the body is not a JSON object: at
 //     byte 0, got an array". An empty JSON body is no body.
 //
-// Field errors are a *ValidationError (400), as from Make. Their messages
-// are in the language the request's Accept-Language header prefers among
-// the registry's (q-values honoured, "ja-JP" finding "ja", English when
-// none matches), unless a Lang option says otherwise.
+// Field errors are a *ValidationError (400: the client's, where Make's are
+// the server's data's, 500). Their messages, and the texts of every
+// error's problem, are in the language the request's Accept-Language
+// header prefers among the registry's (q-values honoured, "ja-JP" finding
+// "ja", English when none matches; see Registry.RequestLang), unless a
+// Lang option says otherwise.
 //
 // A nil r is an empty input, as a typed nil is for Make: it is made as
 // Make(nil) makes it, with no method to check. A request without a URL
 // has no query.
-func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
+func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
 	var run run
 	run.start(e, topObject, dirRequest, opts)
 	defer run.done()
+	defer func() {
+		if err != nil { // the errors of the request in its language, whichever step failed
+			err = inLang(err, e.reg.requestLang(r, opts))
+		}
+	}()
 	if r == nil {
 		b, err := run.walkCopy(e, nil)
 		if err != nil {
 			return nil, err
 		}
-		return &Object{plan: e.views[dirRequest], data: b, made: run.made()}, nil
+		o := &Object{plan: e.views[dirRequest], data: b, made: run.made()}
+		if len(e.checks) > 0 {
+			if err := e.runChecks(nil, o); err != nil {
+				return nil, err
+			}
+		}
+		return o, nil
 	}
 	if len(e.methods) > 0 && !slices.Contains(e.methods, r.Method) &&
 		!(r.Method == http.MethodHead && slices.Contains(e.methods, http.MethodGet)) { // as net/http's mux: GET serves HEAD
-		ie := inputError(ErrMethod, "method "+r.Method+" is not allowed; use "+strings.Join(e.methods, ", "))
+		ie := newInputError(ErrMethod, "problem.method", map[string]any{"allow": strings.Join(e.methods, ", ")}) // not the method: the client's text
 		ie.Allow = strings.Join(e.methods, ", ")
 		return nil, ie
 	}
@@ -148,7 +159,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	if run.fatal != nil { // a bad option (Select, Version…): before the body is read
 		return nil, run.fatal
 	}
-	src := &requestSource{header: r.Header}
+	src := &requestSource{r: r, reg: e.reg, header: r.Header}
 	if r.URL != nil {
 		src.query = r.URL.Query()
 	}
@@ -157,22 +168,29 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	run.request, run.reqBody = true, src.body
 	run.maxOut = int(min(e.reg.requestOutputLimit(bodyLen), maxOutputLimit))
 	bp := bufPool.Get().(*[]byte)
 	run.base = 0
-	b := run.appendObject((*bp)[:0], p, &source{req: src}, e.reg.MaxDepth()-1)
+	b := run.appendObject((*bp)[:0], p, &source{req: src}, e.reg.lim().Depth-1)
 	if len(b) > run.maxOut {
 		run.tooLarge()
 	}
 	err = run.err()
 	if errors.Is(err, ErrTooLarge) {
-		err = requestTooLarge(err, "the request makes an output larger than its limit of "+strconv.Itoa(run.maxOut)+" bytes")
+		err = requestTooLarge(err, run.maxOut)
 	}
 	data, err := copyOut(bp, b, err)
 	if err != nil {
 		return nil, err
 	}
-	return &Object{plan: p, data: data, made: run.made()}, nil
+	o := &Object{plan: p, data: data, made: run.made()}
+	if len(e.checks) > 0 {
+		if err := e.runChecks(r, o); err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
 }
 
 // readRequestBody reads r's body into src, as its Content-Type says, and
@@ -181,7 +199,7 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 	if r.Body == nil || r.Body == http.NoBody {
 		return 0, nil
 	}
-	limit := run.ent.reg.MaxBodyBytes()
+	limit := run.ent.reg.lim().BodyBytes
 	ct := r.Header.Get("Content-Type")
 	mt, _, _ := mime.ParseMediaType(ct) // a bad parameter gives the type and an error
 	switch {
@@ -191,11 +209,11 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 			return 0, bodyError(err)
 		}
 		if len(jsonwire.TrimSpace(bytesString(body))) > 0 {
-			return 0, inputError(ErrUnsupportedMediaType, "the request body has no Content-Type: send "+acceptedMediaTypes)
+			return 0, newInputError(ErrUnsupportedMediaType, "problem.media.none", nil)
 		}
 		return 0, nil
 	case mt == "":
-		return 0, inputError(ErrUnsupportedMediaType, "the request's Content-Type does not parse: send "+acceptedMediaTypes)
+		return 0, newInputError(ErrUnsupportedMediaType, "problem.media.unparsed", nil)
 	case isJSONMediaType(mt):
 		body, err := readBody(r, limit)
 		if err != nil {
@@ -236,15 +254,8 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 	if len(jsonwire.TrimSpace(bytesString(body))) == 0 {
 		return 0, nil // no body, whatever its type says
 	}
-	if len(mt) > 100 { // the client's own text, but not all of it
-		mt = mt[:100] + "…"
-	}
-	return 0, inputError(ErrUnsupportedMediaType, "the request body's Content-Type "+mt+" is not JSON or a form: send "+acceptedMediaTypes)
+	return 0, newInputError(ErrUnsupportedMediaType, "problem.media.other", nil) // not the type: the client's text
 }
-
-// acceptedMediaTypes names the media types of the request bodies
-// MakeRequest reads, for the message of a 415.
-const acceptedMediaTypes = "Content-Type: application/json (or any +json type), application/x-www-form-urlencoded or multipart/form-data"
 
 // readForm reads an application/x-www-form-urlencoded body of at most
 // limit bytes, as r.ParseForm does (r.PostForm and r.Form are set), and
@@ -261,8 +272,7 @@ func readForm(r *http.Request, limit int64, p *objectPlan) (url.Values, int64, e
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	err = r.ParseForm()
 	if (err != nil || !declaresAny(p, r.PostForm)) && isJSONText(body) {
-		return nil, 0, inputError(ErrUnsupportedMediaType,
-			"the request body is JSON sent as a form (application/x-www-form-urlencoded, what curl -d sends): send Content-Type: application/json")
+		return nil, 0, newInputError(ErrUnsupportedMediaType, "problem.media.json-form", nil)
 	}
 	if err != nil {
 		return nil, 0, formError(err, false)
@@ -307,9 +317,9 @@ func formLen(f url.Values) int64 {
 func bodyError(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return inputError(ErrBodyTooLarge, "the request body is larger than the limit of "+itoa(mbe.Limit)+" bytes")
+		return newInputError(ErrBodyTooLarge, "problem.body.too-large", map[string]any{"limit": mbe.Limit})
 	}
-	return inputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "the request body cannot be read")
+	return newInputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "problem.body.unreadable", nil)
 }
 
 // formError turns an error parsing a form body into an InputError: a body
@@ -321,16 +331,14 @@ func formError(err error, multipartForm bool) error {
 	case errors.As(err, &mbe):
 		return bodyError(err)
 	case errors.Is(err, http.ErrMissingBoundary):
-		return inputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "the multipart body's Content-Type has no boundary parameter")
+		return newInputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "problem.body.no-boundary", nil)
 	case errors.Is(err, http.ErrNotMultipart):
-		return inputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "the multipart body's Content-Type is not multipart")
+		return newInputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "problem.body.not-multipart", nil)
 	case multipartForm:
-		return inputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "the request body is not a valid multipart form")
+		return newInputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "problem.body.multipart", nil)
 	}
-	return inputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "the request body is not a valid form (application/x-www-form-urlencoded)")
+	return newInputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "problem.body.form", nil)
 }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // readBody reads a request body of at most limit bytes. A body that states
 // its length is read into a slice of that size (io.ReadAll grows its slice

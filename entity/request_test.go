@@ -165,7 +165,7 @@ func TestMakeRequestSources(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			obj, err := reg.MakeRequest("search", c.r)
+			obj, err := reg.Lookup("search").MakeRequest(c.r)
 			if err != nil {
 				t.Fatalf("MakeRequest: %v", err)
 			}
@@ -248,8 +248,8 @@ func TestMakeRequestEntryPoints(t *testing.T) {
 		name string
 		make func(*http.Request) (*entity.Object, error)
 	}{
-		{"package", func(r *http.Request) (*entity.Object, error) { return entity.MakeRequest(name, r) }},
-		{"Registry", func(r *http.Request) (*entity.Object, error) { return reg.MakeRequest(name, r) }},
+		{"package", func(r *http.Request) (*entity.Object, error) { return entity.Lookup(name).MakeRequest(r) }},
+		{"Registry", func(r *http.Request) (*entity.Object, error) { return reg.Lookup(name).MakeRequest(r) }},
 		{"Entity", func(r *http.Request) (*entity.Object, error) { return local.MakeRequest(r) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -267,7 +267,7 @@ func TestMakeRequestEntryPoints(t *testing.T) {
 		})
 	}
 	t.Run("unknown entity", func(t *testing.T) {
-		_, err := reg.MakeRequest("entity_test.nope", newReq())
+		_, err := reg.Lookup("entity_test.nope").MakeRequest(newReq())
 		if !errors.Is(err, entity.ErrUnknownEntity) {
 			t.Errorf("got %v, want ErrUnknownEntity", err)
 		}
@@ -280,7 +280,7 @@ func TestMakeRequestEntryPoints(t *testing.T) {
 // JSON body.
 func TestMakeRequestErrors(t *testing.T) {
 	reg := rqRegistry(t)
-	reg.SetMaxBodyBytes(64)
+	setLimit(reg, func(l *entity.Limits) { l.BodyBytes = 64 })
 	big := `{"name":"` + strings.Repeat("x", 100) + `"}`
 	bigForm := "name=" + strings.Repeat("x", 100)
 	bigMP, bigMPType := rqMultipart(t, "name", strings.Repeat("x", 100))
@@ -297,7 +297,7 @@ func TestMakeRequestErrors(t *testing.T) {
 	}{
 		{name: "GET on a POST entity", entity: "newuser", r: rqRequest("GET", "/?name=ab&mail=a@b.co", "", ""),
 			status: 405, sentinel: entity.ErrMethod, allow: "POST",
-			body: `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method GET is not allowed; use POST"}`},
+			body: `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"the method is not allowed; use POST"}`},
 		{name: "HEAD on a POST entity", entity: "newuser", r: rqRequest("HEAD", "/", "", ""),
 			status: 405, sentinel: entity.ErrMethod, allow: "POST"},
 		{name: "POST on a PUT, PATCH entity", entity: "edit", r: rqRequest("POST", "/", "", ""),
@@ -330,7 +330,7 @@ func TestMakeRequestErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			obj, err := reg.MakeRequest(c.entity, c.r)
+			obj, err := reg.Lookup(c.entity).MakeRequest(c.r)
 			if err == nil {
 				t.Fatalf("MakeRequest succeeded: %v", obj)
 			}
@@ -378,18 +378,18 @@ func TestMakeRequestErrors(t *testing.T) {
 		if len(atLimit) != 64 {
 			t.Fatalf("bad case: %d bytes", len(atLimit))
 		}
-		_, err := reg.MakeRequest("newuser", rqRequest("POST", "/", "application/json", atLimit))
+		_, err := reg.Lookup("newuser").MakeRequest(rqRequest("POST", "/", "application/json", atLimit))
 		if errors.Is(err, entity.ErrBodyTooLarge) {
 			t.Errorf("a body of exactly the limit: %v", err)
 		}
 	})
 	t.Run("the default limit is 1 MiB", func(t *testing.T) {
 		reg := rqRegistry(t)
-		if n := reg.MaxBodyBytes(); n != 1<<20 {
+		if n := reg.Limits().BodyBytes; n != 1<<20 {
 			t.Errorf("MaxBodyBytes() = %d, want %d", n, 1<<20)
 		}
 		body := `{"name":"ab","mail":"a@b.co","pad":"` + strings.Repeat("x", 1<<20) + `"}`
-		_, err := reg.MakeRequest("newuser", rqRequest("POST", "/", "application/json", body))
+		_, err := reg.Lookup("newuser").MakeRequest(rqRequest("POST", "/", "application/json", body))
 		if !errors.Is(err, entity.ErrBodyTooLarge) {
 			t.Errorf("a body over 1 MiB: %v, want ErrBodyTooLarge", err)
 		}
@@ -397,7 +397,7 @@ func TestMakeRequestErrors(t *testing.T) {
 	t.Run("a body that cannot be read", func(t *testing.T) {
 		r := httptest.NewRequest("POST", "/", io.MultiReader(strings.NewReader(`{"na`), errReader{}))
 		r.Header.Set("Content-Type", "application/json")
-		_, err := reg.MakeRequest("newuser", r)
+		_, err := reg.Lookup("newuser").MakeRequest(r)
 		var ie *entity.InputError
 		if !errors.As(err, &ie) || ie.StatusCode() != 400 {
 			t.Errorf("got %v, want a 400 InputError", err)
@@ -415,7 +415,7 @@ func (errReader) Read([]byte) (int, error) { return 0, errors.New("connection re
 // field error, 405 with Allow, 413.
 func TestMakeRequestHandler(t *testing.T) {
 	reg := rqRegistry(t)
-	reg.SetMaxBodyBytes(256)
+	setLimit(reg, func(l *entity.Limits) { l.BodyBytes = 256 })
 	newUser := reg.Lookup("newuser")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		obj, err := newUser.MakeRequest(r)
@@ -446,7 +446,7 @@ func TestMakeRequestHandler(t *testing.T) {
 			nil, 201, `{"name":"Bo","mail":"bo@example.com","age":7,"requestId":null}`, ""},
 		{"field errors", "POST", "", "application/json", `{"name":"A","age":-1}`,
 			nil, 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"3 fields failed validation","errors":[{"pointer":"/name","path":"name","outputPath":"name","code":"min","params":{"min":2},"message":"must be at least 2 characters long"},{"pointer":"/mail","path":"mail","outputPath":"mail","code":"required","message":"is required"},{"pointer":"/age","path":"age","outputPath":"age","code":"range","params":{"max":150,"min":0},"message":"must be between 0 and 150"}]}`, ""},
-		{"wrong method", "GET", "name=Ann", "", "", nil, 405, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method GET is not allowed; use POST"}`, "POST"},
+		{"wrong method", "GET", "name=Ann", "", "", nil, 405, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"the method is not allowed; use POST"}`, "POST"},
 		{"too large", "POST", "", "application/json", `{"name":"` + strings.Repeat("n", 300) + `"}`, nil, 413,
 			`{"type":"about:blank","title":"Request Entity Too Large","status":413,"detail":"the request body is larger than the limit of 256 bytes"}`, ""},
 		{"not JSON", "POST", "", "application/json", `name=Ann`, nil, 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON: at byte 1, invalid literal, expected null","offset":1}`, ""},
@@ -489,7 +489,7 @@ func TestMakeRequestHandler(t *testing.T) {
 // MakeRequest reads a declaration's fields from the query string, a form or
 // JSON body, and X- headers; a declaration may start with the methods it
 // accepts.
-func ExampleRegistry_MakeRequest() {
+func ExampleEntity_MakeRequest_sources() {
 	reg := entity.NewRegistry()
 	reg.MustExpose("newuser", "POST",
 		"name", "string", "req",
@@ -501,16 +501,16 @@ func ExampleRegistry_MakeRequest() {
 	r := httptest.NewRequest("POST", "/users?age=1", strings.NewReader(`{"name":"Ann","age":"30","tags":["a","b"]}`))
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("X-Request-Id", "r-42")
-	obj, err := reg.MakeRequest("newuser", r)
+	obj, err := reg.Lookup("newuser").MakeRequest(r)
 	fmt.Println(obj, err)
 
-	_, err = reg.MakeRequest("newuser", httptest.NewRequest("GET", "/users", nil))
+	_, err = reg.Lookup("newuser").MakeRequest(httptest.NewRequest("GET", "/users", nil))
 	rec := httptest.NewRecorder()
 	entity.WriteError(rec, err)
 	fmt.Println(rec.Code, rec.Header().Get("Allow"), rec.Body)
 	// Output:
 	// {"name":"Ann","age":30,"tags":["a","b"],"requestId":"r-42"} <nil>
-	// 405 POST {"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method GET is not allowed; use POST"}
+	// 405 POST {"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"the method is not allowed; use POST"}
 }
 
 // A handler answers 400 with every field error.
@@ -563,11 +563,11 @@ func TestMakeRequestWithoutURL(t *testing.T) {
 		{"nil request, required fields", "newuser", nilRequest, "", `entity "newuser": 2 fields failed: name: is required (req); mail: is required (req)`},
 		{"no URL, JSON body and headers", "search", noURL("POST", `{"q":"go"}`), `{"q":"go","page":1,"tags":null,"k":null,"on":null,"X-Mode":"fast","requestId":null,"filter":{"min":null}}`, ""},
 		{"no URL, no body", "search", noURL("GET", ""), `{"q":null,"page":1,"tags":null,"k":null,"on":null,"X-Mode":"fast","requestId":null,"filter":{"min":null}}`, ""},
-		{"no URL, method refused", "newuser", noURL("GET", ""), "", "entity: method GET is not allowed; use POST"},
+		{"no URL, method refused", "newuser", noURL("GET", ""), "", "entity: the method is not allowed; use POST"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o, err := reg.MakeRequest(tt.entity, tt.r())
+			o, err := reg.Lookup(tt.entity).MakeRequest(tt.r())
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
 					t.Fatalf("MakeRequest: %v, want %s", err, tt.wantErr)

@@ -5,11 +5,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/expose-go/expose/internal/jsonwire"
 )
@@ -38,8 +38,8 @@ import (
 //
 // A spec that does not parse, or names a field the entity does not have,
 // fails the call at once with an *InputError (400, wrapping
-// ErrInvalidFields) whose message names the bad part and its byte offset
-// (Offset, HasOffset). Specs longer than 4096 bytes or nested more than
+// ErrInvalidFields) whose message says what is wrong at its byte offset
+// (Offset, HasOffset), quoting nothing of the spec. Specs longer than 4096 bytes or nested more than
 // 64 levels are refused the same way.
 //
 // On a response, fields that are not selected are neither read, converted,
@@ -120,7 +120,8 @@ func sortedCopy(s []string) []string {
 // an optional leading v: v2, 2.1, v2.10 (numbers compare numerically, so
 // v2.10 is after v2.9, and missing numbers are 0: v2 is v2.0). Versions
 // usually come from the client, so a malformed one fails the call with an
-// *InputError (400, wrapping ErrInvalidVersion). A call without Version
+// *InputError (400, wrapping ErrInvalidVersion), whose message does not
+// quote it. A call without Version
 // writes every field; where two fields share an output key by disjoint
 // version ranges, it writes the one of the latest range. The empty string
 // is no version.
@@ -147,6 +148,9 @@ type flagTable struct {
 // variables run before init) are checked too. A registry knows at most 64
 // flags; a flag is a non-empty name.
 func (r *Registry) DeclareFlags(names ...string) error {
+	if r == nil {
+		return errNilRegistry
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	t := r.flags.Load().clone()
@@ -161,16 +165,14 @@ func (r *Registry) DeclareFlags(names ...string) error {
 	return nil
 }
 
-// DeclaredFlags returns the registry's declared flags, sorted.
-func (r *Registry) DeclaredFlags() []string {
-	t := r.flags.Load()
+// declaredNames returns the names of the declared flags, by bit.
+func (t *flagTable) declaredNames() []string {
 	var out []string
 	for b, name := range t.list() {
 		if t.declared&(1<<b) != 0 {
 			out = append(out, name)
 		}
 	}
-	slices.Sort(out)
 	return out
 }
 
@@ -355,7 +357,7 @@ func (r *run) shape(e *Entity, opts []Option) {
 			}
 			v, ok := parseVersion(o.str)
 			if !ok {
-				r.stopWith(inputError(ErrInvalidVersion, "the version "+quoteClip(o.str)+" is not a version: want dotted numbers with an optional leading v, such as v2 or v2.1"))
+				r.stopWith(newInputError(ErrInvalidVersion, "problem.version", nil)) // nothing of the client's text
 				return
 			}
 			r.ver = v
@@ -381,12 +383,12 @@ func (r *run) shape(e *Entity, opts []Option) {
 		}
 	}
 	part('F', string(fl[:]))
-	m := e.masks.lookup(e, key)
+	m := e.cache.masks.lookup(e, key)
 	if m == nil {
 		var err error
 		sel := selectionOf(opts)
 		sel.flags, sel.ver, sel.dir = r.flags, r.ver, r.dir
-		if m, err = e.masks.compile(e, key, sel); err != nil {
+		if m, err = e.cache.masks.compile(e, key, sel); err != nil {
 			r.stopWith(err)
 			return
 		}
@@ -433,14 +435,6 @@ func selectionOf(opts []Option) selection {
 // stopWith ends the run before it starts, with err.
 func (r *run) stopWith(err error) {
 	r.fatal, r.stop = err, true
-}
-
-// quoteClip quotes a client's text, clipped to 64 bytes.
-func quoteClip(s string) string {
-	if len(s) > 64 {
-		return strconv.Quote(s[:64]) + "…"
-	}
-	return strconv.Quote(s)
 }
 
 // ---- Masks
@@ -604,10 +598,13 @@ func (b *building) entry(i int) *buildEntry {
 }
 
 // selErr is an error in a selection: where (a byte offset in a Select
-// spec, or the path of Only and Except) and what.
+// spec) and what, as the key of its text in the catalogs
+// ("problem.fields.…") and the params of it. It quotes nothing of the
+// spec: the offset says where.
 type selErr struct {
-	off int
-	msg string
+	off    int
+	key    string
+	params map[string]any
 }
 
 // build compiles a selection into a mask.
@@ -617,25 +614,25 @@ func (mb *maskBuilder) build(sel selection) (*building, error) {
 	switch {
 	case sel.hasSpec:
 		if len(sel.spec) > maxSpecLen {
-			return nil, mb.specError(sel.spec, selErr{maxSpecLen, fmt.Sprintf("the selection is longer than %d bytes", maxSpecLen)})
+			return nil, mb.specError(sel.spec, selErr{maxSpecLen, "problem.fields.too-long", map[string]any{"max": int64(maxSpecLen)}})
 		}
 		terms, serr := parseSpec(sel.spec)
 		if serr != nil {
 			return nil, mb.specError(sel.spec, *serr)
 		}
-		root = newBuilding(e.views[mb.dir], false)
+		root = newBuilding(e.view(mb.dir), false)
 		if serr := mb.select1(root, terms); serr != nil {
 			return nil, mb.specError(sel.spec, *serr)
 		}
 	case sel.hasOnly:
-		root = newBuilding(e.views[mb.dir], false)
+		root = newBuilding(e.view(mb.dir), false)
 		for _, p := range sel.only {
 			if err := mb.selectPath(root, p); err != nil {
 				return nil, err
 			}
 		}
 	default:
-		root = newBuilding(e.views[mb.dir], true)
+		root = newBuilding(e.view(mb.dir), true)
 	}
 	for _, p := range sel.except {
 		if err := mb.exceptPath(root, p); err != nil {
@@ -647,9 +644,9 @@ func (mb *maskBuilder) build(sel selection) (*building, error) {
 
 // specError returns the InputError of a bad Select spec.
 func (mb *maskBuilder) specError(spec string, se selErr) error {
-	ie := inputError(ErrInvalidFields, fmt.Sprintf("the field selection %s is not valid: at byte %d, %s", quoteClip(spec), se.off, se.msg))
-	ie.Offset, ie.hasOffset = se.off, true
-	return ie
+	params := map[string]any{"offset": se.off}
+	maps.Copy(params, se.params)
+	return newInputError(ErrInvalidFields, se.key, params)
 }
 
 // term is one comma-separated part of a Select spec: a path of names and
@@ -672,7 +669,10 @@ func parseSpec(s string) ([]term, *selErr) {
 	p := specParser{s: s}
 	terms, err := p.list(0)
 	if err == nil && p.i < len(s) {
-		err = &selErr{p.i, "unexpected " + quoteRuneAt(s, p.i)}
+		err = &selErr{p.i, "problem.fields.after", nil}
+		if s[p.i] == ')' {
+			err.key = "problem.fields.close"
+		}
 	}
 	return terms, err
 }
@@ -684,7 +684,7 @@ type specParser struct {
 
 func (p *specParser) list(depth int) ([]term, *selErr) {
 	if depth > maxSpecDepth {
-		return nil, &selErr{p.i, fmt.Sprintf("the selection nests more than %d levels", maxSpecDepth)}
+		return nil, &selErr{p.i, "problem.fields.deep", map[string]any{"max": int64(maxSpecDepth)}}
 	}
 	var terms []term
 	for {
@@ -696,7 +696,7 @@ func (p *specParser) list(depth int) ([]term, *selErr) {
 			}
 			t.path = append(t.path, nm)
 			if len(t.path)+depth > maxSpecDepth {
-				return nil, &selErr{nm.off, fmt.Sprintf("the selection nests more than %d levels", maxSpecDepth)}
+				return nil, &selErr{nm.off, "problem.fields.deep", map[string]any{"max": int64(maxSpecDepth)}}
 			}
 			if p.i < len(p.s) && p.s[p.i] == '/' {
 				p.i++
@@ -712,7 +712,7 @@ func (p *specParser) list(depth int) ([]term, *selErr) {
 				return nil, err
 			}
 			if p.i >= len(p.s) || p.s[p.i] != ')' {
-				return nil, &selErr{p.i, fmt.Sprintf("expected ')' to close the '(' at byte %d", open)}
+				return nil, &selErr{p.i, "problem.fields.unclosed", map[string]any{"open": int64(open)}}
 			}
 			p.i++
 			t.sub, t.hasSub = sub, true
@@ -740,19 +740,9 @@ func (p *specParser) name() (specName, *selErr) {
 	}
 	name := strings.TrimRight(p.s[start:p.i], " ")
 	if name == "" {
-		what := "the end"
-		if p.i < len(p.s) {
-			what = quoteRuneAt(p.s, p.i)
-		}
-		return specName{}, &selErr{p.i, "expected a field name, got " + what}
+		return specName{}, &selErr{p.i, "problem.fields.name", nil}
 	}
 	return specName{name, start}, nil
-}
-
-// quoteRuneAt quotes the character at byte i of s.
-func quoteRuneAt(s string, i int) string {
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return strconv.QuoteRune(r)
 }
 
 // select1 applies Select terms to a mask.
@@ -770,7 +760,7 @@ func (mb *maskBuilder) selectTerm(b *building, path []specName, t term) *selErr 
 	nm, last := path[0], len(path) == 1
 	if nm.name == "*" {
 		if !last || t.hasSub {
-			return &selErr{nm.off, "* selects every field of its level: it ends a path and takes no sub-selection"}
+			return &selErr{nm.off, "problem.fields.star", nil}
 		}
 		mb.all(b)
 		return nil
@@ -781,7 +771,7 @@ func (mb *maskBuilder) selectTerm(b *building, path []specName, t term) *selErr 
 			sub, _ := mb.child(b, i, b.entry(i))
 			return mb.selectTerm(sub, path, t)
 		}
-		return &selErr{nm.off, fmt.Sprintf("no field %q here (there are %s)", nm.name, b.plan.outNames(mb.visible))}
+		return &selErr{nm.off, "problem.fields.unknown", map[string]any{"names": b.plan.outNames(mb.visible)}}
 	}
 	// Fields sharing the key by version range: each that has fields takes
 	// the sub-selection (one building for those of one plan, so that a
@@ -804,10 +794,10 @@ func (mb *maskBuilder) selectTerm(b *building, path []specName, t term) *selErr 
 		sub, err := mb.child(b, i, be)
 		switch {
 		case err != "":
-			return &selErr{nm.off, err}
+			return &selErr{nm.off, "problem.fields.none", nil} // err names the field: the server's words
 		case sub == nil:
 			if noFields == nil {
-				noFields = &selErr{nm.off, fmt.Sprintf("%q is %s %s field: it has no fields to select", n.out, article(n.typ.String()), n.typ)}
+				noFields = &selErr{nm.off, "problem.fields.scalar", map[string]any{"type": n.typ.String()}}
 			}
 			continue
 		case slices.Contains(done, sub):
@@ -880,11 +870,11 @@ func (mb *maskBuilder) planOf(n *node) (*objectPlan, string) {
 		return n.group, ""
 	case nodeRef:
 		if n.ref == mb.e.slot {
-			return mb.e.views[mb.dir], ""
+			return mb.e.view(mb.dir), ""
 		}
 		for _, d := range mb.deps {
 			if d.s == n.ref {
-				return d.e.views[mb.dir], ""
+				return d.e.view(mb.dir), ""
 			}
 		}
 		t := n.ref.e.Load()
@@ -892,7 +882,7 @@ func (mb *maskBuilder) planOf(n *node) (*objectPlan, string) {
 			return nil, fmt.Sprintf("%q has no fields to select", n.out)
 		}
 		mb.deps = append(mb.deps, pinned{n.ref, t})
-		return t.views[mb.dir], ""
+		return t.view(mb.dir), ""
 	}
 	return nil, ""
 }
@@ -1087,4 +1077,20 @@ func (r *run) made() *objectMade {
 		return nil
 	}
 	return &objectMade{ver: r.ver, flags: r.flags}
+}
+
+// DeclaredFlags returns the registry's declared flags, sorted.
+func (r *Registry) DeclaredFlags() []string {
+	if r == nil {
+		return nil
+	}
+	t := r.flags.Load()
+	var out []string
+	for b, name := range t.list() {
+		if t.declared&(1<<b) != 0 {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -83,7 +83,7 @@ func TestSelectSeesTheCallsVersion(t *testing.T) {
 		name, spec, ver string
 		want            string // the output, or "!" and a part of the error
 	}{
-		{"a v3 field in a v1 call", "id,note", "v1", `!no field "note" here`},
+		{"a v3 field in a v1 call", "id,note", "v1", `!no field here has that name (there are "id", "total", "kid")`},
 		{"listed without it", "nope", "v1", `!(there are "id", "total", "kid")`},
 		{"a v3 field in a v3 call", "id,note", "v3", `{"id":1,"note":"n"}`},
 		{"a sub-selection of a v1 scalar", "id,total(amount)", "v1", `!it has no fields to select`},

@@ -19,7 +19,7 @@ func (r *run) unknownKeys(p *objectPlan, src *source) {
 	if src.merged {
 		return
 	}
-	var keys []string
+	var keys, query []string
 	add := func(k string) {
 		if !r.knownKey(p, k, 0) {
 			keys = append(keys, k)
@@ -61,24 +61,25 @@ func (r *run) unknownKeys(p *objectPlan, src *source) {
 			addReq(k)
 		}
 		for k := range src.req.query {
-			if src.req.body {
-				keys = append(keys, k) // with a body, no field is read from the query
-				continue
+			switch {
+			case slices.ContainsFunc(p.params, func(n *node) bool { return n.src == srcQuery && n.in == k }):
+			case src.req.body || isHeaderName(k) || !r.knownKey(p, k, 0):
+				query = append(query, k) // with a body, only query fields are read from the query
 			}
-			addReq(k)
 		}
 	case src.st == nil && src.rv.IsValid():
 		for it := src.rv.MapRange(); it.Next(); {
 			add(it.Key().String())
 		}
 	}
-	if len(keys) == 0 {
-		return
-	}
 	slices.Sort(keys)
 	keys = slices.Compact(keys) // a JSON object may say a key twice
 	for _, k := range keys {
-		r.failUnknown(k)
+		r.failUnknown(k, "")
+	}
+	slices.Sort(query)
+	for _, k := range query {
+		r.failUnknown(k, srcNames[srcQuery])
 	}
 }
 
@@ -98,7 +99,7 @@ func (r *run) knownKey(p *objectPlan, k string, depth int) bool {
 		if !n.merge || n.cond != nil && !r.shown(n.cond) {
 			continue
 		}
-		if e := r.refTarget(n); e != nil && r.knownKey(e.views[r.dir], k, depth+1) {
+		if e := r.refTarget(n); e != nil && r.knownKey(e.view(r.dir), k, depth+1) {
 			return true
 		}
 	}
@@ -110,14 +111,18 @@ func (r *run) knownKey(p *objectPlan, k string, depth int) bool {
 const maxMergeDepth = 64
 
 // failUnknown records an unknown key of the object being read: its path is
-// the key's; it has no output path, since it is not written.
-func (r *run) failUnknown(key string) {
+// the key's, cut to its first 64 bytes (clipKey); it has no output path,
+// since it is not written. in is where a request's key was, when not in
+// its body.
+func (r *run) failUnknown(key, in string) {
 	if r.full() {
 		return
 	}
+	key = clipKey(key)
 	fe := r.fieldError(nil, key, key, failure{rule: "unknown", code: "unknown", err: errUnknown})
 	fe.Path, _, fe.Pointer = r.pathsOf(key, key, true) // "" is a key too: [""], "/"
 	fe.OutputPath = ""                                 // it is not written
+	fe.In = in
 	r.errs = append(r.errs, fe)
 }
 

@@ -70,14 +70,17 @@ type run struct {
 	// What the call accepts at the top (see appendTop), where its output
 	// starts in dst, the most bytes it may write, and whether the walk has
 	// stopped (a depth error, the output limit, or a fatal error).
-	top    topKind
-	dir    direction  // the view the run walks
-	cfg    callConfig // what the call's options say
-	msgs   *catalogs  // the registry's messages, on the first failure (see messages)
-	lang   int        // the call's language among msgs
-	base   int
-	maxOut int
-	stop   bool
+	top topKind
+	dir direction // the view the run walks
+	// request: the run reads an *http.Request; reqBody: one with a body
+	// (its fields are read from there, not from the query).
+	request, reqBody bool
+	cfg              callConfig // what the call's options say
+	msgs             *catalogs  // the registry's messages, on the first failure (see messages)
+	lang             int        // the call's language among msgs
+	base             int
+	maxOut           int
+	stop             bool
 
 	// The call's shape (shape.go): the selection of the object being
 	// written (nil: every field but the lazy ones), the flags set, the
@@ -102,10 +105,7 @@ type run struct {
 func (r *run) init(e *Entity, opts []Option) {
 	r.ent = e
 	r.elem = -1
-	if r.cfg.request {
-		r.dir = dirRequest
-	}
-	r.maxOut = int(min(e.reg.MaxOutputBytes(), maxOutputLimit))
+	r.maxOut = int(min(e.reg.lim().OutputBytes, maxOutputLimit))
 	if e.slot != nil {
 		r.pin(e.slot, e) // recursive references see this very entity
 	}
@@ -176,9 +176,9 @@ const (
 // appendTop writes v, an object or a list of objects, made with e.
 func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 	r.base = len(dst)
-	depth := e.reg.MaxDepth()
+	depth := e.reg.lim().Depth
 	if m, ok := v.(map[string]any); ok && m != nil && r.top != topList { // the common case first
-		dst = r.appendObject(dst, e.views[r.dir], &source{ma: m}, depth-1)
+		dst = r.appendObject(dst, e.view(r.dir), &source{ma: m}, depth-1)
 	} else {
 		dst = r.appendTopOther(dst, e, v, depth)
 	}
@@ -210,16 +210,16 @@ func (r *run) appendTopOther(dst []byte, e *Entity, v any, depth int) []byte {
 			r.fatal = fmt.Errorf("%w: entity %q: Make takes one object, and %T is a list: use MakeList, or MakeJSON, AppendJSON or Write, which take lists", ErrUnsupportedInput, e.name, v)
 			return dst
 		}
-		return r.appendList(dst, e.views[r.dir], &l, depth-1)
+		return r.appendList(dst, e.view(r.dir), &l, depth-1)
 	}
 	if r.top == topList {
 		if v == nil {
-			return r.appendList(dst, e.views[r.dir], &elems{}, depth-1)
+			return r.appendList(dst, e.view(r.dir), &elems{}, depth-1)
 		}
 		r.fatal = unsupported(e, v)
 		return dst
 	}
-	p := e.views[r.dir]
+	p := e.view(r.dir)
 	if isNil(v) {
 		return r.appendObject(dst, p, &source{}, depth-1)
 	}
@@ -236,18 +236,18 @@ func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
 	switch {
 	case err != nil:
 	case text[0] == '[' && r.top == topObject:
-		err = inputError(ErrInvalidJSON, "the body is a JSON array, not an object")
+		err = newInputError(ErrInvalidJSON, "problem.json.array", nil)
 	case text[0] != '[' && r.top == topList:
-		err = inputError(ErrInvalidJSON, "the body is not a JSON array of objects")
+		err = newInputError(ErrInvalidJSON, "problem.json.not-list", nil)
 	}
 	if err != nil {
 		r.fatal = err
 		return dst
 	}
 	if text[0] == '[' {
-		return r.appendList(dst, e.views[r.dir], &elems{js: text}, depth-1)
+		return r.appendList(dst, e.view(r.dir), &elems{js: text}, depth-1)
 	}
-	p := e.views[r.dir]
+	p := e.view(r.dir)
 	jo := r.takeJSON(text, 0, p.in)
 	dst = r.appendObject(dst, p, &source{js: jo}, depth-1)
 	r.releaseJSON()
@@ -331,6 +331,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 	}
 	dst = append(dst, '{')
 	first, j := true, 0
+	var st crossState // what the fields its cross-field rules name wrote
 	for i, n := range p.nodes {
 		if n.cond != nil && !r.shown(n.cond) {
 			continue
@@ -366,6 +367,9 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 				if r.stop {
 					return dst
 				}
+				if n.crossIdx >= 0 {
+					st.seen(p, n, dst[mark+len(key):])
+				}
 				first = false
 				continue
 			}
@@ -375,6 +379,9 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 		r.mask = saved
 		if r.stop {
 			return dst
+		}
+		if n.crossIdx >= 0 {
+			st.seen(p, n, dst[mark+len(key):])
 		}
 		if n.merge && show {
 			if dst = r.mergeInto(dst, mark, first, n); len(dst) > mark {
@@ -387,6 +394,9 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 			continue
 		}
 		first = false
+	}
+	if len(p.cross) > 0 {
+		r.judgeCross(p, &st)
 	}
 	if r.cfg.denyUnknown && p.checksUnknown {
 		r.unknownKeys(p, src)
@@ -508,7 +518,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 	if ent == nil {
 		return append(dst, "null"...)
 	}
-	p := ent.views[r.dir]
+	p := ent.view(r.dir)
 	if n.merge && (r.dir == dirRequest || src.wire) { // the wire form: its keys are those of this very object
 		return r.appendMergedRequest(dst, n, p, src, depth)
 	}

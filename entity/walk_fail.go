@@ -9,10 +9,14 @@ import (
 	"github.com/expose-go/expose/rules"
 )
 
-// err returns the run's error, if any.
+// err returns the run's error, if any, in the call's language. A
+// ValidationError is marked with the run's direction, the one place that
+// says whose fault it is: a response-side run's is the server's data's
+// (statusOf answers it with 500), a request's the client's.
 func (r *run) err() error {
 	if r.fatal != nil {
-		return r.fatal
+		r.messages()
+		return inLang(r.fatal, msgLang{r.msgs, r.lang})
 	}
 	if len(r.errs) > 0 {
 		fields := r.errs
@@ -22,7 +26,8 @@ func (r *run) err() error {
 			fields = append(fields, r.fieldError(nil, "", "", failure{rule: "limit", code: "limit",
 				params: map[string]any{"omitted": int64(r.omitted)}}))
 		}
-		return &ValidationError{Entity: r.ent.name, Fields: fields, Omitted: r.omitted}
+		return &ValidationError{Entity: r.ent.name, Fields: fields, Omitted: r.omitted,
+			response: r.dir == dirResponse, lang: msgLang{r.msgs, r.lang}}
 	}
 	return nil
 }
@@ -173,10 +178,18 @@ func (r *run) fieldError(n *node, in, out string, f failure) *FieldError {
 		pin, pout, ptr = r.paths(in, out)
 	}
 	fe := &FieldError{Path: pin, OutputPath: pout, Pointer: ptr, Rule: f.rule, Code: f.code, Params: f.params, cause: f.err}
+	if n != nil && r.request && r.depth == 0 { // a request's top-level field: where it was read
+		switch {
+		case n.src != srcBody:
+			fe.In = srcNames[n.src]
+		case !r.reqBody:
+			fe.In = srcNames[srcQuery]
+		}
+	}
 	if errors.Is(f.err, ErrDepth) {
 		f.code = "depth"
 		fe.Code = "depth"
-		fe.Params = map[string]any{"limit": int64(r.ent.reg.MaxDepth())}
+		fe.Params = map[string]any{"limit": int64(r.ent.reg.lim().Depth)}
 	}
 	secret := (n != nil && n.secret || r.secret > 0) && fe.Code != "required" && fe.Code != "depth"
 	if secret {
@@ -195,8 +208,9 @@ func (r *run) fieldError(n *node, in, out string, f failure) *FieldError {
 
 // message renders a failure's message: the field's own (msg), else the
 // catalog's for the call's language, else (for a rule no catalog names)
-// the rule's error text. Under a secret, and for a rule that panicked, it
-// is the catalog's "is not valid".
+// the rule's error text. For a rule that panicked it is the catalog's "is
+// not valid", and under a secret too, but for the built-in messages that
+// quote no value (quotesNoValue).
 func (r *run) message(n *node, field, code string, params map[string]any, f failure, secret bool) string {
 	cat := r.messages()
 	if n != nil && n.msg != nil { // one text for every language: params as they are
@@ -214,7 +228,7 @@ func (r *run) message(n *node, field, code string, params map[string]any, f fail
 	keys := arr[:0]
 	_, panicked := f.err.(*rulePanic) // made where the check ran: never wrapped
 	switch {
-	case secret || panicked:
+	case panicked || secret && !quotesNoValue(code):
 		keys = append(keys, keyInvalid)
 	case f.kind != "" && f.exact:
 		keys = append(keys, code+"."+f.kind+".exact", code+"."+f.kind, code)
@@ -235,7 +249,7 @@ func (r *run) message(n *node, field, code string, params map[string]any, f fail
 // messages returns the catalogs of the run's registry and picks the
 // call's language among them, on the first failure.
 func (r *run) messages() *catalogs {
-	if r.msgs == nil {
+	if r.msgs == nil && r.ent != nil {
 		r.msgs = r.ent.reg.messages()
 		r.lang = r.msgs.match(r.cfg.lang)
 	}
@@ -245,7 +259,7 @@ func (r *run) messages() *catalogs {
 // full reports whether the run has collected as many field errors as the
 // registry allows, counting the ones it drops from then on.
 func (r *run) full() bool {
-	if len(r.errs) < r.ent.reg.MaxErrors() {
+	if len(r.errs) < r.ent.reg.lim().Errors {
 		return false
 	}
 	r.omitted++

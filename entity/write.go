@@ -5,49 +5,27 @@ import (
 	"strconv"
 )
 
-// Write makes v with the entity named and writes it as an HTTP response. See
-// Entity.Write.
-func (r *Registry) Write(w http.ResponseWriter, name string, v any, opts ...Option) error {
-	return r.WriteStatus(w, http.StatusOK, name, v, opts...)
-}
-
-// WriteStatus makes v with the entity named and writes it with status. See
-// Entity.WriteStatus.
-func (r *Registry) WriteStatus(w http.ResponseWriter, status int, name string, v any, opts ...Option) error {
-	e, err := r.entity(name)
-	if err != nil {
-		r.WriteError(w, err)
-		return err
-	}
-	return e.WriteStatus(w, status, v, opts...)
-}
-
-// Write makes v with the entity named in the Default registry and writes it
-// as an HTTP response. See Entity.Write.
-func Write(w http.ResponseWriter, name string, v any, opts ...Option) error {
-	return Default.Write(w, name, v, opts...)
-}
-
-// WriteStatus makes v with the entity named in the Default registry and
-// writes it with status. See Entity.WriteStatus.
-func WriteStatus(w http.ResponseWriter, status int, name string, v any, opts ...Option) error {
-	return Default.WriteStatus(w, status, name, v, opts...)
-}
-
 // Write makes v and writes it as an HTTP response: status 200 and
 // Content-Type application/json; charset=utf-8 on success. On failure it
 // writes the error as WriteError does, with the registry's problem type
-// base: RFC 9457 problem details (Content-Type application/problem+json),
-// 400 with every field error when fields fail,
+// base and log hook, in the call's language (Lang, or the Accept-Language
+// of a request v): RFC 9457 problem details (Content-Type
+// application/problem+json). Fields of the server's data that fail (v is
+// a map, a struct, raw JSON, an Object: what the server writes) are the
+// server's fault: 500, with a body that says nothing of them but its
+// "instance", the id the registry's log hook gets with the error. Fields
+// of a request v (an *http.Request, read by MakeRequest) are the client's:
+// 400 with every field error,
 //
 //	{"type":"/problems/validation","title":"Validation failed","status":400,
 //	 "detail":"1 field failed validation","errors":[{"pointer":"/name",
 //	 "path":"name","outputPath":"name","code":"required","message":"is required"}]}
 //
-// an error that carries its own status (a StatusCode() int method returning
-// 4xx) with that status and its message, and any other error as 500 with a
-// body that says nothing of it. Write returns the error, for logging.
-// Nothing of a failed make is ever written.
+// and so is a bad selection or version (400); an error that carries its
+// own status (a StatusCode() int method returning 4xx) is written with
+// that status and its message, and any other error as 500. Write returns
+// the error, every field of it, for the handler to log. Nothing of a failed
+// make is ever written.
 //
 // Each response gets header values of its own: a handler or middleware may
 // modify them in place.
@@ -86,7 +64,7 @@ func (e *Entity) WriteStatus(w http.ResponseWriter, status int, v any, opts ...O
 		if e != nil {
 			reg = e.reg
 		}
-		reg.WriteError(w, err)
+		reg.writeProblem(w, err, reg.callLang(v, opts))
 		return err
 	}
 	hv := newJSONHeader(len(b))
@@ -134,3 +112,11 @@ func (hv *jsonHeader) contentType() []string { return hv.vals[0:1:1] }
 
 // contentLength returns the Content-Length value slice.
 func (hv *jsonHeader) contentLength() []string { return hv.vals[1:2:2] }
+
+// callLang returns the language of a Write of v with opts: Lang's, else
+// the Accept-Language of a request v. The error of a call has it already,
+// but for the errors that are no one's (a nil entity, the output limit).
+func (r *Registry) callLang(v any, opts []Option) msgLang {
+	req, _ := v.(*http.Request)
+	return r.requestLang(req, opts)
+}

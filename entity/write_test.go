@@ -87,7 +87,8 @@ func TestWriteStatusWithoutBody(t *testing.T) {
 }
 
 // TestWriteTypedNilRequest checks that a typed nil *http.Request is an
-// empty input for Write and AppendJSON, as a typed nil is for Make.
+// empty input for Write and AppendJSON, as a typed nil is for Make: no
+// client sent it, so its failing fields are the server's (500).
 func TestWriteTypedNilRequest(t *testing.T) {
 	reg := entity.NewRegistry()
 	expose(t, reg, "opt", "POST", "name", "string", "default 'x'", "n", "number", "")
@@ -101,7 +102,7 @@ func TestWriteTypedNilRequest(t *testing.T) {
 		wantFail bool
 	}{
 		{"optional fields give their defaults", "opt", 200, `{"name":"x","n":null}`, false},
-		{"a required field fails as on an empty input", "req", 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"/id","path":"id","outputPath":"id","code":"required","message":"is required"}]}`, true},
+		{"a required field fails as on an empty input", "req", 500, generic500, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -111,7 +112,7 @@ func TestWriteTypedNilRequest(t *testing.T) {
 			if (err != nil) != tt.wantFail {
 				t.Fatalf("Write(nil request) = %v", err)
 			}
-			if rec.Code != tt.status || rec.Body.String() != tt.body {
+			if rec.Code != tt.status || withoutInstance(rec.Body.String()) != tt.body {
 				t.Errorf("Write(nil request): %d %s, want %d %s", rec.Code, rec.Body, tt.status, tt.body)
 			}
 			b, err := e.AppendJSON([]byte("prefix"), nilReq)
@@ -146,7 +147,7 @@ func TestWriteErrorTypedNil(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := httptest.NewRecorder()
 			entity.WriteError(rec, tt.err)
-			if rec.Code != 500 || rec.Body.String() != `{"type":"about:blank","title":"Internal Server Error","status":500,"detail":"the server could not answer the request"}` {
+			if rec.Code != 500 || withoutInstance(rec.Body.String()) != generic500 {
 				t.Errorf("WriteError: %d %s, want the generic 500", rec.Code, rec.Body)
 			}
 		})
@@ -163,7 +164,7 @@ func (e *codedError) StatusCode() int { return e.status }
 // kind of error: all of them decided in one place.
 func TestWriteErrorStatus(t *testing.T) {
 	e := wrUser(t)
-	_, verr := e.Make(map[string]any{})
+	_, verr := e.MakeRequest(jsonRequest(t, `{}`))
 	_, jerr := e.MakeJSON([]byte(`{"id":`))
 	_, merr := expose(t, entity.NewRegistry(), "post", "POST", "a", "string", "").MakeRequest(httptest.NewRequest("GET", "/", nil))
 	tests := []struct {
@@ -176,7 +177,7 @@ func TestWriteErrorStatus(t *testing.T) {
 		{"validation error", verr, 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"/id","path":"id","outputPath":"id","code":"required","message":"is required"}]}`, ""},
 		{"wrapped validation error", fmt.Errorf("handler: %w", verr), 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"/id","path":"id","outputPath":"id","code":"required","message":"is required"}]}`, ""},
 		{"invalid JSON", jerr, 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON: at byte 6, unexpected end of input","offset":6}`, ""},
-		{"method", merr, 405, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method GET is not allowed; use POST"}`, "POST"},
+		{"method", merr, 405, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"the method is not allowed; use POST"}`, "POST"},
 		{"input error of a status given", &entity.InputError{Status: 422, Msg: "no"}, 422, `{"type":"about:blank","title":"Unprocessable Entity","status":422,"detail":"no"}`, ""},
 		{"input error of a server status", &entity.InputError{Status: 503, Msg: "secret detail"}, 500, `{"type":"about:blank","title":"Internal Server Error","status":500,"detail":"the server could not answer the request"}`, ""},
 		{"input error without status, wrapping a sentinel", &entity.InputError{Msg: "bad", Err: entity.ErrBodyTooLarge}, 413, `{"type":"about:blank","title":"Request Entity Too Large","status":413,"detail":"bad"}`, ""},
@@ -190,7 +191,7 @@ func TestWriteErrorStatus(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := httptest.NewRecorder()
 			entity.WriteError(rec, tt.err)
-			if rec.Code != tt.status || rec.Body.String() != tt.body {
+			if rec.Code != tt.status || withoutInstance(rec.Body.String()) != tt.body {
 				t.Errorf("WriteError(%v): %d %s, want %d %s", tt.err, rec.Code, rec.Body, tt.status, tt.body)
 			}
 			if got := rec.Header().Get("Allow"); got != tt.allow {
@@ -278,7 +279,7 @@ func TestNilReceivers(t *testing.T) {
 		{"MakeList", func() error { _, err := e.MakeList(nil); return err }},
 		{"MakeRequest", func() error { _, err := e.MakeRequest(httptest.NewRequest("GET", "/", nil)); return err }},
 		{"Write", func() error { return e.Write(httptest.NewRecorder(), nil) }},
-		{"a nil registry's Make", func() error { _, err := reg.Make("x", nil); return err }},
+		{"a nil registry's Make", func() error { _, err := reg.Lookup("x").Make(nil); return err }},
 		{"a nil registry's Lookup", func() error {
 			if reg.Lookup("x") != nil {
 				return errors.New("found an entity")
@@ -311,4 +312,125 @@ func TestNilReceivers(t *testing.T) {
 		}
 		entity.WriteError(nil, errors.New("x"))
 	})
+}
+
+// TestServerDataFailsWith500 checks that server data failing its entity is
+// the server's fault: every response-side call's ValidationError answers
+// 500; Write writes the generic body with an instance id, returns the
+// error with every field, and hands it, under the same id, to the
+// registry's log hook.
+func TestServerDataFailsWith500(t *testing.T) {
+	reg := entity.NewRegistry()
+	type logged struct {
+		id  string
+		err error
+	}
+	var log []logged
+	entity.SetServerErrors(reg, func(id string, err error) { log = append(log, logged{id, err}) })
+	e := expose(t, reg, "customer", "name", "string", "req", "mail", "string", "email")
+	row := map[string]any{"mail": "not an address"} // a row from the database
+	calls := []struct {
+		name string
+		call func() error
+	}{
+		{"Make", func() error { _, err := e.Make(row); return err }},
+		{"MakeJSON", func() error { _, err := e.MakeJSON(row); return err }},
+		{"AppendJSON", func() error { _, err := e.AppendJSON(nil, row); return err }},
+		{"MakeList", func() error { _, err := e.MakeList([]any{row}); return err }},
+		{"raw JSON", func() error { _, err := e.MakeJSON([]byte(`{"mail":"x"}`)); return err }},
+		{"Write", func() error { return e.Write(httptest.NewRecorder(), row) }},
+	}
+	for _, tt := range calls {
+		t.Run(tt.name, func(t *testing.T) {
+			var ve *entity.ValidationError
+			if err := tt.call(); !errors.As(err, &ve) || ve.StatusCode() != 500 || len(ve.Fields) != 2 {
+				t.Errorf("error %v, want a ValidationError of 2 fields answering 500", err)
+			}
+		})
+	}
+	log = nil
+	rec := httptest.NewRecorder()
+	err := e.Write(rec, row)
+	pb, ok := checkProblem(t, rec, 500)
+	if !ok {
+		return
+	}
+	if withoutInstance(rec.Body.String()) != generic500 || pb.Instance == "" {
+		t.Errorf("body %s, want the generic 500 with an instance", rec.Body)
+	}
+	var ve *entity.ValidationError
+	if !errors.As(err, &ve) || len(ve.Fields) != 2 || ve.Fields[0].Path != "name" || ve.Fields[1].Path != "mail" {
+		t.Errorf("Write returned %v, want every field", err)
+	}
+	if len(log) != 1 || log[0].id != pb.Instance || log[0].err != err {
+		t.Errorf("the hook got %v, want the id %q and the error Write returned", log, pb.Instance)
+	}
+	rec2 := httptest.NewRecorder()
+	reg.WriteError(rec2, err)
+	if pb2, _ := checkProblem(t, rec2, 500); pb2.Instance == pb.Instance || len(log) != 2 || log[1].id != pb2.Instance {
+		t.Errorf("a second answer: instance %q (first %q), log %v", pb2.Instance, pb.Instance, log)
+	}
+	t.Run("every 500 is logged", func(t *testing.T) {
+		log = nil
+		rec := httptest.NewRecorder()
+		reg.WriteError(rec, errors.New("pq: connection refused"))
+		if pb, _ := checkProblem(t, rec, 500); len(log) != 1 || log[0].id != pb.Instance {
+			t.Errorf("log %v, instance %q", log, pb.Instance)
+		}
+	})
+	t.Run("no hook", func(t *testing.T) {
+		entity.SetServerErrors(reg, nil)
+		rec := httptest.NewRecorder()
+		e.Write(rec, row)
+		if pb, _ := checkProblem(t, rec, 500); pb.Instance == "" {
+			t.Errorf("no instance without a hook: %s", rec.Body)
+		}
+	})
+}
+
+// TestRequestErrorsStay400 checks that what a client sent stays the
+// client's fault: MakeRequest, Bind and Write of an *http.Request answer
+// 400 with every field, and so do a bad selection or version given to a
+// response-side call, which are InputErrors.
+func TestRequestErrorsStay400(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "customer", "name", "string", "req", "mail", "string", "email")
+	body := `{"mail":"not an address"}`
+	var dst struct {
+		Name string `json:"name"`
+	}
+	calls := []struct {
+		name string
+		call func(*httptest.ResponseRecorder) error
+	}{
+		{"MakeRequest", func(*httptest.ResponseRecorder) error { _, err := e.MakeRequest(jsonRequest(t, body)); return err }},
+		{"Make of a request", func(*httptest.ResponseRecorder) error { _, err := e.Make(jsonRequest(t, body)); return err }},
+		{"Bind", func(*httptest.ResponseRecorder) error { return e.Bind(jsonRequest(t, body), &dst) }},
+		{"Write of a request", func(w *httptest.ResponseRecorder) error { return e.Write(w, jsonRequest(t, body)) }},
+		{"AppendJSON of a request", func(*httptest.ResponseRecorder) error { _, err := e.AppendJSON(nil, jsonRequest(t, body)); return err }},
+	}
+	for _, tt := range calls {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			err := tt.call(rec)
+			var ve *entity.ValidationError
+			if !errors.As(err, &ve) || ve.StatusCode() != 400 || len(ve.Fields) != 2 {
+				t.Fatalf("error %v, want a ValidationError of 2 fields answering 400", err)
+			}
+			if rec.Code == 200 { // not written by the call: write it
+				entity.WriteError(rec, err)
+			}
+			if pb, ok := checkProblem(t, rec, 400); ok && len(pb.Errors) != 2 {
+				t.Errorf("%d errors listed, want 2", len(pb.Errors))
+			}
+		})
+	}
+	for _, opt := range []entity.Option{entity.Select("nmae"), entity.Version("latest")} {
+		rec := httptest.NewRecorder()
+		err := e.Write(rec, map[string]any{"name": "a"}, opt)
+		var ie *entity.InputError
+		if !errors.As(err, &ie) || rec.Code != 400 {
+			t.Errorf("Write with a bad option: %d %v, want a 400 InputError", rec.Code, err)
+		}
+	}
 }

@@ -14,7 +14,7 @@
 //	min n             string: at least n runes; number: at least n; list: at least n elements
 //	max n             likewise, at most n
 //	range a b         between a and b, bounds included; alias minmax
-//	url               an absolute http or https URL with a host
+//	url               an absolute http or https URL with a host; international names and paths as written (see below)
 //	email             an address like name@example.com
 //	date              a calendar date, YYYY-MM-DD or YYYY/M/D
 //	time              a time of day, H:mm or HH:mm
@@ -33,6 +33,18 @@
 // list length must reach the bound rounded inward (`min 2.5` means 3).
 // url, email, date, time and regex apply to string and none fields; on a
 // none field, a value of another kind fails with "must be a string".
+// url accepts what RFC 3986 writes as an http or https URL with a host,
+// extended to the non-ASCII characters of an IRI (RFC 3987), so that
+// https://例え.jp/パス and https://bücher.example/straße pass as people write
+// them: a scheme in any case, an optional ASCII user-info, a host name of
+// letters, digits, marks, "-", ".", "_" and "~" (at least one letter or
+// digit) or an IPv6 address in brackets, a port up to 65535, and a path,
+// query and fragment of RFC 3986's characters, escapes and any non-ASCII
+// character but white space and controls. Refused: spaces and controls,
+// any of "<>\^`{|}, a second "#", a "%" without two hexadecimal digits, an
+// escape in the host, other schemes. Every URL it accepts, net/url's Parse
+// reads with that scheme and host.
+//
 // num, float, bool and timestamp judge the value the field writes, like
 // every built-in rule: on a string field, its text ("12", "true", a date);
 // on a field of the type they check (num on number, bool on bool, timestamp
@@ -86,13 +98,16 @@
 //
 // # JSON Schema
 //
-// Schema export (entity.Entity.JSONSchema) reads the JSON Schema of each
-// type from the type table (Kind.Schema for what a field writes,
-// Kind.InputSchema for what strict input accepts) and each rule's keywords
-// from its Def's Schema hook: min, max and range give minLength, minimum
-// or minItems; regex a pattern (rewritten by ECMAPattern for ECMA-262, or
-// a "$comment" where no pattern means the same); email, date and time the
-// pattern of exactly what they accept; url format "uri" and a pattern; num,
-// bool and timestamp what they accept on the types where they are not
-// Implied.
+// Schema export (package entity/schema) reads the JSON Schema of each type
+// from the type table (Kind.Schema for what a field writes,
+// Kind.InputSchema for the forms strict input reads it from, and
+// Kind.InputKeywords for what a rule's keywords say of each form) and each
+// rule's keywords from its Def's Schema hook: min, max and range give
+// minLength, minimum or minItems; len the sizes; in an enum; regex a
+// pattern written again in the syntax RE2 and ECMA-262 read alike (or a
+// "$comment" where there is none); url, email, date and time the pattern of
+// exactly what they accept; num, bool and timestamp what they accept on the
+// types where they are not Implied. On a none field each rule also states
+// the JSON types it measures (a bool fails min). A "$comment" a hook gives
+// is what its keywords cannot say, and export reports it as a warning.
 package rules

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -53,19 +54,31 @@ func formatRule(name string, valid func(string) bool, msg string) func([]string,
 	}
 }
 
-// isURL reports whether s is an absolute http or https URL with a host:
-// the scheme (in any case), "://", an optional user-info ending in "@", a
-// host, an optional port, then an optional path, query and fragment.
+// isURL reports whether s is an absolute http or https URL with a host,
+// as RFC 3986 writes one, extended to the non-ASCII characters an IRI
+// (RFC 3987) holds, so that international names and paths are accepted as
+// people write them (https://例え.jp/パス, https://bücher.example/straße):
 //
-// The user-info is made of ASCII letters, digits and -._~!$&'()*+,;=:%@
-// (the characters RFC 3986 allows, and '@' as package net/url allows). The
-// host is a name of ASCII letters, digits, '-', '.', '_' and '~' or of
-// non-ASCII letters, holding at least one letter or digit, or an IPv6
-// address in brackets. A port is one to five digits, at most 65535. No part
-// of s may hold a space, a control character or invalid UTF-8, and every
-// '%' must start an escape of two hexadecimal digits; the other characters
-// of the path, query and fragment are not checked. Every URL that isURL
-// accepts, url.Parse accepts too, with a host.
+//	url       = scheme "://" [ userinfo "@" ] host [ ":" port ] path [ "?" query ] [ "#" fragment ]
+//	scheme    = "http" / "https", in any case
+//	userinfo  = *( unreserved / pct-encoded / sub-delims / ":" )    ASCII only, as in RFC 3986
+//	host      = "[" IPv6address "]" / name
+//	name      = 1*( unreserved / ucs-alnum ), holding at least one ASCII letter or digit or one ucs-alnum
+//	port      = 1*5DIGIT, at most 65535
+//	path      = *( "/" / pchar )    starting with "/" when not empty
+//	query     = *( pchar / "/" / "?" )
+//	fragment  = *( pchar / "/" / "?" )
+//	pchar     = unreserved / pct-encoded / sub-delims / ":" / "@" / ucschar
+//
+// where unreserved is an ASCII letter, a digit, "-", ".", "_" or "~";
+// sub-delims one of !$&'()*+,;=; pct-encoded "%" and two hexadecimal
+// digits; ucs-alnum a non-ASCII letter, mark or decimal digit (Unicode's L,
+// M and Nd); ucschar any non-ASCII character that is neither white space
+// nor a control. An IPv6 address has no zone. So a space, a control,
+// invalid UTF-8, any of "<>\^`{|}, a second "#", a "%" without two
+// hexadecimal digits, a "%" in the host, a port above 65535 and a host
+// without a letter or digit are refused. Every URL that isURL accepts,
+// url.Parse accepts too, with a host. urlPattern says exactly the same.
 func isURL(s string) bool {
 	var rest string
 	switch {
@@ -76,60 +89,81 @@ func isURL(s string) bool {
 	default:
 		return false
 	}
-	if !printable(rest) || !validEscapes(rest) {
-		return false
-	}
 	end := strings.IndexAny(rest, "/?#")
 	if end < 0 {
 		end = len(rest)
 	}
-	host := rest[:end]
-	if at := strings.LastIndexByte(host, '@'); at >= 0 {
-		if !isUserinfo(host[:at]) {
+	host, tail := rest[:end], rest[end:]
+	if at := strings.IndexByte(host, '@'); at >= 0 {
+		if !urlPart(host[:at], ":", false) {
 			return false
 		}
 		host = host[at+1:]
 	}
-	if strings.HasPrefix(host, "[") {
-		i := strings.IndexByte(host, ']')
-		if i < 0 || !isIPv6(host[1:i]) {
-			return false
-		}
-		return isPort(host[i+1:])
+	if !isURLHost(host) {
+		return false
 	}
-	if i := strings.LastIndexByte(host, ':'); i >= 0 {
-		if !isPort(host[i:]) {
-			return false
-		}
-		host = host[:i]
-	}
-	return isHostName(host)
+	path, fragment, hasFragment := strings.Cut(tail, "#")
+	path, query, _ := strings.Cut(path, "?")
+	return urlPart(path, ":@/", true) && urlPart(query, ":@/?", true) && (!hasFragment || urlPart(fragment, ":@/?", true))
 }
 
-// isUserinfo reports whether s is the user-info of a URL as isURL
-// describes it.
-func isUserinfo(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !isAlnum(c) && strings.IndexByte("-._~!$&'()*+,;=:%@", c) < 0 {
+// isURLHost reports whether s is the host and optional port of a URL as
+// isURL describes it.
+func isURLHost(s string) bool {
+	if strings.HasPrefix(s, "[") {
+		i := strings.IndexByte(s, ']')
+		return i > 0 && isIPv6(s[1:i]) && isPort(s[i+1:])
+	}
+	if i := strings.LastIndexByte(s, ':'); i >= 0 {
+		if !isPort(s[i:]) {
 			return false
 		}
+		s = s[:i]
 	}
-	return true
+	return isHostName(s)
 }
 
-// validEscapes reports whether every '%' of s is followed by two
-// hexadecimal digits.
-func validEscapes(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' {
+// urlPart reports whether s is made of unreserved characters, escapes,
+// sub-delims, the ASCII bytes of extra and, when ucs, any non-ASCII
+// character that is neither white space nor a control: what isURL allows
+// in its user-info (extra ":", ASCII only), path (":@/"), query and
+// fragment (":@/?").
+func urlPart(s, extra string, ucs bool) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			if !ucs {
+				return false
+			}
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 || unicode.IsSpace(r) || unicode.IsControl(r) {
+				return false
+			}
+			i += size
+			continue
+		case c == '%':
 			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
 				return false
 			}
-			i += 2
+			i += 3
+			continue
+		case isAlnum(c) || strings.IndexByte(urlUnreserved+urlSubDelims, c) >= 0 || strings.IndexByte(extra, c) >= 0:
+		default:
+			return false
 		}
+		i++
 	}
 	return true
 }
+
+// The ASCII punctuation a URL holds as itself (RFC 3986's unreserved and
+// sub-delims), for isURL and urlPattern.
+const (
+	urlUnreserved = "-._~"
+	urlSubDelims  = "!$&'()*+,;="
+)
 
 // isHostName reports whether s is a host name as isURL describes it.
 func isHostName(s string) bool {
@@ -137,13 +171,13 @@ func isHostName(s string) bool {
 	for _, r := range s {
 		switch {
 		case r >= utf8.RuneSelf:
-			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) {
+			if !unicode.IsLetter(r) && !unicode.Is(unicode.Nd, r) && !unicode.IsMark(r) {
 				return false
 			}
 			alnum = true
 		case isAlnum(byte(r)):
 			alnum = true
-		case r == '-' || r == '.' || r == '_' || r == '~':
+		case strings.ContainsRune(urlUnreserved, r):
 		default:
 			return false
 		}
@@ -151,7 +185,8 @@ func isHostName(s string) bool {
 	return alnum
 }
 
-// isPort reports whether s is empty or a colon followed by a port number.
+// isPort reports whether s is empty or a colon followed by a port number:
+// one to five digits, at most 65535.
 func isPort(s string) bool {
 	if s == "" {
 		return true
@@ -347,11 +382,9 @@ func isHex(c byte) bool {
 // other white space.
 const notPrintable = "\x00- \x7f-\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 
-// Patterns for exactly the strings the rules accept, but urlPattern, which
-// every URL that url accepts matches (the library's host, port and IPv6
-// checks are not written as a pattern).
+// Patterns for exactly the strings the rules accept.
 var (
-	urlPattern = "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#" + notPrintable + "]+(?:[/?#][^" + notPrintable + "]*)?$"
+	urlPattern = urlPatternOf()
 
 	emailPattern = "^[^@" + notPrintable + "]+@" +
 		"(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$"
@@ -364,13 +397,6 @@ var (
 	// date and time with a space and no offset.
 	timestampPattern = "^(?:" + dateBody("-", "0?") + "|" + dateBody("/", "0?") + "|" +
 		dateBody("-", "0") + "(?:[Tt]" + hms + "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])| " + hms + "))$"
-
-	// ParseFloat's and ParseInt's form. ParseFloat also rejects a number
-	// too large for a float64 ("1e400"), which no pattern says.
-	decimalPattern = "^-?[0-9]+(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$"
-
-	// ParseBool's words, in any case.
-	boolPattern = "^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[Oo][Nn]|[Oo][Ff][Ff]|1|0)$"
 )
 
 // hms is a time of day with seconds and an optional fraction.
@@ -413,9 +439,11 @@ func stringSchema(declared Kind, keywords map[string]any) map[string]any {
 }
 
 var (
-	// url: format uri says an absolute URI; the pattern adds http or https
-	// and a host.
-	urlSample, urlSchema = formatHooks("https://example.com/", map[string]any{"format": "uri", "pattern": urlPattern})
+	// url: format uri (RFC 3986) refuses the non-ASCII characters the rule
+	// accepts (https://例え.jp/), and accepts what it refuses (a port above
+	// 65535, an escape in a host, other schemes): the pattern alone says
+	// the rule, exactly.
+	urlSample, urlSchema = formatHooks("https://example.com/", map[string]any{"pattern": urlPattern})
 	// email: format email (RFC 5321) differs from the library's rule both
 	// ways: it allows quoted local parts with spaces, and refuses what the
 	// rule accepts (a..b@example.com, non-ASCII local parts, a local part
@@ -427,3 +455,67 @@ var (
 	dateSample, dateSchema   = formatHooks("2024-01-15", map[string]any{"pattern": datePattern})
 	clockSample, clockSchema = formatHooks("12:30", map[string]any{"pattern": clockPattern})
 )
+
+// urlPatternOf returns the pattern of exactly the URLs isURL accepts, in
+// the syntax RE2 and ECMA-262 read alike. \p{L}, \p{M} and \p{Nd} are
+// Unicode's letters, marks and decimal digits in both (each reads them in
+// its own version of Unicode).
+func urlPatternOf() string {
+	const (
+		pct      = "%[0-9A-Fa-f]{2}"
+		ucsAlnum = `\p{L}\p{M}\p{Nd}`
+		// ucschar: any non-ASCII character but white space and controls.
+		ucschar = `[^\x00-\x7F\x80-\xA0` + "\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000" + `]`
+		ascii   = `A-Za-z0-9\-._~` + urlSubDelims
+	)
+	part := func(extra string) string { return "(?:[" + ascii + extra + "]|" + pct + "|" + ucschar + ")*" }
+	userinfo := "(?:[" + ascii + ":]|" + pct + ")*"
+	port := "(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[0-5][0-9]{4}|[0-9]{1,4})"
+	name := `[\-._~]*[` + ucsAlnum + `][\-._~` + ucsAlnum + `]*`
+	return "^[Hh][Tt][Tt][Pp][Ss]?://" +
+		"(?:" + userinfo + "@)?" +
+		"(?:\\[" + ipv6Pattern() + "\\]|" + name + ")" +
+		"(?::" + port + ")?" +
+		"(?:/" + part(":@/") + ")?" +
+		"(?:\\?" + part(":@/?") + ")?" +
+		"(?:#" + part(":@/?") + ")?$"
+}
+
+// ipv6Pattern returns the pattern of exactly the addresses isIPv6 accepts:
+// eight groups, or fewer around one "::", the last two of them possibly
+// an IPv4 address.
+func ipv6Pattern() string {
+	const (
+		h    = "[0-9A-Fa-f]{1,4}"
+		byt  = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
+		ipv4 = "(?:" + byt + "\\.){3}" + byt
+	)
+	groups := func(n int) string { // n groups, each followed by a colon
+		if n == 0 {
+			return ""
+		}
+		return "(?:" + h + ":){" + strconv.Itoa(n) + "}"
+	}
+	upTo := func(n int) string { // 0 to n groups, each followed by a colon
+		if n == 0 {
+			return ""
+		}
+		return "(?:" + h + ":){0," + strconv.Itoa(n) + "}"
+	}
+	alts := []string{groups(7) + h, groups(6) + ipv4}
+	for left := 0; left <= 7; left++ {
+		alt := "::"
+		if left > 0 {
+			alt = groups(left-1) + h + "::"
+		}
+		// The "::" stands for one group at least: 7-left groups may follow.
+		switch right := 7 - left; {
+		case right >= 2:
+			alt += "(?:" + upTo(right-1) + h + "|" + upTo(right-2) + ipv4 + ")?"
+		case right == 1:
+			alt += "(?:" + h + ")?"
+		}
+		alts = append(alts, alt)
+	}
+	return "(?:" + strings.Join(alts, "|") + ")"
+}

@@ -32,6 +32,11 @@ func TestURL(t *testing.T) {
 		{"fragment without path", StringValue("http://example.com#top"), ""},
 		{"escapes in path", StringValue("http://example.com/a%20b"), ""},
 		{"underscore and tilde in host", StringValue("http://my_host~1.example"), ""},
+		{"international host and path", StringValue("https://例え.jp/パス?q=値#節"), ""},
+		{"non-ASCII in a path", StringValue("https://fr.wikipedia.org/wiki/École"), ""},
+		{"sub-delims and colons in a path", StringValue("http://h/a:b@c;d=e,f!$&'()*+"), ""},
+		{"slash and question mark in a query", StringValue("http://h/?a=/b?c"), ""},
+		{"port with leading zeros", StringValue("http://h:00080/"), ""},
 
 		{"empty", StringValue(""), bad},
 		{"no scheme", StringValue("example.com"), bad},
@@ -78,6 +83,19 @@ func TestURL(t *testing.T) {
 		{"IPv6 IPv4 with five parts", StringValue("http://[::ffff:192.0.2.1.1]/"), bad},
 		{"symbol in host", StringValue("http://snow☃man.example/"), bad},
 		{"junk after IPv6", StringValue("http://[::1]x/"), bad},
+		{"escape in host", StringValue("http://%41.com/"), bad},
+		{"port far too large", StringValue("http://host:99999/"), bad},
+		{"at sign in user-info", StringValue("http://a@b@example.com/"), bad},
+		{"angle brackets", StringValue("http://h/<a>"), bad},
+		{"braces", StringValue("http://h/{a}"), bad},
+		{"pipe", StringValue("http://h/a|b"), bad},
+		{"backslash", StringValue(`http://h/a\b`), bad},
+		{"caret", StringValue("http://h/a^b"), bad},
+		{"backtick", StringValue("http://h/a`b"), bad},
+		{"double quote", StringValue(`http://h/a"b`), bad},
+		{"second #", StringValue("http://h/a#b#c"), bad},
+		{"bracket in a path", StringValue("http://h/a[1]"), bad},
+		{"ideographic space", StringValue("http://h/a\u3000b"), bad},
 		{"number", IntValue(1), "must be a string"},
 	})
 }
@@ -357,7 +375,7 @@ func TestPatternsExact(t *testing.T) {
 		{"date", datePattern, isDateString, dateForms(years...)},
 		{"time", clockPattern, isClock, clocks},
 		{"timestamp", timestampPattern, func(s string) bool { _, ok := textconv.ParseTime(s); return ok }, stamps},
-		{"decimal", decimalPattern, func(s string) bool { _, ok := textconv.ParseFloat(s); return ok }, numbers},
+		{"decimal", floatTextPattern, func(s string) bool { _, ok := textconv.ParseFloat(s); return ok }, numbers},
 		{"bool", boolPattern, func(s string) bool { _, ok := textconv.ParseBool(s); return ok }, bools},
 		{"email", emailPattern, isEmail, emails},
 	}
@@ -400,32 +418,60 @@ func TestPrintableClass(t *testing.T) {
 	}
 }
 
-// TestURLPattern: every URL that url accepts matches the pattern, and
-// the pattern rejects what lacks the scheme or a host.
-func TestURLPattern(t *testing.T) {
+// urlProbes are URLs on both sides of every part of the url rule's
+// grammar, for the tests of its pattern (here, and in ECMA-262 by the
+// schematest module).
+var urlProbes = []string{
+	"http://example.com", "https://example.com/a/b?q=1&r=2#frag", "HTTPS://EXAMPLE.COM/", "HtTp://example.com",
+	"http://localhost:8080/health", "http://localhost:65535", "http://localhost:65536", "http://h:0/", "http://h:00080/", "http://h:000080/",
+	"https://user:p%40ss@example.com/", "http://user@/", "http://a@b@c/", "http://us<er@h/", "http://:pw@h/", "http://蓁@h/",
+	"http://[::1]/", "http://[2001:db8::8a2e:370:7334]:443/x", "http://[1:2:3:4:5:6:7:8]", "http://[::ffff:192.0.2.1]/",
+	"http://[1::2::3]/", "http://[1:2:3:4:5:6:7:8:9]/", "http://[1:2:3:4:5:6:7]/", "http://[12345::]/", "http://[::]/",
+	"http://[1:2:3:4:5:6:7::]/", "http://[::2:3:4:5:6:7:8]/", "http://[1:2:3:4:5:6:1.2.3.4]/", "http://[1:2:3:4:5:6:7:1.2.3.4]/",
+	"http://[fe80::1%25en0]/", "http://[::ffff:192.0.2.256]/", "http://[192.0.2.1]/", "http://[::ffff:192.0.2.01]/", "http://[::1]x/",
+	"https://bücher.example/", "https://例え.jp/パス", "http://пример.рф/", "http://snow☃man.example/", "http://%41.com/",
+	"http://-a.com", "http://../", "http://a_b.com/", "http://my_host~1.example", "http://exa!mple.com/",
+	"http://example.com?x=1", "http://example.com#top", "http://h/a%20b", "http://h/%zz", "http://h/%4", "http://h/é",
+	"http://h/a b", "http://h/\t", "http://h/\x7f", "http://h/\u00a0", "http://h/\u0085", "http://h/\u2028", "http://h/\xff",
+	"http://h/<>", "http://h/{}", "http://h/|", "http://h/\\", "http://h/^", "http://h/`", "http://h/\"", "http://h/#a#b",
+	"http://h/[x]", "http://h/?a=/b?c#d/e?f", "http://h/a:b@c;d=e,f!$&'()*+", "ftp://example.com", "http://", "http:///path",
+	"http:/example.com", "//example.com", "example.com", "", " http://h", "http://h:/", "http://h:x/",
+}
+
+// TestURLPatternIsTheRule: the url rule's pattern matches exactly the
+// URLs the rule accepts, so that a schema can state the rule with it alone.
+// (Text that is not UTF-8 never reaches a schema: JSON text is UTF-8.)
+func TestURLPatternIsTheRule(t *testing.T) {
 	re := regexp.MustCompile(urlPattern)
-	good := []string{"http://example.com", "https://example.com/a/b?q=1&r=2#frag", "HTTPS://EXAMPLE.COM/",
-		"HtTp://example.com", "http://localhost:8080/health", "https://user:p%40ss@example.com/",
-		"http://[::1]/", "http://[2001:db8::8a2e:370:7334]:443/x", "https://bücher.example/",
-		"http://example.com?x=1", "http://example.com#top", "http://my_host~1.example"}
-	for _, s := range good {
-		if !isURL(s) {
-			t.Fatalf("isURL(%q) = false: fix the corpus", s)
+	accepted := 0
+	for _, s := range urlProbes {
+		if !utf8.ValidString(s) {
+			continue
 		}
-		if !re.MatchString(s) {
-			t.Errorf("%q: url accepts it, the pattern does not", s)
-		}
-	}
-	for _, s := range []string{"", "example.com", "//example.com", "ftp://example.com", "http://", "http:///path",
-		"http://exa mple.com", "https://example.com/a b", "http:/example.com"} {
-		if re.MatchString(s) {
-			t.Errorf("%q: the pattern matches", s)
+		if got, want := re.MatchString(s), isURL(s); got != want {
+			t.Errorf("%q: the pattern matches %v, the rule accepts %v", s, got, want)
 		}
 		if isURL(s) {
-			t.Errorf("isURL(%q) = true: fix the corpus", s)
+			accepted++
 		}
 	}
-	if !strings.HasPrefix(urlPattern, "^") || !strings.HasSuffix(urlPattern, "$") {
-		t.Errorf("urlPattern is not anchored")
+	if accepted < 20 || accepted > len(urlProbes)-20 {
+		t.Errorf("%d of %d probes accepted: the probes miss a side", accepted, len(urlProbes))
 	}
+}
+
+// FuzzURLPattern: the pattern and the rule agree on any string.
+func FuzzURLPattern(f *testing.F) {
+	for _, s := range urlProbes {
+		f.Add(s)
+	}
+	re := regexp.MustCompile(urlPattern)
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		if got, want := re.MatchString(s), isURL(s); got != want {
+			t.Fatalf("%q: the pattern matches %v, the rule accepts %v", s, got, want)
+		}
+	})
 }

@@ -119,6 +119,9 @@ func lenSchema(args []string, declared Kind) map[string]any {
 		return nil
 	}
 	m := map[string]any{}
+	if declared == Any { // what has a length: a bool or a number fails
+		m["type"] = []any{"array", "object", "string"}
+	}
 	set := func(lo, hi string) { m[lo], m[hi] = int64(n), int64(n) }
 	if declared == String || declared == Any {
 		set("minLength", "maxLength")

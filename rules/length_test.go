@@ -60,7 +60,7 @@ func TestLenHooks(t *testing.T) {
 		{"string", String, "aa", map[string]any{"minLength": int64(2), "maxLength": int64(2)}},
 		{"list", List, []any{int64(1), int64(2)}, map[string]any{"minItems": int64(2), "maxItems": int64(2)}},
 		{"object", Object, map[string]any{"k1": int64(1), "k2": int64(2)}, map[string]any{"minProperties": int64(2), "maxProperties": int64(2)}},
-		{"none", Any, "aa", map[string]any{"minLength": int64(2), "maxLength": int64(2), "minItems": int64(2), "maxItems": int64(2), "minProperties": int64(2), "maxProperties": int64(2)}},
+		{"none", Any, "aa", map[string]any{"minLength": int64(2), "maxLength": int64(2), "minItems": int64(2), "maxItems": int64(2), "minProperties": int64(2), "maxProperties": int64(2), "type": []any{"array", "object", "string"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

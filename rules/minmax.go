@@ -369,9 +369,13 @@ func (b sizeBounds) intSample() (int64, bool) {
 // schema returns minLength and maxLength for a string, minimum and maximum
 // for a number, minItems and maxItems for a list, and all of them for a
 // none field (each keyword of JSON Schema applies to its own kind of value
-// only, as the rule measures each kind its own way).
+// only, as the rule measures each kind its own way), with the types the
+// rule measures: it refuses a bool or an object there.
 func (b sizeBounds) schema(declared Kind) map[string]any {
 	m := map[string]any{}
+	if declared == Any {
+		m["type"] = []any{"array", "number", "string"}
+	}
 	if declared == String || declared == Any {
 		b.lengths(m, "minLength", "maxLength")
 	}

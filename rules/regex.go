@@ -68,18 +68,26 @@ func regexSample(args []string, _ Kind) any {
 	return nil
 }
 
-// regexSchema gives the pattern in ECMA-262's syntax (see ECMAPattern):
-// JSON Schema's patterns are unanchored too. A pattern that uses RE2's own
-// syntax ((?i), \z, \pL) has no pattern that means the same: it is named
-// in a "$comment" instead, which schema export reports.
+// regexSchema gives the pattern in the syntax RE2 and ECMA-262 read alike
+// (see ecmaPattern): JSON Schema's patterns are unanchored too. A pattern
+// that has no such form is said in a "$comment" instead, which schema
+// export reports as a warning, and so is a pattern kept whose nested
+// repetitions may take a backtracking validator exponential time. The
+// comments never quote the pattern: on a secret field it would describe
+// the secret.
 func regexSchema(args []string, declared Kind) map[string]any {
 	if len(args) != 1 {
 		return nil
 	}
-	if p, ok := ECMAPattern(args[0]); ok {
-		return stringSchema(declared, map[string]any{"pattern": p})
+	p, nested, why := ecmaPattern(args[0])
+	if why != "" {
+		return stringSchema(declared, map[string]any{"$comment": "regex: not written as a pattern: " + why})
 	}
-	return stringSchema(declared, map[string]any{"$comment": "regex /" + args[0] + "/ is RE2 syntax that ECMA-262 reads otherwise: not written as a pattern"})
+	m := stringSchema(declared, map[string]any{"pattern": p})
+	if nested {
+		m["$comment"] = "regex: its pattern repeats a repetition, which a backtracking validator may take exponential time to match"
+	}
+	return m
 }
 
 // sampleRegex returns a string that pattern matches: generated from the

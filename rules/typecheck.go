@@ -117,9 +117,9 @@ func numSample(_ []string, declared Kind) any {
 func numSchema(_ []string, declared Kind) map[string]any {
 	switch declared {
 	case String:
-		return map[string]any{"pattern": decimalPattern}
+		return map[string]any{"pattern": floatTextPattern}
 	case Any:
-		return map[string]any{"type": []any{"number", "string"}, "pattern": decimalPattern}
+		return map[string]any{"type": []any{"number", "string"}, "pattern": floatTextPattern}
 	}
 	return nil
 }

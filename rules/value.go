@@ -47,7 +47,7 @@ var kindDefs = [...]struct {
 	Null:   {name: "null", zero: none, sample: none, schema: schemaOf("type", "null"), input: inputOf(schemaOf("type", "null"))},
 	String: {name: "string", aliases: []string{"text"}, elem: true, zero: func() any { return "" }, sample: func() any { return "sample" }, schema: schemaOf("type", "string"), input: inputOf(schemaOf("type", "string"))},
 	Int:    {name: "number", aliases: []string{"num", "int", "integer", "long"}, elem: true, zero: func() any { return int64(0) }, sample: func() any { return int64(1) }, schema: schemaOf("type", "integer"), input: inputOf(intSchema, schemaOf("type", "string", "pattern", intTextPattern))},
-	Float:  {name: "float", aliases: []string{"double"}, elem: true, zero: func() any { return 0.0 }, sample: func() any { return 1.5 }, schema: schemaOf("type", "number"), input: inputOf(schemaOf("type", "number"), schemaOf("type", "string", "pattern", decimalPattern))},
+	Float:  {name: "float", aliases: []string{"double"}, elem: true, zero: func() any { return 0.0 }, sample: func() any { return 1.5 }, schema: schemaOf("type", "number"), input: inputOf(floatSchema, schemaOf("type", "string", "pattern", floatTextPattern))},
 	Bool:   {name: "bool", aliases: []string{"boolean", "flag"}, elem: true, zero: func() any { return false }, sample: func() any { return true }, schema: schemaOf("type", "boolean"), input: inputOf(schemaOf("type", "boolean"), schemaOf("enum", []any{int64(0), int64(1)}), schemaOf("type", "string", "pattern", boolPattern))},
 	Time:   {name: "date", aliases: []string{"datetime", "timestamp"}, elem: true, zero: func() any { return textconv.IntToTime(0) }, sample: func() any { return sampleTime }, schema: schemaOf("type", "string", "format", "date-time"), input: inputOf(schemaOf("type", "string", "pattern", timestampPattern), millisSchema)},
 	List:   {name: "list", aliases: []string{"array"}, zero: func() any { return []any{} }, sample: func() any { return []any{int64(1)} }, schema: schemaOf("type", "array"), input: inputOf(schemaOf("type", "array"))},
@@ -60,6 +60,8 @@ var (
 	// intSchema is a JSON integer in the range of int64 (12.0 is one, as
 	// JSON Schema counts integers by value).
 	intSchema = schemaOf("type", "integer", "minimum", int64(math.MinInt64), "maximum", int64(math.MaxInt64))
+	// floatSchema is a JSON number that a float64 holds: 1e400 is refused.
+	floatSchema = schemaOf("type", "number", "minimum", -math.MaxFloat64, "maximum", math.MaxFloat64)
 	// millisSchema is a number of Unix milliseconds whose date, its
 	// fraction dropped (truncated toward zero), falls in the years
 	// 0000–9999, the dates RFC 3339 can write.
@@ -72,11 +74,6 @@ const (
 	minMillis = -62167219200000 // 0000-01-01T00:00:00Z
 	maxMillis = 253402300799999 // 9999-12-31T23:59:59.999Z
 )
-
-// intTextPattern is the text strict input reads as an integer: ParseInt's
-// syntax with no fraction but zeros ("27", "007", "-3", "12.0"). The range
-// of int64 is not written as a pattern.
-const intTextPattern = "^-?[0-9]+(?:\\.0+)?$"
 
 // schemaOf returns a function that makes a new schema of the keywords and
 // values given in pairs.
@@ -183,20 +180,23 @@ func (k Kind) Schema() map[string]any {
 // InputSchema returns the JSON Schemas of the values that strict input
 // (entity.Strict, which requests are read with) converts to the kind
 // without loss, as new maps, one per form; a value is accepted when it is
-// one of them. The first is the form the field writes (its Schema, but for
-// Int, bounded to int64), the others the text and numbers that convert:
+// one of them. The first is the form the field writes (its Schema, bounded
+// to int64 for Int and to float64 for Float), the others the text and
+// numbers that convert:
 //
 //	string  a string
-//	number  an integer in int64's range; text of ParseInt's syntax with no fraction but zeros ("27", "12.0")
-//	float   a number; text of ParseFloat's syntax
+//	number  an integer in int64's range; text of ParseInt's syntax with no fraction but zeros ("27", "12.0"), in int64's range
+//	float   a number a float64 holds; text of ParseFloat's syntax under 1e308
 //	bool    a boolean; 0 or 1; text that ParseBool reads ("on", "FALSE")
 //	date    text that ParseTime reads; Unix milliseconds of the years 0000–9999
 //	list    an array
 //	object  an object
 //	none    anything
 //
-// What a pattern cannot say is left out: text beyond int64's range, or a
-// number beyond float64's ("1e400"), matches but does not convert.
+// The text of a float from 1e308 up to float64's largest number is read
+// but left out of the pattern, which no pattern of bounded size says
+// exactly; nothing the conversions refuse ("1e400") matches. See
+// InputKeywords for what a rule says of each form.
 func (k Kind) InputSchema() []map[string]any {
 	if int(k) < len(kindDefs) {
 		return kindDefs[k].input()

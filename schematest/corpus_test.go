@@ -10,6 +10,7 @@ import (
 
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/entity/schema"
 	"github.com/expose-go/expose/rules"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -40,6 +41,9 @@ func loadCorpus(t testing.TB) (reg *entity.Registry, names []string, checked fun
 		t.Fatal(err)
 	}
 	reg = entity.NewRegistry()
+	if err := reg.DeclareFlags("admin", "guest"); err != nil {
+		t.Fatal(err)
+	}
 	for _, d := range []rules.Def{even, caps} {
 		if err := reg.RegisterRule(d); err != nil {
 			t.Fatal(err)
@@ -51,7 +55,7 @@ func loadCorpus(t testing.TB) (reg *entity.Registry, names []string, checked fun
 		}
 	}
 	for _, d := range decls {
-		if _, err := reg.JSONSchema(d.Name, entity.OutputSchema); err == nil {
+		if _, err := schema.JSON(reg.Lookup(d.Name), schema.Response); err == nil {
 			names = append(names, d.Name)
 		}
 	}
@@ -60,7 +64,7 @@ func loadCorpus(t testing.TB) (reg *entity.Registry, names []string, checked fun
 	}
 	faulty := map[string]bool{}
 	var errs dsl.ErrorList
-	if errors.As(reg.Check(), &errs) {
+	if errors.As(reg.Verify(), &errs) {
 		for _, e := range errs {
 			faulty[e.Entity] = true
 		}

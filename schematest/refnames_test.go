@@ -4,10 +4,11 @@ import (
 	"testing"
 
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/entity/schema"
 )
 
 // TestRefNamesResolve: a $ref to an entity whose name a URI fragment must
-// escape resolves, in a validator, to that entity's schema.
+// escape resolves, in both validators, to that entity's schema.
 func TestRefNamesResolve(t *testing.T) {
 	reg := entity.NewRegistry()
 	for _, d := range [][]string{{"top", "x", "$a b/c~é", "req"}, {"a b/c~é", "y", "number", "req"}} {
@@ -15,11 +16,13 @@ func TestRefNamesResolve(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	schema, err := reg.JSONSchema("top", entity.OutputSchema)
+	s, err := schema.JSON(reg.Lookup("top"), schema.Response)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sch := compile(t, "top", schema)
+	sch := compile(t, "top", s)
+	var js ajvBatch
+	js.schema("top", s)
 	tests := []struct {
 		name, doc string
 		valid     bool
@@ -34,5 +37,7 @@ func TestRefNamesResolve(t *testing.T) {
 				t.Errorf("validate(%s) = %v, want valid %v", tt.doc, err, tt.valid)
 			}
 		})
+		js.check("top", []byte(tt.doc), tt.valid, tt.name)
 	}
+	js.run(t, 10)
 }

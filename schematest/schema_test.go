@@ -4,18 +4,24 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/entity/schema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // inputsPerEntity is how many generated inputs each entity is made from.
 const inputsPerEntity = 400
 
 // callOptions returns the per-call shapes each input of e is made with:
-// flags, versions and, for each lazy field, a selection that names it. A
-// field a call may leave out is not required, so every shape validates.
+// flags, versions and, for each lazy field, a selection that names it.
+// Each shape's output is checked against the schema of its audience (its
+// flags and version; a selection leaves out only fields the schema does
+// not require).
 func callOptions(e *entity.Entity) [][]entity.Option {
 	opts := [][]entity.Option{nil, {entity.With("admin")}, {entity.With("guest"), entity.Version("v1")}, {entity.Version("v3")}}
 	for _, f := range e.Fields() {
@@ -26,61 +32,81 @@ func callOptions(e *entity.Entity) [][]entity.Option {
 	return opts
 }
 
-// TestOutputSchemaHoldsForMake: for every entity of the corpus, whatever
+// TestResponseSchemaHoldsForMake: for every entity of the corpus, whatever
 // Make writes for the generated inputs, with each of callOptions,
-// validates against its OutputSchema.
-func TestOutputSchemaHoldsForMake(t *testing.T) {
+// validates against the Response schema of the call's audience, with the
+// Go validator and with ajv.
+func TestResponseSchemaHoldsForMake(t *testing.T) {
 	reg, names, _ := loadCorpus(t)
+	var js ajvBatch
 	for i, name := range names {
 		t.Run(name, func(t *testing.T) {
 			e := reg.Lookup(name)
-			schema, err := e.JSONSchema(entity.OutputSchema)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sch := compile(t, name+".output", schema)
-			g := newGenerator(uint64(i))
 			shapes := callOptions(e)
+			schemas := make([]*jsonschema.Schema, len(shapes))
+			for j, opts := range shapes {
+				s, err := schema.JSON(e, schema.Response, opts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				schemas[j] = compile(t, fmt.Sprintf("%s.%d", name, j), s)
+				js.schema(fmt.Sprintf("%s/%d", name, j), s)
+			}
+			g := newGenerator(uint64(i))
 			made := 0
 			for range inputsPerEntity {
 				in, _ := json.Marshal(g.object(e, 3))
-				opts := shapes[g.r.IntN(len(shapes))]
-				out, err := e.MakeJSON(in, opts...)
+				j := g.r.IntN(len(shapes))
+				out, err := e.MakeJSON(in, shapes[j]...)
 				if err != nil {
 					continue // a failing field: nothing is written
 				}
 				made++
-				if err := validate(sch, out); err != nil {
-					t.Fatalf("Make(%s, %v) = %s, which the output schema refuses: %v", in, opts, out, err)
+				if err := validate(schemas[j], out); err != nil {
+					t.Fatalf("MakeJSON(%s, %v) = %s, which the response schema refuses: %v", in, shapes[j], out, err)
 				}
+				js.check(fmt.Sprintf("%s/%d", name, j), out, true, fmt.Sprintf("%s: MakeJSON(%s) wrote it, which the response schema refuses", name, in))
 			}
 			if made == 0 {
 				t.Fatalf("no input of %d made", inputsPerEntity)
 			}
-			t.Logf("%d outputs validated", made)
 		})
 	}
+	t.Logf("ajv: %d outputs validated", js.run(t, 10))
 }
 
-// TestInputSchemaAgreesWithMakeRequest: for every entity of the corpus,
+// TestRequestSchemaAgreesWithMakeRequest: for every entity of the corpus,
 // each generated JSON body that MakeRequest accepts validates against its
-// InputSchema, and each that it refuses for a field's type or a missing
-// `req` field does not. Entities that Registry.Check reports are left out:
-// a bare default on a reference whose entity fails from an empty input
-// makes every request fail, which no schema of the request says.
-func TestInputSchemaAgreesWithMakeRequest(t *testing.T) {
+// Request schema, and each that it refuses for a field's type or a missing
+// `req` field does not, with the Go validator and with ajv. Entities that
+// Registry.Check reports are left out (a bare default on a reference whose
+// entity fails from an empty input makes every request fail, which no
+// schema of the request says), and so are those whose request the library
+// does not yet read in the wire form RequestFields describes (see
+// wireFormGap).
+// endlessRequest names the corpus entities no request can make: a
+// required $name that recurses needs one object inside another without
+// end (both sides agree on refusing every body).
+var endlessRequest = map[string]bool{"chain": true, "pong": true}
+
+func TestRequestSchemaAgreesWithMakeRequest(t *testing.T) {
 	reg, names, checked := loadCorpus(t)
+	var js ajvBatch
 	for i, name := range names {
 		t.Run(name, func(t *testing.T) {
 			if !checked(name) {
 				t.Skip("Registry.Check reports the declaration")
 			}
 			e := reg.Lookup(name)
-			schema, err := e.JSONSchema(entity.InputSchema)
+			if gap := wireFormGap(t, e); gap != "" {
+				t.Skip(gap)
+			}
+			s, err := schema.JSON(e, schema.Request)
 			if err != nil {
 				t.Fatal(err)
 			}
-			sch := compile(t, name+".input", schema)
+			sch := compile(t, name+".request", s)
+			js.schema(name, s)
 			g := newGenerator(uint64(1000 + i))
 			accepted, refused := 0, 0
 			for range inputsPerEntity {
@@ -93,40 +119,41 @@ func TestInputSchemaAgreesWithMakeRequest(t *testing.T) {
 				case err == nil:
 					accepted++
 					if verr != nil {
-						t.Fatalf("MakeRequest accepts %s, which the input schema refuses: %v", body, verr)
+						t.Fatalf("MakeRequest accepts %s, which the request schema refuses: %v", body, verr)
 					}
+					js.check(name, body, true, name+": MakeRequest accepts it, the request schema refuses it")
 				case refusedForTypeOrReq(err):
 					refused++
 					if verr == nil {
-						t.Fatalf("MakeRequest refuses %s (%v), which the input schema accepts", body, err)
+						t.Fatalf("MakeRequest refuses %s (%v), which the request schema accepts", body, err)
 					}
+					js.check(name, body, false, name+": MakeRequest refuses it, the request schema accepts it")
 				}
 			}
-			if accepted == 0 {
+			if accepted == 0 && !endlessRequest[name] {
 				t.Errorf("no input of %d accepted", inputsPerEntity)
 			}
 			t.Logf("%d accepted inputs validated, %d refused for type or req rejected", accepted, refused)
 		})
 	}
+	t.Logf("ajv: %d request bodies validated", js.run(t, 10))
 }
 
-// refusedForTypeOrReq reports whether err refuses a field for its type or
-// a missing `req` field, which the input schema must say too. A type error
-// for text or a number beyond the type's range ("99999999999999999999" for
-// a number) is not counted: no pattern says a range.
+// refusedForTypeOrReq reports whether err refuses a field of the body for
+// its type or a missing `req` field, which the request schema must say
+// too. A header field (X-) is not the body's: its schema does not say it.
 func refusedForTypeOrReq(err error) bool {
 	var ve *entity.ValidationError
 	if !errors.As(err, &ve) {
 		return false
 	}
 	for _, f := range ve.Fields {
+		if header := len(f.Path) > 2 && strings.EqualFold(f.Path[:2], "x-"); header {
+			continue
+		}
 		switch f.Code {
-		case "required":
+		case "required", "type":
 			return true
-		case "type":
-			if got, _ := f.Params["got"].(string); got != "string out of range" && got != "number out of range" {
-				return true
-			}
 		}
 	}
 	return false

@@ -8,8 +8,8 @@
 //	                                         shape a JSON payload (stdin without a file)
 //	expose sample -f FILE [--input] [--pretty] ENTITY
 //	                                         an example payload of the entity
-//	expose schema -f FILE [--mode input|output] [--openapi] [ENTITY]
-//	                                         the JSON Schema or OpenAPI export
+//	expose schema -f FILE [--mode response|request] [--with NAMES] [--version V] [--openapi] [ENTITY]
+//	                                         the JSON Schema or OpenAPI export, for an audience
 //	expose help [COMMAND]
 //
 // FILE may be a glob ("schemas/*.entity"); -f may be repeated. Every

@@ -3,6 +3,7 @@ package entitytest_test
 import (
 	"fmt"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/expose-go/expose/entity"
@@ -77,13 +78,15 @@ func ExampleCheckResponse() {
 
 	// A request that fails validation: the body lists the field errors.
 	rec = httptest.NewRecorder()
-	users.Write(rec, map[string]any{"list": []any{map[string]any{"mail": "nope"}}})
+	req := httptest.NewRequest("POST", "/users", strings.NewReader(`{"list":{"details":{"mail":"nope"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	users.Write(rec, req)
 	fmt.Println("400:", entitytest.CheckResponse(t, rec, users, 400))
 	fmt.Println("as 200:", entitytest.CheckResponse(t, rec, users, 200))
 	// Output:
 	// 200: true
 	// 400: true
-	// status: got 400, want 200; body: {"type":"/problems/validation","title":"Validation failed","status":400,"detail":"2 fields failed validation","errors":[{"pointer":"/list/0/name","path":"list[0].name","outputPath":"list[0].name","cod…
+	// status: got 400, want 200; body: {"type":"/problems/validation","title":"Validation failed","status":400,"detail":"2 fields failed validation","errors":[{"pointer":"/list/name","path":"list.name","outputPath":"list.name","code":"requ…
 	// as 200: false
 }
 

@@ -33,7 +33,8 @@ const problemContentType = "application/problem+json"
 //     failure: a list of at least one {"pointer", "path", "outputPath",
 //     "code", "params" (an object, optional), "message"}) and "omitted",
 //     "offset" (numbers) or "accept" (a list) where they apply; a 5xx body
-//     has none of these.
+//     has none of these, and may have an "instance" (a string: the id the
+//     registry's log hook got the error under).
 //
 // An error body is checked against the library's error JSON only: a value
 // that is not part of it (an undeclared key's, or one of the wrong JSON
@@ -133,25 +134,27 @@ var errorEntities = sync.OnceValue(func() (e struct{ client, server *entity.Enti
 		"accept", "list", "min 1",
 	)...)
 	r.MustExpose("fieldError",
-		"pointer", "string", "req",
+		"pointer", "string", "omitnil",
+		"parameter", "string", "omitnil",
+		"in", "string", "omitnil | in path query header cookie",
 		"path", "string", "req",
 		"outputPath", "string", "req",
 		"code", "string", "req | min 1",
 		"params", "object", "",
 		"message", "string", "req | min 1",
 	)
-	e.server = r.MustExpose("serverProblem", members...)
+	e.server = r.MustExpose("serverProblem", append(members, "instance", "string", "min 1")...)
 	return e
 })
 
 // problemMembers are the members of the problem details entity.Write
 // sends: a body's key among them does not make it read as a payload.
 var problemMembers = map[string]bool{"type": true, "title": true, "status": true, "detail": true,
-	"errors": true, "omitted": true, "offset": true, "accept": true}
+	"errors": true, "omitted": true, "offset": true, "accept": true, "instance": true}
 
 // problemExtensions are the members of problem details that only some
 // problems have.
-var problemExtensions = map[string]bool{"errors": true, "omitted": true, "offset": true, "accept": true, "params": true}
+var problemExtensions = map[string]bool{"errors": true, "omitted": true, "offset": true, "accept": true, "params": true, "instance": true}
 
 // errorBody checks an error response's body, of status, against the
 // problem details entity.WriteError writes: a client error's may have

@@ -28,6 +28,16 @@ func writeEntity(name string, v any) http.HandlerFunc {
 	}
 }
 
+// writeRequest returns a handler that writes the entity named from a
+// client's request whose JSON body is body: its field errors are a 400.
+func writeRequest(name, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		r := httptest.NewRequest("POST", "/", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		corpus.Lookup(name).Write(w, r)
+	}
+}
+
 var seedInput = map[string]any{"limit": 2, "list": []any{
 	map[string]any{"id": "12", "name": "maachang", "age": 40, "mail": "maachang@maachang.com"},
 	map[string]any{"id": "21", "name": "saito", "age": 27, "mail": "saito@maachang.com"},
@@ -55,8 +65,9 @@ var responseTests = []struct {
 	// Responses that pass.
 	{"seed payload", writeEntity("users", seedInput), "users", 200, nil},
 	{"list payload", writeEntity("user", []any{map[string]any{"name": "a"}}), "user", 200, nil},
-	{"validation error", writeEntity("users", map[string]any{"list": []any{map[string]any{"mail": "x"}}}), "users", 400, nil},
-	{"validation error past the error limit", writeEntity("users", map[string]any{"list": make([]map[string]any, 150)}), "users", 400, nil},
+	{"validation error", writeRequest("users", `{"list":[{"mail":"x"}]}`), "users", 400, nil},
+	{"validation error past the error limit", writeRequest("users", `{"list":[`+strings.TrimSuffix(strings.Repeat("{},", 150), ",")+`]}`), "users", 400, nil},
+	{"the server's data failing", writeEntity("users", map[string]any{"list": []any{map[string]any{"mail": "x"}}}), "users", 500, nil},
 	{"other 4xx error", writeRaw(405, problemCT, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"method PUT is not allowed; use GET"}`), "users", 405, nil},
 	{"invalid JSON with its offset", writeRaw(400, problemCT, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON","offset":9}`), "users", 400, nil},
 	{"415 with the media types accepted", writeRaw(415, problemCT, `{"type":"/problems/unsupported-media-type","title":"Unsupported Media Type","status":415,"detail":"send JSON","accept":["application/json"]}`), "users", 415, nil},
@@ -66,8 +77,8 @@ var responseTests = []struct {
 	{"204 no content", writeRaw(204, "", ""), "users", 204, nil},
 
 	// Responses that fail.
-	{"wrong status", writeEntity("users", map[string]any{"list": []any{map[string]any{}}}), "users", 200, []string{
-		`status: got 400, want 200; body: {"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"/list/0/name","path":"list[0].name","outputPath":"list[0].name","code…`,
+	{"wrong status", writeRequest("users", `{"list":{}}`), "users", 200, []string{
+		`status: got 400, want 200; body: {"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"/list/name","path":"list.name","outputPath":"list.name","code":"requi…`,
 	}},
 	{"wrong status, empty body", writeRaw(404, "", ""), "users", 200, []string{
 		`status: got 404, want 200; the body is empty`,

@@ -10,6 +10,7 @@
 //	GET /const/test        /api/test's bytes, precomputed: the ceiling
 //	GET /api/db/users      rows of an in-memory SQLite database through an entity
 //	GET /openapi.json      the server's OpenAPI 3.1 document, exported from its entities
+//	                       (an admin's, with the admin-only fields, for X-Role: admin)
 //
 //	cd examples && go run ./seedserver            # listens on :3333
 //	curl http://127.0.0.1:3333/api/test
@@ -52,11 +53,15 @@ func newMux() *http.ServeMux {
 	// be text.
 	mux.HandleFunc("/api/users", methodNotAllowed("GET, HEAD, POST"))
 	mux.HandleFunc("GET /api/db/users", dbUsersHandler(usersDB))
-	doc, err := openAPIDoc()
+	public, err := openAPIDoc()
 	if err != nil {
 		panic("seedserver: the OpenAPI document does not make: " + err.Error())
 	}
-	mux.HandleFunc("GET /openapi.json", openAPIHandler(doc))
+	admin, err := openAPIDoc(entity.With("admin"))
+	if err != nil {
+		panic("seedserver: the admin's OpenAPI document does not make: " + err.Error())
+	}
+	mux.Handle("GET /openapi.json", withRoles(openAPIHandler(public, admin)))
 
 	mux.HandleFunc("GET /naive/test", naiveTest)
 	mux.HandleFunc("GET /naive/users", naiveListUsers)

@@ -97,7 +97,7 @@ func TestCreateUser(t *testing.T) {
 		{name: "field errors in Japanese", method: "POST", target: "/api/users", contentType: jsonType,
 			body: `{"name":"Ann","age":"x"}`, language: "ja-JP,ja;q=0.9,en;q=0.8",
 			wantStatus: 400,
-			wantBody: `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"2 fields failed validation","errors":[` +
+			wantBody: `{"type":"/problems/validation","title":"入力内容に誤りがあります","status":400,"detail":"2件の項目に誤りがあります","errors":[` +
 				`{"pointer":"/mail","path":"mail","outputPath":"mail","code":"required","message":"必須です"},` +
 				`{"pointer":"/age","path":"age","outputPath":"age","code":"type","params":{"got":"string","type":"number"},"message":"整数で指定してください（文字列が送られました）"}]}`,
 			wantFields: []string{"mail", "age"}},

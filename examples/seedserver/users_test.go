@@ -151,13 +151,13 @@ func TestListUsersShaped(t *testing.T) {
 		{"others do not", "/api/users?n=2", "guest", 200,
 			`{"offset":0,"limit":2,"list":[{"number":1000,"name":"maachang0","details":{"age":18,"mail":"maachang0@example0.com"},"code":"unknown"},{"number":1007,"name":"saito1","details":{"age":19,"mail":"saito1@example1.com"},"code":"unknown"}]}`, nil},
 		{"nor may they name it", "/api/users?n=2&fields=list(name,score)", "guest", 400,
-			`no field \"score\" here (there are \"number\", \"name\", \"details\", \"code\")`, nil},
+			`no field here has that name (there are \"number\", \"name\", \"details\", \"code\")`, nil},
 		{"v1 ids are strings", "/api/users?n=2&v=v1&fields=list(number)", "", 200,
 			`{"list":[{"number":"1000"},{"number":"1007"}]}`, []entity.Option{entity.Version("v1")}},
 		{"v2 ids are numbers", "/api/users?n=2&v=v2&fields=list(number)", "", 200,
 			`{"list":[{"number":1000},{"number":1007}]}`, []entity.Option{entity.Version("v2")}},
 		{"an unknown field", "/api/users?n=2&fields=list(nmae)", "", 400,
-			`"detail":"the field selection \"list(nmae)\" is not valid: at byte 5, no field \"nmae\" here`, nil},
+			`"detail":"the field selection is not valid: at byte 5, no field here has that name`, nil},
 		{"a bad version", "/api/users?n=2&v=two", "", 400, `"type":"/problems/invalid-version"`, nil},
 	}
 	mux := newMux()

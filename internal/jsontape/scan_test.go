@@ -378,3 +378,23 @@ func BenchmarkScanJSONCold(b *testing.B) {
 		})
 	}
 }
+
+// TestReasons: every reason SyntaxError gives on the refused inputs of
+// TestScanJSON is one Reasons lists.
+func TestReasons(t *testing.T) {
+	listed := map[string]bool{}
+	for _, r := range Reasons() {
+		listed[r] = true
+	}
+	var tape []int32
+	for _, in := range []string{``, `[tru]`, `[fal`, `{"a":nul}`, `[nulll]`, `{"a":1,}`, `[,1]`, `{"a" 1}`, `{a:1}`, `[1}`, `{"a":1]`, `{}}`,
+		`[-]`, `["\x"]`, "[\"a\x01b\"]", strings.Repeat("[", MaxNesting+1)} {
+		code, off := Scan(in, MaxNesting, &tape)
+		if code == OK {
+			t.Fatalf("Scan(%.20q) accepts it", in)
+		}
+		if _, reason := SyntaxError(in, code, off); !listed[reason] {
+			t.Errorf("Scan(%.20q): the reason %q is not listed", in, reason)
+		}
+	}
+}

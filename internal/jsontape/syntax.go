@@ -45,6 +45,19 @@ func SyntaxError(b string, code Code, off int) (int, string) {
 	return off, reasons[code]
 }
 
+// Reasons returns every reason SyntaxError can give, so that a catalog of
+// their translations can be checked against it.
+func Reasons() []string {
+	var rs []string
+	for _, r := range reasons {
+		if r != "" {
+			rs = append(rs, r)
+		}
+	}
+	return append(rs, "invalid literal, expected true", "invalid literal, expected false", "invalid literal, expected null",
+		"nested deeper than "+strconv.Itoa(MaxNesting)+" levels")
+}
+
 // reasons says what JSON wanted where Scan, or SyntaxError's walks,
 // stopped with each code.
 var reasons = [...]string{

@@ -1,0 +1,306 @@
+package entity
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+)
+
+// This file holds a Registry's settings: the options NewRegistry and
+// Configure take (KeyCase, Limits, ProblemTypeBase, ServerErrors) and the
+// one place the engine reads its limits from (Registry.lim).
+
+// A RegistryOption is a setting of a Registry, given to NewRegistry or
+// Configure: KeyCase(style), a Limits value, ProblemTypeBase(base) or
+// ServerErrors(log).
+type RegistryOption interface {
+	applyRegistry(*registryConfig)
+}
+
+// registryConfig is what a list of RegistryOptions sets; a nil field sets
+// nothing.
+type registryConfig struct {
+	keyCase      *KeyCaseStyle
+	limits       *Limits
+	problemBase  *string
+	serverErrors *func(id string, err error)
+	pathValues   *func(r *http.Request, name string) string
+}
+
+func configOf(opts []RegistryOption) registryConfig {
+	var c registryConfig
+	for _, o := range opts {
+		if o != nil {
+			o.applyRegistry(&c)
+		}
+	}
+	return c
+}
+
+// Limits holds every numeric limit of a Registry: they bound the work and
+// the memory of one call whatever its input. A zero field is the default
+// given below; a negative one is the least the limit allows. Give a
+// Limits value to NewRegistry or Configure (it is a RegistryOption): it
+// sets every limit at once, so that
+//
+//	l := reg.Limits()
+//	l.Depth = 16
+//	err := reg.Configure(l)
+//
+// changes one and keeps the others. Registry.Limits returns the limits in
+// force, defaults filled in.
+type Limits struct {
+	// Depth is how many levels of objects and lists an output may hold,
+	// counting the entity itself (default 64, at least 1, at most 10000:
+	// encoding/json's own limit, and a depth the stack always has room
+	// for). Deeper input (recursive references on deep data, cyclic maps)
+	// fails with a FieldError of rule "depth" and ends the walk, instead of
+	// exhausting the stack.
+	Depth int
+
+	// Errors is how many field errors one call collects (default 100, at
+	// least 1). Past it errors are counted, not built, so that work stays
+	// bounded on hostile input; a problem body says how many were left
+	// out.
+	Errors int
+
+	// BodyBytes is the largest request body MakeRequest and Bind read
+	// (default 1 MiB; a negative value accepts none but an empty one). A
+	// larger body is an InputError of status 413.
+	BodyBytes int64
+
+	// OutputBytes is the most bytes of JSON one call (Make, MakeJSON,
+	// AppendJSON, MakeList, Write, MakeRequest) may write (default 64 MiB,
+	// at least 1). Past it the walk stops and the call fails with an error
+	// wrapping ErrTooLarge: Write answers 500 (the data is the server's),
+	// MakeRequest's InputError 413 (the request's). It bounds a DAG of Go
+	// values that shares nodes, and bare defaults on references that
+	// multiply objects from an empty input.
+	OutputBytes int64
+
+	// RequestOutputRatio is how many bytes of output MakeRequest may write
+	// per byte of request body (default 8, at least 1), so that a
+	// request's memory is proportional to its body: its output limit is
+	// the smaller of OutputBytes and the larger of 1 MiB and
+	// RequestOutputRatio times the body's length. Past it MakeRequest
+	// fails with an InputError of status 413 wrapping ErrTooLarge.
+	RequestOutputRatio int64
+}
+
+// The default limits, and the bounds of Depth and OutputBytes.
+const (
+	defaultDepth        = 64
+	defaultMaxErrors    = 100
+	defaultMaxBody      = 1 << 20
+	defaultMaxOutput    = 64 << 20
+	defaultRequestRatio = 8
+
+	// maxDepthLimit is the highest Depth a registry keeps.
+	maxDepthLimit = 10000
+	// maxOutputLimit is the highest output limit a run keeps (1 PiB: no
+	// output is larger), so that its arithmetic never overflows.
+	maxOutputLimit = 1 << 50
+	// minRequestOutput is the output limit of a request whatever its
+	// body: a query-only GET may still write this much.
+	minRequestOutput = 1 << 20
+)
+
+// defaultLimits are the limits of a Registry given none.
+var defaultLimits = Limits{}.effective()
+
+// effective returns l with its zero fields set to the defaults and every
+// field within its bounds.
+func (l Limits) effective() Limits {
+	pick := func(v, def, lo, hi int64) int64 {
+		switch {
+		case v == 0:
+			return def
+		case v < lo:
+			return lo
+		case v > hi:
+			return hi
+		}
+		return v
+	}
+	return Limits{
+		Depth:              int(pick(int64(l.Depth), defaultDepth, 1, maxDepthLimit)),
+		Errors:             int(pick(int64(l.Errors), defaultMaxErrors, 1, math.MaxInt32)),
+		BodyBytes:          pick(l.BodyBytes, defaultMaxBody, 0, math.MaxInt64),
+		OutputBytes:        pick(l.OutputBytes, defaultMaxOutput, 1, maxOutputLimit),
+		RequestOutputRatio: pick(l.RequestOutputRatio, defaultRequestRatio, 1, math.MaxInt64),
+	}
+}
+
+func (l Limits) applyRegistry(c *registryConfig) { c.limits = &l }
+
+// Limits returns the registry's limits in force, defaults filled in; a nil
+// registry's are the defaults.
+func (r *Registry) Limits() Limits { return *r.lim() }
+
+// lim returns the registry's limits in force: the one place every call
+// reads them from.
+func (r *Registry) lim() *Limits {
+	if r != nil {
+		if l := r.limits.Load(); l != nil {
+			return l
+		}
+	}
+	return &defaultLimits
+}
+
+// setLimits changes the limits in force with set.
+func (r *Registry) setLimits(set func(*Limits)) {
+	for {
+		old := r.limits.Load()
+		l := *r.lim()
+		set(&l)
+		if r.limits.CompareAndSwap(old, &l) {
+			return
+		}
+	}
+}
+
+// requestOutputLimit returns MakeRequest's output limit for a body of n
+// bytes.
+func (r *Registry) requestOutputLimit(n int64) int64 {
+	l := r.lim()
+	k := l.RequestOutputRatio
+	lim := int64(minRequestOutput)
+	if n > 0 && n <= math.MaxInt64/k {
+		lim = max(lim, n*k)
+	} else if n > 0 {
+		lim = math.MaxInt64
+	}
+	return min(lim, l.OutputBytes)
+}
+
+type problemBaseOption string
+
+func (o problemBaseOption) applyRegistry(c *registryConfig) { b := string(o); c.problemBase = &b }
+
+// ProblemTypeBase sets the URI reference that the "type" member of the
+// registry's problem details starts with (default "/problems/"): the type
+// of a validation failure is base+"validation", of a body that is not JSON
+// base+"invalid-json", of a 415 base+"unsupported-media-type". Set an
+// absolute URI where the problem types are documented, such as
+// "https://api.example.com/problems/"; the default is a relative reference
+// that a client resolves against the request's URI (RFC 9457 3.1.1 asks a
+// relative type to carry its full path, as it does). An empty base is the
+// default.
+func ProblemTypeBase(base string) RegistryOption { return problemBaseOption(base) }
+
+type serverErrorsOption func(id string, err error)
+
+func (o serverErrorsOption) applyRegistry(c *registryConfig) {
+	f := (func(string, error))(o)
+	c.serverErrors = &f
+}
+
+// ServerErrors sets the function a registry gives each error that is the
+// server's fault and that a client is answered 500 for (server data that
+// fails its entity, a panic in a rule): log receives the id the problem
+// body names as its "instance", and the error with everything it says, so
+// that a log line can be found from what the client was shown. It is
+// called on the goroutine of the call, so it should be quick; nil (the
+// default) logs nothing.
+func ServerErrors(log func(id string, err error)) RegistryOption { return serverErrorsOption(log) }
+
+type pathValuesOption func(r *http.Request, name string) string
+
+func (o pathValuesOption) applyRegistry(c *registryConfig) {
+	f := (func(*http.Request, string) string)(o)
+	c.pathValues = &f
+}
+
+// PathValues sets how a request's path parameters are read, for the fields
+// declared `path` (by default http.Request.PathValue, which Go 1.22's
+// ServeMux fills from a pattern's {name} wildcards). A router of another
+// kind gives its own: chi's `chi.URLParam`, gorilla/mux's
+// `func(r *http.Request, name string) string { return mux.Vars(r)[name] }`.
+// An empty string is a parameter that is not there.
+func PathValues(value func(r *http.Request, name string) string) RegistryOption {
+	return pathValuesOption(value)
+}
+
+// pathValue reads the path parameter name of r, with the registry's
+// PathValues or http.Request.PathValue.
+func (r *Registry) pathValue(req *http.Request, name string) string {
+	if r != nil {
+		if f := r.pathValues.Load(); f != nil && *f != nil {
+			return (*f)(req, name)
+		}
+	}
+	return req.PathValue(name)
+}
+
+// serverErrors returns the registry's ServerErrors function, or nil.
+func (r *Registry) serverErrors() func(id string, err error) {
+	if r == nil {
+		return nil
+	}
+	if f := r.serverLog.Load(); f != nil {
+		return *f
+	}
+	return nil
+}
+
+// Configure changes the registry's settings, as the same options given to
+// NewRegistry would have set them. KeyCase must come before anything is
+// exposed, so that every entity of a registry, and every reference between
+// them, writes keys in one style: once an entity is exposed, or for a
+// style that is not one of the constants, Configure changes nothing and
+// returns an error. A Limits value sets every limit (a zero field is its
+// default); the other settings given replace theirs and those not given
+// stay.
+func (r *Registry) Configure(opts ...RegistryOption) error {
+	c := configOf(opts)
+	return r.configure(&c, "Configure", "Configure(KeyCase(%v))")
+}
+
+// configure applies c, for the entry point op; call names its key case
+// setting, for the error that refuses it.
+func (r *Registry) configure(c *registryConfig, op, call string) error {
+	if r == nil {
+		return errNilRegistry
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s := c.keyCase; s != nil {
+		if !s.valid() {
+			return fmt.Errorf("entity: %s: unknown key case style %v", op, *s)
+		}
+		if names := r.Names(); len(names) > 0 {
+			return fmt.Errorf("entity: "+call+" after entity %q was exposed: set the key case before exposing anything", *s, names[0])
+		}
+	}
+	r.apply(c)
+	return nil
+}
+
+// apply sets what c says. The caller holds mu, or is creating r.
+func (r *Registry) apply(c *registryConfig) {
+	if c.keyCase != nil {
+		r.keyCase = *c.keyCase
+	}
+	if c.limits != nil {
+		l := c.limits.effective()
+		r.limits.Store(&l)
+	}
+	if c.problemBase != nil {
+		base := *c.problemBase
+		if base == "" {
+			base = defaultProblemBase
+		}
+		r.problemBase.Store(&base)
+	}
+	if c.pathValues != nil {
+		r.pathValues.Store(c.pathValues)
+	}
+	if c.serverErrors != nil {
+		if *c.serverErrors == nil {
+			r.serverLog.Store(nil)
+		} else {
+			r.serverLog.Store(c.serverErrors)
+		}
+	}
+}

@@ -1,0 +1,135 @@
+package entity_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// Where a request's field comes from: its source directive (path, query,
+// header, cookie), an X-… name (a header), else the body when the request
+// has one and the query when it has none; never from two places.
+
+func sourceRegistry(t testing.TB, opts ...entity.RegistryOption) *entity.Entity {
+	t.Helper()
+	reg := entity.NewRegistry(opts...)
+	return expose(t, reg, "edit", "PATCH, GET",
+		"id", "number", "path | req",
+		"limit", "number", "query | default 20 | range 1 100",
+		"token", "string", "header 'Authorization'",
+		"session", "string", "cookie 'sid'",
+		"name", "string", "",
+		"X-Role", "string", "",
+	)
+}
+
+// serve runs r through a ServeMux with the pattern, so that PathValue
+// reads its wildcards, and returns what the handler made of it.
+func serve(t *testing.T, e *entity.Entity, pattern string, r *http.Request, opts ...entity.Option) (*entity.Object, error) {
+	t.Helper()
+	var o *entity.Object
+	var err error
+	mux := http.NewServeMux()
+	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) { o, err = e.MakeRequest(r, opts...) })
+	mux.ServeHTTP(httptest.NewRecorder(), r)
+	return o, err
+}
+
+func TestRequestSources(t *testing.T) {
+	e := sourceRegistry(t)
+	t.Run("each from its place", func(t *testing.T) {
+		r := rqRequest("PATCH", "/customers/42?limit=5&name=q", "application/json", `{"name":"Ann","id":7,"limit":1,"token":"b"}`,
+			"Authorization", "Bearer t", "X-Role", "admin", "Cookie", "sid=s1")
+		o, err := serve(t, e, "PATCH /customers/{id}", r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const want = `{"id":42,"limit":5,"token":"Bearer t","session":"s1","name":"Ann","X-Role":"admin"}`
+		if got := o.String(); got != want {
+			t.Errorf("got  %s\nwant %s", got, want)
+		}
+	})
+	t.Run("without a body, the query", func(t *testing.T) {
+		o, err := serve(t, e, "GET /customers/{id}", rqRequest("GET", "/customers/1?name=q", "", ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := o.Get("name"); got != "q" {
+			t.Errorf("name = %v, want the query's", got)
+		}
+	})
+	t.Run("a path value that does not convert names the parameter", func(t *testing.T) {
+		_, err := serve(t, e, "GET /customers/{id}", rqRequest("GET", "/customers/abc?limit=0", "", ""))
+		fs := fieldErrorsOrNone(err)
+		if len(fs) != 2 || fs[0].Path != "id" || fs[0].In != "path" || fs[0].Code != "type" || fs[1].Path != "limit" || fs[1].In != "query" {
+			t.Fatalf("got %v", err)
+		}
+		rec := httptest.NewRecorder()
+		entity.WriteError(rec, err)
+		var body struct {
+			Errors []map[string]any `json:"errors"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || rec.Code != 400 {
+			t.Fatalf("%d %s", rec.Code, rec.Body)
+		}
+		if p := body.Errors[0]; p["parameter"] != "id" || p["in"] != "path" || p["pointer"] != nil {
+			t.Errorf("errors[0] = %v, want parameter id in path", p)
+		}
+		if strings.Contains(rec.Body.String(), "abc") {
+			t.Errorf("the problem quotes the input: %s", rec.Body)
+		}
+	})
+	t.Run("DenyUnknown covers the body and the query", func(t *testing.T) {
+		r := rqRequest("PATCH", "/customers/1?limit=5&x=1", "application/json", `{"name":"a","id":1,"Authorization":"t"}`)
+		_, err := serve(t, e, "PATCH /customers/{id}", r, entity.DenyUnknown())
+		var got []string
+		for _, f := range fieldErrorsOrNone(err) {
+			got = append(got, f.Path+" "+f.In)
+		}
+		if strings.Join(got, ",") != "Authorization ,id ,x query" {
+			t.Errorf("got %q (%v)", got, err)
+		}
+	})
+	t.Run("another router, through PathValues", func(t *testing.T) {
+		e := sourceRegistry(t, entity.PathValues(func(r *http.Request, name string) string {
+			if name == "id" {
+				return strings.TrimPrefix(r.URL.Path, "/c/")
+			}
+			return ""
+		}))
+		o, err := e.MakeRequest(rqRequest("GET", "/c/9", "", ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := o.Get("id"); got != int64(9) {
+			t.Errorf("id = %v", got)
+		}
+	})
+}
+
+// TestSourceDeclarations: a source directive belongs to a value field at
+// the top level of an entity, once.
+func TestSourceDeclarations(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		decl []string
+		want string
+	}{
+		{"in a group", []string{"g", "{", "", "id", "number", "path", "g", "}", ""}, "top level"},
+		{"on a group", []string{"g", "{", "query", "id", "number", "", "g", "}", ""}, "value field"},
+		{"two sources", []string{"id", "number", "path | query"}, "one place"},
+		{"an X- field from a query", []string{"X-Id", "number", "query"}, "one place"},
+		{"two names", []string{"id", "number", "path a b"}, "at most one argument"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := entity.NewRegistry().Expose("e", tt.decl...)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want an error saying %q", err, tt.want)
+			}
+		})
+	}
+}

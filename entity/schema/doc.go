@@ -1,0 +1,33 @@
+// Package schema exports entities as JSON Schema 2020-12 and OpenAPI 3.1,
+// built on package entity's Field view: a Response schema says what a
+// response writes (entity.Entity.Fields), a Request schema what a request
+// reads (entity.Entity.RequestFields), so that the documents cannot drift
+// from what the library does.
+//
+//	reg := entity.NewRegistry()
+//	users := reg.MustExpose("user",
+//		"id", "number", "req",
+//		"name", "string", "req | min 2 | max 40",
+//		"score", "number", "if 'admin'",
+//	)
+//	public, _ := schema.JSON(users, schema.Response)                     // no score
+//	admin, _ := schema.JSON(users, schema.Response, entity.With("admin")) // with score
+//
+// Every document is per audience: given a call's options ([entity.With],
+// [entity.Version]) it describes what such a call writes or reads, and
+// without them what a call without flags and without a version does, so
+// that a public document never lists a field only flagged calls see.
+//
+// Each type's schema comes from package rules' type table
+// ([rules.Kind.Schema], [rules.Kind.InputSchema], [rules.Kind.InputKeywords]),
+// each rule's keywords from its [rules.Def]'s Schema hook. What no
+// keyword says (a rule without a hook, a regex with no ECMA-262 form, the
+// checks of a formatted or transformed value) is named in the property's
+// "$comment" and returned by [Warnings]. Nothing of a secret field's values is published. The
+// documents are deterministic: the same bytes for the same declarations.
+//
+// [Components] gives the pieces an OpenAPI document is made of (entity
+// schemas as components, references to them, request bodies, parameters,
+// problem details) to a package that assembles one; [OpenAPI] assembles a
+// document for a list of [Route]s.
+package schema

@@ -1,0 +1,246 @@
+package schema_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/entity/schema"
+)
+
+// seedAPI declares the example server's entities in a new registry, and
+// its routes.
+func seedAPI(t testing.TB) []schema.Route {
+	t.Helper()
+	reg := entity.NewRegistry()
+	if err := reg.DeclareFlags("admin"); err != nil {
+		t.Fatal(err)
+	}
+	expose(t, reg, "user",
+		"id", "number", "num | rename 'number'",
+		"name", "string", "req",
+		"details", "{", "",
+		"age", "number", "num",
+		"mail", "string", "email",
+		"details", "}", "",
+		"code", "string", "default 'unknown'",
+		"score", "number", "if 'admin'",
+	)
+	users := expose(t, reg, "users", "offset", "number", "default 0", "limit", "number", "default 0", "list", "$user", "")
+	newUser := expose(t, reg, "newuser", "POST",
+		"name", "string", "req",
+		"mail", "string", "req | email",
+		"age", "number", "range 0 150",
+		"X-Request-Id", "string", "rename requestId",
+	)
+	query := expose(t, reg, "usersquery", "GET",
+		"n", "number", "req | range 1 10000",
+		"tags", "list", "",
+		"X-Trace", "string", "req",
+	)
+	return []schema.Route{
+		{Method: "GET", Path: "/api/test", Response: users, Summary: "the seed's payload"},
+		{Method: "GET", Path: "/api/users", Request: query, Response: users},
+		{Method: "POST", Path: "/api/users", Request: newUser, Response: reg.Lookup("user"), Status: 201},
+		{Method: "DELETE", Path: "/api/users/{id}", Status: 204},
+	}
+}
+
+var seedInfo = schema.Info{Title: "seed", Version: "1.0.0", Description: "msful's load test, in Go"}
+
+// TestOpenAPIGolden: the document of the seed's routes, public and for
+// admins, are golden files, testdata/openapi*.json.
+func TestOpenAPIGolden(t *testing.T) {
+	routes := seedAPI(t)
+	for _, tt := range []struct {
+		file string
+		opts []entity.Option
+	}{
+		{"openapi.json", nil},
+		{"openapi-admin.json", []entity.Option{entity.With("admin")}},
+	} {
+		doc, err := schema.OpenAPI(seedInfo, routes, tt.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again, _ := schema.OpenAPI(seedInfo, routes, tt.opts...); !bytes.Equal(doc, again) {
+			t.Errorf("two calls give two documents")
+		}
+		golden(t, filepath.Join("testdata", tt.file), doc)
+		if admin := bytes.Contains(doc, []byte(`"score"`)); admin != (tt.opts != nil) {
+			t.Errorf("%s lists score: %v", tt.file, admin)
+		}
+	}
+}
+
+// TestOpenAPIOperations checks what each operation of the seed's document
+// says, by paths into it.
+func TestOpenAPIOperations(t *testing.T) {
+	b, err := schema.OpenAPI(seedInfo, seedAPI(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		path []string
+		want string
+	}{
+		{"version", []string{"openapi"}, `"3.1.0"`},
+		{"a header parameter", []string{"paths", "/api/users", "post", "parameters"},
+			`[{"in":"header","name":"X-Request-Id","schema":{"type":"string"}}]`},
+		{"the body without the header", []string{"paths", "/api/users", "post", "requestBody", "content", "application/json", "schema", "properties", "requestId"}, `null`},
+		{"the body's required", []string{"paths", "/api/users", "post", "requestBody", "content", "application/json", "schema", "required"}, `["mail","name"]`},
+		{"the success response", []string{"paths", "/api/users", "post", "responses", "201", "content", "application/json", "schema"}, `{"$ref":"#/components/schemas/user"}`},
+		{"a body's problems", []string{"paths", "/api/users", "post", "responses", "415"}, `{"$ref":"#/components/responses/Problem415"}`},
+		{"405 where the entity names its methods", []string{"paths", "/api/users", "post", "responses", "405"}, `{"$ref":"#/components/responses/Problem405"}`},
+		{"GET fields are query parameters", []string{"paths", "/api/users", "get", "parameters"},
+			`[{"in":"query","name":"n","required":true,"schema":{"anyOf":[{"maximum":10000,"minimum":1,"type":"integer"},{"allOf":[{"pattern":"^(?:0*(?:[1-9]|[1-9][0-9]{1,3}|10000))(?:\\.0+)?$"}],"pattern":` +
+				`"^(?:-?0*(?:[1-9]|[1-9][0-9]{1,17}|(?:[1-8][0-9]{18}|9(?:[01][0-9]{17}|2(?:[01][0-9]{16}|2(?:[0-2][0-9]{15}|3(?:[0-2][0-9]{14}|3(?:[0-6][0-9]{13}|7(?:[01][0-9]{12}|2(?:0(?:[0-2][0-9]{10}|3(?:[0-5][0-9]{9}|6(?:[0-7][0-9]{8}|8(?:[0-4][0-9]{7}|5(?:[0-3][0-9]{6}|4(?:[0-6][0-9]{5}|7(?:[0-6][0-9]{4}|7(?:[0-4][0-9]{3}|5(?:[0-7][0-9]{2}|80[0-7]))))))))))))))))))|-?0+|-0*9223372036854775808)(?:\\.0+)?$","type":"string"}]}},` +
+				`{"in":"query","name":"tags","schema":{"type":"array"}},` +
+				`{"in":"header","name":"X-Trace","required":true,"schema":{"type":"string"}}]`},
+		{"GET has no body", []string{"paths", "/api/users", "get", "requestBody"}, `null`},
+		{"GET has no 415", []string{"paths", "/api/users", "get", "responses", "415"}, `null`},
+		{"a path parameter", []string{"paths", "/api/users/{id}", "delete", "parameters"}, `[{"in":"path","name":"id","required":true,"schema":{"type":"string"}}]`},
+		{"204 has no content", []string{"paths", "/api/users/{id}", "delete", "responses", "204"}, `{"description":"No Content"}`},
+		{"every operation answers 500", []string{"paths", "/api/test", "get", "responses", "500"}, `{"$ref":"#/components/responses/Problem500"}`},
+		{"problems are problem+json", []string{"components", "responses", "Problem400", "content", "application/problem+json", "schema"}, `{"$ref":"#/components/schemas/Problem"}`},
+		{"problem types", []string{"components", "schemas", "Problem", "properties", "type"}, `{"format":"uri-reference","type":"string"}`},
+		{"a body with headers is inline, not a component", []string{"components", "schemas", "newuser.request"}, `null`},
+		{"the public user has no score", []string{"components", "schemas", "user", "properties", "score"}, `null`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var v any = doc
+			for _, k := range tt.path {
+				m, _ := v.(map[string]any)
+				v = m[k]
+			}
+			var got bytes.Buffer
+			enc := json.NewEncoder(&got)
+			enc.SetEscapeHTML(false)
+			enc.Encode(v)
+			if s := strings.TrimSpace(got.String()); s != tt.want {
+				t.Errorf("%s = %s, want %s", strings.Join(tt.path, "/"), s, tt.want)
+			}
+		})
+	}
+}
+
+func TestOpenAPIErrors(t *testing.T) {
+	routes := seedAPI(t)
+	tests := []struct {
+		name   string
+		info   schema.Info
+		routes []schema.Route
+		want   string
+	}{
+		{"no title", schema.Info{Version: "1"}, nil, "schema: OpenAPI: the info needs a Title and a Version"},
+		{"a method", seedInfo, []schema.Route{{Method: "FETCH", Path: "/x"}}, `schema: OpenAPI: "FETCH" is not an HTTP method OpenAPI describes`},
+		{"a path", seedInfo, []schema.Route{{Method: "GET", Path: "x"}}, `schema: OpenAPI: path "x" does not start with /`},
+		{"a path parameter", seedInfo, []schema.Route{{Method: "GET", Path: "/x/{}"}}, `schema: OpenAPI: path "/x/{}" has a { without a name and }`},
+		{"a status", seedInfo, []schema.Route{{Method: "GET", Path: "/x", Status: 404}}, "schema: OpenAPI: GET /x: status 404 is no success status"},
+		{"twice", seedInfo, []schema.Route{{Method: "GET", Path: "/x"}, {Method: "get", Path: "/x"}}, "schema: OpenAPI: two routes for GET /x"},
+		{"a $ref to nothing", seedInfo, []schema.Route{{Method: "GET", Path: "/x", Response: expose(t, entity.NewRegistry(), "a", "b", "$b", "")}},
+			`schema: entity "a": field "b": $b names no entity`},
+	}
+	_ = routes
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := schema.OpenAPI(tt.info, tt.routes)
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("OpenAPI = %.80s, %v; want the error %q", b, err, tt.want)
+			}
+		})
+	}
+	t.Run("one component name", func(t *testing.T) {
+		reg := entity.NewRegistry()
+		c := schema.NewComponents()
+		if _, err := c.Ref(expose(t, reg, "a b", "x", "string", ""), schema.Response); err != nil {
+			t.Fatal(err)
+		}
+		_, err := c.Ref(expose(t, reg, "a_20b", "x", "string", ""), schema.Response)
+		if want := `schema: the response schema of entity "a b" and the response schema of entity "a_20b" are both the component "a_20b"`; err == nil || err.Error() != want {
+			t.Errorf("Ref: %v, want %q", err, want)
+		}
+	})
+}
+
+// TestComponents: the pieces an API package assembles a document from.
+func TestComponents(t *testing.T) {
+	routes := seedAPI(t)
+	newUser, users := routes[2].Request, routes[0].Response
+	c := schema.NewComponents()
+	tests := []struct {
+		name string
+		got  func() (any, error)
+		want string
+	}{
+		{"a reference", func() (any, error) { return c.Ref(users, schema.Response) }, `{"$ref":"#/components/schemas/users"}`},
+		{"a body without headers is its reference", func() (any, error) { return c.Body(users, schema.Request) }, `{"$ref":"#/components/schemas/users.request"}`},
+		{"a body with headers is inline", func() (any, error) {
+			b, err := c.Body(newUser, schema.Request)
+			var s struct {
+				Properties map[string]any
+				Required   []string
+			}
+			json.Unmarshal(b, &s)
+			_, header := s.Properties["requestId"]
+			return fmt.Sprintf("%d properties, requestId %v, required %v", len(s.Properties), header, s.Required), err
+		}, "3 properties, requestId false, required [mail name]"},
+		{"header parameters", func() (any, error) { return c.Parameters(newUser, false) }, `[{"in":"header","name":"X-Request-Id","schema":{"type":"string"}}]`},
+		{"the problem", func() (any, error) { return c.Problem("https://api.example.com/problems/") }, `{"$ref":"#/components/schemas/Problem"}`},
+		{"a nil entity", func() (any, error) { return c.Ref(nil, schema.Response) }, "schema: a nil *entity.Entity (Lookup finds nothing under a name that is not exposed)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := tt.got()
+			got := ""
+			if s, ok := v.(string); ok {
+				got = s
+			} else if err != nil {
+				got = err.Error()
+			} else {
+				var b bytes.Buffer
+				enc := json.NewEncoder(&b)
+				enc.SetEscapeHTML(false)
+				enc.Encode(v)
+				got = strings.TrimSpace(b.String())
+			}
+			if got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+	names := []string{}
+	for name := range c.Schemas() {
+		names = append(names, name)
+	}
+	if want := "Problem,ProblemFieldError,user,user.request,users,users.request"; strings.Join(sorted(names), ",") != want {
+		t.Errorf("components %v, want %s", sorted(names), want)
+	}
+	s := c.Schemas()
+	s["users"][0] = 'x'
+	if b, _ := c.MarshalJSON(); !json.Valid(b) {
+		t.Errorf("Schemas returned the components' own bytes")
+	}
+	if b, _ := c.MarshalJSON(); !bytes.Contains(b, []byte("https://api.example.com/problems/")) {
+		t.Errorf("the problem's description does not name the type base")
+	}
+}
+
+func sorted(l []string) []string {
+	for i := 1; i < len(l); i++ {
+		for j := i; j > 0 && l[j] < l[j-1]; j-- {
+			l[j], l[j-1] = l[j-1], l[j]
+		}
+	}
+	return l
+}
