@@ -11,7 +11,12 @@ const hexDigits = "0123456789abcdef"
 // writes it: HTML-safe (<, > and & escaped), U+2028 and U+2029 escaped,
 // each byte of invalid UTF-8 replaced with \ufffd.
 func AppendString(dst []byte, s string) []byte {
-	i := Plain(s, 0, StopHTML)
+	var i int // the first byte to escape, or len(s)
+	if len(s) < 8 {
+		i = plainBytes(s, 0, StopHTML) // no word to scan: not worth a call
+	} else {
+		i = Plain(s, 0, StopHTML)
+	}
 	dst = append(dst, '"')
 	if i == len(s) {
 		dst = append(dst, s...)

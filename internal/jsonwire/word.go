@@ -94,6 +94,12 @@ func Plain[T ~string | ~[]byte](s T, i int, stops Stops) int {
 			i += 8
 		}
 	}
+	return plainBytes(s, i, stops)
+}
+
+// plainBytes is Plain one byte at a time: Plain's end, and the whole of
+// a string too short to hold a word.
+func plainBytes[T ~string | ~[]byte](s T, i int, stops Stops) int {
 	t := &stopBytes[stops&3]
 	for i < len(s) && !t[s[i]] {
 		i++
