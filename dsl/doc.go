@@ -35,7 +35,7 @@
 // # The .entity file format
 //
 // The same declarations can be written in files, which reviewers read and
-// tools check (ParseFile reads them, File.Format prints them):
+// tools check (ParseFile reads them, File.Print prints them):
 //
 //	# users.entity
 //	user {
@@ -78,7 +78,7 @@
 // Each field line is read as the triple of its name, type and rules would
 // be, by the same parser, so a file means exactly what its triples mean
 // (Entity.Triples gives them), and an entity read from triples is written
-// as a file by FormatEntities. File.Format prints the canonical form: two
+// as a file by PrintEntities. File.Print prints the canonical form: two
 // spaces of indentation a level, the columns of an entity's or a group's
 // fields aligned, one blank line between entities and where the source had
 // blank lines, comments where they were. Positions in a file are the file,

@@ -82,7 +82,7 @@ users POST {
 	for _, e := range f.Entities {
 		fmt.Print(e)
 	}
-	out, _ := f.Format()
+	out, _ := f.Print()
 	fmt.Printf("%s", out)
 	// Output:
 	// "user",
@@ -128,13 +128,13 @@ func ExampleParseFile_errors() {
 	//        |                                ^
 }
 
-func ExampleFormatEntities() {
+func ExamplePrintEntities() {
 	e, _ := dsl.Parse("newuser", "POST",
 		"name", "string", "req",
 		"mail", "string", "req | email",
 		"X-Request-Id", "string", "rename requestId",
 	)
-	out, _ := dsl.FormatEntities(e)
+	out, _ := dsl.PrintEntities(e)
 	fmt.Printf("%s", out)
 	// Output:
 	// newuser POST {

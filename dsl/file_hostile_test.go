@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestHostileTriplesToFileLoss: triples declarations that FormatEntities
+// TestHostileTriplesToFileLoss: triples declarations that PrintEntities
 // writes, but that do not read back as the same triples (the README: "every
 // triple declaration has a file form", line breaks and "#" rule names
 // aside).
@@ -37,9 +37,9 @@ func TestHostileTriplesToFileLoss(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, err := FormatEntities(e)
+			out, err := PrintEntities(e)
 			if err != nil {
-				t.Fatalf("FormatEntities: %v", err)
+				t.Fatalf("PrintEntities: %v", err)
 			}
 			f, err := ParseFile("t.entity", out)
 			if err != nil {
@@ -138,7 +138,7 @@ func TestHostileFuzzSeeds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := file.Format()
+		out, err := file.Print()
 		if err != nil {
 			t.Fatal(err)
 		}

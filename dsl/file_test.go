@@ -230,16 +230,16 @@ var fileRoundTripOpts = cmp.Options{
 	cmpopts.EquateEmpty(),
 }
 
-// TestFormatGolden formats each file of testdata/file and compares the
+// TestPrintGolden prints each file of testdata/file and compares the
 // result with its golden file; the result reads back as the same tree and
-// formats to itself.
-func TestFormatGolden(t *testing.T) {
+// prints as itself.
+func TestPrintGolden(t *testing.T) {
 	eachFile(t, "testdata/file/*.entity", func(t *testing.T, path string, src []byte) {
 		f, err := ParseFile(path, src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := f.Format()
+		out, err := f.Print()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,20 +248,20 @@ func TestFormatGolden(t *testing.T) {
 	})
 }
 
-// checkFileRoundTrip checks that out, the formatted f, reads back as f and
-// formats to itself.
+// checkFileRoundTrip checks that out, the printed f, reads back as f and
+// prints as itself.
 func checkFileRoundTrip(t *testing.T, f *File, out []byte) {
 	t.Helper()
 	again, err := ParseFile("again.entity", out)
 	if err != nil {
-		t.Fatalf("formatted file does not parse: %v\n%s", err, out)
+		t.Fatalf("printed file does not parse: %v\n%s", err, out)
 	}
 	if !cmp.Equal(f, again, fileRoundTripOpts) {
-		t.Fatalf("formatted file reads back differently (-want +got):\n%s\n%s", cmp.Diff(f, again, fileRoundTripOpts), out)
+		t.Fatalf("printed file reads back differently (-want +got):\n%s\n%s", cmp.Diff(f, again, fileRoundTripOpts), out)
 	}
-	out2, err := again.Format()
+	out2, err := again.Print()
 	if err != nil || string(out2) != string(out) {
-		t.Fatalf("Format is not stable (%v):\n%s\nthen\n%s", err, out, out2)
+		t.Fatalf("Print is not stable (%v):\n%s\nthen\n%s", err, out, out2)
 	}
 }
 
@@ -276,14 +276,14 @@ func TestTriplesToFile(t *testing.T) {
 }
 
 // checkTriplesToFile checks that e, written as a file, reads back as an
-// entity with the same triples, or that Format says why it cannot be
+// entity with the same triples, or that Print says why it cannot be
 // written.
 func checkTriplesToFile(t *testing.T, e *Entity) {
 	t.Helper()
-	out, err := FormatEntities(e)
+	out, err := PrintEntities(e)
 	if err != nil {
 		if !noFileForm(e) {
-			t.Fatalf("FormatEntities: %v", err)
+			t.Fatalf("PrintEntities: %v", err)
 		}
 		return
 	}

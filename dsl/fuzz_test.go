@@ -67,8 +67,8 @@ func FuzzParse(f *testing.F) {
 
 // FuzzFileRoundTrip checks that ParseFile never panics; that what it
 // rejects comes as a sorted ErrorList of errors placed in the file; and
-// that what it accepts formats to a file that reads back as the same tree
-// and formats to itself. Seeds come from testdata/file, testdata/fileerrors,
+// that what it accepts prints as a file that reads back as the same tree
+// and prints as itself. Seeds come from testdata/file, testdata/fileerrors,
 // parseFileTests and testdata/fuzz/FuzzFileRoundTrip.
 func FuzzFileRoundTrip(f *testing.F) {
 	for _, dir := range []string{"testdata/file", "testdata/fileerrors"} {
@@ -105,9 +105,9 @@ func FuzzFileRoundTrip(f *testing.F) {
 			}
 			return
 		}
-		out, err := file.Format()
+		out, err := file.Print()
 		if err != nil {
-			t.Fatalf("Format of a file read: %v", err)
+			t.Fatalf("Print of a file read: %v", err)
 		}
 		checkFileRoundTrip(t, file, out)
 	})

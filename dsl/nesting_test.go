@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/expose-go/expose/rules"
 )
 
 // nested returns the triples of n groups nested one in the other, with a
@@ -118,7 +120,7 @@ func TestNestingLimitErrors(t *testing.T) {
 
 // deepTree builds by hand a tree of n nested groups around a value field.
 func deepTree(n int) *Entity {
-	inner := &Field{Name: "x", Kind: FieldValue, Type: TypeNumber}
+	inner := &Field{Name: "x", Kind: FieldValue, Type: rules.Int}
 	for range n {
 		inner = &Field{Name: "g", Kind: FieldGroup, Fields: []*Field{inner}}
 	}

@@ -7,27 +7,6 @@ import (
 	"github.com/expose-go/expose/rules"
 )
 
-// Type is a field's declared type: the kind of value the field writes.
-// The types, their names and aliases are defined once, as rules.Kind.
-//
-// Deprecated: Use rules.Kind, which Type is an alias of.
-type Type = rules.Kind
-
-// The declared types, under their former names.
-//
-// Deprecated: Use the kinds of package rules: rules.Any for none,
-// rules.Int for number, rules.Time for date, and so on.
-const (
-	TypeNone   = rules.Any    // none, no: the value passes through as it is
-	TypeString = rules.String // string, text
-	TypeNumber = rules.Int    // number, num, int, integer, long: int64
-	TypeFloat  = rules.Float  // float, double: float64
-	TypeBool   = rules.Bool   // bool, boolean, flag
-	TypeDate   = rules.Time   // date, datetime, timestamp
-	TypeList   = rules.List   // list, array
-	TypeObject = rules.Object // object, map, json
-)
-
 // LookupType returns the type named name (case-insensitive, aliases
 // included). It is rules.LookupKind.
 func LookupType(name string) (rules.Kind, bool) { return rules.LookupKind(name) }

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// Format prints the file in its canonical form: entities one after the
+// Print prints the file in its canonical form: entities one after the
 // other with a blank line between them, fields indented by two spaces a
 // level, the names, types and rules of the fields of one entity or group
 // in aligned columns, the comments where they were, a blank line kept
@@ -17,8 +17,8 @@ import (
 // no positions, and prints the same way: this is how a triples declaration
 // is written as a file. A name, type or argument holding a line break
 // ("\n"), or a rule name starting with "#" (which a file reads as a
-// comment), has no file form: Format reports it and prints nothing.
-func (f *File) Format() ([]byte, error) {
+// comment), has no file form: Print reports it and prints nothing.
+func (f *File) Print() ([]byte, error) {
 	pr := &printer{comments: f.Comments}
 	for i, e := range f.Entities {
 		if i > 0 {
@@ -33,9 +33,9 @@ func (f *File) Format() ([]byte, error) {
 	return []byte(pr.b.String()), nil
 }
 
-// FormatEntities prints entities read from triples as an .entity file.
-func FormatEntities(es ...*Entity) ([]byte, error) {
-	return (&File{Entities: es}).Format()
+// PrintEntities prints entities read from triples as an .entity file.
+func PrintEntities(es ...*Entity) ([]byte, error) {
+	return (&File{Entities: es}).Print()
 }
 
 type printer struct {

@@ -99,7 +99,7 @@ func TestHostileLoadFSDeclaredTwiceHasCaret(t *testing.T) {
 	}
 }
 
-// TestHostileFileFormChangesMeaning: FormatEntities quotes an argument
+// TestHostileFileFormChangesMeaning: PrintEntities quotes an argument
 // starting with "#" (print.go rules), assuming a quoted and an unquoted
 // argument mean the same; for format they do not (format.go:165: a quoted
 // unknown name is a layout). The declaration that Expose refuses loads
@@ -112,8 +112,8 @@ func TestHostileFileFormChangesMeaning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := dsl.FormatEntities(tree); err == nil || !strings.Contains(err.Error(), "no file form holds the bare argument") {
-		t.Fatalf("FormatEntities: %v, want no file form", err)
+	if _, err := dsl.PrintEntities(tree); err == nil || !strings.Contains(err.Error(), "no file form holds the bare argument") {
+		t.Fatalf("PrintEntities: %v, want no file form", err)
 	}
 }
 

@@ -61,7 +61,7 @@ func runFmt(env *env, args []string) error {
 			failed = true
 			continue
 		}
-		out, err := f.Format()
+		out, err := f.Print()
 		if err != nil {
 			return err
 		}
