@@ -84,8 +84,8 @@ func TestParseFile(t *testing.T) {
 			for _, e := range f.Entities {
 				b.WriteString(e.String())
 				back, err := Parse(e.Name, e.Triples()...)
-				if err != nil || !cmp.Equal(e, back, fileRoundTripOpts) {
-					t.Fatalf("Parse(Triples()) = %v (-want +got):\n%s", err, cmp.Diff(e, back, fileRoundTripOpts))
+				if err != nil || !cmp.Equal(e, back, triplesOpts) {
+					t.Fatalf("Parse(Triples()) = %v (-want +got):\n%s", err, cmp.Diff(e, back, triplesOpts))
 				}
 			}
 			if got := b.String(); got != tt.want {
@@ -230,6 +230,15 @@ var fileRoundTripOpts = cmp.Options{
 	cmpopts.EquateEmpty(),
 }
 
+// triplesOpts compares an entity read from a file with the one its
+// triples give: the descriptions, which triples do not hold, are left out
+// too.
+var triplesOpts = cmp.Options{
+	fileRoundTripOpts,
+	cmpopts.IgnoreFields(Entity{}, "Doc"),
+	cmpopts.IgnoreFields(Field{}, "Doc"),
+}
+
 // TestPrintGolden prints each file of testdata/file and compares the
 // result with its golden file; the result reads back as the same tree and
 // prints as itself.
@@ -332,4 +341,59 @@ func noFileForm(e *Entity) bool {
 		}
 	})
 	return bad
+}
+
+// TestParseFileDoc: the comment lines directly above an entity's first
+// line or a field's line are its description; a blank line detaches them,
+// and a comment after a declaration on its line is none.
+func TestParseFileDoc(t *testing.T) {
+	tests := []struct {
+		name      string
+		src       string
+		entity    string   // the entity's Doc
+		fields    []string // each top-level field's Doc, then its group's fields'
+		nComments int      // every comment stays in File.Comments
+	}{
+		{"none", "u {\n  a string\n}\n", "", []string{""}, 0},
+		{"above the entity", "# A user.\nu {\n  a string\n}\n", "A user.", []string{""}, 1},
+		{"several lines", "# A user\n# of the shop.\nu {\n}\n", "A user\nof the shop.", nil, 2},
+		{"above a field", "u {\n  # The name.\n  a string\n  b string\n}\n", "", []string{"The name.", ""}, 1},
+		{"a blank line detaches", "# file header\n\nu {\n  # a\n\n  a string\n}\n", "", []string{""}, 2},
+		{"a trailing comment is no description", "u {  # not a doc\n  a string  # nor this\n  b string\n}\n", "", []string{"", ""}, 2},
+		{"the hash and one space go", "#x\n#  y\n#\n#z\nu {\n}\n", "x\n y\n\nz", nil, 4},
+		{"empty lines at the ends go", "#\n# x\n#\nu {\n}\n", "x", nil, 3},
+		{"a group and its fields", "u {\n  # g\n  g {\n    # in g\n    x string\n  }\n}\n", "", []string{"g", "in g"}, 2},
+		{"above a closing brace is no description", "u {\n  g {\n    x string\n    # last\n  }\n  # end\n}\n", "", []string{"", ""}, 2},
+		{"between entities", "a {\n}\n# B.\nb {\n}\n", "", nil, 1},
+		{"a comment and a blank line then a description", "# one\n\n# two\nu {\n}\n", "two", nil, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := ParseFile("t.entity", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := f.Entities[len(f.Entities)-1]
+			if tt.name == "between entities" {
+				if f.Entities[0].Doc != "" || e.Doc != "B." {
+					t.Errorf("docs %q, %q; want \"\", \"B.\"", f.Entities[0].Doc, e.Doc)
+				}
+			} else if e.Doc != tt.entity {
+				t.Errorf("entity doc %q, want %q", e.Doc, tt.entity)
+			}
+			var got []string
+			for _, fd := range e.Fields {
+				got = append(got, fd.Doc)
+				for _, in := range fd.Fields {
+					got = append(got, in.Doc)
+				}
+			}
+			if !slices.Equal(got, tt.fields) {
+				t.Errorf("field docs %q, want %q", got, tt.fields)
+			}
+			if len(f.Comments) != tt.nComments {
+				t.Errorf("%d comments, want %d", len(f.Comments), tt.nComments)
+			}
+		})
+	}
 }

@@ -36,6 +36,10 @@ type Entity struct {
 	Methods []string // the HTTP methods allowed; empty for any
 	Fields  []*Field
 	Pos     Pos // in a file: the entity's name; zero for triples
+	// Doc is the entity's description: in a file, the text of the comment
+	// lines directly above its first line (see ParseFile); empty for
+	// triples, which have no place for it.
+	Doc string
 	// SourceLine is, for an entity read from a file, its first line, which
 	// errors about the entity quote.
 	SourceLine string
@@ -63,6 +67,9 @@ type Field struct {
 	// SourceLine is, for a field read from a file, the line it is
 	// declared on, which errors quote (see NewError); empty for triples.
 	SourceLine string
+	// Doc is the field's description: in a file, the text of the comment
+	// lines directly above its line (see ParseFile); empty for triples.
+	Doc string
 }
 
 // Rule is one rule of a field: a name and its arguments, as written.
@@ -162,7 +169,8 @@ func cloneSlice[T any](s []T) []T {
 }
 
 // Triples returns the declaration as the flat list of strings that Parse
-// reads, so that Parse(e.Name, e.Triples()...) gives an equal entity.
+// reads, so that Parse(e.Name, e.Triples()...) gives an equal entity, but
+// for the descriptions (Entity.Doc, Field.Doc), which triples do not hold.
 func (e *Entity) Triples() []string {
 	var out []string
 	if len(e.Methods) > 0 {

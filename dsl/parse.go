@@ -63,6 +63,9 @@ type parser struct {
 	// the tree with their contents; deep is set once that is reported.
 	over int
 	deep bool
+	// doc is the description of the field read next, from the comment
+	// lines above its line in a file (see fileParser.doc).
+	doc string
 }
 
 func (p *parser) errorf(field string, pos Pos, source string, format string, args ...any) {
@@ -191,7 +194,7 @@ func (p *parser) field(at *site, name, typ, rulesText string) {
 	}
 
 	before := len(p.errs)
-	f := &Field{Name: name, TypeName: typ, RulesText: rulesText, Pos: pos, SourceLine: at.text}
+	f := &Field{Name: name, TypeName: typ, RulesText: rulesText, Pos: pos, SourceLine: at.text, Doc: p.doc}
 	if strings.TrimSpace(name) == "" {
 		p.errorf(name, pos, at.source(PartName, ""), "the field name is empty")
 	}

@@ -3,6 +3,7 @@ package dsl
 import (
 	"errors"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -85,6 +86,62 @@ func (pr *printer) leading(src, depth int) {
 	}
 }
 
+// doc prints, at depth, the comments before the source line src and the
+// description doc of what src declares, directly above it. The comment
+// lines directly above src in the source are that description: when doc
+// is their text they are printed as they are, else doc replaces them.
+func (pr *printer) doc(doc string, src, depth int) {
+	// The source's description: the comments on the lines directly above
+	// src, pr.comments[j:k].
+	k := 0
+	if src > 0 {
+		for k < len(pr.comments) && pr.comments[k].Pos.Line < src {
+			k++
+		}
+	}
+	j := k
+	for j > 0 && !pr.comments[j-1].Trailing && pr.comments[j-1].Pos.Line == src-(k-j)-1 {
+		j--
+	}
+	first := src // the source line the description starts on
+	if j < k {
+		first = pr.comments[j].Pos.Line
+	}
+	pr.leading(first, depth)
+	if j < k && docText(pr.comments[:k-j]) == doc {
+		pr.leading(src, depth)
+		return
+	}
+	pr.comments = pr.comments[k-j:]
+	at := src // the source line the first line printed stands for
+	if j < k {
+		// src moves up to where its description started.
+		if pr.last > 0 && first > pr.last+1 {
+			pr.blank = true
+		}
+		pr.last, at = src-1, 0
+	}
+	for i, line := range strings.Split(doc, "\n") {
+		if doc == "" {
+			break
+		}
+		if i > 0 {
+			at = 0
+		}
+		pr.line(depth, at)
+		line = strings.TrimRightFunc(line, unicode.IsSpace)
+		if line == "" {
+			pr.b.WriteString("#")
+		} else {
+			pr.text("# " + line)
+		}
+		pr.b.WriteByte('\n')
+	}
+	if src > 0 && doc != "" {
+		pr.last = src - 1 // no blank line between the description and src
+	}
+}
+
 // end ends the line printed for the source line src, with its trailing
 // comment.
 func (pr *printer) end(src int) {
@@ -105,7 +162,7 @@ func (pr *printer) text(s string) {
 }
 
 func (pr *printer) entity(e *Entity) {
-	pr.leading(e.Pos.Line, 0)
+	pr.doc(e.Doc, e.Pos.Line, 0)
 	pr.line(0, e.Pos.Line)
 	pr.text(fileName(e.Name))
 	if len(e.Methods) > 0 {
@@ -139,7 +196,7 @@ func (pr *printer) fields(fs []*Field, depth int) {
 	}
 	for i, f := range fs {
 		c := cols[i]
-		pr.leading(f.Pos.Line, depth)
+		pr.doc(f.Doc, f.Pos.Line, depth)
 		pr.line(depth, f.Pos.Line)
 		pr.text(c.name)
 		pr.pad(nameW - utf8.RuneCountInString(c.name) + 2)
