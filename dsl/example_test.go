@@ -143,3 +143,16 @@ func ExamplePrintEntities() {
 	//   X-Request-Id  string  rename requestId
 	// }
 }
+
+func ExampleParseSelection() {
+	terms, _ := dsl.ParseSelection("id,list(name,details/mail)")
+	for _, t := range terms {
+		fmt.Println(t.Path[0].Offset, t)
+	}
+	_, err := dsl.ParseSelection("list(name")
+	fmt.Println(err)
+	// Output:
+	// 0 id
+	// 3 list(name,details/mail)
+	// dsl: field selection: at byte 9, expected a closing parenthesis for the one at byte 4
+}
