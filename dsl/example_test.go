@@ -58,7 +58,7 @@ func ExampleParse_error() {
 	//                         ^
 	// (and 1 more error)
 	// triple 2, rules, offset 20: empty rule after "|"
-	// triple 3, type, offset -1: unknown type "strin" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")
+	// triple 3, type, offset -1: unknown type "strin" (did you mean "string"?)
 }
 
 func ExampleParseFile() {
@@ -120,7 +120,7 @@ func ExampleParseFile_errors() {
 	// users.entity:1:1: entity "user": its "{" is never closed with "}"
 	//      1 | user {
 	//        | ^
-	// users.entity:2:8: entity "user", field "age": unknown type "nmber" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")
+	// users.entity:2:8: entity "user", field "age": unknown type "nmber" (did you mean "number"?)
 	//      2 |   age  nmber  num
 	//        |        ^
 	// users.entity:3:32: entity "user", field "name": unclosed quote '

@@ -113,10 +113,12 @@ func TestParseFilePositions(t *testing.T) {
 		{"entity", e.Pos, at(2, 1)},
 		{"entity's }", e.ClosePos, at(6, 1)},
 		{"quoted field", a.Pos, at(3, 3)},
+		{"its type", a.TypePos, Pos{File: "u.entity", Line: 3, Col: 10, Part: PartType, Offset: -1}},
 		{"rule", a.Rules[0].Pos, Pos{File: "u.entity", Line: 3, Col: 18, Part: PartRules, Offset: 0}},
 		{"second rule", a.Rules[1].Pos, Pos{File: "u.entity", Line: 3, Col: 24, Part: PartRules, Offset: 6}},
 		{"argument", a.Rules[1].Args[0].Pos, Pos{File: "u.entity", Line: 3, Col: 28, Part: PartRules, Offset: 10}},
 		{"group", g.Pos, at(4, 3)},
+		{"group's {", g.TypePos, Pos{File: "u.entity", Line: 4, Col: 5, Part: PartType, Offset: -1}},
 		{"group's }", g.ClosePos, at(5, 3)},
 		{"comment", f.Comments[0].Pos, at(1, 1)},
 		{"trailing comment", f.Comments[1].Pos, at(3, 31)},
@@ -222,7 +224,7 @@ func TestParseFileNesting(t *testing.T) {
 // the text as written and the lines quoted are left out.
 var fileRoundTripOpts = cmp.Options{
 	cmpopts.IgnoreFields(Entity{}, "Pos", "ClosePos", "SourceLine"),
-	cmpopts.IgnoreFields(Field{}, "Pos", "ClosePos", "SourceLine", "TypeName", "RulesText"),
+	cmpopts.IgnoreFields(Field{}, "Pos", "TypePos", "ClosePos", "SourceLine", "TypeName", "RulesText"),
 	cmpopts.IgnoreFields(Rule{}, "Pos"),
 	cmpopts.IgnoreFields(Arg{}, "Pos"),
 	cmpopts.IgnoreFields(Comment{}, "Pos"),

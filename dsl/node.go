@@ -63,6 +63,7 @@ type Field struct {
 	Fields    []*Field   // FieldGroup only: the fields inside the group
 	CloseName string     // FieldGroup only: the name written on the closing "}"
 	Pos       Pos        // the field's triple (Part name), or its name in a file
+	TypePos   Pos        // its type: the triple's (Part type), or its column in a file
 	ClosePos  Pos        // FieldGroup only: the closing triple, or the closing "}" in a file
 	// SourceLine is, for a field read from a file, the line it is
 	// declared on, which errors quote (see NewError); empty for triples.

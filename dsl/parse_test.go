@@ -15,22 +15,24 @@ import (
 
 func namePos(triple int) Pos { return Pos{Triple: triple, Part: PartName, Offset: -1} }
 
+func typePos(triple int) Pos { return Pos{Triple: triple, Part: PartType, Offset: -1} }
+
 // val is a value field of type t, written typeName, at triple.
 func val(triple int, name, typeName string, t rules.Kind, rulesText string, rules ...*Rule) *Field {
 	return &Field{Name: name, Kind: FieldValue, Type: t, TypeName: typeName,
-		Rules: atTriple(triple, rules), RulesText: rulesText, Pos: namePos(triple)}
+		Rules: atTriple(triple, rules), RulesText: rulesText, Pos: namePos(triple), TypePos: typePos(triple)}
 }
 
 // ref is a reference field to entity target, written typeName, at triple.
 func ref(triple int, name, typeName, target, rulesText string, rules ...*Rule) *Field {
 	return &Field{Name: name, Kind: FieldRef, TypeName: typeName, Ref: target,
-		Rules: atTriple(triple, rules), RulesText: rulesText, Pos: namePos(triple)}
+		Rules: atTriple(triple, rules), RulesText: rulesText, Pos: namePos(triple), TypePos: typePos(triple)}
 }
 
 // group is a group opened at triple and closed at closeTriple by closeName.
 func group(triple int, name string, closeTriple int, closeName string, fields ...*Field) *Field {
 	return &Field{Name: name, Kind: FieldGroup, TypeName: "{", Fields: fields,
-		CloseName: closeName, Pos: namePos(triple), ClosePos: namePos(closeTriple)}
+		CloseName: closeName, Pos: namePos(triple), TypePos: typePos(triple), ClosePos: namePos(closeTriple)}
 }
 
 // listOf makes f a typed list of elem (a list of references for Null).
@@ -451,21 +453,31 @@ var parsePartialTests = []struct {
 }{
 	{"valid", []string{"a", "num", "req"},
 		&Entity{Name: "e", Fields: []*Field{val(1, "a", "num", rules.Int, "req", rule(0, "req"))}}, 0},
-	{"unclosed quote drops that triple's rules only",
-		[]string{"a", "text", "regex '^a", "b", "num", "rnge 1 5"},
+	{"unclosed quote drops the rule it cuts",
+		[]string{"a", "text", "req | regex '^a", "b", "num", "rnge 1 5"},
 		&Entity{Name: "e", Fields: []*Field{
-			val(1, "a", "text", rules.String, "regex '^a"),
+			val(1, "a", "text", rules.String, "req | regex '^a", rule(0, "req")),
 			val(2, "b", "num", rules.Int, "rnge 1 5", rule(0, "rnge", arg(5, "1"), arg(7, "5"))),
 		}}, 1},
-	{"empty rule drops the rules", []string{"a", "num", "req | | max 5"},
-		&Entity{Name: "e", Fields: []*Field{val(1, "a", "num", rules.Int, "req | | max 5")}}, 1},
-	{"unknown type drops the rules", []string{"a", "nmber", "req", "b", "num", "req"},
+	{"unclosed quote of a rule name", []string{"a", "text", "req | 'x"},
+		&Entity{Name: "e", Fields: []*Field{val(1, "a", "text", rules.String, "req | 'x", rule(0, "req"))}}, 1},
+	{"empty rule keeps the rules", []string{"a", "num", "req | | max 5"},
+		&Entity{Name: "e", Fields: []*Field{val(1, "a", "num", rules.Int, "req | | max 5", rule(0, "req"), rule(8, "max", arg(12, "5")))}}, 1},
+	{"unknown type keeps the rules, with no type", []string{"a", "nmber", "req | rnge 1", "b", "num", "req"},
 		&Entity{Name: "e", Fields: []*Field{
-			{Name: "a", TypeName: "nmber", RulesText: "req", Pos: namePos(1)},
+			{Name: "a", TypeName: "nmber", RulesText: "req | rnge 1", Pos: namePos(1), TypePos: typePos(1), Rules: atTriple(1, []*Rule{rule(0, "req"), rule(6, "rnge", arg(11, "1"))})},
 			val(2, "b", "num", rules.Int, "req", rule(0, "req")),
 		}}, 1},
+	{"a typed list of an unknown type has no type", []string{"a", "[]strng", "min 1"},
+		&Entity{Name: "e", Fields: []*Field{{Name: "a", TypeName: "[]strng", RulesText: "min 1", List: true, Pos: namePos(1), TypePos: typePos(1), Rules: atTriple(1, []*Rule{rule(0, "min", arg(4, "1"))})}}}, 1},
+	{"a typed list of no scalar type has no type", []string{"a", "[]list", "min 1"},
+		&Entity{Name: "e", Fields: []*Field{{Name: "a", TypeName: "[]list", RulesText: "min 1", List: true, Pos: namePos(1), TypePos: typePos(1), Rules: atTriple(1, []*Rule{rule(0, "min", arg(4, "1"))})}}}, 1},
+	{"a reference to no name has no type", []string{"a", "$", "req"},
+		&Entity{Name: "e", Fields: []*Field{{Name: "a", TypeName: "$", RulesText: "req", Pos: namePos(1), TypePos: typePos(1), Rules: atTriple(1, []*Rule{rule(0, "req")})}}}, 1},
+	{"a field without a name has no rules", []string{"", "num", "req"},
+		&Entity{Name: "e", Fields: []*Field{{Name: "", Type: rules.Int, TypeName: "num", RulesText: "req", Pos: namePos(1), TypePos: typePos(1)}}}, 1},
 	{"unclosed group keeps its fields", []string{"g", "{", "", "a", "num", ""},
-		&Entity{Name: "e", Fields: []*Field{{Name: "g", Kind: FieldGroup, TypeName: "{", Pos: namePos(1),
+		&Entity{Name: "e", Fields: []*Field{{Name: "g", Kind: FieldGroup, TypeName: "{", Pos: namePos(1), TypePos: typePos(1),
 			Fields: []*Field{val(2, "a", "num", rules.Int, "")}}}}, 1},
 }
 

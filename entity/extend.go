@@ -37,9 +37,6 @@ type extension struct {
 // with Expose ends its being an extension.
 func (r *Registry) Extend(name, base string, decl ...string) (*Entity, error) {
 	own, perr := dsl.ParsePartial(name, unexposeTriples(decl)...)
-	if perr != nil {
-		return nil, perr
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for b := base; ; {
@@ -53,6 +50,17 @@ func (r *Registry) Extend(name, base string, decl ...string) (*Entity, error) {
 		b = x.base
 	}
 	e, err := r.extend(name, base, own)
+	if perr != nil {
+		// The triples that parsed are compiled too, as Expose does, so
+		// that one syntax error hides no other error.
+		l := perr.(dsl.ErrorList)
+		var cl dsl.ErrorList
+		if errors.As(err, &cl) {
+			l = append(l, cl...)
+			l.Sort()
+		}
+		return nil, l
+	}
 	if err != nil {
 		return nil, err
 	}

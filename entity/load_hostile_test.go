@@ -24,7 +24,7 @@ func TestHostileLoadFSEachErrorsPlaced(t *testing.T) {
 		name, line, want string
 	}{
 		{"unknown rule", "  k  []string  each 'rnge 1'",
-			`a.entity:2:22: entity "a", field "k": unknown rule "rnge"`},
+			`a.entity:2:22: entity "a", field "k": unknown rule "rnge" (did you mean "range"?)`},
 		{"directive in each", "  l  []string  each 'req'",
 			`a.entity:2:22: entity "a", field "l": each takes the rules and format of the elements, and "req" is the field's own: write it outside each`},
 		{"bounds conflict", "  j  []string  each 'min 5 | max 1'",
@@ -66,7 +66,7 @@ func TestHostileLoadFSEveryError(t *testing.T) {
 	got := strings.Join(firstLines(le.Errors), "\n")
 	for _, want := range []string{
 		`a.entity:2:14: entity "a", field "x": unknown rule "rnge"`,
-		`b.entity:2:3: entity "b", field "r": $nobody names no entity`,
+		`b.entity:2:6: entity "b", field "r": $nobody names no entity`,
 		`flag "undeclared" is not declared`,
 		`merge: output key "id"`,
 	} {

@@ -7,8 +7,11 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/rules"
 )
 
 // loadFiles are the files LoadFS tests read.
@@ -79,9 +82,10 @@ func TestLoadFSErrors(t *testing.T) {
 		want     []string // the errors' first lines, in order
 	}{
 		{"syntax and compiler errors of two files", []string{"bad/*.entity"}, nil, []string{
-			`bad/a.entity:2:6: entity "a", field "x": unknown type "nmber" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")`,
-			`bad/a.entity:3:20: entity "a", field "y": unknown rule "rnge"`,
+			`bad/a.entity:2:6: entity "a", field "x": unknown type "nmber" (did you mean "number"?)`,
+			`bad/a.entity:3:20: entity "a", field "y": unknown rule "rnge" (did you mean "range"?)`,
 			`bad/a.entity:4:22: entity "a", field "z": max: minimum 5 is greater than maximum 3: no value meets both`,
+			`bad/b.entity:2:6: entity "b", field "r": $nobody names no entity`,
 			`bad/b.entity:3:14: entity "b", field "d": range: minimum 9 is greater than maximum 1`,
 			`bad/b.entity:4:30: entity "b", field "e": the default fails rule "email": must be a valid email address`,
 			`bad/b.entity:6:3: entity "b", field "kk": output key "k" is already written by field "k" (bad/b.entity:5:3)`,
@@ -93,7 +97,7 @@ func TestLoadFSErrors(t *testing.T) {
 			`schemas/user.entity:2:1: entity "user": entity "user" is already exposed in the registry: LoadFS replaces nothing`,
 		}},
 		{"a reference to nothing", []string{"dup/only.entity"}, nil, []string{
-			`dup/only.entity:2:3: entity "lonely", field "u": $user names no entity`,
+			`dup/only.entity:2:6: entity "lonely", field "u": $user names no entity`,
 		}},
 		{"a pattern that matches nothing", []string{"schemas/*.entity", "nothing/*.entity"}, nil, []string{
 			`nothing/*.entity: the pattern matches no file`,
@@ -152,9 +156,9 @@ func TestLoadFSReferenceErrors(t *testing.T) {
 	reg := entity.NewRegistry()
 	err := reg.LoadFS(files, "*.entity")
 	want := "entity: LoadFS: 2 errors\n" +
-		"a.entity:2:3: entity \"a\", field \"b\": $b names no entity\n" +
+		"a.entity:2:6: entity \"a\", field \"b\": $b names no entity\n" +
 		"     2 |   b  $b\n" +
-		"       |   ^\n" +
+		"       |      ^\n" +
 		"a.entity:3:3: entity \"a\", field \"c\": its bare default makes $c from an empty input, which fails: x: is required\n" +
 		"     3 |   c  $c  default\n" +
 		"       |   ^"
@@ -214,5 +218,71 @@ func TestLoadFSDir(t *testing.T) {
 	}
 	if got := reg.Lookup("x").Decl().Methods; len(got) != 1 || got[0] != "POST" {
 		t.Errorf("methods %v", got)
+	}
+}
+
+// TestLoadFSReportsEveryError: a file with a mistake on nearly every line
+// gives every error at once, in file order, with the names misspelt ones
+// were likely meant to be: an unknown type hides neither the unknown rule
+// of its own field nor the errors of the others, and the references and
+// flags of an entity in error are checked too.
+func TestLoadFSReportsEveryError(t *testing.T) {
+	files := fstest.MapFS{"shop.entity": {Data: []byte(`money {
+  amount  float  format fixd 2
+}
+order {
+  id     nmber   rnge 1 5
+  total  $mony   req
+  payer  $money  rq
+  note   string  rquired | trm
+  tags   []strng each 'trim'
+  when   date    format unx
+  vip    bool    if admn
+  qty    number  min 5 | max 3
+}
+`)}}
+	err := entity.NewRegistry().LoadFS(files, "*.entity")
+	var le *entity.LoadError
+	if !errors.As(err, &le) {
+		t.Fatalf("LoadFS = %v, want a *LoadError", err)
+	}
+	want := []string{
+		`shop.entity:2:25: entity "money", field "amount": unknown format "fixd" (did you mean "fixed"?)`,
+		`shop.entity:5:10: entity "order", field "id": unknown type "nmber" (did you mean "number"?)`,
+		`shop.entity:5:18: entity "order", field "id": unknown rule "rnge" (did you mean "range"?)`,
+		`shop.entity:6:10: entity "order", field "total": $mony names no entity (did you mean $money?)`,
+		`shop.entity:7:18: entity "order", field "payer": unknown rule "rq" (did you mean "req"?)`,
+		`shop.entity:8:18: entity "order", field "note": unknown rule "rquired" (did you mean "required"?)`,
+		`shop.entity:8:28: entity "order", field "note": unknown rule "trm" (did you mean "trim"?)`,
+		`shop.entity:9:10: entity "order", field "tags": unknown type "[]strng" (did you mean "[]string"?)`,
+		`shop.entity:10:25: entity "order", field "when": unknown format "unx" (did you mean "unix"?)`,
+		`shop.entity:11:21: entity "order", field "vip": flag "admn" is not declared: declare it with DeclareFlags, so that a misspelled flag never shows or hides a field`,
+		`shop.entity:12:26: entity "order", field "qty": max: minimum 5 is greater than maximum 3: no value meets both`,
+	}
+	if diff := cmp.Diff(want, firstLines(le.Errors)); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
+// TestLoadFSRegisteredFormat: the files may name a format the registry
+// registered, as Expose's declarations may.
+func TestLoadFSRegisteredFormat(t *testing.T) {
+	reg := entity.NewRegistry()
+	if err := reg.RegisterFormat("cents", rules.Kinds(rules.Int), func(v rules.Value, _ []string) (any, error) {
+		return float64(v.Int) / 100, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	files := fstest.MapFS{"price.entity": {Data: []byte("price {\n  amount  number  format cents\n}\n")}}
+	if err := reg.LoadFS(files, "*.entity"); err != nil {
+		t.Fatalf("LoadFS: %v", err)
+	}
+	if got, err := reg.MakeJSON("price", map[string]any{"amount": 1250}); err != nil || string(got) != `{"amount":12.5}` {
+		t.Errorf("MakeJSON = %s, %v", got, err)
+	}
+	// A registry that did not register it still refuses it.
+	err := entity.NewRegistry().LoadFS(files, "*.entity")
+	if err == nil || !strings.Contains(err.Error(), `unknown format "cents"`) {
+		t.Errorf("LoadFS without the format = %v", err)
 	}
 }

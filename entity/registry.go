@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/suggest"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -340,7 +341,8 @@ func (r *Registry) Check() error {
 // not declared.
 func checkEntities(es []*Entity) dsl.ErrorList {
 	var errs dsl.ErrorList
-	probed := map[*Entity]error{} // each entity is made from {} once
+	probed := map[*Entity]error{}     // each entity is made from {} once
+	names := map[*Registry][]string{} // the entities a misspelt $ref may have meant
 	for _, e := range es {
 		e.checkFlags(&errs)
 		e.checkMergesOf(&errs)
@@ -349,7 +351,14 @@ func checkEntities(es []*Entity) dsl.ErrorList {
 			pos := n.decl.Pos // the field's place, in triples or in a file
 			pos.Part, pos.Offset = dsl.PartType, -1
 			if target == nil {
-				errs.Add(dsl.NewError(e.name, n.decl, pos, fmt.Sprintf("$%s names no entity", n.ref.name)))
+				if names[e.reg] == nil {
+					names[e.reg] = e.reg.Names()
+				}
+				if n.decl.TypePos != (dsl.Pos{}) { // zero in a declaration built by hand
+					pos = n.decl.TypePos
+				}
+				hint := suggest.DidYouMean(n.ref.name, names[e.reg], func(s string) string { return "$" + s })
+				errs.Add(dsl.NewError(e.name, n.decl, pos, fmt.Sprintf("$%s names no entity%s", n.ref.name, hint)))
 				continue
 			}
 			if n.refDefault {

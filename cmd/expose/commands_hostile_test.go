@@ -71,8 +71,8 @@ func TestHostileCheckEachErrorPlaced(t *testing.T) {
 		}
 	}
 	want := []string{
-		`e.entity:2:14: entity "a", field "x": unknown rule "rnge"`,
-		`e.entity:3:29: entity "a", field "t": unknown rule "rnge"`,
+		`e.entity:2:14: entity "a", field "x": unknown rule "rnge" (did you mean "range"?)`,
+		`e.entity:3:29: entity "a", field "t": unknown rule "rnge" (did you mean "range"?)`,
 	}
 	if strings.Join(firsts, "\n") != strings.Join(want, "\n") {
 		t.Errorf("errors:\n%s\nwant\n%s\nstderr:\n%s", strings.Join(firsts, "\n"), strings.Join(want, "\n"), stderr)

@@ -64,6 +64,9 @@ var commandTests = []struct {
 	{"check", []string{"check", "users.entity", "orders.entity"}, ""},
 	{"check_glob", []string{"check", "*rs.entity"}, ""},
 	{"check_errors", []string{"check", "bad.entity"}, ""},
+	// Every error of a file with a mistake on nearly every line, at once,
+	// in file order, with the names misspelt ones were meant to be.
+	{"check_mistakes", []string{"check", "mistakes.entity"}, ""},
 	{"check_missing_reference", []string{"check", "orders.entity"}, ""},
 	{"check_twice", []string{"check", "-f", "users.entity", "-f", "users.entity", "messy.entity"}, ""},
 	{"check_unused", []string{"check", "-unused", "users.entity", "orders.entity"}, ""},
