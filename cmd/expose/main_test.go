@@ -189,3 +189,65 @@ func golden(t *testing.T, path, got string) {
 		t.Errorf("%s: got\n%s\nwant\n%s", path, got, want)
 	}
 }
+
+// TestFmtStdoutFailureFails: fmt and fmt -l exit 1 with the write error
+// when the standard output cannot be written (a full disk), so that a cut
+// output never passes for a whole one.
+func TestFmtStdoutFailureFails(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full:", err)
+	}
+	defer full.Close()
+	for _, args := range [][]string{{"fmt", "messy.entity"}, {"fmt", "-l", "messy.entity"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			cmd := exec.Command(binary, args...)
+			cmd.Dir = "testdata"
+			var stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = full, &stderr
+			err := cmd.Run()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "no space left on device") {
+				t.Errorf("expose %s > /dev/full: %v, stderr %q; want exit 1 and the write error", strings.Join(args, " "), err, stderr.String())
+			}
+		})
+	}
+}
+
+// TestFmtWriteFollowsSymlink: fmt -w on a symbolic link rewrites the file
+// it points to and keeps the link, as gofmt -w does.
+func TestFmtWriteFollowsSymlink(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile("testdata/messy.entity")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "real"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(dir, "real", "m.entity")
+	if err := os.WriteFile(target, src, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("real", "m.entity"), filepath.Join(dir, "link.entity")); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	if code, stdout, stderr := runBinary(t, dir, "", "fmt", "-w", "link.entity"); code != 0 || stdout != "" || stderr != "" {
+		t.Fatalf("fmt -w: exit %d, %q, %q", code, stdout, stderr)
+	}
+	fi, err := os.Lstat(filepath.Join(dir, "link.entity"))
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link is gone: %v, %v", fi, err)
+	}
+	got, _ := os.ReadFile(target)
+	want, _ := os.ReadFile("testdata/golden/fmt.golden")
+	if bytes.Equal(got, src) || !strings.Contains(string(want), string(got)) {
+		t.Errorf("the target holds\n%s\nnot what fmt prints:\n%s", got, want)
+	}
+	if fi, err := os.Stat(target); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Errorf("the target's mode: %v, %v; want 0640", fi.Mode(), err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "real")); len(entries) != 1 {
+		t.Errorf("%d files beside the target, want none", len(entries)-1)
+	}
+}
