@@ -46,8 +46,11 @@ type Comment struct {
 // or starting with a quote or "#", is quoted as rule arguments are
 // ('first name', with a doubled quote for a quote); so is a reference to
 // such a name ($'first name'). A "#" that starts a token outside quotes
-// starts a comment; comments are kept in File.Comments. Quoted text ends
-// on its line: names and arguments holding line breaks have no file form.
+// starts a comment; comments are kept in File.Comments. The comment lines
+// directly above an entity's first line or a field's line, with no blank
+// line between, are its description (Entity.Doc, Field.Doc). Quoted text
+// ends on its line: names and arguments holding line breaks have no file
+// form. The package documentation gives the whole grammar.
 //
 // Positions carry name, line and column. Every error of the file is
 // reported, as an ErrorList sorted by position, and the file is then nil.

@@ -16,7 +16,7 @@ type FieldKind uint8
 
 // The kinds of field.
 const (
-	FieldValue FieldKind = iota // a value of a declared Type
+	FieldValue FieldKind = iota // a value of a declared type (Field.Type)
 	FieldGroup                  // an output object read from the same input level: "name", "{" … "}"
 	FieldRef                    // a value made with another entity: "name", "$other"
 )

@@ -12,7 +12,7 @@ import (
 
 // MaxNesting is how deep groups may nest: a group opened inside MaxNesting
 // open groups is a declaration error. It is the library's hard limit on
-// nesting (entity.Registry.SetMaxDepth accepts no more), and it bounds every
+// nesting (a registry's depth limit can be no higher), and it bounds every
 // recursion over a parsed tree.
 const MaxNesting = 10000
 

@@ -11,8 +11,11 @@ import (
 // other with a blank line between them, fields indented by two spaces a
 // level, the names, types and rules of the fields of one entity or group
 // in aligned columns, the comments where they were, a blank line kept
-// where the source had one or more, and no trailing white space. Reading
-// the result with ParseFile gives the same entities and comments.
+// where the source had one or more, and no trailing white space. Each
+// entity's and field's description (Doc) is written directly above it:
+// as the source's comment lines when it is their text, else as "# "
+// lines that replace them. Reading the result with ParseFile gives the
+// same entities, descriptions and comments.
 //
 // A file made by hand from entities read from triples has no comments and
 // no positions, and prints the same way: this is how a triples declaration
@@ -34,7 +37,9 @@ func (f *File) Print() ([]byte, error) {
 	return []byte(pr.b.String()), nil
 }
 
-// PrintEntities prints entities read from triples as an .entity file.
+// PrintEntities prints entities read from triples as an .entity file, as
+// File.Print prints a file of them: this is how a declaration of triples
+// is written as a file.
 func PrintEntities(es ...*Entity) ([]byte, error) {
 	return (&File{Entities: es}).Print()
 }
