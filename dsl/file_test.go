@@ -399,3 +399,73 @@ func TestParseFileDoc(t *testing.T) {
 		})
 	}
 }
+
+// TestParseFileListOfQuotedRef: []$'first name' is a list of references
+// to the entity "first name", with no rules.
+func TestParseFileListOfQuotedRef(t *testing.T) {
+	src := "a {\n  x  []$'first name'\n}\n"
+	f, err := ParseFile("t.entity", []byte(src))
+	if err != nil {
+		t.Fatalf("ParseFile: %v", err)
+	}
+	x := f.Entities[0].Fields[0]
+	if x.Kind != FieldRef || !x.List || x.Ref != "first name" || len(x.Rules) != 0 {
+		t.Fatalf("field: kind %d, list %v, ref %q, rules %d; want a list of $'first name' without rules", x.Kind, x.List, x.Ref, len(x.Rules))
+	}
+}
+
+// TestParseFileErrorsShowTheLine: an error in a file shows its line with a
+// caret under the fault, an entity never closed too.
+func TestParseFileErrorsShowTheLine(t *testing.T) {
+	tests := []struct {
+		name, src string
+	}{
+		{"unclosed entity", "user {\n  id  number  req\n"},
+		{"unclosed entity after a group", "user {\n  g {\n    a string\n  }\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseFile("f.entity", []byte(tt.src))
+			var l ErrorList
+			if !errors.As(err, &l) {
+				t.Fatalf("err = %v", err)
+			}
+			for _, e := range l {
+				if e.Source == "" || !strings.Contains(e.Error(), "^") {
+					t.Errorf("error without its line and caret:\n%v", e)
+				}
+			}
+		})
+	}
+}
+
+// TestParseFileOneMistakeOneError: one mistake gives one error. The "}" of
+// a group whose line is in error closes that group, not the entity; a "{"
+// alone on the line after an entity's name opens that entity.
+func TestParseFileOneMistakeOneError(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string // the errors' first lines
+	}{
+		{"bad group name", "user {\n  'g {\n    a string\n  }\n  b string\n}\n",
+			[]string{`f.entity:2:3: entity "user": unclosed quote '`}},
+		{"brace on its own line", "user\n{\n  a string\n}\n",
+			[]string{`f.entity:1:5: entity "user": want "{" to open entity "user": an entity's first line is its name, the methods its requests must use if any, then "{"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseFile("f.entity", []byte(tt.src))
+			var l ErrorList
+			if !errors.As(err, &l) {
+				t.Fatalf("err = %v", err)
+			}
+			var got []string
+			for _, e := range l {
+				got = append(got, strings.SplitN(e.Error(), "\n", 2)[0])
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

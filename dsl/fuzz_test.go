@@ -264,3 +264,25 @@ func FuzzParseRules(f *testing.F) {
 		}
 	})
 }
+
+// TestFuzzFinds: inputs the fuzzers found, as regular tests.
+func TestFuzzFinds(t *testing.T) {
+	t.Run("FuzzFileRoundTrip/bom name", func(t *testing.T) {
+		file, err := ParseFile("f.entity", []byte("\ufeff\ufeff {\n}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := file.Print()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkFileRoundTrip(t, file, out)
+	})
+	t.Run("FuzzParse/list ref with space", func(t *testing.T) {
+		e, err := Parse("0", "0", "[]$0 0", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkTriplesToFile(t, e)
+	})
+}

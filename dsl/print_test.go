@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -80,5 +81,44 @@ func TestPrintEntitiesDoc(t *testing.T) {
 	want := "# A user.\nuser {\n  id  number\n  g   {\n    # The x.\n    x  string  req\n  }\n}\n\n# Other.\nother {\n}\n"
 	if diff := cmp.Diff(want, string(out)); diff != "" {
 		t.Fatalf("PrintEntities (-want +got):\n%s", diff)
+	}
+}
+
+// TestPrintEntitiesReadsBack: declarations of triples whose file form is
+// easy to get wrong read back from it as the same triples.
+func TestPrintEntitiesReadsBack(t *testing.T) {
+	tests := []struct {
+		name   string
+		entity string
+		decl   []string
+	}{
+		// A list of references to a quoted name keeps its "[]".
+		{"list of refs to a quoted name", "a", []string{"x", "[]$first name", ""}},
+		{"list of refs to a name starting with a quote", "a", []string{"x", "[]$'q", ""}},
+		// The byte order mark ParseFile strips is not the name's first rune.
+		{"entity name starting with a BOM", "\ufeffuser", []string{"x", "string", ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := Parse(tt.entity, tt.decl...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := PrintEntities(e)
+			if err != nil {
+				t.Fatalf("PrintEntities: %v", err)
+			}
+			f, err := ParseFile("t.entity", out)
+			if err != nil {
+				t.Fatalf("the file form does not parse: %v\n%s", err, out)
+			}
+			if len(f.Entities) != 1 {
+				t.Fatalf("%d entities read back from\n%s", len(f.Entities), out)
+			}
+			got := f.Entities[0]
+			if got.Name != e.Name || !slices.Equal(e.Triples(), got.Triples()) {
+				t.Fatalf("through the file form:\n%s\nname %q, want %q\n%s", out, got.Name, e.Name, cmp.Diff(e.Triples(), got.Triples()))
+			}
+		})
 	}
 }

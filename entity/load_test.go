@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -284,5 +285,162 @@ func TestLoadFSRegisteredFormat(t *testing.T) {
 	err := entity.NewRegistry().LoadFS(files, "*.entity")
 	if err == nil || !strings.Contains(err.Error(), `unknown format "cents"`) {
 		t.Errorf("LoadFS without the format = %v", err)
+	}
+}
+
+// TestLoadFSEachErrorsPlaced: an error inside "each '…'" of a file is
+// placed at its file, line and column, under the rule it is about.
+func TestLoadFSEachErrorsPlaced(t *testing.T) {
+	tests := []struct {
+		name, line, want string
+	}{
+		{"unknown rule", "  k  []string  each 'rnge 1'",
+			`a.entity:2:22: entity "a", field "k": unknown rule "rnge" (did you mean "range"?)`},
+		{"directive in each", "  l  []string  each 'req'",
+			`a.entity:2:22: entity "a", field "l": each takes the rules and format of the elements, and "req" is the field's own: write it outside each`},
+		{"bounds conflict", "  j  []string  each 'min 5 | max 1'",
+			`a.entity:2:30: entity "a", field "j": max: minimum 5 is greater than maximum 1: no value meets both`},
+		{"syntax", "  m  []string  each 'trim |'",
+			`a.entity:2:27: entity "a", field "m": each: empty rule after "|"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := fstest.MapFS{"a.entity": {Data: []byte("a {\n" + tt.line + "\n}\n")}}
+			err := entity.NewRegistry().LoadFS(files, "*.entity")
+			var le *entity.LoadError
+			if !errors.As(err, &le) || len(le.Errors) != 1 {
+				t.Fatalf("LoadFS = %v, want one error", err)
+			}
+			e := le.Errors[0]
+			if first := strings.SplitN(e.Error(), "\n", 2)[0]; first != tt.want || e.Pos.File != "a.entity" || e.Pos.Line != 2 {
+				t.Errorf("error at %#v:\n%v\nwant first line\n%s", e.Pos, e, tt.want)
+			}
+		})
+	}
+}
+
+// TestLoadFSChecksReferencesWhateverFails: a $ref to nothing, an
+// undeclared flag and a merge that writes a key twice are reported with
+// the compiler's errors of other files, not once those are fixed.
+func TestLoadFSChecksReferencesWhateverFails(t *testing.T) {
+	files := fstest.MapFS{
+		"a.entity": {Data: []byte("a {\n  x  string  rnge 1\n}\n")},
+		"b.entity": {Data: []byte("b {\n  r  $nobody\n  f  string  if undeclared\n  id string\n  m  $c  merge\n}\nc {\n  id  number\n}\n")},
+	}
+	err := entity.NewRegistry().LoadFS(files, "*.entity")
+	var le *entity.LoadError
+	if !errors.As(err, &le) {
+		t.Fatalf("LoadFS = %v", err)
+	}
+	got := strings.Join(firstLines(le.Errors), "\n")
+	for _, want := range []string{
+		`a.entity:2:14: entity "a", field "x": unknown rule "rnge"`,
+		`b.entity:2:6: entity "b", field "r": $nobody names no entity`,
+		`flag "undeclared" is not declared`,
+		`merge: output key "id"`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+}
+
+// TestLoadFSDeclaredTwiceShowsTheLine: "declared twice" and "already
+// exposed" show the entity's line with a caret, as every LoadFS error.
+func TestLoadFSDeclaredTwiceShowsTheLine(t *testing.T) {
+	files := fstest.MapFS{
+		"a.entity": {Data: []byte("user {\n  a  string\n}\n")},
+		"b.entity": {Data: []byte("user {\n  b  string\n}\nold {\n}\n")},
+	}
+	reg := entity.NewRegistry()
+	reg.MustExpose("old", "id", "number", "")
+	err := reg.LoadFS(files, "*.entity")
+	var le *entity.LoadError
+	if !errors.As(err, &le) || len(le.Errors) != 2 {
+		t.Fatalf("LoadFS = %v, want two errors", err)
+	}
+	for _, e := range le.Errors {
+		if e.Source == "" || !strings.Contains(e.Error(), "^") {
+			t.Errorf("no line and caret:\n%v", e)
+		}
+	}
+}
+
+// TestFileFormOfBareHashArgument: a bare argument starting with "#" has
+// no file form, since quoting it could change what it means (a quoted
+// format that names no format is a layout): PrintEntities says so rather
+// than print a declaration that means something else.
+func TestFileFormOfBareHashArgument(t *testing.T) {
+	// The file form cannot hold a bare argument starting with # (it starts
+	// a comment), and quoting it would change its meaning (format '#2006'
+	// is a layout): the declaration has no file form, and says so.
+	tree, err := dsl.Parse("a", "d", "date", "format #2006")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dsl.PrintEntities(tree); err == nil || !strings.Contains(err.Error(), "no file form holds the bare argument") {
+		t.Fatalf("PrintEntities: %v, want no file form", err)
+	}
+}
+
+// TestLoadFSConcurrent: LoadFS, Expose, Check and MakeJSON on one
+// registry at once (run with -race): LoadFS is all or nothing even when
+// an Expose of one of its names races it.
+func TestLoadFSConcurrent(t *testing.T) {
+	files := fstest.MapFS{
+		"a.entity": {Data: []byte("a {\n  id  number\n  b  $b\n}\nb {\n  x  string  default 'x'\n}\n")},
+	}
+	for range 20 {
+		reg := entity.NewRegistry()
+		reg.MustExpose("base", "id", "number", "")
+		var wg sync.WaitGroup
+		var loadErr, exposeErr error
+		wg.Add(4)
+		go func() { defer wg.Done(); loadErr = reg.LoadFS(files, "*.entity") }()
+		go func() { defer wg.Done(); _, exposeErr = reg.Expose("b", "y", "string", "") }()
+		go func() { defer wg.Done(); _, _ = reg.MakeJSON("base", map[string]any{"id": 1}) }()
+		go func() { defer wg.Done(); _ = reg.Check() }()
+		wg.Wait()
+		if exposeErr != nil {
+			t.Fatal(exposeErr)
+		}
+		a := reg.Lookup("a")
+		if loadErr == nil {
+			// b was exposed by Expose after LoadFS, replacing the file's b.
+			if a == nil {
+				t.Fatal("LoadFS succeeded, a is not exposed")
+			}
+			continue
+		}
+		if a != nil {
+			t.Fatalf("LoadFS failed (%v), yet a is exposed", loadErr)
+		}
+	}
+}
+
+// TestLoadFSBadFirstLineHidesNoFieldError: the fields of an entity whose
+// first line is in error ("PSOT") are compiled too: the unknown rule of
+// line 2 is reported with the unknown method.
+func TestLoadFSBadFirstLineHidesNoFieldError(t *testing.T) {
+	files := fstest.MapFS{"h.entity": {Data: []byte("user PSOT {\n  x  string  rnge\n  y  nmber\n}\n")}}
+	err := entity.NewRegistry().LoadFS(files, "*.entity")
+	var le *entity.LoadError
+	if !errors.As(err, &le) {
+		t.Fatalf("LoadFS = %v", err)
+	}
+	got := strings.Join(firstLines(le.Errors), "\n")
+	if want := `h.entity:2:14: entity "user", field "x": unknown rule "rnge"`; !strings.Contains(got, want) {
+		t.Errorf("missing %q in\n%s", want, got)
+	}
+}
+
+// TestLoadFSDotSlashPattern: "./schemas/*.entity", the way paths are
+// written on a command line, is no fs.FS path (fs.ValidPath): the error
+// says so, rather than that the pattern matches no file.
+func TestLoadFSDotSlashPattern(t *testing.T) {
+	files := fstest.MapFS{"s/a.entity": {Data: []byte("q {\n}\n")}}
+	err := entity.NewRegistry().LoadFS(files, "./s/*.entity")
+	if err == nil || strings.Contains(err.Error(), "matches no file") {
+		t.Errorf("LoadFS = %v, want an error that names the invalid path, not a missing file", err)
 	}
 }
