@@ -233,7 +233,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	case dsl.FieldGroup:
 		for _, r := range f.Rules {
 			if d := rules.LookupDirective(r.Name); !slices.Contains(groupDirectives, d) {
-				if c.unknownRule(f, r, directiveNames(groupDirectives)) {
+				if c.unknownRule(f, r, directiveNames(groupDirectives), ": a group takes only "+directiveList(groupDirectives)) {
 					continue
 				}
 				if d == rules.DirectiveOmitNil {
@@ -251,7 +251,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 				if len(r.Args) > 0 {
 					c.errorf(f, r.Args[0].Pos, "a default on a reference takes no value: a bare default makes %q from an empty input", f.Ref)
 				}
-			case !slices.Contains(refDirectives, d) && c.unknownRule(f, r, directiveNames(refDirectives)):
+			case !slices.Contains(refDirectives, d) && c.unknownRule(f, r, directiveNames(refDirectives), fmt.Sprintf(": a reference ($%s) takes only %s", f.Ref, directiveList(refDirectives))):
 			case !slices.Contains(refDirectives, d):
 				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only %s", r.Name, f.Ref, directiveList(refDirectives))
 			}
@@ -294,15 +294,16 @@ var (
 func (c *compiler) ruleNames(f *dsl.Field) {
 	for _, r := range f.Rules {
 		if rules.LookupDirective(r.Name) == rules.NotDirective {
-			c.unknownRule(f, r, nil)
+			c.unknownRule(f, r, nil, "")
 		}
 	}
 }
 
 // unknownRule reports r when it names no rule of the registry nor a
-// directive, with the nearest of the names of candidates, or of every
-// rule and directive when candidates is nil, and says whether it did.
-func (c *compiler) unknownRule(f *dsl.Field, r *dsl.Rule, candidates []string) bool {
+// directive, with the nearest of the names of candidates (of every rule
+// and directive when candidates is nil), else with what, and says whether
+// it did.
+func (c *compiler) unknownRule(f *dsl.Field, r *dsl.Rule, candidates []string, what string) bool {
 	if rules.LookupDirective(r.Name) != rules.NotDirective {
 		return false
 	}
@@ -312,7 +313,10 @@ func (c *compiler) unknownRule(f *dsl.Field, r *dsl.Rule, candidates []string) b
 	if candidates == nil {
 		candidates = append(c.reg.rules.Names(), rules.Reserved...)
 	}
-	c.errorf(f, r.Pos, "unknown rule %q%s", r.Name, suggest.DidYouMean(r.Name, candidates, strconv.Quote))
+	if hint := suggest.DidYouMean(r.Name, candidates, strconv.Quote); hint != "" {
+		what = hint
+	}
+	c.errorf(f, r.Pos, "unknown rule %q%s", r.Name, what)
 	return true
 }
 
@@ -423,7 +427,7 @@ func (c *compiler) noArgs(f *dsl.Field, r *dsl.Rule) {
 func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 	def, ok := c.reg.rules.Lookup(name)
 	if !ok {
-		c.unknownRule(f, r, nil)
+		c.unknownRule(f, r, nil, "")
 		return
 	}
 	typ := f.Type
