@@ -492,7 +492,8 @@ Each field line is read as the triple of its name, type and rules would
 be, by the same parser, so that a file means exactly what its triples mean
 ([Entity.Triples] gives them), and a declaration of triples is written as
 a file by [PrintEntities]: only a name or an argument holding a line
-break, or a rule name starting with "#", has no file form. Indentation and
+break, a rule name starting with "#", or an unquoted argument starting
+with "#", has no file form. Indentation and
 blank lines mean nothing.
 
 A "#" that starts a token outside quotes (at the start of a line, after

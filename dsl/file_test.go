@@ -329,8 +329,8 @@ func fileTriples(e *Entity) []string {
 }
 
 // noFileForm reports whether e holds text the file form cannot: a line
-// break in a name, a reference or an argument, or a rule name starting
-// with "#".
+// break in a name, a reference or an argument, a rule name starting with
+// "#", or an unquoted argument starting with "#".
 func noFileForm(e *Entity) bool {
 	bad := strings.Contains(e.Name, "\n")
 	e.walk(func(f *Field, _ int, closing bool) {
@@ -338,7 +338,7 @@ func noFileForm(e *Entity) bool {
 		for _, r := range f.Rules {
 			bad = bad || strings.HasPrefix(r.Name, "#")
 			for _, a := range r.Args {
-				bad = bad || strings.Contains(a.Text, "\n")
+				bad = bad || strings.Contains(a.Text, "\n") || !a.Quoted && strings.HasPrefix(a.Text, "#")
 			}
 		}
 	})

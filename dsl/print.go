@@ -20,8 +20,10 @@ import (
 // A file made by hand from entities read from triples has no comments and
 // no positions, and prints the same way: this is how a triples declaration
 // is written as a file. A name, type or argument holding a line break
-// ("\n"), or a rule name starting with "#" (which a file reads as a
-// comment), has no file form: Print reports it and prints nothing.
+// ("\n"), a rule name starting with "#" (which a file reads as a
+// comment), or an unquoted argument starting with "#" (which quoting could
+// give another meaning: a quoted format that names no format is a layout)
+// has no file form: Print reports it and prints nothing.
 func (f *File) Print() ([]byte, error) {
 	pr := &printer{comments: f.Comments}
 	for i, e := range f.Entities {
