@@ -11,8 +11,9 @@ import (
 // it, and say where by a byte offset.
 
 // The limits of a field selection: MaxSelectionLen bytes of text, and
-// MaxSelectionDepth levels of nesting, each name of a path and each
-// parenthesis counting as one.
+// MaxSelectionDepth levels of nesting: no name stands deeper than that
+// many names, counting those before it on its path and those of the terms
+// whose parentheses hold it ("a/b(c)": c is at level 3).
 const (
 	MaxSelectionLen   = 4096
 	MaxSelectionDepth = 64
@@ -75,7 +76,8 @@ func (e *SelectionError) Error() string {
 }
 
 // ParseSelection parses a field selection, the fields of a response a
-// call asks for, as entity.Select takes it from a client:
+// call asks for, as [github.com/expose-go/expose/entity.Select] takes it
+// from a client:
 //
 //	selection = term { "," term } .
 //	term      = path [ "(" selection ")" ] .
@@ -87,8 +89,7 @@ func (e *SelectionError) Error() string {
 // parentheses ("a/*", "a(*)", "*,x"). Only the space (U+0020) is white
 // space around names and after ")"; an empty name is an error. A
 // selection holds at most MaxSelectionLen bytes and nests at most
-// MaxSelectionDepth levels, each name of a path and each parenthesis
-// counting as one. Parsing stops at the first error, a *SelectionError,
+// MaxSelectionDepth levels (see the constants). Parsing stops at the first error, a *SelectionError,
 // whose message quotes nothing of the selection: its Offset says where.
 // The empty selection is an error too (a field name is expected at byte
 // 0): a caller that takes "" for "no selection" checks for it first.
