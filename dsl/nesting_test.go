@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/expose-go/expose/rules"
 )
@@ -50,11 +49,7 @@ func TestNestingLimit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			decl := nested(tt.groups)
-			start := time.Now()
 			e, err := Parse("e", decl...)
-			if d := time.Since(start); d > 5*time.Second {
-				t.Errorf("Parse took %v", d)
-			}
 			if tt.wantErr == "" {
 				if err != nil {
 					t.Fatalf("Parse: %v", err)
