@@ -1092,4 +1092,3 @@ func (r *Registry) DeclaredFlags() []string {
 	slices.Sort(out)
 	return out
 }
-
