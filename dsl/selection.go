@@ -67,6 +67,11 @@ func (t Term) print(b *strings.Builder) {
 type SelectionError struct {
 	Offset int
 	Msg    string
+	// Code names the error for a translator, one of "too-long", "deep",
+	// "name", "star", "unclosed" (Open is then the offset of the
+	// parenthesis left open), "close" and "after".
+	Code string
+	Open int
 }
 
 // Error returns "dsl: field selection: at byte 7, expected a field name,
@@ -98,14 +103,14 @@ func (e *SelectionError) Error() string {
 // selection is applied to says.
 func ParseSelection(spec string) ([]Term, error) {
 	if len(spec) > MaxSelectionLen {
-		return nil, &SelectionError{MaxSelectionLen, "the selection is longer than " + strconv.Itoa(MaxSelectionLen) + " bytes"}
+		return nil, &SelectionError{Offset: MaxSelectionLen, Msg: "the selection is longer than " + strconv.Itoa(MaxSelectionLen) + " bytes", Code: "too-long"}
 	}
 	p := selectionParser{s: spec}
 	terms, err := p.list(0)
 	if err == nil && p.i < len(spec) {
-		err = p.errorf("expected a comma or the end after a sub-selection")
+		err = p.errorf("after", "expected a comma or the end after a sub-selection")
 		if spec[p.i] == ')' {
-			err = p.errorf("a closing parenthesis with no opening one")
+			err = p.errorf("close", "a closing parenthesis with no opening one")
 		}
 	}
 	if err != nil {
@@ -121,8 +126,8 @@ type selectionParser struct {
 	i int
 }
 
-func (p *selectionParser) errorf(msg string) *SelectionError {
-	return &SelectionError{p.i, msg}
+func (p *selectionParser) errorf(code, msg string) *SelectionError {
+	return &SelectionError{Offset: p.i, Msg: msg, Code: code}
 }
 
 // tooDeep is the error of a selection nested past MaxSelectionDepth.
@@ -142,11 +147,11 @@ func (p *selectionParser) list(depth int) ([]Term, *SelectionError) {
 			}
 			t.Path = append(t.Path, st)
 			if len(t.Path)+depth > MaxSelectionDepth {
-				return nil, &SelectionError{st.Offset, tooDeep}
+				return nil, &SelectionError{Offset: st.Offset, Msg: tooDeep, Code: "deep"}
 			}
 			if p.i < len(p.s) && p.s[p.i] == '/' {
 				if st.Name == "*" {
-					return nil, &SelectionError{st.Offset, starAlone}
+					return nil, &SelectionError{Offset: st.Offset, Msg: starAlone, Code: "star"}
 				}
 				p.i++
 				continue
@@ -155,7 +160,7 @@ func (p *selectionParser) list(depth int) ([]Term, *SelectionError) {
 		}
 		if p.i < len(p.s) && p.s[p.i] == '(' {
 			if last := t.Path[len(t.Path)-1]; last.Name == "*" {
-				return nil, &SelectionError{last.Offset, starAlone}
+				return nil, &SelectionError{Offset: last.Offset, Msg: starAlone, Code: "star"}
 			}
 			open := p.i
 			p.i++
@@ -164,7 +169,9 @@ func (p *selectionParser) list(depth int) ([]Term, *SelectionError) {
 				return nil, err
 			}
 			if p.i >= len(p.s) || p.s[p.i] != ')' {
-				return nil, p.errorf("expected a closing parenthesis for the one at byte " + strconv.Itoa(open))
+				e := p.errorf("unclosed", "expected a closing parenthesis for the one at byte "+strconv.Itoa(open))
+				e.Open = open
+				return nil, e
 			}
 			p.i++
 			t.Sub = sub
@@ -199,9 +206,9 @@ func (p *selectionParser) name() (Step, *SelectionError) {
 		return Step{name, start}, nil
 	}
 	if p.i == len(p.s) {
-		return Step{}, p.errorf("expected a field name, got the end")
+		return Step{}, p.errorf("name", "expected a field name, got the end")
 	}
-	return Step{}, p.errorf("expected a field name, got " + delimNames[p.s[p.i]])
+	return Step{}, p.errorf("name", "expected a field name, got "+delimNames[p.s[p.i]])
 }
 
 func isSelectionDelim(c byte) bool { return c == ',' || c == '/' || c == '(' || c == ')' }
