@@ -483,8 +483,6 @@ type maskCache struct {
 // maxCachedMasks is how many selections an entity keeps compiled.
 const maxCachedMasks = 256
 
-
-
 // lookup returns the compiled selection cached under key, if it is still
 // fresh.
 func (c *maskCache) lookup(e *Entity, key []byte) *compiledMask {
