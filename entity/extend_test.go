@@ -224,3 +224,21 @@ func TestUnexposeEveryVersionOfAField(t *testing.T) {
 		t.Errorf("unexpose twice: %v", err)
 	}
 }
+
+// TestExtendReportsEveryError: a syntax error in Extend's triples hides
+// none of the compiler's errors in the others, as in Expose.
+func TestExtendReportsEveryError(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "user", "id", "number", "")
+	_, err := reg.Extend("admin", "user",
+		"role", "string", "msg 'unclosed",
+		"level", "number", "rnge 1 5",
+	)
+	var list dsl.ErrorList
+	if !errors.As(err, &list) || len(list) != 2 {
+		t.Fatalf("Extend = %v, want 2 errors", err)
+	}
+	if !strings.Contains(list[0].Msg, "unclosed quote") || list[1].Msg != `unknown rule "rnge" (did you mean "range"?)` {
+		t.Errorf("errors %q, %q", list[0].Msg, list[1].Msg)
+	}
+}

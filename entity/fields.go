@@ -9,21 +9,6 @@ import (
 	"github.com/expose-go/expose/rules"
 )
 
-// FieldKind says what an output field holds.
-//
-// Deprecated: Use dsl.FieldKind, which FieldKind is an alias of: the kinds
-// of field are defined there.
-type FieldKind = dsl.FieldKind
-
-// The kinds of output field.
-//
-// Deprecated: Use dsl.FieldValue, dsl.FieldGroup and dsl.FieldRef.
-const (
-	ValueField = dsl.FieldValue // a value of a declared type
-	GroupField = dsl.FieldGroup // an object of fields read from the same input
-	RefField   = dsl.FieldRef   // an object, or a list of objects, made with another entity
-)
-
 // Field describes one output field of a compiled entity, for tools that
 // read declarations: documentation, test kits, sample generators. It is a
 // view of the plan; the request path never uses it.

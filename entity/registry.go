@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/suggest"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -316,7 +317,8 @@ func checkEntities(es []*Entity) dsl.ErrorList {
 		e       *Entity
 		request bool
 	}
-	probed := map[probe]error{} // each entity is made from {} once a direction
+	probed := map[probe]error{}       // each entity is made from {} once a direction
+	names := map[*Registry][]string{} // the entities a misspelt $ref may have meant
 	for _, e := range es {
 		e.checkFlags(&errs)
 		e.checkMergesOf(&errs)
@@ -325,7 +327,14 @@ func checkEntities(es []*Entity) dsl.ErrorList {
 			pos := n.decl.Pos // the field's place, in triples or in a file
 			pos.Part, pos.Offset = dsl.PartType, -1
 			if target == nil {
-				errs.Add(dsl.NewError(e.name, n.decl, pos, fmt.Sprintf("$%s names no entity", n.ref.name)))
+				if names[e.reg] == nil {
+					names[e.reg] = e.reg.Names()
+				}
+				if n.decl.TypePos != (dsl.Pos{}) { // zero in a declaration built by hand
+					pos = n.decl.TypePos
+				}
+				hint := suggest.DidYouMean(n.ref.name, names[e.reg], func(s string) string { return "$" + s })
+				errs.Add(dsl.NewError(e.name, n.decl, pos, fmt.Sprintf("$%s names no entity%s", n.ref.name, hint)))
 				continue
 			}
 			if !n.refDefault {
