@@ -133,12 +133,15 @@ func packageOf(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if _, err := os.Stat(dir); err != nil {
+		return "", fmt.Errorf("-o %s: no directory to write it in: %w", path, err)
+	}
 	p, err := build.ImportDir(dir, 0)
 	if err == nil && p.Name != "" {
 		return p.Name, nil
 	}
 	var noGo *build.NoGoError
-	if err != nil && !errors.As(err, &noGo) && !os.IsNotExist(err) {
+	if err != nil && !errors.As(err, &noGo) {
 		return "", fmt.Errorf("%w: -o %s: %v; give -package", errUsage, path, err)
 	}
 	if name := strings.ToLower(filepath.Base(dir)); token.IsIdentifier(name) && !token.IsKeyword(name) {

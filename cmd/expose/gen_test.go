@@ -150,7 +150,7 @@ func TestGenOutputFile(t *testing.T) {
 
 // TestGenOutputFileErrors: -o in a directory whose name is no package
 // name, without -package, is a usage error (exit 2); so is a -package
-// that is no identifier.
+// that is no identifier; -o in no directory is an error (exit 1).
 func TestGenOutputFileErrors(t *testing.T) {
 	src, err := os.ReadFile("testdata/users.entity")
 	if err != nil {
@@ -163,16 +163,18 @@ func TestGenOutputFileErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		args []string
+		code int
 		want string
 	}{
-		{"a directory name that is no package name", []string{"gen", "-f", "users.entity", "-o", "my-types/t.go"}, "give -package"},
-		{"a -package that is no identifier", []string{"gen", "-f", "users.entity", "-package", "my-types"}, `-package "my-types" is no Go identifier`},
+		{"a directory name that is no package name", []string{"gen", "-f", "users.entity", "-o", "my-types/t.go"}, 2, "give -package"},
+		{"a -package that is no identifier", []string{"gen", "-f", "users.entity", "-package", "my-types"}, 2, `-package "my-types" is no Go identifier`},
+		{"no directory", []string{"gen", "-f", "users.entity", "-o", "nodir/t.go"}, 1, "-o nodir/t.go: no directory to write it in"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, stdout, stderr := runBinary(t, dir, "", tt.args...)
-			if code != 2 || stdout != "" || !strings.Contains(stderr, tt.want) {
-				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, tt.want)
+			if code != tt.code || stdout != "" || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, stdout, stderr, tt.code, tt.want)
 			}
 		})
 	}
