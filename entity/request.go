@@ -168,17 +168,10 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err er
 	}
 	run.request, run.reqBody = true, src.body
 	run.maxOut = int(min(e.reg.requestOutputLimit(bodyLen), maxOutputLimit))
-	bp := bufPool.Get().(*[]byte)
-	run.base = 0
-	b := run.appendObject((*bp)[:0], p, &source{req: src}, e.reg.lim().Depth-1)
-	if len(b) > run.maxOut {
-		run.tooLarge()
-	}
-	err = run.err()
+	data, err := run.walkCopy(e, src)
 	if errors.Is(err, ErrTooLarge) {
 		err = requestTooLarge(err, run.maxOut)
 	}
-	data, err := copyOut(bp, b, err)
 	if err != nil {
 		return nil, err
 	}

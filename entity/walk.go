@@ -195,6 +195,8 @@ func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 //go:noinline
 func (r *run) appendTopOther(dst []byte, e *Entity, v any, depth int) []byte {
 	switch b := v.(type) {
+	case *requestSource: // MakeRequest's: an object
+		return r.appendObject(dst, e.view(r.dir), &source{req: b}, depth-1)
 	case []byte:
 		if b != nil {
 			return r.appendJSONTop(dst, e, b, depth)
