@@ -191,43 +191,30 @@ func generate(reg *entity.Registry, pkg string, names []string) (src []byte, err
 	// The structs, and those of the entities they reference, until none is
 	// missing.
 	made := map[string][2]*goStruct{}
-	for {
-		var todo []struct {
-			e   *entity.Entity
-			dir direction
-		}
+	for more := true; more; {
+		more = false
 		for _, e := range ents {
-			for dir := range 2 {
-				if want[e.Name()][dir] && made[e.Name()][dir] == nil {
-					todo = append(todo, struct {
-						e   *entity.Entity
-						dir direction
-					}{e, direction(dir)})
+			for _, dir := range []direction{response, request} {
+				if !want[e.Name()][dir] || made[e.Name()][dir] != nil {
+					continue
 				}
-			}
-		}
-		if len(todo) == 0 {
-			break
-		}
-		for _, t := range todo {
-			st, es := buildStruct(t.e, t.dir, tn)
-			st.name = tn.of(t.e.Name(), t.dir)
-			if st.name == "" {
-				id, _ := goName(t.e.Name())
-				d := t.e.Decl()
-				errs = append(errs, &dsl.Error{Entity: d.Name, Pos: d.Pos, Source: d.SourceLine,
-					Msg: "the entity's name makes no exported Go type name (" + whyNotExported(id) + "): rename the entity, or name the entities to generate without it"})
-			}
-			for _, e := range es {
-				errs = append(errs, e)
-			}
-			m := made[t.e.Name()]
-			m[t.dir] = st
-			made[t.e.Name()] = m
-			for _, ref := range refs(st.members) {
-				w := want[ref]
-				w[t.dir] = true
-				want[ref] = w
+				more = true
+				st, es := buildStruct(e, dir, tn)
+				if st.name = tn.of(e.Name(), dir); st.name == "" {
+					id, _ := goName(e.Name())
+					d := e.Decl()
+					errs = append(errs, &dsl.Error{Entity: d.Name, Pos: d.Pos, Source: d.SourceLine,
+						Msg: "the entity's name makes no exported Go type name (" + whyNotExported(id) + "): rename the entity, or name the entities to generate without it"})
+				}
+				errs = append(errs, es...)
+				m := made[e.Name()]
+				m[dir] = st
+				made[e.Name()] = m
+				for _, ref := range refs(st.members) {
+					w := want[ref]
+					w[dir] = true
+					want[ref] = w
+				}
 			}
 		}
 	}
@@ -327,8 +314,7 @@ func writeStructType(b *strings.Builder, ms []*member, dir direction, indent str
 			b.WriteString("\n")
 		}
 		if m.omitted != "" {
-			f := m.fields[0]
-			writeDoc(b, in, wrap(fmt.Sprintf("Field %q (from %s) is left out: %s.", f.Name, quotePath(f.From), m.omitted)))
+			writeDoc(b, in, wrap(m.omitted))
 			continue
 		}
 		writeDoc(b, in, doc)

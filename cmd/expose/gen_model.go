@@ -45,8 +45,8 @@ type member struct {
 	// one key, a group's field named like a sibling), or a from path.
 	fields []*entity.Field
 	exprs  []string // the Go type each of fields asked for
-	// omitted, when not empty, makes the member a comment only: a field
-	// whose from path cannot be a Go type beside the others.
+	// omitted, when not empty, makes the member this comment only: a
+	// field whose from path cannot be a Go type beside the others.
 	omitted string
 }
 
@@ -163,7 +163,6 @@ type placement struct {
 	steps []string
 	typ   *goType
 	field *entity.Field
-	decl  *dsl.Field
 	group bool // a group's from path: an anonymous struct its fields join
 }
 
@@ -188,7 +187,7 @@ func buildStruct(e *entity.Entity, dir direction, names typeNames) (*goStruct, [
 			}
 			if f.Kind == dsl.FieldGroup {
 				if dir == response && f.From != nil { // its fields are read from the object there
-					places = append(places, placement{steps: steps, typ: &goType{}, field: f, decl: d, group: true})
+					places = append(places, placement{steps: steps, typ: &goType{}, field: f, group: true})
 					walk(d.Fields, steps)
 				} else { // its fields sit beside its siblings
 					walk(d.Fields, prefix)
@@ -201,7 +200,7 @@ func buildStruct(e *entity.Entity, dir direction, names typeNames) (*goStruct, [
 					continue
 				}
 			}
-			places = append(places, placement{steps: steps, typ: fieldType(f, dir, names), field: f, decl: d})
+			places = append(places, placement{steps: steps, typ: fieldType(f, dir, names), field: f})
 		}
 	}
 	walk(decl.Fields, nil)
@@ -216,7 +215,12 @@ func buildStruct(e *entity.Entity, dir direction, names typeNames) (*goStruct, [
 			}
 			why = fmt.Sprintf("its path meets the member %q, of another type", p.steps[0])
 		}
-		top.members = append(top.members, &member{fields: []*entity.Field{p.field}, omitted: why})
+		what := "Field"
+		if p.group {
+			what = "Group"
+		}
+		top.members = append(top.members, &member{fields: []*entity.Field{p.field},
+			omitted: fmt.Sprintf("%s %q (read at %s) is left out: %s.", what, p.field.Name, quotePath(p.steps), why)})
 	}
 	st.members = top.members
 	nameMembers(st.members)
