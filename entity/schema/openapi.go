@@ -314,4 +314,3 @@ func (c *Components) put(name, from string, s map[string]any) error {
 	c.owner[name], c.schemas[name] = from, b
 	return nil
 }
-
