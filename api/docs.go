@@ -150,19 +150,14 @@ func pageOperation(method, pth string, op map[string]any, schemas, responses, sc
 		o.Params = append(o.Params, row{Name: jsonString(pm["name"]), In: jsonString(pm["in"]), Required: req, described: d})
 	}
 	if rb, ok := op["requestBody"].(map[string]any); ok {
-		content, _ := rb["content"].(map[string]any)
-		for _, media := range sortedKeys(content) {
-			mt, _ := content[media].(map[string]any)
-			s, _ := mt["schema"].(map[string]any)
-			o.BodyMedia = media
-			if name := componentOf(jsonString(s["$ref"])); name != "" {
-				o.BodyLink = name
-				s, _ = schemas[name].(map[string]any) // its fields, here
-			}
-			d := describe(s, "", 0)
-			o.Body = &d
-			break
+		var s map[string]any
+		o.BodyMedia, s = firstContent(rb)
+		if name := componentOf(jsonString(s["$ref"])); name != "" {
+			o.BodyLink = name
+			s, _ = schemas[name].(map[string]any) // its fields, here
 		}
+		d := describe(s, "", 0)
+		o.Body = &d
 	}
 	rs, _ := op["responses"].(map[string]any)
 	for _, status := range sortedKeys(rs) {
@@ -171,13 +166,9 @@ func pageOperation(method, pth string, op map[string]any, schemas, responses, sc
 			r, _ = responses[strings.TrimPrefix(ref, "#/components/responses/")].(map[string]any)
 		}
 		resp := response{Status: status, Desc: jsonString(r["description"])}
-		content, _ := r["content"].(map[string]any)
-		for _, media := range sortedKeys(content) {
-			mt, _ := content[media].(map[string]any)
-			s, _ := mt["schema"].(map[string]any)
-			resp.Media, resp.Link = media, componentOf(jsonString(s["$ref"]))
-			break
-		}
+		var s map[string]any
+		resp.Media, s = firstContent(r)
+		resp.Link = componentOf(jsonString(s["$ref"]))
 		if strings.HasPrefix(status, "4") || strings.HasPrefix(status, "5") {
 			o.Problems = append(o.Problems, resp)
 		} else {
@@ -185,6 +176,19 @@ func pageOperation(method, pth string, op map[string]any, schemas, responses, sc
 		}
 	}
 	return o
+}
+
+// firstContent returns the first media type of a request body's or a
+// response's content, and its schema.
+func firstContent(v map[string]any) (string, map[string]any) {
+	content, _ := v["content"].(map[string]any)
+	keys := sortedKeys(content)
+	if len(keys) == 0 {
+		return "", nil
+	}
+	mt, _ := content[keys[0]].(map[string]any)
+	s, _ := mt["schema"].(map[string]any)
+	return keys[0], s
 }
 
 // securityWords says a security requirement: the scheme's name and what

@@ -102,7 +102,9 @@ func TestDocsPageInBrowser(t *testing.T) {
 				case "Runtime.exceptionThrown":
 					t.Errorf("an exception: %s", e.Params)
 				case "Log.entryAdded":
-					var p struct{ Entry struct{ Level, Text, URL string } }
+					var p struct {
+						Entry struct{ Level, Text, URL string }
+					}
 					jsonDecode(t, e.Params, &p)
 					if p.Entry.Level == "error" {
 						t.Errorf("console error: %s (%s)", p.Entry.Text, p.Entry.URL)
