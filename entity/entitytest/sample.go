@@ -3,6 +3,7 @@ package entitytest
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,7 +32,12 @@ const sampleRefDepth = 2
 // then null (an empty list where the reference is required or has a
 // default). A field that omitnil or omitempty leaves out when its value is
 // null or empty is left out when its sample is, as Make leaves it out: the
-// payload holds nothing Make would not write.
+// payload holds nothing Make would not write. The cross-field rules
+// (entity.Field.Cross) hold as the library judges them: a field
+// excluded_with a present one is left out (null where the response always
+// writes its key; of two fields that exclude each other, the later), and a
+// field that required_if, required_with or required_without asks for holds
+// a value that is not null.
 //
 // Where no candidate passes every check (two rules that each want
 // something the other's candidate lacks, or a custom rule without a Sample
@@ -60,8 +66,8 @@ const sampleRefDepth = 2
 // in the wire form a client sends: each field under its key (after rename
 // and key case), groups as nested objects, the keys of a merged $ref in
 // the object that holds it, lazy and writeonly fields included, no
-// readonly field, and no header field (X-…), which a request reads from
-// its headers. Its values are those of the output sample (a formatted
+// readonly field, and no parameter (a path, query, header or cookie field,
+// or one named X-…), which a request reads outside its body. Its values are those of the output sample (a formatted
 // field's as an input of its type), so that a request of it makes the
 // output sample, and so that it fails exactly where the output sample
 // does not conform: at a field whose rules no candidate satisfies, and at
@@ -83,17 +89,38 @@ type sampler struct {
 	call []entity.Option
 }
 
+// sampled is one key of a sample's object, the JSON of its value, and
+// the field that writes it.
+type sampled struct {
+	key string
+	val []byte
+	f   *entity.Field
+}
+
 // object appends an object of fields: a response's.
 func (s *sampler) object(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret bool) []byte {
+	ms := s.members(nil, set, fields, depth, secret)
+	ms = s.cross(set, fields, ms, secret, false)
+	return appendMembers(dst, ms)
+}
+
+// appendMembers appends the object of members.
+func appendMembers(dst []byte, ms []sampled) []byte {
 	dst = append(dst, '{')
-	first := true
-	dst = s.members(dst, set, fields, depth, secret, &first)
+	for i, m := range ms {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = gjson.AppendJSONString(dst, m.key)
+		dst = append(dst, ':')
+		dst = append(dst, m.val...)
+	}
 	return append(dst, '}')
 }
 
-// members appends the members of an object of fields, each but the
-// object's first (first, which it clears) after a comma.
-func (s *sampler) members(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret bool, first *bool) []byte {
+// members appends to ms the members of an object of fields, those of a
+// merged reference's entity included.
+func (s *sampler) members(ms []sampled, set *rules.Set, fields []*entity.Field, depth int, secret bool) []sampled {
 	for _, f := range fields {
 		if f.Lazy {
 			continue // written only when a selection names it
@@ -101,90 +128,199 @@ func (s *sampler) members(dst []byte, set *rules.Set, fields []*entity.Field, de
 		sec := secret || f.Secret || f.WriteOnly
 		if f.Merge {
 			if t := f.Entity(); t != nil && depth < sampleRefDepth {
-				dst = s.members(dst, t.Registry().Rules(), t.Fields(s.call...), depth+1, sec, first)
+				ms = s.members(ms, t.Registry().Rules(), t.Fields(s.call...), depth+1, sec)
 			}
 			continue
 		}
-		mark, wasFirst := len(dst), *first
-		if !wasFirst {
-			dst = append(dst, ',')
-		}
-		*first = false
-		dst = gjson.AppendJSONString(dst, f.Key)
-		dst = append(dst, ':')
-		at := len(dst)
+		var v []byte
 		switch f.Kind {
 		case dsl.FieldGroup:
-			dst = s.object(dst, set, f.Fields, depth, sec)
+			v = s.object(nil, set, f.Fields, depth, sec)
 		case dsl.FieldRef:
 			if stub, ok := refStub(f, depth); ok {
-				dst = append(dst, stub...)
+				v = []byte(stub)
 			} else {
 				e := f.Entity()
-				dst = appendIf(dst, f.List, '[')
-				dst = s.object(dst, e.Registry().Rules(), e.Fields(s.call...), depth+1, sec)
-				dst = appendIf(dst, f.List, ']')
+				v = appendIf(nil, f.List, '[')
+				v = s.object(v, e.Registry().Rules(), e.Fields(s.call...), depth+1, sec)
+				v = appendIf(v, f.List, ']')
 			}
 		default:
-			dst = append(dst, sampleValue(set, f, sec)...)
+			v = sampleValue(set, f, sec)
 		}
-		if omits(f, dst[at:]) {
-			dst, *first = dst[:mark], wasFirst
+		if !omits(f, v) {
+			ms = append(ms, sampled{f.Key, v, f})
 		}
 	}
-	return dst
+	return ms
 }
 
 // inputObject appends an object of fields, a request's, in the wire form;
-// top says it is the body itself, whose header fields are left out.
+// top says it is the body itself, whose parameters are left out.
 func (s *sampler) inputObject(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret, top bool) []byte {
-	dst = append(dst, '{')
-	first := true
-	dst = s.inputMembers(dst, set, fields, depth, secret, top, &first)
-	return append(dst, '}')
+	ms := s.inputMembers(nil, set, fields, depth, secret, top)
+	ms = s.cross(set, fields, ms, secret, true)
+	return appendMembers(dst, ms)
 }
 
 // inputMembers is members for a request's object.
-func (s *sampler) inputMembers(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret, top bool, first *bool) []byte {
+func (s *sampler) inputMembers(ms []sampled, set *rules.Set, fields []*entity.Field, depth int, secret, top bool) []sampled {
 	for _, f := range fields {
-		if top && isHeaderName(f.Name) {
-			continue // read from the request's headers
+		if top && (f.In != "" || isHeaderName(f.Name)) {
+			continue // read from the request's path, query, headers or cookies
 		}
 		sec := secret || f.Secret || f.WriteOnly
 		if f.Merge {
 			if t := f.Entity(); t != nil && depth < sampleRefDepth {
-				dst = s.inputMembers(dst, t.Registry().Rules(), t.RequestFields(s.call...), depth+1, sec, false, first)
+				ms = s.inputMembers(ms, t.Registry().Rules(), t.RequestFields(s.call...), depth+1, sec, false)
 			}
 			continue
 		}
-		mark, wasFirst := len(dst), *first
-		if !wasFirst {
-			dst = append(dst, ',')
-		}
-		*first = false
-		dst = gjson.AppendJSONString(dst, f.Key)
-		dst = append(dst, ':')
-		at := len(dst)
+		var v []byte
 		switch f.Kind {
 		case dsl.FieldGroup:
-			dst = s.inputObject(dst, set, f.Fields, depth, sec, false)
+			v = s.inputObject(nil, set, f.Fields, depth, sec, false)
 		case dsl.FieldRef:
 			if stub, ok := refStub(f, depth); ok {
-				dst = append(dst, stub...)
+				v = []byte(stub)
 			} else {
 				e := f.Entity()
-				dst = appendIf(dst, f.List, '[')
-				dst = s.inputObject(dst, e.Registry().Rules(), e.RequestFields(s.call...), depth+1, sec, false)
-				dst = appendIf(dst, f.List, ']')
+				v = appendIf(nil, f.List, '[')
+				v = s.inputObject(v, e.Registry().Rules(), e.RequestFields(s.call...), depth+1, sec, false)
+				v = appendIf(v, f.List, ']')
 			}
 		default:
-			dst = append(dst, sampleInputValue(set, f, sec)...)
+			v = sampleInputValue(set, f, sec)
 		}
-		if !f.Required && omits(f, dst[at:]) {
-			dst, *first = dst[:mark], wasFirst // what the output leaves out, the input does not send
+		if f.Required || !omits(f, v) { // what the output leaves out, the input does not send
+			ms = append(ms, sampled{f.Key, v, f})
 		}
 	}
-	return dst
+	return ms
+}
+
+// cross makes the members ms of an object of fields satisfy the fields'
+// cross-field rules as the library judges them (present: there, and not
+// null): a field excluded_with a present one is left out (null where a
+// response cannot leave its key out; of two that exclude each other, the
+// later), and a field that a required_if,
+// required_with or required_without asks for gets a value that is not
+// null. A rule that names a field the object does not have (one the
+// call's flags hide) is not judged, as the library does not judge it.
+func (s *sampler) cross(set *rules.Set, fields []*entity.Field, ms []sampled, secret, input bool) []sampled {
+	byKey := map[string]*entity.Field{}
+	place := map[string]int{}
+	for i, f := range fields {
+		byKey[f.Key], place[f.Key] = f, i
+	}
+	find := func(key string) int {
+		for i, m := range ms {
+			if m.key == key && m.f == byKey[key] {
+				return i
+			}
+		}
+		return -1
+	}
+	present := func(key string) bool {
+		i := find(key)
+		return i >= 0 && string(ms[i].val) != "null"
+	}
+	// Each pass may make a field present that another rule names; a
+	// declaration's rules settle within as many passes as there are.
+	for range 1 + countCross(fields) {
+		changed := false
+		for i := len(fields) - 1; i >= 0; i-- { // the later of two fields that exclude each other goes
+			t := fields[i]
+			for _, cr := range t.Cross {
+				if !judged(cr, byKey) {
+					continue
+				}
+				anyPresent, nonePresent := false, true
+				for _, k := range cr.Fields {
+					if present(k) {
+						anyPresent, nonePresent = true, false
+					}
+				}
+				switch cr.Rule {
+				case "excluded_with":
+					if anyPresent && present(t.Key) {
+						i := find(t.Key)
+						if !input && !t.Optional() && t.Nullable() {
+							ms[i].val = []byte("null")
+						} else {
+							ms = append(ms[:i], ms[i+1:]...)
+						}
+						changed = true
+					}
+					continue
+				case "required_if":
+					anyPresent = false
+					if i := find(cr.Fields[0]); i >= 0 {
+						for _, v := range cr.Values {
+							anyPresent = anyPresent || bytes.Equal(ms[i].val, v)
+						}
+					}
+				case "required_without":
+					anyPresent = nonePresent
+				}
+				if !anyPresent || present(t.Key) || t.Kind != dsl.FieldValue {
+					continue
+				}
+				v := sampleValue(set, withoutDefault(t), secret || t.Secret || t.WriteOnly)
+				if string(v) == "null" {
+					continue
+				}
+				if i := find(t.Key); i >= 0 {
+					ms[i].val = v
+				} else {
+					at := len(ms)
+					for j, m := range ms {
+						if p, ok := place[m.key]; ok && m.f == byKey[m.key] && p > place[t.Key] {
+							at = j
+							break
+						}
+					}
+					ms = slices.Insert(ms, at, sampled{t.Key, v, t})
+				}
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return ms
+}
+
+// judged reports whether the library judges a cross-field rule in an
+// object of the fields byKey: every field it names is one of them.
+func judged(cr entity.CrossRule, byKey map[string]*entity.Field) bool {
+	for _, k := range cr.Fields {
+		if byKey[k] == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// countCross counts the cross-field rules of fields.
+func countCross(fields []*entity.Field) int {
+	n := 0
+	for _, f := range fields {
+		n += len(f.Cross)
+	}
+	return n
+}
+
+// withoutDefault returns f without its default, for a value that is not
+// the default's null.
+func withoutDefault(f *entity.Field) *entity.Field {
+	if !f.HasDefault || string(f.Default) != "null" {
+		return f
+	}
+	c := *f
+	c.HasDefault, c.Default = false, nil
+	return &c
 }
 
 // isHeaderName reports whether a top-level field is read from a request's
