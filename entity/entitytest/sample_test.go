@@ -497,3 +497,22 @@ func TestSampleSatisfiesCrossRules(t *testing.T) {
 		})
 	}
 }
+
+// TestSampleInputLeavesParametersOut: a request body holds no field a
+// request reads from its path, query, headers or cookies.
+func TestSampleInputLeavesParametersOut(t *testing.T) {
+	e, err := entity.NewRegistry().Expose("e",
+		"id", "number", "path",
+		"limit", "number", "query",
+		"lang", "string", "header 'Accept-Language'",
+		"sid", "string", "cookie",
+		"X-Trace", "string", "",
+		"name", "string", "req",
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(Sample(e, Input)), `{"name":"sample"}`; got != want {
+		t.Errorf("Sample(Input) = %s, want %s", got, want)
+	}
+}
