@@ -28,9 +28,11 @@ const (
 	// the fields of [entity.Entity.RequestFields] under the keys a client sends,
 	// groups as nested objects, required where `req` has no default to fill
 	// it, every form strict input converts without loss ("27" for a
-	// number); other keys are allowed (they are dropped). Header fields (X-)
-	// of the top level are not in it: a request reads them from its
-	// headers. Writeonly fields are marked writeOnly.
+	// number); other keys are allowed (they are dropped). The parameters
+	// of the top level (path, query, header and cookie fields, X- ones
+	// included: entity.Field.In) are not in it: a request reads them
+	// outside its body (see Components.Parameters). Writeonly fields are
+	// marked writeOnly.
 	Request
 	// Patch describes the body of a JSON Merge Patch (RFC 7396,
 	// entity.MergePatchType) that [entity.Entity.Patch] reads: the body
