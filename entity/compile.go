@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/suggest"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -24,7 +25,9 @@ type compiler struct {
 }
 
 // compile builds the entity for decl. References are resolved to slots of
-// reg, created empty for names not declared yet.
+// reg, created empty for names not declared yet. On error the entity
+// holds what compiled, for more error reports only (LoadFS checks its
+// references and flags): it is never exposed.
 func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
 	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl, methods: decl.Methods, cache: new(entityCache)}}
 	if !reg.keyCase.valid() {
@@ -35,7 +38,7 @@ func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
 	c.checkMerges(c.ent.base)
 	c.views()
 	if err := c.errs.Err(); err != nil {
-		return nil, err
+		return c.ent, err
 	}
 	c.ent.newFlags = c.flags
 	return c.ent, nil
@@ -116,7 +119,14 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			c.errorf(f, f.Pos, "%q is a header field (its name starts with X-), which a request reads from its headers: declare it at the top level of the entity, not in a group", f.Name)
 		}
 	}
+	if f.Kind == dsl.FieldValue && f.Type == rules.Null {
+		// Its type is in error (dsl.ParsePartial): only its rules' names
+		// can be judged, so that the error hides no other.
+		c.ruleNames(f)
+		return n, false
+	}
 	var defRule, msgRule, exRule *dsl.Rule
+	n.doc = f.Doc // the comment above it in a file; a doc directive says otherwise
 	renamed := false
 	for _, r := range f.Rules {
 		switch rules.LookupDirective(r.Name) {
@@ -230,6 +240,9 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	case dsl.FieldGroup:
 		for _, r := range f.Rules {
 			if d := rules.LookupDirective(r.Name); !slices.Contains(groupDirectives, d) && !d.Source() {
+				if c.unknownRule(f, r, directiveNames(groupDirectives), ": a group takes only "+directiveList(groupDirectives)) {
+					continue
+				}
 				if d == rules.DirectiveOmitNil {
 					c.errorf(f, r.Pos, "omitnil cannot apply to a group, which is never null: omitempty leaves out an empty one")
 					continue
@@ -248,6 +261,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 					c.errorf(f, r.Args[0].Pos, "a default on a reference takes no value: a bare default makes %q from an empty input", f.Ref)
 				}
 			case d == rules.NotDirective && f.List && listRules[strings.ToLower(r.Name)], d.Source(), d.Cross():
+			case !slices.Contains(refDirectives, d) && c.unknownRule(f, r, directiveNames(refDirectives), fmt.Sprintf(": a reference ($%s) takes only %s", f.Ref, directiveList(refDirectives))):
 			case !slices.Contains(refDirectives, d):
 				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only %s", r.Name, f.Ref, directiveList(refDirectives))
 			}
@@ -322,6 +336,48 @@ func (c *compiler) source(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directive)
 
 // listRules are the rules a []$name takes, on its count of elements.
 var listRules = map[string]bool{"min": true, "max": true, "range": true, "minmax": true, "len": true}
+
+// ruleNames reports the rules of f that name no rule nor directive.
+func (c *compiler) ruleNames(f *dsl.Field) {
+	for _, r := range f.Rules {
+		if rules.LookupDirective(r.Name) == rules.NotDirective {
+			c.unknownRule(f, r, nil, "")
+		}
+	}
+}
+
+// unknownRule reports r when it names no rule of the registry nor a
+// directive, with the nearest of the names of candidates (of every rule
+// and directive when candidates is nil), else with what, and says whether
+// it did.
+func (c *compiler) unknownRule(f *dsl.Field, r *dsl.Rule, candidates []string, what string) bool {
+	if rules.LookupDirective(r.Name) != rules.NotDirective {
+		return false
+	}
+	if _, ok := c.reg.rules.Lookup(r.Name); ok {
+		return false
+	}
+	if candidates == nil {
+		candidates = append(c.reg.rules.Names(), rules.Reserved...)
+	}
+	if hint := suggest.DidYouMean(r.Name, candidates, strconv.Quote); hint != "" {
+		what = hint
+	}
+	c.errorf(f, r.Pos, "unknown rule %q%s", r.Name, what)
+	return true
+}
+
+// directiveNames returns the names of the directives ds and their
+// aliases.
+func directiveNames(ds []rules.Directive) []string {
+	var names []string
+	for _, name := range rules.Reserved {
+		if slices.Contains(ds, rules.LookupDirective(name)) {
+			names = append(names, name)
+		}
+	}
+	return names
+}
 
 // directiveList names directives for an error message: "rename, msg and
 // lazy".
@@ -411,7 +467,7 @@ func (c *compiler) noArgs(f *dsl.Field, r *dsl.Rule) {
 func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 	def, ok := c.reg.rules.Lookup(name)
 	if !ok {
-		c.errorf(f, r.Pos, "unknown rule %q", r.Name)
+		c.unknownRule(f, r, nil, "")
 		return
 	}
 	typ := f.Type

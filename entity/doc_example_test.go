@@ -3,6 +3,7 @@ package entity_test
 import (
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/expose-go/expose/entity"
 )
@@ -44,5 +45,23 @@ func TestDocAndExample(t *testing.T) {
 				t.Errorf("got %v, want an error saying %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestDocFromFileComments: in a .entity file the comment lines directly
+// above a field are its description; a doc directive says otherwise.
+func TestDocFromFileComments(t *testing.T) {
+	reg := entity.NewRegistry()
+	src := "# A customer of the shop.\ncustomer {\n  # Where we write to.\n  email  string  email\n\n  # detached by the blank line\n\n  name   string  doc 'what they are called'\n}\n"
+	if err := reg.LoadFS(fstest.MapFS{"c.entity": {Data: []byte(src)}}, "*.entity"); err != nil {
+		t.Fatal(err)
+	}
+	e := reg.Lookup("customer")
+	if d := e.Decl().Doc; d != "A customer of the shop." {
+		t.Errorf("entity doc %q", d)
+	}
+	fs := e.Fields()
+	if fs[0].Doc != "Where we write to." || fs[1].Doc != "what they are called" {
+		t.Errorf("docs %q, %q", fs[0].Doc, fs[1].Doc)
 	}
 }

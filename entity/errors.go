@@ -703,7 +703,7 @@ func (e *Entity) Fail(req *http.Request, err error, fields ...*FieldError) error
 		return err
 	}
 	cat, li := out.lang.catalogs(), out.lang.li
-	limit := e.reg.MaxErrors()
+	limit := e.reg.lim().Errors
 	for _, f := range fields {
 		if f == nil {
 			continue

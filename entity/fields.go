@@ -9,21 +9,6 @@ import (
 	"github.com/expose-go/expose/rules"
 )
 
-// FieldKind says what an output field holds.
-//
-// Deprecated: Use dsl.FieldKind, which FieldKind is an alias of: the kinds
-// of field are defined there.
-type FieldKind = dsl.FieldKind
-
-// The kinds of output field.
-//
-// Deprecated: Use dsl.FieldValue, dsl.FieldGroup and dsl.FieldRef.
-const (
-	ValueField = dsl.FieldValue // a value of a declared type
-	GroupField = dsl.FieldGroup // an object of fields read from the same input
-	RefField   = dsl.FieldRef   // an object, or a list of objects, made with another entity
-)
-
 // Field describes one output field of a compiled entity, for tools that
 // read declarations: documentation, test kits, sample generators. It is a
 // view of the plan; the request path never uses it.
@@ -215,25 +200,6 @@ func (f *Field) Optional() bool {
 	return f.Lazy || len(f.If) > 0 || len(f.Unless) > 0 || f.Since != "" || f.Until != "" ||
 		f.OmitNil || f.OmitEmpty || f.WriteOnly
 }
-
-// WrittenByDefault reports whether a response without options (no
-// selection, no flags, no version) writes the field: it is not lazy nor
-// writeonly, has no `if`, and no other field of a later version range
-// writes its key.
-func (f *Field) WrittenByDefault() bool {
-	if f == nil {
-		return false
-	}
-	n := f.node
-	return n == nil || !n.lazy && !n.writeOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed())
-}
-
-// ReadByDefault reports whether a request without options (MakeRequest,
-// Bind) reads and checks the field: every field but readonly ones, those
-// whose `if` holds no flag of the call and those another field of a later
-// version range reads. (A lazy field is read: a selection never skips a
-// check.)
-func (f *Field) ReadByDefault() bool { return f != nil && f.node.readByDefault() }
 
 // readByDefault is Field.ReadByDefault's answer for n.
 func (n *node) readByDefault() bool {

@@ -104,7 +104,7 @@ type run struct {
 func (r *run) init(e *Entity, opts []Option) {
 	r.ent = e
 	r.elem = -1
-	r.maxOut = int(min(e.reg.MaxOutputBytes(), maxOutputLimit))
+	r.maxOut = int(min(e.reg.lim().OutputBytes, maxOutputLimit))
 	if e.slot != nil {
 		r.pin(e.slot, e) // recursive references see this very entity
 	}
@@ -175,7 +175,7 @@ const (
 // appendTop writes v, an object or a list of objects, made with e.
 func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 	r.base = len(dst)
-	depth := e.reg.MaxDepth()
+	depth := e.reg.lim().Depth
 	if m, ok := v.(map[string]any); ok && m != nil && r.top != topList { // the common case first
 		dst = r.appendObject(dst, e.view(r.dir), &source{ma: m}, depth-1)
 	} else {
@@ -195,6 +195,8 @@ func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 //go:noinline
 func (r *run) appendTopOther(dst []byte, e *Entity, v any, depth int) []byte {
 	switch b := v.(type) {
+	case *requestSource: // MakeRequest's: an object
+		return r.appendObject(dst, e.view(r.dir), &source{req: b}, depth-1)
 	case []byte:
 		if b != nil {
 			return r.appendJSONTop(dst, e, b, depth)

@@ -15,11 +15,14 @@ var fmtCmd = &command{
 	usage: "[-w] [-l] [-f FILE]… FILE…",
 	help: `Fmt prints the files in the canonical form: two spaces of indentation a
 level, the names, types and rules of an entity's or a group's fields in aligned
-columns, one blank line between entities, comments kept. A file with syntax
-errors is left as it is and its errors are printed (exit status 1).
+columns, one blank line between entities, comments kept (those directly above
+an entity or a field, its description, stay attached to it). A file with
+syntax errors is left as it is and its errors are printed (exit status 1); so
+is an error writing the standard output.
 
   -w             write the result to the file instead of printing it (only
-                 files that change are written)
+                 files that change are written; a symbolic link's target is
+                 written, and the link kept)
   -l             print the names of the files whose form is not canonical
 `,
 	run: runFmt,
@@ -61,13 +64,15 @@ func runFmt(env *env, args []string) error {
 			failed = true
 			continue
 		}
-		out, err := f.Format()
+		out, err := f.Print()
 		if err != nil {
 			return err
 		}
 		changed := !bytes.Equal(src, out)
 		if *list && changed {
-			fmt.Fprintln(env.stdout, p)
+			if _, err := fmt.Fprintln(env.stdout, p); err != nil {
+				return err // a cut list must not pass for a whole one
+			}
 		}
 		switch {
 		case *write:
@@ -78,7 +83,9 @@ func runFmt(env *env, args []string) error {
 				}
 			}
 		case !*list:
-			env.stdout.Write(out)
+			if _, err := env.stdout.Write(out); err != nil {
+				return err // a cut file must not pass for a formatted one
+			}
 		}
 	}
 	if failed {
@@ -87,10 +94,16 @@ func runFmt(env *env, args []string) error {
 	return nil
 }
 
-// writeFile replaces the file at path with data as gofmt -w does: written
-// to a temporary file in the same directory, with the file's mode, then
-// renamed over it, so that a failure never leaves the file cut short.
+// writeFile replaces the file at path with data: written to a temporary
+// file in the same directory, with the file's mode, then renamed over it,
+// so that a failure never leaves the file cut short. A symbolic link is
+// followed, as gofmt -w follows it: the file it points to is replaced and
+// the link is kept.
 func writeFile(path string, data []byte) error {
+	path, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return err
