@@ -233,7 +233,7 @@ func TestOperationsReachTheDocument(t *testing.T) {
 		{"a derived operationId", []string{"paths", "/customers/{id}", "patch", "operationId"}, `"patchCustomersById"`},
 		{"tags", []string{"paths", "/orders", "post", "tags"}, `["orders"]`},
 		{"a typed path parameter", []string{"paths", "/customers/{id}", "get", "parameters"},
-			`[{"description":"the customer","in":"path","name":"id","required":true,"schema":{"maximum":9223372036854775807,"minimum":1,"type":"integer"}}]`},
+			`[{"description":"The customer.","in":"path","name":"id","required":true,"schema":{"maximum":9223372036854775807,"minimum":1,"type":"integer"}}]`},
 		{"the PATCH's path from its Params entity", []string{"paths", "/customers/{id}", "patch", "parameters", "0", "schema", "minimum"}, `1`},
 		{"a merge patch body", []string{"paths", "/customers/{id}", "patch", "requestBody", "content"},
 			`{"application/merge-patch+json":{"schema":{"$ref":"#/components/schemas/customer.patch"}}}`},
@@ -247,7 +247,7 @@ func TestOperationsReachTheDocument(t *testing.T) {
 		{"a cross-field rule", []string{"components", "schemas", "order.request", "allOf", "0", "description"}, `"\"ship\" is required when \"delivery\" is \"ship\""`},
 		{"no admin-only field in the public document", []string{"components", "schemas", "customer", "properties", "loyalty_points"}, `null`},
 		{"no secret example", []string{"components", "schemas", "customer.request", "properties", "password", "examples"}, `null`},
-		{"a description", []string{"components", "schemas", "customer", "properties", "name", "description"}, `"the full name"`},
+		{"a description", []string{"components", "schemas", "customer", "properties", "name", "description"}, `"The full name."`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -280,5 +280,24 @@ func TestDocumentServerError(t *testing.T) {
 		if rec.Header().Get("Content-Security-Policy") != "" {
 			t.Errorf("%s: a problem with the docs page's policy", path)
 		}
+	}
+}
+
+// TestEntityDescriptions: the comment above an entity in its file is its
+// component schema's description, in every mode, and on the docs page.
+func TestEntityDescriptions(t *testing.T) {
+	_, a := shopAPI(t, api.Config{})
+	doc, err := a.OpenAPI(api.Audience{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"customer", "customer.request", "customer.patch", "address", "order.request", "customer_list"} {
+		if got := at(t, doc, "components", "schemas", name, "description"); got == "null" {
+			t.Errorf("component %s has no description", name)
+		}
+	}
+	docs, _ := a.Docs(api.Audience{})
+	if !strings.Contains(string(docs), "A customer of the shop.") {
+		t.Errorf("the docs page lacks the customer's description")
 	}
 }

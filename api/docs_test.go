@@ -29,7 +29,7 @@ func TestDocsPage(t *testing.T) {
 		`id="op-getCustomer"`, `id="op-patchCustomersById"`, `id="op-postOrders"`, `id="op-getOrdersById"`, `id="op-postCustomers"`, `id="op-getCustomers"`,
 		`id="schema-customer"`, `id="schema-customer.request"`, `id="schema-customer.patch"`, `id="schema-Problem"`,
 		`<code>application/merge-patch&#43;json</code>`,
-		"the full name", `Example: <code>&#34;Ann Lee&#34;</code>`, // a description and an example
+		"The full name.", `Example: <code>&#34;Ann Lee&#34;</code>`, // a description and an example
 		"1–100 characters", "from 1 to 1000", "1–50 items", // rules in words
 		`one of <code>&#34;bronze&#34;</code>, <code>&#34;silver&#34;</code>, <code>&#34;gold&#34;</code>`,
 		`&#34;ship&#34; is required when &#34;delivery&#34; is &#34;ship&#34;`, // a cross-field rule

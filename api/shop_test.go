@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"os"
 	"testing"
 
 	"github.com/expose-go/expose/api"
@@ -13,57 +14,16 @@ import (
 // a secret writeonly one, a PATCH, a cross-field rule and a secured
 // operation, which the tests of the package serve.
 
-// shopEntities declares the shop's entities in a new registry.
+// shopEntities declares the shop's entities (testdata/shop.entity) in a
+// new registry.
 func shopEntities(t testing.TB) *entity.Registry {
 	t.Helper()
 	reg := entity.NewRegistry()
 	if err := reg.DeclareFlags("admin"); err != nil {
 		t.Fatal(err)
 	}
-	decls := [][]string{
-		{"address",
-			"city", "string", "req | min 1 | max 100 | doc 'the city or town' | example 'Oslo'",
-			"zip", "string", "req | regex '^[0-9]{4,5}$' | example '0150'",
-		},
-		{"customer",
-			"id", "number", "readonly | doc 'assigned by the server' | example 42",
-			"name", "string", "req | min 1 | max 100 | doc 'the full name' | example 'Ann Lee'",
-			"email", "string", "req | email | example 'ann@example.com'",
-			"password", "string", "writeonly | req | min 8 | secret | example 'correct horse'",
-			"tier", "string", "in bronze silver gold | default bronze",
-			"address", "$address", "req",
-			"created_at", "date", "readonly",
-			"loyalty_points", "number", "if 'admin' | readonly | doc 'points earned, for the staff'",
-		},
-		{"customer_ref", "id", "number", "path | min 1 | doc 'the customer'"},
-		{"customer_query",
-			"limit", "number", "query | range 1 100 | default 20 | doc 'how many customers at most'",
-			"offset", "number", "query | min 0 | default 0 | doc 'how many to skip'",
-			"fields", "string", "query | max 200 | doc 'a field selection: list(id,name)'",
-		},
-		{"customer_list",
-			"offset", "number", "req",
-			"limit", "number", "req",
-			"list", "[]$customer", "req",
-		},
-		{"order_item",
-			"sku", "string", "req | min 1 | max 40",
-			"quantity", "number", "req | range 1 1000",
-		},
-		{"order",
-			"id", "number", "readonly",
-			"customer_id", "number", "req | doc 'the customer who orders'",
-			"items", "[]$order_item", "req | range 1 50",
-			"delivery", "string", "req | in ship pickup",
-			"ship", "$address", "required_if delivery ship | doc 'where to ship the order'",
-			"status", "string", "readonly | in pending shipped",
-		},
-		{"order_ref", "id", "number", "path | min 1"},
-	}
-	for _, d := range decls {
-		if _, err := reg.Expose(d[0], d[1:]...); err != nil {
-			t.Fatalf("Expose(%q): %v", d[0], err)
-		}
+	if err := reg.LoadFS(os.DirFS("testdata"), "shop.entity"); err != nil {
+		t.Fatal(err)
 	}
 	return reg
 }

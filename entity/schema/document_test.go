@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/expose-go/expose/entity"
 	"github.com/expose-go/expose/entity/schema"
@@ -219,5 +220,27 @@ func TestOpenAPIOperationRecords(t *testing.T) {
 				t.Errorf("%s = %s\nwant %s", strings.Join(tt.path, "/"), got, tt.want)
 			}
 		})
+	}
+}
+
+// TestDescriptionsFromFiles: in an .entity file the comment lines above an
+// entity and a field are the descriptions of their schemas.
+func TestDescriptionsFromFiles(t *testing.T) {
+	reg := entity.NewRegistry()
+	fsys := fstest.MapFS{"shop.entity": {Data: []byte("# A customer of the shop.\ncustomer {\n  # The full name.\n  name  string  req\n}\n")}}
+	if err := reg.LoadFS(fsys, "*.entity"); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []schema.Mode{schema.Response, schema.Request, schema.Patch} {
+		doc, err := schema.JSON(reg.MustLookup("customer"), mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := at(t, doc, "description"); got != `"A customer of the shop."` {
+			t.Errorf("%s: the entity's description %s", mode, got)
+		}
+		if got := at(t, doc, "properties", "name", "description"); got != `"The full name."` {
+			t.Errorf("%s: the field's description %s", mode, got)
+		}
 	}
 }

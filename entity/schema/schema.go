@@ -88,8 +88,9 @@ var errNilEntity = errors.New("schema: a nil *entity.Entity (Lookup finds nothin
 // Warnings, never dropped silently. Nothing of a secret field's values is
 // published: no enum, pattern, const or default.
 //
-// The schema of a field holds its description ([entity.Field.Doc]) as
-// "description" and its example ([entity.Field.Example]) as "examples"
+// The schema of an entity holds its description (in a file, the comment
+// lines above it: dsl.Entity.Doc) as "description", and so does a field's
+// ([entity.Field.Doc]); a field's example ([entity.Field.Example]) as "examples"
 // (but a secret field's, and in a request a formatted field's, whose
 // example is what the format writes); an object's cross-field rules
 // ([entity.Field.Cross]) are said as the library judges them: a field is
@@ -222,7 +223,11 @@ func (g *gen) fields(e *entity.Entity) []*entity.Field {
 // body, whose parameters (path, query, header and cookie fields) are not
 // keys.
 func (g *gen) entity(e *entity.Entity, top bool) map[string]any {
-	return g.object(e, g.fields(e), top, "")
+	s := g.object(e, g.fields(e), top, "")
+	if d := e.Decl(); d != nil && d.Doc != "" {
+		s["description"] = d.Doc // in a file, the comment above the entity
+	}
+	return s
 }
 
 // entityIn returns the schema of e, a referenced entity, in mode.
