@@ -221,7 +221,7 @@ func securityWords(name string, scheme any, scopes []any) string {
 		out += ", scopes " + strings.Join(l, ", ")
 	}
 	if d := jsonString(s["description"]); d != "" {
-		out += ". " + d
+		out += " — " + d
 	}
 	return out
 }

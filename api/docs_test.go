@@ -34,7 +34,7 @@ func TestDocsPage(t *testing.T) {
 		`one of <code>&#34;bronze&#34;</code>, <code>&#34;silver&#34;</code>, <code>&#34;gold&#34;</code>`,
 		`&#34;ship&#34; is required when &#34;delivery&#34; is &#34;ship&#34;`, // a cross-field rule
 		"no customer has this id", "a customer has this e-mail address", // the handlers' own errors
-		"bearer: HTTP bearer (JWT)",
+		"bearer: HTTP bearer (JWT) — a token of the shop&#39;s staff",
 		`<a href="./openapi.json">`,
 	} {
 		if !strings.Contains(page, want) {
