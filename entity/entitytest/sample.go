@@ -3,7 +3,6 @@ package entitytest
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"strings"
 	"time"
 
@@ -89,145 +88,178 @@ type sampler struct {
 	call []entity.Option
 }
 
-// sampled is one key of a sample's object, the JSON of its value, and
-// the field that writes it.
-type sampled struct {
-	key string
-	val []byte
-	f   *entity.Field
-}
-
 // object appends an object of fields: a response's.
 func (s *sampler) object(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret bool) []byte {
-	ms := s.members(nil, set, fields, depth, secret)
-	ms = s.cross(set, fields, ms, secret, false)
-	return appendMembers(dst, ms)
-}
-
-// appendMembers appends the object of members.
-func appendMembers(dst []byte, ms []sampled) []byte {
 	dst = append(dst, '{')
-	for i, m := range ms {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = gjson.AppendJSONString(dst, m.key)
-		dst = append(dst, ':')
-		dst = append(dst, m.val...)
-	}
+	first := true
+	dst = s.members(dst, set, fields, depth, secret, &first, s.cross(set, fields, depth, secret, false, false))
 	return append(dst, '}')
 }
 
-// members appends to ms the members of an object of fields, those of a
-// merged reference's entity included.
-func (s *sampler) members(ms []sampled, set *rules.Set, fields []*entity.Field, depth int, secret bool) []sampled {
+// members appends the members of an object of fields, each but the
+// object's first (first, which it clears) after a comma, as the
+// cross-field decisions d say (nil: none).
+func (s *sampler) members(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret bool, first *bool, d decisions) []byte {
 	for _, f := range fields {
-		if f.Lazy {
-			continue // written only when a selection names it
+		if f.Lazy || d[f].skip {
+			continue // written only when a selection names it; excluded by a present field
 		}
 		sec := secret || f.Secret || f.WriteOnly
 		if f.Merge {
 			if t := f.Entity(); t != nil && depth < sampleRefDepth {
-				ms = s.members(ms, t.Registry().Rules(), t.Fields(s.call...), depth+1, sec)
+				dst = s.members(dst, t.Registry().Rules(), t.Fields(s.call...), depth+1, sec, first, nil)
 			}
 			continue
 		}
-		var v []byte
-		switch f.Kind {
-		case dsl.FieldGroup:
-			v = s.object(nil, set, f.Fields, depth, sec)
-		case dsl.FieldRef:
+		mark, wasFirst := len(dst), *first
+		if !wasFirst {
+			dst = append(dst, ',')
+		}
+		*first = false
+		dst = gjson.AppendJSONString(dst, f.Key)
+		dst = append(dst, ':')
+		at := len(dst)
+		switch {
+		case d[f].val != nil:
+			dst = append(dst, d[f].val...)
+		case f.Kind == dsl.FieldGroup:
+			dst = s.object(dst, set, f.Fields, depth, sec)
+		case f.Kind == dsl.FieldRef:
 			if stub, ok := refStub(f, depth); ok {
-				v = []byte(stub)
+				dst = append(dst, stub...)
 			} else {
 				e := f.Entity()
-				v = appendIf(nil, f.List, '[')
-				v = s.object(v, e.Registry().Rules(), e.Fields(s.call...), depth+1, sec)
-				v = appendIf(v, f.List, ']')
+				dst = appendIf(dst, f.List, '[')
+				dst = s.object(dst, e.Registry().Rules(), e.Fields(s.call...), depth+1, sec)
+				dst = appendIf(dst, f.List, ']')
 			}
 		default:
-			v = sampleValue(set, f, sec)
+			dst = append(dst, sampleValue(set, f, sec)...)
 		}
-		if !omits(f, v) {
-			ms = append(ms, sampled{f.Key, v, f})
+		if omits(f, dst[at:]) {
+			dst, *first = dst[:mark], wasFirst
 		}
 	}
-	return ms
+	return dst
 }
 
 // inputObject appends an object of fields, a request's, in the wire form;
 // top says it is the body itself, whose parameters are left out.
 func (s *sampler) inputObject(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret, top bool) []byte {
-	ms := s.inputMembers(nil, set, fields, depth, secret, top)
-	ms = s.cross(set, fields, ms, secret, true)
-	return appendMembers(dst, ms)
+	dst = append(dst, '{')
+	first := true
+	dst = s.inputMembers(dst, set, fields, depth, secret, top, &first, s.cross(set, fields, depth, secret, true, top))
+	return append(dst, '}')
 }
 
 // inputMembers is members for a request's object.
-func (s *sampler) inputMembers(ms []sampled, set *rules.Set, fields []*entity.Field, depth int, secret, top bool) []sampled {
+func (s *sampler) inputMembers(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret, top bool, first *bool, d decisions) []byte {
 	for _, f := range fields {
-		if top && (f.In != "" || isHeaderName(f.Name)) {
-			continue // read from the request's path, query, headers or cookies
+		if top && isParam(f) || d[f].skip {
+			continue // read from the request's path, query, headers or cookies; excluded by a present field
 		}
 		sec := secret || f.Secret || f.WriteOnly
 		if f.Merge {
 			if t := f.Entity(); t != nil && depth < sampleRefDepth {
-				ms = s.inputMembers(ms, t.Registry().Rules(), t.RequestFields(s.call...), depth+1, sec, false)
+				dst = s.inputMembers(dst, t.Registry().Rules(), t.RequestFields(s.call...), depth+1, sec, false, first, nil)
 			}
 			continue
 		}
-		var v []byte
-		switch f.Kind {
-		case dsl.FieldGroup:
-			v = s.inputObject(nil, set, f.Fields, depth, sec, false)
-		case dsl.FieldRef:
+		mark, wasFirst := len(dst), *first
+		if !wasFirst {
+			dst = append(dst, ',')
+		}
+		*first = false
+		dst = gjson.AppendJSONString(dst, f.Key)
+		dst = append(dst, ':')
+		at := len(dst)
+		switch {
+		case d[f].val != nil:
+			dst = append(dst, d[f].val...)
+		case f.Kind == dsl.FieldGroup:
+			dst = s.inputObject(dst, set, f.Fields, depth, sec, false)
+		case f.Kind == dsl.FieldRef:
 			if stub, ok := refStub(f, depth); ok {
-				v = []byte(stub)
+				dst = append(dst, stub...)
 			} else {
 				e := f.Entity()
-				v = appendIf(nil, f.List, '[')
-				v = s.inputObject(v, e.Registry().Rules(), e.RequestFields(s.call...), depth+1, sec, false)
-				v = appendIf(v, f.List, ']')
+				dst = appendIf(dst, f.List, '[')
+				dst = s.inputObject(dst, e.Registry().Rules(), e.RequestFields(s.call...), depth+1, sec, false)
+				dst = appendIf(dst, f.List, ']')
 			}
 		default:
-			v = sampleInputValue(set, f, sec)
+			dst = append(dst, sampleInputValue(set, f, sec)...)
 		}
-		if f.Required || !omits(f, v) { // what the output leaves out, the input does not send
-			ms = append(ms, sampled{f.Key, v, f})
+		if !f.Required && omits(f, dst[at:]) {
+			dst, *first = dst[:mark], wasFirst // what the output leaves out, the input does not send
 		}
 	}
-	return ms
+	return dst
 }
 
-// cross makes the members ms of an object of fields satisfy the fields'
-// cross-field rules as the library judges them (present: there, and not
-// null): a field excluded_with a present one is left out (null where a
-// response cannot leave its key out; of two that exclude each other, the
-// later), and a field that a required_if,
-// required_with or required_without asks for gets a value that is not
-// null. A rule that names a field the object does not have (one the
-// call's flags hide) is not judged, as the library does not judge it.
-func (s *sampler) cross(set *rules.Set, fields []*entity.Field, ms []sampled, secret, input bool) []sampled {
+// isParam reports whether a request reads a top-level field outside its
+// body: from its path, query, headers or cookies.
+func isParam(f *entity.Field) bool { return f.In != "" || isHeaderName(f.Name) }
+
+// decision is what the cross-field rules make of one field of a sample:
+// left out, or written with val.
+type decision struct {
+	skip bool
+	val  []byte
+}
+
+// decisions are the cross-field decisions of an object's fields; a nil
+// one decides nothing.
+type decisions map[*entity.Field]decision
+
+// cross decides how the object of fields satisfies its cross-field rules
+// as the library judges them (present: there, and not null): a field
+// excluded_with a present one is left out (null where a response always
+// writes its key; of two that exclude each other, the later), and a value
+// field that a required_if, required_with or required_without asks for
+// gets a value that is not null. A rule that names a field the object does
+// not have (one the call's flags hide) is not judged, as the library does
+// not judge it. It decides from the fields' own samples (an object for a
+// group or a reference, the value of a value field), before the object is
+// written, so that no member is written twice.
+func (s *sampler) cross(set *rules.Set, fields []*entity.Field, depth int, secret, input, top bool) decisions {
+	n := 0
+	for _, f := range fields {
+		n += len(f.Cross)
+	}
+	if n == 0 {
+		return nil
+	}
 	byKey := map[string]*entity.Field{}
-	place := map[string]int{}
-	for i, f := range fields {
-		byKey[f.Key], place[f.Key] = f, i
-	}
-	find := func(key string) int {
-		for i, m := range ms {
-			if m.key == key && m.f == byKey[key] {
-				return i
-			}
+	vals := map[*entity.Field][]byte{} // the value fields' samples
+	present := map[*entity.Field]bool{}
+	for _, f := range fields {
+		if f.Merge {
+			continue
 		}
-		return -1
+		byKey[f.Key] = f
+		sec := secret || f.Secret || f.WriteOnly
+		switch {
+		case !input && f.Lazy, input && top && isParam(f):
+			// Not written: absent.
+		case f.Kind == dsl.FieldGroup:
+			present[f] = true
+		case f.Kind == dsl.FieldRef:
+			stub, ok := refStub(f, depth)
+			present[f] = !ok || stub != "null" && !omits(f, []byte(stub))
+		default:
+			v := sampleValue(set, f, sec)
+			if input {
+				v = sampleInputValue(set, f, sec)
+			}
+			vals[f] = v
+			present[f] = string(v) != "null" && (input && f.Required || !omits(f, v))
+		}
 	}
-	present := func(key string) bool {
-		i := find(key)
-		return i >= 0 && string(ms[i].val) != "null"
-	}
+	d := decisions{}
 	// Each pass may make a field present that another rule names; a
 	// declaration's rules settle within as many passes as there are.
-	for range 1 + countCross(fields) {
+	for range 1 + n {
 		changed := false
 		for i := len(fields) - 1; i >= 0; i-- { // the later of two fields that exclude each other goes
 			t := fields[i]
@@ -237,59 +269,45 @@ func (s *sampler) cross(set *rules.Set, fields []*entity.Field, ms []sampled, se
 				}
 				anyPresent, nonePresent := false, true
 				for _, k := range cr.Fields {
-					if present(k) {
+					if present[byKey[k]] {
 						anyPresent, nonePresent = true, false
 					}
 				}
 				switch cr.Rule {
 				case "excluded_with":
-					if anyPresent && present(t.Key) {
-						i := find(t.Key)
+					if anyPresent && present[t] {
 						if !input && !t.Optional() && t.Nullable() {
-							ms[i].val = []byte("null")
+							d[t] = decision{val: []byte("null")}
 						} else {
-							ms = append(ms[:i], ms[i+1:]...)
+							d[t] = decision{skip: true}
 						}
-						changed = true
+						present[t], changed = false, true
 					}
 					continue
 				case "required_if":
+					o := byKey[cr.Fields[0]]
 					anyPresent = false
-					if i := find(cr.Fields[0]); i >= 0 {
-						for _, v := range cr.Values {
-							anyPresent = anyPresent || bytes.Equal(ms[i].val, v)
-						}
+					for _, v := range cr.Values {
+						anyPresent = anyPresent || present[o] && bytes.Equal(vals[o], v)
 					}
 				case "required_without":
 					anyPresent = nonePresent
 				}
-				if !anyPresent || present(t.Key) || t.Kind != dsl.FieldValue {
+				if !anyPresent || present[t] || t.Kind != dsl.FieldValue {
 					continue
 				}
 				v := sampleValue(set, withoutDefault(t), secret || t.Secret || t.WriteOnly)
-				if string(v) == "null" {
+				if string(v) == "null" || omits(t, v) {
 					continue
 				}
-				if i := find(t.Key); i >= 0 {
-					ms[i].val = v
-				} else {
-					at := len(ms)
-					for j, m := range ms {
-						if p, ok := place[m.key]; ok && m.f == byKey[m.key] && p > place[t.Key] {
-							at = j
-							break
-						}
-					}
-					ms = slices.Insert(ms, at, sampled{t.Key, v, t})
-				}
-				changed = true
+				d[t], vals[t], present[t], changed = decision{val: v}, v, true, true
 			}
 		}
 		if !changed {
 			break
 		}
 	}
-	return ms
+	return d
 }
 
 // judged reports whether the library judges a cross-field rule in an
@@ -301,15 +319,6 @@ func judged(cr entity.CrossRule, byKey map[string]*entity.Field) bool {
 		}
 	}
 	return true
-}
-
-// countCross counts the cross-field rules of fields.
-func countCross(fields []*entity.Field) int {
-	n := 0
-	for _, f := range fields {
-		n += len(f.Cross)
-	}
-	return n
 }
 
 // withoutDefault returns f without its default, for a value that is not
