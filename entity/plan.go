@@ -28,7 +28,6 @@ const (
 // output order, and the table of the input object it reads.
 type objectPlan struct {
 	nodes  []*node
-	keys   []string    // output keys, shared by every Object made from the plan
 	ent    *Entity     // the entity whose root the plan is; nil for a group's
 	owner  *Entity     // the entity the plan belongs to (a group's too)
 	in     *inputTable // the input object its nodes read: a group of the response view shares its parent's

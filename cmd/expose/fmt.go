@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -98,16 +99,29 @@ func runFmt(env *env, args []string) error {
 // file in the same directory, with the file's mode, then renamed over it,
 // so that a failure never leaves the file cut short. A symbolic link is
 // followed, as gofmt -w follows it: the file it points to is replaced and
-// the link is kept.
+// the link is kept. A file that does not exist is created with mode 0644
+// (less the umask); if writing it fails, it is removed.
 func writeFile(path string, data []byte) error {
-	path, err := filepath.EvalSymlinks(path)
+	real, err := filepath.EvalSymlinks(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, lerr := os.Lstat(path); lerr == nil {
+			return fmt.Errorf("%s: a symbolic link to nothing", path) // not replaced by a file
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			os.Remove(path)
+			return err
+		}
+		return nil
+	}
 	if err != nil {
 		return err
 	}
+	path = real
 	fi, err := os.Stat(path)
 	if err != nil {
 		return err
 	}
+	perm := fi.Mode().Perm()
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
@@ -117,7 +131,7 @@ func writeFile(path string, data []byte) error {
 		tmp.Close()
 		return err
 	}
-	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
+	if err := tmp.Chmod(perm); err != nil {
 		tmp.Close()
 		return err
 	}
