@@ -28,6 +28,7 @@ const (
 	optWith
 	optWithContext
 	optVersion
+	optNDJSON // EncodeSeq and WriteSeq only: see stream.go
 )
 
 // Strict makes a call read its input as MakeRequest does: a value that is
