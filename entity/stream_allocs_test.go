@@ -62,15 +62,21 @@ func TestEncodeSeqAllocs(t *testing.T) {
 		name string
 		run  func(opts ...entity.Option) error
 	}{
-		{"maps", func(opts ...entity.Option) error { return entity.EncodeSeq(io.Discard, e, cycle(rows, maps...), opts...) }},
+		{"maps", func(opts ...entity.Option) error {
+			return entity.EncodeSeq(io.Discard, e, cycle(rows, maps...), opts...)
+		}},
 		{"struct values", func(opts ...entity.Option) error {
 			return entity.EncodeSeq(io.Discard, e, cycle(rows, structs...), opts...)
 		}},
 		{"struct pointers", func(opts ...entity.Option) error {
 			return entity.EncodeSeq(io.Discard, e, cycle(rows, ptrs...), opts...)
 		}},
-		{"raw JSON", func(opts ...entity.Option) error { return entity.EncodeSeq(io.Discard, e, cycle(rows, raws...), opts...) }},
-		{"interfaces", func(opts ...entity.Option) error { return entity.EncodeSeq(io.Discard, e, cycle(rows, anys...), opts...) }},
+		{"raw JSON", func(opts ...entity.Option) error {
+			return entity.EncodeSeq(io.Discard, e, cycle(rows, raws...), opts...)
+		}},
+		{"interfaces", func(opts ...entity.Option) error {
+			return entity.EncodeSeq(io.Discard, e, cycle(rows, anys...), opts...)
+		}},
 	}
 	shapes := []struct {
 		name string
