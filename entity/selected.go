@@ -7,12 +7,12 @@ import (
 	"unicode/utf8"
 )
 
-// Selected reports whether a response call of e made with opts (Make,
-// MakeJSON, AppendJSON, Write, EncodeSeq…) writes the field at path, a
-// dotted path of output keys as Only takes them ("list.details.mail"; `\.`
-// is a dot within a key; a list of $refs is stepped through as its
-// elements' object), so that a handler skips the query or the join of a
-// field the call will not send:
+// Selected reports whether a response call of e made with opts
+// ([Entity.Make], [Entity.MakeJSON], [Entity.AppendJSON], [Entity.Write],
+// [EncodeSeq]…) writes the field at path, a dotted path of output keys as
+// [Only] takes them ("list.details.mail"; `\.` is a dot within a key; a
+// list of $refs is stepped through as its elements' object), so that a
+// handler skips the query or the join of a field the call will not send:
 //
 //	opts := []entity.Option{entity.Select(r.URL.Query().Get("fields"))}
 //	if users.Selected("list.orders", opts...) {
@@ -21,20 +21,20 @@ import (
 //	users.Write(w, page, opts...)
 //
 // A field is written when every step of its path is: the selection
-// (Select, Only, Except) keeps it, or no selection leaves it out; its
-// flags (With, WithContext) and version (Version) show it; and it is not
-// lazy, or the selection names it. A field written only when it has a
+// ([Select], Only, [Except]) keeps it, or no selection leaves it out; its
+// flags ([With], [WithContext]) and version ([Version]) show it; and it is
+// not lazy, or the selection names it. A field written only when it has a
 // value (omitnil, omitempty) is selected. Selected is false for a path e
 // does not declare (a writeonly field among them: a response never writes
 // it), so a misspelled path silently selects nothing: check the paths a
-// handler asks about once, at start-up, with VerifyPaths. It is false too
-// for a call whose options fail (a Select spec that does not parse, an
-// undeclared flag in With): the call itself fails with that error (a 400
-// for the client's spec) before it writes anything.
+// handler asks about once, at start-up, with [Entity.VerifyPaths]. It is
+// false too for a call whose options fail (a Select spec that does not
+// parse, an undeclared flag in With): the call itself fails with that error
+// (a 400 for the client's spec) before it writes anything.
 //
 // Selected reads the selection compiled for the call (the same one, from
-// the same cache), so that it costs a lookup and a walk down the path:
-// no allocation for a selection already seen.
+// the same cache), so that it costs a lookup and a walk down the path: no
+// allocation for a selection already seen.
 func (e *Entity) Selected(path string, opts ...Option) bool {
 	if e == nil || path == "" {
 		return false
@@ -169,15 +169,19 @@ func dottedIs(step, out string) bool {
 }
 
 // VerifyPaths reports the paths of paths that name no field e's responses
-// may write, as Only reads them: a dotted path of output keys whose field
-// is declared and not writeonly (a lazy, conditional or versioned field
-// is a field: whether one call writes it is Selected's to say). Call it
-// once, at start-up, for the paths a handler gives Selected, whose answer
-// for a path that names nothing is false:
+// may write, as [Only] reads them: a dotted path of output keys whose field
+// is declared and not writeonly (a lazy, conditional or versioned field is
+// a field: whether one call writes it is [Entity.Selected]'s to say). Call
+// it once, at start-up, for the paths a handler gives Selected, whose
+// answer for a path that names nothing is false:
 //
-//	var _ = mustVerify(users.VerifyPaths("list.orders", "list.details.mail"))
+//	func init() {
+//		if err := users.VerifyPaths("list.orders", "list.details.mail"); err != nil {
+//			panic(err) // a typo fails the server's start, not a request
+//		}
+//	}
 //
-// The error joins one error per bad path, each wrapping ErrUnknownField
+// The error joins one error per bad path, each wrapping [ErrUnknownField]
 // and saying which step names nothing and what keys are there. A `*` step
 // names no field.
 func (e *Entity) VerifyPaths(paths ...string) error {

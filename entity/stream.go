@@ -28,30 +28,33 @@ const streamChunk = 32 << 10
 // ndjsonContentType is the media type of newline-delimited JSON.
 const ndjsonContentType = "application/x-ndjson"
 
-// NDJSON makes EncodeSeq and WriteSeq write newline-delimited JSON (media
-// type application/x-ndjson): one object a line, each ended by "\n", and no
-// array around them. Other calls ignore it.
+// NDJSON makes [EncodeSeq] and [WriteSeq] write newline-delimited JSON
+// (media type application/x-ndjson): one object a line, each ended by "\n",
+// and no array around them. Other calls ignore it.
 func NDJSON() Option { return Option{kind: optNDJSON} }
 
 // EncodeSeq writes the elements of seq to w as a JSON array, each made and
-// checked with e, as Make makes one object (the response view: Select,
-// Only, Except, With, WithContext and Version shape every element alike;
-// NDJSON writes one object a line instead of the array). An element is one
-// object: a map with string keys, a struct or a pointer to one, raw JSON
-// ([]byte, json.RawMessage) holding an object, an *Object, or an
-// interface holding one of them. The elements are written as they come,
-// in chunks of about 32 KiB, and an http.Flusher (an http.ResponseWriter,
-// through http.ResponseController) is flushed after each, so that the
-// memory a stream holds does not grow with its length. Making an element
-// allocates nothing of its own: a million rows of maps, of pointers to
-// structs or of raw JSON cost what one call does (rows of struct values
-// are read through one copy, made once).
+// checked with e, as [Entity.Make] makes one object (the response view:
+// [Select], [Only], [Except], [With], [WithContext] and [Version] shape
+// every element alike; [NDJSON] writes one object a line instead of the
+// array). An element is one object: a map with string keys, a struct or a
+// pointer to one, raw JSON ([]byte, [json.RawMessage]) holding an object,
+// an [*Object], or an interface holding one of them. The elements are
+// written as they come, in chunks of about 32 KiB, and an [http.Flusher]
+// (an [http.ResponseWriter], through [http.ResponseController]) is flushed
+// after each, so that the memory a stream holds does not grow with its
+// length: the registry's output limit ([Limits].OutputBytes) applies to
+// each element, not to the stream. Making an element allocates nothing of
+// its own: a million rows of maps, of pointers to structs or of raw JSON
+// cost what one call does (rows of struct values are read through one copy,
+// made once). The entities of the $refs are those of the stream's start,
+// for all of it.
 //
-// The output is written before the last element is made, so that a
-// failure cannot take it back. EncodeSeq then stops, writing what the
-// elements made so far (every one whole), and returns the error:
+// The output is written before the last element is made, so that a failure
+// cannot take it back. EncodeSeq then stops, writing what the elements made
+// so far (every one whole), and returns the error:
 //
-//   - an element that fails its entity: a *ValidationError, the server's
+//   - an element that fails its entity: a [*ValidationError], the server's
 //     data at fault (StatusCode 500), its paths starting at the element's
 //     index ("[700000].details.mail");
 //   - an error seq yields, wrapped with the number of elements written;
@@ -60,13 +63,13 @@ func NDJSON() Option { return Option{kind: optNDJSON} }
 // The JSON array is then left without its closing "]" (nor a comma after
 // its last element), so that what a client got never parses as a complete
 // array; NDJSON ends with a line holding the error's problem details, as
-// WriteError writes them (a 500's say nothing of the error but its
-// "instance", the id the registry's log hook gets with it). A bad option
-// (a Select spec that does not parse, a malformed Version) fails the call
+// [WriteError] writes them (a 500's say nothing of the error but its
+// "instance", the id the registry's log hook gets with it). A bad option (a
+// Select spec that does not parse, a malformed Version) fails the call
 // before anything is written.
 //
-// EncodeSeq returns nil when every element was written. It never panics
-// on an element or an error of seq; a seq that is nil is empty ("[]"). It
+// EncodeSeq returns nil when every element was written. It never panics on
+// an element or an error of seq; a seq that is nil is empty ("[]"). It
 // reads seq to its end unless it stops: a seq holding a resource (a
 // *sql.Rows) should release it when its yield returns false.
 func EncodeSeq[T any](w io.Writer, e *Entity, seq iter.Seq2[T, error], opts ...Option) error {
@@ -80,24 +83,24 @@ func EncodeSeq[T any](w io.Writer, e *Entity, seq iter.Seq2[T, error], opts ...O
 	return streamSeq(s, seq)
 }
 
-// WriteSeq writes the elements of seq as an HTTP response, as EncodeSeq
+// WriteSeq writes the elements of seq as an HTTP response, as [EncodeSeq]
 // writes them: status 200 and Content-Type application/json; charset=utf-8
-// (application/x-ndjson with NDJSON), set before the first byte of the
+// (application/x-ndjson with [NDJSON]), set before the first byte of the
 // body. It stops when r's context is done, as for an error of seq (the
 // error returned is the context's). r also gives the language of the
-// problem details (its Accept-Language, unless Lang is given).
+// problem details (its Accept-Language, unless [Lang] is given).
 //
-// The status goes out with the first chunk of the body, about 32 KiB of
-// it. A stream that fails before it is answered as Write answers a
+// The status goes out with the first chunk of the body, about 32 KiB of it.
+// A stream that fails before it is answered as [Entity.Write] answers a
 // failure, with nothing of the elements: problem details with the error's
-// status (500 for the server's data, 400 for a bad Select spec). A stream
-// that ends before it is one response with its Content-Length. Past it,
-// the status is sent: a failure ends the body as EncodeSeq does (the array
+// status (500 for the server's data, 400 for a bad [Select] spec). A stream
+// that ends before it is one response with its Content-Length. Past it, the
+// status is sent: a failure ends the body as EncodeSeq does (the array
 // without its "]", NDJSON with a problem line), and WriteSeq returns the
-// error; a handler may then panic(http.ErrAbortHandler) to cut the
-// connection as well, so that an HTTP client sees the response fail
-// (when the error came before the first chunk, the problem response is
-// then lost with it).
+// error; a handler may then panic([http.ErrAbortHandler]) to cut the
+// connection as well, so that an HTTP client sees the response fail (when
+// the error came before the first chunk, the problem response is then lost
+// with it).
 //
 //	func listUsers(w http.ResponseWriter, r *http.Request) {
 //		err := entity.WriteSeq(w, r, users, store.Users(r.Context()), entity.Select(r.URL.Query().Get("fields")))
