@@ -88,7 +88,9 @@ func EncodeSeq[T any](w io.Writer, e *Entity, seq iter.Seq2[T, error], opts ...O
 // (application/x-ndjson with [NDJSON]), set before the first byte of the
 // body. It stops when r's context is done, as for an error of seq (the
 // error returned is the context's). r also gives the language of the
-// problem details (its Accept-Language, unless [Lang] is given).
+// problem details (its Accept-Language, unless [Lang] is given). Headers
+// set on w before are sent with the status; for another status, write it
+// and stream with EncodeSeq into w.
 //
 // The status goes out with the first chunk of the body, about 32 KiB of it.
 // A stream that fails before it is answered as [Entity.Write] answers a
@@ -124,35 +126,28 @@ func WriteSeq[T any](w http.ResponseWriter, r *http.Request, e *Entity, seq iter
 	return streamSeq(s, seq)
 }
 
-// elemInput says how a stream passes an element of type T to its run
+// elemInput says how a stream hands an element of type T to its run
 // without allocating: as it is (types whose interface value holds a
-// pointer, and interfaces), through one copy of it (structs), as raw JSON
-// bytes, or as it is at the cost of boxing it (every other type, which
-// fails as Make fails: not an object).
+// pointer, and interfaces; any other type is boxed, and fails as Make
+// fails: not an object), through one copy of it (structs), or as raw JSON
+// bytes.
 type elemInput uint8
 
 const (
-	elemDirect elemInput = iota
+	elemAsIs elemInput = iota
 	elemCopy
 	elemJSON
-	elemBoxed
 )
 
-// elemInputOf returns how elements of type t are passed.
+// elemInputOf returns how elements of type t are handed over.
 func elemInputOf(t reflect.Type) elemInput {
 	switch {
-	case t == nil:
-		return elemDirect
 	case t == bytesType || t == rawMessageType:
 		return elemJSON
-	}
-	switch t.Kind() {
-	case reflect.Map, reflect.Pointer, reflect.Interface, reflect.Chan, reflect.Func, reflect.UnsafePointer:
-		return elemDirect
-	case reflect.Struct:
+	case t != nil && t.Kind() == reflect.Struct:
 		return elemCopy
 	}
-	return elemBoxed
+	return elemAsIs
 }
 
 var (
@@ -180,8 +175,6 @@ func streamSeq[T any](s *stream, seq iter.Seq2[T, error]) error {
 		}
 		var ok bool
 		switch how {
-		case elemDirect:
-			ok = s.elem(any(v), nil, false)
 		case elemCopy:
 			*slot = v
 			ok = s.elem(slot, nil, false)
