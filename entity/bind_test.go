@@ -125,7 +125,7 @@ func TestBind(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got bindUser
-			if err := reg.Bind("signup", tt.req(), &got, tt.opts...); err != nil {
+			if err := reg.Lookup("signup").Bind(tt.req(), &got, tt.opts...); err != nil {
 				t.Fatalf("Bind: %v", err)
 			}
 			if diff := cmp.Diff(tt.want(), got); diff != "" {
@@ -255,7 +255,7 @@ func TestBindErrors(t *testing.T) {
 			r := httptest.NewRequest(tt.method, "/", body)
 			r.Header.Set("Content-Type", "application/json")
 			dst := tt.dst()
-			err := reg.Bind("signup", r, dst)
+			err := reg.Lookup("signup").Bind(r, dst)
 			if err == nil {
 				t.Fatalf("Bind succeeded: %+v", dst)
 			}
@@ -291,7 +291,7 @@ func TestBindErrors(t *testing.T) {
 func TestBindEntryPoints(t *testing.T) {
 	reg := bindRegistry(t)
 	t.Run("an unknown name", func(t *testing.T) {
-		err := reg.Bind("nobody", bindRequest("POST", "/", `{}`), &bindUser{})
+		err := reg.Lookup("nobody").Bind(bindRequest("POST", "/", `{}`), &bindUser{})
 		if !errors.Is(err, entity.ErrUnknownEntity) {
 			t.Errorf("Bind: %v, want ErrUnknownEntity", err)
 		}
@@ -304,7 +304,7 @@ func TestBindEntryPoints(t *testing.T) {
 	})
 	t.Run("a nil request is an empty input", func(t *testing.T) {
 		var u bindUser
-		err := reg.Bind("signup", nil, &u)
+		err := reg.Lookup("signup").Bind(nil, &u)
 		if !errors.Is(err, entity.ErrValidation) {
 			t.Errorf("Bind(nil request): %v, want the req fields' errors", err)
 		}
@@ -314,11 +314,48 @@ func TestBindEntryPoints(t *testing.T) {
 		var got struct {
 			N int `json:"n"`
 		}
-		if err := entity.Bind("bind-test-ping", httptest.NewRequest("GET", "/?n=7", nil), &got); err != nil {
+		if err := entity.Lookup("bind-test-ping").Bind(httptest.NewRequest("GET", "/?n=7", nil), &got); err != nil {
 			t.Fatalf("Bind: %v", err)
 		}
 		if got.N != 7 {
 			t.Errorf("Bind: n = %d, want 7", got.N)
 		}
 	})
+}
+
+// TestBindAsMakeReads: Bind gives the struct what Make reads: a formatted
+// date as a date, a merged $ref's keys under the reference's name.
+func TestBindAsMakeReads(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "geo", "lat", "float", "", "lng", "float", "")
+	e := expose(t, reg, "event", "POST",
+		"name", "string", "",
+		"at", "date", "format unix",
+		"on", "date", "format date",
+		"seen", "[]date", "each 'format rfc1123'",
+		"where", "$geo", "merge",
+	)
+	body := `{"name":"n","at":1526568574,"on":"2018-05-17","seen":["Thu, 17 May 2018 14:49:34 GMT"],"lat":1.5,"lng":2}`
+	var m map[string]any
+	if err := e.Bind(bindRequest("POST", "/", body), &m); err != nil {
+		t.Fatal(err)
+	}
+	if w, ok := m["where"].(map[string]any); !ok || w["lat"] != 1.5 {
+		t.Errorf("merged: %v", m)
+	}
+	var s struct {
+		At   time.Time   `json:"at"`
+		On   time.Time   `json:"on"`
+		Seen []time.Time `json:"seen"`
+	}
+	if err := e.Bind(bindRequest("POST", "/", body), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.At.Unix() != 1526568574 || s.On.Format(time.DateOnly) != "2018-05-17" || len(s.Seen) != 1 || s.Seen[0].Hour() != 14 {
+		t.Errorf("dates: %+v", s)
+	}
+	out, err := e.MakeJSON(m)
+	if err != nil || string(out) != body {
+		t.Errorf("Bind then Make:\n got %s, %v\nwant %s", out, err, body)
+	}
 }

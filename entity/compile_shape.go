@@ -80,17 +80,6 @@ func (c *condition) flagged(flags uint64) bool {
 	return (c.ifs == 0 || flags&c.ifs != 0) && flags&c.unless == 0
 }
 
-// shadowed reports whether a call without flags nor version leaves the
-// node of condition c out for a later version of its key.
-func (c *condition) shadowed() bool {
-	for _, l := range c.later {
-		if l.flagged(0) {
-			return true
-		}
-	}
-	return false
-}
-
 // condRule compiles an `if`, `unless`, `since` or `until` rule of a field
 // into its node's condition.
 func (c *compiler) condRule(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directive) {
@@ -129,7 +118,7 @@ func (c *compiler) condRule(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directiv
 		for _, a := range r.Args {
 			b, ok := t.bit[a.Text]
 			if t.declared != 0 && (!ok || t.declared&(1<<b) == 0) {
-				c.errorf(f, a.Pos, "%s: flag %q is not declared (the registry declares %s)", d, a.Text, strings.Join(c.reg.DeclaredFlags(), ", "))
+				c.errorf(f, a.Pos, "%s: flag %q is not declared (the registry declares %s)", d, a.Text, strings.Join(c.reg.flags.Load().declaredNames(), ", "))
 				continue
 			}
 			if !ok {

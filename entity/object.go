@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -181,7 +182,7 @@ func (o *Object) responseText() []byte {
 	if p := o.resp.Load(); p != nil {
 		return *p
 	}
-	b := appendResponseForm(make([]byte, 0, len(t)), t, o.plan.nodes, o.made, 0)
+	b := appendResponseForm(make([]byte, 0, len(t)), t, o.plan.nodes, o.made, o.plan.dir, 0)
 	o.resp.Store(&b) // another call may have stored the same: either will do
 	return b
 }
@@ -215,15 +216,30 @@ func (o *Object) declaredText() []byte {
 }
 
 // appendDeclared appends the members of data, an object the nodes wrote,
-// under their declared names, flattening groups into the object around
-// them.
+// under their declared names, as Make reads them: a group's fields
+// flattened into the object around it, a merged $ref's keys gathered into
+// an object under its name, a formatted date written back as a date.
 func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direction, first *bool, depth int) []byte {
 	it := memberIter{data: data, nodes: nodes, pos: 1, made: made, dir: dir}
+	var merged map[*node][]byte // the members each merged $ref wrote here
 	for it.next() {
 		n := it.n
 		if n != nil && n.kind == nodeGroup && it.val[0] == '{' && depth < maxMergeDepth*16 {
 			dst = appendDeclared(dst, it.val, n.group.nodes, made, dir, first, depth+1)
 			continue
+		}
+		if n != nil && it.i < 0 { // a key a merged $ref wrote: back under the reference
+			if m := mergerOf(nodes, n, dir, 0); m != nil {
+				if merged == nil {
+					merged = map[*node][]byte{}
+				}
+				b := merged[m]
+				if len(b) > 0 {
+					b = append(b, ',')
+				}
+				merged[m] = append(append(append(b, it.key...), ':'), it.val...)
+				continue
+			}
 		}
 		if !*first {
 			dst = append(dst, ',')
@@ -235,6 +251,10 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 			continue
 		}
 		dst = append(appendString(dst, n.decl.Name), ':')
+		if n.kind == nodeValue && (n.format != nil || n.each != nil && n.each.format != nil) {
+			dst = appendUnformatted(dst, n, it.val)
+			continue
+		}
 		var p *objectPlan
 		if n.kind == nodeRef && n.holds(it.val) && depth < maxMergeDepth*16 {
 			p = refPlan(n, dir)
@@ -261,13 +281,81 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 			dst = append(dst, ']')
 		}
 	}
+	for _, m := range nodes { // in declaration order
+		b, ok := merged[m]
+		if !ok {
+			continue
+		}
+		if !*first {
+			dst = append(dst, ',')
+		}
+		*first = false
+		dst = append(appendString(dst, m.decl.Name), ':', '{')
+		f := true
+		if p := refPlan(m, dir); p != nil {
+			dst = appendDeclared(dst, append(append([]byte{'{'}, b...), '}'), p.nodes, made, dir, &f, depth+1)
+		}
+		dst = append(dst, '}')
+	}
 	return dst
+}
+
+// mergerOf returns the merged $ref among nodes whose entity (through its
+// own merges too) wrote the key of node n, or nil.
+func mergerOf(nodes []*node, n *node, dir direction, depth int) *node {
+	if depth > maxMergeDepth {
+		return nil
+	}
+	for _, m := range nodes {
+		if !m.merge {
+			continue
+		}
+		p := refPlan(m, dir)
+		if p == nil {
+			continue
+		}
+		if slices.Contains(p.nodes, n) || mergerOf(p.nodes, n, dir, depth+1) != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// appendUnformatted appends v, what a formatted field (or a typed list of
+// formatted elements) wrote, as the value it formatted: what Make reads
+// back. A value no format can read back stays as written.
+func appendUnformatted(dst []byte, n *node, v []byte) []byte {
+	f, typ := n.format, n.typ
+	if n.each != nil {
+		f, typ = n.each.format, n.each.typ
+		if v[0] != '[' {
+			return append(dst, v...)
+		}
+		dst = append(dst, '[')
+		for i, el := 0, (elements{data: v}); el.next(); i++ {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendOneUnformatted(dst, f, typ, el.val)
+		}
+		return append(dst, ']')
+	}
+	return appendOneUnformatted(dst, f, typ, v)
+}
+
+func appendOneUnformatted(dst []byte, f *format, typ rules.Kind, v []byte) []byte {
+	if x, ok := f.unformat(v); ok {
+		if b, err := appendValue(dst, typ, x, defaultDepth, maxOutputLimit); err == nil {
+			return b
+		}
+	}
+	return append(dst, v...)
 }
 
 // appendResponseForm appends data, the text of an object a request view's
 // nodes wrote, without the members of writeonly nodes, at every depth.
-func appendResponseForm(dst, data []byte, nodes []*node, made *objectMade, depth int) []byte {
-	it := memberIter{data: data, nodes: nodes, pos: 1, made: made, dir: dirRequest}
+func appendResponseForm(dst, data []byte, nodes []*node, made *objectMade, dir direction, depth int) []byte {
+	it := memberIter{data: data, nodes: nodes, pos: 1, made: made, dir: dir}
 	dst = append(dst, '{')
 	first := true
 	for it.next() {
@@ -286,13 +374,13 @@ func appendResponseForm(dst, data []byte, nodes []*node, made *objectMade, depth
 		case n.kind == nodeGroup:
 			p = n.group
 		case n.kind == nodeRef:
-			p = refPlan(n, dirRequest)
+			p = refPlan(n, dir)
 		}
 		switch {
 		case p == nil:
 			dst = append(dst, it.val...)
 		case it.val[0] == '{':
-			dst = appendResponseForm(dst, it.val, p.nodes, made, depth+1)
+			dst = appendResponseForm(dst, it.val, p.nodes, made, dir, depth+1)
 		default: // a list of objects
 			dst = append(dst, '[')
 			for i, el := 0, (elements{data: it.val}); el.next(); i++ {
@@ -300,7 +388,7 @@ func appendResponseForm(dst, data []byte, nodes []*node, made *objectMade, depth
 					dst = append(dst, ',')
 				}
 				if el.val[0] == '{' {
-					dst = appendResponseForm(dst, el.val, p.nodes, made, depth+1)
+					dst = appendResponseForm(dst, el.val, p.nodes, made, dir, depth+1)
 				} else {
 					dst = append(dst, el.val...)
 				}

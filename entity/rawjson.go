@@ -116,14 +116,6 @@ func (o *jsonObject) fill(text string, ord int32, st *jsonStack, t *inputTable) 
 	}
 }
 
-// has reports whether the object holds a value (null included) in slot i.
-func (o *jsonObject) has(i int) bool {
-	if i < len(o.vals) {
-		return o.vals[i].kind != jsonNone
-	}
-	return o.more[i-len(o.vals)].kind != jsonNone
-}
-
 // at returns slot i.
 func (o *jsonObject) at(i int) *jval {
 	if i < len(o.vals) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/expose-go/expose/dsl"
 )
 
 // Selected reports whether a response call of e made with opts
@@ -59,7 +61,7 @@ func (r *run) selected(p *objectPlan, m *mask, path string, depth int) bool {
 // the key name, and when more, the field at rest below it. The nodes are
 // judged as appendShaped writes them.
 func (r *run) selectedIn(p *objectPlan, m *mask, name, rest string, more bool, depth int) bool {
-	if depth > maxSpecDepth { // merges within merges: bounded as a selection is
+	if depth > dsl.MaxSelectionDepth { // merges within merges: bounded as a selection is
 		return false
 	}
 	for i, n := range p.nodes {

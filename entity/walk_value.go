@@ -78,8 +78,14 @@ func (r *run) resolve(n *node, in raw) (v rules.Value, fromDefault bool) {
 		return v, false
 	}
 	if !in.isNull() {
-		v, _ = convert(n.typ, in, r)
-		if r.cfg.strict {
+		converted := false
+		if n.format != nil && r.dir != dirResponse && r.dir != dirPatchCurrent { // the wire form holds what the format wrote
+			v, converted = n.format.unformatRaw(in)
+		}
+		if !converted {
+			v, _ = convert(n.typ, in, r)
+		}
+		if r.cfg.strict && !converted {
 			var got string
 			var ok bool
 			if v, got, ok = strictly(n.typ, in, v); !ok {

@@ -110,6 +110,6 @@ var (
 // field for every key the answer to POST /api/users declares is checked by
 // a test: TestNewUserSuppliesCreatedUser.)
 func checkEntities() error {
-	return errors.Join(entity.Check(),
+	return errors.Join(entity.Verify(),
 		dbUserEntity.VerifyPaths("createdAt")) // the paths the handlers ask Selected about
 }
