@@ -1,8 +1,10 @@
 package entity_test
 
 import (
+	"errors"
 	"fmt"
 	"iter"
+	"net/http/httptest"
 	"os"
 
 	"github.com/expose-go/expose/entity"
@@ -26,19 +28,24 @@ func ExampleEncodeSeq() {
 
 	err := entity.EncodeSeq(os.Stdout, user, rows("ann@example.com", "bo@example.com"))
 	fmt.Println("\n", err)
-	err = entity.EncodeSeq(os.Stdout, user, rows("ann@example.com", "bo@example.com"), entity.NDJSON())
-	fmt.Println(err)
-
 	err = entity.EncodeSeq(os.Stdout, user, rows("ann@example.com", "not-an-address", "cy@example.com"))
 	fmt.Println("\n", err)
+
+	// Into a ResponseWriter, EncodeSeq is the response; the handler's
+	// Content-Type application/x-ndjson asks for one object a line.
+	rec := httptest.NewRecorder()
+	rec.Header().Set("Content-Type", "application/x-ndjson")
+	err = entity.EncodeSeq(rec, user, rows("ann@example.com", "bo@example.com"))
+	fmt.Printf("%d %s\n%s%v\n", rec.Code, rec.Header().Get("Content-Type"), rec.Body, err)
 	// Output:
 	// [{"id":1,"mail":"ann@example.com"},{"id":2,"mail":"bo@example.com"}]
 	//  <nil>
+	// [{"id":1,"mail":"ann@example.com"}
+	//  entity "user": 1 field failed: [1].mail: must be a valid email address (email)
+	// 200 application/x-ndjson
 	// {"id":1,"mail":"ann@example.com"}
 	// {"id":2,"mail":"bo@example.com"}
 	// <nil>
-	// [{"id":1,"mail":"ann@example.com"}
-	//  entity "user": 1 field failed: [1].mail: must be a valid email address (email)
 }
 
 // Selected tells a handler whether the call's selection writes a field,
@@ -48,7 +55,8 @@ func ExampleEntity_Selected() {
 	reg.MustExpose("order", "id", "number", "", "total", "float", "")
 	reg.MustExpose("customer", "id", "number", "", "name", "string", "", "orders", "$order", "")
 	page := reg.MustExpose("page", "list", "$customer", "")
-	if err := page.VerifyPaths("list.orders"); err != nil { // at start-up: a typo fails here
+	// At start-up: a typo in a path the handler asks about fails here.
+	if _, err := page.MakeJSON(nil, entity.Only("list.orders")); errors.Is(err, entity.ErrUnknownField) {
 		panic(err)
 	}
 

@@ -1,8 +1,6 @@
 package entity
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -28,11 +26,18 @@ import (
 // not lazy, or the selection names it. A field written only when it has a
 // value (omitnil, omitempty) is selected. Selected is false for a path e
 // does not declare (a writeonly field among them: a response never writes
-// it), so a misspelled path silently selects nothing: check the paths a
-// handler asks about once, at start-up, with [Entity.VerifyPaths]. It is
-// false too for a call whose options fail (a Select spec that does not
-// parse, an undeclared flag in With): the call itself fails with that error
-// (a 400 for the client's spec) before it writes anything.
+// it), so a misspelled path silently selects nothing. Check the paths a
+// handler asks about once, at start-up, with Only, which refuses a path the
+// entity does not have (a lazy, conditional or versioned field is one it
+// has) with an error wrapping [ErrUnknownField] that names it:
+//
+//	if _, err := users.MakeJSON(nil, entity.Only("list.orders", "list.details.mail")); errors.Is(err, entity.ErrUnknownField) {
+//		panic(err) // a typo fails the start, not each request silently
+//	}
+//
+// Selected is false too for a call whose options fail (a Select spec that
+// does not parse, an undeclared flag in With): the call itself fails with
+// that error (a 400 for the client's spec) before it writes anything.
 //
 // Selected reads the selection compiled for the call (the same one, from
 // the same cache), so that it costs a lookup and a walk down the path: no
@@ -168,45 +173,4 @@ func dottedIs(step, out string) bool {
 		j++
 	}
 	return j == len(out)
-}
-
-// VerifyPaths reports the paths of paths that name no field e's responses
-// may write, as [Only] reads them: a dotted path of output keys whose field
-// is declared and not writeonly (a lazy, conditional or versioned field is
-// a field: whether one call writes it is [Entity.Selected]'s to say). Call
-// it once, at start-up, for the paths a handler gives Selected, whose
-// answer for a path that names nothing is false:
-//
-//	func init() {
-//		if err := users.VerifyPaths("list.orders", "list.details.mail"); err != nil {
-//			panic(err) // a typo fails the server's start, not a request
-//		}
-//	}
-//
-// The error joins one error per bad path, each wrapping [ErrUnknownField]
-// and saying which step names nothing and what keys are there. A `*` step
-// names no field.
-func (e *Entity) VerifyPaths(paths ...string) error {
-	if e == nil {
-		return errNilEntity
-	}
-	var errs []error
-	for _, p := range paths {
-		if err := e.verifyPath(p); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// verifyPath checks one path as Only compiles it.
-func (e *Entity) verifyPath(path string) error {
-	for rest, more := path, true; more; {
-		var step string
-		if step, rest, more = cutDotted(rest); step == "*" || step == "" {
-			return fmt.Errorf("%w: entity %q: path %q: a path names one field, and %q is no field name", ErrUnknownField, e.name, path, step)
-		}
-	}
-	mb := maskBuilder{e: e, dir: dirResponse}
-	return mb.selectPath(newBuilding(e.view(dirResponse), false), path)
 }

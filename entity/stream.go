@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"reflect"
 	"strconv"
+	"strings"
 )
 
 // Streams: a list written as its elements come, each made and checked
@@ -28,99 +29,88 @@ const streamChunk = 32 << 10
 // ndjsonContentType is the media type of newline-delimited JSON.
 const ndjsonContentType = "application/x-ndjson"
 
-// NDJSON makes [EncodeSeq] and [WriteSeq] write newline-delimited JSON
-// (media type application/x-ndjson): one object a line, each ended by "\n",
-// and no array around them. Other calls ignore it.
-func NDJSON() Option { return Option{kind: optNDJSON} }
-
 // EncodeSeq writes the elements of seq to w as a JSON array, each made and
-// checked with e, as [Entity.Make] makes one object (the response view:
+// checked with e as [Entity.Make] makes one object (the response view:
 // [Select], [Only], [Except], [With], [WithContext] and [Version] shape
-// every element alike; [NDJSON] writes one object a line instead of the
-// array). An element is one object: a map with string keys, a struct or a
-// pointer to one, raw JSON ([]byte, [json.RawMessage]) holding an object,
-// an [*Object], or an interface holding one of them. The elements are
-// written as they come, in chunks of about 32 KiB, and an [http.Flusher]
-// (an [http.ResponseWriter], through [http.ResponseController]) is flushed
-// after each, so that the memory a stream holds does not grow with its
-// length: the registry's output limit ([Limits].OutputBytes) applies to
-// each element, not to the stream. Making an element allocates nothing of
-// its own: a million rows of maps, of pointers to structs or of raw JSON
-// cost what one call does (rows of struct values are read through one copy,
-// made once). The entities of the $refs are those of the stream's start,
-// for all of it.
+// every element alike). An element is one object: a map with string keys, a
+// struct or a pointer to one, raw JSON ([]byte, [json.RawMessage]) holding
+// an object, an [*Object], or an interface holding one of them. The
+// elements are written as they come, in chunks of about 32 KiB, and an
+// [http.Flusher] (an [http.ResponseWriter], through
+// [http.ResponseController]) is flushed after each, so that the memory a
+// stream holds does not grow with its length: the registry's output limit
+// ([Limits].OutputBytes) applies to each element, not to the stream. Making
+// an element allocates nothing of its own: a million rows of maps, of
+// pointers to structs or of raw JSON cost what one call does (rows of
+// struct values are read through one copy, made once). The entities of the
+// $refs are those of the stream's start, for all of it. Given
+// [WithContext], EncodeSeq stops when the context is done, as for an error
+// of seq (the error returned is the context's).
 //
-// The output is written before the last element is made, so that a failure
-// cannot take it back. EncodeSeq then stops, writing what the elements made
-// so far (every one whole), and returns the error:
+// Into an [http.ResponseWriter], EncodeSeq is the response: it sets the
+// Content-Type (application/json; charset=utf-8, unless the handler set
+// one) and sends status 200 before the first byte of the body, with its
+// first chunk; a Content-Type of application/x-ndjson set by the handler
+// makes it write newline-delimited JSON instead of the array, one object a
+// line, each ended by "\n". A stream that ends within its first chunk is
+// one response with its Content-Length; one that fails within it is
+// answered as [Entity.Write] answers a failure, with nothing of the
+// elements: problem details with the error's status (500 for the server's
+// data, 400 for a bad [Select] spec), in the language of [Lang] (give it
+// [Registry.RequestLang] of the request).
+//
+// Into an io.Writer, and into a ResponseWriter past its first chunk, the
+// output cannot be taken back: when the stream fails, EncodeSeq stops,
+// writing what the elements made so far (every one whole), and returns the
+// error:
 //
 //   - an element that fails its entity: a [*ValidationError], the server's
 //     data at fault (StatusCode 500), its paths starting at the element's
 //     index ("[700000].details.mail");
 //   - an error seq yields, wrapped with the number of elements written;
+//   - the context's error, when it is done;
 //   - an error of w: nothing more is written.
 //
 // The JSON array is then left without its closing "]" (nor a comma after
 // its last element), so that what a client got never parses as a complete
 // array; NDJSON ends with a line holding the error's problem details, as
 // [WriteError] writes them (a 500's say nothing of the error but its
-// "instance", the id the registry's log hook gets with it). A bad option (a
+// "instance", the id the registry's log hook gets with it). A handler may
+// then panic([http.ErrAbortHandler]) to cut the connection as well, so that
+// an HTTP client sees the response fail (an error within the first chunk
+// has been answered whole: the panic loses the answer). A bad option (a
 // Select spec that does not parse, a malformed Version) fails the call
-// before anything is written.
+// before anything is written (into a ResponseWriter: but its problem
+// details).
 //
 // EncodeSeq returns nil when every element was written. It never panics on
 // an element or an error of seq; a seq that is nil is empty ("[]"). It
 // reads seq to its end unless it stops: a seq holding a resource (a
 // *sql.Rows) should release it when its yield returns false.
-func EncodeSeq[T any](w io.Writer, e *Entity, seq iter.Seq2[T, error], opts ...Option) error {
-	if w == nil {
-		return errors.New("entity: EncodeSeq: a nil io.Writer")
-	}
-	s, err := newStream(e, w, nil, nil, opts)
-	if err != nil {
-		return err
-	}
-	return streamSeq(s, seq)
-}
-
-// WriteSeq writes the elements of seq as an HTTP response, as [EncodeSeq]
-// writes them: status 200 and Content-Type application/json; charset=utf-8
-// (application/x-ndjson with [NDJSON]), set before the first byte of the
-// body. It stops when r's context is done, as for an error of seq (the
-// error returned is the context's). r also gives the language of the
-// problem details (its Accept-Language, unless [Lang] is given). Headers
-// set on w before are sent with the status; for another status, write it
-// and stream with EncodeSeq into w.
-//
-// The status goes out with the first chunk of the body, about 32 KiB of it.
-// A stream that fails before it is answered as [Entity.Write] answers a
-// failure, with nothing of the elements: problem details with the error's
-// status (500 for the server's data, 400 for a bad [Select] spec). A stream
-// that ends before it is one response with its Content-Length. Past it, the
-// status is sent: a failure ends the body as EncodeSeq does (the array
-// without its "]", NDJSON with a problem line), and WriteSeq returns the
-// error; a handler may then panic([http.ErrAbortHandler]) to cut the
-// connection as well, so that an HTTP client sees the response fail (when
-// the error came before the first chunk, the problem response is then lost
-// with it).
 //
 //	func listUsers(w http.ResponseWriter, r *http.Request) {
-//		err := entity.WriteSeq(w, r, users, store.Users(r.Context()), entity.Select(r.URL.Query().Get("fields")))
+//		if r.Header.Get("Accept") == "application/x-ndjson" {
+//			w.Header().Set("Content-Type", "application/x-ndjson")
+//		}
+//		err := entity.EncodeSeq(w, users, store.Users(r.Context()), entity.WithContext(r.Context()),
+//			entity.Select(r.URL.Query().Get("fields")), entity.Lang(reg.RequestLang(r)))
 //		if err != nil {
 //			log.Printf("GET /users: %v", err)
 //		}
 //	}
-func WriteSeq[T any](w http.ResponseWriter, r *http.Request, e *Entity, seq iter.Seq2[T, error], opts ...Option) error {
+func EncodeSeq[T any](w io.Writer, e *Entity, seq iter.Seq2[T, error], opts ...Option) error {
 	if w == nil {
-		return errNilWriter
+		return errors.New("entity: EncodeSeq: a nil io.Writer")
 	}
-	s, err := newStream(e, w, w, r, opts)
+	s, err := newStream(e, w, opts)
 	if err != nil {
-		var reg *Registry // a nil *Entity's error is written as the default's
-		if e != nil {
-			reg = e.reg
+		if hw, ok := w.(http.ResponseWriter); ok {
+			var reg *Registry // a nil *Entity's error is written as the default's
+			if e != nil {
+				reg = e.reg
+			}
+			reg.writeProblem(hw, err, reg.requestLang(nil, opts))
 		}
-		reg.writeProblem(w, err, reg.requestLang(r, opts))
 		return err
 	}
 	return streamSeq(s, seq)
@@ -207,15 +197,15 @@ func jsonBytes(p any) []byte {
 	return nil
 }
 
-// stream is the state of one EncodeSeq or WriteSeq.
+// stream is the state of one EncodeSeq.
 type stream struct {
 	r    run // one run for every element
 	e    *Entity
 	w    io.Writer
 	rc   *http.ResponseController // w's, when it is an http.ResponseWriter
 	fl   http.Flusher             // w's, when it is some other http.Flusher
-	hw   http.ResponseWriter      // WriteSeq's: its header goes out with the first chunk
-	done <-chan struct{}          // WriteSeq's request's context
+	hw   http.ResponseWriter      // w, when it is one: its header goes out with the first chunk
+	done <-chan struct{}          // WithContext's context
 	ctx  context.Context
 	lang msgLang // the language of problem details
 
@@ -230,32 +220,32 @@ type stream struct {
 
 // newStream starts a stream of e's elements to w. A bad option is the
 // error, before anything is written.
-func newStream(e *Entity, w io.Writer, hw http.ResponseWriter, req *http.Request, opts []Option) (*stream, error) {
+func newStream(e *Entity, w io.Writer, opts []Option) (*stream, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
-	s := &stream{e: e, w: w, hw: hw}
-	for _, o := range opts {
-		if o.kind == optNDJSON {
-			s.ndjson = true
-		}
-	}
+	s := &stream{e: e, w: w}
 	s.r.start(e, topObject, dirResponse, opts)
 	if s.r.fatal != nil {
 		err := s.r.err()
 		s.r.done()
 		return nil, err
 	}
-	s.lang = e.reg.requestLang(req, opts)
+	s.lang = e.reg.requestLang(nil, opts)
+	for _, o := range opts {
+		if o.kind == optWithContext && o.ctx != nil {
+			s.ctx = o.ctx
+		}
+	}
+	if s.ctx != nil {
+		s.done = s.ctx.Done()
+	}
 	switch x := w.(type) {
 	case http.ResponseWriter:
-		s.rc = http.NewResponseController(x)
+		s.hw, s.rc = x, http.NewResponseController(x)
+		s.ndjson = isNDJSON(x.Header())
 	case http.Flusher:
 		s.fl = x
-	}
-	if req != nil {
-		s.ctx = req.Context()
-		s.done = s.ctx.Done()
 	}
 	s.bp = bufPool.Get().(*[]byte)
 	s.buf = (*s.bp)[:0]
@@ -266,6 +256,17 @@ func newStream(e *Entity, w io.Writer, hw http.ResponseWriter, req *http.Request
 		s.buf = append(s.buf, '[')
 	}
 	return s, nil
+}
+
+// isNDJSON reports whether a response's Content-Type, as a handler set
+// it, is application/x-ndjson (parameters aside).
+func isNDJSON(h http.Header) bool {
+	ct := h["Content-Type"]
+	if len(ct) == 0 {
+		return false
+	}
+	mt, _, _ := strings.Cut(ct[0], ";")
+	return strings.EqualFold(strings.TrimSpace(mt), ndjsonContentType)
 }
 
 // cancelled reports whether the request's context is done, stopping the
@@ -335,14 +336,14 @@ func (s *stream) fail(err error) {
 		return
 	}
 	s.err = err
-	if s.ndjson && (s.sent || s.hw == nil) {
+	if s.ndjson && s.sent { // before, the failure is the whole response (end)
 		s.buf, _ = s.e.reg.appendProblem(s.buf, err, s.lang)
 		s.buf = append(s.buf, '\n')
 	}
 }
 
-// flush writes the buffer to w and flushes w, sending WriteSeq's header
-// first. It reports false when w fails.
+// flush writes the buffer to w and flushes w, sending the response's
+// header first. It reports false when w fails.
 func (s *stream) flush() bool {
 	if s.werr != nil {
 		return false
@@ -368,13 +369,11 @@ func (s *stream) flush() bool {
 	return true
 }
 
-// header sets WriteSeq's header and sends the status; whole says that the
-// buffer holds the whole body.
+// header sets the response's header and sends the status; whole says
+// that the buffer holds the whole body.
 func (s *stream) header(whole bool) {
 	h := s.hw.Header()
-	if s.ndjson {
-		h["Content-Type"] = []string{ndjsonContentType}
-	} else {
+	if len(h["Content-Type"]) == 0 {
 		h["Content-Type"] = []string{jsonContentType}
 	}
 	if whole {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"iter"
+	"net/http"
 	"runtime"
 	"strconv"
 	"testing"
@@ -60,37 +61,43 @@ func TestEncodeSeqAllocs(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		run  func(opts ...entity.Option) error
+		run  func(w io.Writer, opts ...entity.Option) error
 	}{
-		{"maps", func(opts ...entity.Option) error {
-			return entity.EncodeSeq(io.Discard, e, cycle(rows, maps...), opts...)
+		{"maps", func(w io.Writer, opts ...entity.Option) error {
+			return entity.EncodeSeq(w, e, cycle(rows, maps...), opts...)
 		}},
-		{"struct values", func(opts ...entity.Option) error {
-			return entity.EncodeSeq(io.Discard, e, cycle(rows, structs...), opts...)
+		{"struct values", func(w io.Writer, opts ...entity.Option) error {
+			return entity.EncodeSeq(w, e, cycle(rows, structs...), opts...)
 		}},
-		{"struct pointers", func(opts ...entity.Option) error {
-			return entity.EncodeSeq(io.Discard, e, cycle(rows, ptrs...), opts...)
+		{"struct pointers", func(w io.Writer, opts ...entity.Option) error {
+			return entity.EncodeSeq(w, e, cycle(rows, ptrs...), opts...)
 		}},
-		{"raw JSON", func(opts ...entity.Option) error {
-			return entity.EncodeSeq(io.Discard, e, cycle(rows, raws...), opts...)
+		{"raw JSON", func(w io.Writer, opts ...entity.Option) error {
+			return entity.EncodeSeq(w, e, cycle(rows, raws...), opts...)
 		}},
-		{"interfaces", func(opts ...entity.Option) error {
-			return entity.EncodeSeq(io.Discard, e, cycle(rows, anys...), opts...)
+		{"interfaces", func(w io.Writer, opts ...entity.Option) error {
+			return entity.EncodeSeq(w, e, cycle(rows, anys...), opts...)
 		}},
 	}
+	ctx := entity.NewContext(t.Context(), "other")
 	shapes := []struct {
 		name string
+		w    func() io.Writer
 		opts []entity.Option
 	}{
-		{"plain", nil},
-		{"NDJSON", []entity.Option{entity.NDJSON()}},
-		{"a selection", []entity.Option{entity.Select("number,tag")}},
+		{"plain", func() io.Writer { return io.Discard }, nil},
+		{"a ResponseWriter", func() io.Writer { return &discardResponse{h: http.Header{}} }, []entity.Option{entity.WithContext(ctx)}},
+		{"NDJSON", func() io.Writer {
+			return &discardResponse{h: http.Header{"Content-Type": {"application/x-ndjson"}}}
+		}, nil},
+		{"a selection", func() io.Writer { return io.Discard }, []entity.Option{entity.Select("number,tag")}},
 	}
 	for _, tt := range tests {
 		for _, sh := range shapes {
 			t.Run(tt.name+"/"+sh.name, func(t *testing.T) {
+				w := sh.w()
 				var err error
-				n := totalAlloc(func() { err = tt.run(sh.opts...) })
+				n := totalAlloc(func() { err = tt.run(w, sh.opts...) })
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -101,3 +108,11 @@ func TestEncodeSeqAllocs(t *testing.T) {
 		}
 	}
 }
+
+// discardResponse is an http.ResponseWriter that drops the body.
+type discardResponse struct{ h http.Header }
+
+func (w *discardResponse) Header() http.Header         { return w.h }
+func (w *discardResponse) Write(b []byte) (int, error) { return len(b), nil }
+func (w *discardResponse) WriteHeader(int)             {}
+func (w *discardResponse) Flush()                      {}

@@ -87,14 +87,14 @@ func failingSeq[T any](seq iter.Seq2[T, error], n int, err error) iter.Seq2[T, e
 // streamed is what one form of a stream wrote.
 type streamed struct {
 	body    []byte
-	status  int         // WriteSeq's
-	header  http.Header // WriteSeq's, as it was when the first byte was written
+	status  int         // a ResponseWriter's
+	header  http.Header // a ResponseWriter's, as it was when the status was sent
 	flushes int
 	err     error
 }
 
 // seqRecorder is an http.ResponseWriter that records the header as it was
-// when the first byte of the body was written, and counts flushes.
+// when the status was sent, and counts flushes.
 type seqRecorder struct {
 	h       http.Header
 	first   http.Header
@@ -120,8 +120,18 @@ func (w *seqRecorder) Write(b []byte) (int, error) {
 }
 func (w *seqRecorder) Flush() { w.flushes++ }
 
-// streamForm is one way of streaming: EncodeSeq or WriteSeq, as JSON or
-// NDJSON.
+// flushWriter is an io.Writer that is an http.Flusher, and no
+// ResponseWriter.
+type flushWriter struct {
+	body    bytes.Buffer
+	flushes int
+}
+
+func (w *flushWriter) Write(b []byte) (int, error) { return w.body.Write(b) }
+func (w *flushWriter) Flush()                      { w.flushes++ }
+
+// streamForm is one way of streaming: EncodeSeq into an io.Writer, or into
+// an http.ResponseWriter, as a JSON array or as NDJSON.
 type streamForm struct {
 	name   string
 	http   bool
@@ -129,26 +139,25 @@ type streamForm struct {
 }
 
 var streamForms = []streamForm{
-	{"EncodeSeq", false, false},
-	{"EncodeSeq NDJSON", false, true},
-	{"WriteSeq", true, false},
-	{"WriteSeq NDJSON", true, true},
+	{"io.Writer", false, false},
+	{"ResponseWriter", true, false},
+	{"ResponseWriter NDJSON", true, true},
 }
 
-// stream writes seq in form f.
+// stream writes seq in form f, bound to ctx.
 func stream[T any](f streamForm, ctx context.Context, e *entity.Entity, seq iter.Seq2[T, error], opts ...entity.Option) streamed {
-	if f.ndjson {
-		opts = append(slices.Clip(opts), entity.NDJSON())
+	opts = append(slices.Clip(opts), entity.WithContext(ctx))
+	if !f.http {
+		w := &flushWriter{}
+		err := entity.EncodeSeq(w, e, seq, opts...)
+		return streamed{body: w.body.Bytes(), flushes: w.flushes, err: err}
 	}
 	w := newSeqRecorder()
-	var err error
-	if f.http {
-		r := httptest.NewRequestWithContext(ctx, "GET", "/rows", nil)
-		err = entity.WriteSeq(w, r, e, seq, opts...)
-		return streamed{body: w.body.Bytes(), status: w.status, header: w.first, flushes: w.flushes, err: err}
+	if f.ndjson {
+		w.h.Set("Content-Type", "application/x-ndjson")
 	}
-	err = entity.EncodeSeq(w, e, seq, opts...)
-	return streamed{body: w.body.Bytes(), flushes: w.flushes, err: err}
+	err := entity.EncodeSeq(w, e, seq, opts...)
+	return streamed{body: w.body.Bytes(), status: w.status, header: w.first, flushes: w.flushes, err: err}
 }
 
 // lines splits NDJSON into its lines, checking that each ends with "\n".
@@ -374,8 +383,9 @@ func TestEncodeSeqStopsOnFailure(t *testing.T) {
 }
 
 // TestEncodeSeqFailsBeforeSending checks a failure within the first
-// chunk: EncodeSeq writes what it has, cut as ever; WriteSeq, whose status
-// is not sent yet, answers as Write does: problem details alone.
+// chunk: into an io.Writer, EncodeSeq writes what it has, cut as ever; into
+// a ResponseWriter, whose status is not sent yet, it answers as Write
+// does: problem details alone.
 func TestEncodeSeqFailsBeforeSending(t *testing.T) {
 	e := exposeRow(t)
 	for _, f := range streamForms {
@@ -403,9 +413,9 @@ func TestEncodeSeqFailsBeforeSending(t *testing.T) {
 	}
 }
 
-// TestWriteSeqSendsHeaderFirst checks that a long stream sends its status
-// and Content-Type before its first byte, in chunks, each flushed.
-func TestWriteSeqSendsHeaderFirst(t *testing.T) {
+// TestEncodeSeqSendsHeaderFirst checks that a long stream sends its
+// status and Content-Type before its first byte, in chunks, each flushed.
+func TestEncodeSeqSendsHeaderFirst(t *testing.T) {
 	e := exposeRow(t)
 	for _, f := range streamForms {
 		t.Run(f.name, func(t *testing.T) {
@@ -437,12 +447,12 @@ func TestWriteSeqSendsHeaderFirst(t *testing.T) {
 	}
 }
 
-// TestWriteSeqStopsWithContext checks that WriteSeq stops when the
-// request's context is done: the output cut as for any failure, the
+// TestEncodeSeqStopsWithContext checks that a stream given WithContext
+// stops when the context is done: the output cut as for any failure, the
 // context's error returned, the sequence left.
-func TestWriteSeqStopsWithContext(t *testing.T) {
+func TestEncodeSeqStopsWithContext(t *testing.T) {
 	e := exposeRow(t)
-	for _, f := range streamForms[2:] {
+	for _, f := range streamForms {
 		t.Run(f.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -508,7 +518,8 @@ func TestEncodeSeqStopsWhenWriterFails(t *testing.T) {
 }
 
 // TestEncodeSeqRefusesBadOptions checks that an option that fails the call
-// fails it before anything is written: WriteSeq answers its problem.
+// fails it before anything is written: into a ResponseWriter, with its
+// problem details.
 func TestEncodeSeqRefusesBadOptions(t *testing.T) {
 	e := exposeRow(t)
 	tests := []struct {
@@ -526,14 +537,47 @@ func TestEncodeSeqRefusesBadOptions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := entity.EncodeSeq(&buf, e, rowMaps(3, -1), tt.opt); !errors.Is(err, tt.is) || buf.Len() > 0 {
-				t.Errorf("EncodeSeq: error %v after %q, want %v before anything", err, buf.Bytes(), tt.is)
+				t.Errorf("io.Writer: error %v after %q, want %v before anything", err, buf.Bytes(), tt.is)
 			}
 			rec := httptest.NewRecorder()
-			err := entity.WriteSeq(rec, httptest.NewRequest("GET", "/", nil), e, rowMaps(3, -1), tt.opt)
-			if !errors.Is(err, tt.is) {
-				t.Errorf("WriteSeq: error %v, want %v", err, tt.is)
+			if err := entity.EncodeSeq(rec, e, rowMaps(3, -1), tt.opt); !errors.Is(err, tt.is) {
+				t.Errorf("ResponseWriter: error %v, want %v", err, tt.is)
 			}
 			checkProblem(t, rec, tt.status)
+		})
+	}
+}
+
+// TestEncodeSeqKeepsContentType checks that a Content-Type the handler
+// set is the response's: application/x-ndjson chooses NDJSON, any other is
+// kept over a JSON array.
+func TestEncodeSeqKeepsContentType(t *testing.T) {
+	e := exposeRow(t)
+	tests := []struct {
+		name, set, want string
+		ndjson          bool
+	}{
+		{"none", "", "application/json; charset=utf-8", false},
+		{"NDJSON", "application/x-ndjson", "application/x-ndjson", true},
+		{"NDJSON with a parameter", "Application/X-NDJSON; charset=utf-8", "Application/X-NDJSON; charset=utf-8", true},
+		{"another JSON type", "application/vnd.api+json", "application/vnd.api+json", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			if tt.set != "" {
+				rec.Header().Set("Content-Type", tt.set)
+			}
+			if err := entity.EncodeSeq(rec, e, rowMaps(2, -1)); err != nil {
+				t.Fatal(err)
+			}
+			want := `[{"number":1,"mail":"u0@example.com"},{"number":2,"mail":"u1@example.com"}]`
+			if tt.ndjson {
+				want = "{\"number\":1,\"mail\":\"u0@example.com\"}\n{\"number\":2,\"mail\":\"u1@example.com\"}\n"
+			}
+			if ct := rec.Header().Get("Content-Type"); rec.Code != 200 || ct != tt.want || rec.Body.String() != want {
+				t.Errorf("status %d, Content-Type %q, body %s; want 200, %q, %s", rec.Code, ct, rec.Body, tt.want, want)
+			}
 		})
 	}
 }
@@ -550,16 +594,9 @@ func TestEncodeSeqNil(t *testing.T) {
 		if err := entity.EncodeSeq(nil, e, rowMaps(1, -1)); err == nil {
 			t.Errorf("nil writer: no error")
 		}
-		if err := entity.WriteSeq(nil, nil, e, rowMaps(1, -1)); err == nil {
-			t.Errorf("WriteSeq, nil writer: no error")
-		}
 		rec := httptest.NewRecorder()
-		if err := entity.WriteSeq(rec, nil, none, rowMaps(1, -1)); !errors.Is(err, entity.ErrUnknownEntity) || rec.Code != 500 {
-			t.Errorf("WriteSeq, nil entity: %v, status %d", err, rec.Code)
-		}
-		rec = httptest.NewRecorder()
-		if err := entity.WriteSeq(rec, nil, e, rowMaps(3, -1)); err != nil || rec.Code != 200 || !json.Valid(rec.Body.Bytes()) {
-			t.Errorf("WriteSeq, nil request: %v, status %d, body %s", err, rec.Code, rec.Body)
+		if err := entity.EncodeSeq(rec, none, rowMaps(1, -1)); !errors.Is(err, entity.ErrUnknownEntity) || rec.Code != 500 {
+			t.Errorf("ResponseWriter, nil entity: %v, status %d", err, rec.Code)
 		}
 	})
 }

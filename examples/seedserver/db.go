@@ -181,19 +181,23 @@ type dbUsersOut struct {
 // response without its closing "]" (NDJSON: with a problem line), since
 // the status went out with the first rows; the error is logged.
 func streamUsers(w http.ResponseWriter, r *http.Request, db func() (*sql.DB, error)) {
-	opts := []entity.Option{entity.Select(r.URL.Query().Get("fields"))}
-	if r.URL.Query().Get("stream") == "ndjson" {
-		opts = append(opts, entity.NDJSON())
-	}
 	d, err := db()
 	if err != nil {
 		log.Printf("GET /api/db/users?stream: %v", err)
 		entity.WriteError(w, err)
 		return
 	}
-	// createdAt is among the paths checkEntities verifies at start-up.
+	if r.URL.Query().Get("stream") == "ndjson" {
+		w.Header().Set("Content-Type", "application/x-ndjson") // EncodeSeq writes a line per row
+	}
+	opts := []entity.Option{
+		entity.Select(r.URL.Query().Get("fields")),
+		entity.WithContext(r.Context()), // the stream stops when the client goes
+		entity.Lang(dbUserEntity.Registry().RequestLang(r)),
+	}
+	// createdAt is among the paths checkEntities checks at start-up.
 	rows := userRows(r.Context(), d, dbUserEntity.Selected("createdAt", opts...))
-	if err := entity.WriteSeq(w, r, dbUserEntity, rows, opts...); err != nil {
+	if err := entity.EncodeSeq(w, dbUserEntity, rows, opts...); err != nil {
 		log.Printf("GET /api/db/users?stream: %v", err)
 	}
 }
