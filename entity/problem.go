@@ -313,10 +313,15 @@ func (r *Registry) WriteError(w http.ResponseWriter, err error) {
 //     nothing of it, and an "instance", a URN of its own
 //     ("urn:uuid:…") that the registry's log hook gets with the error.
 //
+// A problem in the language of a call (the error of a call made with Lang
+// or for a request, whose Accept-Language picks it) says so with Vary:
+// Accept-Language, so that a cache keeps one answer per language.
+//
 // For example:
 //
 //	HTTP/1.1 400 Bad Request
 //	Content-Type: application/problem+json
+//	Vary: Accept-Language
 //
 //	{"type":"/problems/validation","title":"Validation failed","status":400,
 //	 "detail":"1 field failed validation","errors":[{"pointer":"/mail",
@@ -340,6 +345,9 @@ func (r *Registry) writeProblem(w http.ResponseWriter, err error, lang msgLang) 
 	case p.accept != "":
 		h["Accept"] = []string{p.accept}
 	}
+	if p.localized {
+		addVary(h, "Accept-Language") // so that a cache keeps one answer per language
+	}
 	h["Content-Type"] = []string{problemContentType}
 	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	h["X-Content-Type-Options"] = []string{"nosniff"}
@@ -361,6 +369,18 @@ func (r *Registry) appendProblem(dst []byte, err error, lang msgLang) ([]byte, p
 		}
 	}
 	return p.appendJSON(dst, r.ProblemTypeBase()), p
+}
+
+// addVary adds name to h's Vary, unless it names it already (or "*").
+func addVary(h http.Header, name string) {
+	for _, v := range h.Values("Vary") {
+		for _, f := range strings.Split(v, ",") {
+			if f = strings.TrimSpace(f); f == "*" || strings.EqualFold(f, name) {
+				return
+			}
+		}
+	}
+	h.Add("Vary", name)
 }
 
 // newInstance returns a new id of a server error: a URN of a random
@@ -412,6 +432,9 @@ type problem struct {
 	offset   int              // invalid JSON: where it stops being JSON
 	hasOff   bool             // offset applies
 	ve       *ValidationError // 400 for fields: the errors
+	// localized: the texts are in the language of a call (Lang, or a
+	// request's Accept-Language), not English whatever the request.
+	localized bool
 }
 
 // problemOf returns the problem details of err, in the language of err
@@ -422,6 +445,7 @@ type problem struct {
 func problemOf(err error, lang msgLang) problem {
 	p := problem{status: statusOf(err)}
 	lang = langOf(err, lang)
+	p.localized = lang.cat != nil
 	cat, li := lang.catalogs(), lang.li
 	var ve *ValidationError
 	var ie *InputError
