@@ -1,5 +1,7 @@
 package entity
 
+import "context"
+
 // Option changes one call of Make, MakeJSON, AppendJSON, MakeList, Write,
 // WriteStatus, MakeRequest or Bind: how strictly the input is read, which
 // keys it may hold, the language of its messages, which fields it writes
@@ -13,6 +15,7 @@ type Option struct {
 	kind optionKind
 	str  string
 	list []string
+	ctx  context.Context // WithContext's: EncodeSeq stops when it is done
 }
 
 type optionKind uint8

@@ -340,16 +340,7 @@ func (r *Registry) writeProblem(w http.ResponseWriter, err error, lang msgLang) 
 	if w == nil {
 		return
 	}
-	p := problemOf(err, lang)
-	if p.status == http.StatusInternalServerError {
-		p.instance = newInstance()
-		if r != nil {
-			if hook := r.serverLog.Load(); hook != nil {
-				(*hook)(p.instance, err)
-			}
-		}
-	}
-	body := p.appendJSON(nil, r.ProblemTypeBase())
+	body, p := r.appendProblem(nil, err, lang)
 	h := w.Header()
 	switch {
 	case p.allow != "":
@@ -365,6 +356,22 @@ func (r *Registry) writeProblem(w http.ResponseWriter, err error, lang msgLang) 
 	h["X-Content-Type-Options"] = []string{"nosniff"}
 	w.WriteHeader(p.status)
 	w.Write(body)
+}
+
+// appendProblem appends err's problem details to dst, as writeProblem
+// writes them (a 500 gets an instance id, which the log hook gets with
+// err), and returns what they say, for the headers.
+func (r *Registry) appendProblem(dst []byte, err error, lang msgLang) ([]byte, problem) {
+	p := problemOf(err, lang)
+	if p.status == http.StatusInternalServerError {
+		p.instance = newInstance()
+		if r != nil {
+			if hook := r.serverLog.Load(); hook != nil {
+				(*hook)(p.instance, err)
+			}
+		}
+	}
+	return p.appendJSON(dst, r.ProblemTypeBase()), p
 }
 
 // addVary adds name to h's Vary, unless it names it already (or "*").

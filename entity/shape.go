@@ -76,14 +76,15 @@ func Except(paths ...string) Option { return Option{kind: optExcept, list: paths
 func With(flags ...string) Option { return Option{kind: optWith, list: flags} }
 
 // WithContext sets the flags stored in ctx by NewContext, as With does:
-// middleware sets a request's roles once, handlers pass r.Context().
+// middleware sets a request's roles once, handlers pass r.Context(). It
+// also binds a stream to ctx: EncodeSeq stops when ctx is done.
 //
 // Unlike With, it ignores a flag the registry has not declared: one
 // middleware may set flags for every registry of a server, and a flag no
 // declaration names can show no field (Check refuses undeclared flags in
 // rules), so ignoring it fails closed.
 func WithContext(ctx context.Context) Option {
-	return Option{kind: optWithContext, list: FlagsFromContext(ctx)}
+	return Option{kind: optWithContext, list: FlagsFromContext(ctx), ctx: ctx}
 }
 
 // flagsKey is the context key of NewContext's flags.

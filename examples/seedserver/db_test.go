@@ -26,11 +26,11 @@ func TestDBUsers(t *testing.T) {
 
 	// The rows went through SQLite and back: the response is what the
 	// entity makes of the rows as they were inserted.
-	rows := make([]dbUser, dbRows)
+	rows := make([]dbUser, dbPage)
 	for i := range rows {
 		rows[i] = dbRow(i)
 	}
-	want, err := dbUsersEntity.MakeJSON(dbUsersOut{Count: dbRows, List: rows})
+	want, err := dbUsersEntity.MakeJSON(dbUsersOut{Count: dbPage, List: rows})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,8 +45,8 @@ func TestDBUsers(t *testing.T) {
 	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
 		t.Fatal(err)
 	}
-	if body.Count != dbRows || len(body.List) != dbRows {
-		t.Fatalf("count %d with %d rows, want %d", body.Count, len(body.List), dbRows)
+	if body.Count != dbPage || len(body.List) != dbPage {
+		t.Fatalf("count %d with %d rows, want the first %d", body.Count, len(body.List), dbPage)
 	}
 	// int64 id and age as numbers, the []byte name as a string, the flat
 	// row grouped, the DATETIME as RFC 3339 in UTC.
@@ -73,7 +73,7 @@ func TestReadUsers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	users, err := readUsers(context.Background(), db)
+	users, err := readUsers(context.Background(), db, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

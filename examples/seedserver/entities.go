@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/expose-go/expose/entity"
 )
 
@@ -85,11 +87,11 @@ var (
 		"v", "string", "",
 	)
 
-	// The dbuser entity (referenced by dbusers) shapes one row of the users table (db.go): the row's
+	// The dbuser entity (referenced by dbusers, and streamed alone) shapes one row of the users table (db.go): the row's
 	// int64 columns stay numbers, its TEXT name (scanned as []byte) becomes
 	// a string, its DATETIME created_at (a time.Time) an RFC 3339 date in
 	// UTC, and the flat row becomes nested JSON through the details group.
-	_ = entity.MustExpose("dbuser",
+	dbUserEntity = entity.MustExpose("dbuser",
 		"id", "number", "req",
 		"name", "string", "req | min 1",
 		"details", "{", "",
@@ -104,9 +106,18 @@ var (
 	)
 )
 
-// checkEntities fails when a $ref names no entity. (That newUser has a
+// checkEntities fails when a $ref names no entity, or a path a handler
+// asks Selected about names no field. (That newUser has a
 // field for every key the answer to POST /api/users declares is checked by
 // a test: TestNewUserSuppliesCreatedUser.)
 func checkEntities() error {
-	return entity.Verify()
+	if err := entity.Verify(); err != nil {
+		return err
+	}
+	// The paths the handlers ask Selected about: Only refuses one that
+	// names no field.
+	if _, err := dbUserEntity.MakeJSON(nil, entity.Only("createdAt")); errors.Is(err, entity.ErrUnknownField) {
+		return err
+	}
+	return nil
 }

@@ -8,7 +8,9 @@
 //	GET /naive/test        /api/test built as a map and encoding/json.Marshal
 //	GET /naive/users?n=100 /api/users the same naive way
 //	GET /const/test        /api/test's bytes, precomputed: the ceiling
-//	GET /api/db/users      rows of an in-memory SQLite database through an entity
+//	GET /api/db/users      the first 100 rows of an in-memory SQLite database through an entity
+//	GET /api/db/users?stream=1   every row of it (100,000: -db-rows), streamed from its *sql.Rows
+//	                       at flat memory (?stream=ndjson: NDJSON; &fields=id,name: a selection)
 //	GET /openapi.json      the server's OpenAPI 3.1 document, exported from its entities
 //	                       (an admin's, with the admin-only fields, for X-Role: admin)
 //
@@ -119,6 +121,7 @@ func createUser(w http.ResponseWriter, r *http.Request) {
 
 func main() {
 	addr := flag.String("addr", ":3333", "address to listen on (port 0: any free port)")
+	flag.IntVar(&dbRows, "db-rows", dbRows, "rows of the SQLite users table")
 	flag.Parse()
 	if err := checkEntities(); err != nil {
 		log.Fatal(err)

@@ -4,10 +4,21 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
 )
+
+// TestMain gives the tests a table of testRows users, where the server
+// has 100,000: enough for a page and a stream, filled in a blink even under
+// the race detector. (The test of streaming at flat memory fills its own.)
+func TestMain(m *testing.M) {
+	dbRows = testRows
+	os.Exit(m.Run())
+}
+
+const testRows = 1000
 
 const seedJSON = `{"offset":0,"limit":2,"list":[{"number":12,"name":"maachang","details":{"age":40,"mail":"maachang@maachang.com"},"code":"unknown"},{"number":21,"name":"saito","details":{"age":27,"mail":"saito@maachang.com"},"code":"unknown"}]}`
 

@@ -1,0 +1,420 @@
+package entity
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"math"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// Streams: a list written as its elements come, each made and checked
+// with the entity as Make makes one object, in chunks of bounded size. One
+// run serves the whole stream (started once through run.start, its
+// selection compiled once); what one element borrows (the tape of raw
+// JSON, scratch buffers) is reused by the next, so that an element costs
+// no allocation of its own.
+
+// streamChunk is how many bytes a stream gathers before it writes them to
+// its writer (and flushes it). An element larger than that is written
+// whole, once made.
+const streamChunk = 32 << 10
+
+// ndjsonContentType is the media type of newline-delimited JSON.
+const ndjsonContentType = "application/x-ndjson"
+
+// EncodeSeq writes the elements of seq to w as a JSON array, each made and
+// checked with e as [Entity.Make] makes one object (the response view:
+// [Select], [Only], [Except], [With], [WithContext] and [Version] shape
+// every element alike). An element is one object: a map with string keys, a
+// struct or a pointer to one, raw JSON ([]byte, [json.RawMessage]) holding
+// an object, an [*Object], or an interface holding one of them. The
+// elements are written as they come, in chunks of about 32 KiB, and an
+// [http.Flusher] (an [http.ResponseWriter], through
+// [http.ResponseController]) is flushed after each, so that the memory a
+// stream holds does not grow with its length: the registry's output limit
+// ([Limits].OutputBytes) applies to each element, not to the stream. Making
+// an element allocates nothing of its own: a million rows of maps, of
+// pointers to structs or of raw JSON cost what one call does (rows of
+// struct values are read through one copy, made once). The entities of the
+// $refs are those of the stream's start, for all of it. Given
+// [WithContext], EncodeSeq stops when the context is done, as for an error
+// of seq (the error returned is the context's).
+//
+// Into an [http.ResponseWriter], EncodeSeq is the response: it sets the
+// Content-Type (application/json; charset=utf-8, unless the handler set
+// one) and sends status 200 before the first byte of the body, with its
+// first chunk; a Content-Type of application/x-ndjson set by the handler
+// makes it write newline-delimited JSON instead of the array, one object a
+// line, each ended by "\n". A stream that ends within its first chunk is
+// one response with its Content-Length; one that fails within it is
+// answered as [Entity.Write] answers a failure, with nothing of the
+// elements: problem details with the error's status (500 for the server's
+// data, 400 for a bad [Select] spec), in the language of [Lang] (give it
+// [Registry.RequestLang] of the request).
+//
+// Into an io.Writer, and into a ResponseWriter past its first chunk, the
+// output cannot be taken back: when the stream fails, EncodeSeq stops,
+// writing what the elements made so far (every one whole), and returns the
+// error:
+//
+//   - an element that fails its entity: a [*ValidationError], the server's
+//     data at fault (StatusCode 500), its paths starting at the element's
+//     index ("[700000].details.mail");
+//   - an error seq yields, wrapped with the number of elements written;
+//   - the context's error, when it is done;
+//   - an error of w: nothing more is written.
+//
+// The JSON array is then left without its closing "]" (nor a comma after
+// its last element), so that what a client got never parses as a complete
+// array; NDJSON ends with a line holding the error's problem details, as
+// [WriteError] writes them (a 500's say nothing of the error but its
+// "instance", the id the registry's log hook gets with it). A handler may
+// then panic([http.ErrAbortHandler]) to cut the connection as well, so that
+// an HTTP client sees the response fail (an error within the first chunk
+// has been answered whole: the panic loses the answer). A bad option (a
+// Select spec that does not parse, a malformed Version) fails the call
+// before anything is written (into a ResponseWriter: but its problem
+// details).
+//
+// EncodeSeq returns nil when every element was written. It never panics on
+// an element or an error of seq; a seq that is nil is empty ("[]"). It
+// reads seq to its end unless it stops: a seq holding a resource (a
+// *sql.Rows) should release it when its yield returns false.
+//
+//	func listUsers(w http.ResponseWriter, r *http.Request) {
+//		if r.Header.Get("Accept") == "application/x-ndjson" {
+//			w.Header().Set("Content-Type", "application/x-ndjson")
+//		}
+//		err := entity.EncodeSeq(w, users, store.Users(r.Context()), entity.WithContext(r.Context()),
+//			entity.Select(r.URL.Query().Get("fields")), entity.Lang(reg.RequestLang(r)))
+//		if err != nil {
+//			log.Printf("GET /users: %v", err)
+//		}
+//	}
+func EncodeSeq[T any](w io.Writer, e *Entity, seq iter.Seq2[T, error], opts ...Option) error {
+	if w == nil {
+		return errors.New("entity: EncodeSeq: a nil io.Writer")
+	}
+	s, err := newStream(e, w, opts)
+	if err != nil {
+		if hw, ok := w.(http.ResponseWriter); ok {
+			var reg *Registry // a nil *Entity's error is written as the default's
+			if e != nil {
+				reg = e.reg
+			}
+			reg.writeProblem(hw, err, reg.requestLang(nil, opts))
+		}
+		return err
+	}
+	return streamSeq(s, seq)
+}
+
+// elemInput says how a stream hands an element of type T to its run
+// without allocating: as it is (types whose interface value holds a
+// pointer, and interfaces; any other type is boxed, and fails as Make
+// fails: not an object), through one copy of it (structs), or as raw JSON
+// bytes.
+type elemInput uint8
+
+const (
+	elemAsIs elemInput = iota
+	elemCopy
+	elemJSON
+)
+
+// elemInputOf returns how elements of type t are handed over.
+func elemInputOf(t reflect.Type) elemInput {
+	switch {
+	case t == bytesType || t == rawMessageType:
+		return elemJSON
+	case t != nil && t.Kind() == reflect.Struct:
+		return elemCopy
+	}
+	return elemAsIs
+}
+
+var (
+	bytesType      = reflect.TypeFor[[]byte]()
+	rawMessageType = reflect.TypeFor[json.RawMessage]()
+)
+
+// streamSeq writes the elements of seq through s, and ends it.
+func streamSeq[T any](s *stream, seq iter.Seq2[T, error]) error {
+	if seq == nil {
+		return s.end()
+	}
+	how := elemInputOf(reflect.TypeFor[T]())
+	var slot *T // the one copy of elemCopy and elemJSON
+	if how == elemCopy || how == elemJSON {
+		slot = new(T)
+	}
+	for v, err := range seq {
+		if err != nil {
+			s.fail(fmt.Errorf("entity: entity %q: the sequence failed after %d elements: %w", s.e.name, s.n, err))
+			break
+		}
+		if s.cancelled() {
+			break
+		}
+		var ok bool
+		switch how {
+		case elemCopy:
+			*slot = v
+			ok = s.elem(slot, nil, false)
+		case elemJSON:
+			*slot = v
+			ok = s.elem(nil, jsonBytes(slot), true)
+		default:
+			ok = s.elem(any(v), nil, false)
+		}
+		if !ok {
+			break
+		}
+	}
+	if slot != nil {
+		var zero T
+		*slot = zero // keep nothing of the caller's
+	}
+	return s.end()
+}
+
+// jsonBytes returns the bytes p points to: p is a *[]byte or a
+// *json.RawMessage (see elemJSON).
+func jsonBytes(p any) []byte {
+	switch b := p.(type) {
+	case *[]byte:
+		return *b
+	case *json.RawMessage:
+		return *b
+	}
+	return nil
+}
+
+// stream is the state of one EncodeSeq.
+type stream struct {
+	r    run // one run for every element
+	e    *Entity
+	w    io.Writer
+	rc   *http.ResponseController // w's, when it is an http.ResponseWriter
+	fl   http.Flusher             // w's, when it is some other http.Flusher
+	hw   http.ResponseWriter      // w, when it is one: its header goes out with the first chunk
+	done <-chan struct{}          // WithContext's context
+	ctx  context.Context
+	lang msgLang // the language of problem details
+
+	bp     *[]byte // the pooled buffer buf grows from
+	buf    []byte
+	n      int   // elements written
+	sent   bool  // bytes have gone to w
+	ndjson bool  // NDJSON: no array, a line each
+	err    error // why the stream stopped
+	werr   error // w's error: nothing more is written
+}
+
+// newStream starts a stream of e's elements to w. A bad option is the
+// error, before anything is written.
+func newStream(e *Entity, w io.Writer, opts []Option) (*stream, error) {
+	if e == nil {
+		return nil, errNilEntity
+	}
+	s := &stream{e: e, w: w}
+	s.r.start(e, topObject, dirResponse, opts)
+	if s.r.fatal != nil {
+		err := s.r.err()
+		s.r.done()
+		return nil, err
+	}
+	s.lang = e.reg.requestLang(nil, opts)
+	for _, o := range opts {
+		if o.kind == optWithContext && o.ctx != nil {
+			s.ctx = o.ctx
+		}
+	}
+	if s.ctx != nil {
+		s.done = s.ctx.Done()
+	}
+	switch x := w.(type) {
+	case http.ResponseWriter:
+		s.hw, s.rc = x, http.NewResponseController(x)
+		s.ndjson = isNDJSON(x.Header())
+	case http.Flusher:
+		s.fl = x
+	}
+	s.bp = bufPool.Get().(*[]byte)
+	s.buf = (*s.bp)[:0]
+	if cap(s.buf) < streamChunk+streamChunk/2 { // room for a chunk and the element that ends it, at once
+		s.buf = make([]byte, 0, 2*streamChunk)
+	}
+	if !s.ndjson {
+		s.buf = append(s.buf, '[')
+	}
+	return s, nil
+}
+
+// isNDJSON reports whether a response's Content-Type, as a handler set
+// it, is application/x-ndjson (parameters aside).
+func isNDJSON(h http.Header) bool {
+	ct := h["Content-Type"]
+	if len(ct) == 0 {
+		return false
+	}
+	mt, _, _ := strings.Cut(ct[0], ";")
+	return strings.EqualFold(strings.TrimSpace(mt), ndjsonContentType)
+}
+
+// cancelled reports whether the request's context is done, stopping the
+// stream with its error.
+func (s *stream) cancelled() bool {
+	if s.done == nil {
+		return false
+	}
+	select {
+	case <-s.done:
+		s.fail(s.ctx.Err())
+		return true
+	default:
+		return false
+	}
+}
+
+// elem makes one element, v (or the raw JSON b, when isJSON), into the
+// buffer, and writes the buffer out once it holds a chunk. It reports
+// false when the stream stops.
+func (s *stream) elem(v any, b []byte, isJSON bool) bool {
+	r := &s.r
+	mark := len(s.buf)
+	if s.n > 0 && !s.ndjson {
+		s.buf = append(s.buf, ',')
+	}
+	idx := int32(min(s.n, math.MaxInt32))
+	r.push(frame{kind: frameIndex, idx: idx, outIdx: idx})
+	if isJSON {
+		s.buf = r.appendStreamJSON(s.buf, s.e, b)
+	} else {
+		s.buf = r.appendTop(s.buf, s.e, v)
+	}
+	r.pop()
+	if err := r.err(); err != nil {
+		s.buf = s.buf[:mark]
+		s.fail(err)
+		return false
+	}
+	if s.ndjson {
+		s.buf = append(s.buf, '\n')
+	}
+	s.n++
+	if len(s.buf) >= streamChunk {
+		return s.flush()
+	}
+	return true
+}
+
+// appendStreamJSON is appendTop for an element of raw JSON bytes, which
+// are not boxed into an interface.
+func (r *run) appendStreamJSON(dst []byte, e *Entity, b []byte) []byte {
+	r.base = len(dst)
+	if b == nil { // a nil []byte: an empty input, as for Make
+		return r.appendTop(dst, e, nil)
+	}
+	dst = r.appendJSONTop(dst, e, b, e.reg.lim().Depth)
+	if len(dst)-r.base > r.maxOut {
+		r.tooLarge()
+	}
+	return dst
+}
+
+// fail stops the stream with err: NDJSON gets its problem line.
+func (s *stream) fail(err error) {
+	if s.err != nil {
+		return
+	}
+	s.err = err
+	if s.ndjson && s.sent { // before, the failure is the whole response (end)
+		s.buf, _ = s.e.reg.appendProblem(s.buf, err, s.lang)
+		s.buf = append(s.buf, '\n')
+	}
+}
+
+// flush writes the buffer to w and flushes w, sending the response's
+// header first. It reports false when w fails.
+func (s *stream) flush() bool {
+	if s.werr != nil {
+		return false
+	}
+	if s.hw != nil && !s.sent {
+		s.header(false)
+	}
+	s.sent = true
+	if len(s.buf) > 0 {
+		_, err := s.w.Write(s.buf)
+		s.buf = s.buf[:0]
+		if err != nil {
+			s.werr = err
+			return false
+		}
+	}
+	switch {
+	case s.rc != nil:
+		s.rc.Flush() // a writer that cannot flush sends the chunk when it will
+	case s.fl != nil:
+		s.fl.Flush()
+	}
+	return true
+}
+
+// header sets the response's header and sends the status; whole says
+// that the buffer holds the whole body.
+func (s *stream) header(whole bool) {
+	h := s.hw.Header()
+	if len(h["Content-Type"]) == 0 {
+		h["Content-Type"] = []string{jsonContentType}
+	}
+	if whole {
+		h["Content-Length"] = []string{strconv.Itoa(len(s.buf))}
+	}
+	s.hw.WriteHeader(http.StatusOK)
+}
+
+// end closes the stream: the array's "]" when every element was written,
+// what the buffer holds, and what the run and the stream borrowed. It
+// returns the stream's error.
+func (s *stream) end() error {
+	defer s.release()
+	switch {
+	case s.err != nil && s.hw != nil && !s.sent:
+		// Nothing sent yet: the failure is the whole response, as Write's.
+		s.e.reg.writeProblem(s.hw, s.err, s.lang)
+		return s.err
+	case s.err == nil && !s.ndjson:
+		s.buf = append(s.buf, ']')
+	}
+	if s.hw != nil && !s.sent && s.werr == nil {
+		s.header(true)
+		s.sent = true
+	}
+	s.flush()
+	switch {
+	case s.err != nil && s.werr != nil:
+		return errors.Join(s.err, s.werr)
+	case s.err != nil:
+		return s.err
+	}
+	return s.werr
+}
+
+// release returns what the stream borrowed.
+func (s *stream) release() {
+	s.r.done()
+	if cap(s.buf) <= maxPooled {
+		*s.bp = s.buf[:0]
+		bufPool.Put(s.bp)
+	}
+	s.buf, s.bp = nil, nil
+}
