@@ -276,7 +276,7 @@ type InputError struct {
 	Allow  string // for 405: the methods allowed, for the Allow header
 	// Accept is, for 415, the request media types accepted, comma
 	// separated as an Accept header lists them; empty means
-	// AcceptedMediaTypes, those MakeRequest reads.
+	// acceptedMediaTypes, those MakeRequest reads.
 	Accept string
 	// Offset is, when HasOffset reports true, the byte offset in the JSON
 	// input (a request body, or the []byte or json.RawMessage given to
@@ -324,10 +324,10 @@ func newInputError(err error, key string, params map[string]any) *InputError {
 	return ie
 }
 
-// AcceptedMediaTypes are the request body media types MakeRequest reads:
+// acceptedMediaTypes are the request body media types MakeRequest reads:
 // JSON (and any +json type) and the two form encodings. A 415 answer
 // names them in its Accept header and its "accept" member.
-const AcceptedMediaTypes = "application/json, application/x-www-form-urlencoded, multipart/form-data"
+const acceptedMediaTypes = "application/json, application/x-www-form-urlencoded, multipart/form-data"
 
 // requestTooLarge returns the InputError (413) of a request whose output
 // passed its limit (err wraps ErrTooLarge). The same ErrTooLarge from Make

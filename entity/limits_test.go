@@ -732,7 +732,7 @@ func capped(n int) func(testing.TB, error) {
 		}
 		// As a request's error (one built outside the package is): the
 		// server's data answers the generic 500, which lists nothing.
-		body := (&entity.ValidationError{Entity: ve.Entity, Fields: ve.Fields, Omitted: ve.Omitted}).AppendJSON(nil)
+		body := entity.ProblemJSON(&entity.ValidationError{Entity: ve.Entity, Fields: ve.Fields, Omitted: ve.Omitted})
 		omitted := `],"omitted":` + strconv.Itoa(ve.Omitted) + `}`
 		if !json.Valid(body) || !bytes.HasSuffix(body, []byte(omitted)) || bytes.Count(body, []byte(`"pointer":`)) != listed {
 			t.Errorf("Write's body does not list %d errors and end %s: …%s", listed, omitted, body[max(0, len(body)-200):])

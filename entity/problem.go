@@ -405,17 +405,11 @@ func newInstance() string {
 	return string(b[:n])
 }
 
-// AppendJSON appends the error's problem details, the body WriteError
-// writes for it with the default problem type base, in the language of
-// the call that failed:
-//
-//	{"type":"/problems/validation","title":"Validation failed","status":400,
-//	 "detail":"2 fields failed validation","errors":[{"pointer":…,"path":…,
-//	 "outputPath":…,"code":…,"params":{…},"message":…},…]}
-//
-// The error of the server's data (StatusCode 500) gives the generic 500,
-// without the instance id that only WriteError logs.
-func (e *ValidationError) AppendJSON(dst []byte) []byte {
+// appendProblemJSON appends the error's problem details, the body
+// WriteError writes for it with the default problem type base (the server
+// data's error: the generic 500, without the instance id only WriteError
+// logs).
+func (e *ValidationError) appendProblemJSON(dst []byte) []byte {
 	if e == nil {
 		e = &ValidationError{}
 	}
@@ -489,7 +483,7 @@ func problemOf(err error, lang msgLang) problem {
 	case p.status == http.StatusUnsupportedMediaType:
 		p.kind = problemMediaType
 		if p.accept == "" {
-			p.accept = AcceptedMediaTypes
+			p.accept = acceptedMediaTypes
 		}
 		if p.detail == "" {
 			p.detail = cat.text(li, "problem.media", map[string]any{"accept": p.accept})

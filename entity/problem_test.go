@@ -71,15 +71,15 @@ func TestProblemDetails(t *testing.T) {
 			status: 415, typ: "/problems/unsupported-media-type", title: "Unsupported Media Type",
 			detail: "the body is text/plain; send Content-Type: application/json", offset: -1,
 			accept: []string{"application/json", "application/x-www-form-urlencoded", "multipart/form-data"},
-			header: [2]string{"Accept", entity.AcceptedMediaTypes}},
+			header: [2]string{"Accept", entity.AcceptedMediaTypes()}},
 		{name: "unsupported media type, accepting one", err: &entity.InputError{Status: 415, Msg: "send JSON", Accept: "application/json"},
 			status: 415, typ: "/problems/unsupported-media-type", title: "Unsupported Media Type", detail: "send JSON", offset: -1,
 			accept: []string{"application/json"}, header: [2]string{"Accept", "application/json"}},
 		{name: "the 415 sentinel wrapped", err: fmt.Errorf("upload: %w", entity.ErrUnsupportedMediaType),
 			status: 415, typ: "/problems/unsupported-media-type", title: "Unsupported Media Type",
-			detail: "the body's media type is not one of " + entity.AcceptedMediaTypes, offset: -1,
+			detail: "the body's media type is not one of " + entity.AcceptedMediaTypes(), offset: -1,
 			accept: []string{"application/json", "application/x-www-form-urlencoded", "multipart/form-data"},
-			header: [2]string{"Accept", entity.AcceptedMediaTypes}},
+			header: [2]string{"Accept", entity.AcceptedMediaTypes()}},
 		{name: "server error", err: errors.New("pq: password=hunter2 at 10.0.0.5"), status: 500, typ: "about:blank",
 			title: "Internal Server Error", detail: "the server could not answer the request", offset: -1},
 		{name: "server error of an InputError", err: &entity.InputError{Status: 503, Msg: "hunter2"}, status: 500, typ: "about:blank",
@@ -155,7 +155,7 @@ func TestProblemFieldMembers(t *testing.T) {
 			f := tt.field
 			ve := &entity.ValidationError{Entity: "e", Fields: []*entity.FieldError{&f}}
 			want := `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[` + tt.want + `]}`
-			if got := string(ve.AppendJSON(nil)); got != want {
+			if got := string(entity.ProblemJSON(ve)); got != want {
 				t.Errorf("AppendJSON:\n got %s\nwant %s", got, want)
 			}
 			rec := httptest.NewRecorder()

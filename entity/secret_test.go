@@ -280,7 +280,7 @@ func secCheckAll(t testing.TB, err error) (leaks []string) {
 	}
 	var ve *entity.ValidationError
 	if errors.As(err, &ve) {
-		render["ValidationError.AppendJSON"] = string(ve.AppendJSON(nil))
+		render["ValidationError.AppendJSON"] = string(entity.ProblemJSON(ve))
 		if b, jerr := json.Marshal(ve); jerr == nil {
 			render["json.Marshal(ValidationError)"] = string(b)
 		}

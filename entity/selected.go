@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/jsonwire"
 )
 
 // Selected reports whether a response call of e made with opts
@@ -155,10 +156,10 @@ func dottedIs(step, out string) bool {
 		if step == out {
 			return true
 		}
-		return !utf8.ValidString(out) && step == validUTF8(out)
+		return !utf8.ValidString(out) && step == jsonwire.ValidUTF8(out)
 	}
 	if !utf8.ValidString(out) {
-		out = validUTF8(out)
+		out = jsonwire.ValidUTF8(out)
 	}
 	j := 0
 	for i := 0; i < len(step); i++ {

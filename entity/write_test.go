@@ -302,7 +302,7 @@ func TestNilReceivers(t *testing.T) {
 		}
 	})
 	noPanic(t, "a nil ValidationError's JSON", func() {
-		if b := ve.AppendJSON(nil); !json.Valid(b) {
+		if b := entity.ProblemJSON(ve); !json.Valid(b) {
 			t.Errorf("invalid JSON %s", b)
 		}
 	})
