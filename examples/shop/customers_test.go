@@ -271,3 +271,18 @@ func TestRolesFromHeaderOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateCustomerReadsTheBodyOnly: a POST reads its fields from the
+// body only (a query value fills none), and ignores the readonly keys a
+// client sends back.
+func TestCreateCustomerReadsTheBodyOnly(t *testing.T) {
+	h := newServer()
+	body := `{"id":42,"created_at":"2000-01-01T00:00:00Z","loyalty_points":1000,` + bob[1:]
+	rec := call(t, h, "POST", "/customers?tier=gold&name=Eve", body, "X-Role", "admin")
+	entitytest.CheckResponse(t, rec, customers, http.StatusCreated, entitytest.Call(entity.With("admin")))
+	c := decode(t, rec.Body.Bytes())
+	if c["id"] != float64(1) || c["tier"] != "bronze" || c["name"] != "Bob" || c["loyalty_points"] != float64(0) ||
+		strings.HasPrefix(c["created_at"].(string), "2000") {
+		t.Errorf("the customer %s holds a value of the query or a readonly key", rec.Body)
+	}
+}
