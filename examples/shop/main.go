@@ -1,0 +1,228 @@
+// Command shop is a small shop's HTTP API built with expose: customers and
+// their orders, kept in memory (the store starts empty). The entities are
+// declared in schemas/shop.entity, their Go types generated from it, and the
+// routes registered with package api, which serves the OpenAPI document
+// (/openapi.json) and a docs page (/docs) made from them.
+//
+//	cd examples && go run ./shop -addr 127.0.0.1:8080
+//	curl -i -H 'Content-Type: application/json' -d '{"name":"Ann","email":"ann@example.com",
+//	     "password":"s3cret-pw","address":{"city":"Kyoto","zip":"600-8216"}}' http://127.0.0.1:8080/customers
+package main
+
+//go:generate go run github.com/expose-go/expose/cmd/expose gen -flags admin -f schemas/shop.entity -package main -o entities_gen.go
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/expose-go/expose/api"
+	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/entity/schema"
+)
+
+//go:embed schemas/*.entity
+var schemas embed.FS
+
+// reg holds the shop's entities, loaded from schemas/.
+var reg = func() *entity.Registry {
+	reg := entity.NewRegistry(entity.ServerErrors(func(id string, err error) { log.Printf("%s: %v", id, err) }))
+	err := errors.Join(
+		reg.DeclareFlags("admin"),
+		reg.LoadFS(schemas, "schemas/*.entity"),
+		reg.DeclareCode("no_customer", map[string]string{"en": "names no customer", "ja": "該当する顧客がいません"}),
+	)
+	if err != nil {
+		panic(err)
+	}
+	return reg
+}()
+
+var (
+	customers     = reg.MustLookup("customer")
+	byID          = reg.MustLookup("by_id")
+	customerQuery = reg.MustLookup("customer_query")
+	customerPage  = reg.MustLookup("customer_page")
+)
+
+// record is a customer as the store keeps it: with the password, which no
+// response writes.
+type record struct {
+	Customer
+	Password string `json:"password"`
+}
+
+// store is the shop's data, in memory. An id is its index plus one.
+type store struct {
+	mu        sync.Mutex
+	customers []record
+	orders    []Order
+}
+
+// newServer returns the shop's routes, over an empty store.
+func newServer() http.Handler {
+	s := &store{}
+	orders := reg.MustLookup("order").Checked(s.checkOrder)
+	mux := http.NewServeMux()
+	a := api.New(mux, api.Config{Info: schema.Info{Title: "shop", Version: "1.0.0"}, Registry: reg, Vary: []string{"X-Role"}})
+	notFound := []schema.ErrorResponse{{Status: http.StatusNotFound, Description: "no resource has this id"}}
+	a.HandleFunc("POST /customers", s.createCustomer, api.Operation{Summary: "Create a customer",
+		Request: customers, Response: customers, Status: http.StatusCreated})
+	a.HandleFunc("GET /customers", s.listCustomers, api.Operation{Summary: "List the customers",
+		Request: customerQuery, Response: customerPage})
+	a.HandleFunc("GET /customers/{id}", s.getCustomer, api.Operation{Summary: "Get a customer",
+		Request: byID, Response: customers, Errors: notFound})
+	a.HandleFunc("PATCH /customers/{id}", s.patchCustomer, api.Operation{Summary: "Change a customer",
+		Params: byID, Request: customers, Response: customers, Errors: notFound})
+	a.HandleFunc("POST /orders", s.createOrder(orders), api.Operation{Summary: "Place an order",
+		Request: orders, Response: orders, Status: http.StatusCreated})
+	a.HandleFunc("GET /orders/{id}", s.getOrder(orders), api.Operation{Summary: "Get an order",
+		Request: byID, Response: orders, Errors: notFound})
+	return roles(mux)
+}
+
+// roles marks the staff's requests with the flag admin, which shows them
+// the fields declared `if 'admin'`. In production an authenticating proxy
+// sets X-Role (and drops the one a client sends): the header is never to
+// be trusted from a client, as this example does for its tests.
+func roles(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Role") == "admin" {
+			r = r.WithContext(entity.NewContext(r.Context(), "admin"))
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// find reads the {id} of r's path and the fields of its query, and returns
+// the element of list the id names. When there is none it answers r itself:
+// 400 for an id that is not one, 404 for one that names nothing.
+func find[T any](w http.ResponseWriter, r *http.Request, s *store, list *[]T) (q ByIDRequest, v T, ok bool) {
+	// workaround: Bind reads a JSON body even for an entity that declares
+	// no body field, and would consume a PATCH's merge patch: give it a
+	// request without one.
+	pr := r.Clone(r.Context())
+	pr.Body = http.NoBody
+	if err := byID.Bind(pr, &q); err != nil {
+		reg.WriteError(w, err)
+		return q, v, false
+	}
+	s.mu.Lock()
+	if ok = q.ID <= int64(len(*list)); ok {
+		v = (*list)[q.ID-1]
+	}
+	s.mu.Unlock()
+	if !ok {
+		reg.WriteError(w, &entity.InputError{Status: http.StatusNotFound, Msg: "no resource has this id"})
+	}
+	return q, v, ok
+}
+
+func (s *store) createCustomer(w http.ResponseWriter, r *http.Request) {
+	var c record
+	if err := customers.Bind(r, &c); err != nil {
+		reg.WriteError(w, err)
+		return
+	}
+	s.mu.Lock()
+	c.ID, c.CreatedAt = int64(len(s.customers)+1), time.Now().UTC()
+	s.customers = append(s.customers, c)
+	s.mu.Unlock()
+	w.Header().Set("Location", fmt.Sprintf("/customers/%d", c.ID))
+	customers.WriteStatus(w, http.StatusCreated, c, entity.WithContext(r.Context()))
+}
+
+func (s *store) getCustomer(w http.ResponseWriter, r *http.Request) {
+	if q, c, ok := find(w, r, s, &s.customers); ok {
+		customers.Write(w, c, entity.WithContext(r.Context()), entity.Select(q.Fields))
+	}
+}
+
+func (s *store) patchCustomer(w http.ResponseWriter, r *http.Request) {
+	q, c, ok := find(w, r, s, &s.customers)
+	if !ok {
+		return
+	}
+	merged, _, err := customers.Patch(r, c)
+	if err == nil {
+		err = merged.Bind(&c)
+	}
+	if err != nil {
+		reg.WriteError(w, err)
+		return
+	}
+	s.mu.Lock()
+	s.customers[c.ID-1] = c
+	s.mu.Unlock()
+	customers.Write(w, c, entity.WithContext(r.Context()), entity.Select(q.Fields))
+}
+
+func (s *store) listCustomers(w http.ResponseWriter, r *http.Request) {
+	var q CustomerQueryRequest
+	if err := customerQuery.Bind(r, &q); err != nil {
+		reg.WriteError(w, err)
+		return
+	}
+	s.mu.Lock()
+	n := int64(len(s.customers))
+	// workaround: a nil slice on a []$customer is null (list: is required),
+	// not the empty list package dsl's doc says: copy into a non-nil one.
+	list := append([]record{}, s.customers[min(q.Offset, n):min(q.Offset+q.Limit, n)]...)
+	s.mu.Unlock()
+	page := map[string]any{"offset": q.Offset, "limit": q.Limit, "list": list}
+	customerPage.Write(w, page, entity.WithContext(r.Context()), entity.Select(q.Fields))
+}
+
+// checkOrder is the check of an order that the declaration cannot make:
+// its customer exists.
+func (s *store) checkOrder(_ context.Context, o *entity.Object) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id, _ := o.Get("customer_id"); id.(int64) < 1 || id.(int64) > int64(len(s.customers)) {
+		return entity.NewFieldError("/customer_id", "no_customer", nil)
+	}
+	return nil
+}
+
+func (s *store) createOrder(orders *entity.Entity) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var o Order
+		if err := orders.Bind(r, &o); err != nil {
+			reg.WriteError(w, err)
+			return
+		}
+		s.mu.Lock()
+		o.ID, o.Status = int64(len(s.orders)+1), "pending"
+		s.orders = append(s.orders, o)
+		s.mu.Unlock()
+		w.Header().Set("Location", fmt.Sprintf("/orders/%d", o.ID))
+		orders.WriteStatus(w, http.StatusCreated, o)
+	}
+}
+
+func (s *store) getOrder(orders *entity.Entity) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if q, o, ok := find(w, r, s, &s.orders); ok {
+			orders.Write(w, o, entity.Select(q.Fields))
+		}
+	}
+}
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:8080", "the address to listen on (port 0: any free port)")
+	flag.Parse()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	log.Printf("shop listening on %s", ln.Addr()) // the port chosen, with port 0
+	srv := &http.Server{Handler: newServer(), ReadHeaderTimeout: 5 * time.Second}
+	log.Fatal(srv.Serve(ln))
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/expose-go/expose/entity/entitytest"
+)
+
+// orderEntity is the order entity as responses write it (the handle the
+// server checks requests with is its own).
+var orderEntity = reg.MustLookup("order")
+
+// items returns the JSON of n line items.
+func items(n int) string {
+	return "[" + strings.TrimSuffix(strings.Repeat(`{"sku":"TEA-1","quantity":2},`, n), ",") + "]"
+}
+
+// TestCreateOrder: POST /orders answers 201 with the order, status
+// pending, its items; the order is there for GET /orders/{id}, which
+// takes fields=.
+func TestCreateOrder(t *testing.T) {
+	h := withCustomers(t, ann)
+	tests := []struct{ name, body string }{
+		{"shipped", `{"customer_id":1,"items":[{"sku":"TEA-1","quantity":2}],"delivery":"ship","ship":{"city":"Kyoto","zip":"600-8216"}}`},
+		{"picked up", `{"customer_id":1,"items":[{"sku":"TEA-1","quantity":1000}],"delivery":"pickup"}`},
+		{"fifty items", `{"customer_id":1,"items":` + items(50) + `,"delivery":"pickup"}`},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := call(t, h, "POST", "/orders", tt.body)
+			entitytest.CheckResponse(t, rec, orderEntity, http.StatusCreated)
+			o := decode(t, rec.Body.Bytes())
+			if o["id"] != float64(i+1) || o["status"] != "pending" || o["customer_id"] != float64(1) {
+				t.Errorf("order %s: want id %d, status pending, customer 1", rec.Body, i+1)
+			}
+			got := call(t, h, "GET", rec.Header().Get("Location"), "")
+			entitytest.CheckResponse(t, got, orderEntity, http.StatusOK)
+			entitytest.Equal(t, got.Body.Bytes(), rec.Body.Bytes())
+		})
+	}
+	rec := call(t, h, "GET", "/orders/1?fields=id,status,items(quantity)", "")
+	entitytest.CheckResponse(t, rec, orderEntity, http.StatusOK, entitytest.Partial())
+	entitytest.Equal(t, rec.Body.Bytes(), `{"id":1,"status":"pending","items":[{"quantity":2}]}`)
+	for _, target := range []string{"/orders/4", "/orders/x", "/orders/1?fields=nope"} {
+		rec := call(t, h, "GET", target, "")
+		if rec.Code/100 != 4 || rec.Header().Get("Content-Type") != "application/problem+json" {
+			t.Errorf("GET %s: %d %s, want a 4xx problem", target, rec.Code, rec.Header().Get("Content-Type"))
+		}
+	}
+}
+
+// TestCreateOrderErrors: every failing field by pointer, the handler's
+// check of the customer at /customer_id among the library's.
+func TestCreateOrderErrors(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       []string
+	}{
+		{"no items", `{"customer_id":1,"items":[],"delivery":"pickup"}`, []string{"/items min"}},
+		{"items absent", `{"customer_id":1,"delivery":"pickup"}`, []string{"/items required"}},
+		{"51 items", `{"customer_id":1,"items":` + items(51) + `,"delivery":"pickup"}`, []string{"/items max"}},
+		{"a null item", `{"customer_id":1,"items":[null],"delivery":"pickup"}`, []string{"/items/0 type"}},
+		{"items an object", `{"customer_id":1,"items":{"sku":"a","quantity":1},"delivery":"pickup"}`, []string{"/items type"}},
+		{"quantity 0", `{"customer_id":1,"items":[{"sku":"TEA-1","quantity":0}],"delivery":"pickup"}`, []string{"/items/0/quantity range"}},
+		{"quantity 1001 and no sku", `{"customer_id":1,"items":[{"sku":"A","quantity":1},{"quantity":1001}],"delivery":"pickup"}`,
+			[]string{"/items/1/sku required", "/items/1/quantity range"}},
+		{"ship missing", `{"customer_id":1,"items":[{"sku":"TEA-1","quantity":1}],"delivery":"ship"}`, []string{"/ship required_if"}},
+		{"ship null", `{"customer_id":1,"items":[{"sku":"TEA-1","quantity":1}],"delivery":"ship","ship":null}`, []string{"/ship required_if"}},
+		{"ship without zip", `{"customer_id":1,"items":[{"sku":"TEA-1","quantity":1}],"delivery":"ship","ship":{"city":"Kyoto"}}`,
+			[]string{"/ship/zip required"}},
+		{"delivery by drone", `{"customer_id":1,"items":[{"sku":"TEA-1","quantity":1}],"delivery":"drone"}`, []string{"/delivery in"}},
+		{"no such customer", `{"customer_id":2,"items":[{"sku":"TEA-1","quantity":1}],"delivery":"pickup"}`, []string{"/customer_id no_customer"}},
+		{"customer 0", `{"customer_id":0,"items":[{"sku":"TEA-1","quantity":1}],"delivery":"pickup"}`, []string{"/customer_id no_customer"}},
+		{"customer not a number", `{"customer_id":"one","items":[{"sku":"TEA-1","quantity":1}],"delivery":"pickup"}`, []string{"/customer_id type"}},
+		// The handler's check runs once the declared rules passed.
+		{"no customer, bad items", `{"customer_id":2,"items":[],"delivery":"pickup"}`, []string{"/items min"}},
+		{"empty", `{}`, []string{"/customer_id required", "/items required", "/delivery required"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := withCustomers(t, ann)
+			rec := call(t, h, "POST", "/orders", tt.body)
+			entitytest.CheckResponse(t, rec, orderEntity, http.StatusBadRequest)
+			if got := where(readProblem(t, rec)); !slices.Equal(got, tt.want) {
+				t.Errorf("errors at %q, want %q", got, tt.want)
+			}
+			if rec := call(t, h, "GET", "/orders/1", ""); rec.Code != http.StatusNotFound {
+				t.Errorf("a refused order was stored: %d %s", rec.Code, rec.Body)
+			}
+		})
+	}
+}
+
+// TestCreateOrderJapanese: the handler's own error is in Japanese too.
+func TestCreateOrderJapanese(t *testing.T) {
+	rec := call(t, newServer(), "POST", "/orders", `{"customer_id":1,"items":[{"sku":"TEA-1","quantity":1}],"delivery":"ship","ship":{"city":"Kyoto","zip":"1"}}`,
+		"Accept-Language", "ja-JP, en;q=0.5")
+	entitytest.CheckResponse(t, rec, orderEntity, http.StatusBadRequest)
+	entitytest.Golden(t, "order-ja.json", rec.Body.Bytes())
+}
