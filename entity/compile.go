@@ -297,11 +297,11 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 // The directives a group and a reference take (a reference's default is a
 // bare one: see field).
 var (
-	groupDirectives = []rules.Directive{rules.DirectiveNone, rules.DirectiveRename, rules.DirectiveMsg,
+	groupDirectives = []rules.Directive{rules.DirectiveNone, rules.DirectiveReq, rules.DirectiveRename, rules.DirectiveMsg,
 		rules.DirectiveLazy, rules.DirectiveIf, rules.DirectiveUnless, rules.DirectiveSince, rules.DirectiveUntil,
 		rules.DirectiveOmitEmpty, rules.DirectiveReadOnly, rules.DirectiveWriteOnly, rules.DirectiveFrom, rules.DirectiveDoc}
-	refDirectives = append([]rules.Directive{rules.DirectiveReq, rules.DirectiveDefault, rules.DirectiveSecret,
-		rules.DirectiveOmitNil, rules.DirectiveMerge}, groupDirectives...)
+	refDirectives = append([]rules.Directive{rules.DirectiveNone, rules.DirectiveReq, rules.DirectiveDefault, rules.DirectiveSecret,
+		rules.DirectiveOmitNil, rules.DirectiveMerge}, groupDirectives[2:]...)
 )
 
 // source compiles a source directive: where a request reads the field

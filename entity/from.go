@@ -251,6 +251,10 @@ func (r *run) appendGroupApart(dst []byte, n *node, src *source, depth int) []by
 	} else {
 		in = r.read(src, n)
 	}
+	if n.nested && n.req && in.isNull() { // a request must send the object of a req group
+		r.fail(n, "req", errRequired)
+		return append(dst, "null"...)
+	}
 	sub, release, ok := r.groupSource(n, in)
 	if !ok {
 		return append(dst, "null"...)

@@ -187,9 +187,11 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err er
 }
 
 // readRequestBody reads r's body into src, as its Content-Type says, and
-// returns its length.
+// returns its length. An entity that reads nothing from a body (its fields
+// are all path, query, header or cookie parameters) leaves the body
+// unread, for the handler (a PATCH's merge patch, read by Patch).
 func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPlan) (int64, error) {
-	if r.Body == nil || r.Body == http.NoBody {
+	if r.Body == nil || r.Body == http.NoBody || len(p.params) == len(p.nodes) {
 		return 0, nil
 	}
 	limit := run.ent.reg.lim().BodyBytes

@@ -133,3 +133,28 @@ func TestSourceDeclarations(t *testing.T) {
 		})
 	}
 }
+
+// TestParamsOnlyEntityLeavesTheBody: an entity whose fields are all
+// parameters reads no body, so that a handler can read a PATCH's path
+// parameter, then its merge patch.
+func TestParamsOnlyEntityLeavesTheBody(t *testing.T) {
+	reg := entity.NewRegistry()
+	byID := expose(t, reg, "by_id", "id", "number", "path | req")
+	patchable := expose(t, reg, "item", "name", "string", "")
+	r := rqRequest("PATCH", "/items/7", entity.MergePatchType, `{"name":"b"}`)
+	r.SetPathValue("id", "7")
+	o, err := byID.MakeRequest(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id, _ := o.Get("id"); id != int64(7) {
+		t.Errorf("id = %v", id)
+	}
+	merged, _, err := patchable.Patch(r, map[string]any{"name": "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := merged.Get("name"); v != "b" {
+		t.Errorf("the patch read after the path parameter: %v", v)
+	}
+}

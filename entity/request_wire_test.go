@@ -116,3 +116,55 @@ func TestRequestReadsWireKeys(t *testing.T) {
 		t.Errorf("declared names in a request: %q", got)
 	}
 }
+
+// TestRequestGroupObject: a request's group is the object under its key:
+// a req group must be sent (one error at the group), anything but an
+// object there is a type error wanting an object.
+func TestRequestGroupObject(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "customer",
+		"name", "string", "",
+		"address", "{", "req",
+		"city", "string", "req",
+		"address", "}", "",
+	)
+	tests := []struct{ name, body, fails, message string }{
+		{"absent", `{"name":"a"}`, "/address required", "is required"},
+		{"null", `{"address":null}`, "/address required", "is required"},
+		{"a list", `{"address":[]}`, "/address type", "must be an object, got an array"},
+		{"its field", `{"address":{}}`, "/address/city required", "is required"},
+		{"fine", `{"address":{"city":"x"}}`, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := e.MakeRequest(rqRequest("POST", "/", "application/json", tt.body))
+			fs := fieldErrorsOrNone(err)
+			var got, msg string
+			if len(fs) > 0 {
+				got, msg = fs[0].Pointer+" "+fs[0].Code, fs[0].Message
+			}
+			if len(fs) > 1 || got != tt.fails || msg != tt.message {
+				t.Errorf("got %v, want %q (%q)", err, tt.fails, tt.message)
+			}
+		})
+	}
+}
+
+// TestNilSliceIsAnEmptyRefList: a nil Go slice read into a []$name is an
+// empty list, as at the top of a call (a handler's empty result set).
+func TestNilSliceIsAnEmptyRefList(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "c", "id", "number", "")
+	e := expose(t, reg, "page", "list", "[]$c", "req")
+	type c struct{ ID int64 }
+	type page struct {
+		List []c `json:"list"`
+	}
+	for what, in := range map[string]any{"a struct": page{}, "a map": map[string]any{"list": []c(nil)}, "a []any": map[string]any{"list": []any(nil)}} {
+		if out, err := e.MakeJSON(in); err != nil || string(out) != `{"list":[]}` {
+			t.Errorf("%s: %s, %v", what, out, err)
+		}
+	}
+	if _, err := e.MakeJSON(map[string]any{}); err == nil {
+		t.Error("an absent list passes req")
+	}
+}

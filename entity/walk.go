@@ -748,8 +748,8 @@ func putScratch(bp *[]byte) {
 //
 //go:noinline
 func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth int) []byte {
-	l, ok := listOfRaw(in)
-	if !ok || l.isNil() {
+	l, ok := listOfRaw(in) // a nil Go slice is an empty list, as at the top of a call
+	if !ok {
 		switch {
 		case r.cfg.strict && !in.isNull():
 			r.failCode(n, "type", map[string]any{"type": rules.List.String(), "got": arrivedAs(in)}, errors.New(typeMessage(rules.List, arrivedAs(in))))

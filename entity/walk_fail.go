@@ -107,7 +107,7 @@ type failure struct {
 // field's type without loss (strict input): got says what it arrived as.
 func (r *run) failType(n *node, got string) {
 	want := n.typ
-	if n.kind == nodeRef {
+	if n.kind == nodeRef || n.kind == nodeGroup {
 		want = rules.Object
 	}
 	r.failCode(n, "type", map[string]any{"type": want.String(), "got": got}, errors.New(typeMessage(want, got)))
