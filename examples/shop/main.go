@@ -20,6 +20,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -105,12 +106,7 @@ func roles(h http.Handler) http.Handler {
 // the element of list the id names. When there is none it answers r itself:
 // 400 for an id that is not one, 404 for one that names nothing.
 func find[T any](w http.ResponseWriter, r *http.Request, s *store, list *[]T) (q ByIDRequest, v T, ok bool) {
-	// workaround: Bind reads a JSON body even for an entity that declares
-	// no body field, and would consume a PATCH's merge patch: give it a
-	// request without one.
-	pr := r.Clone(r.Context())
-	pr.Body = http.NoBody
-	if err := byID.Bind(pr, &q); err != nil {
+	if err := byID.Bind(r, &q); err != nil { // parameters only: a PATCH's body stays for Patch
 		reg.WriteError(w, err)
 		return q, v, false
 	}
@@ -172,9 +168,7 @@ func (s *store) listCustomers(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	n := int64(len(s.customers))
-	// workaround: a nil slice on a []$customer is null (list: is required),
-	// not the empty list package dsl's doc says: copy into a non-nil one.
-	list := append([]record{}, s.customers[min(q.Offset, n):min(q.Offset+q.Limit, n)]...)
+	list := slices.Clone(s.customers[min(q.Offset, n):min(q.Offset+q.Limit, n)])
 	s.mu.Unlock()
 	page := map[string]any{"offset": q.Offset, "limit": q.Limit, "list": list}
 	customerPage.Write(w, page, entity.WithContext(r.Context()), entity.Select(q.Fields))
