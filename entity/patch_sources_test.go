@@ -1,0 +1,94 @@
+package entity_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// patchSourcesEntity has a field of every source: a PATCH /accounts/{id}
+// reads them from the request as MakeRequest does.
+func patchSourcesEntity(t testing.TB) *entity.Entity {
+	t.Helper()
+	return expose(t, entity.NewRegistry(), "account",
+		"id", "number", "path",
+		"X-Tenant", "string", "",
+		"owner", "string", "header 'X-Owner'",
+		"sid", "string", "cookie 'sid'",
+		"dry", "string", "query",
+		"name", "string", "",
+	)
+}
+
+// patchSourcesRequest is a PATCH of body with every parameter set.
+func patchSourcesRequest(body string) *http.Request {
+	r := patchRequest(body)
+	r.SetPathValue("id", "7")
+	r.Header.Set("X-Tenant", "t1")
+	r.Header.Set("X-Owner", "ann")
+	r.Header.Set("Cookie", "sid=s1")
+	q := r.URL.Query()
+	q.Set("dry", "yes")
+	r.URL.RawQuery = q.Encode()
+	return r
+}
+
+// TestPatchReadsParameters: Patch judges the merged value "as the entity
+// judges a request" and its errors are MakeRequest's: a path, header,
+// cookie or query field is read from the request (never from the patch
+// body), not dropped to null.
+func TestPatchReadsParameters(t *testing.T) {
+	e := patchSourcesEntity(t)
+	current := map[string]any{"id": 7, "X-Tenant": "t1", "owner": "ann", "sid": "s1", "dry": "yes", "name": "old"}
+	want := map[string]any{"id": int64(7), "X-Tenant": "t1", "owner": "ann", "sid": "s1", "dry": "yes"}
+	tests := []struct{ name, patch string }{
+		{"a body field patched", `{"name":"new"}`},
+		{"parameters named in the body", `{"id":1,"X-Tenant":"evil","owner":"evil","sid":"evil","dry":"evil"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, _, err := e.Patch(patchSourcesRequest(tt.patch), current)
+			if err != nil {
+				t.Fatalf("Patch: %v", err)
+			}
+			for k, w := range want {
+				if got, _ := o.Get(k); got != w {
+					t.Errorf("%s = %#v, want %#v (the request's); merged: %s", k, got, w, o)
+				}
+			}
+		})
+	}
+}
+
+// TestPatchDenyUnknownRefusesOnlyWhatWasSent: with DenyUnknown, a patch
+// that sends only declared body keys is not refused for a key it never
+// sent (the current value's parameter fields, or fields of another
+// version than the call's).
+func TestPatchDenyUnknownRefusesOnlyWhatWasSent(t *testing.T) {
+	reg := entity.NewRegistry()
+	params := patchSourcesEntity(t)
+	versioned := expose(t, reg, "versioned",
+		"name", "string", "",
+		"nick", "string", "since 'v2'",
+		"old", "string", "until 'v2'",
+	)
+	tests := []struct {
+		name    string
+		e       *entity.Entity
+		current map[string]any
+		opts    []entity.Option
+	}{
+		{"parameter fields", params, map[string]any{"id": 7, "name": "old"}, nil},
+		{"a since-v2 field in a v1 call", versioned, map[string]any{"name": "old", "old": "o"}, []entity.Option{entity.Version("v1")}},
+		{"an until-v2 field in a v3 call", versioned, map[string]any{"name": "old", "nick": "n"}, []entity.Option{entity.Version("v3")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := tt.e.Patch(patchSourcesRequest(`{"name":"new"}`), tt.current, append(tt.opts, entity.DenyUnknown())...)
+			if err != nil {
+				t.Errorf(`Patch of {"name":"new"} with DenyUnknown: %v; want no error (the client sent no unknown key)`, err)
+			}
+		})
+	}
+}
