@@ -113,7 +113,7 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 			vb.responseNode(n, t, c)
 		}
 		p.nodes = append(p.nodes, n)
-		p.shaped = p.shaped || n.lazy || n.cond != nil || n.omit != omitNone || n.merge
+		p.shaped = p.shaped || n.lazy || n.cond != nil || n.omit != omitNone || n.merge || n.writeOnly // appendShaped records where a writeonly member lies
 	}
 	if copies != nil {
 		p.cross = crossView(base.cross, copies)

@@ -190,3 +190,54 @@ func TestViewFieldsByDirection(t *testing.T) {
 		t.Errorf("RequestFields: %s, want %s", got, want)
 	}
 }
+
+// TestRequestObjectCutsWriteOnlyMembers: an Object of a request writes its
+// JSON without the writeonly members at any place of an object (first,
+// between, last, all of them), in groups, references, lists of them and
+// merged references, and what it writes is valid JSON.
+func TestRequestObjectCutsWriteOnlyMembers(t *testing.T) {
+	tests := []struct {
+		name string
+		decl []string
+		body string
+		want string
+	}{
+		{"first", []string{"p", "string", "writeonly", "a", "string", ""}, `{"p":"x","a":"1"}`, `{"a":"1"}`},
+		{"between", []string{"a", "string", "", "p", "string", "writeonly", "b", "string", ""}, `{"a":"1","p":"x","b":"2"}`, `{"a":"1","b":"2"}`},
+		{"last", []string{"a", "string", "", "p", "string", "writeonly"}, `{"a":"1","p":"x"}`, `{"a":"1"}`},
+		{"all", []string{"p", "string", "writeonly", "q", "number", "writeonly"}, `{"p":"x","q":1}`, `{}`},
+		{"two first", []string{"p", "string", "writeonly", "q", "string", "writeonly", "a", "string", ""}, `{"p":"x","q":"y","a":"1"}`, `{"a":"1"}`},
+		{"two last", []string{"a", "string", "", "p", "string", "writeonly", "q", "string", "writeonly"}, `{"a":"1","p":"x","q":"y"}`, `{"a":"1"}`},
+		{"a writeonly group", []string{"g", "{", "writeonly", "p", "string", "", "g", "}", "", "a", "string", ""}, `{"g":{"p":"x"},"a":"1"}`, `{"a":"1"}`},
+		{"inside a group", []string{"a", "string", "", "g", "{", "", "p", "string", "writeonly", "b", "string", "", "g", "}", ""}, `{"a":"1","g":{"p":"x","b":"2"}}`, `{"a":"1","g":{"b":"2"}}`},
+		{"a group of writeonly fields only", []string{"g", "{", "", "p", "string", "writeonly", "g", "}", ""}, `{"g":{"p":"x"}}`, `{"g":{}}`},
+		{"inside a reference", []string{"c", "$cred", "", "a", "string", ""}, `{"c":{"login":"l","pw":"x"},"a":"1"}`, `{"c":{"login":"l"},"a":"1"}`},
+		{"inside a list of references", []string{"cs", "[]$cred", ""}, `{"cs":[{"pw":"x"},{"login":"l","pw":"y"}]}`, `{"cs":[{"login":null},{"login":"l"}]}`},
+		{"a merged reference", []string{"a", "string", "", "c", "$cred", "merge"}, `{"a":"1","login":"l","pw":"x"}`, `{"a":"1","login":"l"}`},
+		{"a merged reference first", []string{"c", "$cred", "merge", "a", "string", ""}, `{"login":"l","pw":"x","a":"1"}`, `{"login":"l","a":"1"}`},
+		{"a writeonly merged reference first", []string{"c", "$cred", "merge | writeonly", "a", "string", ""}, `{"login":"l","pw":"x","a":"1"}`, `{"a":"1"}`},
+		{"a merged reference of a writeonly field first", []string{"k", "$pwfirst", "merge", "a", "string", ""}, `{"pw":"x","login":"l","a":"1"}`, `{"login":"l","a":"1"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := entity.NewRegistry()
+			expose(t, reg, "cred", "login", "string", "", "pw", "string", "writeonly")
+			expose(t, reg, "pwfirst", "pw", "string", "writeonly", "login", "string", "")
+			e := expose(t, reg, "e", tt.decl...)
+			o, err := e.MakeRequest(bindRequest("POST", "/", tt.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := o.String(); got != tt.want {
+				t.Errorf("String() = %s, want %s", got, tt.want)
+			}
+			b, _ := json.Marshal(map[string]any{"o": o})
+			if !json.Valid(b) || strings.Contains(string(b), `"x"`) || strings.Contains(string(b), `"y"`) {
+				t.Errorf("json.Marshal = %s", b)
+			}
+			if got, err := reg.MustLookup("e").MakeJSON(o); err != nil || string(got) != tt.want {
+				t.Errorf("MakeJSON(Object) = %s, %v; want %s", got, err, tt.want)
+			}
+		})
+	}
+}

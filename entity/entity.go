@@ -26,6 +26,7 @@ func (r *run) start(e *Entity, top topKind, d direction, opts []Option) {
 // ever returned), and the run's error.
 func (r *run) walkInto(dst []byte, e *Entity, v any) ([]byte, error) {
 	start := len(dst)
+	r.hidden = r.hidden[:0]
 	if r.fatal == nil { // a bad option (Select, Version…) ends the call before it starts
 		dst = r.appendTop(dst, e, v)
 	}
@@ -125,7 +126,7 @@ func (e *Entity) MakeList(v any, opts ...Option) ([]*Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newObjects(e.views[dirResponse], data, r.made()), nil
+	return newObjects(e.views[dirResponse], data, r.made(), nil), nil
 }
 
 // AppendJSON makes v and appends its JSON to dst. v is an object, as for

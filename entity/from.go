@@ -170,7 +170,7 @@ func goStep(v any, step string) raw {
 	case json.RawMessage: // JSON held in a Go value: decoded, then stepped into
 		return goStep(decodeRawMessage(x).a, step)
 	case *Object:
-		got, _ := x.Get(step)
+		got, _ := x.visible().Get(step)
 		return raw{a: got}
 	}
 	rv := reflect.ValueOf(v)

@@ -134,6 +134,7 @@ func sourceOf(v any, p *objectPlan) (source, bool) {
 		if v == nil {
 			return source{}, false
 		}
+		v = v.visible() // what a response sees of it
 		return source{obj: v, wire: v.plan != nil && p.owner != nil && v.plan.owner != nil && v.plan.owner.slot == p.owner.slot}, true
 	case nil, string, []any, bool, int, int64, float64, json.Number, time.Time, []byte, json.RawMessage:
 		return source{}, false
@@ -446,7 +447,7 @@ func objectLen(v any) (int, bool) {
 		if v == nil {
 			return 0, false
 		}
-		return v.Len(), true
+		return v.visible().Len(), true
 	}
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Map && rv.Type().Key().Kind() == reflect.String {

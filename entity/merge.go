@@ -29,12 +29,15 @@ func (r *run) mergeInto(dst []byte, mark int, first bool, n *node) []byte {
 		if r.cfg.strict {
 			r.failType(n, "a list")
 		}
-		return dst[:mark]
+		return r.takeBack(dst, mark)
 	case v[0] != '{' || len(v) == 2:
-		return dst[:mark]
+		return r.takeBack(dst, mark)
 	}
 	if first {
 		copy(dst[mark:], v[1:len(v)-1])
+		if len(r.hidden) > 0 {
+			r.moveHidden(mark, -1)
+		}
 		return dst[:len(dst)-2]
 	}
 	dst[mark] = ','

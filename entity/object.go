@@ -51,9 +51,11 @@ type Object struct {
 	// follow find a value without reading the text before it.
 	idx atomic.Pointer[[]span]
 
-	// resp is the object's JSON as a response writes it, when it differs
-	// from data (an Object of a request: see responseText).
-	resp atomic.Pointer[[]byte]
+	// hid is where its writeonly members lie, for an Object of a request
+	// view that wrote some (nil otherwise); vis is the Object as a response
+	// sees it, without them (see visible), made on first need.
+	hid *hiddenSpans
+	vis atomic.Pointer[Object]
 
 	// made is how the call that made it shaped it, when it had shaping
 	// options: the version and flags it had (which of the fields sharing
@@ -115,7 +117,7 @@ func (o *Object) Get(key string) (any, bool) {
 							return i, true
 						}
 					}
-					it := memberIter{n: n, val: v, made: o.made, dir: o.plan.dir}
+					it := memberIter{n: n, val: v, made: o.made, dir: o.plan.dir, hid: o.hid}
 					return it.value(false), true
 				}
 				break
@@ -172,20 +174,92 @@ func (o *Object) AppendJSON(dst []byte) ([]byte, error) {
 
 // responseText returns the object's JSON as a response writes it: the
 // one way an Object's bytes are written anywhere (MarshalJSON,
-// AppendJSON, String, a none, object or $ref field holding it). An Object
-// of a request view holds writeonly values, which its response form
-// leaves out (responseForm); it is made once, on first need.
+// AppendJSON, String, a none, object or $ref field holding it).
 func (o *Object) responseText() []byte {
-	t := o.text()
-	if o.plan == nil || o.plan.dir == dirResponse {
+	return o.visible().text()
+}
+
+// visible returns the Object as a response sees it: the Object itself, or
+// for one that holds writeonly values (an Object of a request, or a part
+// of one), a copy of its text without them, made once. Every response
+// reads an Object through it, as input of Make or as a value it writes,
+// so that no writeonly value reaches a response by any path. Where the
+// writeonly members lie was recorded as they were written: what the
+// entities they reference are exposed as later does not matter.
+func (o *Object) visible() *Object {
+	if o == nil || o.hid == nil {
+		return o
+	}
+	if v := o.vis.Load(); v != nil {
+		return v
+	}
+	v := &Object{plan: o.plan, data: o.hid.cut(o.text(), o.data), made: o.made}
+	o.vis.Store(v) // another call may have stored the same: either will do
+	return v
+}
+
+// hiddenSpans is where the writeonly members of an Object's text lie, in
+// the text of the Object that holds it at the top: the text of an Object
+// of a member, a part of its holder's, starts cap - cap(its text) into it.
+type hiddenSpans struct {
+	cap   int
+	spans []span // by start; none inside another
+}
+
+// newHidden returns the spans the walk recorded (in the order their
+// members ended: inner ones before the member around them) for an Object
+// of the text data, or nil when there are none.
+func newHidden(data []byte, spans []span) *hiddenSpans {
+	if len(spans) == 0 {
+		return nil
+	}
+	s := slices.Clone(spans)
+	slices.SortFunc(s, func(a, b span) int { return a.start - b.start })
+	kept := s[:1]
+	for _, x := range s[1:] {
+		if x.start >= kept[len(kept)-1].end { // else inside the one before
+			kept = append(kept, x)
+		}
+	}
+	return &hiddenSpans{cap: cap(data), spans: kept}
+}
+
+// cut returns t, the text of an Object whose bytes are data, without the
+// writeonly members inside it: {} when the Object is itself (part of) one.
+func (h *hiddenSpans) cut(t, data []byte) []byte {
+	if len(data) < 2 || &t[0] != &data[0] {
+		return t // the empty object's text
+	}
+	off := h.cap - cap(data)
+	end := off + len(t)
+	i, _ := slices.BinarySearchFunc(h.spans, off, func(s span, x int) int { return s.start - x })
+	if i > 0 && h.spans[i-1].end > off { // a member around it
+		return emptyObject
+	}
+	var out []byte
+	prev := off
+	for ; i < len(h.spans) && h.spans[i].start < end; i++ {
+		s := h.spans[i]
+		if out == nil {
+			out = make([]byte, 0, len(t))
+		}
+		if s.start > prev {
+			out = append(out, t[prev-off:s.start-off]...)
+		}
+		prev = max(prev, s.end)
+		// The members' commas: a member cut after '{' or ',' takes the
+		// comma after it; one cut before '}' the comma before it.
+		switch last := out[len(out)-1]; {
+		case (last == '{' || last == ',') && prev < end && t[prev-off] == ',':
+			prev++
+		case last == ',' && prev < end && t[prev-off] == '}':
+			out = out[:len(out)-1]
+		}
+	}
+	if out == nil {
 		return t
 	}
-	if p := o.resp.Load(); p != nil {
-		return *p
-	}
-	b := appendResponseForm(make([]byte, 0, len(t)), t, o.plan.nodes, o.made, o.plan.dir, 0)
-	o.resp.Store(&b) // another call may have stored the same: either will do
-	return b
+	return append(out, t[prev-off:]...)
 }
 
 // Bind stores the object's values in dst, a pointer to a struct or a map,
@@ -353,53 +427,6 @@ func appendOneUnformatted(dst []byte, f *format, typ rules.Kind, v []byte) []byt
 	return append(dst, v...)
 }
 
-// appendResponseForm appends data, the text of an object a request view's
-// nodes wrote, without the members of writeonly nodes, at every depth.
-func appendResponseForm(dst, data []byte, nodes []*node, made *objectMade, dir direction, depth int) []byte {
-	it := memberIter{data: data, nodes: nodes, pos: 1, made: made, dir: dir}
-	dst = append(dst, '{')
-	first := true
-	for it.next() {
-		n := it.n
-		if n != nil && n.writeOnly {
-			continue
-		}
-		if !first {
-			dst = append(dst, ',')
-		}
-		first = false
-		dst = append(append(dst, it.key...), ':')
-		var p *objectPlan
-		switch {
-		case n == nil || depth > maxMergeDepth*16 || !n.holds(it.val):
-		case n.kind == nodeGroup:
-			p = n.group
-		case n.kind == nodeRef:
-			p = refPlan(n, dir)
-		}
-		switch {
-		case p == nil:
-			dst = append(dst, it.val...)
-		case it.val[0] == '{':
-			dst = appendResponseForm(dst, it.val, p.nodes, made, dir, depth+1)
-		default: // a list of objects
-			dst = append(dst, '[')
-			for i, el := 0, (jsonwire.Elements{Data: it.val}); el.Next(); i++ {
-				if i > 0 {
-					dst = append(dst, ',')
-				}
-				if el.Val[0] == '{' {
-					dst = appendResponseForm(dst, el.Val, p.nodes, made, dir, depth+1)
-				} else {
-					dst = append(dst, el.Val...)
-				}
-			}
-			dst = append(dst, ']')
-		}
-	}
-	return append(dst, '}')
-}
-
 // Decode stores the object's values in dst, a pointer to a struct (fields
 // matched by their json tags to the output keys, as encoding/json matches
 // them) or to a map, by decoding its JSON with encoding/json: dates decode
@@ -443,7 +470,7 @@ func (o *Object) madeBy(e *Entity) bool {
 // newObjects views each element of data, the text of a JSON array of
 // objects that the plan p wrote, as an Object: three allocations (the
 // list, the Objects and the pointers to them) whatever the list's length.
-func newObjects(p *objectPlan, data []byte, made *objectMade) []*Object {
+func newObjects(p *objectPlan, data []byte, made *objectMade, hid *hiddenSpans) []*Object {
 	n := 0
 	for it := (jsonwire.Elements{Data: data}); it.Next(); {
 		n++
@@ -453,7 +480,7 @@ func newObjects(p *objectPlan, data []byte, made *objectMade) []*Object {
 	i := 0
 	for it := (jsonwire.Elements{Data: data}); it.Next(); {
 		if it.Val[0] == '{' { // a null element is a nil *Object
-			objs[i] = Object{plan: p, data: it.Val, made: made}
+			objs[i] = Object{plan: p, data: it.Val, made: made, hid: hid}
 			list[i] = &objs[i]
 		}
 		i++
@@ -474,7 +501,8 @@ type memberIter struct {
 	key   []byte  // the current member's key, quoted as written
 	val   []byte  // the current member's value text
 	made  *objectMade
-	dir   direction // the view of the plan
+	dir   direction    // the view of the plan
+	hid   *hiddenSpans // the Object's, which those of its members share
 }
 
 func (o *Object) members() memberIter {
@@ -484,7 +512,7 @@ func (o *Object) members() memberIter {
 	}
 	it := memberIter{data: o.text(), nodes: nodes, pos: 1}
 	if o != nil {
-		it.made = o.made
+		it.made, it.hid = o.made, o.hid
 		if o.plan != nil {
 			it.dir = o.plan.dir
 		}
@@ -595,11 +623,11 @@ func (it *memberIter) value(plain bool) any {
 	}
 	switch {
 	case v[0] == '{' && plain:
-		return (&Object{plan: p, data: v, made: it.made}).Map()
+		return (&Object{plan: p, data: v, made: it.made, hid: it.hid}).Map()
 	case v[0] == '{':
-		return &Object{plan: p, data: v, made: it.made}
+		return &Object{plan: p, data: v, made: it.made, hid: it.hid}
 	case !plain:
-		return newObjects(p, v, it.made)
+		return newObjects(p, v, it.made, it.hid)
 	}
 	l := []any{}
 	for el := (jsonwire.Elements{Data: v}); el.Next(); {
@@ -607,7 +635,7 @@ func (it *memberIter) value(plain bool) any {
 			l = append(l, nil) // a []$name's null element
 			continue
 		}
-		l = append(l, (&Object{plan: p, data: el.Val, made: it.made}).Map())
+		l = append(l, (&Object{plan: p, data: el.Val, made: it.made, hid: it.hid}).Map())
 	}
 	return l
 }

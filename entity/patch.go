@@ -122,7 +122,7 @@ func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object,
 	if err != nil {
 		return nil, nil, err
 	}
-	o := &Object{plan: e.view(dirPatch), data: data, made: run.made()}
+	o := &Object{plan: e.view(dirPatch), data: data, made: run.made(), hid: newHidden(data, run.hidden)}
 	if len(e.checks) > 0 {
 		if err := e.runChecks(r, o); err != nil {
 			return nil, nil, err

@@ -139,7 +139,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err er
 		if err != nil {
 			return nil, err
 		}
-		o := &Object{plan: e.views[dirRequest], data: b, made: run.made()}
+		o := &Object{plan: e.views[dirRequest], data: b, made: run.made(), hid: newHidden(b, run.hidden)}
 		if len(e.checks) > 0 {
 			if err := e.runChecks(nil, o); err != nil {
 				return nil, err
@@ -177,7 +177,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err er
 	if err != nil {
 		return nil, err
 	}
-	o := &Object{plan: p, data: data, made: run.made()}
+	o := &Object{plan: p, data: data, made: run.made(), hid: newHidden(data, run.hidden)}
 	if len(e.checks) > 0 {
 		if err := e.runChecks(r, o); err != nil {
 			return nil, err

@@ -99,6 +99,11 @@ type run struct {
 	depth int
 	path  [8]frame
 	more  []frame
+
+	// hidden is where the writeonly members the run wrote lie in its
+	// output (from base): an Object of a request view leaves them out of
+	// what it writes (Object.responseText), whatever is exposed later.
+	hidden []span
 }
 
 // init readies the run to make e, with the call's options.
@@ -372,6 +377,9 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 				if n.crossIdx >= 0 {
 					st.seen(p, n, dst[mark+len(key):])
 				}
+				if n.writeOnly {
+					r.hide(mark, len(dst))
+				}
 				first = false
 				continue
 			}
@@ -387,13 +395,19 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 		}
 		if n.merge && show {
 			if dst = r.mergeInto(dst, mark, first, n); len(dst) > mark {
+				if n.writeOnly {
+					r.hide(mark, len(dst))
+				}
 				first = false
 			}
 			continue
 		}
 		if !show || n.omit != omitNone && n.omits(dst[mark+len(key):]) {
-			dst = dst[:mark]
+			dst = r.takeBack(dst, mark)
 			continue
+		}
+		if n.writeOnly {
+			r.hide(mark, len(dst))
 		}
 		first = false
 	}
@@ -404,6 +418,39 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 		r.unknownKeys(p, src)
 	}
 	return append(dst, '}')
+}
+
+// hide records that dst[start:end] is a writeonly member (with the comma
+// before it, unless it is the first).
+func (r *run) hide(start, end int) {
+	r.hidden = append(r.hidden, span{start - r.base, end - r.base})
+}
+
+// takeBack removes what was written from mark on, and the writeonly
+// members recorded there.
+func (r *run) takeBack(dst []byte, mark int) []byte {
+	if len(r.hidden) > 0 {
+		r.moveHidden(mark, 0)
+	}
+	return dst[:mark]
+}
+
+// moveHidden moves the writeonly members recorded from mark on by delta
+// bytes, or forgets them for a delta of 0 (their text was taken back).
+func (r *run) moveHidden(mark, delta int) {
+	mark -= r.base
+	kept := r.hidden[:0]
+	for _, s := range r.hidden {
+		switch {
+		case s.start < mark:
+		case delta == 0:
+			continue
+		default:
+			s.start, s.end = s.start+delta, s.end+delta
+		}
+		kept = append(kept, s)
+	}
+	r.hidden = kept
 }
 
 // growMargin is the room appendObject makes sure of before it writes an
