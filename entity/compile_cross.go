@@ -55,9 +55,11 @@ type crossDecl struct {
 type crossRule struct {
 	kind   crossKind
 	target *node
-	others []*node
+	others []*node // by name: a name declared in several version ranges has a node for each
+	name   []int   // the name of each of others, an index of the rule's names
 	values [][]byte
 	params []ruleParam // its failures' params: other/others, values
+	msg    string      // the kind of its message: "secret" for a required_if on a secret field, which names none of its values
 }
 
 // cross reads a cross-field directive of a field: its arguments, checked
@@ -105,6 +107,10 @@ func (c *compiler) resolveCross(p *objectPlan) {
 		for _, cd := range n.crossDecls {
 			cr := &crossRule{kind: cd.kind, target: n}
 			ok := true
+			if n.kind == nodeGroup {
+				c.errorf(n.decl, cd.rule.Pos, "%s: a group is always written, so present: a cross-field rule is a value field's or a reference's", cd.rule.Name)
+				continue
+			}
 			for i, name := range cd.names {
 				j := slices.IndexFunc(p.nodes, func(o *node) bool { return o.decl.Name == name })
 				if j < 0 {
@@ -112,7 +118,17 @@ func (c *compiler) resolveCross(p *objectPlan) {
 					ok = false
 					break
 				}
-				cr.others = append(cr.others, p.nodes[j])
+				if p.nodes[j].kind == nodeGroup && cd.kind != crossRequiredIf {
+					c.errorf(n.decl, cd.rule.Args[i].Pos, "%s: %q is a group, always written, so always present: a cross-field rule names value fields and references", cd.rule.Name, name)
+					ok = false
+					break
+				}
+				for _, o := range p.nodes[j:] { // every version range's field of the name
+					if o.decl.Name == name {
+						cr.others = append(cr.others, o)
+						cr.name = append(cr.name, i)
+					}
+				}
 			}
 			if !ok {
 				continue
@@ -121,6 +137,10 @@ func (c *compiler) resolveCross(p *objectPlan) {
 				other := cr.others[0]
 				if other.kind != nodeValue {
 					c.errorf(n.decl, cd.rule.Args[0].Pos, "required_if compares the values of a value field, and %q is a %s", other.decl.Name, kindWord(other))
+					continue
+				}
+				if slices.ContainsFunc(cr.others, func(o *node) bool { return o.kind != nodeValue || o.typ != other.typ || o.format != nil }) {
+					c.errorf(n.decl, cd.rule.Args[0].Pos, "required_if compares the values of %q, declared in more than one version range: each must be a value field of the same type, without format", other.decl.Name)
 					continue
 				}
 				var shown []any
@@ -136,10 +156,15 @@ func (c *compiler) resolveCross(p *objectPlan) {
 					continue
 				}
 				cr.params = []ruleParam{{"other", other.out}, {"values", shown}}
+				if other.secret { // its values would say what the secret field holds
+					cr.params, cr.msg = cr.params[:1], "secret"
+				}
 			} else {
 				var keys []any
 				for _, o := range cr.others {
-					keys = append(keys, o.out)
+					if !slices.Contains(keys, any(o.out)) {
+						keys = append(keys, o.out)
+					}
 				}
 				cr.params = []ruleParam{{"others", keys}}
 			}
@@ -205,15 +230,20 @@ func crossView(base []*crossRule, copies map[*node]*node) []*crossRule {
 	}
 rules:
 	for _, br := range base {
-		cr := &crossRule{kind: br.kind, values: br.values, params: br.params, target: copies[br.target]}
+		cr := &crossRule{kind: br.kind, values: br.values, params: br.params, msg: br.msg, target: copies[br.target]}
 		if cr.target == nil {
 			continue
 		}
-		for _, o := range br.others {
-			if copies[o] == nil {
+		for k, o := range br.others {
+			if copies[o] != nil {
+				cr.others = append(cr.others, copies[o])
+				cr.name = append(cr.name, br.name[k])
+			}
+		}
+		for k := range br.others { // a name none of whose fields the view has
+			if !slices.Contains(cr.name, br.name[k]) {
 				continue rules
 			}
-			cr.others = append(cr.others, copies[o])
 		}
 		idx(cr.target)
 		for _, o := range cr.others {

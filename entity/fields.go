@@ -120,9 +120,12 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 			if cr.target == n {
 				c := CrossRule{Rule: crossCodes[cr.kind], Values: cr.values}
 				for _, o := range cr.others {
-					c.Fields = append(c.Fields, o.out)
+					k := o.out
 					if p.dir != dirResponse {
-						c.Fields[len(c.Fields)-1] = o.in
+						k = o.in
+					}
+					if !slices.Contains(c.Fields, k) { // a name of several version ranges, once
+						c.Fields = append(c.Fields, k)
 					}
 				}
 				f.Cross = append(f.Cross, c)

@@ -391,7 +391,11 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 			return dst
 		}
 		if n.crossIdx >= 0 {
-			st.seen(p, n, dst[mark+len(key):])
+			v := dst[mark+len(key):]
+			if n.omit != omitNone && n.omits(v) {
+				v = nil // not written, so not present
+			}
+			st.seen(p, n, v)
 		}
 		if n.merge && show {
 			if dst = r.mergeInto(dst, mark, first, n); len(dst) > mark {

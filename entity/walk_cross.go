@@ -1,6 +1,9 @@
 package entity
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // The cross-field rules of an object (compile_cross.go), judged once its
 // fields are made: appendShaped notes what each field the rules name
@@ -26,7 +29,7 @@ func (st *crossState) seen(p *objectPlan, n *node, v []byte) {
 		return
 	}
 	for j, cr := range p.cross {
-		if cr.kind == crossRequiredIf && cr.others[0] == n {
+		if cr.kind == crossRequiredIf && slices.Contains(cr.others, n) {
 			for _, want := range cr.values {
 				if bytes.Equal(v, want) {
 					st.match[j] = true
@@ -46,12 +49,17 @@ func (r *run) judgeCross(p *objectPlan, st *crossState) {
 		t := cr.target.crossIdx
 		judged := st.read[t]
 		anyPresent, allAbsent := false, true
-		for _, o := range cr.others {
-			judged = judged && st.read[o.crossIdx]
+		nameRead := false // a name is read when the field of one of its version ranges is
+		for k, o := range cr.others {
+			if k > 0 && cr.name[k] != cr.name[k-1] {
+				judged, nameRead = judged && nameRead, false
+			}
+			nameRead = nameRead || st.read[o.crossIdx]
 			if st.present[o.crossIdx] {
 				anyPresent, allAbsent = true, false
 			}
 		}
+		judged = judged && nameRead
 		if !judged {
 			continue
 		}
@@ -68,7 +76,7 @@ func (r *run) judgeCross(p *objectPlan, st *crossState) {
 		}
 		if fails {
 			code := crossCodes[cr.kind]
-			r.record(cr.target, failure{rule: code, code: code, params: (&ruleInfo{params: cr.params}).paramMap(), err: errCross[cr.kind]})
+			r.record(cr.target, failure{rule: code, code: code, kind: cr.msg, params: (&ruleInfo{params: cr.params}).paramMap(), err: errCross[cr.kind]})
 		}
 	}
 }
