@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/internal/jsonwire"
@@ -326,13 +327,50 @@ func (c *compiler) source(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directive)
 	}
 	n.src = srcKind(d - rules.DirectivePath + rules.Directive(srcPath))
 	n.param = ""
+	name, pos := f.Name, r.Pos
 	if len(r.Args) == 1 {
 		if r.Args[0].Text == "" {
 			c.errorf(f, r.Args[0].Pos, "%s: the name is empty", r.Name)
 			return
 		}
-		n.param = r.Args[0].Text
+		n.param, name, pos = r.Args[0].Text, r.Args[0].Text, r.Args[0].Pos
 	}
+	if f.Type == rules.Object {
+		c.errorf(f, r.Pos, "%s: a parameter is text, which an object field never reads: declare the field's type", r.Name)
+	}
+	switch n.src {
+	case srcPath:
+		if !isIdentifier(name) {
+			c.errorf(f, pos, "path: %q is no wildcard name of a route pattern, which is a Go identifier", name)
+		}
+	case srcHeader, srcCookie:
+		if !isToken(name) {
+			c.errorf(f, pos, "%s: %q is no %s name, which is an HTTP token (letters, digits and !#$%%&'*+-.^_`|~)", r.Name, name, r.Name)
+		}
+	}
+}
+
+// isIdentifier reports whether s is a Go identifier, as the wildcards of
+// net/http's patterns are.
+func isIdentifier(s string) bool {
+	for i, c := range s {
+		if !unicode.IsLetter(c) && c != '_' && (i == 0 || !unicode.IsDigit(c)) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// isToken reports whether s is an HTTP token (RFC 9110), as header and
+// cookie names are.
+func isToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // listRules are the rules a []$name takes, on its count of elements.
