@@ -82,8 +82,12 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		case vb.d == dirResponse && bn.writeOnly:
 			continue
 		case vb.d == dirRequest && bn.readOnly:
-			if !bn.merge {
-				t.slot(bn.out) // an ignored key
+			if !bn.merge { // an ignored key, known to the calls that see the field
+				c := chain
+				if bn.cond != nil {
+					c = append(slices.Clip(chain), bn.cond)
+				}
+				vb.reads[t] = append(vb.reads[t], slotRead{t.slot(bn.out), c})
 			}
 			continue
 		}

@@ -62,7 +62,7 @@ func (r *run) unknownKeys(p *objectPlan, src *source) {
 		}
 		for k := range src.req.query {
 			switch {
-			case slices.ContainsFunc(p.params, func(n *node) bool { return n.src == srcQuery && n.in == k }):
+			case slices.ContainsFunc(p.params, func(n *node) bool { return n.src == srcQuery && n.in == k && (n.cond == nil || r.shown(n.cond)) }):
 			case src.req.body || isHeaderName(k) || !r.knownKey(p, k, 0):
 				query = append(query, k) // with a body, only query fields are read from the query
 			}
