@@ -100,6 +100,12 @@ func (s *source) get(n *node) raw {
 		key := n.in
 		if s.wire {
 			key = n.out
+			if n.kind == nodeValue && (n.format != nil || n.each != nil && n.each.format != nil) {
+				if text, ok := s.obj.member(key); ok {
+					return unformatted(n, text)
+				}
+				return raw{}
+			}
 		}
 		if v, ok := s.obj.Get(key); ok {
 			return raw{a: v}
@@ -113,6 +119,29 @@ func (s *source) get(n *node) raw {
 		}
 	}
 	return raw{}
+}
+
+// unformatted reads text, what the formatted field n (or a typed list of
+// formatted elements) of an Object in the wire form holds, as the value it
+// formatted: what Make reads, so that Make of the Object writes the same.
+func unformatted(n *node, text []byte) raw {
+	one := func(f *format, v []byte) any {
+		if x, ok := f.unformat(v); ok && x.Kind == rules.Time {
+			return x.Time
+		}
+		return decodeAny(v)
+	}
+	switch {
+	case n.each == nil:
+		return raw{a: one(n.format, text)}
+	case text[0] != '[':
+		return raw{a: decodeAny(text)}
+	}
+	l := []any{}
+	for el := (jsonwire.Elements{Data: text}); el.Next(); {
+		l = append(l, one(n.each.format, el.Val))
+	}
+	return raw{a: l}
 }
 
 // empty reports whether the source reads nothing: the empty input a bare

@@ -132,6 +132,26 @@ func (o *Object) Get(key string) (any, bool) {
 	return nil, false
 }
 
+// member returns the text of the value stored under key, as written.
+func (o *Object) member(key string) ([]byte, bool) {
+	if o != nil && o.plan != nil && len(o.data) >= 2 {
+		for i, n := range o.plan.nodes {
+			if n.out == key {
+				if sp := o.index()[i]; sp.start >= 0 {
+					return o.data[sp.start:sp.end], true
+				}
+				break
+			}
+		}
+	}
+	for it := o.members(); it.next(); {
+		if it.name() == key {
+			return it.val, true
+		}
+	}
+	return nil, false
+}
+
 // index returns where each plan node's value lies, making it on first use.
 func (o *Object) index() []span {
 	if p := o.idx.Load(); p != nil {
