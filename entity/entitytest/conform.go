@@ -275,6 +275,18 @@ func (c *checker) object(p path, lv *level, v gjson.Result, secret bool) {
 		c.field(p.key(f.Key), lv, f, val, secret || f.Secret || lv.secretMerge[f] || lv.secretAt(f.Key))
 	}
 
+	// Cross-field rules, as Make judges them on what it wrote: present is
+	// written and not null.
+	if !c.cfg.partial {
+		for _, f := range lv.fields {
+			if lv.byKey[f.Key] == f {
+				for _, cr := range f.Cross {
+					c.cross(p, lv, f, cr, first)
+				}
+			}
+		}
+	}
+
 	// Undeclared keys, in payload order.
 	reported := map[string]bool{}
 	for _, m := range members {
@@ -292,6 +304,55 @@ func (c *checker) object(p path, lv *level, v gjson.Result, secret bool) {
 			c.add(p.key(m.key), "undeclared key (declared for other flags or versions), got "+c.show(m.val, lv.holds[n]))
 		default:
 			c.add(p.key(m.key), "undeclared key, got "+c.show(m.val, lv.holds[n]))
+		}
+	}
+}
+
+// cross checks the cross-field rule cr of field f on the members of an
+// object (first). A rule naming a field the level does not have is not
+// judged, as Make does not judge it for the call.
+func (c *checker) cross(p path, lv *level, f *entity.Field, cr entity.CrossRule, first map[string]gjson.Result) {
+	present := func(k string) bool {
+		v, ok := first[k]
+		return ok && v.Type != gjson.Null
+	}
+	anyPresent, allAbsent := false, true
+	for _, k := range cr.Fields {
+		if lv.byKey[k] == nil {
+			return
+		}
+		if present(k) {
+			anyPresent, allAbsent = true, false
+		}
+	}
+	others := strings.Join(cr.Fields, ", ")
+	switch cr.Rule {
+	case "required_if":
+		v, ok := first[cr.Fields[0]]
+		if !ok || present(f.Key) {
+			return
+		}
+		for _, want := range cr.Values {
+			if string(want) == v.Raw {
+				if lv.byKey[cr.Fields[0]].Secret {
+					c.add(p.key(f.Key), "missing, required for the value of "+others+" (required_if)")
+				} else {
+					c.add(p.key(f.Key), "missing, required when "+others+" is "+v.Raw+" (required_if)")
+				}
+				return
+			}
+		}
+	case "required_with":
+		if anyPresent && !present(f.Key) {
+			c.add(p.key(f.Key), "missing, required when "+others+" is given (required_with)")
+		}
+	case "required_without":
+		if allAbsent && !present(f.Key) {
+			c.add(p.key(f.Key), "missing, required when none of "+others+" is given (required_without)")
+		}
+	case "excluded_with":
+		if anyPresent && present(f.Key) {
+			c.add(p.key(f.Key), "present, must be absent when "+others+" is given (excluded_with)")
 		}
 	}
 }
