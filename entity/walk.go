@@ -255,7 +255,7 @@ func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
 
 // appendObject writes one output object.
 func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []byte {
-	if len(dst)-r.base > r.maxOut || cap(dst)-len(dst) < growMargin {
+	if len(dst)-r.base > r.maxOut || len(dst) >= growFrom && cap(dst)-len(dst) < growMargin {
 		dst = r.grow(dst)
 	}
 	if r.stop {
@@ -301,7 +301,11 @@ func (r *run) appendSlow(dst []byte, n *node, src *source, depth int) []byte {
 			return r.appendGroupApart(dst, n, src, depth)
 		}
 		r.push(frame{n: n, kind: frameGroup})
-		dst = r.appendObject(dst, n.group, src, depth-1)
+		if src.st != nil && r.mask == nil && !n.group.shaped {
+			dst = r.appendStruct(dst, n.group, src, depth-1)
+		} else {
+			dst = r.appendObject(dst, n.group, src, depth-1)
+		}
 		r.pop()
 		return dst
 	}
@@ -667,6 +671,9 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 		})
 		return append(dst, ']')
 	}
+	if l.structs(p); l.st != nil {
+		return append(r.appendStructElems(dst, p, l, depth), ']')
+	}
 	for i := 0; i < l.len; i++ {
 		var sub source
 		ok := false
@@ -787,6 +794,7 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 			return more
 		})
 	} else {
+		l.structs(p)
 		for i := 0; i < l.len; i++ {
 			sub, ok := l.at(i, p)
 			got := ""
