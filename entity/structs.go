@@ -173,8 +173,9 @@ type structSlot struct {
 type hotRead uint8
 
 const (
-	hotNone   hotRead = iota // the general path: get
+	hotNone   hotRead = iota // get, which may give the fast path a string or an integer
 	hotAbsent                // the type has no such field
+	hotSlow                  // the general path only: a driver.Valuer (read once) or a value of another kind
 	hotString                // a string of any named type but json.Number
 	hotInt                   // a signed integer of any size
 )
@@ -216,7 +217,9 @@ func newStructSlot(t reflect.Type, f *structField) structSlot {
 		s.indirect = !s.rtype.Direct()
 	}
 	s.ptype = structread.TypeOf(reflect.PointerTo(ft))
-	if loc.Direct() && !s.valuer {
+	if s.valuer || loc.Kind == structread.Other {
+		s.hot = hotSlow
+	} else if loc.Direct() {
 		switch {
 		case loc.Kind == structread.String && !s.number:
 			s.hot = hotString

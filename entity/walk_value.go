@@ -189,6 +189,8 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 			return r.fastInt(dst, n, f.loc.At(src.sp).Int(f.loc.Size)), true
 		case hotAbsent:
 			return r.appendAbsent(dst, n), true
+		case hotSlow:
+			return dst, false
 		default:
 			switch in := src.st.get(src, n); {
 			case in.kind == rawStr:
