@@ -34,7 +34,7 @@ func NewRegistry() *entity.Registry {
 		"limit", "number", "default 0",
 		"list", "$user", "",
 	)
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		panic(err)
 	}
 	return reg

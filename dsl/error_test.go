@@ -31,16 +31,22 @@ var errorTests = []struct {
 	n      int    // number of errors
 	want   string // the full Error() text of the returned error
 }{
-	{"unknown type", "user", []string{"id", "num", "", "age", "nmber", "min 1"}, 1,
-		`dsl: entity "user", field "age" (triple 2, type): unknown type "nmber"` + unknownTypeWant},
-	{"typed list of an unknown type", "e", []string{"tags", "[]strng", ""}, 1,
-		`dsl: entity "e", field "tags" (triple 1, type): unknown type "[]strng": a typed list is "[]" and one of string, number, float, bool, date, or "[]$entity"`},
+	{"unknown type near a type", "user", []string{"id", "num", "", "age", "nmber", "min 1"}, 1,
+		`dsl: entity "user", field "age" (triple 2, type): unknown type "nmber" (did you mean "number"?)`},
+	{"unknown type near no type", "user", []string{"id", "num", "", "age", "colour", "min 1"}, 1,
+		`dsl: entity "user", field "age" (triple 2, type): unknown type "colour"` + unknownTypeWant},
+	{"unknown type near an alias", "user", []string{"age", "integr", ""}, 1,
+		`dsl: entity "user", field "age" (triple 1, type): unknown type "integr" (did you mean "integer"?)`},
+	{"typed list of an unknown type near a type", "e", []string{"tags", "[]strng", ""}, 1,
+		`dsl: entity "e", field "tags" (triple 1, type): unknown type "[]strng" (did you mean "[]string"?)`},
+	{"typed list near a type that is no element type", "e", []string{"tags", "[]objct", ""}, 1,
+		`dsl: entity "e", field "tags" (triple 1, type): unknown type "[]objct": a typed list is "[]" and one of string, number, float, bool, date, or "[]$entity"`},
 	{"typed list of lists", "e", []string{"tags", "[]list", ""}, 1,
 		`dsl: entity "e", field "tags" (triple 1, type): type "[]list": a typed list's elements are of a scalar type (string, number, float, bool, date), or "[]$entity"`},
 	{"typed list of none", "e", []string{"tags", "[]none", ""}, 1,
 		`dsl: entity "e", field "tags" (triple 1, type): type "[]none": a typed list's elements are of a scalar type (string, number, float, bool, date), or "[]$entity"`},
 	{"typed list of typed lists", "e", []string{"tags", "[][]string", ""}, 1,
-		`dsl: entity "e", field "tags" (triple 1, type): unknown type "[][]string": a typed list is "[]" and one of string, number, float, bool, date, or "[]$entity"`},
+		`dsl: entity "e", field "tags" (triple 1, type): unknown type "[][]string" (did you mean "[]string"?)`},
 	{"typed list of nothing", "e", []string{"tags", "[]", ""}, 1,
 		`dsl: entity "e", field "tags" (triple 1, type): unknown type "[]": a typed list is "[]" and one of string, number, float, bool, date, or "[]$entity"`},
 	{"typed list of a group", "e", []string{"g", "[]{", ""}, 1,
@@ -48,7 +54,7 @@ var errorTests = []struct {
 	{"list of a reference to nothing", "e", []string{"r", "[]$", ""}, 1,
 		`dsl: entity "e", field "r" (triple 1, type): "$" names no entity: write "$name"`},
 	{"unknown type as written", "user", []string{"age", " Nmber\t", ""}, 1,
-		`dsl: entity "user", field "age" (triple 1, type): unknown type " Nmber\t"` + unknownTypeWant},
+		`dsl: entity "user", field "age" (triple 1, type): unknown type " Nmber\t" (did you mean "number"?)`},
 	{"empty type", "user", []string{"age", "", ""}, 1,
 		`dsl: entity "user", field "age" (triple 1, type): unknown type ""` + unknownTypeWant},
 	{"type with rules in it", "user", []string{"age", "num | req", ""}, 1,
@@ -199,7 +205,7 @@ func listText(l ErrorList) string {
 func TestErrorsAll(t *testing.T) {
 	_, err := Parse("user", severalErrors...)
 	want := `dsl: entity "user" (triple 1, name): the field name is empty
-dsl: entity "user" (triple 1, type): unknown type "nmber"` + unknownTypeWant + `
+dsl: entity "user" (triple 1, type): unknown type "nmber" (did you mean "number"?)
 dsl: entity "user", field "b" (triple 3, type): "$" names no entity: write "$name"
 dsl: entity "user", field "b" (triple 3, rules): empty rule before "|"
     | x

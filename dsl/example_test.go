@@ -58,7 +58,7 @@ func ExampleParse_error() {
 	//                         ^
 	// (and 1 more error)
 	// triple 2, rules, offset 20: empty rule after "|"
-	// triple 3, type, offset -1: unknown type "strin" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")
+	// triple 3, type, offset -1: unknown type "strin" (did you mean "string"?)
 }
 
 func ExampleParseFile() {
@@ -82,7 +82,7 @@ users POST {
 	for _, e := range f.Entities {
 		fmt.Print(e)
 	}
-	out, _ := f.Format()
+	out, _ := f.Print()
 	fmt.Printf("%s", out)
 	// Output:
 	// "user",
@@ -120,7 +120,7 @@ func ExampleParseFile_errors() {
 	// users.entity:1:1: entity "user": its "{" is never closed with "}"
 	//      1 | user {
 	//        | ^
-	// users.entity:2:8: entity "user", field "age": unknown type "nmber" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")
+	// users.entity:2:8: entity "user", field "age": unknown type "nmber" (did you mean "number"?)
 	//      2 |   age  nmber  num
 	//        |        ^
 	// users.entity:3:32: entity "user", field "name": unclosed quote '
@@ -128,13 +128,13 @@ func ExampleParseFile_errors() {
 	//        |                                ^
 }
 
-func ExampleFormatEntities() {
+func ExamplePrintEntities() {
 	e, _ := dsl.Parse("newuser", "POST",
 		"name", "string", "req",
 		"mail", "string", "req | email",
 		"X-Request-Id", "string", "rename requestId",
 	)
-	out, _ := dsl.FormatEntities(e)
+	out, _ := dsl.PrintEntities(e)
 	fmt.Printf("%s", out)
 	// Output:
 	// newuser POST {
@@ -142,4 +142,17 @@ func ExampleFormatEntities() {
 	//   mail          string  req | email
 	//   X-Request-Id  string  rename requestId
 	// }
+}
+
+func ExampleParseSelection() {
+	terms, _ := dsl.ParseSelection("id,list(name,details/mail)")
+	for _, t := range terms {
+		fmt.Println(t.Path[0].Offset, t)
+	}
+	_, err := dsl.ParseSelection("list(name")
+	fmt.Println(err)
+	// Output:
+	// 0 id
+	// 3 list(name,details/mail)
+	// dsl: field selection: at byte 9, expected a closing parenthesis for the one at byte 4
 }

@@ -46,8 +46,11 @@ type Comment struct {
 // or starting with a quote or "#", is quoted as rule arguments are
 // ('first name', with a doubled quote for a quote); so is a reference to
 // such a name ($'first name'). A "#" that starts a token outside quotes
-// starts a comment; comments are kept in File.Comments. Quoted text ends
-// on its line: names and arguments holding line breaks have no file form.
+// starts a comment; comments are kept in File.Comments. The comment lines
+// directly above an entity's first line or a field's line, with no blank
+// line between, are its description (Entity.Doc, Field.Doc). Quoted text
+// ends on its line: names and arguments holding line breaks have no file
+// form. The package documentation gives the whole grammar.
 //
 // Positions carry name, line and column. Every error of the file is
 // reported, as an ErrorList sorted by position, and the file is then nil.
@@ -86,6 +89,10 @@ type fileParser struct {
 	// mistake gives one error.
 	pending *parser
 	broken  []int
+	// doc holds the comments of the lines read since the last line that
+	// was neither a comment nor blank, none blank between them: the
+	// description of what the next line declares.
+	doc []*Comment
 }
 
 func (fp *fileParser) pos(col int) Pos {
@@ -123,8 +130,22 @@ func (fp *fileParser) readLine() {
 	l := &lineLexer{s: fp.text}
 	l.skipSpace()
 	if l.end() {
-		fp.comment(l, false)
+		if c := fp.comment(l, false); c != nil {
+			fp.doc = append(fp.doc, c)
+		} else {
+			fp.doc = nil // a blank line detaches the comments above it
+		}
 		return
+	}
+	doc := docText(fp.doc)
+	fp.doc = nil
+	if fp.p != nil {
+		fp.p.doc = doc // for the field this line declares, if it does
+		defer func() {
+			if fp.p != nil {
+				fp.p.doc = ""
+			}
+		}()
 	}
 	if fp.p == nil {
 		if p := fp.pending; p != nil {
@@ -134,7 +155,7 @@ func (fp *fileParser) readLine() {
 				return
 			}
 		}
-		fp.entity(l)
+		fp.entity(l, doc)
 		return
 	}
 	if len(fp.broken) > 0 && fp.broken[len(fp.broken)-1] == len(fp.p.stack) &&
@@ -149,12 +170,34 @@ func (fp *fileParser) readLine() {
 	fp.field(l)
 }
 
-// comment records the comment l stands at, if any.
-func (fp *fileParser) comment(l *lineLexer, trailing bool) {
+// comment records the comment l stands at, if any, and returns it.
+func (fp *fileParser) comment(l *lineLexer, trailing bool) *Comment {
 	if l.i < len(l.s) && l.s[l.i] == '#' {
 		text := strings.TrimRightFunc(l.s[l.i:], unicode.IsSpace)
-		fp.file.Comments = append(fp.file.Comments, &Comment{Text: text, Pos: fp.pos(l.i), Trailing: trailing})
+		c := &Comment{Text: text, Pos: fp.pos(l.i), Trailing: trailing}
+		fp.file.Comments = append(fp.file.Comments, c)
+		return c
 	}
+	return nil
+}
+
+// docText returns the description that the comments cs, on lines one
+// after the other, give what follows them: each comment's text without
+// its "#" and one space after it, a line each, without the empty lines
+// at the start and at the end.
+func docText(cs []*Comment) string {
+	lines := make([]string, 0, len(cs))
+	for _, c := range cs {
+		t := strings.TrimPrefix(c.Text, "#")
+		lines = append(lines, strings.TrimPrefix(t, " "))
+	}
+	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // rest checks that nothing but a comment follows on the line.
@@ -170,9 +213,9 @@ func (fp *fileParser) rest(l *lineLexer, entity, what string) {
 // entity reads "name [METHODS] {", the first line of an entity. A first
 // line in error that ends with "{" still opens the entity, so that its
 // fields are read as fields; the entity is then left out of the file.
-func (fp *fileParser) entity(l *lineLexer) {
+func (fp *fileParser) entity(l *lineLexer, doc string) {
 	nameCol := l.i
-	e := &Entity{Pos: fp.pos(nameCol)}
+	e := &Entity{Pos: fp.pos(nameCol), Doc: doc}
 	fp.p = &parser{ent: e}
 	read := false
 	e.SourceLine = fp.text

@@ -84,8 +84,8 @@ func TestParseFile(t *testing.T) {
 			for _, e := range f.Entities {
 				b.WriteString(e.String())
 				back, err := Parse(e.Name, e.Triples()...)
-				if err != nil || !cmp.Equal(e, back, fileRoundTripOpts) {
-					t.Fatalf("Parse(Triples()) = %v (-want +got):\n%s", err, cmp.Diff(e, back, fileRoundTripOpts))
+				if err != nil || !cmp.Equal(e, back, triplesOpts) {
+					t.Fatalf("Parse(Triples()) = %v (-want +got):\n%s", err, cmp.Diff(e, back, triplesOpts))
 				}
 			}
 			if got := b.String(); got != tt.want {
@@ -113,10 +113,12 @@ func TestParseFilePositions(t *testing.T) {
 		{"entity", e.Pos, at(2, 1)},
 		{"entity's }", e.ClosePos, at(6, 1)},
 		{"quoted field", a.Pos, at(3, 3)},
+		{"its type", a.TypePos, Pos{File: "u.entity", Line: 3, Col: 10, Part: PartType, Offset: -1}},
 		{"rule", a.Rules[0].Pos, Pos{File: "u.entity", Line: 3, Col: 18, Part: PartRules, Offset: 0}},
 		{"second rule", a.Rules[1].Pos, Pos{File: "u.entity", Line: 3, Col: 24, Part: PartRules, Offset: 6}},
 		{"argument", a.Rules[1].Args[0].Pos, Pos{File: "u.entity", Line: 3, Col: 28, Part: PartRules, Offset: 10}},
 		{"group", g.Pos, at(4, 3)},
+		{"group's {", g.TypePos, Pos{File: "u.entity", Line: 4, Col: 5, Part: PartType, Offset: -1}},
 		{"group's }", g.ClosePos, at(5, 3)},
 		{"comment", f.Comments[0].Pos, at(1, 1)},
 		{"trailing comment", f.Comments[1].Pos, at(3, 31)},
@@ -222,7 +224,7 @@ func TestParseFileNesting(t *testing.T) {
 // the text as written and the lines quoted are left out.
 var fileRoundTripOpts = cmp.Options{
 	cmpopts.IgnoreFields(Entity{}, "Pos", "ClosePos", "SourceLine"),
-	cmpopts.IgnoreFields(Field{}, "Pos", "ClosePos", "SourceLine", "TypeName", "RulesText"),
+	cmpopts.IgnoreFields(Field{}, "Pos", "TypePos", "ClosePos", "SourceLine", "TypeName", "RulesText"),
 	cmpopts.IgnoreFields(Rule{}, "Pos"),
 	cmpopts.IgnoreFields(Arg{}, "Pos"),
 	cmpopts.IgnoreFields(Comment{}, "Pos"),
@@ -230,16 +232,25 @@ var fileRoundTripOpts = cmp.Options{
 	cmpopts.EquateEmpty(),
 }
 
-// TestFormatGolden formats each file of testdata/file and compares the
+// triplesOpts compares an entity read from a file with the one its
+// triples give: the descriptions, which triples do not hold, are left out
+// too.
+var triplesOpts = cmp.Options{
+	fileRoundTripOpts,
+	cmpopts.IgnoreFields(Entity{}, "Doc"),
+	cmpopts.IgnoreFields(Field{}, "Doc"),
+}
+
+// TestPrintGolden prints each file of testdata/file and compares the
 // result with its golden file; the result reads back as the same tree and
-// formats to itself.
-func TestFormatGolden(t *testing.T) {
+// prints as itself.
+func TestPrintGolden(t *testing.T) {
 	eachFile(t, "testdata/file/*.entity", func(t *testing.T, path string, src []byte) {
 		f, err := ParseFile(path, src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := f.Format()
+		out, err := f.Print()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,20 +259,20 @@ func TestFormatGolden(t *testing.T) {
 	})
 }
 
-// checkFileRoundTrip checks that out, the formatted f, reads back as f and
-// formats to itself.
+// checkFileRoundTrip checks that out, the printed f, reads back as f and
+// prints as itself.
 func checkFileRoundTrip(t *testing.T, f *File, out []byte) {
 	t.Helper()
 	again, err := ParseFile("again.entity", out)
 	if err != nil {
-		t.Fatalf("formatted file does not parse: %v\n%s", err, out)
+		t.Fatalf("printed file does not parse: %v\n%s", err, out)
 	}
 	if !cmp.Equal(f, again, fileRoundTripOpts) {
-		t.Fatalf("formatted file reads back differently (-want +got):\n%s\n%s", cmp.Diff(f, again, fileRoundTripOpts), out)
+		t.Fatalf("printed file reads back differently (-want +got):\n%s\n%s", cmp.Diff(f, again, fileRoundTripOpts), out)
 	}
-	out2, err := again.Format()
+	out2, err := again.Print()
 	if err != nil || string(out2) != string(out) {
-		t.Fatalf("Format is not stable (%v):\n%s\nthen\n%s", err, out, out2)
+		t.Fatalf("Print is not stable (%v):\n%s\nthen\n%s", err, out, out2)
 	}
 }
 
@@ -276,14 +287,14 @@ func TestTriplesToFile(t *testing.T) {
 }
 
 // checkTriplesToFile checks that e, written as a file, reads back as an
-// entity with the same triples, or that Format says why it cannot be
+// entity with the same triples, or that Print says why it cannot be
 // written.
 func checkTriplesToFile(t *testing.T, e *Entity) {
 	t.Helper()
-	out, err := FormatEntities(e)
+	out, err := PrintEntities(e)
 	if err != nil {
 		if !noFileForm(e) {
-			t.Fatalf("FormatEntities: %v", err)
+			t.Fatalf("PrintEntities: %v", err)
 		}
 		return
 	}
@@ -318,8 +329,8 @@ func fileTriples(e *Entity) []string {
 }
 
 // noFileForm reports whether e holds text the file form cannot: a line
-// break in a name, a reference or an argument, or a rule name starting
-// with "#".
+// break in a name, a reference or an argument, a rule name starting with
+// "#", or an unquoted argument starting with "#".
 func noFileForm(e *Entity) bool {
 	bad := strings.Contains(e.Name, "\n")
 	e.walk(func(f *Field, _ int, closing bool) {
@@ -327,9 +338,134 @@ func noFileForm(e *Entity) bool {
 		for _, r := range f.Rules {
 			bad = bad || strings.HasPrefix(r.Name, "#")
 			for _, a := range r.Args {
-				bad = bad || strings.Contains(a.Text, "\n")
+				bad = bad || strings.Contains(a.Text, "\n") || !a.Quoted && strings.HasPrefix(a.Text, "#")
 			}
 		}
 	})
 	return bad
+}
+
+// TestParseFileDoc: the comment lines directly above an entity's first
+// line or a field's line are its description; a blank line detaches them,
+// and a comment after a declaration on its line is none.
+func TestParseFileDoc(t *testing.T) {
+	tests := []struct {
+		name      string
+		src       string
+		entity    string   // the entity's Doc
+		fields    []string // each top-level field's Doc, then its group's fields'
+		nComments int      // every comment stays in File.Comments
+	}{
+		{"none", "u {\n  a string\n}\n", "", []string{""}, 0},
+		{"above the entity", "# A user.\nu {\n  a string\n}\n", "A user.", []string{""}, 1},
+		{"several lines", "# A user\n# of the shop.\nu {\n}\n", "A user\nof the shop.", nil, 2},
+		{"above a field", "u {\n  # The name.\n  a string\n  b string\n}\n", "", []string{"The name.", ""}, 1},
+		{"a blank line detaches", "# file header\n\nu {\n  # a\n\n  a string\n}\n", "", []string{""}, 2},
+		{"a trailing comment is no description", "u {  # not a doc\n  a string  # nor this\n  b string\n}\n", "", []string{"", ""}, 2},
+		{"the hash and one space go", "#x\n#  y\n#\n#z\nu {\n}\n", "x\n y\n\nz", nil, 4},
+		{"empty lines at the ends go", "#\n# x\n#\nu {\n}\n", "x", nil, 3},
+		{"a group and its fields", "u {\n  # g\n  g {\n    # in g\n    x string\n  }\n}\n", "", []string{"g", "in g"}, 2},
+		{"above a closing brace is no description", "u {\n  g {\n    x string\n    # last\n  }\n  # end\n}\n", "", []string{"", ""}, 2},
+		{"between entities", "a {\n}\n# B.\nb {\n}\n", "", nil, 1},
+		{"a comment and a blank line then a description", "# one\n\n# two\nu {\n}\n", "two", nil, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := ParseFile("t.entity", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := f.Entities[len(f.Entities)-1]
+			if tt.name == "between entities" {
+				if f.Entities[0].Doc != "" || e.Doc != "B." {
+					t.Errorf("docs %q, %q; want \"\", \"B.\"", f.Entities[0].Doc, e.Doc)
+				}
+			} else if e.Doc != tt.entity {
+				t.Errorf("entity doc %q, want %q", e.Doc, tt.entity)
+			}
+			var got []string
+			for _, fd := range e.Fields {
+				got = append(got, fd.Doc)
+				for _, in := range fd.Fields {
+					got = append(got, in.Doc)
+				}
+			}
+			if !slices.Equal(got, tt.fields) {
+				t.Errorf("field docs %q, want %q", got, tt.fields)
+			}
+			if len(f.Comments) != tt.nComments {
+				t.Errorf("%d comments, want %d", len(f.Comments), tt.nComments)
+			}
+		})
+	}
+}
+
+// TestParseFileListOfQuotedRef: []$'first name' is a list of references
+// to the entity "first name", with no rules.
+func TestParseFileListOfQuotedRef(t *testing.T) {
+	src := "a {\n  x  []$'first name'\n}\n"
+	f, err := ParseFile("t.entity", []byte(src))
+	if err != nil {
+		t.Fatalf("ParseFile: %v", err)
+	}
+	x := f.Entities[0].Fields[0]
+	if x.Kind != FieldRef || !x.List || x.Ref != "first name" || len(x.Rules) != 0 {
+		t.Fatalf("field: kind %d, list %v, ref %q, rules %d; want a list of $'first name' without rules", x.Kind, x.List, x.Ref, len(x.Rules))
+	}
+}
+
+// TestParseFileErrorsShowTheLine: an error in a file shows its line with a
+// caret under the fault, an entity never closed too.
+func TestParseFileErrorsShowTheLine(t *testing.T) {
+	tests := []struct {
+		name, src string
+	}{
+		{"unclosed entity", "user {\n  id  number  req\n"},
+		{"unclosed entity after a group", "user {\n  g {\n    a string\n  }\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseFile("f.entity", []byte(tt.src))
+			var l ErrorList
+			if !errors.As(err, &l) {
+				t.Fatalf("err = %v", err)
+			}
+			for _, e := range l {
+				if e.Source == "" || !strings.Contains(e.Error(), "^") {
+					t.Errorf("error without its line and caret:\n%v", e)
+				}
+			}
+		})
+	}
+}
+
+// TestParseFileOneMistakeOneError: one mistake gives one error. The "}" of
+// a group whose line is in error closes that group, not the entity; a "{"
+// alone on the line after an entity's name opens that entity.
+func TestParseFileOneMistakeOneError(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string // the errors' first lines
+	}{
+		{"bad group name", "user {\n  'g {\n    a string\n  }\n  b string\n}\n",
+			[]string{`f.entity:2:3: entity "user": unclosed quote '`}},
+		{"brace on its own line", "user\n{\n  a string\n}\n",
+			[]string{`f.entity:1:5: entity "user": want "{" to open entity "user": an entity's first line is its name, the methods its requests must use if any, then "{"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseFile("f.entity", []byte(tt.src))
+			var l ErrorList
+			if !errors.As(err, &l) {
+				t.Fatalf("err = %v", err)
+			}
+			var got []string
+			for _, e := range l {
+				got = append(got, strings.SplitN(e.Error(), "\n", 2)[0])
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
 }

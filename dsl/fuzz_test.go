@@ -67,8 +67,8 @@ func FuzzParse(f *testing.F) {
 
 // FuzzFileRoundTrip checks that ParseFile never panics; that what it
 // rejects comes as a sorted ErrorList of errors placed in the file; and
-// that what it accepts formats to a file that reads back as the same tree
-// and formats to itself. Seeds come from testdata/file, testdata/fileerrors,
+// that what it accepts prints as a file that reads back as the same tree
+// and prints as itself. Seeds come from testdata/file, testdata/fileerrors,
 // parseFileTests and testdata/fuzz/FuzzFileRoundTrip.
 func FuzzFileRoundTrip(f *testing.F) {
 	for _, dir := range []string{"testdata/file", "testdata/fileerrors"} {
@@ -105,9 +105,9 @@ func FuzzFileRoundTrip(f *testing.F) {
 			}
 			return
 		}
-		out, err := file.Format()
+		out, err := file.Print()
 		if err != nil {
-			t.Fatalf("Format of a file read: %v", err)
+			t.Fatalf("Print of a file read: %v", err)
 		}
 		checkFileRoundTrip(t, file, out)
 	})
@@ -262,5 +262,27 @@ func FuzzParseRules(f *testing.F) {
 		if !cmp.Equal(rs, again, rulesRoundTripOpts) {
 			t.Fatalf("round trip of %q through %q (-want +got):\n%s", s, text, cmp.Diff(rs, again, rulesRoundTripOpts))
 		}
+	})
+}
+
+// TestFuzzFinds: inputs the fuzzers found, as regular tests.
+func TestFuzzFinds(t *testing.T) {
+	t.Run("FuzzFileRoundTrip/bom name", func(t *testing.T) {
+		file, err := ParseFile("f.entity", []byte("\ufeff\ufeff {\n}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := file.Print()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkFileRoundTrip(t, file, out)
+	})
+	t.Run("FuzzParse/list ref with space", func(t *testing.T) {
+		e, err := Parse("0", "0", "[]$0 0", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkTriplesToFile(t, e)
 	})
 }

@@ -7,27 +7,6 @@ import (
 	"github.com/expose-go/expose/rules"
 )
 
-// Type is a field's declared type: the kind of value the field writes.
-// The types, their names and aliases are defined once, as rules.Kind.
-//
-// Deprecated: Use rules.Kind, which Type is an alias of.
-type Type = rules.Kind
-
-// The declared types, under their former names.
-//
-// Deprecated: Use the kinds of package rules: rules.Any for none,
-// rules.Int for number, rules.Time for date, and so on.
-const (
-	TypeNone   = rules.Any    // none, no: the value passes through as it is
-	TypeString = rules.String // string, text
-	TypeNumber = rules.Int    // number, num, int, integer, long: int64
-	TypeFloat  = rules.Float  // float, double: float64
-	TypeBool   = rules.Bool   // bool, boolean, flag
-	TypeDate   = rules.Time   // date, datetime, timestamp
-	TypeList   = rules.List   // list, array
-	TypeObject = rules.Object // object, map, json
-)
-
 // LookupType returns the type named name (case-insensitive, aliases
 // included). It is rules.LookupKind.
 func LookupType(name string) (rules.Kind, bool) { return rules.LookupKind(name) }
@@ -37,7 +16,7 @@ type FieldKind uint8
 
 // The kinds of field.
 const (
-	FieldValue FieldKind = iota // a value of a declared Type
+	FieldValue FieldKind = iota // a value of a declared type (Field.Type)
 	FieldGroup                  // an output object read from the same input level: "name", "{" … "}"
 	FieldRef                    // a value made with another entity: "name", "$other"
 )
@@ -57,6 +36,10 @@ type Entity struct {
 	Methods []string // the HTTP methods allowed; empty for any
 	Fields  []*Field
 	Pos     Pos // in a file: the entity's name; zero for triples
+	// Doc is the entity's description: in a file, the text of the comment
+	// lines directly above its first line (see ParseFile); empty for
+	// triples, which have no place for it.
+	Doc string
 	// SourceLine is, for an entity read from a file, its first line, which
 	// errors about the entity quote.
 	SourceLine string
@@ -80,10 +63,14 @@ type Field struct {
 	Fields    []*Field   // FieldGroup only: the fields inside the group
 	CloseName string     // FieldGroup only: the name written on the closing "}"
 	Pos       Pos        // the field's triple (Part name), or its name in a file
+	TypePos   Pos        // its type: the triple's (Part type), or its column in a file
 	ClosePos  Pos        // FieldGroup only: the closing triple, or the closing "}" in a file
 	// SourceLine is, for a field read from a file, the line it is
 	// declared on, which errors quote (see NewError); empty for triples.
 	SourceLine string
+	// Doc is the field's description: in a file, the text of the comment
+	// lines directly above its line (see ParseFile); empty for triples.
+	Doc string
 }
 
 // Rule is one rule of a field: a name and its arguments, as written.
@@ -183,7 +170,8 @@ func cloneSlice[T any](s []T) []T {
 }
 
 // Triples returns the declaration as the flat list of strings that Parse
-// reads, so that Parse(e.Name, e.Triples()...) gives an equal entity.
+// reads, so that Parse(e.Name, e.Triples()...) gives an equal entity, but
+// for the descriptions (Entity.Doc, Field.Doc), which triples do not hold.
 func (e *Entity) Triples() []string {
 	var out []string
 	if len(e.Methods) > 0 {

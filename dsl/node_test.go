@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/expose-go/expose/rules"
 )
 
 var argStringTests = []struct {
@@ -83,14 +85,14 @@ var fieldStringTests = []struct {
 	field *Field
 	want  string
 }{
-	{"value", &Field{Name: "id", Type: TypeNumber, TypeName: "INT"}, `"id", "number", ""`},
-	{"rules normalized", &Field{Name: "id", Type: TypeString, RulesText: "req|max  5",
+	{"value", &Field{Name: "id", Type: rules.Int, TypeName: "INT"}, `"id", "number", ""`},
+	{"rules normalized", &Field{Name: "id", Type: rules.String, RulesText: "req|max  5",
 		Rules: []*Rule{{Name: "req"}, {Name: "max", Args: []Arg{{Text: "5"}}}}}, `"id", "string", "req | max 5"`},
-	{"quoted rules", &Field{Name: "s", Type: TypeString, Rules: []*Rule{{Name: "default", Args: []Arg{{Text: `a "b"`, Quoted: true}}}}},
+	{"quoted rules", &Field{Name: "s", Type: rules.String, Rules: []*Rule{{Name: "default", Args: []Arg{{Text: `a "b"`, Quoted: true}}}}},
 		`"s", "string", "default 'a \"b\"'"`},
-	{"group", &Field{Name: "g", Kind: FieldGroup, Type: TypeBool, Fields: []*Field{{Name: "x"}}}, `"g", "{", ""`},
+	{"group", &Field{Name: "g", Kind: FieldGroup, Type: rules.Bool, Fields: []*Field{{Name: "x"}}}, `"g", "{", ""`},
 	{"ref", &Field{Name: "r", Kind: FieldRef, Ref: "user", TypeName: " $ user"}, `"r", "$user", ""`},
-	{"names quoted", &Field{Name: "a\"b\n", Type: TypeNone}, `"a\"b\n", "none", ""`},
+	{"names quoted", &Field{Name: "a\"b\n", Type: rules.Any}, `"a\"b\n", "none", ""`},
 }
 
 func TestFieldString(t *testing.T) {
@@ -168,7 +170,7 @@ func TestEntityStringIsGo(t *testing.T) {
 
 func TestTriples(t *testing.T) {
 	e := &Entity{Name: "e", Fields: []*Field{
-		{Name: "a", Type: TypeFloat, TypeName: "double", RulesText: "x|y",
+		{Name: "a", Type: rules.Float, TypeName: "double", RulesText: "x|y",
 			Rules: []*Rule{{Name: "x"}, {Name: "y", Args: []Arg{{Text: "1 2"}}}}},
 		{Name: "g", Kind: FieldGroup, Fields: []*Field{
 			{Name: "r", Kind: FieldRef, Ref: "other"},

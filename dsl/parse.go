@@ -6,12 +6,13 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/expose-go/expose/internal/suggest"
 	"github.com/expose-go/expose/rules"
 )
 
 // MaxNesting is how deep groups may nest: a group opened inside MaxNesting
 // open groups is a declaration error. It is the library's hard limit on
-// nesting (entity.Registry.SetMaxDepth accepts no more), and it bounds every
+// nesting (a registry's depth limit can be no higher), and it bounds every
 // recursion over a parsed tree.
 const MaxNesting = 10000
 
@@ -33,11 +34,15 @@ func Parse(entity string, decl ...string) (*Entity, error) {
 // ParsePartial is Parse, but it returns the tree it read even when there
 // are errors, so that a compiler can report its own errors (an unknown rule
 // name, say) together with the syntax errors instead of after them. Each
-// triple is read on its own: in the tree returned with an error, a field
-// whose triple has an error (an empty name, an unknown type, a syntax error
-// in its rules) has no rules, a group nested deeper than MaxNesting is left
-// out with its contents, and every other triple is as Parse would give it. The tree then is not a valid declaration; it
-// is meant for more error reports only.
+// triple is read on its own. In the tree returned with an error, a field
+// whose type is in error (unknown, "[]" of no scalar type, "$" of no
+// name) is a FieldValue of Type rules.Null, which no declaration has, with
+// its rules, so that their names can still be checked; a rules string with
+// a syntax error keeps the rules before the one the error is in, and
+// those after it when it is an empty rule; a field without a name has no
+// rules; a group nested deeper than MaxNesting is left out with its
+// contents; every other triple is as Parse would give it. The tree then is
+// not a valid declaration: it is meant for more error reports only.
 func ParsePartial(entity string, decl ...string) (*Entity, error) {
 	p := &parser{ent: &Entity{Name: entity}}
 	p.parse(decl)
@@ -63,6 +68,9 @@ type parser struct {
 	// the tree with their contents; deep is set once that is reported.
 	over int
 	deep bool
+	// doc is the description of the field read next, from the comment
+	// lines above its line in a file (see fileParser.doc).
+	doc string
 }
 
 func (p *parser) errorf(field string, pos Pos, source string, format string, args ...any) {
@@ -190,8 +198,7 @@ func (p *parser) field(at *site, name, typ, rulesText string) {
 		return
 	}
 
-	before := len(p.errs)
-	f := &Field{Name: name, TypeName: typ, RulesText: rulesText, Pos: pos, SourceLine: at.text}
+	f := &Field{Name: name, TypeName: typ, RulesText: rulesText, Pos: pos, TypePos: typePos, SourceLine: at.text, Doc: p.doc}
 	if strings.TrimSpace(name) == "" {
 		p.errorf(name, pos, at.source(PartName, ""), "the field name is empty")
 	}
@@ -199,6 +206,8 @@ func (p *parser) field(at *site, name, typ, rulesText string) {
 		f.List = true
 		t = strings.TrimSpace(rest)
 	}
+	// A type in error leaves a value field of no type, rules.Null, whose
+	// rules ParsePartial's caller still reads.
 	switch {
 	case t == "{" && !f.List:
 		f.Kind = FieldGroup
@@ -207,28 +216,36 @@ func (p *parser) field(at *site, name, typ, rulesText string) {
 		f.Ref = strings.TrimSpace(t[1:])
 		if f.Ref == "" {
 			p.errorf(name, typePos, at.source(PartType, ""), "\"$\" names no entity: write \"$name\"")
+			f.Kind, f.List = FieldValue, false
 		}
 	case f.List:
 		ty, ok := LookupType(t)
 		switch {
 		case !ok:
-			p.errorf(name, typePos, at.source(PartType, ""), "unknown type %q: a typed list is \"[]\" and one of %s, or \"[]$entity\"", typ, elemList)
+			p.errorf(name, typePos, at.source(PartType, ""), "unknown type %q%s", typ,
+				orWant(suggest.DidYouMean(t, elemNames, func(s string) string { return strconv.Quote(ListPrefix + s) }),
+					": a typed list is \"[]\" and one of "+elemList+", or \"[]$entity\""))
 		case !ty.IsElem():
 			p.errorf(name, typePos, at.source(PartType, ""), "type %q: a typed list's elements are of a scalar type (%s), or \"[]$entity\"", typ, elemList)
+			ok = false
 		}
 		f.Kind = FieldValue
-		f.Type, f.Elem = rules.List, ty
+		if ok {
+			f.Type, f.Elem = rules.List, ty
+		}
 	default:
 		ty, ok := LookupType(t)
 		if !ok {
-			p.errorf(name, typePos, at.source(PartType, ""), "unknown type %q (want %s, \"[]type\", \"{\", \"}\" or \"$entity\")", typ, typeList)
+			p.errorf(name, typePos, at.source(PartType, ""), "unknown type %q%s", typ,
+				orWant(suggest.DidYouMean(t, typeNames, strconv.Quote),
+					" (want "+typeList+", \"[]type\", \"{\", \"}\" or \"$entity\")"))
 		}
 		f.Kind = FieldValue
 		f.Type = ty
 	}
 	f.Rules = p.parseRules(f, rulesText, at)
-	if len(p.errs) > before {
-		f.Rules = nil // rulesText of a broken triple would only add wrong errors
+	if strings.TrimSpace(name) == "" {
+		f.Rules = nil // the rules of a field without a name would only add wrong errors
 	}
 	if f.Kind == FieldGroup && (p.over > 0 || len(p.stack) >= MaxNesting) {
 		if !p.deep {
@@ -253,6 +270,29 @@ var typeList = func() string {
 	names := rules.TypeNames()
 	// none first, as the DSL's documentation lists it.
 	return strings.Join(append(names[len(names)-1:], names[:len(names)-1]...), ", ")
+}()
+
+// orWant returns hint, a suggestion, or else want, the list of what a
+// declaration may write.
+func orWant(hint, want string) string {
+	if hint != "" {
+		return hint
+	}
+	return want
+}
+
+// typeNames and elemNames are the names and aliases of every type and of
+// the types a typed list may hold, for suggestions.
+var typeNames, elemNames = func() (all, elems []string) {
+	for _, name := range rules.TypeNames() {
+		k, _ := rules.LookupKind(name)
+		names := append([]string{name}, k.Aliases()...)
+		all = append(all, names...)
+		if k.IsElem() {
+			elems = append(elems, names...)
+		}
+	}
+	return all, elems
 }()
 
 // ListPrefix starts the type of a typed list: "[]string", "[]$user".
@@ -308,6 +348,12 @@ func (p *parser) parseRules(f *Field, s string, where *site) []*Rule {
 	}
 	if lerr != nil {
 		p.errorf(f.Name, at(lerr.off), src, "%s", lerr.msg)
+		if cur != nil && len(rs) > 0 && rs[len(rs)-1] == cur {
+			rs = rs[:len(rs)-1] // the error cut its arguments
+		}
+		if len(rs) == 0 {
+			rs = nil
+		}
 	}
 	return rs
 }

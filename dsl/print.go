@@ -3,22 +3,28 @@ package dsl
 import (
 	"errors"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
-// Format prints the file in its canonical form: entities one after the
+// Print prints the file in its canonical form: entities one after the
 // other with a blank line between them, fields indented by two spaces a
 // level, the names, types and rules of the fields of one entity or group
 // in aligned columns, the comments where they were, a blank line kept
-// where the source had one or more, and no trailing white space. Reading
-// the result with ParseFile gives the same entities and comments.
+// where the source had one or more, and no trailing white space. Each
+// entity's and field's description (Doc) is written directly above it:
+// as the source's comment lines when it is their text, else as "# "
+// lines that replace them. Reading the result with ParseFile gives the
+// same entities, descriptions and comments.
 //
 // A file made by hand from entities read from triples has no comments and
 // no positions, and prints the same way: this is how a triples declaration
 // is written as a file. A name, type or argument holding a line break
-// ("\n"), or a rule name starting with "#" (which a file reads as a
-// comment), has no file form: Format reports it and prints nothing.
-func (f *File) Format() ([]byte, error) {
+// ("\n"), a rule name starting with "#" (which a file reads as a
+// comment), or an unquoted argument starting with "#" (which quoting could
+// give another meaning: a quoted format that names no format is a layout)
+// has no file form: Print reports it and prints nothing.
+func (f *File) Print() ([]byte, error) {
 	pr := &printer{comments: f.Comments}
 	for i, e := range f.Entities {
 		if i > 0 {
@@ -33,9 +39,11 @@ func (f *File) Format() ([]byte, error) {
 	return []byte(pr.b.String()), nil
 }
 
-// FormatEntities prints entities read from triples as an .entity file.
-func FormatEntities(es ...*Entity) ([]byte, error) {
-	return (&File{Entities: es}).Format()
+// PrintEntities prints entities read from triples as an .entity file, as
+// File.Print prints a file of them: this is how a declaration of triples
+// is written as a file.
+func PrintEntities(es ...*Entity) ([]byte, error) {
+	return (&File{Entities: es}).Print()
 }
 
 type printer struct {
@@ -85,6 +93,62 @@ func (pr *printer) leading(src, depth int) {
 	}
 }
 
+// doc prints, at depth, the comments before the source line src and the
+// description doc of what src declares, directly above it. The comment
+// lines directly above src in the source are that description: when doc
+// is their text they are printed as they are, else doc replaces them.
+func (pr *printer) doc(doc string, src, depth int) {
+	// The source's description: the comments on the lines directly above
+	// src, pr.comments[j:k].
+	k := 0
+	if src > 0 {
+		for k < len(pr.comments) && pr.comments[k].Pos.Line < src {
+			k++
+		}
+	}
+	j := k
+	for j > 0 && !pr.comments[j-1].Trailing && pr.comments[j-1].Pos.Line == src-(k-j)-1 {
+		j--
+	}
+	first := src // the source line the description starts on
+	if j < k {
+		first = pr.comments[j].Pos.Line
+	}
+	pr.leading(first, depth)
+	if j < k && docText(pr.comments[:k-j]) == doc {
+		pr.leading(src, depth)
+		return
+	}
+	pr.comments = pr.comments[k-j:]
+	at := src // the source line the first line printed stands for
+	if j < k {
+		// src moves up to where its description started.
+		if pr.last > 0 && first > pr.last+1 {
+			pr.blank = true
+		}
+		pr.last, at = src-1, 0
+	}
+	for i, line := range strings.Split(doc, "\n") {
+		if doc == "" {
+			break
+		}
+		if i > 0 {
+			at = 0
+		}
+		pr.line(depth, at)
+		line = strings.TrimRightFunc(line, unicode.IsSpace)
+		if line == "" {
+			pr.b.WriteString("#")
+		} else {
+			pr.text("# " + line)
+		}
+		pr.b.WriteByte('\n')
+	}
+	if src > 0 && doc != "" {
+		pr.last = src - 1 // no blank line between the description and src
+	}
+}
+
 // end ends the line printed for the source line src, with its trailing
 // comment.
 func (pr *printer) end(src int) {
@@ -105,7 +169,7 @@ func (pr *printer) text(s string) {
 }
 
 func (pr *printer) entity(e *Entity) {
-	pr.leading(e.Pos.Line, 0)
+	pr.doc(e.Doc, e.Pos.Line, 0)
 	pr.line(0, e.Pos.Line)
 	pr.text(fileName(e.Name))
 	if len(e.Methods) > 0 {
@@ -139,7 +203,7 @@ func (pr *printer) fields(fs []*Field, depth int) {
 	}
 	for i, f := range fs {
 		c := cols[i]
-		pr.leading(f.Pos.Line, depth)
+		pr.doc(f.Doc, f.Pos.Line, depth)
 		pr.line(depth, f.Pos.Line)
 		pr.text(c.name)
 		pr.pad(nameW - utf8.RuneCountInString(c.name) + 2)

@@ -160,7 +160,7 @@ func TestMakeListOfScalarsAllocates(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	o, err := reg.Make("users", in)
+	o, err := reg.Lookup("users").Make(in)
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)

@@ -125,7 +125,7 @@ func TestBind(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got bindUser
-			if err := reg.Bind("signup", tt.req(), &got, tt.opts...); err != nil {
+			if err := reg.Lookup("signup").Bind(tt.req(), &got, tt.opts...); err != nil {
 				t.Fatalf("Bind: %v", err)
 			}
 			if diff := cmp.Diff(tt.want(), got); diff != "" {
@@ -255,7 +255,7 @@ func TestBindErrors(t *testing.T) {
 			r := httptest.NewRequest(tt.method, "/", body)
 			r.Header.Set("Content-Type", "application/json")
 			dst := tt.dst()
-			err := reg.Bind("signup", r, dst)
+			err := reg.Lookup("signup").Bind(r, dst)
 			if err == nil {
 				t.Fatalf("Bind succeeded: %+v", dst)
 			}
@@ -291,7 +291,7 @@ func TestBindErrors(t *testing.T) {
 func TestBindEntryPoints(t *testing.T) {
 	reg := bindRegistry(t)
 	t.Run("an unknown name", func(t *testing.T) {
-		err := reg.Bind("nobody", bindRequest("POST", "/", `{}`), &bindUser{})
+		err := reg.Lookup("nobody").Bind(bindRequest("POST", "/", `{}`), &bindUser{})
 		if !errors.Is(err, entity.ErrUnknownEntity) {
 			t.Errorf("Bind: %v, want ErrUnknownEntity", err)
 		}
@@ -304,7 +304,7 @@ func TestBindEntryPoints(t *testing.T) {
 	})
 	t.Run("a nil request is an empty input", func(t *testing.T) {
 		var u bindUser
-		err := reg.Bind("signup", nil, &u)
+		err := reg.Lookup("signup").Bind(nil, &u)
 		if !errors.Is(err, entity.ErrValidation) {
 			t.Errorf("Bind(nil request): %v, want the req fields' errors", err)
 		}
@@ -314,7 +314,7 @@ func TestBindEntryPoints(t *testing.T) {
 		var got struct {
 			N int `json:"n"`
 		}
-		if err := entity.Bind("bind-test-ping", httptest.NewRequest("GET", "/?n=7", nil), &got); err != nil {
+		if err := entity.Lookup("bind-test-ping").Bind(httptest.NewRequest("GET", "/?n=7", nil), &got); err != nil {
 			t.Fatalf("Bind: %v", err)
 		}
 		if got.N != 7 {

@@ -10,22 +10,26 @@ import (
 	"strings"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/suggest"
 	"github.com/expose-go/expose/rules"
 )
 
 // compiler turns one parsed declaration into a plan, collecting every error.
 type compiler struct {
-	reg   *Registry
-	ent   *Entity
-	depth int // of the groups around the field compiled
-	errs  dsl.ErrorList
-	flags *flagTable // the registry's flags and those the declaration named first (shape.go); nil: none new
+	reg     *Registry
+	ent     *Entity
+	depth   int  // of the groups around the field compiled
+	example bool // an example is being compiled, not a default: see valueWord
+	errs    dsl.ErrorList
+	flags   *flagTable // the registry's flags and those the declaration named first (shape.go); nil: none new
 }
 
 // compile builds the entity for decl. References are resolved to slots of
-// reg, created empty for names not declared yet.
+// reg, created empty for names not declared yet. On error the entity
+// holds what compiled, for more error reports only (LoadFS checks its
+// references and flags): it is never exposed.
 func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
-	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl, methods: decl.Methods}}
+	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl, methods: decl.Methods, cache: new(entityCache)}}
 	if !reg.keyCase.valid() {
 		c.errs.Add(&dsl.Error{Entity: decl.Name, Msg: fmt.Sprintf("the registry's key case %v is not a style: give KeyCase one of CamelCase, SnakeCase, KebabCase, PascalCase or AsDeclared", reg.keyCase)})
 	}
@@ -34,7 +38,7 @@ func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
 	c.checkMerges(c.ent.base)
 	c.views()
 	if err := c.errs.Err(); err != nil {
-		return nil, err
+		return c.ent, err
 	}
 	c.ent.newFlags = c.flags
 	return c.ent, nil
@@ -65,6 +69,7 @@ func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 		seen[key] = append(seen[key], n)
 		p.nodes = append(p.nodes, n)
 	}
+	c.resolveCross(p)
 	for _, same := range seen {
 		if len(same) < 2 {
 			continue
@@ -114,7 +119,14 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			c.errorf(f, f.Pos, "%q is a header field (its name starts with X-), which a request reads from its headers: declare it at the top level of the entity, not in a group", f.Name)
 		}
 	}
-	var defRule, msgRule *dsl.Rule
+	if f.Kind == dsl.FieldValue && f.Type == rules.Null {
+		// Its type is in error (dsl.ParsePartial): only its rules' names
+		// can be judged, so that the error hides no other.
+		c.ruleNames(f)
+		return n, false
+	}
+	var defRule, msgRule, exRule *dsl.Rule
+	n.doc = f.Doc // the comment above it in a file; a doc directive says otherwise
 	renamed := false
 	for _, r := range f.Rules {
 		switch rules.LookupDirective(r.Name) {
@@ -193,6 +205,20 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			c.format(f, n, r)
 		case rules.DirectivePath, rules.DirectiveQuery, rules.DirectiveHeader, rules.DirectiveCookie:
 			c.source(f, n, r, rules.LookupDirective(r.Name))
+		case rules.DirectiveRequiredIf, rules.DirectiveRequiredWith, rules.DirectiveRequiredWithout, rules.DirectiveExcludedWith:
+			c.cross(f, n, r, rules.LookupDirective(r.Name))
+		case rules.DirectiveDoc:
+			if len(r.Args) != 1 || strings.TrimSpace(r.Args[0].Text) == "" {
+				c.errorf(f, r.Pos, "rule %q takes one argument, the description", r.Name)
+				continue
+			}
+			n.doc = r.Args[0].Text
+		case rules.DirectiveExample:
+			if len(r.Args) != 1 {
+				c.errorf(f, r.Pos, "rule %q takes one argument, the example value", r.Name)
+				continue
+			}
+			exRule = r
 		default:
 			if f.Kind == dsl.FieldRef && f.List && listRules[strings.ToLower(r.Name)] {
 				c.rule(f, n, r, strings.ToLower(r.Name)) // a []$name's count of elements
@@ -213,7 +239,10 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	switch f.Kind {
 	case dsl.FieldGroup:
 		for _, r := range f.Rules {
-			if d := rules.LookupDirective(r.Name); !slices.Contains(groupDirectives, d) {
+			if d := rules.LookupDirective(r.Name); !slices.Contains(groupDirectives, d) && !d.Source() {
+				if c.unknownRule(f, r, directiveNames(groupDirectives), ": a group takes only "+directiveList(groupDirectives)) {
+					continue
+				}
 				if d == rules.DirectiveOmitNil {
 					c.errorf(f, r.Pos, "omitnil cannot apply to a group, which is never null: omitempty leaves out an empty one")
 					continue
@@ -231,7 +260,8 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 				if len(r.Args) > 0 {
 					c.errorf(f, r.Args[0].Pos, "a default on a reference takes no value: a bare default makes %q from an empty input", f.Ref)
 				}
-			case d == rules.NotDirective && f.List && listRules[strings.ToLower(r.Name)]:
+			case d == rules.NotDirective && f.List && listRules[strings.ToLower(r.Name)], d.Source(), d.Cross():
+			case !slices.Contains(refDirectives, d) && c.unknownRule(f, r, directiveNames(refDirectives), fmt.Sprintf(": a reference ($%s) takes only %s", f.Ref, directiveList(refDirectives))):
 			case !slices.Contains(refDirectives, d):
 				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only %s", r.Name, f.Ref, directiveList(refDirectives))
 			}
@@ -250,6 +280,9 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 		if defRule != nil {
 			c.defaultValue(f, n, defRule)
 		}
+		if exRule != nil {
+			c.exampleValue(f, n, exRule)
+		}
 		if n.from == nil {
 			setFast(n) // the fast path reads the field's own name
 		}
@@ -265,7 +298,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 var (
 	groupDirectives = []rules.Directive{rules.DirectiveNone, rules.DirectiveRename, rules.DirectiveMsg,
 		rules.DirectiveLazy, rules.DirectiveIf, rules.DirectiveUnless, rules.DirectiveSince, rules.DirectiveUntil,
-		rules.DirectiveOmitEmpty, rules.DirectiveReadOnly, rules.DirectiveWriteOnly, rules.DirectiveFrom}
+		rules.DirectiveOmitEmpty, rules.DirectiveReadOnly, rules.DirectiveWriteOnly, rules.DirectiveFrom, rules.DirectiveDoc}
 	refDirectives = append([]rules.Directive{rules.DirectiveReq, rules.DirectiveDefault, rules.DirectiveSecret,
 		rules.DirectiveOmitNil, rules.DirectiveMerge}, groupDirectives...)
 )
@@ -303,6 +336,48 @@ func (c *compiler) source(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directive)
 
 // listRules are the rules a []$name takes, on its count of elements.
 var listRules = map[string]bool{"min": true, "max": true, "range": true, "minmax": true, "len": true}
+
+// ruleNames reports the rules of f that name no rule nor directive.
+func (c *compiler) ruleNames(f *dsl.Field) {
+	for _, r := range f.Rules {
+		if rules.LookupDirective(r.Name) == rules.NotDirective {
+			c.unknownRule(f, r, nil, "")
+		}
+	}
+}
+
+// unknownRule reports r when it names no rule of the registry nor a
+// directive, with the nearest of the names of candidates (of every rule
+// and directive when candidates is nil), else with what, and says whether
+// it did.
+func (c *compiler) unknownRule(f *dsl.Field, r *dsl.Rule, candidates []string, what string) bool {
+	if rules.LookupDirective(r.Name) != rules.NotDirective {
+		return false
+	}
+	if _, ok := c.reg.rules.Lookup(r.Name); ok {
+		return false
+	}
+	if candidates == nil {
+		candidates = append(c.reg.rules.Names(), rules.Reserved...)
+	}
+	if hint := suggest.DidYouMean(r.Name, candidates, strconv.Quote); hint != "" {
+		what = hint
+	}
+	c.errorf(f, r.Pos, "unknown rule %q%s", r.Name, what)
+	return true
+}
+
+// directiveNames returns the names of the directives ds and their
+// aliases.
+func directiveNames(ds []rules.Directive) []string {
+	var names []string
+	for _, name := range rules.Reserved {
+		if slices.Contains(ds, rules.LookupDirective(name)) {
+			names = append(names, name)
+		}
+	}
+	return names
+}
 
 // directiveList names directives for an error message: "rename, msg and
 // lazy".
@@ -396,7 +471,7 @@ func (c *compiler) noArgs(f *dsl.Field, r *dsl.Rule) {
 func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 	def, ok := c.reg.rules.Lookup(name)
 	if !ok {
-		c.errorf(f, r.Pos, "unknown rule %q", r.Name)
+		c.unknownRule(f, r, nil, "")
 		return
 	}
 	typ := f.Type
@@ -564,18 +639,18 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 			v, _ = convert(n.typ, raw{kind: rawStr, s: a.Text}, nil)
 		}
 		if v.Kind == rules.Null && !(n.typ == rules.Any && a.Text == "null" && !a.Quoted) {
-			c.errorf(f, pos, "default %q is not a valid %s", a.Text, n.typ)
+			c.errorf(f, pos, "%s %q is not a valid %s", c.valueWord(), a.Text, n.typ)
 			return
 		}
 	}
 	if v.Kind == rules.Null && n.req {
-		c.errorf(f, pos, "the default is null, which req rejects on every call")
+		c.errorf(f, pos, "the %s is null, which req rejects on every call", c.valueWord())
 		return
 	}
 	if v.Kind != rules.Null && len(n.xforms) > 0 {
 		var err error
 		if v, err = transformDefault(n, v); err != nil {
-			c.errorf(f, pos, "the default fails %v", err)
+			c.errorf(f, pos, "the %s fails %v", c.valueWord(), err)
 			return
 		}
 	}
@@ -585,7 +660,7 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 				break
 			}
 			if err := runCheck(ck, v); err != nil {
-				c.errorf(f, pos, "the default fails rule %q: %v", ck.rule, err)
+				c.errorf(f, pos, "the %s fails rule %q: %v", c.valueWord(), ck.rule, err)
 				return
 			}
 		}
@@ -598,12 +673,35 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 		js, err = appendValue(nil, n.typ, v, defaultDepth, maxOutputLimit)
 	}
 	if err != nil {
-		c.errorf(f, pos, "the default cannot be written as JSON: %v", err)
+		c.errorf(f, pos, "the %s cannot be written as JSON: %v", c.valueWord(), err)
 		return
 	}
 	n.hasDefault = true
 	n.defNull = v.Kind == rules.Null
 	n.defJSON = js
+}
+
+// exampleValue compiles `example 'value'`: the value is converted, judged
+// and written as a default is, so that an example never breaks the
+// field's own rules.
+func (c *compiler) exampleValue(f *dsl.Field, n *node, r *dsl.Rule) {
+	tmp := *n
+	tmp.hasDefault, tmp.defJSON = false, nil
+	c.example = true
+	c.defaultValue(f, &tmp, r)
+	c.example = false
+	if tmp.hasDefault && !tmp.defNull {
+		n.example = tmp.defJSON
+	}
+}
+
+// valueWord names the value being compiled in an error: a default, or an
+// example.
+func (c *compiler) valueWord() string {
+	if c.example {
+		return "example"
+	}
+	return "default"
 }
 
 // zeroValue is the value of a bare default: the kind's zero value

@@ -113,7 +113,7 @@ func (c *compiler) listDefault(f *dsl.Field, n *node, r *dsl.Rule) {
 	a := r.Args[0]
 	var l []any
 	if err := json.Unmarshal([]byte(a.Text), &l); err != nil || l == nil {
-		c.errorf(f, a.Pos, "default %q is not a valid list: write a JSON array", a.Text)
+		c.errorf(f, a.Pos, "%s %q is not a valid list: write a JSON array", c.valueWord(), a.Text)
 		return
 	}
 	js := []byte{'['}
@@ -123,7 +123,7 @@ func (c *compiler) listDefault(f *dsl.Field, n *node, r *dsl.Rule) {
 		}
 		v, _ := convert(n.each.typ, raw{a: x}, nil)
 		if v.Kind == rules.Null {
-			c.errorf(f, a.Pos, "default %q: element %d is not a valid %s", a.Text, i, n.each.typ)
+			c.errorf(f, a.Pos, "%s %q: element %d is not a valid %s", c.valueWord(), a.Text, i, n.each.typ)
 			return
 		}
 		if v = c.defaultElem(f, n.each, a, i, v); v.Kind == rules.Null {
@@ -132,7 +132,7 @@ func (c *compiler) listDefault(f *dsl.Field, n *node, r *dsl.Rule) {
 		if n.each.format != nil {
 			var err error
 			if js, err = n.each.format.append(js, v); err != nil {
-				c.errorf(f, a.Pos, "default %q: element %d cannot be written: %v", a.Text, i, err)
+				c.errorf(f, a.Pos, "%s %q: element %d cannot be written: %v", c.valueWord(), a.Text, i, err)
 				return
 			}
 			continue
@@ -144,7 +144,7 @@ func (c *compiler) listDefault(f *dsl.Field, n *node, r *dsl.Rule) {
 	for _, cks := range [2][]check{n.inChecks, n.outChecks} {
 		for _, ck := range cks {
 			if err := runCheck(ck, lv); err != nil {
-				c.errorf(f, a.Pos, "the default fails rule %q: %v", ck.rule, err)
+				c.errorf(f, a.Pos, "the %s fails rule %q: %v", c.valueWord(), ck.rule, err)
 				return
 			}
 		}
@@ -158,13 +158,13 @@ func (c *compiler) listDefault(f *dsl.Field, n *node, r *dsl.Rule) {
 func (c *compiler) defaultElem(f *dsl.Field, en *node, a dsl.Arg, i int, v rules.Value) rules.Value {
 	v, err := transformDefault(en, v)
 	if err != nil {
-		c.errorf(f, a.Pos, "default %q: element %d fails %v", a.Text, i, err)
+		c.errorf(f, a.Pos, "%s %q: element %d fails %v", c.valueWord(), a.Text, i, err)
 		return rules.Value{}
 	}
 	for _, cks := range [2][]check{en.inChecks, en.outChecks} {
 		for _, ck := range cks {
 			if err := runCheck(ck, v); err != nil {
-				c.errorf(f, a.Pos, "default %q: element %d fails rule %q: %v", a.Text, i, ck.rule, err)
+				c.errorf(f, a.Pos, "%s %q: element %d fails rule %q: %v", c.valueWord(), a.Text, i, ck.rule, err)
 				return rules.Value{}
 			}
 		}

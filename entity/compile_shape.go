@@ -129,7 +129,7 @@ func (c *compiler) condRule(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directiv
 		for _, a := range r.Args {
 			b, ok := t.bit[a.Text]
 			if t.declared != 0 && (!ok || t.declared&(1<<b) == 0) {
-				c.errorf(f, a.Pos, "%s: flag %q is not declared (the registry declares %s)", d, a.Text, strings.Join(c.reg.DeclaredFlags(), ", "))
+				c.errorf(f, a.Pos, "%s: flag %q is not declared (the registry declares %s)", d, a.Text, strings.Join(c.reg.flags.Load().declaredNames(), ", "))
 				continue
 			}
 			if !ok {

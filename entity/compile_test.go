@@ -24,11 +24,11 @@ var declErrorTests = []struct {
 	want string
 }{
 	{"unknown type", []string{"age", "nmber", ""},
-		`dsl: entity "e", field "age" (triple 1, type): unknown type "nmber" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")`},
+		`dsl: entity "e", field "age" (triple 1, type): unknown type "nmber" (did you mean "number"?)`},
 	{"unknown type in a later triple", []string{"id", "number", "", "age", "integr", ""},
-		`dsl: entity "e", field "age" (triple 2, type): unknown type "integr" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")`},
+		`dsl: entity "e", field "age" (triple 2, type): unknown type "integr" (did you mean "integer"?)`},
 	{"unknown rule", []string{"age", "number", "num | rnge 1 5"},
-		"dsl: entity \"e\", field \"age\" (triple 1, rules): unknown rule \"rnge\"\n    num | rnge 1 5\n          ^"},
+		"dsl: entity \"e\", field \"age\" (triple 1, rules): unknown rule \"rnge\" (did you mean \"range\"?)\n    num | rnge 1 5\n          ^"},
 	{"min without argument", []string{"age", "number", "min"},
 		"dsl: entity \"e\", field \"age\" (triple 1, rules): rule \"min\" takes 1 argument, got 0\n    min\n    ^"},
 	{"range with one argument", []string{"age", "number", "range 1"},
@@ -120,17 +120,17 @@ var declErrorTests = []struct {
 	{"duplicate key via a group rename", []string{"a", "string", "", "g", "{", "rename a", "x", "string", "", "g", "}", ""},
 		`dsl: entity "e", field "g" (triple 2, name): output key "a" is already written by field "a" (triple 1)`},
 	{"req on a group", []string{"g", "{", "req", "a", "string", "", "g", "}", ""},
-		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"req\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    req\n    ^"},
+		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"req\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    req\n    ^"},
 	{"min on a group", []string{"g", "{", "rename h | min 1", "a", "string", "", "g", "}", ""},
-		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"min\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    rename h | min 1\n               ^"},
+		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"min\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    rename h | min 1\n               ^"},
 	{"default on a group", []string{"g", "{", "default", "a", "string", "", "g", "}", ""},
-		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"default\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    default\n    ^"},
+		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"default\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    default\n    ^"},
 	{"rules on }", []string{"g", "{", "", "a", "string", "", "g", "}", "rename x"},
 		"dsl: entity \"e\", field \"g\" (triple 3, rules): the closing \"}\" of group \"g\" takes no rules\n    rename x\n    ^"},
 	{"min on a $ref", []string{"r", "$x", "min 1"},
-		"dsl: entity \"e\", field \"r\" (triple 1, rules): rule \"min\" cannot apply to a reference ($x): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    min 1\n    ^"},
+		"dsl: entity \"e\", field \"r\" (triple 1, rules): rule \"min\" cannot apply to a reference ($x): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    min 1\n    ^"},
 	{"email on a $ref", []string{"r", "$x", "req | email"},
-		"dsl: entity \"e\", field \"r\" (triple 1, rules): rule \"email\" cannot apply to a reference ($x): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    req | email\n          ^"},
+		"dsl: entity \"e\", field \"r\" (triple 1, rules): rule \"email\" cannot apply to a reference ($x): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    req | email\n          ^"},
 	{"default with a value on a $ref", []string{"r", "$x", "default 5"},
 		"dsl: entity \"e\", field \"r\" (triple 1, rules): a default on a reference takes no value: a bare default makes \"x\" from an empty input\n    default 5\n            ^"},
 	{"def with a quoted value on a $ref", []string{"r", "$x", "def '{}'"},
@@ -253,10 +253,10 @@ func TestDeclErrorsAfterSyntaxError(t *testing.T) {
 			"code", "string", "req | regex '^a",
 			"mail", "number", "email",
 		}, []string{"id@1", "code@2", "mail@3"}},
-		{"unknown type and an unknown rule", []string{
-			"age", "nmber", "rnge 1 5",
+		{"an unknown type hides no unknown rule", []string{
+			"age", "nmber", "rnge 1 5 | min 1",
 			"id", "number", "rnge 1 5",
-		}, []string{"age@1", "id@2"}},
+		}, []string{"age@1", "age@1", "id@2"}},
 		{"a million nested groups", deep, []string{"g@10001", "z@2000001"}},
 	}
 	for _, tt := range tests {
@@ -289,7 +289,7 @@ func TestDeclErrorsAfterSyntaxError(t *testing.T) {
 // TestCheck: Check lists every $ref that names no entity, at once.
 func TestCheck(t *testing.T) {
 	reg := entity.NewRegistry()
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		t.Errorf("empty registry: Check = %v", err)
 	}
 	expose(t, reg, "a",
@@ -302,7 +302,7 @@ func TestCheck(t *testing.T) {
 		"z", "$a", "",
 		"w", "$missing1", "",
 	)
-	err := reg.Check()
+	err := reg.Verify()
 	var list dsl.ErrorList
 	if !errors.As(err, &list) {
 		t.Fatalf("Check = %v (%T), want a dsl.ErrorList", err, err)
@@ -322,13 +322,13 @@ func TestCheck(t *testing.T) {
 
 	// Making an entity that reaches a missing one fails with
 	// ErrUnknownEntity; declaring it fixes both.
-	_, err = reg.MakeJSON("b", map[string]any{})
+	_, err = reg.Lookup("b").MakeJSON(map[string]any{})
 	if !errors.Is(err, entity.ErrUnknownEntity) {
 		t.Errorf("MakeJSON with a missing $ref: %v, want ErrUnknownEntity", err)
 	}
 	expose(t, reg, "missing1", "n", "number", "")
 	expose(t, reg, "missing2", "s", "string", "")
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		t.Errorf("after declaring: Check = %v", err)
 	}
 	out, _ := mustMake(t, reg.Lookup("b"), map[string]any{"z": map[string]any{"x": map[string]any{"n": "1"}, "y": map[string]any{"s": 2}}})
@@ -354,7 +354,7 @@ func TestForwardReference(t *testing.T) {
 		"details", "}", "",
 		"code", "string", "default 'unknown'",
 	)
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		t.Fatal(err)
 	}
 	out, _ := mustMake(t, users, seedUsers())
@@ -371,7 +371,7 @@ func TestCheckBareDefaultThatFails(t *testing.T) {
 	expose(t, reg, "order", "card", "$card", "default", "ok", "$fine", "default")
 	expose(t, reg, "card", "number", "string", "req")
 	expose(t, reg, "fine", "number", "string", "req | default 'x'")
-	err := reg.Check()
+	err := reg.Verify()
 	want := `dsl: entity "order", field "card" (triple 1, rules): its bare default makes $card from an empty input, which fails: number: is required`
 	if err == nil || err.Error() != want {
 		t.Errorf("Check = %v\nwant %s", err, want)
@@ -532,7 +532,7 @@ func TestCheckBareDefaultChain(t *testing.T) {
 	}
 	expose(t, reg, "e40", "z", "number", "default 1")
 	var err error
-	alloc, _ := allocated(func() { err = reg.Check() })
+	alloc, _ := allocated(func() { err = reg.Verify() })
 	var list dsl.ErrorList
 	if !errors.As(err, &list) || len(list) == 0 || !strings.Contains(list[0].Error(), "writes more than 1048576 bytes") {
 		t.Fatalf("Check = %v, want the chains reported", err)
@@ -570,7 +570,7 @@ var richDeclErrorTests = []struct {
 	{"lower on a number", []string{"n", "number", "lower"},
 		"dsl: entity \"e\", field \"n\" (triple 1, rules): rule \"lower\" cannot apply to a number field\n    lower\n    ^"},
 	{"upper on a reference", []string{"u", "$u", "upper"},
-		"dsl: entity \"e\", field \"u\" (triple 1, rules): rule \"upper\" cannot apply to a reference ($u): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    upper\n    ^"},
+		"dsl: entity \"e\", field \"u\" (triple 1, rules): rule \"upper\" cannot apply to a reference ($u): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    upper\n    ^"},
 	{"a transformed default that fails", []string{"s", "string", "upper | in a b | default a"},
 		"dsl: entity \"e\", field \"s\" (triple 1, rules): the default fails rule \"in\": must be one of \"a\", \"b\"\n    upper | in a b | default a\n                             ^"},
 	{"each on a number", []string{"n", "number", "each 'min 1'"},
@@ -580,15 +580,19 @@ var richDeclErrorTests = []struct {
 	{"each with a directive", []string{"tags", "[]string", "each 'min 1 | req'"},
 		"dsl: entity \"e\", field \"tags\" (triple 1, rules): each takes the rules and format of the elements, and \"req\" is the field's own: write it outside each\n    each 'min 1 | req'\n                  ^"},
 	{"each with an unknown rule", []string{"tags", "[]string", "each 'min 1 | mx 3'"},
-		"dsl: entity \"e\", field \"tags\" (triple 1, rules): unknown rule \"mx\"\n    each 'min 1 | mx 3'\n                  ^"},
+		"dsl: entity \"e\", field \"tags\" (triple 1, rules): unknown rule \"mx\" (did you mean \"max\"?)\n    each 'min 1 | mx 3'\n                  ^"},
 	{"each in double quotes, a rule misused", []string{"tags", "[]string", "each \"in 'a' | lower 1\""},
 		"dsl: entity \"e\", field \"tags\" (triple 1, rules): rule \"lower\" takes 0 arguments, got 1\n    each \"in 'a' | lower 1\"\n                   ^"},
 	{"each without rules", []string{"tags", "[]string", "each"},
 		"dsl: entity \"e\", field \"tags\" (triple 1, rules): rule \"each\" takes one argument, the rules of every element: each 'min 1 | max 20'\n    each\n    ^"},
 	{"each with a syntax error", []string{"tags", "[]string", "each 'min 1 |'"},
 		"dsl: entity \"e\", field \"tags\" (triple 1, rules): each: empty rule after \"|\"\n    each 'min 1 |'\n                ^"},
+	{"a misspelt directive on a reference", []string{"u", "$u", "rq"},
+		"dsl: entity \"e\", field \"u\" (triple 1, rules): unknown rule \"rq\" (did you mean \"req\"?)\n    rq\n    ^"},
+	{"an unknown rule on a group", []string{"g", "{", "colour", "g", "}", ""},
+		"dsl: entity \"e\", field \"g\" (triple 1, rules): unknown rule \"colour\": a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    colour\n    ^"},
 	{"each on a reference", []string{"u", "$u", "each 'min 1'"},
-		"dsl: entity \"e\", field \"u\" (triple 1, rules): rule \"each\" cannot apply to a reference ($u): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    each 'min 1'\n    ^"},
+		"dsl: entity \"e\", field \"u\" (triple 1, rules): rule \"each\" cannot apply to a reference ($u): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    each 'min 1'\n    ^"},
 	{"each with a rule of another type", []string{"ns", "[]int", "each 'email'"},
 		"dsl: entity \"e\", field \"ns\" (triple 1, rules): rule \"email\" cannot apply to a number field\n    each 'email'\n          ^"},
 	{"in on a typed list", []string{"tags", "[]string", "in a b"},
@@ -618,13 +622,61 @@ var richDeclErrorTests = []struct {
 	{"format unix with an argument", []string{"d", "date", "format unix ms"},
 		"dsl: entity \"e\", field \"d\" (triple 1, rules): format unix: takes no arguments, got 1\n    format unix ms\n           ^"},
 	{"format on a group", []string{"g", "{", "format date", "g", "}", ""},
-		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"format\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    format date\n    ^"},
+		"dsl: entity \"e\", field \"g\" (triple 1, rules): rule \"format\" cannot apply to a group: a group takes only rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    format date\n    ^"},
 	{"format on a reference", []string{"u", "$u", "format date"},
-		"dsl: entity \"e\", field \"u\" (triple 1, rules): rule \"format\" cannot apply to a reference ($u): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly and from\n    format date\n    ^"},
+		"dsl: entity \"e\", field \"u\" (triple 1, rules): rule \"format\" cannot apply to a reference ($u): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    format date\n    ^"},
 	{"format in each on the wrong type", []string{"ns", "[]int", "each 'format unix'"},
 		"dsl: entity \"e\", field \"ns\" (triple 1, rules): format \"unix\" cannot apply to a number field\n    each 'format unix'\n                 ^"},
 	{"format on a typed list", []string{"ds", "[]date", "format unix"},
 		"dsl: entity \"e\", field \"ds\" (triple 1, rules): format applies to the elements of a typed list: write each 'format unix'\n    format unix\n    ^"},
 	{"req in each", []string{"ds", "[]date", "each 'format unix | req'"},
 		"dsl: entity \"e\", field \"ds\" (triple 1, rules): each takes the rules and format of the elements, and \"req\" is the field's own: write it outside each\n    each 'format unix | req'\n                        ^"},
+}
+
+// TestMustExposeReportsEveryError: Expose's error and MustExpose's panic
+// hold every error of the declaration, in triple order, with the names
+// misspelt ones were likely meant to be.
+func TestMustExposeReportsEveryError(t *testing.T) {
+	decl := []string{
+		"id", "nmber", "rnge 1 5",
+		"note", "string", "rquired | trm",
+		"when", "date", "format unx",
+		"tags", "[]strng", "",
+		"payer", "$user", "rq",
+		"g", "{", "renam x",
+		"g", "}", "",
+		"code", "string", "msg 'unclosed",
+	}
+	want := []string{
+		`dsl: entity "e", field "id" (triple 1, type): unknown type "nmber" (did you mean "number"?)`,
+		`dsl: entity "e", field "id" (triple 1, rules): unknown rule "rnge" (did you mean "range"?)`,
+		`dsl: entity "e", field "note" (triple 2, rules): unknown rule "rquired" (did you mean "required"?)`,
+		`dsl: entity "e", field "note" (triple 2, rules): unknown rule "trm" (did you mean "trim"?)`,
+		`dsl: entity "e", field "when" (triple 3, rules): unknown format "unx" (did you mean "unix"?)`,
+		`dsl: entity "e", field "tags" (triple 4, type): unknown type "[]strng" (did you mean "[]string"?)`,
+		`dsl: entity "e", field "payer" (triple 5, rules): unknown rule "rq" (did you mean "req"?)`,
+		`dsl: entity "e", field "g" (triple 6, rules): unknown rule "renam" (did you mean "rename"?)`,
+		`dsl: entity "e", field "code" (triple 8, rules): unclosed quote '`,
+	}
+	_, err := entity.NewRegistry().Expose("e", decl...)
+	var list dsl.ErrorList
+	if !errors.As(err, &list) {
+		t.Fatalf("Expose = %v, want a dsl.ErrorList", err)
+	}
+	var got []string
+	for _, e := range list {
+		got = append(got, strings.SplitN(e.Error(), "\n", 2)[0])
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+	defer func() {
+		p := fmt.Sprint(recover())
+		for _, e := range list {
+			if !strings.Contains(p, e.Error()) {
+				t.Errorf("MustExpose's panic lacks %q:\n%s", e.Error(), p)
+			}
+		}
+	}()
+	entity.NewRegistry().MustExpose("e", decl...)
 }

@@ -70,6 +70,10 @@ func (vb *viewBuilder) table() *inputTable {
 // the groups around it.
 func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*condition) *objectPlan {
 	p := &objectPlan{in: t, dir: vb.d, owner: vb.ent}
+	var copies map[*node]*node // for the cross-field rules
+	if len(base.cross) > 0 {
+		copies = map[*node]*node{}
+	}
 	for _, bn := range base.nodes {
 		switch {
 		case vb.d == dirResponse && bn.writeOnly:
@@ -82,6 +86,10 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		}
 		n := new(node)
 		*n = *bn
+		n.crossIdx, n.crossDecls = -1, nil
+		if copies != nil {
+			copies[bn] = n
+		}
 		if vb.d >= dirPatchCurrent && (n.writeOnly || vb.d == dirPatch && n.readOnly) {
 			// A patch needs no writeonly value the server does not hold,
 			// and takes readonly ones from the current value only.
@@ -103,6 +111,10 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		}
 		p.nodes = append(p.nodes, n)
 		p.shaped = p.shaped || n.lazy || n.cond != nil || n.omit != omitNone || n.merge
+	}
+	if copies != nil {
+		p.cross = crossView(base.cross, copies)
+		p.shaped = p.shaped || len(p.cross) > 0
 	}
 	return p
 }

@@ -46,10 +46,10 @@ func TestLimits(t *testing.T) {
 	t.Run("the getters read them", func(t *testing.T) {
 		l := entity.Limits{Depth: 2, Errors: 5, BodyBytes: 10, OutputBytes: 20, RequestOutputRatio: 3}
 		reg := entity.NewRegistry(l)
-		if reg.MaxDepth() != 2 || reg.MaxErrors() != 5 || reg.MaxBodyBytes() != 10 || reg.MaxOutputBytes() != 20 || reg.RequestOutputRatio() != 3 {
+		if reg.Limits().Depth != 2 || reg.Limits().Errors != 5 || reg.Limits().BodyBytes != 10 || reg.Limits().OutputBytes != 20 || reg.Limits().RequestOutputRatio != 3 {
 			t.Errorf("getters disagree with %+v", l)
 		}
-		reg.SetMaxDepth(9)
+		setLimit(reg, func(l *entity.Limits) { l.Depth = 9 })
 		if got := reg.Limits(); got.Depth != 9 || got.Errors != 5 {
 			t.Errorf("after SetMaxDepth(9): %+v", got)
 		}

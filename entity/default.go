@@ -7,6 +7,11 @@ import (
 	"github.com/expose-go/expose/rules"
 )
 
+// The Default registry and the package-level functions that use it:
+// msful's by-name verbs (Expose, Make, MakeJSON, Write) and what a program
+// declaring its entities in Default needs. Everything else is a method of
+// a *Registry or an *Entity handle (Lookup, MustLookup).
+
 // Default is the registry the package-level functions use.
 var Default = NewRegistry()
 
@@ -17,30 +22,52 @@ func Expose(name string, decl ...string) (*Entity, error) { return Default.Expos
 // declaration error. See Registry.MustExpose.
 func MustExpose(name string, decl ...string) *Entity { return Default.MustExpose(name, decl...) }
 
-// Make makes v with the entity named in the Default registry.
+// Extend declares an entity as base's fields plus decl's in the Default
+// registry. See Registry.Extend.
+func Extend(name, base string, decl ...string) (*Entity, error) {
+	return Default.Extend(name, base, decl...)
+}
+
+// MustExtend is like Extend but panics with every declaration error.
+func MustExtend(name, base string, decl ...string) *Entity {
+	return Default.MustExtend(name, base, decl...)
+}
+
+// Make makes v with the entity named in the Default registry (see
+// Entity.Make); a name not exposed is an error wrapping ErrUnknownEntity.
 func Make(name string, v any, opts ...Option) (*Object, error) {
-	return Default.Make(name, v, opts...)
+	e, err := Default.entity(name)
+	if err != nil {
+		return nil, err
+	}
+	return e.Make(v, opts...)
 }
 
-// MakeList makes each object of v with the entity named in the Default
-// registry.
-func MakeList(name string, v any, opts ...Option) ([]*Object, error) {
-	return Default.MakeList(name, v, opts...)
-}
-
-// MakeJSON makes v with the entity named in the Default registry and returns
-// its JSON.
+// MakeJSON makes v with the entity named in the Default registry and
+// returns its JSON (see Entity.MakeJSON).
 func MakeJSON(name string, v any, opts ...Option) ([]byte, error) {
-	return Default.MakeJSON(name, v, opts...)
+	e, err := Default.entity(name)
+	if err != nil {
+		return nil, err
+	}
+	return e.MakeJSON(v, opts...)
 }
 
-// AppendJSON makes v with the entity named in the Default registry and
-// appends its JSON to dst.
-func AppendJSON(dst []byte, name string, v any, opts ...Option) ([]byte, error) {
-	return Default.AppendJSON(dst, name, v, opts...)
+// Write makes v with the entity named in the Default registry and writes it
+// as an HTTP response (see Entity.Write).
+func Write(w http.ResponseWriter, name string, v any, opts ...Option) error {
+	e, err := Default.entity(name)
+	if err != nil {
+		if w != nil {
+			WriteError(w, err) // the server's: a name not exposed
+		}
+		return err
+	}
+	return e.Write(w, v, opts...)
 }
 
-// Lookup returns the entity named in the Default registry, or nil.
+// Lookup returns the entity named in the Default registry, or nil (whose
+// methods fail with ErrUnknownEntity).
 func Lookup(name string) *Entity { return Default.Lookup(name) }
 
 // MustLookup returns the entity named in the Default registry, and panics
@@ -56,9 +83,6 @@ func MustLookup(name string) *Entity {
 // all are exposed. See Registry.Verify.
 func Verify() error { return Default.Verify() }
 
-// Check is Verify.
-func Check() error { return Default.Verify() }
-
 // LoadFS loads .entity files in the Default registry (see
 // Registry.LoadFS).
 func LoadFS(fsys fs.FS, patterns ...string) error { return Default.LoadFS(fsys, patterns...) }
@@ -66,31 +90,6 @@ func LoadFS(fsys fs.FS, patterns ...string) error { return Default.LoadFS(fsys, 
 // RegisterRule adds a custom rule to the Default registry.
 func RegisterRule(d rules.Def) error { return Default.RegisterRule(d) }
 
-// SetMaxOutputBytes sets the output limit of the Default registry. See
-// Registry.SetMaxOutputBytes.
-func SetMaxOutputBytes(n int64) { Default.SetMaxOutputBytes(n) }
-
-// Extend declares an entity as base's fields plus decl's in the Default
-// registry. See Registry.Extend.
-func Extend(name, base string, decl ...string) (*Entity, error) {
-	return Default.Extend(name, base, decl...)
-}
-
-// MustExtend is like Extend but panics with every declaration error.
-func MustExtend(name, base string, decl ...string) *Entity {
-	return Default.MustExtend(name, base, decl...)
-}
-
 // DeclareFlags declares flags in the Default registry. See
 // Registry.DeclareFlags.
 func DeclareFlags(names ...string) error { return Default.DeclareFlags(names...) }
-
-// SetKeyCase sets the style the Default registry writes output keys in,
-// before anything is exposed in it. See Registry.SetKeyCase.
-func SetKeyCase(style KeyCaseStyle) error { return Default.SetKeyCase(style) }
-
-// Bind reads the request r with the entity named in the Default registry
-// and stores the values it made in dst. See Entity.Bind.
-func Bind(name string, r *http.Request, dst any, opts ...Option) error {
-	return Default.Bind(name, r, dst, opts...)
-}

@@ -536,6 +536,14 @@ var errTooLarge = errors.New("passes the output limit")
 // errUnsupportedValue reports a value that JSON cannot hold (NaN, a channel).
 var errUnsupportedValue = errors.New("cannot be written as JSON")
 
+// errCross are the errors of the cross-field rules, by kind.
+var errCross = [...]error{
+	crossRequiredIf:      errors.New("is required when another field has a given value"),
+	crossRequiredWith:    errors.New("is required when another field is given"),
+	crossRequiredWithout: errors.New("is required when the other fields are not given"),
+	crossExcludedWith:    errors.New("must be absent when another field is given"),
+}
+
 // errRequired is the error of req.
 var errRequired = errors.New("is required")
 
@@ -695,7 +703,7 @@ func (e *Entity) Fail(req *http.Request, err error, fields ...*FieldError) error
 		return err
 	}
 	cat, li := out.lang.catalogs(), out.lang.li
-	limit := e.reg.MaxErrors()
+	limit := e.reg.lim().Errors
 	for _, f := range fields {
 		if f == nil {
 			continue

@@ -168,7 +168,7 @@ func TestErrorsOfTypedNils(t *testing.T) {
 func TestInputErrorSentinels(t *testing.T) {
 	reg := entity.NewRegistry()
 	e := expose(t, reg, "post", "POST", "a", "string", "")
-	reg.SetMaxBodyBytes(8)
+	setLimit(reg, func(l *entity.Limits) { l.BodyBytes = 8 })
 	big := httptest.NewRequest("POST", "/", strings.NewReader(`{"a":"0123456789"}`))
 	big.Header.Set("Content-Type", "application/json")
 	_, tooLarge := e.MakeRequest(big)
@@ -373,8 +373,8 @@ func TestFailMergesHandlerErrors(t *testing.T) {
 		t.Errorf("Fail changed the caller's FieldError: %q", noCustomer.Message)
 	}
 	t.Run("past the error limit", func(t *testing.T) {
-		reg.SetMaxErrors(1)
-		defer reg.SetMaxErrors(100)
+		setLimit(reg, func(l *entity.Limits) { l.Errors = 1 })
+		defer setLimit(reg, func(l *entity.Limits) { l.Errors = 100 })
 		err := e.Fail(nil, nil, noCustomer, sku, sku)
 		var ve *entity.ValidationError
 		if !errors.As(err, &ve) || ve.Omitted != 2 || len(ve.Fields) != 2 || ve.Fields[1].Code != "limit" || ve.Fields[1].Message != "and 2 more field errors, not listed" {

@@ -25,16 +25,19 @@ users {
 		fmt.Println(err)
 		return
 	}
-	b, err := reg.MakeJSON("users", map[string]any{"list": []any{map[string]any{"id": "12", "name": "maachang"}}})
+	b, err := reg.Lookup("users").MakeJSON(map[string]any{"list": []any{map[string]any{"id": "12", "name": "maachang"}}})
 	fmt.Println(string(b), err)
 
-	// An error names the file, the line and the column, and nothing is
-	// exposed.
+	// Every error of the files at once, each with the file, the line and
+	// the column, and nothing is exposed.
 	schemas["schemas/orders.entity"] = &fstest.MapFile{Data: []byte("order {\n  buyer  $usr\n  qty    number  min 5 | max 1\n}\n")}
 	fmt.Println(entity.NewRegistry().LoadFS(schemas, "schemas/*.entity"))
 	// Output:
 	// {"list":[{"number":12,"name":"maachang"}]} <nil>
-	// entity: LoadFS: 1 error
+	// entity: LoadFS: 2 errors
+	// schemas/orders.entity:2:10: entity "order", field "buyer": $usr names no entity (did you mean $user?)
+	//      2 |   buyer  $usr
+	//        |          ^
 	// schemas/orders.entity:3:26: entity "order", field "qty": max: minimum 5 is greater than maximum 1: no value meets both
 	//      3 |   qty    number  min 5 | max 1
 	//        |                          ^

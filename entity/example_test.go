@@ -106,7 +106,7 @@ func ExampleValidationError() {
 		"details", "}", "",
 	)
 	reg.MustExpose("users", "list", "$user", "")
-	_, err := reg.MakeJSON("users", map[string]any{"list": []any{
+	_, err := reg.Lookup("users").MakeJSON(map[string]any{"list": []any{
 		map[string]any{"name": "ok", "mail": "ok@example.com"},
 		"not an object",
 		map[string]any{"mail": "nope"},
@@ -170,7 +170,7 @@ func ExampleRegistry_RegisterRule() {
 
 // Check reports, at once, every reference that names no entity: call it
 // when every declaration is exposed.
-func ExampleRegistry_Check() {
+func ExampleRegistry_Verify() {
 	reg := entity.NewRegistry()
 	reg.MustExpose("order",
 		"id", "number", "",
@@ -179,14 +179,14 @@ func ExampleRegistry_Check() {
 	)
 	reg.MustExpose("line", "sku", "string", "", "product", "$product", "")
 	var list dsl.ErrorList
-	if errors.As(reg.Check(), &list) {
+	if errors.As(reg.Verify(), &list) {
 		for _, e := range list {
 			fmt.Println(e)
 		}
 	}
 	reg.MustExpose("customer", "name", "string", "")
 	reg.MustExpose("product", "title", "string", "")
-	fmt.Println(reg.Check())
+	fmt.Println(reg.Verify())
 	// Output:
 	// dsl: entity "line", field "product" (triple 2, type): $product names no entity
 	// dsl: entity "order", field "customer" (triple 2, type): $customer names no entity

@@ -3,9 +3,9 @@ package entity
 // CachedMasks returns how many selections e keeps compiled, for the
 // cache's bound to be tested.
 func CachedMasks(e *Entity) int {
-	e.masks.mu.RLock()
-	defer e.masks.mu.RUnlock()
-	return len(e.masks.m)
+	e.cache.masks.mu.RLock()
+	defer e.cache.masks.mu.RUnlock()
+	return len(e.cache.masks.m)
 }
 
 // SetServerErrors sets r's log hook of 500s, as Configure's ServerErrors

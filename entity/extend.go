@@ -44,9 +44,6 @@ func (r *Registry) Extend(name, base string, decl ...string) (*Entity, error) {
 		return nil, errNilRegistry
 	}
 	own, perr := dsl.ParsePartial(name, unexposeTriples(decl)...)
-	if perr != nil {
-		return nil, perr
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for b := base; ; {
@@ -66,6 +63,17 @@ func (r *Registry) Extend(name, base string, decl ...string) (*Entity, error) {
 	ch := r.begin()
 	defer ch.end()
 	e, err := r.extend(name, b, own)
+	if perr != nil {
+		// The triples that parsed are compiled too, as Expose does, so
+		// that one syntax error hides no other error.
+		l := perr.(dsl.ErrorList)
+		var cl dsl.ErrorList
+		if errors.As(err, &cl) {
+			l = append(l, cl...)
+			l.Sort()
+		}
+		return nil, l
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -40,10 +40,10 @@ func TestExtend(t *testing.T) {
 	})
 	t.Run("exposing base again compiles the extension again", func(t *testing.T) {
 		expose(t, reg, "user", "id", "number", "", "name", "string", "req", "mail", "string", "", "nick", "string", "")
-		if out, err := reg.MakeJSON("admin", in); err != nil || string(out) != `{"id":1,"name":"n","nick":null,"role":"root"}` {
+		if out, err := reg.Lookup("admin").MakeJSON(in); err != nil || string(out) != `{"id":1,"name":"n","nick":null,"role":"root"}` {
 			t.Errorf("got %s, %v", out, err)
 		}
-		if err := reg.Check(); err != nil {
+		if err := reg.Verify(); err != nil {
 			t.Errorf("Check: %v", err)
 		}
 	})
@@ -53,7 +53,7 @@ func TestExtend(t *testing.T) {
 		reg.MustExtend("b", "a", "y", "string", "")
 		reg.MustExtend("c", "b", "z", "string", "")
 		expose(t, reg, "a", "w", "string", "", "x", "string", "")
-		if out, err := reg.MakeJSON("c", map[string]any{"w": 1, "x": 2, "y": 3, "z": 4}); err != nil || string(out) != `{"w":"1","x":"2","y":"3","z":"4"}` {
+		if out, err := reg.Lookup("c").MakeJSON(map[string]any{"w": 1, "x": 2, "y": 3, "z": 4}); err != nil || string(out) != `{"w":"1","x":"2","y":"3","z":"4"}` {
 			t.Errorf("got %s, %v", out, err)
 		}
 	})
@@ -63,7 +63,7 @@ func TestExtend(t *testing.T) {
 		reg.MustExtend("b", "a", "y", "string", "")
 		expose(t, reg, "b", "only", "string", "")
 		expose(t, reg, "a", "x2", "string", "")
-		if out, err := reg.MakeJSON("b", map[string]any{}); err != nil || string(out) != `{"only":null}` {
+		if out, err := reg.Lookup("b").MakeJSON(map[string]any{}); err != nil || string(out) != `{"only":null}` {
 			t.Errorf("got %s, %v", out, err)
 		}
 	})
@@ -122,7 +122,7 @@ func TestReExposeBaseRebuildsExtensions(t *testing.T) {
 			"admin": `{"id":1,"role":"r"}`,
 			"root":  `{"id":1,"role":"r","level":2}`,
 		} {
-			if out, err := reg.MakeJSON(name, in); err != nil || string(out) != want {
+			if out, err := reg.Lookup(name).MakeJSON(in); err != nil || string(out) != want {
 				t.Errorf("%s: got %s, %v; want %s", name, out, err, want)
 			}
 		}
@@ -146,7 +146,7 @@ func TestReExposeBaseRebuildsExtensions(t *testing.T) {
 			reg := newReg(t)
 			before := map[string]string{}
 			for _, name := range reg.Names() {
-				out, _ := reg.MakeJSON(name, in)
+				out, _ := reg.Lookup(name).MakeJSON(in)
 				before[name] = string(out)
 			}
 			_, err := reg.Expose("user", tt.decl...)
@@ -159,7 +159,7 @@ func TestReExposeBaseRebuildsExtensions(t *testing.T) {
 				}
 			}
 			for name, want := range before {
-				if out, _ := reg.MakeJSON(name, in); string(out) != want {
+				if out, _ := reg.Lookup(name).MakeJSON(in); string(out) != want {
 					t.Errorf("%s changed: %s, was %s", name, out, want)
 				}
 			}
@@ -168,7 +168,7 @@ func TestReExposeBaseRebuildsExtensions(t *testing.T) {
 			}
 			// The registry still knows admin as an extension of user.
 			expose(t, reg, "user", "id", "number", "", "mail", "string", "", "nick", "string", "")
-			if out, err := reg.MakeJSON("root", in); err != nil || string(out) != `{"id":1,"nick":null,"role":"r","level":2}` {
+			if out, err := reg.Lookup("root").MakeJSON(in); err != nil || string(out) != `{"id":1,"nick":null,"role":"r","level":2}` {
 				t.Errorf("root after a fitting base: %s, %v", out, err)
 			}
 		})
@@ -180,7 +180,7 @@ func TestReExposeBaseRebuildsExtensions(t *testing.T) {
 		if err == nil || !strings.Contains(fullText(err), `merge: output key "nick"`) {
 			t.Fatalf("Expose: %v", err)
 		}
-		if out, _ := reg.MakeJSON("admin", in); string(out) != `{"id":1,"ssn":"123","role":"r"}` {
+		if out, _ := reg.Lookup("admin").MakeJSON(in); string(out) != `{"id":1,"ssn":"123","role":"r"}` {
 			t.Errorf("admin changed: %s", out)
 		}
 	})
@@ -222,5 +222,23 @@ func TestUnexposeEveryVersionOfAField(t *testing.T) {
 	}
 	if _, err := reg.Extend("twice", "user", "ssn", "", "unexpose", "ssn", "", "unexpose"); err == nil || !strings.Contains(err.Error(), "unexposed already") {
 		t.Errorf("unexpose twice: %v", err)
+	}
+}
+
+// TestExtendReportsEveryError: a syntax error in Extend's triples hides
+// none of the compiler's errors in the others, as in Expose.
+func TestExtendReportsEveryError(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "user", "id", "number", "")
+	_, err := reg.Extend("admin", "user",
+		"role", "string", "msg 'unclosed",
+		"level", "number", "rnge 1 5",
+	)
+	var list dsl.ErrorList
+	if !errors.As(err, &list) || len(list) != 2 {
+		t.Fatalf("Extend = %v, want 2 errors", err)
+	}
+	if !strings.Contains(list[0].Msg, "unclosed quote") || list[1].Msg != `unknown rule "rnge" (did you mean "range"?)` {
+		t.Errorf("errors %q, %q", list[0].Msg, list[1].Msg)
 	}
 }

@@ -9,21 +9,6 @@ import (
 	"github.com/expose-go/expose/rules"
 )
 
-// FieldKind says what an output field holds.
-//
-// Deprecated: Use dsl.FieldKind, which FieldKind is an alias of: the kinds
-// of field are defined there.
-type FieldKind = dsl.FieldKind
-
-// The kinds of output field.
-//
-// Deprecated: Use dsl.FieldValue, dsl.FieldGroup and dsl.FieldRef.
-const (
-	ValueField = dsl.FieldValue // a value of a declared type
-	GroupField = dsl.FieldGroup // an object of fields read from the same input
-	RefField   = dsl.FieldRef   // an object, or a list of objects, made with another entity
-)
-
 // Field describes one output field of a compiled entity, for tools that
 // read declarations: documentation, test kits, sample generators. It is a
 // view of the plan; the request path never uses it.
@@ -76,6 +61,17 @@ type Field struct {
 	// c), nil when it reads its Name; a group's fields read the object
 	// there. A request reads the wire form and no from path.
 	From []string
+	// Cross holds the field's cross-field rules that its view judges
+	// (required_if, required_with, required_without, excluded_with).
+	Cross []CrossRule
+
+	// Doc is the field's description: its `doc 'text'`, or in a .entity
+	// file the comment lines directly above it. Example is its `example
+	// 'value'` as the field writes it (judged by its rules at declaration),
+	// nil for none. Tools publish neither for a secret field's value.
+	Doc     string
+	Example []byte
+
 	// In is where a request reads the field (RequestFields only): "path",
 	// "query", "header" or "cookie", under Key; "" for the body (or the
 	// query of a request without one).
@@ -83,6 +79,16 @@ type Field struct {
 
 	node *node
 	_    [0]func() // not comparable
+}
+
+// A CrossRule is a cross-field rule of a Field: it judges the field with
+// the siblings it names, by their keys in the Field's view. Values holds,
+// for required_if, the JSON the sibling writes for each of its values (the
+// caller must not modify it).
+type CrossRule struct {
+	Rule   string // "required_if", "required_with", "required_without" or "excluded_with"
+	Fields []string
+	Values [][]byte
 }
 
 // Fields returns the entity's output fields in output order. Each call
@@ -124,6 +130,22 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 			f.Default = append([]byte(nil), n.defJSON...)
 		}
 		f.Rules = append([]string(nil), n.ruleNames...)
+		f.Doc = n.doc
+		for _, cr := range p.cross {
+			if cr.target == n {
+				c := CrossRule{Rule: crossCodes[cr.kind], Values: cr.values}
+				for _, o := range cr.others {
+					c.Fields = append(c.Fields, o.out)
+					if p.dir != dirResponse {
+						c.Fields[len(c.Fields)-1] = o.in
+					}
+				}
+				f.Cross = append(f.Cross, c)
+			}
+		}
+		if n.example != nil {
+			f.Example = append([]byte(nil), n.example...)
+		}
 		f.Kind = n.kind
 		f.Lazy = n.lazy
 		f.OmitNil, f.OmitEmpty = n.omit == omitNil, n.omit == omitEmpty
@@ -178,25 +200,6 @@ func (f *Field) Optional() bool {
 	return f.Lazy || len(f.If) > 0 || len(f.Unless) > 0 || f.Since != "" || f.Until != "" ||
 		f.OmitNil || f.OmitEmpty || f.WriteOnly
 }
-
-// WrittenByDefault reports whether a response without options (no
-// selection, no flags, no version) writes the field: it is not lazy nor
-// writeonly, has no `if`, and no other field of a later version range
-// writes its key.
-func (f *Field) WrittenByDefault() bool {
-	if f == nil {
-		return false
-	}
-	n := f.node
-	return n == nil || !n.lazy && !n.writeOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed())
-}
-
-// ReadByDefault reports whether a request without options (MakeRequest,
-// Bind) reads and checks the field: every field but readonly ones, those
-// whose `if` holds no flag of the call and those another field of a later
-// version range reads. (A lazy field is read: a selection never skips a
-// check.)
-func (f *Field) ReadByDefault() bool { return f != nil && f.node.readByDefault() }
 
 // readByDefault is Field.ReadByDefault's answer for n.
 func (n *node) readByDefault() bool {

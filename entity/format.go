@@ -3,6 +3,7 @@ package entity
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/suggest"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -148,6 +150,15 @@ func (r *Registry) RegisterFormat(name string, types rules.KindSet, f FormatFunc
 	return nil
 }
 
+// formatNames returns the names of the formats a declaration may name,
+// the built-ins' first, each part sorted.
+func (r *Registry) formatNames() []string {
+	names := slices.Sorted(maps.Keys(builtinFormats))
+	r.fmu.RLock()
+	defer r.fmu.RUnlock()
+	return append(names, slices.Sorted(maps.Keys(r.formats))...)
+}
+
 // lookupFormat returns the format a declaration names.
 func (r *Registry) lookupFormat(name string) *formatDef {
 	key := strings.ToLower(name)
@@ -183,6 +194,10 @@ func (c *compiler) format(f *dsl.Field, n *node, r *dsl.Rule) {
 	case def == nil && a.Quoted:
 		def, args = layoutDef, append([]string{a.Text}, args...)
 	case def == nil:
+		if hint := suggest.DidYouMean(a.Text, c.reg.formatNames(), strconv.Quote); hint != "" {
+			c.errorf(f, a.Pos, "unknown format %q%s", a.Text, hint)
+			return
+		}
 		c.errorf(f, a.Pos, "unknown format %q (want %s, a layout in quotes, or a registered one)", a.Text, builtinFormatNames())
 		return
 	}

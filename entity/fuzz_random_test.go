@@ -264,9 +264,9 @@ func (g *fzGen) registry() ([]*entity.Entity, string, error) {
 	if err := reg.DeclareFlags("f", "g"); err != nil {
 		return nil, "", err
 	}
-	reg.SetMaxDepth(3 + g.intn(30))
+	setLimit(reg, func(l *entity.Limits) { l.Depth = 3 + g.intn(30) })
 	if g.intn(4) == 0 {
-		reg.SetMaxErrors(1 + g.intn(5))
+		setLimit(reg, func(l *entity.Limits) { l.Errors = 1 + g.intn(5) })
 	}
 	n := 1 + g.intn(3)
 	var ents []*entity.Entity
@@ -284,7 +284,7 @@ func (g *fzGen) registry() ([]*entity.Entity, string, error) {
 		}
 		ents = append(ents, e)
 	}
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		// Every $ref names e0…e(n-1), but a bare default on one may make an
 		// entity that fails from {}: Check reports it, as a dsl.ErrorList.
 		return nil, text.String(), err

@@ -15,7 +15,7 @@ import (
 // a recursive reference and a few rules, so that inputs both pass and fail.
 func fuzzRegistry(t testing.TB) *entity.Entity {
 	reg := entity.NewRegistry()
-	reg.SetMaxDepth(16)
+	setLimit(reg, func(l *entity.Limits) { l.Depth = 16 })
 	expose(t, reg, "node",
 		"a", "string", "max 20",
 		"r", "$node", "",
@@ -204,7 +204,7 @@ func FuzzExpose(f *testing.F) {
 	f.Add("g", "{", "rename h", "x", "date", "timestamp | default 0")
 	f.Fuzz(func(t *testing.T, n1, t1, r1, n2, t2, r2 string) {
 		reg := entity.NewRegistry()
-		reg.SetMaxDepth(8)
+		setLimit(reg, func(l *entity.Limits) { l.Depth = 8 })
 		expose(t, reg, "self", "a", "string", "", "self", "$self", "")
 		e, err := reg.Expose("e", n1, t1, r1, n2, t2, r2)
 		if err != nil {

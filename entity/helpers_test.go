@@ -38,6 +38,15 @@ func input(v any) map[string]any {
 }
 
 // expose exposes an entity in reg, failing the test on a declaration error.
+// setLimit changes one limit of reg, keeping the others.
+func setLimit(reg *entity.Registry, set func(*entity.Limits)) {
+	l := reg.Limits()
+	set(&l)
+	if err := reg.Configure(l); err != nil {
+		panic(err)
+	}
+}
+
 func expose(t testing.TB, reg *entity.Registry, name string, decl ...string) *entity.Entity {
 	t.Helper()
 	e, err := reg.Expose(name, decl...)
@@ -290,7 +299,7 @@ func entryRegistry(t testing.TB) *entity.Registry {
 		decl = append(decl, fmt.Sprintf("f%03d", i), "string", "req")
 	}
 	expose(t, reg, "req1000", decl...)
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		t.Fatal(err)
 	}
 	return reg

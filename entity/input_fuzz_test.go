@@ -20,7 +20,7 @@ import (
 // shared by parent and child, so that the fuzzer finds them.
 func rawFuzzEntity(t testing.TB) *entity.Entity {
 	reg := entity.NewRegistry()
-	reg.SetMaxDepth(8)
+	setLimit(reg, func(l *entity.Limits) { l.Depth = 8 })
 	expose(t, reg, "rawchild",
 		"a", "string", "max 10",
 		"n", "number", "range 0 150",
@@ -42,7 +42,7 @@ func rawFuzzEntity(t testing.TB) *entity.Entity {
 		"l", "$rawchild", "",
 		"o", "$rawchild", "rename one",
 	)
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		t.Fatal(err)
 	}
 	return e

@@ -145,7 +145,7 @@ func TestInputLists(t *testing.T) {
 			if err != nil || string(app) != "["+c.want {
 				t.Errorf("AppendJSON = %s, %v", app, err)
 			}
-			out, err = reg.MakeJSON("row", c.in)
+			out, err = reg.Lookup("row").MakeJSON(c.in)
 			if err != nil || string(out) != c.want {
 				t.Errorf("Registry.MakeJSON = %s, %v", out, err)
 			}
@@ -191,7 +191,7 @@ func TestUnsupportedInput(t *testing.T) {
 			if b, err := e.AppendJSON([]byte("keep"), in); string(b) != "keep" || !errors.Is(err, entity.ErrUnsupportedInput) {
 				t.Errorf("AppendJSON(%T) = %q, %v; want dst unchanged, ErrUnsupportedInput", in, b, err)
 			}
-			if _, err := reg.MakeJSON("row", in); !errors.Is(err, entity.ErrUnsupportedInput) {
+			if _, err := reg.Lookup("row").MakeJSON(in); !errors.Is(err, entity.ErrUnsupportedInput) {
 				t.Errorf("Registry.MakeJSON(%T) = %v", in, err)
 			}
 			var ve *entity.ValidationError

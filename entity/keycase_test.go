@@ -109,7 +109,7 @@ func TestKeyCaseCascades(t *testing.T) {
 				"friend_list", "$person", "",
 				"name", "string", "rename 'display_name'",
 			)
-			if err := reg.Check(); err != nil {
+			if err := reg.Verify(); err != nil {
 				t.Fatal(err)
 			}
 			out, err := person.MakeJSON(in)
@@ -250,10 +250,10 @@ func TestKeyCaseInputNamesUnchanged(t *testing.T) {
 	})
 }
 
-func TestSetKeyCase(t *testing.T) {
+func TestConfigureKeyCase(t *testing.T) {
 	t.Run("before anything is exposed", func(t *testing.T) {
 		reg := entity.NewRegistry()
-		if err := reg.SetKeyCase(entity.SnakeCase); err != nil {
+		if err := reg.Configure(entity.KeyCase(entity.SnakeCase)); err != nil {
 			t.Fatal(err)
 		}
 		if got := reg.KeyCase(); got != entity.SnakeCase {
@@ -270,8 +270,8 @@ func TestSetKeyCase(t *testing.T) {
 	t.Run("after an entity is exposed", func(t *testing.T) {
 		reg := entity.NewRegistry(entity.KeyCase(entity.CamelCase))
 		expose(t, reg, "first", "user_id", "number", "")
-		err := reg.SetKeyCase(entity.SnakeCase)
-		want := `entity: SetKeyCase(SnakeCase) after entity "first" was exposed: set the key case before exposing anything`
+		err := reg.Configure(entity.KeyCase(entity.SnakeCase))
+		want := `entity: Configure(KeyCase(SnakeCase)) after entity "first" was exposed: set the key case before exposing anything`
 		if err == nil || err.Error() != want {
 			t.Errorf("SetKeyCase: %v, want %s", err, want)
 		}
@@ -291,14 +291,14 @@ func TestSetKeyCase(t *testing.T) {
 		if _, err := reg.Expose("bad", "x", "$later", "", "y", "nmbr", ""); err == nil {
 			t.Fatal("Expose: no error")
 		}
-		if err := reg.SetKeyCase(entity.KebabCase); err != nil {
+		if err := reg.Configure(entity.KeyCase(entity.KebabCase)); err != nil {
 			t.Errorf("SetKeyCase after a failed Expose: %v", err)
 		}
 	})
 	t.Run("an unknown style", func(t *testing.T) {
 		reg := entity.NewRegistry()
-		err := reg.SetKeyCase(entity.KeyCaseStyle(9))
-		if want := "entity: SetKeyCase: unknown key case style KeyCaseStyle(9)"; err == nil || err.Error() != want {
+		err := reg.Configure(entity.KeyCase(entity.KeyCaseStyle(9)))
+		if want := "entity: Configure: unknown key case style KeyCaseStyle(9)"; err == nil || err.Error() != want {
 			t.Errorf("SetKeyCase: %v, want %s", err, want)
 		}
 	})
@@ -368,7 +368,7 @@ func ExampleKeyCase() {
 		"contact_info", "}", "",
 		"full_name", "string", "rename 'full_name'",
 	)
-	out, _ := reg.MakeJSON("user", map[string]any{
+	out, _ := reg.Lookup("user").MakeJSON(map[string]any{
 		"user_id": 1, "http_code": 200, "mail_address": "a@example.com", "full_name": "Ann Lee",
 	})
 	fmt.Println(string(out))

@@ -46,7 +46,7 @@ func TestCyclicDataEndsAtTheDepthLimit(t *testing.T) {
 	runEntryCases(t, cycleCases())
 	t.Run("map containing itself into none, limit 3", func(t *testing.T) {
 		reg := entity.NewRegistry()
-		reg.SetMaxDepth(3)
+		setLimit(reg, func(l *entity.Limits) { l.Depth = 3 })
 		e := expose(t, reg, "one", "v", "none", "")
 		runEntryCase(t, e, entryCase{in: func() any { return map[string]any{"v": mapCycle(1)} }, fails: []string{failAt("v", "depth")}})
 	})
@@ -55,7 +55,7 @@ func TestCyclicDataEndsAtTheDepthLimit(t *testing.T) {
 	for _, depth := range []int{44, 64, 10000} {
 		t.Run(fmt.Sprint("depth ", depth), func(t *testing.T) {
 			reg := entity.NewRegistry()
-			reg.SetMaxDepth(depth)
+			setLimit(reg, func(l *entity.Limits) { l.Depth = depth })
 			e := expose(t, reg, "user", "Name", "string", "req", "Friends", "$user", "")
 			var err error
 			alloc, d := allocated(func() { _, err = e.MakeJSON(a) })
@@ -74,7 +74,7 @@ func TestCyclicDataEndsAtTheDepthLimit(t *testing.T) {
 	}
 	t.Run("errors found before the depth error are kept", func(t *testing.T) {
 		reg := entity.NewRegistry()
-		reg.SetMaxDepth(4)
+		setLimit(reg, func(l *entity.Limits) { l.Depth = 4 })
 		e := expose(t, reg, "user", "Name", "string", "req", "Friends", "$user", "")
 		c := map[string]any{} // no name: req fails first
 		c["Friends"] = []any{c}
@@ -107,9 +107,9 @@ func TestOutputLimit(t *testing.T) {
 	t.Run("bare defaults that double", func(t *testing.T) {
 		reg := entity.NewRegistry()
 		doublingChain(t, reg, 40)
-		reg.SetMaxOutputBytes(1 << 20)
+		setLimit(reg, func(l *entity.Limits) { l.OutputBytes = 1 << 20 })
 		var err error
-		alloc, d := allocated(func() { _, err = reg.MakeJSON("e0", nil) })
+		alloc, d := allocated(func() { _, err = reg.Lookup("e0").MakeJSON(nil) })
 		if !errors.Is(err, entity.ErrTooLarge) {
 			t.Fatalf("got %v, want ErrTooLarge", err)
 		}
@@ -120,17 +120,17 @@ func TestOutputLimit(t *testing.T) {
 	t.Run("the default limit stops it too", func(t *testing.T) {
 		reg := entity.NewRegistry()
 		doublingChain(t, reg, 40)
-		if got := reg.MaxOutputBytes(); got != 64<<20 {
+		if got := reg.Limits().OutputBytes; got != 64<<20 {
 			t.Errorf("MaxOutputBytes = %d, want 64 MiB", got)
 		}
-		_, err := reg.Make("e0", nil)
+		_, err := reg.Lookup("e0").Make(nil)
 		if !errors.Is(err, entity.ErrTooLarge) {
 			t.Fatalf("got %v, want ErrTooLarge", err)
 		}
 	})
 	t.Run("a DAG of Go values that shares nodes", func(t *testing.T) {
 		reg := entity.NewRegistry()
-		reg.SetMaxOutputBytes(1 << 20)
+		setLimit(reg, func(l *entity.Limits) { l.OutputBytes = 1 << 20 })
 		e := expose(t, reg, "node", "kids", "$node", "", "name", "string", "")
 		leaf := map[string]any{"name": "leaf"}
 		n := leaf
@@ -144,7 +144,7 @@ func TestOutputLimit(t *testing.T) {
 	})
 	t.Run("a DAG of lists passed through none", func(t *testing.T) {
 		reg := entity.NewRegistry()
-		reg.SetMaxOutputBytes(1 << 20)
+		setLimit(reg, func(l *entity.Limits) { l.OutputBytes = 1 << 20 })
 		e := expose(t, reg, "one", "v", "none", "", "w", "list", "")
 		x := []any{1}
 		for range 40 { // 2^40 ones, 41 levels deep
@@ -187,7 +187,7 @@ func TestOutputLimit(t *testing.T) {
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
 				reg := entity.NewRegistry()
-				reg.SetMaxOutputBytes(1 << 20)
+				setLimit(reg, func(l *entity.Limits) { l.OutputBytes = 1 << 20 })
 				var e *entity.Entity
 				in := c.in
 				if c.typ == "" {
@@ -212,7 +212,7 @@ func TestOutputLimit(t *testing.T) {
 	})
 	t.Run("a small limit is exact", func(t *testing.T) {
 		reg := entity.NewRegistry()
-		reg.SetMaxOutputBytes(100)
+		setLimit(reg, func(l *entity.Limits) { l.OutputBytes = 100 })
 		e := expose(t, reg, "one", "v", "string", "")
 		if _, err := e.MakeJSON(map[string]any{"v": strings.Repeat("x", 1000)}); !errors.Is(err, entity.ErrTooLarge) {
 			t.Errorf("1008 bytes under a limit of 100: %v, want ErrTooLarge", err)
@@ -228,8 +228,8 @@ func TestOutputLimit(t *testing.T) {
 			n = &node{A: n, B: n}
 		}
 		reg := entity.NewRegistry()
-		reg.SetMaxDepth(100)
-		reg.SetMaxOutputBytes(1 << 20)
+		setLimit(reg, func(l *entity.Limits) { l.Depth = 100 })
+		setLimit(reg, func(l *entity.Limits) { l.OutputBytes = 1 << 20 })
 		e := expose(t, reg, "one", "v", "none", "")
 		var err error
 		alloc, d := allocated(func() { _, err = e.MakeJSON(map[string]any{"v": n}) })
@@ -247,7 +247,7 @@ func TestOutputLimit(t *testing.T) {
 			big   []int
 		}
 		reg := entity.NewRegistry()
-		reg.SetMaxOutputBytes(1 << 10)
+		setLimit(reg, func(l *entity.Limits) { l.OutputBytes = 1 << 10 })
 		e := expose(t, reg, "one", "v", "none", "")
 		in := cached{Name: "n", Cache: make([]int, 1<<16), big: make([]int, 1<<16)}
 		if out, err := e.MakeJSON(map[string]any{"v": in}); err != nil || string(out) != `{"v":{"Name":"n"}}` {
@@ -261,14 +261,14 @@ func TestOutputLimit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		reg.SetMaxOutputBytes(int64(len(out)))
+		setLimit(reg, func(l *entity.Limits) { l.OutputBytes = int64(len(out)) })
 		if _, err := e.MakeJSON(map[string]any{"s": strings.Repeat("x", 100)}); err != nil {
 			t.Errorf("output of exactly the limit: %v", err)
 		}
 	})
 	t.Run("AppendJSON counts only what it appends", func(t *testing.T) {
 		reg := entity.NewRegistry()
-		reg.SetMaxOutputBytes(64)
+		setLimit(reg, func(l *entity.Limits) { l.OutputBytes = 64 })
 		e := expose(t, reg, "item", "x", "number", "")
 		dst := bytes.Repeat([]byte("-"), 1000)
 		if _, err := e.AppendJSON(dst, map[string]any{"x": 1}); err != nil {
@@ -278,7 +278,7 @@ func TestOutputLimit(t *testing.T) {
 	t.Run("Write answers 500", func(t *testing.T) {
 		reg := entity.NewRegistry()
 		doublingChain(t, reg, 30)
-		reg.SetMaxOutputBytes(1 << 16)
+		setLimit(reg, func(l *entity.Limits) { l.OutputBytes = 1 << 16 })
 		rec := httptest.NewRecorder()
 		err := reg.Lookup("e0").Write(rec, nil)
 		if !errors.Is(err, entity.ErrTooLarge) || rec.Code != http.StatusInternalServerError {
@@ -333,8 +333,8 @@ func TestRequestOutputLimit(t *testing.T) {
 	t.Run("the ratio is settable", func(t *testing.T) {
 		reg := entity.NewRegistry()
 		e := tenFields(t, reg)
-		reg.SetRequestOutputRatio(100)
-		if got := reg.RequestOutputRatio(); got != 100 {
+		setLimit(reg, func(l *entity.Limits) { l.RequestOutputRatio = 100 })
+		if got := reg.Limits().RequestOutputRatio; got != 100 {
 			t.Errorf("RequestOutputRatio = %d", got)
 		}
 		if _, err := e.MakeRequest(post(emptyItems(1<<20 - 100))); err != nil {
@@ -346,7 +346,7 @@ func TestRequestOutputLimit(t *testing.T) {
 		expose(t, reg, "q", "s", "string", "")
 		long := strings.Repeat("x", 500<<10)
 		r := httptest.NewRequest(http.MethodGet, "/?s="+long, nil)
-		if _, err := reg.MakeRequest("q", r); err != nil {
+		if _, err := reg.Lookup("q").MakeRequest(r); err != nil {
 			t.Errorf("GET with a 500 KiB query: %v", err)
 		}
 	})
@@ -530,7 +530,7 @@ func TestDepthLimit(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			reg := entity.NewRegistry()
 			if c.maxDepth > 0 {
-				reg.SetMaxDepth(c.maxDepth)
+				setLimit(reg, func(l *entity.Limits) { l.Depth = c.maxDepth })
 			}
 			e := expose(t, reg, "tree", c.decl...)
 			runEntryCase(t, e, entryCase{in: given(c.in), check: func(t testing.TB, err error) {
@@ -545,7 +545,7 @@ func TestDepthLimit(t *testing.T) {
 	}
 	t.Run("deep none value under a raised limit", func(t *testing.T) {
 		reg := entity.NewRegistry()
-		reg.SetMaxDepth(400)
+		setLimit(reg, func(l *entity.Limits) { l.Depth = 400 })
 		e := expose(t, reg, "one", "v", "none", "")
 		v := deepList(100, "leaf")
 		runEntryCase(t, e, entryCase{in: given(input(v)), out: wantOut(`{"v":` + marshal(t, v) + `}`)})
@@ -600,7 +600,7 @@ func TestRecursive(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			reg := entity.NewRegistry()
 			if c.maxDepth > 0 {
-				reg.SetMaxDepth(c.maxDepth)
+				setLimit(reg, func(l *entity.Limits) { l.Depth = c.maxDepth })
 			}
 			e := exposeTree(t, reg)
 			runEntryCase(t, e, entryCase{in: given(tree(c.depth)), out: wantOut(treeJSON(c.depth))})
@@ -740,26 +740,30 @@ func capped(n int) func(testing.TB, error) {
 	}
 }
 
-// TestLimitsOutOfRange: options out of range are taken to their bounds, and
-// the tightest limits still give valid output or clear errors.
+// TestLimitsOutOfRange: limits out of range are taken to their bounds (a
+// zero field is the default, a negative one the least the limit allows),
+// and the tightest limits still give valid output or clear errors.
 func TestLimitsOutOfRange(t *testing.T) {
 	reg := entity.NewRegistry()
-	for _, n := range []int{0, -1, math.MinInt} {
-		reg.SetMaxDepth(n)
-		reg.SetMaxErrors(n)
-		reg.SetMaxBodyBytes(int64(n))
-		if reg.MaxDepth() != 1 || reg.MaxErrors() != 1 || reg.MaxBodyBytes() != 0 {
+	if err := reg.Configure(entity.Limits{}); err != nil || reg.Limits() != entity.NewRegistry().Limits() || reg.Limits().Depth != 64 {
+		t.Errorf("zero limits: %+v, %v; want the defaults", reg.Limits(), err)
+	}
+	for _, n := range []int{-1, math.MinInt} {
+		setLimit(reg, func(l *entity.Limits) { l.Depth = n })
+		setLimit(reg, func(l *entity.Limits) { l.Errors = n })
+		setLimit(reg, func(l *entity.Limits) { l.BodyBytes = int64(n) })
+		if reg.Limits().Depth != 1 || reg.Limits().Errors != 1 || reg.Limits().BodyBytes != 0 {
 			t.Errorf("after setting %d: MaxDepth %d, MaxErrors %d, MaxBodyBytes %d; want 1, 1, 0",
-				n, reg.MaxDepth(), reg.MaxErrors(), reg.MaxBodyBytes())
+				n, reg.Limits().Depth, reg.Limits().Errors, reg.Limits().BodyBytes)
 		}
 	}
-	reg.SetMaxDepth(math.MaxInt)
-	if reg.MaxDepth() != 10000 {
-		t.Errorf("MaxDepth %d after SetMaxDepth(MaxInt), want the cap 10000", reg.MaxDepth())
+	setLimit(reg, func(l *entity.Limits) { l.Depth = math.MaxInt })
+	if reg.Limits().Depth != 10000 {
+		t.Errorf("MaxDepth %d after SetMaxDepth(MaxInt), want the cap 10000", reg.Limits().Depth)
 	}
 	// A raised limit: 9000 levels through a $ref are written (encoding/json
 	// reads at most 10000).
-	reg.SetMaxDepth(9001)
+	setLimit(reg, func(l *entity.Limits) { l.Depth = 9001 })
 	e := expose(t, reg, "rec", "a", "number", "", "r", "$rec", "")
 	noPanic(t, "MakeJSON", func() {
 		out, err := e.MakeJSON(deepMap(9000, nil))
@@ -767,8 +771,8 @@ func TestLimitsOutOfRange(t *testing.T) {
 			t.Errorf("9000 levels with a limit of 9001: %.200v", err)
 		}
 	})
-	reg.SetMaxDepth(1)
-	reg.SetMaxErrors(1)
+	setLimit(reg, func(l *entity.Limits) { l.Depth = 1 })
+	setLimit(reg, func(l *entity.Limits) { l.Errors = 1 })
 	one := expose(t, reg, "one", "a", "string", "req", "b", "string", "req", "g", "{", "", "c", "string", "", "g", "}", "")
 	_, err := one.MakeJSON(nil)
 	var ve *entity.ValidationError
@@ -785,7 +789,7 @@ func TestHugeDepthLimit(t *testing.T) {
 	if os.Getenv("HUGE_DEPTH_CHILD") == "1" {
 		debug.SetMaxStack(128 << 20) // fail fast: a fixed library needs far less
 		reg := entity.NewRegistry()
-		reg.SetMaxDepth(math.MaxInt)
+		setLimit(reg, func(l *entity.Limits) { l.Depth = math.MaxInt })
 		e := expose(t, reg, "none", "v", "none", "")
 		_, err := e.MakeJSON(map[string]any{"v": mapCycle(1)})
 		if err == nil {
@@ -814,7 +818,7 @@ func TestHugeDepthLimit(t *testing.T) {
 // a thousand field errors may be met.
 func TestRecursiveDefaultsBounded(t *testing.T) {
 	reg := entity.NewRegistry()
-	reg.SetMaxDepth(16)
+	setLimit(reg, func(l *entity.Limits) { l.Depth = 16 })
 	if _, err := reg.Expose("bt", "v", "string", "", "l", "$bt", "default", "r", "$bt", "default"); err == nil {
 		t.Fatalf("Expose accepted a bare default on a reference to the entity itself")
 	}
@@ -823,7 +827,7 @@ func TestRecursiveDefaultsBounded(t *testing.T) {
 	// after work bounded by the entities in the cycle, not by the depth.
 	reg.MustExpose("ca", "v", "string", "", "l", "$cb", "default", "r", "$cb", "default")
 	reg.MustExpose("cb", "a", "$ca", "default", "b", "$ca", "default")
-	_, err := reg.MakeJSON("ca", map[string]any{})
+	_, err := reg.Lookup("ca").MakeJSON(map[string]any{})
 	var ve *entity.ValidationError
 	if !errors.As(err, &ve) {
 		t.Fatalf("MakeJSON over a cycle of defaults: %v, want a ValidationError", err)
@@ -842,7 +846,7 @@ func TestRecursiveDefaultsBounded(t *testing.T) {
 // failed, not how many entries it lists.
 func TestErrorCountPastCap(t *testing.T) {
 	reg := entryRegistry(t)
-	_, err := reg.MakeJSON("req1000", map[string]any{})
+	_, err := reg.Lookup("req1000").MakeJSON(map[string]any{})
 	if err == nil {
 		t.Fatal("no error")
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"strings"
 
 	"github.com/expose-go/expose/dsl"
@@ -84,11 +85,12 @@ func (r *Registry) LoadFS(fsys fs.FS, patterns ...string) error {
 	// that references are checked, and bare defaults probed, before
 	// anything is exposed here.
 	s := r.scratch()
-	var compiled []*Entity
+	var compiled, failed []*Entity
 	for _, d := range decls {
 		e, err := compile(s, d)
 		if l, ok := err.(dsl.ErrorList); ok {
 			errs = append(errs, l...)
+			failed = append(failed, e)
 			// An empty entity in its place, so that references to it are
 			// not reported as naming nothing.
 			e, _ = compile(s, &dsl.Entity{Name: d.Name})
@@ -100,12 +102,14 @@ func (r *Registry) LoadFS(fsys fs.FS, patterns ...string) error {
 			e.slot.e.Store(e)
 		}
 	}
-	// Every error at once: the references, flags and merges of what
-	// compiled are checked whatever else failed.
-	errs = append(errs, checkEntities(compiled)...)
+	// Every error at once: the references, flags and merges of every
+	// entity are checked whatever else failed, those of an entity in
+	// error too (as far as it compiled), so that nothing is reported
+	// only on a second run. An error found twice is reported once.
+	errs = append(errs, checkEntities(append(compiled, failed...))...)
 	if len(errs) > 0 {
 		errs.Sort()
-		return &LoadError{Errors: errs}
+		return &LoadError{Errors: uniqueErrors(errs)}
 	}
 	ch := r.begin()
 	defer ch.end()
@@ -123,6 +127,26 @@ func (r *Registry) LoadFS(fsys fs.FS, patterns ...string) error {
 		return &LoadError{Errors: l}
 	}
 	return err
+}
+
+// uniqueErrors returns the errors of a sorted list, each once: an entity
+// in error may have its merges reported by its compile and by the checks
+// after it.
+func uniqueErrors(errs dsl.ErrorList) dsl.ErrorList {
+	type key struct {
+		pos                dsl.Pos
+		entity, field, msg string
+	}
+	seen := make(map[key]bool, len(errs))
+	out := errs[:0]
+	for _, e := range errs {
+		k := key{e.Pos, e.Entity, e.Field, e.Msg}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // declaredOnce reports the entities of decls declared twice, or already
@@ -143,9 +167,9 @@ func (r *Registry) declaredOnce(decls []*dsl.Entity) dsl.ErrorList {
 	return errs
 }
 
-// scratch returns a registry with r's rules, key case, messages and
-// limits, whose slots hold r's entities (each slot, as it is made, takes
-// r's entity of that name: see slotFor): what a declaration compiled in it
+// scratch returns a registry with r's rules, formats, key case, messages
+// and limits, whose slots hold r's entities (each slot, as it is made,
+// takes r's entity of that name: see slotFor): what a declaration compiled in it
 // means is what it would mean in r, and it changes nothing in r.
 func (r *Registry) scratch() *Registry {
 	s := &Registry{rules: r.rules, keyCase: r.keyCase, parent: r}
@@ -153,5 +177,8 @@ func (r *Registry) scratch() *Registry {
 	s.msgs.Store(r.msgs.Load())
 	s.problemBase.Store(r.problemBase.Load())
 	s.flags.Store(r.flags.Load())
+	r.fmu.RLock()
+	s.formats = maps.Clone(r.formats) // RegisterFormat's, which the files may name
+	r.fmu.RUnlock()
 	return s
 }

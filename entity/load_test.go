@@ -4,11 +4,15 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/rules"
 )
 
 // loadFiles are the files LoadFS tests read.
@@ -56,7 +60,7 @@ func TestLoadFS(t *testing.T) {
 	if err := reg.LoadFS(loadFiles, "schemas/*.entity"); err != nil {
 		t.Fatal(err)
 	}
-	got, err := reg.MakeJSON("users", map[string]any{"limit": 1, "list": []any{map[string]any{"id": "7", "name": "ann", "age": 30}}})
+	got, err := reg.Lookup("users").MakeJSON(map[string]any{"limit": 1, "list": []any{map[string]any{"id": "7", "name": "ann", "age": 30}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,9 +83,10 @@ func TestLoadFSErrors(t *testing.T) {
 		want     []string // the errors' first lines, in order
 	}{
 		{"syntax and compiler errors of two files", []string{"bad/*.entity"}, nil, []string{
-			`bad/a.entity:2:6: entity "a", field "x": unknown type "nmber" (want none, string, number, float, bool, date, list, object, "[]type", "{", "}" or "$entity")`,
-			`bad/a.entity:3:20: entity "a", field "y": unknown rule "rnge"`,
+			`bad/a.entity:2:6: entity "a", field "x": unknown type "nmber" (did you mean "number"?)`,
+			`bad/a.entity:3:20: entity "a", field "y": unknown rule "rnge" (did you mean "range"?)`,
 			`bad/a.entity:4:22: entity "a", field "z": max: minimum 5 is greater than maximum 3: no value meets both`,
+			`bad/b.entity:2:6: entity "b", field "r": $nobody names no entity`,
 			`bad/b.entity:3:14: entity "b", field "d": range: minimum 9 is greater than maximum 1`,
 			`bad/b.entity:4:30: entity "b", field "e": the default fails rule "email": must be a valid email address`,
 			`bad/b.entity:6:3: entity "b", field "kk": output key "k" is already written by field "k" (bad/b.entity:5:3)`,
@@ -93,7 +98,7 @@ func TestLoadFSErrors(t *testing.T) {
 			`schemas/user.entity:2:1: entity "user": entity "user" is already exposed in the registry: LoadFS replaces nothing`,
 		}},
 		{"a reference to nothing", []string{"dup/only.entity"}, nil, []string{
-			`dup/only.entity:2:3: entity "lonely", field "u": $user names no entity`,
+			`dup/only.entity:2:6: entity "lonely", field "u": $user names no entity`,
 		}},
 		{"a pattern that matches nothing", []string{"schemas/*.entity", "nothing/*.entity"}, nil, []string{
 			`nothing/*.entity: the pattern matches no file`,
@@ -152,9 +157,9 @@ func TestLoadFSReferenceErrors(t *testing.T) {
 	reg := entity.NewRegistry()
 	err := reg.LoadFS(files, "*.entity")
 	want := "entity: LoadFS: 2 errors\n" +
-		"a.entity:2:3: entity \"a\", field \"b\": $b names no entity\n" +
+		"a.entity:2:6: entity \"a\", field \"b\": $b names no entity\n" +
 		"     2 |   b  $b\n" +
-		"       |   ^\n" +
+		"       |      ^\n" +
 		"a.entity:3:3: entity \"a\", field \"c\": its bare default makes $c from an empty input, which fails: x: is required\n" +
 		"     3 |   c  $c  default\n" +
 		"       |   ^"
@@ -190,7 +195,7 @@ func TestLoadFSMergeDependents(t *testing.T) {
 	if err := reg.LoadFS(files, "*.entity"); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := reg.MakeJSON("user", map[string]any{"city": "x", "addr": map[string]any{"street": "y"}}); string(got) != `{"city":"x","street":"y"}` {
+	if got, _ := reg.Lookup("user").MakeJSON(map[string]any{"city": "x", "addr": map[string]any{"street": "y"}}); string(got) != `{"city":"x","street":"y"}` {
 		t.Errorf("MakeJSON = %s", got)
 	}
 }
@@ -214,5 +219,228 @@ func TestLoadFSDir(t *testing.T) {
 	}
 	if got := reg.Lookup("x").Decl().Methods; len(got) != 1 || got[0] != "POST" {
 		t.Errorf("methods %v", got)
+	}
+}
+
+// TestLoadFSReportsEveryError: a file with a mistake on nearly every line
+// gives every error at once, in file order, with the names misspelt ones
+// were likely meant to be: an unknown type hides neither the unknown rule
+// of its own field nor the errors of the others, and the references and
+// flags of an entity in error are checked too.
+func TestLoadFSReportsEveryError(t *testing.T) {
+	files := fstest.MapFS{"shop.entity": {Data: []byte(`money {
+  amount  float  format fixd 2
+}
+order {
+  id     nmber   rnge 1 5
+  total  $mony   req
+  payer  $money  rq
+  note   string  rquired | trm
+  tags   []strng each 'trim'
+  when   date    format unx
+  vip    bool    if admn
+  qty    number  min 5 | max 3
+}
+`)}}
+	err := entity.NewRegistry().LoadFS(files, "*.entity")
+	var le *entity.LoadError
+	if !errors.As(err, &le) {
+		t.Fatalf("LoadFS = %v, want a *LoadError", err)
+	}
+	want := []string{
+		`shop.entity:2:25: entity "money", field "amount": unknown format "fixd" (did you mean "fixed"?)`,
+		`shop.entity:5:10: entity "order", field "id": unknown type "nmber" (did you mean "number"?)`,
+		`shop.entity:5:18: entity "order", field "id": unknown rule "rnge" (did you mean "range"?)`,
+		`shop.entity:6:10: entity "order", field "total": $mony names no entity (did you mean $money?)`,
+		`shop.entity:7:18: entity "order", field "payer": unknown rule "rq" (did you mean "req"?)`,
+		`shop.entity:8:18: entity "order", field "note": unknown rule "rquired" (did you mean "required"?)`,
+		`shop.entity:8:28: entity "order", field "note": unknown rule "trm" (did you mean "trim"?)`,
+		`shop.entity:9:10: entity "order", field "tags": unknown type "[]strng" (did you mean "[]string"?)`,
+		`shop.entity:10:25: entity "order", field "when": unknown format "unx" (did you mean "unix"?)`,
+		`shop.entity:11:21: entity "order", field "vip": flag "admn" is not declared: declare it with DeclareFlags, so that a misspelled flag never shows or hides a field`,
+		`shop.entity:12:26: entity "order", field "qty": max: minimum 5 is greater than maximum 3: no value meets both`,
+	}
+	if diff := cmp.Diff(want, firstLines(le.Errors)); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
+// TestLoadFSRegisteredFormat: the files may name a format the registry
+// registered, as Expose's declarations may.
+func TestLoadFSRegisteredFormat(t *testing.T) {
+	reg := entity.NewRegistry()
+	if err := reg.RegisterFormat("cents", rules.Kinds(rules.Int), func(v rules.Value, _ []string) (any, error) {
+		return float64(v.Int) / 100, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	files := fstest.MapFS{"price.entity": {Data: []byte("price {\n  amount  number  format cents\n}\n")}}
+	if err := reg.LoadFS(files, "*.entity"); err != nil {
+		t.Fatalf("LoadFS: %v", err)
+	}
+	if got, err := reg.Lookup("price").MakeJSON(map[string]any{"amount": 1250}); err != nil || string(got) != `{"amount":12.5}` {
+		t.Errorf("MakeJSON = %s, %v", got, err)
+	}
+	// A registry that did not register it still refuses it.
+	err := entity.NewRegistry().LoadFS(files, "*.entity")
+	if err == nil || !strings.Contains(err.Error(), `unknown format "cents"`) {
+		t.Errorf("LoadFS without the format = %v", err)
+	}
+}
+
+// TestLoadFSEachErrorsPlaced: an error inside "each '…'" of a file is
+// placed at its file, line and column, under the rule it is about.
+func TestLoadFSEachErrorsPlaced(t *testing.T) {
+	tests := []struct {
+		name, line, want string
+	}{
+		{"unknown rule", "  k  []string  each 'rnge 1'",
+			`a.entity:2:22: entity "a", field "k": unknown rule "rnge" (did you mean "range"?)`},
+		{"directive in each", "  l  []string  each 'req'",
+			`a.entity:2:22: entity "a", field "l": each takes the rules and format of the elements, and "req" is the field's own: write it outside each`},
+		{"bounds conflict", "  j  []string  each 'min 5 | max 1'",
+			`a.entity:2:30: entity "a", field "j": max: minimum 5 is greater than maximum 1: no value meets both`},
+		{"syntax", "  m  []string  each 'trim |'",
+			`a.entity:2:27: entity "a", field "m": each: empty rule after "|"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := fstest.MapFS{"a.entity": {Data: []byte("a {\n" + tt.line + "\n}\n")}}
+			err := entity.NewRegistry().LoadFS(files, "*.entity")
+			var le *entity.LoadError
+			if !errors.As(err, &le) || len(le.Errors) != 1 {
+				t.Fatalf("LoadFS = %v, want one error", err)
+			}
+			e := le.Errors[0]
+			if first := strings.SplitN(e.Error(), "\n", 2)[0]; first != tt.want || e.Pos.File != "a.entity" || e.Pos.Line != 2 {
+				t.Errorf("error at %#v:\n%v\nwant first line\n%s", e.Pos, e, tt.want)
+			}
+		})
+	}
+}
+
+// TestLoadFSChecksReferencesWhateverFails: a $ref to nothing, an
+// undeclared flag and a merge that writes a key twice are reported with
+// the compiler's errors of other files, not once those are fixed.
+func TestLoadFSChecksReferencesWhateverFails(t *testing.T) {
+	files := fstest.MapFS{
+		"a.entity": {Data: []byte("a {\n  x  string  rnge 1\n}\n")},
+		"b.entity": {Data: []byte("b {\n  r  $nobody\n  f  string  if undeclared\n  id string\n  m  $c  merge\n}\nc {\n  id  number\n}\n")},
+	}
+	err := entity.NewRegistry().LoadFS(files, "*.entity")
+	var le *entity.LoadError
+	if !errors.As(err, &le) {
+		t.Fatalf("LoadFS = %v", err)
+	}
+	got := strings.Join(firstLines(le.Errors), "\n")
+	for _, want := range []string{
+		`a.entity:2:14: entity "a", field "x": unknown rule "rnge"`,
+		`b.entity:2:6: entity "b", field "r": $nobody names no entity`,
+		`flag "undeclared" is not declared`,
+		`merge: output key "id"`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+}
+
+// TestLoadFSDeclaredTwiceShowsTheLine: "declared twice" and "already
+// exposed" show the entity's line with a caret, as every LoadFS error.
+func TestLoadFSDeclaredTwiceShowsTheLine(t *testing.T) {
+	files := fstest.MapFS{
+		"a.entity": {Data: []byte("user {\n  a  string\n}\n")},
+		"b.entity": {Data: []byte("user {\n  b  string\n}\nold {\n}\n")},
+	}
+	reg := entity.NewRegistry()
+	reg.MustExpose("old", "id", "number", "")
+	err := reg.LoadFS(files, "*.entity")
+	var le *entity.LoadError
+	if !errors.As(err, &le) || len(le.Errors) != 2 {
+		t.Fatalf("LoadFS = %v, want two errors", err)
+	}
+	for _, e := range le.Errors {
+		if e.Source == "" || !strings.Contains(e.Error(), "^") {
+			t.Errorf("no line and caret:\n%v", e)
+		}
+	}
+}
+
+// TestFileFormOfBareHashArgument: a bare argument starting with "#" has
+// no file form, since quoting it could change what it means (a quoted
+// format that names no format is a layout): PrintEntities says so rather
+// than print a declaration that means something else.
+func TestFileFormOfBareHashArgument(t *testing.T) {
+	// The file form cannot hold a bare argument starting with # (it starts
+	// a comment), and quoting it would change its meaning (format '#2006'
+	// is a layout): the declaration has no file form, and says so.
+	tree, err := dsl.Parse("a", "d", "date", "format #2006")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dsl.PrintEntities(tree); err == nil || !strings.Contains(err.Error(), "no file form holds the bare argument") {
+		t.Fatalf("PrintEntities: %v, want no file form", err)
+	}
+}
+
+// TestLoadFSConcurrent: LoadFS, Expose, Check and MakeJSON on one
+// registry at once (run with -race): LoadFS is all or nothing even when
+// an Expose of one of its names races it.
+func TestLoadFSConcurrent(t *testing.T) {
+	files := fstest.MapFS{
+		"a.entity": {Data: []byte("a {\n  id  number\n  b  $b\n}\nb {\n  x  string  default 'x'\n}\n")},
+	}
+	for range 20 {
+		reg := entity.NewRegistry()
+		reg.MustExpose("base", "id", "number", "")
+		var wg sync.WaitGroup
+		var loadErr, exposeErr error
+		wg.Add(4)
+		go func() { defer wg.Done(); loadErr = reg.LoadFS(files, "*.entity") }()
+		go func() { defer wg.Done(); _, exposeErr = reg.Expose("b", "y", "string", "") }()
+		go func() { defer wg.Done(); _, _ = reg.Lookup("base").MakeJSON(map[string]any{"id": 1}) }()
+		go func() { defer wg.Done(); _ = reg.Verify() }()
+		wg.Wait()
+		if exposeErr != nil {
+			t.Fatal(exposeErr)
+		}
+		a := reg.Lookup("a")
+		if loadErr == nil {
+			// b was exposed by Expose after LoadFS, replacing the file's b.
+			if a == nil {
+				t.Fatal("LoadFS succeeded, a is not exposed")
+			}
+			continue
+		}
+		if a != nil {
+			t.Fatalf("LoadFS failed (%v), yet a is exposed", loadErr)
+		}
+	}
+}
+
+// TestLoadFSBadFirstLineHidesNoFieldError: the fields of an entity whose
+// first line is in error ("PSOT") are compiled too: the unknown rule of
+// line 2 is reported with the unknown method.
+func TestLoadFSBadFirstLineHidesNoFieldError(t *testing.T) {
+	files := fstest.MapFS{"h.entity": {Data: []byte("user PSOT {\n  x  string  rnge\n  y  nmber\n}\n")}}
+	err := entity.NewRegistry().LoadFS(files, "*.entity")
+	var le *entity.LoadError
+	if !errors.As(err, &le) {
+		t.Fatalf("LoadFS = %v", err)
+	}
+	got := strings.Join(firstLines(le.Errors), "\n")
+	if want := `h.entity:2:14: entity "user", field "x": unknown rule "rnge"`; !strings.Contains(got, want) {
+		t.Errorf("missing %q in\n%s", want, got)
+	}
+}
+
+// TestLoadFSDotSlashPattern: "./schemas/*.entity", the way paths are
+// written on a command line, is no fs.FS path (fs.ValidPath): the error
+// says so, rather than that the pattern matches no file.
+func TestLoadFSDotSlashPattern(t *testing.T) {
+	files := fstest.MapFS{"s/a.entity": {Data: []byte("q {\n}\n")}}
+	err := entity.NewRegistry().LoadFS(files, "./s/*.entity")
+	if err == nil || strings.Contains(err.Error(), "matches no file") {
+		t.Errorf("LoadFS = %v, want an error that names the invalid path, not a missing file", err)
 	}
 }

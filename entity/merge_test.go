@@ -87,7 +87,7 @@ func TestMergeDeclarations(t *testing.T) {
 		reg := entity.NewRegistry()
 		expose(t, reg, "user", "city", "string", "", "addr", "$address", "merge")
 		expose(t, reg, "address", "street", "string", "")
-		if err := reg.Check(); err != nil {
+		if err := reg.Verify(); err != nil {
 			t.Fatal(err)
 		}
 		// Re-exposing address with a clashing key is refused, and the
@@ -96,7 +96,7 @@ func TestMergeDeclarations(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), `if "address" were exposed as declared`) {
 			t.Errorf("re-expose: %v", err)
 		}
-		if out, err := reg.MakeJSON("user", map[string]any{"addr": map[string]any{"street": "s"}}); err != nil || string(out) != `{"city":null,"street":"s"}` {
+		if out, err := reg.Lookup("user").MakeJSON(map[string]any{"addr": map[string]any{"street": "s"}}); err != nil || string(out) != `{"city":null,"street":"s"}` {
 			t.Errorf("got %s, %v", out, err)
 		}
 	})

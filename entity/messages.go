@@ -52,6 +52,11 @@ var builtinMessages = []struct {
 		"limit":    "and {omitted} more field errors, not listed",
 		"default":  errDefaultCycle.Error(),
 
+		"required_if":      "is required when {other} is {values}",
+		"required_with":    "is required when {others} is given",
+		"required_without": "is required when none of {others} is given",
+		"excluded_with":    "must be absent when {others} is given",
+
 		"type.type=string": "a string",
 		"type.type=number": "an integer",
 		"type.type=float":  "a number",
@@ -79,13 +84,18 @@ var builtinMessages = []struct {
 	{"ja", map[string]string{
 		keyInvalid: "正しくありません",
 		"required": "必須です",
-		"type":     "{type}で指定してください（{got}が送られました）",
-		"unknown":  "定義されていない項目です",
-		"depth":    "入れ子が深すぎます（上限は{limit}階層です）",
-		"json":     "JSONとして書き出せない値です",
-		"limit":    "ほか{omitted}件のエラーは省略されました",
-		"default":  "既定値が循環しています（既定値を作るのに同じ既定値が必要です）",
-		"value":    "値を読み取れませんでした",
+
+		"required_if":      "{other}が{values}のときは必須です",
+		"required_with":    "{others}を指定したときは必須です",
+		"required_without": "{others}のいずれも指定しないときは必須です",
+		"excluded_with":    "{others}と同時には指定できません",
+		"type":             "{type}で指定してください（{got}が送られました）",
+		"unknown":          "定義されていない項目です",
+		"depth":            "入れ子が深すぎます（上限は{limit}階層です）",
+		"json":             "JSONとして書き出せない値です",
+		"limit":            "ほか{omitted}件のエラーは省略されました",
+		"default":          "既定値が循環しています（既定値を作るのに同じ既定値が必要です）",
+		"value":            "値を読み取れませんでした",
 
 		"type.type=string": "文字列",
 		"type.type=number": "整数",
@@ -179,6 +189,11 @@ var codeParams = map[string][]string{
 	"limit":    {"omitted"},
 	"default":  nil,
 	"value":    nil,
+
+	"required_if":      {"other", "values"},
+	"required_with":    {"others"},
+	"required_without": {"others"},
+	"excluded_with":    {"others"},
 }
 
 // message is a parsed message template: literal text and placeholders,

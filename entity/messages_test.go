@@ -128,7 +128,7 @@ func codeCases() []codeCase {
 		{name: "type: a string for a reference", decl: []string{"v", "$sub", ""}, in: "x", opts: []entity.Option{entity.Strict()},
 			rule: "type", code: "type", params: map[string]any{"type": "object", "got": "string"},
 			en: "must be an object, got a string", ja: "オブジェクトで指定してください（文字列が送られました）"},
-		{name: "depth", decl: []string{"v", "none", ""}, in: deepMap(5, 1), setup: func(r *entity.Registry) { r.SetMaxDepth(3) },
+		{name: "depth", decl: []string{"v", "none", ""}, in: deepMap(5, 1), setup: func(r *entity.Registry) { setLimit(r, func(l *entity.Limits) { l.Depth = 3 }) },
 			rule: "depth", code: "depth", params: map[string]any{"limit": int64(3)},
 			en: "is nested deeper than the limit of 3 levels", ja: "入れ子が深すぎます（上限は3階層です）"},
 		{name: "json", decl: one("none", ""), in: math.NaN(), rule: "json", code: "json",
@@ -227,7 +227,7 @@ func TestFieldErrorParamsOwned(t *testing.T) {
 // not have), and the escaping of ~ and /.
 func TestFieldErrorPointer(t *testing.T) {
 	reg := entity.NewRegistry()
-	reg.SetMaxDepth(4)
+	setLimit(reg, func(l *entity.Limits) { l.Depth = 4 })
 	expose(t, reg, "item",
 		"mail", "string", "email",
 		"details", "{", "",
@@ -384,7 +384,7 @@ func TestSecretMessages(t *testing.T) {
 // both languages.
 func TestLimitMessage(t *testing.T) {
 	reg := entity.NewRegistry()
-	reg.SetMaxErrors(1)
+	setLimit(reg, func(l *entity.Limits) { l.Errors = 1 })
 	e := expose(t, reg, "e", "a", "string", "req", "b", "string", "req", "c", "string", "req")
 	for lang, want := range map[string]string{"en": "and 2 more field errors, not listed", "ja": "ほか2件のエラーは省略されました"} {
 		_, err := e.MakeJSON(map[string]any{}, entity.Lang(lang))

@@ -181,7 +181,7 @@ func (o *Object) responseText() []byte {
 	if p := o.resp.Load(); p != nil {
 		return *p
 	}
-	b := appendResponseForm(make([]byte, 0, len(t)), t, o.plan.nodes, o.made, 0)
+	b := appendResponseForm(make([]byte, 0, len(t)), t, o.plan.nodes, o.made, o.plan.dir, 0)
 	o.resp.Store(&b) // another call may have stored the same: either will do
 	return b
 }
@@ -266,8 +266,8 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 
 // appendResponseForm appends data, the text of an object a request view's
 // nodes wrote, without the members of writeonly nodes, at every depth.
-func appendResponseForm(dst, data []byte, nodes []*node, made *objectMade, depth int) []byte {
-	it := memberIter{data: data, nodes: nodes, pos: 1, made: made, dir: dirRequest}
+func appendResponseForm(dst, data []byte, nodes []*node, made *objectMade, dir direction, depth int) []byte {
+	it := memberIter{data: data, nodes: nodes, pos: 1, made: made, dir: dir}
 	dst = append(dst, '{')
 	first := true
 	for it.next() {
@@ -286,13 +286,13 @@ func appendResponseForm(dst, data []byte, nodes []*node, made *objectMade, depth
 		case n.kind == nodeGroup:
 			p = n.group
 		case n.kind == nodeRef:
-			p = refPlan(n, dirRequest)
+			p = refPlan(n, dir)
 		}
 		switch {
 		case p == nil:
 			dst = append(dst, it.val...)
 		case it.val[0] == '{':
-			dst = appendResponseForm(dst, it.val, p.nodes, made, depth+1)
+			dst = appendResponseForm(dst, it.val, p.nodes, made, dir, depth+1)
 		default: // a list of objects
 			dst = append(dst, '[')
 			for i, el := 0, (elements{data: it.val}); el.next(); i++ {
@@ -300,7 +300,7 @@ func appendResponseForm(dst, data []byte, nodes []*node, made *objectMade, depth
 					dst = append(dst, ',')
 				}
 				if el.val[0] == '{' {
-					dst = appendResponseForm(dst, el.val, p.nodes, made, depth+1)
+					dst = appendResponseForm(dst, el.val, p.nodes, made, dir, depth+1)
 				} else {
 					dst = append(dst, el.val...)
 				}

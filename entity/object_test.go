@@ -39,7 +39,7 @@ func objectRegistry(t *testing.T) *entity.Registry {
 // entity of every kind of key, and on the seed.
 func TestObjectGet(t *testing.T) {
 	reg := objectRegistry(t)
-	o, err := reg.Make("all", map[string]any{
+	o, err := reg.Lookup("all").Make(map[string]any{
 		"s": "text", "n": "42", "f": 1.5, "b": "true", "d": "2020-01-02T03:04:05+09:00",
 		"x": map[string]any{"k": []any{1, "two"}}, "l": []any{1, "a"}, "o": map[string]any{"k": "v"},
 		"r": map[string]any{"x": 7, "s": "é\n"}, "rl": []any{map[string]any{"x": 1}, "skipped", map[string]any{"x": 2}},
@@ -236,11 +236,11 @@ func TestObjectGet(t *testing.T) {
 func TestObjectBytes(t *testing.T) {
 	reg := objectRegistry(t)
 	in := map[string]any{"s": "<&>", "n": 1, "rl": []any{map[string]any{"x": 1}}}
-	want, err := reg.MakeJSON("all", in)
+	want, err := reg.Lookup("all").MakeJSON(in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := reg.Make("all", in)
+	o, err := reg.Lookup("all").Make(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func TestObjectBytes(t *testing.T) {
 		}},
 		{"String", func() ([]byte, error) { return []byte(o.String()), nil }},
 		{"json.Marshal", func() ([]byte, error) { return json.Marshal(o) }},
-		{"MakeJSON of the Object", func() ([]byte, error) { return reg.MakeJSON("all", o) }},
+		{"MakeJSON of the Object", func() ([]byte, error) { return reg.Lookup("all").MakeJSON(o) }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -266,7 +266,7 @@ func TestObjectBytes(t *testing.T) {
 		})
 	}
 	t.Run("Make of its own Object returns it", func(t *testing.T) {
-		if again, err := reg.Make("all", o); err != nil || again != o {
+		if again, err := reg.Lookup("all").Make(o); err != nil || again != o {
 			t.Errorf("Make(o) = %p, %v; want the same Object %p", again, err, o)
 		}
 	})
@@ -290,7 +290,7 @@ func TestObjectDecode(t *testing.T) {
 		"details", "}", "",
 		"kids", "$child", "",
 	)
-	o, err := reg.Make("user", map[string]any{"id": "12", "name": "ann", "born": "2001-02-03", "age": 40,
+	o, err := reg.Lookup("user").Make(map[string]any{"id": "12", "name": "ann", "born": "2001-02-03", "age": 40,
 		"kids": []any{map[string]any{"x": 1}}})
 	if err != nil {
 		t.Fatal(err)
@@ -336,7 +336,7 @@ func TestObjectDecode(t *testing.T) {
 // gives for the same bytes, but for the number fields' int64.
 func TestObjectMapMatchesJSON(t *testing.T) {
 	reg := objectRegistry(t)
-	o, err := reg.Make("all", map[string]any{"s": "x", "n": 3, "f": 2, "rl": []any{map[string]any{"x": 1}},
+	o, err := reg.Lookup("all").Make(map[string]any{"s": "x", "n": 3, "f": 2, "rl": []any{map[string]any{"x": 1}},
 		"r": map[string]any{"s": "y"}, "x": 1e300, "l": []any{}})
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 // are written. Field names are the lower-case keys of outFields.
 func outputEntity(t testing.TB) *entity.Entity {
 	reg := entity.NewRegistry()
-	reg.SetMaxDepth(8)
+	setLimit(reg, func(l *entity.Limits) { l.Depth = 8 })
 	expose(t, reg, "outchild",
 		"s", "string", "",
 		"f", "float", "",

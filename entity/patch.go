@@ -120,7 +120,13 @@ func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object,
 	if err != nil {
 		return nil, nil, err
 	}
-	return &Object{plan: e.view(dirPatch), data: data, made: run.made()}, m.touched, nil
+	o := &Object{plan: e.view(dirPatch), data: data, made: run.made()}
+	if len(e.checks) > 0 {
+		if err := e.runChecks(r, o); err != nil {
+			return nil, nil, err
+		}
+	}
+	return o, m.touched, nil
 }
 
 // decodeNumbers decodes JSON text keeping its numbers' text.

@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"context"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -33,6 +34,9 @@ type objectPlan struct {
 	in     *inputTable // the input object its nodes read: a group of the response view shares its parent's
 	dir    direction   // the view it belongs to
 	shaped bool        // a node is lazy, conditional, omitted when empty or merged: see appendShaped
+
+	// cross holds the cross-field rules of its fields (compile_cross.go).
+	cross []*crossRule
 
 	// checksUnknown: DenyUnknown judges the keys of the object it reads
 	// (an entity's, and a group's of a request view, which reads an
@@ -135,12 +139,23 @@ type node struct {
 	header string
 	nested bool
 	src    srcKind // where a request reads it (compile_view.go)
+	// crossDecls are its cross-field rules as declared (the compiler's);
+	// crossIdx is its index among the nodes its plan's cross-field rules
+	// track, or -1 (walk_cross.go).
+	crossDecls []crossDecl
+	crossIdx   int8
+
 	// patchReq: a writeonly node of a patch view that its declaration
 	// requires (the view does not: patch.go).
 	patchReq bool
 	param    string // the name its source directive gives, if any
 
 	decl *dsl.Field // the field as declared, for errors and tools
+
+	// What tools read (Field): the field's description (doc, or the
+	// comment above it in a file) and its example, written as JSON.
+	doc     string
+	example []byte
 
 	// Per-call shaping (shape.go): written only when a selection names it
 	// (lazy), only when its condition holds (nil: always), and whether
@@ -281,16 +296,20 @@ type Entity struct {
 	// decl is the declaration compiled, base the plan of every declared
 	// field (what Check, merges and extensions read), views the plan of
 	// each direction, which calls run.
-	decl       *dsl.Entity
-	base       *objectPlan
-	views      [2]*objectPlan
-	patchViews sync.Once
-	patch      [2]*objectPlan // dirPatchCurrent, dirPatch: see view
-	refs       []*node        // every reference node, for Registry.Check
+	decl  *dsl.Entity
+	base  *objectPlan
+	views [2]*objectPlan
+	refs  []*node // every reference node, for Registry.Check
+
+	// What the entity makes on first need and keeps (the merge patch's
+	// views, the compiled selections), shared by its handles (Checked).
+	cache *entityCache
+
+	// checks are the handle's request checks (Checked), run in order.
+	checks []func(ctx context.Context, o *Object) error
 
 	methods []string // HTTP methods MakeRequest accepts; empty for any
 
-	masks    maskCache  // compiled selections (shape.go)
 	merges   bool       // a plan of it merges a $ref (merge.go)
 	newFlags *flagTable // flags its rules named first, kept by Expose when it succeeds (shape.go)
 }
@@ -308,12 +327,20 @@ func (e *Entity) view(d direction) *objectPlan {
 //
 //go:noinline
 func (e *Entity) patchView(d direction) *objectPlan {
-	e.patchViews.Do(func() {
+	c := e.cache
+	c.patchOnce.Do(func() {
 		for _, pd := range [...]direction{dirPatchCurrent, dirPatch} {
-			e.patch[pd-dirPatchCurrent] = buildView(e, pd)
+			c.patch[pd-dirPatchCurrent] = buildView(e, pd)
 		}
 	})
-	return e.patch[d-dirPatchCurrent]
+	return c.patch[d-dirPatchCurrent]
+}
+
+// entityCache is what an entity makes on first need and keeps.
+type entityCache struct {
+	patchOnce sync.Once
+	patch     [2]*objectPlan // dirPatchCurrent, dirPatch: see view
+	masks     maskCache      // compiled selections (shape.go)
 }
 
 // Name returns the name the entity was exposed under.

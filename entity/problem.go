@@ -262,25 +262,6 @@ func (r *Registry) ProblemTypeBase() string {
 	return defaultProblemBase
 }
 
-// SetProblemTypeBase sets the URI reference that the "type" member of the
-// registry's problem details starts with (default "/problems/"): the type
-// of a validation failure is base+"validation", of a body that is not JSON
-// base+"invalid-json", of a 415 base+"unsupported-media-type". Set an
-// absolute URI where the problem types are documented, such as
-// "https://api.example.com/problems/"; the default is a relative reference
-// that a client resolves against the request's URI (RFC 9457 3.1.1 asks a
-// relative type to carry its full path, as it does). An empty base is the
-// default.
-func (r *Registry) SetProblemTypeBase(base string) {
-	if r == nil {
-		return
-	}
-	if base == "" {
-		base = defaultProblemBase
-	}
-	r.problemBase.Store(&base)
-}
-
 // setServerErrors sets the function the registry's problem writer hands
 // every error it answers with 500, with the id the body's "instance"
 // carries (nil: none). It is what the ServerErrors option of Configure

@@ -31,9 +31,9 @@ func TestProblemDetails(t *testing.T) {
 	ve.Fields[0].Pointer, ve.Fields[0].Code, ve.Fields[0].Params = "/name", "min", map[string]any{"min": 2}
 	ve.Fields[1].Pointer, ve.Fields[1].Code, ve.Fields[1].Params = "/password", "min", map[string]any{"min": 12}
 
-	reg.SetMaxErrors(1)
+	setLimit(reg, func(l *entity.Limits) { l.Errors = 1 })
 	_, capped := login.MakeRequest(jsonRequest(t, map[string]any{"password": "hunter2"}))
-	reg.SetMaxErrors(100)
+	setLimit(reg, func(l *entity.Limits) { l.Errors = 100 })
 	_, methodErr := login.MakeRequest(httptest.NewRequest("GET", "/", nil))
 	_, jsonAt9 := login.MakeJSON([]byte(`{"name":}`))
 	_, jsonAt0 := login.MakeJSON([]byte(`x`))
@@ -184,7 +184,7 @@ func TestProblemTypeBase(t *testing.T) {
 	}{
 		{"Write's validation error", "https://api.example.com/problems/", func(w *httptest.ResponseRecorder) { e.Write(w, jsonRequest(t, `{}`)) },
 			"https://api.example.com/problems/validation"},
-		{"Registry.Write's invalid JSON", "https://api.example.com/problems/", func(w *httptest.ResponseRecorder) { reg.Write(w, "user", []byte(`{`)) },
+		{"Registry.Write's invalid JSON", "https://api.example.com/problems/", func(w *httptest.ResponseRecorder) { reg.Lookup("user").Write(w, []byte(`{`)) },
 			"https://api.example.com/problems/invalid-json"},
 		{"Registry.WriteError's 415", "tag:example.com,2026:", func(w *httptest.ResponseRecorder) {
 			reg.WriteError(w, &entity.InputError{Status: 415, Msg: "send JSON"})
@@ -196,7 +196,7 @@ func TestProblemTypeBase(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reg.SetProblemTypeBase(tt.base)
+			reg.Configure(entity.ProblemTypeBase(tt.base))
 			rec := httptest.NewRecorder()
 			tt.write(rec)
 			if !strings.HasPrefix(rec.Body.String(), `{"type":"`+tt.want+`",`) {
@@ -275,7 +275,7 @@ func requestWith(method, ct, body string, header ...string) *http.Request {
 // its first 64 bytes: the marker placed past them is not written.
 func TestProblemsQuoteNoInput(t *testing.T) {
 	reg := entity.NewRegistry()
-	reg.SetMaxBodyBytes(1 << 10)
+	setLimit(reg, func(l *entity.Limits) { l.BodyBytes = 1 << 10 })
 	expose(t, reg, "sub", "city", "string", "req | min 3")
 	e := expose(t, reg, "item", "POST|PUT",
 		"name", "string", "req | min 3 | max 5",
@@ -457,7 +457,7 @@ func TestUnknownKeyPathCut(t *testing.T) {
 // field messages do: a request's Accept-Language, or Lang.
 func TestProblemsInJapanese(t *testing.T) {
 	reg := entity.NewRegistry()
-	reg.SetMaxBodyBytes(64)
+	setLimit(reg, func(l *entity.Limits) { l.BodyBytes = 64 })
 	e := expose(t, reg, "item", "POST", "v", "string", "req")
 	ja := func(method, ct, body string) func() *http.Request {
 		return func() *http.Request { return requestWith(method, ct, body, "Accept-Language", "ja-JP,ja;q=0.9") }
@@ -518,7 +518,7 @@ func TestProblemsInJapanese(t *testing.T) {
 	})
 	t.Run("a server error of no call, written by Write", func(t *testing.T) {
 		rec := httptest.NewRecorder()
-		reg.Write(rec, "nothing", map[string]any{}, entity.Lang("ja")) // no entity by that name
+		reg.Lookup("nothing").Write(rec, map[string]any{}, entity.Lang("ja")) // no entity by that name
 		if pb, ok := checkProblem(t, rec, 500); ok && (pb.Title != title500 || pb.Detail != detail500) {
 			t.Errorf("title %q, detail %q", pb.Title, pb.Detail)
 		}

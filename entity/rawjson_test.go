@@ -74,7 +74,7 @@ func rjRegistry(t testing.TB) *entity.Registry {
 		"n", "number", "",
 		"child", "$child", "",
 	)
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		t.Fatal(err)
 	}
 	return reg
@@ -471,7 +471,7 @@ func TestRawJSONInvalid(t *testing.T) {
 				}
 			}
 			rec := httptest.NewRecorder()
-			err := reg.Write(rec, ent, c.in)
+			err := reg.Lookup(ent).Write(rec, c.in)
 			check("Write", err)
 			if rec.Code != 400 {
 				t.Errorf("Write status %d, want 400", rec.Code)
@@ -627,7 +627,7 @@ func TestRawJSONDuplicateKeys(t *testing.T) {
 	// have.
 	t.Run("a passed-through value keeps its duplicates, and their depth", func(t *testing.T) {
 		reg := entity.NewRegistry()
-		reg.SetMaxDepth(2)
+		setLimit(reg, func(l *entity.Limits) { l.Depth = 2 })
 		e := expose(t, reg, "d", "x", "none", "")
 		if out, err := e.MakeJSON([]byte(`{"x":{"a":[],"a":1}}`)); err == nil {
 			t.Errorf("got %s, want a depth error", out)
@@ -718,7 +718,7 @@ func TestRawJSONDepth(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			reg := entity.NewRegistry()
 			if c.maxDepth > 0 {
-				reg.SetMaxDepth(c.maxDepth)
+				setLimit(reg, func(l *entity.Limits) { l.Depth = c.maxDepth })
 			}
 			e := expose(t, reg, "tree", c.decl...)
 			var decoded any
@@ -744,7 +744,7 @@ func TestRawJSONDepth(t *testing.T) {
 	}
 	t.Run("within a raised limit", func(t *testing.T) {
 		reg := entity.NewRegistry()
-		reg.SetMaxDepth(300)
+		setLimit(reg, func(l *entity.Limits) { l.Depth = 300 })
 		e := expose(t, reg, "tree", "name", "string", "", "children", "$tree", "")
 		in := rjNest(`{"name":"n","extra":[1],"children":[%s,"skip"]}`, `{"name":"leaf"}`, 100)
 		var decoded any
@@ -920,7 +920,7 @@ func TestRawJSONWrite(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rec := httptest.NewRecorder()
-			err := reg.Write(rec, c.entity, c.in)
+			err := reg.Lookup(c.entity).Write(rec, c.in)
 			if (err == nil) != (c.status == 200) {
 				t.Errorf("Write returned %v", err)
 			}

@@ -182,7 +182,7 @@ func TestReExposeConcurrent(t *testing.T) {
 	expose(t, reg, "rxusers", "limit", "number", "default 0", "list", "$rxuser", "")
 	expose(t, reg, "rxrow", "k", "string", "", "u", "$rxuser", "")
 	expose(t, reg, "rxpage", "rows", "$rxrow", "", "top", "$rxuser", "")
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		t.Fatal(err)
 	}
 	exposeSeed(t, reg)
@@ -267,9 +267,9 @@ func TestReExposeConcurrent(t *testing.T) {
 	go func() {
 		defer bg.Done()
 		for i := 0; !stop.Load(); i++ {
-			reg.SetMaxDepth(16 + i%2*48)
-			reg.SetMaxErrors(2 + i%2*98)
-			_, _ = reg.MaxDepth(), reg.MaxErrors()
+			setLimit(reg, func(l *entity.Limits) { l.Depth = 16 + i%2*48 })
+			setLimit(reg, func(l *entity.Limits) { l.Errors = 2 + i%2*98 })
+			_, _ = reg.Limits().Depth, reg.Limits().Errors
 		}
 	}()
 
@@ -329,17 +329,17 @@ func rxMake(reg *entity.Registry, s *rxShape, k int, buf []byte) ([]byte, string
 	}
 	switch k {
 	case 1:
-		o, err := reg.Make(s.ent, s.in)
+		o, err := reg.Lookup(s.ent).Make(s.in)
 		if err != nil {
 			return nil, "Make", err
 		}
 		b, err := o.MarshalJSON()
 		return b, "Make", err
 	case 2:
-		b, err := reg.AppendJSON(buf, s.ent, s.in)
+		b, err := reg.Lookup(s.ent).AppendJSON(buf, s.in)
 		return b, "AppendJSON", err
 	case 3: // raw JSON (a request reads the wire form, which differs by version)
-		o, err := reg.Make(s.ent, s.json)
+		o, err := reg.Lookup(s.ent).Make(s.json)
 		if err != nil {
 			return nil, "Make of raw JSON", err
 		}
@@ -347,7 +347,7 @@ func rxMake(reg *entity.Registry, s *rxShape, k int, buf []byte) ([]byte, string
 		return b, "Make of raw JSON", err
 	case 4:
 		rec := httptest.NewRecorder()
-		if err := reg.Write(rec, s.ent, s.in); err != nil {
+		if err := reg.Lookup(s.ent).Write(rec, s.in); err != nil {
 			return nil, "Write", err
 		}
 		if rec.Code != 200 {
@@ -355,7 +355,7 @@ func rxMake(reg *entity.Registry, s *rxShape, k int, buf []byte) ([]byte, string
 		}
 		return rec.Body.Bytes(), "Write", nil
 	}
-	b, err := reg.MakeJSON(s.ent, s.in)
+	b, err := reg.Lookup(s.ent).MakeJSON(s.in)
 	return b, "MakeJSON", err
 }
 
@@ -363,7 +363,7 @@ func rxMake(reg *entity.Registry, s *rxShape, k int, buf []byte) ([]byte, string
 // errors name the output paths of one version.
 func rxCheckFailing(t *testing.T, reg *entity.Registry, in any) {
 	t.Helper()
-	_, err := reg.MakeJSON("rxusers", in)
+	_, err := reg.Lookup("rxusers").MakeJSON(in)
 	var ve *entity.ValidationError
 	if !errors.As(err, &ve) {
 		t.Errorf("failing input: %v", err)
@@ -508,7 +508,7 @@ func TestObjectAfterReExpose(t *testing.T) {
 				}
 			})
 			noPanic(t, "making it again", func() {
-				if _, err := reg.MakeJSON("p", o); err != nil {
+				if _, err := reg.Lookup("p").MakeJSON(o); err != nil {
 					t.Logf("MakeJSON of the old Object: %v", err)
 				}
 				q := expose(t, reg, "q", "c", "$c", "")

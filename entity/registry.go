@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/suggest"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -64,76 +65,6 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 	c := configOf(opts)
 	r.apply(&c)
 	return r
-}
-
-// MaxOutputBytes returns Limits().OutputBytes.
-func (r *Registry) MaxOutputBytes() int64 { return r.lim().OutputBytes }
-
-// SetMaxOutputBytes sets Limits().OutputBytes; values below 1 are taken as
-// 1.
-func (r *Registry) SetMaxOutputBytes(n int64) {
-	if r != nil {
-		r.setLimits(func(l *Limits) { l.OutputBytes = min(max(n, 1), maxOutputLimit) })
-	}
-}
-
-// RequestOutputRatio returns Limits().RequestOutputRatio.
-func (r *Registry) RequestOutputRatio() int64 { return r.lim().RequestOutputRatio }
-
-// SetRequestOutputRatio sets Limits().RequestOutputRatio; values below 1
-// are taken as 1.
-func (r *Registry) SetRequestOutputRatio(k int64) {
-	if r != nil {
-		r.setLimits(func(l *Limits) { l.RequestOutputRatio = max(k, 1) })
-	}
-}
-
-// MaxErrors returns Limits().Errors.
-func (r *Registry) MaxErrors() int { return r.lim().Errors }
-
-// SetMaxErrors sets Limits().Errors; values below 1 are taken as 1.
-func (r *Registry) SetMaxErrors(n int) {
-	if r != nil {
-		r.setLimits(func(l *Limits) { l.Errors = max(n, 1) })
-	}
-}
-
-// MaxBodyBytes returns Limits().BodyBytes.
-func (r *Registry) MaxBodyBytes() int64 { return r.lim().BodyBytes }
-
-// SetMaxBodyBytes sets Limits().BodyBytes; values below 0 are taken as 0
-// (no body is read).
-func (r *Registry) SetMaxBodyBytes(n int64) {
-	if r != nil {
-		r.setLimits(func(l *Limits) { l.BodyBytes = max(n, 0) })
-	}
-}
-
-// MaxDepth returns Limits().Depth.
-func (r *Registry) MaxDepth() int { return r.lim().Depth }
-
-// SetMaxDepth sets Limits().Depth; values below 1 are taken as 1, values
-// above 10000 as 10000.
-func (r *Registry) SetMaxDepth(n int) {
-	if r != nil {
-		r.setLimits(func(l *Limits) { l.Depth = min(max(n, 1), maxDepthLimit) })
-	}
-}
-
-// KeyCase returns the style the registry writes output keys in (see
-// KeyCase); a nil registry's is AsDeclared.
-func (r *Registry) KeyCase() KeyCaseStyle {
-	if r == nil {
-		return AsDeclared
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.keyCase
-}
-
-// SetKeyCase is Configure(KeyCase(style)).
-func (r *Registry) SetKeyCase(style KeyCaseStyle) error {
-	return r.configure(&registryConfig{keyCase: &style}, "SetKeyCase", "SetKeyCase(%v)")
 }
 
 // Rules returns the registry's rule set. Rules registered in it may be used
@@ -377,9 +308,6 @@ func (r *Registry) Verify() error {
 	return errs.Err()
 }
 
-// Check is Verify.
-func (r *Registry) Check() error { return r.Verify() }
-
 // checkEntities reports, for Verify and LoadFS, the references of es that
 // name no entity, the bare defaults on references that fail, the merges
 // that write a key twice and the flags not declared.
@@ -389,7 +317,8 @@ func checkEntities(es []*Entity) dsl.ErrorList {
 		e       *Entity
 		request bool
 	}
-	probed := map[probe]error{} // each entity is made from {} once a direction
+	probed := map[probe]error{}       // each entity is made from {} once a direction
+	names := map[*Registry][]string{} // the entities a misspelt $ref may have meant
 	for _, e := range es {
 		e.checkFlags(&errs)
 		e.checkMergesOf(&errs)
@@ -398,7 +327,14 @@ func checkEntities(es []*Entity) dsl.ErrorList {
 			pos := n.decl.Pos // the field's place, in triples or in a file
 			pos.Part, pos.Offset = dsl.PartType, -1
 			if target == nil {
-				errs.Add(dsl.NewError(e.name, n.decl, pos, fmt.Sprintf("$%s names no entity", n.ref.name)))
+				if names[e.reg] == nil {
+					names[e.reg] = e.reg.Names()
+				}
+				if n.decl.TypePos != (dsl.Pos{}) { // zero in a declaration built by hand
+					pos = n.decl.TypePos
+				}
+				hint := suggest.DidYouMean(n.ref.name, names[e.reg], func(s string) string { return "$" + s })
+				errs.Add(dsl.NewError(e.name, n.decl, pos, fmt.Sprintf("$%s names no entity%s", n.ref.name, hint)))
 				continue
 			}
 			if !n.refDefault {
@@ -469,51 +405,13 @@ func (r *Registry) entity(name string) (*Entity, error) {
 	return nil, fmt.Errorf("%w: %q is not exposed", ErrUnknownEntity, name)
 }
 
-// Make makes v with the entity named. See Entity.Make.
-func (r *Registry) Make(name string, v any, opts ...Option) (*Object, error) {
-	e, err := r.entity(name)
-	if err != nil {
-		return nil, err
+// KeyCase returns the style the registry writes output keys in (see
+// KeyCase); a nil registry's is AsDeclared.
+func (r *Registry) KeyCase() KeyCaseStyle {
+	if r == nil {
+		return AsDeclared
 	}
-	return e.Make(v, opts...)
-}
-
-// MakeList makes each object of v with the entity named. See
-// Entity.MakeList.
-func (r *Registry) MakeList(name string, v any, opts ...Option) ([]*Object, error) {
-	e, err := r.entity(name)
-	if err != nil {
-		return nil, err
-	}
-	return e.MakeList(v, opts...)
-}
-
-// MakeJSON makes v with the entity named and returns its JSON. See
-// Entity.MakeJSON.
-func (r *Registry) MakeJSON(name string, v any, opts ...Option) ([]byte, error) {
-	e, err := r.entity(name)
-	if err != nil {
-		return nil, err
-	}
-	return e.MakeJSON(v, opts...)
-}
-
-// AppendJSON makes v with the entity named and appends its JSON to dst.
-// See Entity.AppendJSON.
-func (r *Registry) AppendJSON(dst []byte, name string, v any, opts ...Option) ([]byte, error) {
-	e, err := r.entity(name)
-	if err != nil {
-		return dst, err
-	}
-	return e.AppendJSON(dst, v, opts...)
-}
-
-// Bind reads the request r with the entity named and stores the values it
-// made in dst. See Entity.Bind.
-func (r *Registry) Bind(name string, req *http.Request, dst any, opts ...Option) error {
-	e, err := r.entity(name)
-	if err != nil {
-		return err
-	}
-	return e.Bind(req, dst, opts...)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.keyCase
 }

@@ -29,7 +29,7 @@ func TestConcurrentRegistry(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				out, err := reg.MakeJSON(name, map[string]any{"r": map[string]any{"v": i}})
+				out, err := reg.Lookup(name).MakeJSON(map[string]any{"r": map[string]any{"v": i}})
 				if err != nil {
 					t.Error(err)
 					return
@@ -39,7 +39,7 @@ func TestConcurrentRegistry(t *testing.T) {
 					return
 				}
 				_ = reg.Lookup(name)
-				_ = reg.Check()
+				_ = reg.Verify()
 			}
 		}()
 	}
@@ -78,11 +78,11 @@ func TestPackageLevel(t *testing.T) {
 		"list", "$"+user, "",
 		"more", "$"+missing, "",
 	)
-	if err := entity.Check(); err == nil || !strings.Contains(err.Error(), missing) && !checkLists(err, missing) {
+	if err := entity.Verify(); err == nil || !strings.Contains(err.Error(), missing) && !checkLists(err, missing) {
 		t.Errorf("Check() = %v, want it to name $%s", err, missing)
 	}
 	entity.MustExpose(missing, "x", "number", "")
-	if err := entity.Check(); err != nil && checkLists(err, missing) {
+	if err := entity.Verify(); err != nil && checkLists(err, missing) {
 		t.Errorf("Check() after declaring %s = %v", missing, err)
 	}
 
@@ -101,7 +101,7 @@ func TestPackageLevel(t *testing.T) {
 	if b, _ := obj.MarshalJSON(); string(b) != want {
 		t.Errorf("Make + MarshalJSON: got %s", b)
 	}
-	dst, err := entity.AppendJSON([]byte("x="), users, seedUsers())
+	dst, err := entity.Lookup(users).AppendJSON([]byte("x="), seedUsers())
 	if err != nil || string(dst) != "x="+want {
 		t.Errorf("AppendJSON = %s, %v", dst, err)
 	}
@@ -142,13 +142,13 @@ func TestUnknownEntity(t *testing.T) {
 	if entity.Lookup("apitest.never.declared") != nil {
 		t.Errorf("package Lookup of an unknown name is not nil")
 	}
-	if _, err := reg.Make("nope", map[string]any{}); !errors.Is(err, entity.ErrUnknownEntity) {
+	if _, err := reg.Lookup("nope").Make(map[string]any{}); !errors.Is(err, entity.ErrUnknownEntity) {
 		t.Errorf("Make: %v, want ErrUnknownEntity", err)
 	}
-	if b, err := reg.MakeJSON("nope", map[string]any{}); b != nil || !errors.Is(err, entity.ErrUnknownEntity) {
+	if b, err := reg.Lookup("nope").MakeJSON(map[string]any{}); b != nil || !errors.Is(err, entity.ErrUnknownEntity) {
 		t.Errorf("MakeJSON: %q, %v, want nil, ErrUnknownEntity", b, err)
 	}
-	if b, err := reg.AppendJSON([]byte("keep"), "nope", map[string]any{}); string(b) != "keep" || !errors.Is(err, entity.ErrUnknownEntity) {
+	if b, err := reg.Lookup("nope").AppendJSON([]byte("keep"), map[string]any{}); string(b) != "keep" || !errors.Is(err, entity.ErrUnknownEntity) {
 		t.Errorf("AppendJSON: %q, %v, want dst unchanged, ErrUnknownEntity", b, err)
 	}
 	if _, err := entity.Make("apitest.never.declared", nil); !errors.Is(err, entity.ErrUnknownEntity) {
@@ -157,7 +157,7 @@ func TestUnknownEntity(t *testing.T) {
 	if _, err := entity.MakeJSON("apitest.never.declared", nil); !errors.Is(err, entity.ErrUnknownEntity) {
 		t.Errorf("entity.MakeJSON: %v", err)
 	}
-	if _, err := reg.MakeJSON("nope", nil); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+	if _, err := entity.MakeJSON("apitest.never.declared", nil); err == nil || !strings.Contains(err.Error(), `"apitest.never.declared"`) {
 		t.Errorf("error %v does not name the entity", err)
 	}
 }

@@ -82,22 +82,6 @@ func values(n *node, vs []string) raw {
 	return raw{kind: rawStr, s: vs[0]}
 }
 
-// MakeRequest makes the request r with the entity named. See
-// Entity.MakeRequest.
-func (reg *Registry) MakeRequest(name string, r *http.Request, opts ...Option) (*Object, error) {
-	e, err := reg.entity(name)
-	if err != nil {
-		return nil, err
-	}
-	return e.MakeRequest(r, opts...)
-}
-
-// MakeRequest makes the request r with the entity named in the Default
-// registry.
-func MakeRequest(name string, r *http.Request, opts ...Option) (*Object, error) {
-	return Default.MakeRequest(name, r, opts...)
-}
-
 // MakeRequest reads the entity's fields from an HTTP request and makes
 // them, as Make does, with strict conversions (see Strict; Lax turns them
 // off). Sources, later ones winning a clash: the query string; form values
@@ -153,7 +137,13 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err er
 		if err != nil {
 			return nil, err
 		}
-		return &Object{plan: e.views[dirRequest], data: b, made: run.made()}, nil
+		o := &Object{plan: e.views[dirRequest], data: b, made: run.made()}
+		if len(e.checks) > 0 {
+			if err := e.runChecks(nil, o); err != nil {
+				return nil, err
+			}
+		}
+		return o, nil
 	}
 	if len(e.methods) > 0 && !slices.Contains(e.methods, r.Method) &&
 		!(r.Method == http.MethodHead && slices.Contains(e.methods, http.MethodGet)) { // as net/http's mux: GET serves HEAD
@@ -178,21 +168,20 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err er
 	}
 	run.request, run.reqBody = true, src.body
 	run.maxOut = int(min(e.reg.requestOutputLimit(bodyLen), maxOutputLimit))
-	bp := bufPool.Get().(*[]byte)
-	run.base = 0
-	b := run.appendObject((*bp)[:0], p, &source{req: src}, e.reg.MaxDepth()-1)
-	if len(b) > run.maxOut {
-		run.tooLarge()
-	}
-	err = run.err()
+	data, err := run.walkCopy(e, src)
 	if errors.Is(err, ErrTooLarge) {
 		err = requestTooLarge(err, run.maxOut)
 	}
-	data, err := copyOut(bp, b, err)
 	if err != nil {
 		return nil, err
 	}
-	return &Object{plan: p, data: data, made: run.made()}, nil
+	o := &Object{plan: p, data: data, made: run.made()}
+	if len(e.checks) > 0 {
+		if err := e.runChecks(r, o); err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
 }
 
 // readRequestBody reads r's body into src, as its Content-Type says, and
@@ -201,7 +190,7 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 	if r.Body == nil || r.Body == http.NoBody {
 		return 0, nil
 	}
-	limit := run.ent.reg.MaxBodyBytes()
+	limit := run.ent.reg.lim().BodyBytes
 	ct := r.Header.Get("Content-Type")
 	mt, _, _ := mime.ParseMediaType(ct) // a bad parameter gives the type and an error
 	switch {

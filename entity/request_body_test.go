@@ -36,7 +36,7 @@ func TestRequestBodyLength(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			reg := entity.NewRegistry()
-			reg.SetMaxBodyBytes(c.limit)
+			setLimit(reg, func(l *entity.Limits) { l.BodyBytes = c.limit })
 			e := expose(t, reg, "user", "name", "string", "req")
 			var rd io.Reader = strings.NewReader(body)
 			if c.wantErr == http.StatusBadRequest {

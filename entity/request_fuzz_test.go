@@ -51,7 +51,7 @@ func FuzzMakeRequest(f *testing.F) {
 		f.Add(s.method, s.query, s.ct, s.rawCT, []byte(s.body), s.hname, s.hval)
 	}
 	reg := entity.NewRegistry()
-	reg.SetMaxBodyBytes(256)
+	setLimit(reg, func(l *entity.Limits) { l.BodyBytes = 256 })
 	expose(f, reg, "rqkid", "n", "string", "req | max 5")
 	post := expose(f, reg, "rqpost", "POST|PUT",
 		"name", "string", "req | max 20",

@@ -165,7 +165,7 @@ func TestMakeRequestSources(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			obj, err := reg.MakeRequest("search", c.r)
+			obj, err := reg.Lookup("search").MakeRequest(c.r)
 			if err != nil {
 				t.Fatalf("MakeRequest: %v", err)
 			}
@@ -248,8 +248,8 @@ func TestMakeRequestEntryPoints(t *testing.T) {
 		name string
 		make func(*http.Request) (*entity.Object, error)
 	}{
-		{"package", func(r *http.Request) (*entity.Object, error) { return entity.MakeRequest(name, r) }},
-		{"Registry", func(r *http.Request) (*entity.Object, error) { return reg.MakeRequest(name, r) }},
+		{"package", func(r *http.Request) (*entity.Object, error) { return entity.Lookup(name).MakeRequest(r) }},
+		{"Registry", func(r *http.Request) (*entity.Object, error) { return reg.Lookup(name).MakeRequest(r) }},
 		{"Entity", func(r *http.Request) (*entity.Object, error) { return local.MakeRequest(r) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -267,7 +267,7 @@ func TestMakeRequestEntryPoints(t *testing.T) {
 		})
 	}
 	t.Run("unknown entity", func(t *testing.T) {
-		_, err := reg.MakeRequest("entity_test.nope", newReq())
+		_, err := reg.Lookup("entity_test.nope").MakeRequest(newReq())
 		if !errors.Is(err, entity.ErrUnknownEntity) {
 			t.Errorf("got %v, want ErrUnknownEntity", err)
 		}
@@ -280,7 +280,7 @@ func TestMakeRequestEntryPoints(t *testing.T) {
 // JSON body.
 func TestMakeRequestErrors(t *testing.T) {
 	reg := rqRegistry(t)
-	reg.SetMaxBodyBytes(64)
+	setLimit(reg, func(l *entity.Limits) { l.BodyBytes = 64 })
 	big := `{"name":"` + strings.Repeat("x", 100) + `"}`
 	bigForm := "name=" + strings.Repeat("x", 100)
 	bigMP, bigMPType := rqMultipart(t, "name", strings.Repeat("x", 100))
@@ -330,7 +330,7 @@ func TestMakeRequestErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			obj, err := reg.MakeRequest(c.entity, c.r)
+			obj, err := reg.Lookup(c.entity).MakeRequest(c.r)
 			if err == nil {
 				t.Fatalf("MakeRequest succeeded: %v", obj)
 			}
@@ -378,18 +378,18 @@ func TestMakeRequestErrors(t *testing.T) {
 		if len(atLimit) != 64 {
 			t.Fatalf("bad case: %d bytes", len(atLimit))
 		}
-		_, err := reg.MakeRequest("newuser", rqRequest("POST", "/", "application/json", atLimit))
+		_, err := reg.Lookup("newuser").MakeRequest(rqRequest("POST", "/", "application/json", atLimit))
 		if errors.Is(err, entity.ErrBodyTooLarge) {
 			t.Errorf("a body of exactly the limit: %v", err)
 		}
 	})
 	t.Run("the default limit is 1 MiB", func(t *testing.T) {
 		reg := rqRegistry(t)
-		if n := reg.MaxBodyBytes(); n != 1<<20 {
+		if n := reg.Limits().BodyBytes; n != 1<<20 {
 			t.Errorf("MaxBodyBytes() = %d, want %d", n, 1<<20)
 		}
 		body := `{"name":"ab","mail":"a@b.co","pad":"` + strings.Repeat("x", 1<<20) + `"}`
-		_, err := reg.MakeRequest("newuser", rqRequest("POST", "/", "application/json", body))
+		_, err := reg.Lookup("newuser").MakeRequest(rqRequest("POST", "/", "application/json", body))
 		if !errors.Is(err, entity.ErrBodyTooLarge) {
 			t.Errorf("a body over 1 MiB: %v, want ErrBodyTooLarge", err)
 		}
@@ -397,7 +397,7 @@ func TestMakeRequestErrors(t *testing.T) {
 	t.Run("a body that cannot be read", func(t *testing.T) {
 		r := httptest.NewRequest("POST", "/", io.MultiReader(strings.NewReader(`{"na`), errReader{}))
 		r.Header.Set("Content-Type", "application/json")
-		_, err := reg.MakeRequest("newuser", r)
+		_, err := reg.Lookup("newuser").MakeRequest(r)
 		var ie *entity.InputError
 		if !errors.As(err, &ie) || ie.StatusCode() != 400 {
 			t.Errorf("got %v, want a 400 InputError", err)
@@ -415,7 +415,7 @@ func (errReader) Read([]byte) (int, error) { return 0, errors.New("connection re
 // field error, 405 with Allow, 413.
 func TestMakeRequestHandler(t *testing.T) {
 	reg := rqRegistry(t)
-	reg.SetMaxBodyBytes(256)
+	setLimit(reg, func(l *entity.Limits) { l.BodyBytes = 256 })
 	newUser := reg.Lookup("newuser")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		obj, err := newUser.MakeRequest(r)
@@ -489,7 +489,7 @@ func TestMakeRequestHandler(t *testing.T) {
 // MakeRequest reads a declaration's fields from the query string, a form or
 // JSON body, and X- headers; a declaration may start with the methods it
 // accepts.
-func ExampleRegistry_MakeRequest() {
+func ExampleEntity_MakeRequest_sources() {
 	reg := entity.NewRegistry()
 	reg.MustExpose("newuser", "POST",
 		"name", "string", "req",
@@ -501,10 +501,10 @@ func ExampleRegistry_MakeRequest() {
 	r := httptest.NewRequest("POST", "/users?age=1", strings.NewReader(`{"name":"Ann","age":"30","tags":["a","b"]}`))
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("X-Request-Id", "r-42")
-	obj, err := reg.MakeRequest("newuser", r)
+	obj, err := reg.Lookup("newuser").MakeRequest(r)
 	fmt.Println(obj, err)
 
-	_, err = reg.MakeRequest("newuser", httptest.NewRequest("GET", "/users", nil))
+	_, err = reg.Lookup("newuser").MakeRequest(httptest.NewRequest("GET", "/users", nil))
 	rec := httptest.NewRecorder()
 	entity.WriteError(rec, err)
 	fmt.Println(rec.Code, rec.Header().Get("Allow"), rec.Body)
@@ -567,7 +567,7 @@ func TestMakeRequestWithoutURL(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o, err := reg.MakeRequest(tt.entity, tt.r())
+			o, err := reg.Lookup(tt.entity).MakeRequest(tt.r())
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
 					t.Fatalf("MakeRequest: %v, want %s", err, tt.wantErr)

@@ -578,7 +578,7 @@ func TestEveryFieldReported(t *testing.T) {
 	for range 20 {
 		list = append(list, map[string]any{"mail": "bad"})
 	}
-	_, err := reg.MakeJSON("users", map[string]any{"list": list})
+	_, err := reg.Lookup("users").MakeJSON(map[string]any{"list": list})
 	fields := fieldErrors(t, err)
 	if len(fields) != 40 {
 		t.Errorf("got %d field errors, want 40 (name and mail of 20 users)", len(fields))

@@ -32,7 +32,7 @@ func exposeSeed(t testing.TB, reg *entity.Registry) {
 		"limit", "number", "default 0",
 		"list", "$user", "",
 	)
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -40,7 +40,7 @@ func exposeSeed(t testing.TB, reg *entity.Registry) {
 func TestSeed(t *testing.T) {
 	reg := entity.NewRegistry()
 	exposeSeed(t, reg)
-	out, err := reg.MakeJSON("users", seedUsers())
+	out, err := reg.Lookup("users").MakeJSON(seedUsers())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestSeed(t *testing.T) {
 	if len(out) != 227 {
 		t.Errorf("len = %d, want the seed's Document Length 227", len(out))
 	}
-	obj, err := reg.Make("users", seedUsers())
+	obj, err := reg.Lookup("users").Make(seedUsers())
 	if err != nil {
 		t.Fatal(err)
 	}

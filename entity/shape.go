@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/expose-go/expose/dsl"
 )
 
 // This file holds per-call shaping: which of an entity's fields one call
@@ -163,19 +165,14 @@ func (r *Registry) DeclareFlags(names ...string) error {
 	return nil
 }
 
-// DeclaredFlags returns the registry's declared flags, sorted.
-func (r *Registry) DeclaredFlags() []string {
-	if r == nil {
-		return nil
-	}
-	t := r.flags.Load()
+// declaredNames returns the names of the declared flags, by bit.
+func (t *flagTable) declaredNames() []string {
 	var out []string
 	for b, name := range t.list() {
 		if t.declared&(1<<b) != 0 {
 			out = append(out, name)
 		}
 	}
-	slices.Sort(out)
 	return out
 }
 
@@ -386,12 +383,12 @@ func (r *run) shape(e *Entity, opts []Option) {
 		}
 	}
 	part('F', string(fl[:]))
-	m := e.masks.lookup(e, key)
+	m := e.cache.masks.lookup(e, key)
 	if m == nil {
 		var err error
 		sel := selectionOf(opts)
 		sel.flags, sel.ver, sel.dir = r.flags, r.ver, r.dir
-		if m, err = e.masks.compile(e, key, sel); err != nil {
+		if m, err = e.cache.masks.compile(e, key, sel); err != nil {
 			r.stopWith(err)
 			return
 		}
@@ -485,13 +482,6 @@ type maskCache struct {
 
 // maxCachedMasks is how many selections an entity keeps compiled.
 const maxCachedMasks = 256
-
-// maxSpecLen is the longest Select spec read, and maxSpecDepth the deepest
-// nesting of its parentheses and steps.
-const (
-	maxSpecLen   = 4096
-	maxSpecDepth = 64
-)
 
 // lookup returns the compiled selection cached under key, if it is still
 // fresh.
@@ -616,12 +606,9 @@ func (mb *maskBuilder) build(sel selection) (*building, error) {
 	var root *building
 	switch {
 	case sel.hasSpec:
-		if len(sel.spec) > maxSpecLen {
-			return nil, mb.specError(sel.spec, selErr{maxSpecLen, "problem.fields.too-long", map[string]any{"max": int64(maxSpecLen)}})
-		}
-		terms, serr := parseSpec(sel.spec)
-		if serr != nil {
-			return nil, mb.specError(sel.spec, *serr)
+		terms, err := dsl.ParseSelection(sel.spec)
+		if err != nil {
+			return nil, mb.specError(sel.spec, selectionError(err))
 		}
 		root = newBuilding(e.view(mb.dir), false)
 		if serr := mb.select1(root, terms); serr != nil {
@@ -652,106 +639,29 @@ func (mb *maskBuilder) specError(spec string, se selErr) error {
 	return newInputError(ErrInvalidFields, se.key, params)
 }
 
-// term is one comma-separated part of a Select spec: a path of names and
-// an optional parenthesised sub-selection.
-type term struct {
-	path   []specName
-	sub    []term
-	hasSub bool
-}
-
-type specName struct {
-	name string
-	off  int
-}
-
-// parseSpec parses a Select spec: terms separated by commas, each a path
-// of names separated by slashes, optionally followed by a parenthesised
-// list of terms.
-func parseSpec(s string) ([]term, *selErr) {
-	p := specParser{s: s}
-	terms, err := p.list(0)
-	if err == nil && p.i < len(s) {
-		err = &selErr{p.i, "problem.fields.after", nil}
-		if s[p.i] == ')' {
-			err.key = "problem.fields.close"
-		}
+// selectionError returns the selErr of an error of dsl.ParseSelection:
+// its code names its text in the catalogs.
+func selectionError(err error) selErr {
+	se, ok := err.(*dsl.SelectionError)
+	if !ok {
+		return selErr{0, "problem.fields.name", nil}
 	}
-	return terms, err
-}
-
-type specParser struct {
-	s string
-	i int
-}
-
-func (p *specParser) list(depth int) ([]term, *selErr) {
-	if depth > maxSpecDepth {
-		return nil, &selErr{p.i, "problem.fields.deep", map[string]any{"max": int64(maxSpecDepth)}}
+	e := selErr{off: se.Offset, key: "problem.fields." + se.Code}
+	switch se.Code {
+	case "too-long":
+		e.params = map[string]any{"max": int64(dsl.MaxSelectionLen)}
+	case "deep":
+		e.params = map[string]any{"max": int64(dsl.MaxSelectionDepth)}
+	case "unclosed":
+		e.params = map[string]any{"open": int64(se.Open)}
 	}
-	var terms []term
-	for {
-		var t term
-		for {
-			nm, err := p.name()
-			if err != nil {
-				return nil, err
-			}
-			t.path = append(t.path, nm)
-			if len(t.path)+depth > maxSpecDepth {
-				return nil, &selErr{nm.off, "problem.fields.deep", map[string]any{"max": int64(maxSpecDepth)}}
-			}
-			if p.i < len(p.s) && p.s[p.i] == '/' {
-				p.i++
-				continue
-			}
-			break
-		}
-		if p.i < len(p.s) && p.s[p.i] == '(' {
-			open := p.i
-			p.i++
-			sub, err := p.list(depth + len(t.path))
-			if err != nil {
-				return nil, err
-			}
-			if p.i >= len(p.s) || p.s[p.i] != ')' {
-				return nil, &selErr{p.i, "problem.fields.unclosed", map[string]any{"open": int64(open)}}
-			}
-			p.i++
-			t.sub, t.hasSub = sub, true
-			for p.i < len(p.s) && p.s[p.i] == ' ' {
-				p.i++
-			}
-		}
-		terms = append(terms, t)
-		if p.i < len(p.s) && p.s[p.i] == ',' {
-			p.i++
-			continue
-		}
-		return terms, nil
-	}
-}
-
-// name reads one name: bytes up to , / ( or ), spaces around it ignored.
-func (p *specParser) name() (specName, *selErr) {
-	for p.i < len(p.s) && p.s[p.i] == ' ' {
-		p.i++
-	}
-	start := p.i
-	for p.i < len(p.s) && !strings.ContainsRune(",/()", rune(p.s[p.i])) {
-		p.i++
-	}
-	name := strings.TrimRight(p.s[start:p.i], " ")
-	if name == "" {
-		return specName{}, &selErr{p.i, "problem.fields.name", nil}
-	}
-	return specName{name, start}, nil
+	return e
 }
 
 // select1 applies Select terms to a mask.
-func (mb *maskBuilder) select1(b *building, terms []term) *selErr {
+func (mb *maskBuilder) select1(b *building, terms []dsl.Term) *selErr {
 	for _, t := range terms {
-		if err := mb.selectTerm(b, t.path, t); err != nil {
+		if err := mb.selectTerm(b, t.Path, t); err != nil {
 			return err
 		}
 	}
@@ -759,22 +669,22 @@ func (mb *maskBuilder) select1(b *building, terms []term) *selErr {
 }
 
 // selectTerm applies the rest of a term's path to b.
-func (mb *maskBuilder) selectTerm(b *building, path []specName, t term) *selErr {
+func (mb *maskBuilder) selectTerm(b *building, path []dsl.Step, t dsl.Term) *selErr {
 	nm, last := path[0], len(path) == 1
-	if nm.name == "*" {
-		if !last || t.hasSub {
-			return &selErr{nm.off, "problem.fields.star", nil}
+	if nm.Name == "*" {
+		if !last || t.Sub != nil {
+			return &selErr{nm.Offset, "problem.fields.star", nil}
 		}
 		mb.all(b)
 		return nil
 	}
-	idx := slices.DeleteFunc(b.plan.named(nm.name), func(i int) bool { return !mb.visible(b.plan.nodes[i]) })
+	idx := slices.DeleteFunc(b.plan.named(nm.Name), func(i int) bool { return !mb.visible(b.plan.nodes[i]) })
 	if len(idx) == 0 {
-		if i := mb.mergedWith(b.plan, nm.name, mb.visible, 0); i >= 0 { // a key a merged $ref writes here
+		if i := mb.mergedWith(b.plan, nm.Name, mb.visible, 0); i >= 0 { // a key a merged $ref writes here
 			sub, _ := mb.child(b, i, b.entry(i))
 			return mb.selectTerm(sub, path, t)
 		}
-		return &selErr{nm.off, "problem.fields.unknown", map[string]any{"names": b.plan.outNames(mb.visible)}}
+		return &selErr{nm.Offset, "problem.fields.unknown", map[string]any{"names": b.plan.outNames(mb.visible)}}
 	}
 	// Fields sharing the key by version range: each that has fields takes
 	// the sub-selection (one building for those of one plan, so that a
@@ -786,7 +696,7 @@ func (mb *maskBuilder) selectTerm(b *building, path []specName, t term) *selErr 
 	for _, i := range idx {
 		n := b.plan.nodes[i]
 		be := b.entry(i)
-		if last && !t.hasSub {
+		if last && !(t.Sub != nil) {
 			if be.sub != nil {
 				mb.all(be.sub) // written whole: all of it, and what was named in it
 			}
@@ -797,10 +707,10 @@ func (mb *maskBuilder) selectTerm(b *building, path []specName, t term) *selErr 
 		sub, err := mb.child(b, i, be)
 		switch {
 		case err != "":
-			return &selErr{nm.off, "problem.fields.none", nil} // err names the field: the server's words
+			return &selErr{nm.Offset, "problem.fields.none", nil} // err names the field: the server's words
 		case sub == nil:
 			if noFields == nil {
-				noFields = &selErr{nm.off, "problem.fields.scalar", map[string]any{"type": n.typ.String()}}
+				noFields = &selErr{nm.Offset, "problem.fields.scalar", map[string]any{"type": n.typ.String()}}
 			}
 			continue
 		case slices.Contains(done, sub):
@@ -811,7 +721,7 @@ func (mb *maskBuilder) selectTerm(b *building, path []specName, t term) *selErr 
 		applied = true
 		var serr *selErr
 		if last {
-			serr = mb.select1(sub, t.sub)
+			serr = mb.select1(sub, t.Sub)
 		} else {
 			serr = mb.selectTerm(sub, path[1:], t)
 		}
@@ -1015,7 +925,7 @@ func (mb *maskBuilder) exceptPath(b *building, path string) error {
 // mergedWith returns the index of the merged $ref node of p whose entity
 // writes key out into p's object (through its own merges too), or -1.
 func (mb *maskBuilder) mergedWith(p *objectPlan, out string, show func(*node) bool, depth int) int {
-	if depth > maxSpecDepth {
+	if depth > dsl.MaxSelectionDepth {
 		return -1
 	}
 	for i, n := range p.nodes {
@@ -1080,4 +990,20 @@ func (r *run) made() *objectMade {
 		return nil
 	}
 	return &objectMade{ver: r.ver, flags: r.flags}
+}
+
+// DeclaredFlags returns the registry's declared flags, sorted.
+func (r *Registry) DeclaredFlags() []string {
+	if r == nil {
+		return nil
+	}
+	t := r.flags.Load()
+	var out []string
+	for b, name := range t.list() {
+		if t.declared&(1<<b) != 0 {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -49,7 +49,7 @@ func shapeRegistry(t testing.TB) *entity.Registry {
 		"list", "$user", "",
 		"audit", "$user", "if 'admin' | lazy",
 	)
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		t.Fatal(err)
 	}
 	return reg
@@ -416,7 +416,7 @@ func TestFlagDeclarations(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Expose: %v", err)
 			}
-			err = reg.Check()
+			err = reg.Verify()
 			if tt.check == "" && err != nil || tt.check != "" && (err == nil || !strings.Contains(err.Error(), tt.check)) {
 				t.Fatalf("Check: %v, want %q", err, tt.check)
 			}

@@ -118,7 +118,7 @@ func stRegistry(t testing.TB) *entity.Registry {
 		"pets", "$pet", "",
 	)
 	expose(t, reg, "tree", "name", "string", "", "children", "$tree", "")
-	if err := reg.Check(); err != nil {
+	if err := reg.Verify(); err != nil {
 		t.Fatal(err)
 	}
 	return reg
@@ -644,7 +644,7 @@ func TestStructConcurrent(t *testing.T) {
 			for i := range 50 {
 				in := inputs[(g+i)%len(inputs)]
 				for _, name := range []string{"person"} {
-					out, err := reg.MakeJSON(name, in)
+					out, err := reg.Lookup(name).MakeJSON(in)
 					if err != nil {
 						t.Errorf("%s: %v", name, err)
 						return

@@ -123,7 +123,7 @@ func TestTypedListFields(t *testing.T) {
 // its length.
 func TestTypedListOutputLimit(t *testing.T) {
 	reg := entity.NewRegistry()
-	reg.SetMaxOutputBytes(1 << 20)
+	setLimit(reg, func(l *entity.Limits) { l.OutputBytes = 1 << 20 })
 	e := expose(t, reg, "t", "tags", "[]string", "")
 	long := strings.Repeat("x", 5000)
 	for _, n := range []int{12_500, 25_000, 50_000} {

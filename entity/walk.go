@@ -104,7 +104,7 @@ type run struct {
 func (r *run) init(e *Entity, opts []Option) {
 	r.ent = e
 	r.elem = -1
-	r.maxOut = int(min(e.reg.MaxOutputBytes(), maxOutputLimit))
+	r.maxOut = int(min(e.reg.lim().OutputBytes, maxOutputLimit))
 	if e.slot != nil {
 		r.pin(e.slot, e) // recursive references see this very entity
 	}
@@ -175,7 +175,7 @@ const (
 // appendTop writes v, an object or a list of objects, made with e.
 func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 	r.base = len(dst)
-	depth := e.reg.MaxDepth()
+	depth := e.reg.lim().Depth
 	if m, ok := v.(map[string]any); ok && m != nil && r.top != topList { // the common case first
 		dst = r.appendObject(dst, e.view(r.dir), &source{ma: m}, depth-1)
 	} else {
@@ -195,6 +195,8 @@ func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 //go:noinline
 func (r *run) appendTopOther(dst []byte, e *Entity, v any, depth int) []byte {
 	switch b := v.(type) {
+	case *requestSource: // MakeRequest's: an object
+		return r.appendObject(dst, e.view(r.dir), &source{req: b}, depth-1)
 	case []byte:
 		if b != nil {
 			return r.appendJSONTop(dst, e, b, depth)
@@ -334,6 +336,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 	}
 	dst = append(dst, '{')
 	first, j := true, 0
+	var st crossState // what the fields its cross-field rules name wrote
 	for i, n := range p.nodes {
 		if n.cond != nil && !r.shown(n.cond) {
 			continue
@@ -369,6 +372,9 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 				if r.stop {
 					return dst
 				}
+				if n.crossIdx >= 0 {
+					st.seen(p, n, dst[mark+len(key):])
+				}
 				first = false
 				continue
 			}
@@ -378,6 +384,9 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 		r.mask = saved
 		if r.stop {
 			return dst
+		}
+		if n.crossIdx >= 0 {
+			st.seen(p, n, dst[mark+len(key):])
 		}
 		if n.merge && show {
 			if dst = r.mergeInto(dst, mark, first, n); len(dst) > mark {
@@ -390,6 +399,9 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 			continue
 		}
 		first = false
+	}
+	if len(p.cross) > 0 {
+		r.judgeCross(p, &st)
 	}
 	if r.cfg.denyUnknown && p.checksUnknown {
 		r.unknownKeys(p, src)

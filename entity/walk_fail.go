@@ -205,7 +205,7 @@ func (r *run) fieldError(n *node, in, out string, f failure) *FieldError {
 	if errors.Is(f.err, ErrDepth) {
 		f.code = "depth"
 		fe.Code = "depth"
-		fe.Params = map[string]any{"limit": int64(r.ent.reg.MaxDepth())}
+		fe.Params = map[string]any{"limit": int64(r.ent.reg.lim().Depth)}
 	}
 	secret := (n != nil && n.secret || r.secret > 0) && fe.Code != "required" && fe.Code != "depth"
 	if secret {
@@ -275,7 +275,7 @@ func (r *run) messages() *catalogs {
 // full reports whether the run has collected as many field errors as the
 // registry allows, counting the ones it drops from then on.
 func (r *run) full() bool {
-	if len(r.errs) < r.ent.reg.MaxErrors() {
+	if len(r.errs) < r.ent.reg.lim().Errors {
 		return false
 	}
 	r.omitted++

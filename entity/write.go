@@ -5,35 +5,6 @@ import (
 	"strconv"
 )
 
-// Write makes v with the entity named and writes it as an HTTP response. See
-// Entity.Write.
-func (r *Registry) Write(w http.ResponseWriter, name string, v any, opts ...Option) error {
-	return r.WriteStatus(w, http.StatusOK, name, v, opts...)
-}
-
-// WriteStatus makes v with the entity named and writes it with status. See
-// Entity.WriteStatus.
-func (r *Registry) WriteStatus(w http.ResponseWriter, status int, name string, v any, opts ...Option) error {
-	e, err := r.entity(name)
-	if err != nil {
-		r.writeProblem(w, err, r.callLang(v, opts))
-		return err
-	}
-	return e.WriteStatus(w, status, v, opts...)
-}
-
-// Write makes v with the entity named in the Default registry and writes it
-// as an HTTP response. See Entity.Write.
-func Write(w http.ResponseWriter, name string, v any, opts ...Option) error {
-	return Default.Write(w, name, v, opts...)
-}
-
-// WriteStatus makes v with the entity named in the Default registry and
-// writes it with status. See Entity.WriteStatus.
-func WriteStatus(w http.ResponseWriter, status int, name string, v any, opts ...Option) error {
-	return Default.WriteStatus(w, status, name, v, opts...)
-}
-
 // Write makes v and writes it as an HTTP response: status 200 and
 // Content-Type application/json; charset=utf-8 on success. On failure it
 // writes the error as WriteError does, with the registry's problem type

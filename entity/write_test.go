@@ -279,7 +279,7 @@ func TestNilReceivers(t *testing.T) {
 		{"MakeList", func() error { _, err := e.MakeList(nil); return err }},
 		{"MakeRequest", func() error { _, err := e.MakeRequest(httptest.NewRequest("GET", "/", nil)); return err }},
 		{"Write", func() error { return e.Write(httptest.NewRecorder(), nil) }},
-		{"a nil registry's Make", func() error { _, err := reg.Make("x", nil); return err }},
+		{"a nil registry's Make", func() error { _, err := reg.Lookup("x").Make(nil); return err }},
 		{"a nil registry's Lookup", func() error {
 			if reg.Lookup("x") != nil {
 				return errors.New("found an entity")

@@ -148,31 +148,37 @@ type Directive uint8
 // The directives. NotDirective is what LookupDirective returns for a rule's
 // name.
 const (
-	NotDirective       Directive = iota
-	DirectiveNone                // none, no, not: no rule at all
-	DirectiveReq                 // req, required: the value must be there
-	DirectiveDefault             // default, def: the value when it is not
-	DirectiveRename              // rename, rn: the output key
-	DirectiveSecret              // secret: kept out of error messages
-	DirectiveMsg                 // msg 'text': the field's own message for any of its failures
-	DirectiveLazy                // lazy: written only when a call's selection names it
-	DirectiveIf                  // if 'flag'...: shown when a call sets any of the flags
-	DirectiveUnless              // unless 'flag'...: hidden when a call sets any of the flags
-	DirectiveSince               // since 'v2': shown to calls of that version and later
-	DirectiveUntil               // until 'v3': shown to calls before that version
-	DirectiveOmitNil             // omitnil: the key is left out when the value is null
-	DirectiveOmitEmpty           // omitempty: also when it is "", 0, false, [] or {}
-	DirectiveReadOnly            // readonly: written by responses, never read from requests
-	DirectiveWriteOnly           // writeonly: read from requests, never written by responses
-	DirectiveFrom                // from 'a.b.0.c': the input path the value is read from
-	DirectiveMerge               // merge: a $ref's keys written into the parent object
-	DirectiveUnexpose            // unexpose: drops a base field in Extend
-	DirectiveEach                // each 'rules': rules for every element of a typed list
-	DirectiveFormat              // format name [args]: how the value is written
-	DirectivePath                // path ['name']: a request reads it from the URL path's parameter
-	DirectiveQuery               // query ['name']: a request reads it from the query string
-	DirectiveHeader              // header ['Name']: a request reads it from a header
-	DirectiveCookie              // cookie ['name']: a request reads it from a cookie
+	NotDirective             Directive = iota
+	DirectiveNone                      // none, no, not: no rule at all
+	DirectiveReq                       // req, required: the value must be there
+	DirectiveDefault                   // default, def: the value when it is not
+	DirectiveRename                    // rename, rn: the output key
+	DirectiveSecret                    // secret: kept out of error messages
+	DirectiveMsg                       // msg 'text': the field's own message for any of its failures
+	DirectiveLazy                      // lazy: written only when a call's selection names it
+	DirectiveIf                        // if 'flag'...: shown when a call sets any of the flags
+	DirectiveUnless                    // unless 'flag'...: hidden when a call sets any of the flags
+	DirectiveSince                     // since 'v2': shown to calls of that version and later
+	DirectiveUntil                     // until 'v3': shown to calls before that version
+	DirectiveOmitNil                   // omitnil: the key is left out when the value is null
+	DirectiveOmitEmpty                 // omitempty: also when it is "", 0, false, [] or {}
+	DirectiveReadOnly                  // readonly: written by responses, never read from requests
+	DirectiveWriteOnly                 // writeonly: read from requests, never written by responses
+	DirectiveFrom                      // from 'a.b.0.c': the input path the value is read from
+	DirectiveMerge                     // merge: a $ref's keys written into the parent object
+	DirectiveUnexpose                  // unexpose: drops a base field in Extend
+	DirectiveEach                      // each 'rules': rules for every element of a typed list
+	DirectiveFormat                    // format name [args]: how the value is written
+	DirectivePath                      // path ['name']: a request reads it from the URL path's parameter
+	DirectiveQuery                     // query ['name']: a request reads it from the query string
+	DirectiveHeader                    // header ['Name']: a request reads it from a header
+	DirectiveCookie                    // cookie ['name']: a request reads it from a cookie
+	DirectiveDoc                       // doc 'text': the field's description, for schemas and docs
+	DirectiveExample                   // example 'value': an example value, judged by the field's rules
+	DirectiveRequiredIf                // required_if 'other' 'value'...: required when a sibling has one of the values
+	DirectiveRequiredWith              // required_with 'other'...: required when any of the siblings is present
+	DirectiveRequiredWithout           // required_without 'other'...: required when none of them is: at least one
+	DirectiveExcludedWith              // excluded_with 'other'...: absent when any of the siblings is present
 )
 
 // directiveNames holds each directive's names, its own first: the one place
@@ -203,7 +209,19 @@ var directiveNames = [...][]string{
 	DirectiveQuery:     {"query"},
 	DirectiveHeader:    {"header"},
 	DirectiveCookie:    {"cookie"},
+	DirectiveDoc:       {"doc"},
+	DirectiveExample:   {"example"},
+
+	DirectiveRequiredIf:      {"required_if"},
+	DirectiveRequiredWith:    {"required_with"},
+	DirectiveRequiredWithout: {"required_without"},
+	DirectiveExcludedWith:    {"excluded_with"},
 }
+
+// Cross reports whether the directive is a cross-field rule, judging the
+// field with its siblings: required_if, required_with, required_without,
+// excluded_with.
+func (d Directive) Cross() bool { return d >= DirectiveRequiredIf && d <= DirectiveExcludedWith }
 
 // Source reports whether the directive says where a request reads a
 // field: path, query, header, cookie.
@@ -238,7 +256,8 @@ func (d Directive) String() string {
 // `rename`, `none` and their aliases, `secret`, `msg`, `lazy`, `if`,
 // `unless`, `since`, `until`, `omitnil`, `omitempty`, `readonly`,
 // `writeonly`, `from`, `merge`, `unexpose`, `each`, `format`, `path`,
-// `query`, `header`, `cookie`), which the
+// `query`, `header`, `cookie`, `doc`, `example`, `required_if`,
+// `required_with`, `required_without`, `excluded_with`), which the
 // entity compiler interprets itself. A Def may not use them.
 var Reserved = func() []string {
 	var out []string

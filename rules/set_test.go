@@ -264,7 +264,8 @@ func TestReserved(t *testing.T) {
 	want := []string{"none", "no", "not", "req", "required", "default", "def", "rename", "rn", "secret", "msg",
 		"lazy", "if", "unless", "since", "until",
 		"omitnil", "omitempty", "readonly", "writeonly", "from", "merge", "unexpose", "each", "format",
-		"path", "query", "header", "cookie"}
+		"path", "query", "header", "cookie", "doc", "example",
+		"required_if", "required_with", "required_without", "excluded_with"}
 	if !slices.Equal(Reserved, want) {
 		t.Errorf("Reserved = %q, want %q", Reserved, want)
 	}

@@ -64,7 +64,7 @@ func loadCorpus(t testing.TB) (reg *entity.Registry, names []string, checked fun
 	}
 	faulty := map[string]bool{}
 	var errs dsl.ErrorList
-	if errors.As(reg.Check(), &errs) {
+	if errors.As(reg.Verify(), &errs) {
 		for _, e := range errs {
 			faulty[e.Entity] = true
 		}

@@ -287,7 +287,7 @@ func TestProblemSchemaHoldsForWriteError(t *testing.T) {
 		if i == 2 {
 			in = `{"age":"x"}`
 		}
-		_, err := reg.MakeJSON("mix", []byte(in), opt)
+		_, err := reg.Lookup("mix").MakeJSON([]byte(in), opt)
 		errs = append(errs, err)
 	}
 	r := httptest.NewRequest("POST", "/", strings.NewReader("{"))

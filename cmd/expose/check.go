@@ -14,9 +14,11 @@ var checkCmd = &command{
 	help: `Check parses the files and checks them as entity.LoadFS does: syntax, types
 and rules, the compiler's checks (an unknown rule, output keys written twice,
 a default that fails the field's own rules, bounds no value meets), entities
-declared twice, and every $ref. Each error is printed as file:line:col:
-message, with the line and a caret under the fault. The exit status is 1 when
-there are errors.
+declared twice, and every $ref. Every error of the files is printed at once,
+in file order, as file:line:col: message, with the line and a caret under the
+fault, and a misspelt type, rule, directive, format or entity name with the
+known one it was likely meant to be. The exit status is 1 when there are
+errors.
 
   -flags NAMES   the flags the files' if and unless may name (comma
                  separated; repeatable), as the program declares them with

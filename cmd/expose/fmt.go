@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -15,11 +16,14 @@ var fmtCmd = &command{
 	usage: "[-w] [-l] [-f FILE]… FILE…",
 	help: `Fmt prints the files in the canonical form: two spaces of indentation a
 level, the names, types and rules of an entity's or a group's fields in aligned
-columns, one blank line between entities, comments kept. A file with syntax
-errors is left as it is and its errors are printed (exit status 1).
+columns, one blank line between entities, comments kept (those directly above
+an entity or a field, its description, stay attached to it). A file with
+syntax errors is left as it is and its errors are printed (exit status 1); so
+is an error writing the standard output.
 
   -w             write the result to the file instead of printing it (only
-                 files that change are written)
+                 files that change are written; a symbolic link's target is
+                 written, and the link kept)
   -l             print the names of the files whose form is not canonical
 `,
 	run: runFmt,
@@ -61,13 +65,15 @@ func runFmt(env *env, args []string) error {
 			failed = true
 			continue
 		}
-		out, err := f.Format()
+		out, err := f.Print()
 		if err != nil {
 			return err
 		}
 		changed := !bytes.Equal(src, out)
 		if *list && changed {
-			fmt.Fprintln(env.stdout, p)
+			if _, err := fmt.Fprintln(env.stdout, p); err != nil {
+				return err // a cut list must not pass for a whole one
+			}
 		}
 		switch {
 		case *write:
@@ -78,7 +84,9 @@ func runFmt(env *env, args []string) error {
 				}
 			}
 		case !*list:
-			env.stdout.Write(out)
+			if _, err := env.stdout.Write(out); err != nil {
+				return err // a cut file must not pass for a formatted one
+			}
 		}
 	}
 	if failed {
@@ -87,14 +95,33 @@ func runFmt(env *env, args []string) error {
 	return nil
 }
 
-// writeFile replaces the file at path with data as gofmt -w does: written
-// to a temporary file in the same directory, with the file's mode, then
-// renamed over it, so that a failure never leaves the file cut short.
+// writeFile replaces the file at path with data: written to a temporary
+// file in the same directory, with the file's mode, then renamed over it,
+// so that a failure never leaves the file cut short. A symbolic link is
+// followed, as gofmt -w follows it: the file it points to is replaced and
+// the link is kept. A file that does not exist is created with mode 0644
+// (less the umask); if writing it fails, it is removed.
 func writeFile(path string, data []byte) error {
+	real, err := filepath.EvalSymlinks(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, lerr := os.Lstat(path); lerr == nil {
+			return fmt.Errorf("%s: a symbolic link to nothing", path) // not replaced by a file
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			os.Remove(path)
+			return err
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	path = real
 	fi, err := os.Stat(path)
 	if err != nil {
 		return err
 	}
+	perm := fi.Mode().Perm()
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
@@ -104,7 +131,7 @@ func writeFile(path string, data []byte) error {
 		tmp.Close()
 		return err
 	}
-	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
+	if err := tmp.Chmod(perm); err != nil {
 		tmp.Close()
 		return err
 	}

@@ -64,6 +64,9 @@ var commandTests = []struct {
 	{"check", []string{"check", "users.entity", "orders.entity"}, ""},
 	{"check_glob", []string{"check", "*rs.entity"}, ""},
 	{"check_errors", []string{"check", "bad.entity"}, ""},
+	// Every error of a file with a mistake on nearly every line, at once,
+	// in file order, with the names misspelt ones were meant to be.
+	{"check_mistakes", []string{"check", "mistakes.entity"}, ""},
 	{"check_missing_reference", []string{"check", "orders.entity"}, ""},
 	{"check_twice", []string{"check", "-f", "users.entity", "-f", "users.entity", "messy.entity"}, ""},
 	{"check_unused", []string{"check", "-unused", "users.entity", "orders.entity"}, ""},
@@ -99,6 +102,16 @@ var commandTests = []struct {
 	{"schema_openapi", []string{"schema", "-f", "users.entity", "-f", "orders.entity", "--openapi"}, ""},
 	{"schema_unknown_entity", []string{"schema", "-f", "users.entity", "usr"}, ""},
 	{"schema_warnings", []string{"schema", "-f", "patterns.entity", "codes"}, ""},
+	{"gen_subset", []string{"gen", "-f", "users.entity", "-f", "orders.entity", "order"}, ""},
+	{"gen_bad_names", []string{"gen", "-f", "badnames.entity"}, ""},
+	// Entities named: the others' names are not judged.
+	{"gen_named_skips_bad_names", []string{"gen", "-f", "badnames.entity", "-f", "orders.entity", "-f", "users.entity", "users"}, ""},
+	{"gen_from_left_out", []string{"gen", "-f", "fromconflict.entity"}, ""},
+	{"gen_unknown_entity", []string{"gen", "-f", "users.entity", "usr"}, ""},
+	{"gen_file_as_entity", []string{"gen", "-f", "users.entity", "orders.entity"}, ""},
+	{"gen_no_file", []string{"gen", "user"}, ""},
+	{"gen_file_errors", []string{"gen", "-f", "bad.entity"}, ""},
+	{"help_gen", []string{"help", "gen"}, ""},
 	{"no_command", nil, ""},
 	{"unknown_command", []string{"frobnicate"}, ""},
 	{"help", []string{"help"}, ""},
@@ -186,5 +199,158 @@ func golden(t *testing.T, path, got string) {
 	}
 	if got != string(want) {
 		t.Errorf("%s: got\n%s\nwant\n%s", path, got, want)
+	}
+}
+
+// TestFmtStdoutFailureFails: fmt and fmt -l exit 1 with the write error
+// when the standard output cannot be written (a full disk), so that a cut
+// output never passes for a whole one.
+func TestFmtStdoutFailureFails(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full:", err)
+	}
+	defer full.Close()
+	for _, args := range [][]string{{"fmt", "messy.entity"}, {"fmt", "-l", "messy.entity"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			cmd := exec.Command(binary, args...)
+			cmd.Dir = "testdata"
+			var stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = full, &stderr
+			err := cmd.Run()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "no space left on device") {
+				t.Errorf("expose %s > /dev/full: %v, stderr %q; want exit 1 and the write error", strings.Join(args, " "), err, stderr.String())
+			}
+		})
+	}
+}
+
+// TestFmtWriteFollowsSymlink: fmt -w on a symbolic link rewrites the file
+// it points to and keeps the link, as gofmt -w does.
+func TestFmtWriteFollowsSymlink(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile("testdata/messy.entity")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "real"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(dir, "real", "m.entity")
+	if err := os.WriteFile(target, src, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("real", "m.entity"), filepath.Join(dir, "link.entity")); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	if code, stdout, stderr := runBinary(t, dir, "", "fmt", "-w", "link.entity"); code != 0 || stdout != "" || stderr != "" {
+		t.Fatalf("fmt -w: exit %d, %q, %q", code, stdout, stderr)
+	}
+	fi, err := os.Lstat(filepath.Join(dir, "link.entity"))
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link is gone: %v, %v", fi, err)
+	}
+	got, _ := os.ReadFile(target)
+	want, _ := os.ReadFile("testdata/golden/fmt.golden")
+	if bytes.Equal(got, src) || !strings.Contains(string(want), string(got)) {
+		t.Errorf("the target holds\n%s\nnot what fmt prints:\n%s", got, want)
+	}
+	if fi, err := os.Stat(target); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Errorf("the target's mode: %v, %v; want 0640", fi.Mode(), err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "real")); len(entries) != 1 {
+		t.Errorf("%d files beside the target, want none", len(entries)-1)
+	}
+}
+
+// writeFiles writes name → content files in a new temporary directory.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const userFile = "user {\n  id    number  num | rename number\n  name  string  req\n}\nusers {\n  list  $user\n}\n"
+
+// TestCommandLinesThatSucceed: command lines that exit 0.
+func TestCommandLinesThatSucceed(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		// The same file named twice ("u.entity" and "./u.entity", or a
+		// glob and a name) is loaded once.
+		{"same file under two spellings", []string{"check", "u.entity", "./u.entity"}},
+		{"glob and a name of the same file", []string{"check", "*.entity", "./u.entity"}},
+		// An existing file named like a glob is that file.
+		{"file name with brackets", []string{"check", "v[1].entity"}},
+		// help is a command, which help explains.
+		{"help help", []string{"help", "help"}},
+	}
+	dir := writeFiles(t, map[string]string{"u.entity": userFile, "v[1].entity": "other {\n  x  string\n}\n"})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runBinary(t, dir, "", tt.args...)
+			if code != 0 {
+				t.Errorf("expose %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(tt.args, " "), code, stdout, stderr)
+			}
+		})
+	}
+}
+
+// TestCheckEachErrorPlaced: an error inside "each '…'" is printed as
+// file:line:col: message, as every error check prints, in file order.
+func TestCheckEachErrorPlaced(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"e.entity": "a {\n  x  string  rnge\n  t  []string  each 'trim | rnge 1'\n}\n"})
+	code, _, stderr := runBinary(t, dir, "", "check", "e.entity")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	var firsts []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if l != "" && !strings.HasPrefix(l, " ") && !strings.HasSuffix(l, " errors") {
+			firsts = append(firsts, l)
+		}
+	}
+	want := []string{
+		`e.entity:2:14: entity "a", field "x": unknown rule "rnge" (did you mean "range"?)`,
+		`e.entity:3:29: entity "a", field "t": unknown rule "rnge" (did you mean "range"?)`,
+	}
+	if strings.Join(firsts, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\n%s\nwant\n%s\nstderr:\n%s", strings.Join(firsts, "\n"), strings.Join(want, "\n"), stderr)
+	}
+}
+
+// TestFmtWriteKeepsFileValid: fmt -w never turns a file that checks into
+// one that does not: an entity whose name starts with U+FEFF (after the
+// byte order mark ParseFile strips) keeps it.
+func TestFmtWriteKeepsFileValid(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"b.entity": "\ufeff\ufeffx {\n  a string\n}\n"})
+	if code, _, stderr := runBinary(t, dir, "", "check", "b.entity"); code != 0 {
+		t.Fatalf("the file does not check before fmt: %s", stderr)
+	}
+	if code, _, stderr := runBinary(t, dir, "", "fmt", "-w", "b.entity"); code != 0 {
+		t.Fatalf("fmt -w: exit %d: %s", code, stderr)
+	}
+	code, _, stderr := runBinary(t, dir, "{}", "make", "-f", "b.entity", "\ufeffx", "-")
+	if code != 0 {
+		b, _ := os.ReadFile(filepath.Join(dir, "b.entity"))
+		t.Errorf("after fmt -w the entity %q is gone (exit %d): %s\nfile: %q", "\ufeffx", code, stderr, b)
+	}
+}
+
+// TestFmtGoesOn: fmt reports a file it cannot read and goes on with the
+// next one, as it does after a file with syntax errors.
+func TestFmtGoesOn(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"messy.entity": "a {\n x string\n}\n"})
+	code, stdout, stderr := runBinary(t, dir, "", "fmt", "-l", "missing.entity", "messy.entity")
+	if code != 1 || stdout != "messy.entity\n" {
+		t.Errorf("exit %d, stdout %q (stderr %q); want 1 and messy.entity listed", code, stdout, stderr)
 	}
 }

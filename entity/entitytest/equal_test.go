@@ -12,7 +12,7 @@ import (
 // seedObject is the seed's payload as an *entity.Object.
 func seedObject(t *testing.T) *entity.Object {
 	t.Helper()
-	o, err := corpus.Make("users", seedInput)
+	o, err := corpus.Lookup("users").Make(seedInput)
 	if err != nil {
 		t.Fatal(err)
 	}

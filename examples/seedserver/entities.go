@@ -108,5 +108,5 @@ var (
 // field for every key the answer to POST /api/users declares is checked by
 // a test: TestNewUserSuppliesCreatedUser.)
 func checkEntities() error {
-	return entity.Check()
+	return entity.Verify()
 }

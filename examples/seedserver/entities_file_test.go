@@ -29,7 +29,7 @@ func TestEntitiesFile(t *testing.T) {
 			if want, got := goDecl.Triples(), reg.Lookup(name).Decl().Triples(); !slices.Equal(want, got) {
 				t.Errorf("triples:\n%q in entities.go\n%q in seed.entity", want, got)
 			}
-			out, err := dsl.FormatEntities(goDecl)
+			out, err := dsl.PrintEntities(goDecl)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,100 @@
+package entity_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/expose-go/expose/entity"
+)
+
+func crossEntity(t testing.TB) *entity.Entity {
+	t.Helper()
+	reg := entity.NewRegistry()
+	expose(t, reg, "address", "city", "string", "req")
+	return expose(t, reg, "order",
+		"delivery", "string", "req | in ship pickup",
+		"ship", "$address", "required_if delivery ship",
+		"email", "string", "required_without phone",
+		"phone", "string", "",
+		"coupon", "string", "excluded_with discount",
+		"discount", "number", "",
+		"card", "{", "",
+		"number", "string", "required_with cvc",
+		"cvc", "string", "",
+		"card", "}", "",
+	)
+}
+
+// TestCrossFieldRules: required_if, required_with, required_without and
+// excluded_with judge a field with its siblings, on requests and responses
+// alike, after defaults, with messages in the call's language.
+func TestCrossFieldRules(t *testing.T) {
+	e := crossEntity(t)
+	tests := []struct {
+		name   string
+		in     string
+		fails  string
+		server string // server data, where it differs from the wire form (a group reads its parent's input)
+	}{
+		{"ship without the address", `{"delivery":"ship","email":"a@b"}`, "ship required_if", ""},
+		{"pickup needs none", `{"delivery":"pickup","email":"a@b"}`, "", ""},
+		{"shipped", `{"delivery":"ship","ship":{"city":"x"},"phone":"1"}`, "", ""},
+		{"neither email nor phone", `{"delivery":"pickup"}`, "email required_without", ""},
+		{"a null is absent", `{"delivery":"pickup","email":null,"phone":null}`, "email required_without", ""},
+		{"both coupon and discount", `{"delivery":"pickup","phone":"1","coupon":"X","discount":5}`, "coupon excluded_with", ""},
+		{"in a group, with its siblings", `{"delivery":"pickup","phone":"1","card":{"cvc":"123"}}`, "card.number required_with",
+			`{"delivery":"pickup","phone":"1","cvc":"123"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, request := range []bool{false, true} {
+				var err error
+				if request {
+					_, err = e.MakeRequest(rqRequest("POST", "/", "application/json", tt.in))
+				} else {
+					in := tt.in
+					if tt.server != "" {
+						in = tt.server
+					}
+					_, err = e.MakeJSON([]byte(in))
+				}
+				var got []string
+				for _, f := range fieldErrorsOrNone(err) {
+					got = append(got, f.OutputPath+" "+f.Code)
+				}
+				if strings.Join(got, ",") != tt.fails {
+					t.Errorf("request %v: got %q (%v), want %q", request, got, err, tt.fails)
+				}
+			}
+		})
+	}
+	t.Run("messages", func(t *testing.T) {
+		_, err := e.MakeRequest(rqRequest("POST", "/", "application/json", `{"delivery":"ship"}`, "Accept-Language", "ja"))
+		fs := fieldErrorsOrNone(err)
+		if len(fs) != 2 || fs[0].Message != `deliveryがshipのときは必須です` || fs[0].Params["other"] != "delivery" {
+			t.Errorf("got %q %v", fs[0].Message, fs[0].Params)
+		}
+		_, err = e.MakeJSON([]byte(`{"delivery":"pickup","coupon":"c","discount":1,"phone":"1"}`))
+		if fs := fieldErrorsOrNone(err); len(fs) != 1 || fs[0].Message != `must be absent when discount is given` {
+			t.Errorf("got %v", err)
+		}
+	})
+	for _, tt := range []struct {
+		name string
+		decl []string
+		want string
+	}{
+		{"an unknown sibling", []string{"a", "string", "required_with b"}, `no field "b" in the same object`},
+		{"itself", []string{"a", "string", "required_with a"}, "names the field itself"},
+		{"a value the sibling cannot hold", []string{"n", "number", "", "a", "string", "required_if n x"}, `is not a valid number`},
+		{"no value", []string{"n", "number", "", "a", "string", "required_if n"}, "then its values"},
+		{"a cousin", []string{"g", "{", "", "x", "string", "", "g", "}", "", "a", "string", "required_with x"}, `no field "x"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := entity.NewRegistry().Expose("bad", tt.decl...)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want an error saying %q", err, tt.want)
+			}
+		})
+	}
+}
