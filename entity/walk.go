@@ -683,9 +683,14 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 		})
 		return append(dst, ']')
 	}
+	// A Go list: one frame for the whole list, its indexes set per
+	// element (appendElem's work, without a push per element). A list of
+	// structs is read with its element type's plan, found once (structs).
 	if l.structs(p); l.st != nil {
 		return append(r.appendStructElems(dst, p, l, depth), ']')
 	}
+	r.push(frame{kind: frameIndex})
+	d := r.depth - 1
 	for i := 0; i < l.len; i++ {
 		var sub source
 		ok := false
@@ -701,11 +706,24 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 		if !ok {
 			continue
 		}
-		if dst, ok = r.appendElem(dst, p, &sub, i, out, depth); !ok || r.stop {
+		if out > 0 {
+			dst = append(dst, ',')
+		}
+		f := r.frame(d)
+		f.idx, f.outIdx = int32(i), int32(out)
+		if depth <= 0 { // see appendElem
+			r.stop = true
+			if !r.full() {
+				r.errs = append(r.errs, r.depthError())
+			}
+			break
+		}
+		if dst = r.appendObject(dst, p, &sub, depth-1); r.stop {
 			break
 		}
 		out++
 	}
+	r.pop()
 	return append(dst, ']')
 }
 

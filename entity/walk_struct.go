@@ -5,7 +5,7 @@ import "strconv"
 // The walk of struct input. A struct is read through its plan
 // (structPlan: each slot's offset and kind, compiled once per type and
 // input table), and a list of structs through its element type's plan,
-// found once for the list. appendStruct is appendObject for a struct: the
+// found once for the list (appendList). appendStruct is appendObject for a struct: the
 // same steps, but each field of a common kind (a string, an integer) read
 // with a load at its offset and written at once, without the fast path's
 // choice of source; anything else goes through the general path
@@ -59,10 +59,10 @@ func (r *run) appendStruct(dst []byte, p *objectPlan, src *source, depth int) []
 }
 
 // appendStructElems writes the objects of a list of structs (or of
-// pointers to them, nil ones skipped), l.structs having found their plan:
-// as appendList and appendElem do, with one frame for the whole list whose
-// indexes are set per element. (DenyUnknown has nothing to judge in a
-// struct: its fields are not keys.)
+// pointers to them, nil ones skipped), l.structs having found their plan,
+// as appendList writes a list's: one frame for the whole list, its
+// indexes set per element. (DenyUnknown has nothing to judge in a struct:
+// its fields are not keys.)
 func (r *run) appendStructElems(dst []byte, p *objectPlan, l *elems, depth int) []byte {
 	plain := r.mask == nil && !p.shaped
 	r.push(frame{kind: frameIndex})
