@@ -44,10 +44,9 @@ var plainByte = func() (t [256]bool) {
 // not plainByte (and perhaps in bytes after the first of them: only whether
 // it is zero is exact).
 func notPlain(x uint64) uint64 {
-	lt := x ^ (lo8 * '<')
-	gt := x ^ (lo8 * '>')
+	ltgt := (x | lo8*0x02) ^ (lo8 * '>') // '<' is '>' but for bit 1
 	amp := x ^ (lo8 * '&')
-	return unsafeBytes(x) | x&hi8 | ((lt-lo8)&^lt|(gt-lo8)&^gt|(amp-lo8)&^amp)&hi8
+	return unsafeBytes(x) | x&hi8 | ((ltgt-lo8)&^ltgt|(amp-lo8)&^amp)&hi8
 }
 
 // appendString appends s as a quoted JSON string.
