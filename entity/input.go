@@ -216,10 +216,11 @@ type elems struct {
 	// A slice (or addressable array) of structs or of pointers to them,
 	// once structs has found it: its elements are read at their
 	// addresses, with the plan of their type looked up once for the list.
-	st    *structPlan
-	sbase structread.Ptr
-	ssize uintptr
-	sptrs bool
+	st      *structPlan
+	sbase   structread.Ptr
+	ssize   uintptr
+	sptrs   bool
+	sfrozen bool // the elements are in an interface's copy of a struct (see source)
 }
 
 // structs readies a Go list of structs (or pointers to them) to be read
@@ -251,7 +252,7 @@ func (l *elems) at(i int, p *objectPlan) (source, bool) {
 				return source{}, false
 			}
 		}
-		return source{st: l.st, sp: e}, true
+		return source{st: l.st, sp: e, frozen: l.sfrozen && !l.sptrs}, true
 	case l.la != nil:
 		return sourceOf(l.la[i], p)
 	case l.lm != nil:

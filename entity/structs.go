@@ -158,15 +158,36 @@ type structSlot struct {
 	loc  structread.Field
 	hot  hotRead      // the fast path's read, for a direct field of a common kind
 	kind reflect.Kind // loc.Type's kind, for the reads of other kinds
+
 	// ok: the type has the field; valuer: it is read through Value();
 	// valueRecv: loc.Type itself (not only its pointer) implements
 	// driver.Valuer; number: a json.Number; bytes: a []byte (text, never a
 	// list); indirect: an interface holds a loc.Type behind a pointer (a
 	// view of it is then no copy); toStruct: a pointer to a struct.
 	ok, valuer, valueRecv, number, bytes, indirect, toStruct bool
-	rtype                                                    structread.Type // loc.Type, for views of it (not interfaces)
-	ptype                                                    structread.Type // *loc.Type, for its address given as a pointer
+
+	rtype structread.Type // loc.Type, for views of it (not interfaces)
+	ptype structread.Type // *loc.Type, for its address given as a pointer
+
+	// A slice or an array of structs or of pointers to them (list), which
+	// a reference reads at its address (structList): the element struct
+	// type, the size of an element, whether elements are pointers, and an
+	// array's length.
+	list    listKind
+	elem    reflect.Type
+	esize   uintptr
+	eptrs   bool
+	arrayOf int
 }
+
+// listKind says whether a struct field is a list of structs.
+type listKind uint8
+
+const (
+	listNone listKind = iota
+	listSlice
+	listArray
+)
 
 // hotRead is the read appendFast makes of a slot without the general
 // path: a string or an integer at a fixed offset, or nothing.
@@ -217,6 +238,19 @@ func newStructSlot(t reflect.Type, f *structField) structSlot {
 		s.indirect = !s.rtype.Direct()
 	}
 	s.ptype = structread.TypeOf(reflect.PointerTo(ft))
+	if k := ft.Kind(); !loc.Deref && (k == reflect.Slice || k == reflect.Array) {
+		et := ft.Elem()
+		s.esize = et.Size()
+		if s.eptrs = et.Kind() == reflect.Pointer; s.eptrs {
+			et = et.Elem()
+		}
+		if et.Kind() == reflect.Struct && et != timeType {
+			s.list, s.elem = listSlice, et
+			if k == reflect.Array {
+				s.list, s.arrayOf = listArray, ft.Len()
+			}
+		}
+	}
 	if s.valuer || loc.Kind == structread.Other {
 		s.hot = hotSlow
 	} else if loc.Direct() {
@@ -313,6 +347,30 @@ func (sp *structPlan) get(src *source, n *node) raw {
 		}
 	}
 	return f.box(fp, frozen)
+}
+
+// structList returns the list of structs (or of pointers to them) the
+// reference n reads from the struct source src, to be made with the plan
+// p, read at its address: its element type's plan found once, no reflect
+// on the way. It reports false for a field that is no such list, or that
+// is absent, for the general path (get).
+func (sp *structPlan) structList(src *source, n *node, p *objectPlan) (elems, bool) {
+	f := &sp.fields[n.slot]
+	if f.list == listNone {
+		return elems{}, false
+	}
+	fp := f.loc.Addr(src.sp)
+	if fp.IsNil() {
+		return elems{}, false
+	}
+	l := elems{sbase: fp, len: f.arrayOf, sfrozen: src.frozen && f.list == listArray}
+	if f.list == listSlice {
+		l.sbase, l.len = fp.Slice()
+	}
+	if l.len > 0 {
+		l.st, l.ssize, l.sptrs = p.in.structPlan(f.elem), f.esize, f.eptrs
+	}
+	return l, true
 }
 
 // box returns the value at fp in an interface: a view when it is no copy

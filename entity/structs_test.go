@@ -1044,3 +1044,31 @@ func TestNumberChecksOnEveryInput(t *testing.T) {
 		}
 	}
 }
+
+// TestStructArrayValuerOnCopy: the structs of an array field of a struct
+// given by value are the interface's copy too: a pointer-receiver Value
+// of theirs is called on a copy; those of a slice field are the caller's.
+func TestStructArrayValuerOnCopy(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "counted", "c", "number", "")
+	e := expose(t, reg, "counts", "l", "$counted", "")
+	type elem struct {
+		C countingValuer `json:"c"`
+	}
+	type arrayRow struct {
+		L [2]elem `json:"l"`
+	}
+	var byValue any = arrayRow{}
+	for range 2 {
+		if out, err := e.MakeJSON(byValue); err != nil || string(out) != `{"l":[{"c":1},{"c":1}]}` {
+			t.Fatalf("array by value: got %s, %v", out, err)
+		}
+	}
+	type sliceRow struct {
+		L []elem `json:"l"`
+	}
+	s := sliceRow{L: make([]elem, 2)}
+	if out, err := e.MakeJSON(s); err != nil || string(out) != `{"l":[{"c":1},{"c":1}]}` || s.L[0].C.n != 1 {
+		t.Errorf("slice: got %s, %v, n = %d", out, err, s.L[0].C.n)
+	}
+}

@@ -266,6 +266,9 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 	if r.mask != nil || p.shaped {
 		return r.appendShaped(dst, p, src, depth)
 	}
+	if src.st != nil { // a struct: its own loop (walk_struct.go)
+		return r.appendStruct(dst, p, src, depth)
+	}
 	dst = append(dst, '{')
 	for _, n := range p.nodes {
 		dst = append(dst, n.key...)
@@ -303,11 +306,7 @@ func (r *run) appendSlow(dst []byte, n *node, src *source, depth int) []byte {
 			return r.appendGroupApart(dst, n, src, depth)
 		}
 		r.push(frame{n: n, kind: frameGroup})
-		if src.st != nil && r.mask == nil && !n.group.shaped {
-			dst = r.appendStruct(dst, n.group, src, depth-1)
-		} else {
-			dst = r.appendObject(dst, n.group, src, depth-1)
-		}
+		dst = r.appendObject(dst, n.group, src, depth-1)
 		r.pop()
 		return dst
 	}
@@ -526,6 +525,11 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 	p := ent.view(r.dir)
 	if n.merge && (r.dir == dirRequest || src.wire) { // the wire form: its keys are those of this very object
 		return r.appendMergedRequest(dst, n, p, src, depth)
+	}
+	if src.st != nil && !n.refList && !n.merge && n.from == nil && r.dir != dirRequest {
+		if l, ok := src.st.structList(src, n, p); ok { // a struct's list of structs, read at its address
+			return r.appendRefList(dst, n, p, &l, depth)
+		}
 	}
 	in := r.read(src, n)
 	if m, ok := in.a.(json.RawMessage); ok && in.kind == rawAny { // JSON in a Go value: its object or list

@@ -69,7 +69,7 @@ func (r *run) appendStructElems(dst []byte, p *objectPlan, l *elems, depth int) 
 	d := r.depth - 1
 	out := 0
 	for i := 0; i < l.len; i++ {
-		sub := source{st: l.st, sp: l.sbase.Index(i, l.ssize)}
+		sub := source{st: l.st, sp: l.sbase.Index(i, l.ssize), frozen: l.sfrozen && !l.sptrs}
 		if l.sptrs {
 			if sub.sp = sub.sp.Pointer(); sub.sp.IsNil() {
 				continue

@@ -165,6 +165,16 @@ func (p Ptr) Uint(size uint8) uint64 {
 	return *(*uint64)(p.p)
 }
 
+// Slice reads the slice header at p: the address of its first element
+// and its length.
+func (p Ptr) Slice() (Ptr, int) {
+	h := (*struct {
+		data     unsafe.Pointer
+		len, cap int
+	})(p.p)
+	return Ptr{h.data}, h.len
+}
+
 // FirstWordNil reports whether the first word at p is nil: for a slice,
 // a map, a channel, a function or a pointer, whether it is nil.
 func (p Ptr) FirstWordNil() bool { return *(*unsafe.Pointer)(p.p) == nil }
