@@ -342,7 +342,7 @@ func (sp *structPlan) get(src *source, n *node) raw {
 		}
 		return raw{a: v.Interface()}
 	case reflect.Struct, reflect.Array:
-		if ref && f.loc.Type != timeType {
+		if ref && !frozen && f.loc.Type != timeType { // frozen: a view (box), read as a copy is
 			return raw{a: fp.Ref(f.ptype)}
 		}
 	}

@@ -1045,9 +1045,10 @@ func TestNumberChecksOnEveryInput(t *testing.T) {
 	}
 }
 
-// TestStructArrayValuerOnCopy: the structs of an array field of a struct
-// given by value are the interface's copy too: a pointer-receiver Value
-// of theirs is called on a copy; those of a slice field are the caller's.
+// TestStructArrayValuerOnCopy: the structs of an array or struct field of
+// a struct given by value are the interface's copy too: a pointer-receiver
+// Value of theirs is called on a copy; those of a slice field are the
+// caller's.
 func TestStructArrayValuerOnCopy(t *testing.T) {
 	reg := entity.NewRegistry()
 	expose(t, reg, "counted", "c", "number", "")
@@ -1062,6 +1063,15 @@ func TestStructArrayValuerOnCopy(t *testing.T) {
 	for range 2 {
 		if out, err := e.MakeJSON(byValue); err != nil || string(out) != `{"l":[{"c":1},{"c":1}]}` {
 			t.Fatalf("array by value: got %s, %v", out, err)
+		}
+	}
+	type objectRow struct {
+		L elem `json:"l"`
+	}
+	var objectByValue any = objectRow{}
+	for range 2 {
+		if out, err := e.MakeJSON(objectByValue); err != nil || string(out) != `{"l":{"c":1}}` {
+			t.Fatalf("struct field by value: got %s, %v", out, err)
 		}
 	}
 	type sliceRow struct {

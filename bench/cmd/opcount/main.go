@@ -32,10 +32,14 @@ func ops(n int) map[string]func(dst []byte) ([]byte, error) {
 	row, checked := rowReg.MustLookup("row"), rowReg.MustLookup("checkedrow")
 	var m, st, rows any = bench.Users(n), bench.UsersStruct(n), bench.Rows(n)
 	mm := bench.Users(n)
+	var empty any = map[string]any{"limit": n, "list": []any{}}
+	emptyMap := map[string]any{"limit": n, "list": []any{}}
 	return map[string]func([]byte) ([]byte, error){
 		"users/AppendJSON":  func(dst []byte) ([]byte, error) { return users.AppendJSON(dst, m) },
 		"users/structs":     func(dst []byte) ([]byte, error) { return users.AppendJSON(dst, st) },
 		"users/handwritten": func(dst []byte) ([]byte, error) { return bench.AppendUsers(dst, mm) },
+		"empty/AppendJSON":  func(dst []byte) ([]byte, error) { return users.AppendJSON(dst, empty) },
+		"empty/handwritten": func(dst []byte) ([]byte, error) { return bench.AppendUsers(dst, emptyMap) },
 		"rows/AppendJSON":   func(dst []byte) ([]byte, error) { return row.AppendJSON(dst, rows) },
 		"rows/checked":      func(dst []byte) ([]byte, error) { return checked.AppendJSON(dst, rows) },
 		"rows/json.Marshal": func([]byte) ([]byte, error) { return stdjson.Marshal(rows) },
