@@ -39,6 +39,19 @@ if [ -f "$js/package-lock.json" ] && { [ ! -f "$js/node_modules/.package-lock.js
   (cd "$js" && npm ci --no-audit --no-fund)
 fi
 
+# The docs page's test (package api) loads it in headless Chromium,
+# Debian's package, installed here when missing (apt-get, as root, without
+# questions); with EXPOSE_BROWSER_TESTS set, a missing browser fails the
+# test instead of skipping it.
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "== installing chromium (apt-get install chromium)"
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  $sudo apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+export EXPOSE_BROWSER_TESTS=1
+
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 for m in "${modules[@]}"; do

@@ -9,27 +9,27 @@ import (
 	"strings"
 )
 
-// Bind reads the request r with the entity and stores the values it made
-// in dst: MakeRequest, then Object.Decode. dst is a pointer to a struct,
-// whose fields are matched by their json tags to the entity's output keys
-// (as encoding/json matches them: a group decodes into a nested struct, a
-// reference into a struct or a slice of structs, a date into a time.Time),
-// or a pointer to a map. What reaches dst has been validated, converted and
-// defaulted: strictly, as MakeRequest reads (see Strict), unless Lax is
-// given.
+// Bind reads the request r with the entity (MakeRequest: the wire form,
+// strictly unless Lax is given) and stores the values it made in dst by
+// their declared names (Object.Bind): dst is a pointer to a struct whose
+// fields are matched by their json tags to the declared names, a group's
+// fields beside their siblings, a reference's in a struct or a slice of
+// structs, a date in a time.Time, as Make reads a struct, so that Make of
+// dst writes the request's response form again; or a pointer to a map.
+// What reaches dst has been validated, converted and defaulted; writeonly
+// values are there, readonly ones are not. `expose gen` writes such a
+// struct from .entity files.
 //
-//	type newUser struct {
-//		Name    string    `json:"name"`
-//		Born    time.Time `json:"born"`
-//		Address struct {
-//			City string `json:"city"`
-//		} `json:"address"` // a group
-//		Tags []tag `json:"tags"` // a $tag reference
+//	type newUser struct { // entity: name, born, address { city }, tags []$tag
+//		Name string    `json:"name"`
+//		Born time.Time `json:"born"`
+//		City string    `json:"city"` // the group's field, beside its siblings
+//		Tags []tag     `json:"tags"`
 //	}
 //
 //	func createUser(w http.ResponseWriter, r *http.Request) {
 //		var u newUser
-//		if err := entity.Bind("newuser", r, &u); err != nil {
+//		if err := users.Bind(r, &u); err != nil {
 //			entity.WriteError(w, err) // 400, 405, 413, 415 or 500, as problem details
 //			return
 //		}
@@ -39,16 +39,15 @@ import (
 // The errors are MakeRequest's, as they are: a *ValidationError (400) for
 // the fields that fail, an *InputError for the request itself, each in the
 // request's language. A handler's own checks join the library's errors in
-// one problem through Entity.Fail. A dst that is
-// not a non-nil pointer to a struct, a map or an interface is a
-// programming error, returned before the request is read. A dst whose
-// fields cannot hold the values the entity makes (an int field for a
-// string key) is one too, found when such a value is decoded, after the
-// request is read (a null decodes into any field). Both are plain errors,
-// which Write answers with 500, and neither quotes a value. Bind's
-// direction, output keys into dst, is the one encoding/json's tags give;
-// entitytest.CheckStruct tells in a test whether a struct supplies the
-// fields a Make of it reads.
+// one problem through Entity.Fail or Entity.Checked. A dst that is not a
+// non-nil pointer to a struct, a map or an interface is a programming
+// error, returned before the request is read. A dst whose fields cannot
+// hold the values the entity makes (an int field for a string key) is one
+// too, found when such a value is decoded, after the request is read (a
+// null decodes into any field). Both are plain errors, which Write answers
+// with 500, and neither quotes a value; entitytest.CheckStruct(t, e, T{},
+// entitytest.Input) tells in a test whether a struct holds what a request
+// gives.
 func (e *Entity) Bind(r *http.Request, dst any, opts ...Option) error {
 	if e == nil {
 		return errNilEntity

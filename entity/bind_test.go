@@ -322,3 +322,40 @@ func TestBindEntryPoints(t *testing.T) {
 		}
 	})
 }
+
+// TestBindAsMakeReads: Bind gives the struct what Make reads: a formatted
+// date as a date, a merged $ref's keys under the reference's name.
+func TestBindAsMakeReads(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "geo", "lat", "float", "", "lng", "float", "")
+	e := expose(t, reg, "event", "POST",
+		"name", "string", "",
+		"at", "date", "format unix",
+		"on", "date", "format date",
+		"seen", "[]date", "each 'format rfc1123'",
+		"where", "$geo", "merge",
+	)
+	body := `{"name":"n","at":1526568574,"on":"2018-05-17","seen":["Thu, 17 May 2018 14:49:34 GMT"],"lat":1.5,"lng":2}`
+	var m map[string]any
+	if err := e.Bind(bindRequest("POST", "/", body), &m); err != nil {
+		t.Fatal(err)
+	}
+	if w, ok := m["where"].(map[string]any); !ok || w["lat"] != 1.5 {
+		t.Errorf("merged: %v", m)
+	}
+	var s struct {
+		At   time.Time   `json:"at"`
+		On   time.Time   `json:"on"`
+		Seen []time.Time `json:"seen"`
+	}
+	if err := e.Bind(bindRequest("POST", "/", body), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.At.Unix() != 1526568574 || s.On.Format(time.DateOnly) != "2018-05-17" || len(s.Seen) != 1 || s.Seen[0].Hour() != 14 {
+		t.Errorf("dates: %+v", s)
+	}
+	out, err := e.MakeJSON(m)
+	if err != nil || string(out) != body {
+		t.Errorf("Bind then Make:\n got %s, %v\nwant %s", out, err, body)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/jsonwire"
 	"github.com/expose-go/expose/internal/suggest"
 	"github.com/expose-go/expose/rules"
 )
@@ -57,7 +58,7 @@ func (c *compiler) object(fields []*dsl.Field) *objectPlan {
 		// Keys are compared as a client reads them: invalid UTF-8 is
 		// written as U+FFFD, so "a\xffb" and "a\ufffdb" are one key.
 		// Fields of disjoint version ranges may share one.
-		key := validUTF8(n.out)
+		key := jsonwire.ValidUTF8(n.out)
 		if prev := c.clash(seen[key], n); prev != nil {
 			how := ""
 			if cased {

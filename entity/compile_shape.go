@@ -80,17 +80,6 @@ func (c *condition) flagged(flags uint64) bool {
 	return (c.ifs == 0 || flags&c.ifs != 0) && flags&c.unless == 0
 }
 
-// shadowed reports whether a call without flags nor version leaves the
-// node of condition c out for a later version of its key.
-func (c *condition) shadowed() bool {
-	for _, l := range c.later {
-		if l.flagged(0) {
-			return true
-		}
-	}
-	return false
-}
-
 // condRule compiles an `if`, `unless`, `since` or `until` rule of a field
 // into its node's condition.
 func (c *compiler) condRule(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directive) {

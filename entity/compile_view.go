@@ -3,6 +3,9 @@ package entity
 import (
 	"net/textproto"
 	"slices"
+
+	"github.com/expose-go/expose/internal/jsontape"
+	"github.com/expose-go/expose/internal/jsonwire"
 )
 
 // The direction views. An entity's declaration compiles once into its base
@@ -52,7 +55,7 @@ func buildView(e *Entity, d direction) *objectPlan {
 	root := vb.plan(e.base, vb.table(), true, nil)
 	root.ent, root.checksUnknown, root.params = e, true, vb.params
 	for _, t := range vb.tables {
-		t.keys = newKeyTable(t.slots)
+		t.keys = jsontape.NewKeyTable(t.slots)
 		t.conds = condSlots(t, vb.reads[t])
 	}
 	return root
@@ -98,7 +101,7 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		if len(p.nodes) > 0 {
 			n.key = append(n.key, ',')
 		}
-		n.key = appendString(n.key, n.out)
+		n.key = jsonwire.AppendString(n.key, n.out)
 		n.key = append(n.key, ':')
 		c := chain
 		if n.cond != nil {

@@ -148,18 +148,6 @@ func (r *Registry) lim() *Limits {
 	return &defaultLimits
 }
 
-// setLimits changes the limits in force with set.
-func (r *Registry) setLimits(set func(*Limits)) {
-	for {
-		old := r.limits.Load()
-		l := *r.lim()
-		set(&l)
-		if r.limits.CompareAndSwap(old, &l) {
-			return
-		}
-	}
-}
-
 // requestOutputLimit returns MakeRequest's output limit for a body of n
 // bytes.
 func (r *Registry) requestOutputLimit(n int64) int64 {

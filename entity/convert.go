@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/expose-go/expose/internal/jsonwire"
+	"github.com/expose-go/expose/internal/textconv"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -110,7 +112,7 @@ func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 	case rules.List:
 		if r.kind == rawJSON {
 			if r.s[0] == '[' {
-				return rules.Value{Kind: rules.List, Len: countJSON(r.s)}, false
+				return rules.Value{Kind: rules.List, Len: jsonwire.Count(r.s)}, false
 			}
 			return rules.Value{}, false
 		}
@@ -131,7 +133,7 @@ func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 	case rules.Object:
 		if r.kind == rawJSON {
 			if r.s[0] == '{' {
-				return rules.Value{Kind: rules.Object, Len: countJSON(r.s)}, false
+				return rules.Value{Kind: rules.Object, Len: jsonwire.Count(r.s)}, false
 			}
 			return rules.Value{}, false
 		}
@@ -186,7 +188,7 @@ func toString(r raw, sc *run) (rules.Value, bool) {
 		// JSON's number is held (no integer of up to 300 characters
 		// exceeds it); any other number is written as its float, and text
 		// that is no number, or beyond float64's range, is null.
-		if isIntegerText(string(v)) && (len(v) <= 300 || isFinite(string(v))) {
+		if jsonwire.IsInt(string(v)) && (len(v) <= 300 || isFinite(string(v))) {
 			return rules.Value{Kind: rules.String, Str: trimZeros(string(v))}, false
 		}
 		return toString(numberValue(v), sc)
@@ -203,7 +205,7 @@ func toString(r raw, sc *run) (rules.Value, bool) {
 		if _, ok := r.a.(float32); ok {
 			bits = 32
 		}
-		return rules.Value{Kind: rules.String, Str: bytesString(appendFloat(sc.scratchBuf(), f, bits))}, true
+		return rules.Value{Kind: rules.String, Str: bytesString(jsonwire.AppendFloat(sc.scratchBuf(), f, bits))}, true
 	}
 	return rules.Value{}, false
 }
@@ -212,12 +214,12 @@ func toString(r raw, sc *run) (rules.Value, bool) {
 // is not a number becomes null.
 func numberValue(jn json.Number) raw {
 	s := string(jn)
-	if isIntegerText(s) {
-		if n, ok := rules.ParseInt(s); ok {
+	if jsonwire.IsInt(s) {
+		if n, ok := textconv.ParseInt(s); ok {
 			return raw{kind: rawInt, n: n}
 		}
 	}
-	if f, ok := rules.ParseFloat(s); ok {
+	if f, ok := textconv.ParseFloat(s); ok {
 		return raw{kind: rawFloat, f: f}
 	}
 	return raw{}
@@ -225,7 +227,7 @@ func numberValue(jn json.Number) raw {
 
 // isFinite reports whether s is a number float64 can hold.
 func isFinite(s string) bool {
-	_, ok := rules.ParseFloat(s)
+	_, ok := textconv.ParseFloat(s)
 	return ok
 }
 
@@ -239,14 +241,14 @@ func truncate(f float64) (int64, bool) {
 
 func toInt(r raw) rules.Value {
 	if s, ok := textOf(r); ok {
-		if n, ok := rules.ParseInt(s); ok {
+		if n, ok := textconv.ParseInt(s); ok {
 			return rules.Value{Kind: rules.Int, Int: n}
 		}
 		return rules.Value{}
 	}
 	if jn, ok := r.a.(json.Number); ok {
 		// Its exact decimal value, never through float64.
-		if n, ok := rules.TruncInt(string(jn)); ok {
+		if n, ok := textconv.TruncInt(string(jn)); ok {
 			return rules.Value{Kind: rules.Int, Int: n}
 		}
 		return rules.Value{}
@@ -264,14 +266,14 @@ func toInt(r raw) rules.Value {
 
 func toFloat(r raw) rules.Value {
 	if s, ok := textOf(r); ok {
-		if f, ok := rules.ParseFloat(s); ok {
+		if f, ok := textconv.ParseFloat(s); ok {
 			return rules.Value{Kind: rules.Float, Float: f}
 		}
 		return rules.Value{}
 	}
 	if jn, ok := r.a.(json.Number); ok {
 		// Its text read as a float, as raw JSON's is: "-0" is -0.
-		if f, ok := rules.ParseFloat(string(jn)); ok {
+		if f, ok := textconv.ParseFloat(string(jn)); ok {
 			return rules.Value{Kind: rules.Float, Float: f}
 		}
 		return rules.Value{}
@@ -287,7 +289,7 @@ func toFloat(r raw) rules.Value {
 
 func toBool(r raw) rules.Value {
 	if s, ok := textOf(r); ok {
-		if b, ok := rules.ParseBool(s); ok {
+		if b, ok := textconv.ParseBool(s); ok {
 			return rules.Value{Kind: rules.Bool, Bool: b}
 		}
 		return rules.Value{}
@@ -300,9 +302,9 @@ func toBool(r raw) rules.Value {
 	}
 	var b, ok bool
 	if i, isInt := intOf(r); isInt {
-		b, ok = rules.IntToBool(i)
+		b, ok = textconv.IntToBool(i)
 	} else if f, isFloat := floatOf(r); isFloat {
-		b, ok = rules.FloatToBool(f)
+		b, ok = textconv.FloatToBool(f)
 	}
 	if !ok {
 		return rules.Value{}
@@ -314,7 +316,7 @@ func toTime(r raw) rules.Value {
 	var t time.Time
 	if s, ok := textOf(r); ok {
 		var ok bool
-		if t, ok = rules.ParseTime(s); !ok {
+		if t, ok = textconv.ParseTime(s); !ok {
 			return rules.Value{}
 		}
 	} else {
@@ -323,16 +325,16 @@ func toTime(r raw) rules.Value {
 			t = v.UTC()
 		case json.Number:
 			// Milliseconds, truncated toward zero from the exact text.
-			n, ok := rules.TruncInt(string(v))
+			n, ok := textconv.TruncInt(string(v))
 			if !ok {
 				return rules.Value{}
 			}
-			t = rules.IntToTime(n)
+			t = textconv.IntToTime(n)
 		default:
 			if n, ok := intOf(r); ok {
-				t = rules.IntToTime(n)
+				t = textconv.IntToTime(n)
 			} else if f, ok := floatOf(r); ok {
-				if t, ok = rules.FloatToTime(f); !ok {
+				if t, ok = textconv.FloatToTime(f); !ok {
 					return rules.Value{}
 				}
 			} else {
@@ -370,9 +372,9 @@ func trimZeros(s string) string {
 // whose JSON text starts with open), written as its text; null when it is
 // not valid JSON of that kind.
 func rawMessageValue(rm json.RawMessage, open byte, k rules.Kind) rules.Value {
-	t := trimSpace(bytesString(rm))
+	t := jsonwire.TrimSpace(bytesString(rm))
 	if t == "" || t[0] != open || !json.Valid(rm) {
 		return rules.Value{}
 	}
-	return rules.Value{Kind: k, Len: countJSON(t), Any: rm}
+	return rules.Value{Kind: k, Len: jsonwire.Count(t), Any: rm}
 }

@@ -10,144 +10,16 @@ import (
 	"slices"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
+	"github.com/expose-go/expose/internal/jsonwire"
 	"github.com/expose-go/expose/rules"
 )
 
-// This file writes JSON exactly as encoding/json.Marshal does: the same
-// string escaping (HTML-safe, U+2028/U+2029 escaped, invalid UTF-8 replaced
-// with U+FFFD), the same number spelling, map keys sorted. It is the only
-// place that writes values; the plan decides which value and where.
-
-const hexDigits = "0123456789abcdef"
-
-// safeASCII[c] is true for the ASCII bytes encoding/json writes as they are
-// (with HTML escaping on, as json.Marshal has it).
-var safeASCII = func() (t [utf8.RuneSelf]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return t
-}()
-
-// plainByte[c] is true for the bytes a JSON string holds as they are: the
-// ASCII ones that need no escape (HTML-safe, as json.Marshal writes).
-var plainByte = func() (t [256]bool) {
-	for c := 0; c < utf8.RuneSelf; c++ {
-		t[c] = safeASCII[c]
-	}
-	return t
-}()
-
-// notPlain returns a word with a high bit set in the bytes of x that are
-// not plainByte (and perhaps in bytes after the first of them: only whether
-// it is zero is exact).
-func notPlain(x uint64) uint64 {
-	ltgt := (x | lo8*0x02) ^ (lo8 * '>') // '<' is '>' but for bit 1
-	amp := x ^ (lo8 * '&')
-	return unsafeBytes(x) | x&hi8 | ((ltgt-lo8)&^ltgt|(amp-lo8)&^amp)&hi8
-}
-
-// appendString appends s as a quoted JSON string.
-func appendString(dst []byte, s string) []byte {
-	i := 0
-	for i+8 <= len(s) && notPlain(load64(s, i)) == 0 { // eight bytes at a time
-		i += 8
-	}
-	for i < len(s) && plainByte[s[i]] {
-		i++
-	}
-	dst = append(dst, '"')
-	if i == len(s) {
-		dst = append(dst, s...)
-		return append(dst, '"')
-	}
-	return appendStringSlow(dst, s, i)
-}
-
-// appendStringSlow goes on with a string from its first byte that is not
-// plain, s[i]; dst already holds the opening quote.
-func appendStringSlow(dst []byte, s string, i int) []byte {
-	start := 0
-	for i < len(s) {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if safeASCII[c] {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-// appendFloat appends f as encoding/json (and JavaScript) spell it: 0.1,
-// 1000000, 1e+21, 1e-7. bits is 32 or 64. f must be finite.
-func appendFloat(dst []byte, f float64, bits int) []byte {
-	abs := math.Abs(f)
-	format := byte('f')
-	if abs != 0 {
-		if bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
-			format = 'e'
-		}
-	}
-	dst = strconv.AppendFloat(dst, f, format, -1, bits)
-	if format == 'e' {
-		// Clean up e-09 to e-9, as encoding/json does.
-		n := len(dst)
-		if n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
-			dst[n-2] = dst[n-1]
-			dst = dst[:n-1]
-		}
-	}
-	return dst
-}
-
-// appendTime appends t as a quoted RFC 3339 string with nanoseconds, as
-// time.Time.MarshalJSON does.
-func appendTime(dst []byte, t time.Time) []byte {
-	dst = append(dst, '"')
-	dst = t.AppendFormat(dst, time.RFC3339Nano)
-	return append(dst, '"')
-}
+// This file writes values exactly as encoding/json.Marshal does: the same
+// string escaping and number spelling (package jsonwire's: HTML-safe,
+// U+2028/U+2029 escaped, invalid UTF-8 replaced with U+FFFD), map keys
+// sorted. It is the only place that writes values; the plan decides which
+// value and where.
 
 // appendAny appends v with encoding/json's rules. depth counts the levels of
 // nesting left; a value nested deeper fails with ErrDepth, which also ends
@@ -159,7 +31,7 @@ func appendAny(dst []byte, v any, depth, end int) ([]byte, error) {
 	case nil:
 		return append(dst, "null"...), nil
 	case string:
-		return appendString(dst, v), nil
+		return jsonwire.AppendString(dst, v), nil
 	case bool:
 		return strconv.AppendBool(dst, v), nil
 	case int:
@@ -186,17 +58,17 @@ func appendAny(dst []byte, v any, depth, end int) ([]byte, error) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return dst, errUnsupportedValue
 		}
-		return appendFloat(dst, v, 64), nil
+		return jsonwire.AppendFloat(dst, v, 64), nil
 	case float32:
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 			return dst, errUnsupportedValue
 		}
-		return appendFloat(dst, float64(v), 32), nil
+		return jsonwire.AppendFloat(dst, float64(v), 32), nil
 	case json.Number:
 		if v == "" {
 			return append(dst, '0'), nil
 		}
-		if !isJSONNumber(string(v)) {
+		if !jsonwire.IsNumber(string(v)) {
 			return dst, errUnsupportedValue
 		}
 		return append(dst, v...), nil
@@ -204,7 +76,7 @@ func appendAny(dst []byte, v any, depth, end int) ([]byte, error) {
 		if y := v.Year(); y < 0 || y > 9999 {
 			return dst, errUnsupportedValue
 		}
-		return appendTime(dst, v), nil
+		return jsonwire.AppendTime(dst, v), nil
 	case []byte:
 		if v == nil {
 			return append(dst, "null"...), nil
@@ -266,7 +138,7 @@ func appendAny(dst []byte, v any, depth, end int) ([]byte, error) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, e)
+			dst = jsonwire.AppendString(dst, e)
 		}
 		return append(dst, ']'), nil
 	case []*Object:
@@ -319,7 +191,7 @@ func appendSortedMap[V any](dst []byte, m map[string]V, depth, end int) ([]byte,
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, k)
+		dst = jsonwire.AppendString(dst, k)
 		dst = append(dst, ':')
 		var err error
 		if dst, err = appendAny(dst, any(m[k]), depth-1, end); err != nil {
@@ -383,7 +255,7 @@ func appendReflect(dst []byte, v any, depth, end int) ([]byte, error) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, k.String())
+			dst = jsonwire.AppendString(dst, k.String())
 			dst = append(dst, ':')
 			var err error
 			if dst, err = appendAny(dst, rv.MapIndex(k).Interface(), depth-1, end); err != nil {
@@ -490,44 +362,15 @@ func marshalBound(rv reflect.Value, depth int, budget *int) error {
 	return nil
 }
 
-// isJSONNumber reports whether s is a number in JSON's grammar.
-func isJSONNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
+// appendCompact appends valid JSON text without its insignificant white
+// space, as json.Marshal writes a json.RawMessage (jsonwire.AppendCompact):
+// text nested deeper than depth fails with ErrDepth.
+func appendCompact(dst []byte, text string, depth int) ([]byte, error) {
+	dst, err := jsonwire.AppendCompact(dst, text, depth)
+	if err != nil { // jsonwire.ErrDepth, its one error
+		return dst, ErrDepth
 	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if i >= len(s) || s[i] < '0' || s[i] > '9' {
-			return false
-		}
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if i >= len(s) || s[i] < '0' || s[i] > '9' {
-			return false
-		}
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	}
-	return i == len(s)
+	return dst, nil
 }
 
 // The JSON of each declared kind, both ways: appendValue writes a
@@ -543,18 +386,18 @@ func appendValue(dst []byte, k rules.Kind, v rules.Value, depth, end int) ([]byt
 	}
 	switch v.Kind {
 	case rules.String:
-		return appendString(dst, v.Str), nil
+		return jsonwire.AppendString(dst, v.Str), nil
 	case rules.Int:
 		return strconv.AppendInt(dst, v.Int, 10), nil
 	case rules.Float:
 		if math.IsNaN(v.Float) || math.IsInf(v.Float, 0) { // conversions never give one: a backstop
 			return dst, errUnsupportedValue
 		}
-		return appendFloat(dst, v.Float, 64), nil
+		return jsonwire.AppendFloat(dst, v.Float, 64), nil
 	case rules.Bool:
 		return strconv.AppendBool(dst, v.Bool), nil
 	case rules.Time:
-		return appendTime(dst, v.Time), nil
+		return jsonwire.AppendTime(dst, v.Time), nil
 	case rules.Null:
 		return append(dst, "null"...), nil
 	}
@@ -577,11 +420,11 @@ func decodeValue(k rules.Kind, text []byte) (v rules.Value, why string, ok bool)
 	switch k {
 	case rules.String:
 		if text[0] == '"' {
-			s := unquote(bytesString(text))
+			s := jsonwire.Unquote(bytesString(text))
 			return rules.Value{Kind: rules.String, Str: s}, "", true
 		}
 	case rules.Int:
-		if isNumberStart(text[0]) {
+		if jsonwire.IsNumberStart(text[0]) {
 			n, err := strconv.ParseInt(bytesString(text), 10, 64)
 			switch {
 			case err == nil:
@@ -592,7 +435,7 @@ func decodeValue(k rules.Kind, text []byte) (v rules.Value, why string, ok bool)
 			return v, ": not an integer", false
 		}
 	case rules.Float:
-		if isNumberStart(text[0]) {
+		if jsonwire.IsNumberStart(text[0]) {
 			if f, err := strconv.ParseFloat(bytesString(text), 64); err == nil {
 				return rules.Value{Kind: rules.Float, Float: f}, "", true
 			}
@@ -607,7 +450,7 @@ func decodeValue(k rules.Kind, text []byte) (v rules.Value, why string, ok bool)
 		}
 	case rules.Time:
 		if text[0] == '"' {
-			t, err := time.Parse(time.RFC3339Nano, unquote(bytesString(text)))
+			t, err := time.Parse(time.RFC3339Nano, jsonwire.Unquote(bytesString(text)))
 			if err != nil {
 				return v, ": not an RFC 3339 date", false
 			}
@@ -626,9 +469,6 @@ func decodeValue(k rules.Kind, text []byte) (v rules.Value, why string, ok bool)
 	}
 	return v, "", false
 }
-
-// isNumberStart reports whether c starts a JSON number.
-func isNumberStart(c byte) bool { return c == '-' || c >= '0' && c <= '9' }
 
 // decodeAnyValue reads JSON text as its own kind, as a none field holds it.
 func decodeAnyValue(text []byte) rules.Value {

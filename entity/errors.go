@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/pathfmt"
 )
 
 // The error types of the package, and statusOf, the one place that decides
@@ -130,11 +131,11 @@ func NewFieldError(pointer, code string, params map[string]any) *FieldError {
 		switch {
 		case isIndexToken(tok):
 			n, _ := strconv.Atoi(tok)
-			path = AppendPathIndex(path, n)
+			path = pathfmt.AppendIndex(path, n)
 		case i == 0:
-			path = AppendPathFirstKey(path, tok)
+			path = pathfmt.AppendFirstKey(path, tok)
 		default:
-			path = AppendPathKey(path, tok)
+			path = pathfmt.AppendKey(path, tok)
 		}
 	}
 	p := string(path)

@@ -91,21 +91,6 @@ type CrossRule struct {
 	Values [][]byte
 }
 
-// Fields returns the entity's output fields in output order. Each call
-// returns new Fields; their Decl fields are one copy of the declaration, made
-// once per call (a group's Decl holds its fields' Decls), so that the work
-// is linear in the number of fields at any nesting depth.
-func (e *Entity) allFields() []*Field {
-	if e == nil {
-		return nil
-	}
-	var decls []*dsl.Field
-	if d := e.decl.Clone(); d != nil {
-		decls = d.Fields
-	}
-	return fieldsOf(e.base, decls)
-}
-
 // fieldsOf describes the fields of p. decls is the copy of their
 // declarations, walked alongside the plan: a compiled entity has one node
 // per declared field, in order.
@@ -199,11 +184,6 @@ func (f *Field) Optional() bool {
 	}
 	return f.Lazy || len(f.If) > 0 || len(f.Unless) > 0 || f.Since != "" || f.Until != "" ||
 		f.OmitNil || f.OmitEmpty || f.WriteOnly
-}
-
-// readByDefault is Field.ReadByDefault's answer for n.
-func (n *node) readByDefault() bool {
-	return n == nil || !n.readOnly && (n.cond == nil || n.cond.ifs == 0 && !n.cond.shadowed())
 }
 
 // Check judges an output value with the field's checks, the way Make

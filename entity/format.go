@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/jsonwire"
 	"github.com/expose-go/expose/internal/suggest"
 	"github.com/expose-go/expose/rules"
 )
@@ -223,6 +224,68 @@ func (c *compiler) format(f *dsl.Field, n *node, r *dsl.Rule) {
 	n.format = fm
 }
 
+// unformat reads text, what a built-in format wrote, back into the value
+// it formatted (a registered format cannot be read back: ok is false), so
+// that Bind gives a struct what Make reads.
+func (f *format) unformat(text []byte) (v rules.Value, ok bool) {
+	switch {
+	case f.user != nil:
+		return v, false
+	case f.layout != "":
+		if len(text) < 2 || text[0] != '"' {
+			return v, false
+		}
+		t, err := time.Parse(f.layout, stringValue(text))
+		return rules.TimeValue(t.UTC()), err == nil
+	case f.unit != 0:
+		n, err := strconv.ParseInt(bytesString(text), 10, 64)
+		if err != nil {
+			return v, false
+		}
+		if f.unit == time.Second {
+			return rules.TimeValue(time.Unix(n, 0).UTC()), true
+		}
+		return rules.TimeValue(time.UnixMilli(n).UTC()), true
+	}
+	return v, false // fixed: a number, read as it is
+}
+
+// unformatRaw reads a request's value in, as the format writes it (the
+// wire form), into the value it formats; ok is false for a value of
+// another form, which the field's conversion then reads.
+func (f *format) unformatRaw(in raw) (v rules.Value, ok bool) {
+	switch {
+	case f.user != nil || f.layout == "" && f.unit == 0:
+		return v, false
+	case f.layout != "":
+		s, isText := textOf(in)
+		if !isText {
+			return v, false
+		}
+		t, err := time.Parse(f.layout, s)
+		return rules.TimeValue(t.UTC()), err == nil
+	}
+	var text string
+	switch in.kind {
+	case rawNum: // a JSON number, as the format writes it (text is read as any date)
+		text = in.s
+	default:
+		return v, false
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		return v, false
+	}
+	t := time.UnixMilli(n).UTC()
+	if f.unit == time.Second {
+		t = time.Unix(n, 0).UTC()
+	}
+	if y := t.Year(); y < 0 || y > 9999 { // as a date's conversion refuses it
+		return v, false
+	}
+	return rules.TimeValue(t), true
+}
+
 // errFormatValue is a registered format's result that is no JSON scalar.
 var errFormatValue = errors.New("the format gave a value that is no string, number, bool or null")
 
@@ -235,7 +298,7 @@ func (f *format) append(dst []byte, v rules.Value) ([]byte, error) {
 		// Formatted aside and written as a JSON string: a layout may hold
 		// quotes, backslashes or control characters.
 		var buf [64]byte
-		return appendString(dst, bytesString(v.Time.UTC().AppendFormat(buf[:0], f.layout))), nil
+		return jsonwire.AppendString(dst, bytesString(v.Time.UTC().AppendFormat(buf[:0], f.layout))), nil
 	case f.unit == time.Second:
 		return strconv.AppendInt(dst, v.Time.Unix(), 10), nil
 	case f.unit == time.Millisecond:

@@ -5,6 +5,10 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/expose-go/expose/internal/jsontape"
+	"github.com/expose-go/expose/internal/jsonwire"
+	"github.com/expose-go/expose/internal/pathfmt"
 )
 
 // This file holds `from 'a.b.0.c'`: a field that reads its value at a path
@@ -97,30 +101,30 @@ func (r *run) jsonStep(in raw, step string) raw {
 	if isIndex {
 		closer = ']'
 	}
-	for i, idx := skipSpace(text, 1), 0; text[i] != closer; idx++ {
+	for i, idx := jsonwire.SkipSpace(text, 1), 0; text[i] != closer; idx++ {
 		match := isIndex && idx == want
 		if !isIndex {
-			size, plain := literal(tape, k)
+			size, plain := jsontape.Literal(tape, k)
 			k++
 			end := i + size
 			key := text[i+1 : end-1]
 			if !plain {
-				key = unquote(text[i:end])
+				key = jsonwire.Unquote(text[i:end])
 			}
 			match = key == step
-			i = skipSpace(text, skipSpace(text, end)+1)
+			i = jsonwire.SkipSpace(text, jsonwire.SkipSpace(text, end)+1)
 		}
 		var end int
 		var v raw
 		switch c := text[i]; c {
 		case '"':
-			size, plain := literal(tape, k)
+			size, plain := jsontape.Literal(tape, k)
 			k++
 			end = i + size
 			if plain {
 				v = raw{kind: rawStr, s: text[i+1 : end-1], view: true}
 			} else {
-				v = raw{kind: rawStr, s: unquote(text[i:end]), view: true}
+				v = raw{kind: rawStr, s: jsonwire.Unquote(text[i:end]), view: true}
 			}
 		case '{', '[':
 			sp := tape[k : k+2 : k+2]
@@ -134,14 +138,14 @@ func (r *run) jsonStep(in raw, step string) raw {
 		case 'n':
 			end = i + 4
 		default:
-			end = scalarEnd(text, i)
+			end = jsonwire.ScalarEnd(text, i)
 			v = raw{kind: rawNum, s: text[i:end]}
 		}
 		if match {
 			return v
 		}
-		if i = skipSpace(text, end); text[i] == ',' {
-			i = skipSpace(text, i+1)
+		if i = jsonwire.SkipSpace(text, end); text[i] == ',' {
+			i = jsonwire.SkipSpace(text, i+1)
 		}
 	}
 	return raw{}
@@ -224,11 +228,11 @@ func (r *run) groupSource(n *node, in raw) (sub source, release, ok bool) {
 func appendFromPath(bin, bptr []byte, rest []string) ([]byte, []byte) {
 	for _, s := range rest {
 		if i, ok := stepIndex(s); ok {
-			bin = AppendPathIndex(bin, i)
+			bin = pathfmt.AppendIndex(bin, i)
 		} else {
-			bin = AppendPathKey(bin, s)
+			bin = pathfmt.AppendKey(bin, s)
 		}
-		bptr = appendPointerToken(bptr, s)
+		bptr = pathfmt.AppendPointerToken(bptr, s)
 	}
 	return bin, bptr
 }

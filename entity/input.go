@@ -7,7 +7,9 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/expose-go/expose/internal/jsonwire"
 	"github.com/expose-go/expose/internal/structread"
+	"github.com/expose-go/expose/internal/textconv"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -271,7 +273,7 @@ func (l *elems) at(i int, p *objectPlan) (source, bool) {
 // count returns the list's length.
 func (l *elems) count() int {
 	if l.js != "" {
-		return countJSON(l.js)
+		return jsonwire.Count(l.js)
 	}
 	return l.len
 }
@@ -352,9 +354,9 @@ func inputValue(r raw) rules.Value {
 		return rules.Value{Kind: rules.Int, Int: r.n}
 	case rawJSON:
 		if r.s[0] == '[' {
-			return rules.Value{Kind: rules.List, Len: countJSON(r.s)}
+			return rules.Value{Kind: rules.List, Len: jsonwire.Count(r.s)}
 		}
-		return rules.Value{Kind: rules.Object, Len: countJSON(r.s)}
+		return rules.Value{Kind: rules.Object, Len: jsonwire.Count(r.s)}
 	}
 	switch v := r.a.(type) {
 	case nil:
@@ -368,10 +370,10 @@ func inputValue(r raw) rules.Value {
 	case time.Time:
 		return rules.Value{Kind: rules.Time, Time: v, Any: r.a}
 	case json.Number:
-		if n, ok := rules.ParseInt(string(v)); ok && isIntegerText(string(v)) {
+		if n, ok := textconv.ParseInt(string(v)); ok && jsonwire.IsInt(string(v)) {
 			return rules.Value{Kind: rules.Int, Int: n, Any: r.a}
 		}
-		if f, ok := rules.ParseFloat(string(v)); ok {
+		if f, ok := textconv.ParseFloat(string(v)); ok {
 			return rules.Value{Kind: rules.Float, Float: f, Any: r.a}
 		}
 		return rules.Value{Kind: rules.Any, Any: r.a}
@@ -406,22 +408,6 @@ func inputValue(r raw) rules.Value {
 		return v
 	}
 	return rules.Value{Kind: rules.Any, Any: r.a}
-}
-
-// isIntegerText reports whether s is -?digits, with no fraction.
-func isIntegerText(s string) bool {
-	if len(s) > 0 && s[0] == '-' {
-		s = s[1:]
-	}
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // textOf returns the text of a string-like input.
@@ -489,7 +475,7 @@ func floatOf(r raw) (float64, bool) {
 	case rawFloat:
 		return r.f, true
 	case rawNum:
-		return rules.ParseFloat(r.s)
+		return textconv.ParseFloat(r.s)
 	case rawAny:
 	default:
 		return 0, false
@@ -509,8 +495,8 @@ func floatOf(r raw) (float64, bool) {
 
 func float32To64(f float32) float64 {
 	var buf [32]byte
-	b := appendFloat(buf[:0], float64(f), 32)
-	if g, ok := rules.ParseFloat(bytesString(b)); ok {
+	b := jsonwire.AppendFloat(buf[:0], float64(f), 32)
+	if g, ok := textconv.ParseFloat(bytesString(b)); ok {
 		return g
 	}
 	return float64(f)

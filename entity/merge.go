@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/jsonwire"
 )
 
 // This file holds `merge` on a $ref: the referenced entity's keys are
@@ -107,7 +108,7 @@ func (w *keyWalk) add(p *objectPlan, visiting []*Entity, top bool, skip *node) {
 			if !top {
 				where = fmt.Sprintf("field %q of $%s (merged)", n.decl.Name, visiting[len(visiting)-1].name)
 			}
-			key := validUTF8(n.out) // as a client reads it, as object() compares keys
+			key := jsonwire.ValidUTF8(n.out) // as a client reads it, as object() compares keys
 			if prev, ok := w.out[key]; ok && (prev.occ != occ || !n.shared) {
 				if w.dup != nil {
 					w.dup(n.out, prev.where, where)

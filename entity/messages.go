@@ -11,8 +11,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/expose-go/expose/rules"
 	"golang.org/x/text/language"
+
+	"github.com/expose-go/expose/internal/textconv"
+	"github.com/expose-go/expose/rules"
 )
 
 // Messages: the catalogs a FieldError's Message is rendered from, keyed by
@@ -824,7 +826,7 @@ func typedArg(a string, quoted bool) any {
 		if i, err := strconv.ParseInt(a, 10, 64); err == nil {
 			return i
 		}
-		if f, ok := rules.ParseFloat(a); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		if f, ok := textconv.ParseFloat(a); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
 			return f
 		}
 	}

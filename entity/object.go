@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 
+	"github.com/expose-go/expose/internal/jsonwire"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -109,7 +111,7 @@ func (o *Object) Get(key string) (any, bool) {
 				if sp := o.index()[i]; sp.start >= 0 {
 					v := o.data[sp.start:sp.end]
 					if n.kind == nodeValue && n.typ == rules.Int {
-						if i, ok := atoi(v); ok { // the common case, without the general decoding
+						if i, ok := jsonwire.ParseCanonicalInt(v); ok { // the common case, without the general decoding
 							return i, true
 						}
 					}
@@ -215,15 +217,30 @@ func (o *Object) declaredText() []byte {
 }
 
 // appendDeclared appends the members of data, an object the nodes wrote,
-// under their declared names, flattening groups into the object around
-// them.
+// under their declared names, as Make reads them: a group's fields
+// flattened into the object around it, a merged $ref's keys gathered into
+// an object under its name, a formatted date written back as a date.
 func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direction, first *bool, depth int) []byte {
 	it := memberIter{data: data, nodes: nodes, pos: 1, made: made, dir: dir}
+	var merged map[*node][]byte // the members each merged $ref wrote here
 	for it.next() {
 		n := it.n
 		if n != nil && n.kind == nodeGroup && it.val[0] == '{' && depth < maxMergeDepth*16 {
 			dst = appendDeclared(dst, it.val, n.group.nodes, made, dir, first, depth+1)
 			continue
+		}
+		if n != nil && it.i < 0 { // a key a merged $ref wrote: back under the reference
+			if m := mergerOf(nodes, n, dir, 0); m != nil {
+				if merged == nil {
+					merged = map[*node][]byte{}
+				}
+				b := merged[m]
+				if len(b) > 0 {
+					b = append(b, ',')
+				}
+				merged[m] = append(append(append(b, it.key...), ':'), it.val...)
+				continue
+			}
 		}
 		if !*first {
 			dst = append(dst, ',')
@@ -234,7 +251,11 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 			dst = append(dst, it.val...)
 			continue
 		}
-		dst = append(appendString(dst, n.decl.Name), ':')
+		dst = append(jsonwire.AppendString(dst, n.decl.Name), ':')
+		if n.kind == nodeValue && (n.format != nil || n.each != nil && n.each.format != nil) {
+			dst = appendUnformatted(dst, n, it.val)
+			continue
+		}
 		var p *objectPlan
 		if n.kind == nodeRef && n.holds(it.val) && depth < maxMergeDepth*16 {
 			p = refPlan(n, dir)
@@ -247,21 +268,89 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 			dst = append(appendDeclared(append(dst, '{'), it.val, p.nodes, made, dir, &f, depth+1), '}')
 		default:
 			dst = append(dst, '[')
-			for i, el := 0, (elements{data: it.val}); el.next(); i++ {
+			for i, el := 0, (jsonwire.Elements{Data: it.val}); el.Next(); i++ {
 				if i > 0 {
 					dst = append(dst, ',')
 				}
-				if el.val[0] == '{' {
+				if el.Val[0] == '{' {
 					f := true
-					dst = append(appendDeclared(append(dst, '{'), el.val, p.nodes, made, dir, &f, depth+1), '}')
+					dst = append(appendDeclared(append(dst, '{'), el.Val, p.nodes, made, dir, &f, depth+1), '}')
 				} else {
-					dst = append(dst, el.val...)
+					dst = append(dst, el.Val...)
 				}
 			}
 			dst = append(dst, ']')
 		}
 	}
+	for _, m := range nodes { // in declaration order
+		b, ok := merged[m]
+		if !ok {
+			continue
+		}
+		if !*first {
+			dst = append(dst, ',')
+		}
+		*first = false
+		dst = append(jsonwire.AppendString(dst, m.decl.Name), ':', '{')
+		f := true
+		if p := refPlan(m, dir); p != nil {
+			dst = appendDeclared(dst, append(append([]byte{'{'}, b...), '}'), p.nodes, made, dir, &f, depth+1)
+		}
+		dst = append(dst, '}')
+	}
 	return dst
+}
+
+// mergerOf returns the merged $ref among nodes whose entity (through its
+// own merges too) wrote the key of node n, or nil.
+func mergerOf(nodes []*node, n *node, dir direction, depth int) *node {
+	if depth > maxMergeDepth {
+		return nil
+	}
+	for _, m := range nodes {
+		if !m.merge {
+			continue
+		}
+		p := refPlan(m, dir)
+		if p == nil {
+			continue
+		}
+		if slices.Contains(p.nodes, n) || mergerOf(p.nodes, n, dir, depth+1) != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// appendUnformatted appends v, what a formatted field (or a typed list of
+// formatted elements) wrote, as the value it formatted: what Make reads
+// back. A value no format can read back stays as written.
+func appendUnformatted(dst []byte, n *node, v []byte) []byte {
+	f, typ := n.format, n.typ
+	if n.each != nil {
+		f, typ = n.each.format, n.each.typ
+		if v[0] != '[' {
+			return append(dst, v...)
+		}
+		dst = append(dst, '[')
+		for i, el := 0, (jsonwire.Elements{Data: v}); el.Next(); i++ {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendOneUnformatted(dst, f, typ, el.Val)
+		}
+		return append(dst, ']')
+	}
+	return appendOneUnformatted(dst, f, typ, v)
+}
+
+func appendOneUnformatted(dst []byte, f *format, typ rules.Kind, v []byte) []byte {
+	if x, ok := f.unformat(v); ok {
+		if b, err := appendValue(dst, typ, x, defaultDepth, maxOutputLimit); err == nil {
+			return b
+		}
+	}
+	return append(dst, v...)
 }
 
 // appendResponseForm appends data, the text of an object a request view's
@@ -295,14 +384,14 @@ func appendResponseForm(dst, data []byte, nodes []*node, made *objectMade, dir d
 			dst = appendResponseForm(dst, it.val, p.nodes, made, dir, depth+1)
 		default: // a list of objects
 			dst = append(dst, '[')
-			for i, el := 0, (elements{data: it.val}); el.next(); i++ {
+			for i, el := 0, (jsonwire.Elements{Data: it.val}); el.Next(); i++ {
 				if i > 0 {
 					dst = append(dst, ',')
 				}
-				if el.val[0] == '{' {
-					dst = appendResponseForm(dst, el.val, p.nodes, made, dir, depth+1)
+				if el.Val[0] == '{' {
+					dst = appendResponseForm(dst, el.Val, p.nodes, made, dir, depth+1)
 				} else {
-					dst = append(dst, el.val...)
+					dst = append(dst, el.Val...)
 				}
 			}
 			dst = append(dst, ']')
@@ -356,15 +445,15 @@ func (o *Object) madeBy(e *Entity) bool {
 // list, the Objects and the pointers to them) whatever the list's length.
 func newObjects(p *objectPlan, data []byte, made *objectMade) []*Object {
 	n := 0
-	for it := (elements{data: data}); it.next(); {
+	for it := (jsonwire.Elements{Data: data}); it.Next(); {
 		n++
 	}
 	objs := make([]Object, n)
 	list := make([]*Object, n)
 	i := 0
-	for it := (elements{data: data}); it.next(); {
-		if it.val[0] == '{' { // a null element is a nil *Object
-			objs[i] = Object{plan: p, data: it.val, made: made}
+	for it := (jsonwire.Elements{Data: data}); it.Next(); {
+		if it.Val[0] == '{' { // a null element is a nil *Object
+			objs[i] = Object{plan: p, data: it.Val, made: made}
 			list[i] = &objs[i]
 		}
 		i++
@@ -412,10 +501,10 @@ func (it *memberIter) next() bool {
 	if d[it.pos] == ',' {
 		it.pos++
 	}
-	end := skipJSONString(d, it.pos)
+	end := jsonwire.QuoteEnd(d, it.pos)
 	it.key = d[it.pos:end]
 	start := end + 1 // past ':'
-	stop := skipJSONValue(d, start)
+	stop := jsonwire.ValueEnd(d, start)
 	it.val = d[start:stop]
 	it.pos = stop
 	it.i, it.n = -1, nil
@@ -463,7 +552,7 @@ func (it *memberIter) name() string {
 	if it.n != nil && plainKey(it.n) {
 		return it.n.out
 	}
-	return strings.Clone(unquote(bytesString(it.key)))
+	return strings.Clone(jsonwire.Unquote(bytesString(it.key)))
 }
 
 // plainKey reports whether the node's output key is written as it is,
@@ -513,12 +602,12 @@ func (it *memberIter) value(plain bool) any {
 		return newObjects(p, v, it.made)
 	}
 	l := []any{}
-	for el := (elements{data: v}); el.next(); {
-		if el.val[0] != '{' {
+	for el := (jsonwire.Elements{Data: v}); el.Next(); {
+		if el.Val[0] != '{' {
 			l = append(l, nil) // a []$name's null element
 			continue
 		}
-		l = append(l, (&Object{plan: p, data: el.val, made: it.made}).Map())
+		l = append(l, (&Object{plan: p, data: el.Val, made: it.made}).Map())
 	}
 	return l
 }
@@ -533,8 +622,8 @@ func (n *node) holds(v []byte) bool {
 		return v[0] == '{'
 	case nodeRef:
 		if v[0] == '[' {
-			for it := (elements{data: v}); it.next(); {
-				if it.val[0] != '{' && !(n.refList && it.val[0] == 'n') { // a []$name writes null for an element that is no object
+			for it := (jsonwire.Elements{Data: v}); it.Next(); {
+				if it.Val[0] != '{' && !(n.refList && it.Val[0] == 'n') { // a []$name writes null for an element that is no object
 					return false
 				}
 			}
@@ -560,7 +649,7 @@ func refPlan(n *node, d direction) *objectPlan {
 // never produces) is decoded as plain JSON.
 func scalarValue(k rules.Kind, text []byte) any {
 	if k == rules.Int {
-		if i, ok := atoi(text); ok { // what number fields write
+		if i, ok := jsonwire.ParseCanonicalInt(text); ok { // what number fields write
 			return i
 		}
 	}
@@ -582,105 +671,13 @@ func scalarValue(k rules.Kind, text []byte) any {
 	return v.Any
 }
 
-// atoi reads an integer of at most 18 digits, spelled as strconv writes
-// it, without strconv's generality; it reports false for anything else.
-func atoi(text []byte) (int64, bool) {
-	digits, neg := text, len(text) > 0 && text[0] == '-'
-	if neg {
-		digits = text[1:]
-	}
-	if len(digits) == 0 || len(digits) > 18 || digits[0] == '0' && len(digits) > 1 {
-		return 0, false
-	}
-	var n int64
-	for _, c := range digits {
-		if c-'0' > 9 {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
-}
-
 // stringValue decodes a JSON string literal into a string of its own.
 func stringValue(q []byte) string {
-	s := unquote(bytesString(q))
+	s := jsonwire.Unquote(bytesString(q))
 	if len(s) == len(q)-2 {
 		return strings.Clone(s) // a view of q: copy it
 	}
 	return s
-}
-
-// elements steps through the values of a JSON array's text.
-type elements struct {
-	data []byte
-	pos  int
-	val  []byte
-}
-
-func (it *elements) next() bool {
-	d := it.data
-	if it.pos == 0 {
-		it.pos = 1
-	}
-	if it.pos >= len(d) || d[it.pos] == ']' {
-		return false
-	}
-	if d[it.pos] == ',' {
-		it.pos++
-	}
-	end := skipJSONValue(d, it.pos)
-	it.val = d[it.pos:end]
-	it.pos = end
-	return true
-}
-
-// skipJSONString returns the end of the string literal starting at i in
-// compact, valid JSON (what the walker writes).
-func skipJSONString(d []byte, i int) int {
-	for i++; i < len(d); i++ {
-		switch d[i] {
-		case '"':
-			return i + 1
-		case '\\':
-			i++ // the escaped byte
-		}
-	}
-	return len(d)
-}
-
-// skipJSONValue returns the end of the value starting at i in compact,
-// valid JSON.
-func skipJSONValue(d []byte, i int) int {
-	switch d[i] {
-	case '"':
-		return skipJSONString(d, i)
-	case '{', '[':
-		depth := 0
-		for i < len(d) {
-			switch d[i] {
-			case '"':
-				i = skipJSONString(d, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return len(d)
-	}
-	for i < len(d) && d[i] != ',' && d[i] != '}' && d[i] != ']' {
-		i++
-	}
-	return i
 }
 
 // typedListValue decodes the text of a typed list as Object.Get returns
@@ -692,14 +689,14 @@ func typedListValue(elem rules.Kind, v []byte, plain bool) any {
 		return decodeAny(v)
 	}
 	l := []any{}
-	for it := (elements{data: v}); it.next(); {
+	for it := (jsonwire.Elements{Data: v}); it.Next(); {
 		switch {
-		case it.val[0] == 'n':
+		case it.Val[0] == 'n':
 			l = append(l, nil)
-		case plain && elem == rules.Time && it.val[0] == '"':
-			l = append(l, stringValue(it.val))
+		case plain && elem == rules.Time && it.Val[0] == '"':
+			l = append(l, stringValue(it.Val))
 		default:
-			l = append(l, scalarValue(elem, it.val))
+			l = append(l, scalarValue(elem, it.Val))
 		}
 	}
 	return l

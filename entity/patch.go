@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/expose-go/expose/internal/pathfmt"
 )
 
 // PATCH: a JSON Merge Patch (RFC 7396) applied to the current value of a
@@ -165,9 +167,9 @@ func (m *merger) object(target, patch map[string]any, p *objectPlan, path []byte
 		}
 		at := path
 		if len(at) == 0 {
-			at = AppendPathFirstKey(nil, k)
+			at = pathfmt.AppendFirstKey(nil, k)
 		} else {
-			at = AppendPathKey(slices.Clip(at), k)
+			at = pathfmt.AppendKey(slices.Clip(at), k)
 		}
 		sub, isObj := pv.(map[string]any)
 		if p := m.run.objectOf(n); isObj && p != nil && depth < m.run.ent.reg.lim().Depth {
@@ -260,7 +262,7 @@ func (r *run) clearedError(n *node, path string) *FieldError {
 func pointerOf(path string) string {
 	var b []byte
 	for _, k := range strings.Split(path, ".") {
-		b = appendPointerToken(b, k)
+		b = pathfmt.AppendPointerToken(b, k)
 	}
 	return string(b)
 }

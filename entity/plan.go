@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/jsontape"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -28,7 +29,6 @@ const (
 // output order, and the table of the input object it reads.
 type objectPlan struct {
 	nodes  []*node
-	keys   []string    // output keys, shared by every Object made from the plan
 	ent    *Entity     // the entity whose root the plan is; nil for a group's
 	owner  *Entity     // the entity the plan belongs to (a group's too)
 	in     *inputTable // the input object its nodes read: a group of the response view shares its parent's
@@ -72,7 +72,7 @@ const (
 type inputTable struct {
 	slots  map[string]int
 	nslots int
-	keys   keyTable
+	keys   jsontape.KeyTable
 	// conds holds, per slot, the conditions under which each node reading
 	// it is read, when every one has some (see unknown.go); nil when no
 	// node has a condition.

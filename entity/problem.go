@@ -8,6 +8,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/expose-go/expose/internal/jsontape"
+	"github.com/expose-go/expose/internal/jsonwire"
 )
 
 // Error responses are RFC 9457 problem details, written here and nowhere
@@ -151,11 +154,11 @@ var problemTexts = []struct{ key, en, ja string }{
 }
 
 // problemPhrases are the phrases that stand for the values of the params
-// reason and got in the problems' texts (the reasons are syntaxError's).
+// reason and got in the problems' texts (the reasons are jsontape.SyntaxError's).
 var problemPhrases = []struct{ param, en, ja string }{
 	{"reason", "unexpected end of input", "入力が途中で終わっています"},
 	{"reason", "nested too deep", "入れ子が深すぎます"},
-	{"reason", "nested deeper than " + strconv.Itoa(maxJSONNesting) + " levels", "入れ子が" + strconv.Itoa(maxJSONNesting) + "階層を超えています"},
+	{"reason", "nested deeper than " + strconv.Itoa(jsontape.MaxNesting) + " levels", "入れ子が" + strconv.Itoa(jsontape.MaxNesting) + "階層を超えています"},
 	{"reason", "too large to read", "大きすぎて読めません"},
 	{"reason", "expected a string key", "文字列のキーが必要です"},
 	{"reason", "expected ':' after the key", "キーの後に : が必要です"},
@@ -313,10 +316,15 @@ func (r *Registry) WriteError(w http.ResponseWriter, err error) {
 //     nothing of it, and an "instance", a URN of its own
 //     ("urn:uuid:…") that the registry's log hook gets with the error.
 //
+// A problem in the language of a call (the error of a call made with Lang
+// or for a request, whose Accept-Language picks it) says so with Vary:
+// Accept-Language, so that a cache keeps one answer per language.
+//
 // For example:
 //
 //	HTTP/1.1 400 Bad Request
 //	Content-Type: application/problem+json
+//	Vary: Accept-Language
 //
 //	{"type":"/problems/validation","title":"Validation failed","status":400,
 //	 "detail":"1 field failed validation","errors":[{"pointer":"/mail",
@@ -349,11 +357,26 @@ func (r *Registry) writeProblem(w http.ResponseWriter, err error, lang msgLang) 
 	case p.accept != "":
 		h["Accept"] = []string{p.accept}
 	}
+	if p.localized {
+		addVary(h, "Accept-Language") // so that a cache keeps one answer per language
+	}
 	h["Content-Type"] = []string{problemContentType}
 	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	h["X-Content-Type-Options"] = []string{"nosniff"}
 	w.WriteHeader(p.status)
 	w.Write(body)
+}
+
+// addVary adds name to h's Vary, unless it names it already (or "*").
+func addVary(h http.Header, name string) {
+	for _, v := range h.Values("Vary") {
+		for _, f := range strings.Split(v, ",") {
+			if f = strings.TrimSpace(f); f == "*" || strings.EqualFold(f, name) {
+				return
+			}
+		}
+	}
+	h.Add("Vary", name)
 }
 
 // newInstance returns a new id of a server error: a URN of a random
@@ -405,6 +428,9 @@ type problem struct {
 	offset   int              // invalid JSON: where it stops being JSON
 	hasOff   bool             // offset applies
 	ve       *ValidationError // 400 for fields: the errors
+	// localized: the texts are in the language of a call (Lang, or a
+	// request's Accept-Language), not English whatever the request.
+	localized bool
 }
 
 // problemOf returns the problem details of err, in the language of err
@@ -415,6 +441,7 @@ type problem struct {
 func problemOf(err error, lang msgLang) problem {
 	p := problem{status: statusOf(err)}
 	lang = langOf(err, lang)
+	p.localized = lang.cat != nil
 	cat, li := lang.catalogs(), lang.li
 	var ve *ValidationError
 	var ie *InputError
@@ -514,20 +541,20 @@ func (p *problem) appendJSON(dst []byte, base string) []byte {
 	if p.kind == "" {
 		dst = append(dst, `"about:blank"`...)
 	} else {
-		dst = appendString(dst, base+p.kind)
+		dst = jsonwire.AppendString(dst, base+p.kind)
 	}
 	dst = append(dst, `,"`+memberTitle+`":`...)
-	dst = appendString(dst, p.title)
+	dst = jsonwire.AppendString(dst, p.title)
 	dst = append(dst, `,"`+memberStatus+`":`...)
 	dst = strconv.AppendInt(dst, int64(p.status), 10)
 	dst = append(dst, `,"`+memberDetail+`":`...)
-	dst = appendString(dst, p.detail)
+	dst = jsonwire.AppendString(dst, p.detail)
 	if p.ve != nil {
 		return p.ve.appendProblemMembers(dst)
 	}
 	if p.instance != "" {
 		dst = append(dst, `,"`+memberInstance+`":`...)
-		dst = appendString(dst, p.instance)
+		dst = jsonwire.AppendString(dst, p.instance)
 	}
 	if p.hasOff {
 		dst = append(dst, `,"`+memberOffset+`":`...)
@@ -539,7 +566,7 @@ func (p *problem) appendJSON(dst []byte, base string) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, strings.TrimSpace(t))
+			dst = jsonwire.AppendString(dst, strings.TrimSpace(t))
 		}
 		dst = append(dst, ']')
 	}
@@ -601,23 +628,23 @@ func (f *FieldError) appendProblem(dst []byte) []byte {
 	}
 	if f.In != "" { // a request's parameter: its name and where it was
 		dst = append(dst, `{"`+memberParameter+`":`...)
-		dst = appendString(dst, f.Path)
+		dst = jsonwire.AppendString(dst, f.Path)
 		dst = append(dst, `,"`+memberIn+`":`...)
-		dst = appendString(dst, f.In)
+		dst = jsonwire.AppendString(dst, f.In)
 	} else {
 		dst = append(dst, `{"`+memberPointer+`":`...)
-		dst = appendString(dst, f.Pointer)
+		dst = jsonwire.AppendString(dst, f.Pointer)
 	}
 	dst = append(dst, `,"`+memberPath+`":`...)
-	dst = appendString(dst, f.Path)
+	dst = jsonwire.AppendString(dst, f.Path)
 	dst = append(dst, `,"`+memberOutputPath+`":`...)
-	dst = appendString(dst, f.OutputPath)
+	dst = jsonwire.AppendString(dst, f.OutputPath)
 	dst = append(dst, `,"`+memberCode+`":`...)
 	code := f.Code
 	if code == "" {
 		code = f.Rule
 	}
-	dst = appendString(dst, code)
+	dst = jsonwire.AppendString(dst, code)
 	if len(f.Params) > 0 {
 		// A rule's arguments, as the declaration gave them: never the
 		// input's values. Keys are sorted; a value that is not JSON leaves
@@ -628,6 +655,6 @@ func (f *FieldError) appendProblem(dst []byte) []byte {
 		}
 	}
 	dst = append(dst, `,"`+memberMessage+`":`...)
-	dst = appendString(dst, f.Message)
+	dst = jsonwire.AppendString(dst, f.Message)
 	return append(dst, '}')
 }

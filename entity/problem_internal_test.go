@@ -4,11 +4,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/expose-go/expose/internal/jsontape"
 )
 
 // TestProblemTextsComplete checks the catalog of the problems' texts: each
 // has its English and Japanese text, the Japanese placeholders are the
-// English ones, every reason syntaxError gives and every kind notAnObject
+// English ones, every reason jsontape.SyntaxError gives and every kind notAnObject
 // names has its phrase, and every key an InputError of the package names
 // is a text.
 func TestProblemTextsComplete(t *testing.T) {
@@ -35,7 +37,7 @@ func TestProblemTextsComplete(t *testing.T) {
 		phrases[ph.param+"="+ph.en] = true
 	}
 	var reasons []string
-	for _, r := range scanReasons {
+	for _, r := range jsontape.Reasons() {
 		if r != "" {
 			reasons = append(reasons, r)
 		}
@@ -52,10 +54,10 @@ func TestProblemTextsComplete(t *testing.T) {
 		}
 	}
 	c := builtinCatalogs()
-	for _, b := range []string{`{"a":`, `{"a" 1}`, `{"a":1 "b"}`, `[1 2]`, `{} x`, `{"a":"\x"}`, `{"a":01}`, `{"a":tru}`, `{"a":"` + "\x01" + `"}`, `{"a":}`, `{1:2}`, strings.Repeat("[", maxJSONNesting+1)} {
+	for _, b := range []string{`{"a":`, `{"a" 1}`, `{"a":1 "b"}`, `[1 2]`, `{} x`, `{"a":"\x"}`, `{"a":01}`, `{"a":tru}`, `{"a":"` + "\x01" + `"}`, `{"a":}`, `{1:2}`, strings.Repeat("[", jsontape.MaxNesting+1)} {
 		var tape []int32
-		code, off := scanJSON(b, maxJSONNesting, &tape)
-		_, reason := syntaxError(b, code, off)
+		code, off := jsontape.Scan(b, jsontape.MaxNesting, &tape)
+		_, reason := jsontape.SyntaxError(b, code, off)
 		if !phrases["reason="+reason] {
 			t.Errorf("%q: no phrase for the reason %q", b, reason)
 		}

@@ -539,3 +539,55 @@ func TestProblemsInJapanese(t *testing.T) {
 		}
 	})
 }
+
+// TestLocalizedProblemsVaryOnAcceptLanguage: a problem written in the
+// language of a call (a request's Accept-Language, or Lang) says Vary:
+// Accept-Language, once, beside the Vary values a handler set; one that is
+// English whatever the request (an error of no call) does not.
+func TestLocalizedProblemsVaryOnAcceptLanguage(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "item", "POST", "v", "string", "req")
+	badRequest := func() *http.Request {
+		return requestWith("POST", "application/json", `{}`, "Accept-Language", "ja")
+	}
+	tests := []struct {
+		name  string
+		write func(w http.ResponseWriter)
+		set   []string // Vary values the handler set first
+		want  []string
+	}{
+		{"a request's validation error", func(w http.ResponseWriter) {
+			_, err := e.MakeRequest(badRequest())
+			entity.WriteError(w, err)
+		}, nil, []string{"Accept-Language"}},
+		{"Write of a request", func(w http.ResponseWriter) { e.Write(w, badRequest()) }, nil, []string{"Accept-Language"}},
+		{"a method the entity does not take", func(w http.ResponseWriter) {
+			_, err := e.MakeRequest(requestWith("GET", "", "", "Accept-Language", "ja"))
+			reg.WriteError(w, err)
+		}, nil, []string{"Accept-Language"}},
+		{"server data written with Lang", func(w http.ResponseWriter) { e.Write(w, map[string]any{}, entity.Lang("ja")) }, nil, []string{"Accept-Language"}},
+		{"the handler's Vary kept", func(w http.ResponseWriter) {
+			_, err := e.MakeRequest(badRequest())
+			entity.WriteError(w, err)
+		}, []string{"X-Role"}, []string{"X-Role", "Accept-Language"}},
+		{"not twice", func(w http.ResponseWriter) {
+			_, err := e.MakeRequest(badRequest())
+			entity.WriteError(w, err)
+		}, []string{"Origin, accept-language"}, []string{"Origin, accept-language"}},
+		{"an error of no call", func(w http.ResponseWriter) {
+			entity.WriteError(w, &entity.InputError{Status: 404, Msg: "no such item"})
+		}, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			for _, v := range tt.set {
+				rec.Header().Add("Vary", v)
+			}
+			tt.write(rec)
+			if got := rec.Header().Values("Vary"); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("Vary = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

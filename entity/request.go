@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/expose-go/expose/internal/jsontape"
+	"github.com/expose-go/expose/internal/jsonwire"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -199,7 +201,7 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 		if err != nil {
 			return 0, bodyError(err)
 		}
-		if len(trimSpace(bytesString(body))) > 0 {
+		if len(jsonwire.TrimSpace(bytesString(body))) > 0 {
 			return 0, newInputError(ErrUnsupportedMediaType, "problem.media.none", nil)
 		}
 		return 0, nil
@@ -210,7 +212,7 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 		if err != nil {
 			return 0, bodyError(err)
 		}
-		if len(trimSpace(bytesString(body))) > 0 {
+		if len(jsonwire.TrimSpace(bytesString(body))) > 0 {
 			js, err := run.parseJSONOf(body, true)
 			if err != nil {
 				return 0, err
@@ -242,7 +244,7 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 	if err != nil {
 		return 0, bodyError(err)
 	}
-	if len(trimSpace(bytesString(body))) == 0 {
+	if len(jsonwire.TrimSpace(bytesString(body))) == 0 {
 		return 0, nil // no body, whatever its type says
 	}
 	return 0, newInputError(ErrUnsupportedMediaType, "problem.media.other", nil) // not the type: the client's text
@@ -274,7 +276,7 @@ func readForm(r *http.Request, limit int64, p *objectPlan) (url.Values, int64, e
 // declaresAny reports whether the plan p reads any of the form's keys.
 func declaresAny(p *objectPlan, form url.Values) bool {
 	for k := range form {
-		if p.in.keys.lookup(k) >= 0 {
+		if p.in.keys.Lookup(k) >= 0 {
 			return true
 		}
 	}
@@ -283,13 +285,13 @@ func declaresAny(p *objectPlan, form url.Values) bool {
 
 // isJSONText reports whether b is a JSON object or array.
 func isJSONText(b []byte) bool {
-	s := trimSpace(bytesString(b))
+	s := jsonwire.TrimSpace(bytesString(b))
 	if s == "" || s[0] != '{' && s[0] != '[' {
 		return false
 	}
 	var tape []int32
-	code, _ := scanJSON(s, maxJSONNesting, &tape)
-	return code == scanOK
+	code, _ := jsontape.Scan(s, jsontape.MaxNesting, &tape)
+	return code == jsontape.OK
 }
 
 // formLen returns the length of a form's keys and values: what a request

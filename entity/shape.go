@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/jsonwire"
 )
 
 // This file holds per-call shaping: which of an entity's fields one call
@@ -953,7 +954,7 @@ func (mb *maskBuilder) mergedWith(p *objectPlan, out string, show func(*node) bo
 func (p *objectPlan) named(out string) []int {
 	var idx []int
 	for i, n := range p.nodes {
-		if n.out == out || validUTF8(n.out) == out { // as written, invalid UTF-8 as U+FFFD
+		if n.out == out || jsonwire.ValidUTF8(n.out) == out { // as written, invalid UTF-8 as U+FFFD
 			idx = append(idx, i)
 		}
 	}
@@ -968,7 +969,7 @@ func (p *objectPlan) outNames(show func(*node) bool) string {
 		if show != nil && !show(n) {
 			continue
 		}
-		if q := strconv.Quote(validUTF8(n.out)); !slices.Contains(names, q) { // each key once, as written
+		if q := strconv.Quote(jsonwire.ValidUTF8(n.out)); !slices.Contains(names, q) { // each key once, as written
 			names = append(names, q)
 		}
 		if len(names) == 20 {

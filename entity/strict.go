@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/expose-go/expose/internal/jsonwire"
+	"github.com/expose-go/expose/internal/textconv"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -67,7 +69,7 @@ func exactInt(in raw, v rules.Value) (rules.Value, string, bool) {
 			text, isText = bytesString(x), true
 		case json.Number:
 			text = string(x)
-			if !isJSONNumber(text) {
+			if !jsonwire.IsNumber(text) {
 				return v, "value", false // a json.Number that is no number
 			}
 		case float64:
@@ -87,15 +89,15 @@ func exactInt(in raw, v rules.Value) (rules.Value, string, bool) {
 		return v, "", true
 	}
 	if isText && v.Kind == rules.Null { // ParseInt's syntax refused it ("1e3", "+27", "abc")
-		if isIntegerText(text) {
+		if jsonwire.IsInt(text) {
 			return v, "string out of range", false
 		}
 		return v, "string", false
 	}
-	if n, ok := rules.ExactInt(text); ok {
+	if n, ok := textconv.ExactInt(text); ok {
 		return rules.Value{Kind: rules.Int, Int: n}, "", true
 	}
-	if _, fits := rules.TruncInt(text); !fits {
+	if _, fits := textconv.TruncInt(text); !fits {
 		if isText {
 			return v, "string out of range", false
 		}
@@ -203,7 +205,7 @@ func typeMessage(want rules.Kind, got string) string {
 // jsonKindOf names the kind of a JSON text's value ("value" for text that
 // is no JSON).
 func jsonKindOf(b []byte) string {
-	t := trimSpace(bytesString(b))
+	t := jsonwire.TrimSpace(bytesString(b))
 	if t == "" || !json.Valid(b) {
 		return "value"
 	}

@@ -2,6 +2,8 @@ package entity
 
 import (
 	"slices"
+
+	"github.com/expose-go/expose/internal/jsonwire"
 )
 
 // DenyUnknown (see the option): every key of an input object that its
@@ -127,13 +129,13 @@ func (r *run) failUnknown(key, in string) {
 // eachJSONKey calls f with each key of the JSON object text (text the
 // validator accepted, white space allowed), decoded.
 func eachJSONKey(text string, f func(string)) {
-	i := skipSpace(text, 1)
+	i := jsonwire.SkipSpace(text, 1)
 	for text[i] == '"' {
-		end, _ := stringEnd(text, i)
-		f(unquote(text[i:end]))
-		i = skipSpace(text, skipSpace(text, end)+1) // past ':'
-		if i = skipSpace(text, valueEnd(text, i)); text[i] == ',' {
-			i = skipSpace(text, i+1)
+		end, _ := jsonwire.StringEnd(text, i)
+		f(jsonwire.Unquote(text[i:end]))
+		i = jsonwire.SkipSpace(text, jsonwire.SkipSpace(text, end)+1) // past ':'
+		if i = jsonwire.SkipSpace(text, jsonwire.ValueEnd(text, i)); text[i] == ',' {
+			i = jsonwire.SkipSpace(text, i+1)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/expose-go/expose/internal/jsontape"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -818,7 +819,7 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 		return more && !r.stop
 	}
 	if l.js != "" {
-		eachJSONValue(l.js, l.jsOrd, r.js.tape, func(i int, text string, k int32, plain bool) bool {
+		jsontape.EachValue(l.js, l.jsOrd, r.js.tape, func(i int, text string, k int32, plain bool) bool {
 			if text[0] != '{' {
 				return elem(i, nil, false, notObject(jsonElem(text, k, plain)))
 			}

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"strconv"
 
+	"github.com/expose-go/expose/internal/pathfmt"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -45,25 +46,25 @@ func (r *run) pathsOf(in, out string, named bool) (pin, pout, ptr string) {
 	bin, bout, bptr := arr[0][:0], arr[1][:0], arr[2][:0]
 	add := func(b []byte, name string) []byte {
 		if len(b) == 0 {
-			return AppendPathFirstKey(b, name)
+			return pathfmt.AppendFirstKey(b, name)
 		}
-		return AppendPathKey(b, name)
+		return pathfmt.AppendKey(b, name)
 	}
 	for i := 0; i < r.depth; i++ {
 		switch f := r.frame(i); {
 		case f.kind == frameIndex:
-			bin = AppendPathIndex(bin, int(f.idx))
-			bout = AppendPathIndex(bout, int(f.outIdx))
+			bin = pathfmt.AppendIndex(bin, int(f.idx))
+			bout = pathfmt.AppendIndex(bout, int(f.outIdx))
 			bptr = strconv.AppendInt(append(bptr, '/'), int64(f.idx), 10)
 		case f.kind == frameNested:
 			bin = add(bin, f.n.in)
 			bout = add(bout, f.n.out)
-			bptr = appendPointerToken(bptr, f.n.in)
+			bptr = pathfmt.AppendPointerToken(bptr, f.n.in)
 		case f.kind == frameGroup:
 			bout = add(bout, f.n.out)
 			if fp := f.n.from; fp != nil { // it reads the object at its path
 				bin = add(bin, fp.first.in)
-				bptr = appendPointerToken(bptr, fp.first.in)
+				bptr = pathfmt.AppendPointerToken(bptr, fp.first.in)
 				bin, bptr = appendFromPath(bin, bptr, fp.rest)
 			}
 		default:
@@ -75,7 +76,7 @@ func (r *run) pathsOf(in, out string, named bool) (pin, pout, ptr string) {
 			if !f.n.merge { // a merged reference's keys are its parent's
 				bout = add(bout, f.n.out)
 			}
-			bptr = appendPointerToken(bptr, in)
+			bptr = pathfmt.AppendPointerToken(bptr, in)
 			if fp := f.n.from; fp != nil {
 				bin, bptr = appendFromPath(bin, bptr, fp.rest)
 			}
@@ -84,26 +85,9 @@ func (r *run) pathsOf(in, out string, named bool) (pin, pout, ptr string) {
 	if named {
 		bin = add(bin, in)
 		bout = add(bout, out)
-		bptr = appendPointerToken(bptr, in)
+		bptr = pathfmt.AppendPointerToken(bptr, in)
 	}
 	return string(bin), string(bout), string(bptr)
-}
-
-// appendPointerToken appends "/" and name, escaped as RFC 6901 says: ~ as
-// ~0 and / as ~1.
-func appendPointerToken(b []byte, name string) []byte {
-	b = append(b, '/')
-	for i := 0; i < len(name); i++ {
-		switch c := name[i]; c {
-		case '~':
-			b = append(b, '~', '0')
-		case '/':
-			b = append(b, '~', '1')
-		default:
-			b = append(b, c)
-		}
-	}
-	return b
 }
 
 // failure is what a failing field reports: the rule as the registry

@@ -1,6 +1,10 @@
 package entity
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/expose-go/expose/internal/jsonwire"
+)
 
 // The walk of struct input. A struct is read through its plan
 // (structPlan: each slot's offset and kind, compiled once per type and
@@ -34,7 +38,7 @@ func (r *run) appendStruct(dst []byte, p *objectPlan, src *source, depth int) []
 					}
 					continue
 				}
-				dst = appendString(dst, s)
+				dst = jsonwire.AppendString(dst, s)
 				continue
 			case f.hot == hotInt && n.fast == fastInt:
 				dst = appendInt(dst, f.loc.At(src.sp).Int(f.loc.Size))

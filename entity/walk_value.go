@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/expose-go/expose/internal/jsontape"
+	"github.com/expose-go/expose/internal/jsonwire"
+	"github.com/expose-go/expose/internal/textconv"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -77,8 +80,14 @@ func (r *run) resolve(n *node, in raw) (v rules.Value, fromDefault bool) {
 		return v, false
 	}
 	if !in.isNull() {
-		v, _ = convert(n.typ, in, r)
-		if r.cfg.strict {
+		converted := false
+		if n.format != nil && r.dir != dirResponse && r.dir != dirPatchCurrent { // the wire form holds what the format wrote
+			v, converted = n.format.unformatRaw(in)
+		}
+		if !converted {
+			v, _ = convert(n.typ, in, r)
+		}
+		if r.cfg.strict && !converted {
 			var got string
 			var ok bool
 			if v, got, ok = strictly(n.typ, in, v); !ok {
@@ -160,20 +169,20 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 		jv := src.js.at(n.slot)
 		text := src.js.text[jv.start:jv.end]
 		switch jv.kind {
-		case jsonString:
+		case jsontape.String:
 			if s = text[1 : len(text)-1]; !jv.plain {
-				s = unquote(text)
+				s = jsonwire.Unquote(text)
 			}
-		case jsonNumber:
+		case jsontape.Number:
 			switch {
-			case !n.fast.isInt() || !isShortInt(text):
+			case !n.fast.isInt() || !jsonwire.IsShortInt(text):
 				return dst, false
-			case n.fast == fastInt && canonicalInt(text):
+			case n.fast == fastInt && jsonwire.IsCanonicalInt(text):
 				return append(dst, text...), true
 			}
-			i, _ := rules.ParseInt(text)
+			i, _ := textconv.ParseInt(text)
 			return r.fastInt(dst, n, i), true
-		case jsonNone, jsonNull:
+		case jsontape.None, jsontape.Null:
 			return r.appendAbsent(dst, n), true
 		default:
 			return dst, false
@@ -207,13 +216,13 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 		return dst, false
 	}
 	if n.fast.isInt() {
-		if n.fast == fastInt && canonicalInt(s) {
+		if n.fast == fastInt && jsonwire.IsCanonicalInt(s) {
 			return append(dst, s...), true
 		}
-		if r.cfg.strict && !canonicalInt(s) {
+		if r.cfg.strict && !jsonwire.IsCanonicalInt(s) {
 			return dst, false // "12.5" is no integer: the general path says so
 		}
-		if i, ok := rules.ParseInt(s); ok {
+		if i, ok := textconv.ParseInt(s); ok {
 			return r.fastInt(dst, n, i), true
 		}
 		return dst, false
@@ -255,7 +264,7 @@ func (r *run) fastString(dst []byte, n *node, s string) []byte {
 			r.failCheck(n, ck.rule, ck.info, rules.String, err)
 		}
 	}
-	dst = appendString(dst, s)
+	dst = jsonwire.AppendString(dst, s)
 	if len(s) > growMargin && len(dst)-r.base > r.maxOut {
 		r.tooLarge()
 	}
@@ -272,47 +281,6 @@ func (r *run) appendAbsent(dst []byte, n *node) []byte {
 		r.fail(n, "req", errRequired)
 	}
 	return append(dst, "null"...)
-}
-
-// canonicalInt reports whether s is an integer spelled exactly as
-// strconv.FormatInt spells it (an optional minus, no leading zero, no "-0",
-// at most 18 digits so that it is an int64), so that a number field may
-// write s itself instead of parsing and formatting it.
-func canonicalInt(s string) bool {
-	i := 0
-	if len(s) > 0 && s[0] == '-' {
-		i = 1
-	}
-	switch {
-	case len(s)-i == 0 || len(s)-i > 18:
-		return false
-	case s[i] == '0':
-		return len(s) == 1
-	}
-	for ; i < len(s); i++ {
-		if s[i]-'0' > 9 {
-			return false
-		}
-	}
-	return true
-}
-
-// isShortInt reports whether JSON number text is an integer that a float64
-// holds exactly (at most 15 digits), so that reading it as an integer gives
-// what encoding/json's float64 would.
-func isShortInt(s string) bool {
-	if len(s) > 0 && s[0] == '-' {
-		s = s[1:]
-	}
-	if len(s) == 0 || len(s) > 15 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // appendTypedList writes the elements of a typed list read from in, a
@@ -332,7 +300,7 @@ func (r *run) appendTypedList(dst []byte, n *node, in raw, depth int) []byte {
 	dst = append(dst, '[')
 	switch {
 	case in.kind == rawJSON:
-		eachJSONValue(in.s, int32(in.n), r.js.tape, func(i int, text string, k int32, plain bool) bool {
+		jsontape.EachValue(in.s, int32(in.n), r.js.tape, func(i int, text string, k int32, plain bool) bool {
 			if dst = r.elemRoom(dst, i); r.stop {
 				return false
 			}
@@ -451,7 +419,7 @@ func jsonElem(text string, k int32, plain bool) raw {
 		if plain {
 			return raw{kind: rawStr, s: text[1 : len(text)-1], view: true}
 		}
-		return raw{kind: rawStr, s: unquote(text), view: true}
+		return raw{kind: rawStr, s: jsonwire.Unquote(text), view: true}
 	case '{', '[':
 		return raw{kind: rawJSON, s: text, n: int64(k)}
 	case 't':

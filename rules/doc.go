@@ -49,9 +49,9 @@
 // every built-in rule: on a string field, its text ("12", "true", a date);
 // on a field of the type they check (num on number, bool on bool, timestamp
 // on date) they are Implied: the conversion guarantees them and they are
-// not run. The parsers they use,
-// ParseInt, ParseFloat, ParseBool and ParseTime, are exported so that
-// conversions read values exactly as the checks accept them.
+// not run. The parsers they use are those of package entity's
+// conversions, so that conversions read values exactly as the checks
+// accept them.
 //
 // # Registering a rule
 //

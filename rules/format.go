@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/expose-go/expose/internal/textconv"
 )
 
 // stringKinds are the declared types that the string rules apply to.
@@ -194,7 +196,7 @@ func isPort(s string) bool {
 	}
 	n := 0
 	for i := 1; i < len(s); i++ {
-		if !isDigit(s[i]) {
+		if !textconv.IsDigit(s[i]) {
 			return false
 		}
 		n = n*10 + int(s[i]-'0')
@@ -265,7 +267,7 @@ func isIPv4(s string) bool {
 			}
 			s = s[1:]
 		}
-		n := skipDigits(s, 0)
+		n := textconv.SkipDigits(s, 0)
 		if n == 0 || n > 3 || (n > 1 && s[0] == '0') {
 			return false
 		}
@@ -311,18 +313,18 @@ func isDomain(s string) bool {
 // isDateString reports whether s is a calendar date written YYYY-M-D or
 // YYYY/M/D, the month and day having one or two digits.
 func isDateString(s string) bool {
-	_, _, _, ok := parseDate(s)
+	_, _, _, ok := textconv.ParseDate(s)
 	return ok
 }
 
 // isClock reports whether s is a time of day written H:mm or HH:mm, from
 // 0:00 to 23:59.
 func isClock(s string) bool {
-	h, i := oneOrTwoDigits(s, 0)
+	h, i := textconv.OneOrTwoDigits(s, 0)
 	if i < 0 || h > 23 || len(s) != i+3 || s[i] != ':' {
 		return false
 	}
-	_, ok := twoDigits(s[i+1:], 59)
+	_, ok := textconv.TwoDigits(s[i+1:], 59)
 	return ok
 }
 
@@ -373,11 +375,11 @@ var labelByte = func() (t [256]bool) {
 }()
 
 func isAlnum(c byte) bool {
-	return isDigit(c) || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+	return textconv.IsDigit(c) || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 func isHex(c byte) bool {
-	return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+	return textconv.IsDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // The hooks of the string formats (url, email, date, time) and the

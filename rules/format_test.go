@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/expose-go/expose/internal/textconv"
 )
 
 func TestURL(t *testing.T) {
@@ -373,9 +375,9 @@ func TestPatternsExact(t *testing.T) {
 	}{
 		{"date", datePattern, isDateString, dateForms(years...)},
 		{"time", clockPattern, isClock, clocks},
-		{"timestamp", timestampPattern, func(s string) bool { _, ok := ParseTime(s); return ok }, stamps},
-		{"decimal", floatTextPattern, func(s string) bool { _, ok := ParseFloat(s); return ok }, numbers},
-		{"bool", boolPattern, func(s string) bool { _, ok := ParseBool(s); return ok }, bools},
+		{"timestamp", timestampPattern, func(s string) bool { _, ok := textconv.ParseTime(s); return ok }, stamps},
+		{"decimal", floatTextPattern, func(s string) bool { _, ok := textconv.ParseFloat(s); return ok }, numbers},
+		{"bool", boolPattern, func(s string) bool { _, ok := textconv.ParseBool(s); return ok }, bools},
 		{"email", emailPattern, isEmail, emails},
 	}
 	for _, tt := range tests {

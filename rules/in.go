@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/expose-go/expose/internal/textconv"
 )
 
 // inKinds are the declared types that `in` applies to: the scalars, and
@@ -122,19 +124,19 @@ func (c *oneOf) add(a string, declared Kind) error {
 		}
 		c.ints = append(c.ints, n)
 	case Float:
-		f, ok := ParseFloat(a)
+		f, ok := textconv.ParseFloat(a)
 		if !ok {
 			return fmt.Errorf("in: value %q is not a number", a)
 		}
 		c.floats = append(c.floats, f)
 	case Bool:
-		b, ok := ParseBool(a)
+		b, ok := textconv.ParseBool(a)
 		if !ok {
 			return fmt.Errorf("in: value %q is not a boolean (true, false, on, off, 1, 0)", a)
 		}
 		c.bools = append(c.bools, b)
 	case Time:
-		t, ok := ParseTime(a)
+		t, ok := textconv.ParseTime(a)
 		if !ok {
 			return fmt.Errorf("in: value %q is not a date or timestamp", a)
 		}
@@ -144,7 +146,7 @@ func (c *oneOf) add(a string, declared Kind) error {
 		if n, err := strconv.ParseInt(a, 10, 64); err == nil {
 			c.ints = append(c.ints, n)
 		}
-		if f, ok := ParseFloat(a); ok {
+		if f, ok := textconv.ParseFloat(a); ok {
 			c.floats = append(c.floats, f)
 		}
 		switch a {
@@ -160,7 +162,7 @@ func (c *oneOf) add(a string, declared Kind) error {
 // isPlainScalar reports whether a value of `in` on a none field is written
 // bare in its message: a number or a JSON boolean.
 func isPlainScalar(a string) bool {
-	_, isNum := ParseFloat(a)
+	_, isNum := textconv.ParseFloat(a)
 	return isNum || a == "true" || a == "false"
 }
 
@@ -193,7 +195,7 @@ func inValues(args []string, declared Kind) ([]any, bool) {
 			case a == "true" || a == "false":
 				out = append(out, a == "true", a)
 			default:
-				if f, ok := ParseFloat(a); ok {
+				if f, ok := textconv.ParseFloat(a); ok {
 					out = append(out, f, a)
 				} else {
 					out = append(out, a)

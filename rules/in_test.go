@@ -3,10 +3,12 @@ package rules
 import (
 	"reflect"
 	"testing"
+
+	"github.com/expose-go/expose/internal/textconv"
 )
 
 func TestIn(t *testing.T) {
-	day := func(s string) Value { v, _ := ParseTime(s); return TimeValue(v) }
+	day := func(s string) Value { v, _ := textconv.ParseTime(s); return TimeValue(v) }
 	tests := []struct {
 		name     string
 		declared Kind
@@ -85,7 +87,7 @@ func TestInCompileErrors(t *testing.T) {
 }
 
 func TestInHooks(t *testing.T) {
-	day, _ := ParseTime("2024-01-15")
+	day, _ := textconv.ParseTime("2024-01-15")
 	tests := []struct {
 		name     string
 		declared Kind

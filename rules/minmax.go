@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/expose-go/expose/internal/textconv"
 )
 
 // sizeKinds are the declared types that min, max and range apply to.
@@ -106,7 +108,7 @@ func compileRange(args []string, _ Kind) (Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	if compareDecimal(args[0], args[1]) > 0 { // exactly: as float64 they may be equal
+	if textconv.CompareDecimal(args[0], args[1]) > 0 { // exactly: as float64 they may be equal
 		return nil, fmt.Errorf("range: minimum %s is greater than maximum %s", args[0], args[1])
 	}
 	return newMinMax(lo, hi, args[0], args[1]), nil
@@ -125,7 +127,7 @@ func BoundsConflict(a, b Checker) error {
 	}
 	for _, p := range [2][2]*minMax{{x, y}, {y, x}} {
 		lo, hi := p[0].loText, p[1].hiText
-		if lo != "" && hi != "" && compareDecimal(lo, hi) > 0 { // exactly, as range compares
+		if lo != "" && hi != "" && textconv.CompareDecimal(lo, hi) > 0 { // exactly, as range compares
 			return fmt.Errorf("minimum %s is greater than maximum %s: no value meets both", lo, hi)
 		}
 	}
@@ -141,10 +143,10 @@ func newMinMax(lo, hi float64, loText, hiText string) *minMax {
 	okLo, okHi := true, true
 	c.loI, c.hiI = math.MinInt64, math.MaxInt64
 	if loText != "" {
-		c.loI, okLo = ceilDecimal(loText)
+		c.loI, okLo = textconv.CeilDecimal(loText)
 	}
 	if hiText != "" {
-		c.hiI, okHi = floorDecimal(hiText)
+		c.hiI, okHi = textconv.FloorDecimal(hiText)
 	}
 	c.noInt = !okLo || !okHi || c.loI > c.hiI
 
@@ -167,7 +169,7 @@ func newMinMax(lo, hi float64, loText, hiText string) *minMax {
 		c.errList = errors.New("must have at most " + count(hiN, "element"))
 	}
 	switch {
-	case hasLo && hasHi && compareDecimal(loText, hiText) == 0:
+	case hasLo && hasHi && textconv.CompareDecimal(loText, hiText) == 0:
 		c.errNum = errors.New("must be exactly " + loF)
 	case hasLo && hasHi:
 		c.errNum = errors.New("must be between " + loF + " and " + hiF)
@@ -189,7 +191,7 @@ func numText(f float64) string {
 // exactly without an exponent, or numText(f) when that is too long.
 func boundText(text string, f float64) string {
 	if text != "" {
-		if s, ok := plainDecimal(text); ok {
+		if s, ok := textconv.PlainDecimal(text); ok {
 			return s
 		}
 	}
@@ -206,7 +208,7 @@ func count(n, noun string) string {
 
 // numberArg parses the argument of a size rule.
 func numberArg(rule, arg string) (float64, error) {
-	f, ok := ParseFloat(arg)
+	f, ok := textconv.ParseFloat(arg)
 	if !ok {
 		return 0, fmt.Errorf("%s: argument %q is not a number", rule, arg)
 	}
@@ -349,10 +351,10 @@ func (b sizeBounds) intSample() (int64, bool) {
 	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
 	okLo, okHi := true, true
 	if b.loArg != "" {
-		lo, okLo = ceilDecimal(b.loArg)
+		lo, okLo = textconv.CeilDecimal(b.loArg)
 	}
 	if b.hiArg != "" {
-		hi, okHi = floorDecimal(b.hiArg)
+		hi, okHi = textconv.FloorDecimal(b.hiArg)
 	}
 	if !okLo || !okHi {
 		return 0, false
@@ -389,10 +391,10 @@ func (b sizeBounds) schema(declared Kind) map[string]any {
 		}
 	}
 	if declared == Int { // the integer bounds the rule compares with, exactly
-		if n, ok := ceilDecimal(b.loArg); ok && b.loArg != "" {
+		if n, ok := textconv.CeilDecimal(b.loArg); ok && b.loArg != "" {
 			m["minimum"] = n
 		}
-		if n, ok := floorDecimal(b.hiArg); ok && b.hiArg != "" {
+		if n, ok := textconv.FloorDecimal(b.hiArg); ok && b.hiArg != "" {
 			m["maximum"] = n
 		}
 	}

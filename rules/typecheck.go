@@ -3,6 +3,8 @@ package rules
 import (
 	"errors"
 	"math"
+
+	"github.com/expose-go/expose/internal/textconv"
 )
 
 // The type-check rules judge the value a field writes: on a string field
@@ -57,7 +59,7 @@ func isNumber(v Value) bool {
 	case Float:
 		return !math.IsNaN(v.Float) && !math.IsInf(v.Float, 0)
 	case String:
-		_, ok := ParseFloat(v.Str)
+		_, ok := textconv.ParseFloat(v.Str)
 		return ok
 	}
 	return false
@@ -71,11 +73,11 @@ func isBoolean(v Value) bool {
 	case Bool:
 		ok = true
 	case Int:
-		_, ok = IntToBool(v.Int)
+		_, ok = textconv.IntToBool(v.Int)
 	case Float:
-		_, ok = FloatToBool(v.Float)
+		_, ok = textconv.FloatToBool(v.Float)
 	case String:
-		_, ok = ParseBool(v.Str)
+		_, ok = textconv.ParseBool(v.Str)
 	}
 	return ok
 }
@@ -88,9 +90,9 @@ func isTimestamp(v Value) bool {
 	case Time, Int:
 		ok = true
 	case Float:
-		_, ok = FloatToTime(v.Float)
+		_, ok = textconv.FloatToTime(v.Float)
 	case String:
-		_, ok = ParseTime(v.Str)
+		_, ok = textconv.ParseTime(v.Str)
 	}
 	return ok
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/expose-go/expose/internal/textconv"
 )
 
 // Kind classifies a value: the type a field declares, and the kind of a
@@ -47,7 +49,7 @@ var kindDefs = [...]struct {
 	Int:    {name: "number", aliases: []string{"num", "int", "integer", "long"}, elem: true, zero: func() any { return int64(0) }, sample: func() any { return int64(1) }, schema: schemaOf("type", "integer"), input: inputOf(intSchema, schemaOf("type", "string", "pattern", intTextPattern))},
 	Float:  {name: "float", aliases: []string{"double"}, elem: true, zero: func() any { return 0.0 }, sample: func() any { return 1.5 }, schema: schemaOf("type", "number"), input: inputOf(floatSchema, schemaOf("type", "string", "pattern", floatTextPattern))},
 	Bool:   {name: "bool", aliases: []string{"boolean", "flag"}, elem: true, zero: func() any { return false }, sample: func() any { return true }, schema: schemaOf("type", "boolean"), input: inputOf(schemaOf("type", "boolean"), schemaOf("enum", []any{int64(0), int64(1)}), schemaOf("type", "string", "pattern", boolPattern))},
-	Time:   {name: "date", aliases: []string{"datetime", "timestamp"}, elem: true, zero: func() any { return IntToTime(0) }, sample: func() any { return sampleTime }, schema: schemaOf("type", "string", "format", "date-time"), input: inputOf(schemaOf("type", "string", "pattern", timestampPattern), millisSchema)},
+	Time:   {name: "date", aliases: []string{"datetime", "timestamp"}, elem: true, zero: func() any { return textconv.IntToTime(0) }, sample: func() any { return sampleTime }, schema: schemaOf("type", "string", "format", "date-time"), input: inputOf(schemaOf("type", "string", "pattern", timestampPattern), millisSchema)},
 	List:   {name: "list", aliases: []string{"array"}, zero: func() any { return []any{} }, sample: func() any { return []any{int64(1)} }, schema: schemaOf("type", "array"), input: inputOf(schemaOf("type", "array"))},
 	Object: {name: "object", aliases: []string{"map", "json"}, zero: func() any { return map[string]any{} }, sample: func() any { return map[string]any{} }, schema: schemaOf("type", "object"), input: inputOf(schemaOf("type", "object"))},
 	Any:    {name: "none", aliases: []string{"no"}, zero: none, sample: func() any { return "sample" }, schema: schemaOf(), input: inputOf(schemaOf())},

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/expose-go/expose/internal/textconv"
 )
 
 func TestKindSchema(t *testing.T) {
@@ -48,12 +50,12 @@ func TestKindInputSchemaPatterns(t *testing.T) {
 		"2024-01-15 12:30:00", "2024-01-15T12:30:00", "2024-01-15T12:30:00.5+09:00", "abc", "NaN", "-1.5e-3"}
 	accepts := map[Kind]func(string) bool{
 		Int: func(s string) bool {
-			_, ok := ParseInt(s)
+			_, ok := textconv.ParseInt(s)
 			return ok && !strings.ContainsAny(strings.TrimRight(s[strings.IndexByte(s+".", '.'):], "0"), "123456789")
 		},
-		Float: func(s string) bool { _, ok := ParseFloat(s); return ok },
-		Bool:  func(s string) bool { _, ok := ParseBool(s); return ok },
-		Time:  func(s string) bool { _, ok := ParseTime(s); return ok },
+		Float: func(s string) bool { _, ok := textconv.ParseFloat(s); return ok },
+		Bool:  func(s string) bool { _, ok := textconv.ParseBool(s); return ok },
+		Time:  func(s string) bool { _, ok := textconv.ParseTime(s); return ok },
 	}
 	for k, accept := range accepts {
 		var re *regexp.Regexp
@@ -91,7 +93,7 @@ func TestFloatTextBeyondFloat64(t *testing.T) {
 	refused := []string{"1e400", "1e309", "-1e309", "2e308", "1.8e308", "1.7976931348623159e308", "1.79769313486231581e308", "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792",
 		"Infinity", "NaN", "1.", ".5", "+1", "1e", "0x10", "1_000"}
 	for _, s := range refused {
-		if _, ok := ParseFloat(s); ok {
+		if _, ok := textconv.ParseFloat(s); ok {
 			t.Fatalf("ParseFloat(%q) accepts it: fix the list", s)
 		}
 		if re.MatchString(s) {
@@ -101,14 +103,14 @@ func TestFloatTextBeyondFloat64(t *testing.T) {
 	// What the pattern leaves out, though ParseFloat reads it: from 1e308
 	// up, and absurd spellings.
 	for _, s := range []string{"10e307", "1" + strings.Repeat("0", 209) + "e90", "0.01e309", "1.797693134862315800001e308"} {
-		if _, ok := ParseFloat(s); !ok || re.MatchString(s) {
+		if _, ok := textconv.ParseFloat(s); !ok || re.MatchString(s) {
 			t.Errorf("%.40q: ParseFloat reads it %v, the pattern matches it %v; want true, false", s, ok, re.MatchString(s))
 		}
 	}
 	for _, s := range []string{"0", "-0", "1.5", "1e3", "1E+3", "12.50e1", "-2.5e-3", "1e-400", "9.99e307", "0.5e308",
 		"1" + strings.Repeat("0", 307), "123456789e299", "0000.5", strings.Repeat("9", 209) + "e99",
 		"1e308", "-1.5e308", "1.7976931348623157e308", "1.7976931348623158e+308", "1.79769313486231580000e308", "1.0e308", "1.1e308"} {
-		if _, ok := ParseFloat(s); !ok {
+		if _, ok := textconv.ParseFloat(s); !ok {
 			t.Fatalf("ParseFloat(%q) refuses it: fix the list", s)
 		}
 		if !re.MatchString(s) {
@@ -125,7 +127,7 @@ func FuzzFloatTextPattern(f *testing.F) {
 	}
 	re := regexp.MustCompile(floatTextPattern)
 	f.Fuzz(func(t *testing.T, s string) {
-		if _, ok := ParseFloat(s); re.MatchString(s) && !ok {
+		if _, ok := textconv.ParseFloat(s); re.MatchString(s) && !ok {
 			t.Fatalf("the pattern matches %q, which ParseFloat refuses", s)
 		}
 	})
@@ -144,7 +146,7 @@ func FuzzIntTextOf(f *testing.F) {
 	f.Fuzz(func(t *testing.T, lo, hi int64, s string) {
 		re := regexp.MustCompile(intTextOf(lo, hi))
 		for _, text := range []string{s, strconv.FormatInt(lo, 10), strconv.FormatInt(hi, 10), strconv.FormatInt(lo-1, 10), strconv.FormatInt(hi+1, 10), strconv.FormatInt(lo/2+hi/2, 10)} {
-			n, ok := ParseInt(text)
+			n, ok := textconv.ParseInt(text)
 			ok = ok && !strings.ContainsAny(strings.TrimRight(text[strings.IndexByte(text+".", '.'):], "0"), "123456789")
 			if want := ok && lo <= n && n <= hi; re.MatchString(text) != want {
 				t.Fatalf("intTextOf(%d, %d) matches %q: %v, want %v", lo, hi, text, !want, want)

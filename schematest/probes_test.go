@@ -370,3 +370,20 @@ func TestWarningForHooklessRuleOnFormattedDate(t *testing.T) {
 		}
 	}
 }
+
+// TestRefListCountsAgree: the rules on a []$name's count of elements (min,
+// max, range, len) are its schema's minItems and maxItems, in both
+// directions.
+func TestRefListCountsAgree(t *testing.T) {
+	reg := mixedRegistry(t, [][]string{
+		{"item", "sku", "string", "req"},
+		{"order", "items", "[]$item", "req | range 1 2"},
+		{"pair", "items", "[]$item", "len 2"},
+	})
+	lists := []string{`[]`, `[{"sku":"a"}]`, `[{"sku":"a"},{"sku":"b"}]`, `[{"sku":"a"},{"sku":"b"},{"sku":"c"}]`}
+	for _, name := range []string{"order", "pair"} {
+		for _, mode := range []schema.Mode{schema.Response, schema.Request} {
+			probe(t, reg.Lookup(name), mode, objects("items", lists...))
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/internal/pathfmt"
 )
 
 // Conform checks that payload is JSON a response call of the entity could
@@ -156,17 +157,17 @@ func (c *checker) show(v gjson.Result, secret bool) string {
 }
 
 // path is a path in the payload, written as entity's FieldError paths are
-// (entity.AppendPathKey): "list[1].details.mail", `meta["a.b"]`.
+// (pathfmt.AppendKey): "list[1].details.mail", `meta["a.b"]`.
 type path string
 
 func (p path) key(k string) path {
 	if p == "" {
-		return path(entity.AppendPathFirstKey(nil, k))
+		return path(pathfmt.AppendFirstKey(nil, k))
 	}
-	return path(entity.AppendPathKey([]byte(p), k))
+	return path(pathfmt.AppendKey([]byte(p), k))
 }
 
-func (p path) index(i int) path { return path(entity.AppendPathIndex([]byte(p), i)) }
+func (p path) index(i int) path { return path(pathfmt.AppendIndex([]byte(p), i)) }
 
 // String renders the path, or "(root)" for the payload itself.
 func (p path) String() string {

@@ -31,7 +31,12 @@ const sampleRefDepth = 2
 // then null (an empty list where the reference is required or has a
 // default). A field that omitnil or omitempty leaves out when its value is
 // null or empty is left out when its sample is, as Make leaves it out: the
-// payload holds nothing Make would not write.
+// payload holds nothing Make would not write. The cross-field rules
+// (entity.Field.Cross) hold as the library judges them: a field
+// excluded_with a present one is left out (null where the response always
+// writes its key; of two fields that exclude each other, the later), and a
+// field that required_if, required_with or required_without asks for holds
+// a value that is not null.
 //
 // Where no candidate passes every check (two rules that each want
 // something the other's candidate lacks, or a custom rule without a Sample
@@ -60,8 +65,8 @@ const sampleRefDepth = 2
 // in the wire form a client sends: each field under its key (after rename
 // and key case), groups as nested objects, the keys of a merged $ref in
 // the object that holds it, lazy and writeonly fields included, no
-// readonly field, and no header field (X-…), which a request reads from
-// its headers. Its values are those of the output sample (a formatted
+// readonly field, and no parameter (a path, query, header or cookie field,
+// or one named X-…), which a request reads outside its body. Its values are those of the output sample (a formatted
 // field's as an input of its type), so that a request of it makes the
 // output sample, and so that it fails exactly where the output sample
 // does not conform: at a field whose rules no candidate satisfies, and at
@@ -87,21 +92,22 @@ type sampler struct {
 func (s *sampler) object(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret bool) []byte {
 	dst = append(dst, '{')
 	first := true
-	dst = s.members(dst, set, fields, depth, secret, &first)
+	dst = s.members(dst, set, fields, depth, secret, &first, s.cross(set, fields, depth, secret, false, false))
 	return append(dst, '}')
 }
 
 // members appends the members of an object of fields, each but the
-// object's first (first, which it clears) after a comma.
-func (s *sampler) members(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret bool, first *bool) []byte {
+// object's first (first, which it clears) after a comma, as the
+// cross-field decisions d say (nil: none).
+func (s *sampler) members(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret bool, first *bool, d decisions) []byte {
 	for _, f := range fields {
-		if f.Lazy {
-			continue // written only when a selection names it
+		if f.Lazy || d[f].skip {
+			continue // written only when a selection names it; excluded by a present field
 		}
 		sec := secret || f.Secret || f.WriteOnly
 		if f.Merge {
 			if t := f.Entity(); t != nil && depth < sampleRefDepth {
-				dst = s.members(dst, t.Registry().Rules(), t.Fields(s.call...), depth+1, sec, first)
+				dst = s.members(dst, t.Registry().Rules(), t.Fields(s.call...), depth+1, sec, first, nil)
 			}
 			continue
 		}
@@ -113,10 +119,12 @@ func (s *sampler) members(dst []byte, set *rules.Set, fields []*entity.Field, de
 		dst = gjson.AppendJSONString(dst, f.Key)
 		dst = append(dst, ':')
 		at := len(dst)
-		switch f.Kind {
-		case dsl.FieldGroup:
+		switch {
+		case d[f].val != nil:
+			dst = append(dst, d[f].val...)
+		case f.Kind == dsl.FieldGroup:
 			dst = s.object(dst, set, f.Fields, depth, sec)
-		case dsl.FieldRef:
+		case f.Kind == dsl.FieldRef:
 			if stub, ok := refStub(f, depth); ok {
 				dst = append(dst, stub...)
 			} else {
@@ -136,24 +144,24 @@ func (s *sampler) members(dst []byte, set *rules.Set, fields []*entity.Field, de
 }
 
 // inputObject appends an object of fields, a request's, in the wire form;
-// top says it is the body itself, whose header fields are left out.
+// top says it is the body itself, whose parameters are left out.
 func (s *sampler) inputObject(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret, top bool) []byte {
 	dst = append(dst, '{')
 	first := true
-	dst = s.inputMembers(dst, set, fields, depth, secret, top, &first)
+	dst = s.inputMembers(dst, set, fields, depth, secret, top, &first, s.cross(set, fields, depth, secret, true, top))
 	return append(dst, '}')
 }
 
 // inputMembers is members for a request's object.
-func (s *sampler) inputMembers(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret, top bool, first *bool) []byte {
+func (s *sampler) inputMembers(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret, top bool, first *bool, d decisions) []byte {
 	for _, f := range fields {
-		if top && isHeaderName(f.Name) {
-			continue // read from the request's headers
+		if top && isParam(f) || d[f].skip {
+			continue // read from the request's path, query, headers or cookies; excluded by a present field
 		}
 		sec := secret || f.Secret || f.WriteOnly
 		if f.Merge {
 			if t := f.Entity(); t != nil && depth < sampleRefDepth {
-				dst = s.inputMembers(dst, t.Registry().Rules(), t.RequestFields(s.call...), depth+1, sec, false, first)
+				dst = s.inputMembers(dst, t.Registry().Rules(), t.RequestFields(s.call...), depth+1, sec, false, first, nil)
 			}
 			continue
 		}
@@ -165,10 +173,12 @@ func (s *sampler) inputMembers(dst []byte, set *rules.Set, fields []*entity.Fiel
 		dst = gjson.AppendJSONString(dst, f.Key)
 		dst = append(dst, ':')
 		at := len(dst)
-		switch f.Kind {
-		case dsl.FieldGroup:
+		switch {
+		case d[f].val != nil:
+			dst = append(dst, d[f].val...)
+		case f.Kind == dsl.FieldGroup:
 			dst = s.inputObject(dst, set, f.Fields, depth, sec, false)
-		case dsl.FieldRef:
+		case f.Kind == dsl.FieldRef:
 			if stub, ok := refStub(f, depth); ok {
 				dst = append(dst, stub...)
 			} else {
@@ -185,6 +195,141 @@ func (s *sampler) inputMembers(dst []byte, set *rules.Set, fields []*entity.Fiel
 		}
 	}
 	return dst
+}
+
+// isParam reports whether a request reads a top-level field outside its
+// body: from its path, query, headers or cookies.
+func isParam(f *entity.Field) bool { return f.In != "" || isHeaderName(f.Name) }
+
+// decision is what the cross-field rules make of one field of a sample:
+// left out, or written with val.
+type decision struct {
+	skip bool
+	val  []byte
+}
+
+// decisions are the cross-field decisions of an object's fields; a nil
+// one decides nothing.
+type decisions map[*entity.Field]decision
+
+// cross decides how the object of fields satisfies its cross-field rules
+// as the library judges them (present: there, and not null): a field
+// excluded_with a present one is left out (null where a response always
+// writes its key; of two that exclude each other, the later), and a value
+// field that a required_if, required_with or required_without asks for
+// gets a value that is not null. A rule that names a field the object does
+// not have (one the call's flags hide) is not judged, as the library does
+// not judge it. It decides from the fields' own samples (an object for a
+// group or a reference, the value of a value field), before the object is
+// written, so that no member is written twice.
+func (s *sampler) cross(set *rules.Set, fields []*entity.Field, depth int, secret, input, top bool) decisions {
+	n := 0
+	for _, f := range fields {
+		n += len(f.Cross)
+	}
+	if n == 0 {
+		return nil
+	}
+	byKey := map[string]*entity.Field{}
+	vals := map[*entity.Field][]byte{} // the value fields' samples
+	present := map[*entity.Field]bool{}
+	for _, f := range fields {
+		if f.Merge {
+			continue
+		}
+		byKey[f.Key] = f
+		sec := secret || f.Secret || f.WriteOnly
+		switch {
+		case !input && f.Lazy, input && top && isParam(f):
+			// Not written: absent.
+		case f.Kind == dsl.FieldGroup:
+			present[f] = true
+		case f.Kind == dsl.FieldRef:
+			stub, ok := refStub(f, depth)
+			present[f] = !ok || stub != "null" && !omits(f, []byte(stub))
+		default:
+			v := sampleValue(set, f, sec)
+			if input {
+				v = sampleInputValue(set, f, sec)
+			}
+			vals[f] = v
+			present[f] = string(v) != "null" && (input && f.Required || !omits(f, v))
+		}
+	}
+	d := decisions{}
+	// Each pass may make a field present that another rule names; a
+	// declaration's rules settle within as many passes as there are.
+	for range 1 + n {
+		changed := false
+		for i := len(fields) - 1; i >= 0; i-- { // the later of two fields that exclude each other goes
+			t := fields[i]
+			for _, cr := range t.Cross {
+				if !judged(cr, byKey) {
+					continue
+				}
+				anyPresent, nonePresent := false, true
+				for _, k := range cr.Fields {
+					if present[byKey[k]] {
+						anyPresent, nonePresent = true, false
+					}
+				}
+				switch cr.Rule {
+				case "excluded_with":
+					if anyPresent && present[t] {
+						if !input && !t.Optional() && t.Nullable() {
+							d[t] = decision{val: []byte("null")}
+						} else {
+							d[t] = decision{skip: true}
+						}
+						present[t], changed = false, true
+					}
+					continue
+				case "required_if":
+					o := byKey[cr.Fields[0]]
+					anyPresent = false
+					for _, v := range cr.Values {
+						anyPresent = anyPresent || present[o] && bytes.Equal(vals[o], v)
+					}
+				case "required_without":
+					anyPresent = nonePresent
+				}
+				if !anyPresent || present[t] || t.Kind != dsl.FieldValue {
+					continue
+				}
+				v := sampleValue(set, withoutDefault(t), secret || t.Secret || t.WriteOnly)
+				if string(v) == "null" || omits(t, v) {
+					continue
+				}
+				d[t], vals[t], present[t], changed = decision{val: v}, v, true, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return d
+}
+
+// judged reports whether the library judges a cross-field rule in an
+// object of the fields byKey: every field it names is one of them.
+func judged(cr entity.CrossRule, byKey map[string]*entity.Field) bool {
+	for _, k := range cr.Fields {
+		if byKey[k] == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// withoutDefault returns f without its default, for a value that is not
+// the default's null.
+func withoutDefault(f *entity.Field) *entity.Field {
+	if !f.HasDefault || string(f.Default) != "null" {
+		return f
+	}
+	c := *f
+	c.HasDefault, c.Default = false, nil
+	return &c
 }
 
 // isHeaderName reports whether a top-level field is read from a request's

@@ -431,3 +431,88 @@ func TestSampleWritesWhatMakeWrites(t *testing.T) {
 		t.Errorf("MakeRequest(Sample(Input)) = %v, %v; want %s", o, err, want)
 	}
 }
+
+// TestSampleSatisfiesCrossRules: a sample holds what the cross-field rules
+// ask (a field required_if, required_with or required_without others gets
+// a value that is not null) and leaves out a field excluded_with a present
+// one (null where a response writes the key always), so that the response
+// sample conforms and the input sample is a request the entity accepts.
+func TestSampleSatisfiesCrossRules(t *testing.T) {
+	tests := []struct {
+		name    string
+		decl    []string
+		out, in string
+	}{
+		{"required_if a default's value", []string{
+			"delivery", "string", "in ship pickup | default ship",
+			"ship", "string", "required_if delivery ship",
+		}, `{"delivery":"ship","ship":"sample"}`, `{"delivery":"ship","ship":"sample"}`},
+		{"excluded_with, the key a response always writes", []string{
+			"phone", "string", "",
+			"email", "string", "excluded_with phone",
+		}, `{"phone":"sample","email":null}`, `{"phone":"sample"}`},
+		{"excluded_with, a key a response may leave out", []string{
+			"phone", "string", "",
+			"email", "string", "omitnil | excluded_with phone",
+		}, `{"phone":"sample"}`, `{"phone":"sample"}`},
+		{"excluded_with each other: the later one out", []string{
+			"a", "string", "excluded_with b",
+			"b", "string", "excluded_with a",
+		}, `{"a":"sample","b":null}`, `{"a":"sample"}`},
+		{"required_without a field excluded", []string{
+			"phone", "string", "required_without email",
+			"email", "string", "omitnil | excluded_with phone",
+		}, `{"phone":"sample"}`, `{"phone":"sample"}`},
+		{"required_with a field a default fills", []string{
+			"a", "string", "default 'x'",
+			"b", "string", "required_with a",
+		}, `{"a":"x","b":"sample"}`, `{"a":"x","b":"sample"}`},
+		{"in a group", []string{
+			"g", "{", "",
+			"a", "number", "",
+			"b", "number", "excluded_with a",
+			"g", "}", "",
+		}, `{"g":{"a":1,"b":null}}`, `{"g":{"a":1}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := entity.NewRegistry().Expose("e", tt.decl...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := Sample(e)
+			if string(out) != tt.out {
+				t.Errorf("Sample = %s, want %s", out, tt.out)
+			}
+			Conform(t, e, out)
+			in := Sample(e, Input)
+			if string(in) != tt.in {
+				t.Errorf("Sample(Input) = %s, want %s", in, tt.in)
+			}
+			r := httptest.NewRequest("POST", "/", strings.NewReader(string(in)))
+			r.Header.Set("Content-Type", "application/json")
+			if _, err := e.MakeRequest(r); err != nil {
+				t.Errorf("MakeRequest(%s): %v", in, err)
+			}
+		})
+	}
+}
+
+// TestSampleInputLeavesParametersOut: a request body holds no field a
+// request reads from its path, query, headers or cookies.
+func TestSampleInputLeavesParametersOut(t *testing.T) {
+	e, err := entity.NewRegistry().Expose("e",
+		"id", "number", "path",
+		"limit", "number", "query",
+		"lang", "string", "header 'Accept-Language'",
+		"sid", "string", "cookie",
+		"X-Trace", "string", "",
+		"name", "string", "req",
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(Sample(e, Input)), `{"name":"sample"}`; got != want {
+		t.Errorf("Sample(Input) = %s, want %s", got, want)
+	}
+}

@@ -108,7 +108,7 @@ func withNull(s map[string]any) map[string]any {
 
 // defsRef is the URI reference of an entity's schema among a JSON
 // Schema's $defs.
-func defsRef(name string, _ Mode) string { return "#/$defs/" + pointerFragment(name) }
+func defsRef(name string) string { return "#/$defs/" + pointerFragment(name) }
 
 // pointerFragment returns name as one token of a JSON Pointer (RFC 6901: ~
 // as ~0, / as ~1) written in a URI fragment (RFC 3986: what a fragment may

@@ -1,13 +1,14 @@
 package schema
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/rules"
 )
 
 // Mode says which direction of an entity a schema describes.
@@ -27,19 +28,34 @@ const (
 	// the fields of [entity.Entity.RequestFields] under the keys a client sends,
 	// groups as nested objects, required where `req` has no default to fill
 	// it, every form strict input converts without loss ("27" for a
-	// number); other keys are allowed (they are dropped). Header fields (X-)
-	// of the top level are not in it: a request reads them from its
-	// headers. Writeonly fields are marked writeOnly.
+	// number); other keys are allowed (they are dropped). The parameters
+	// of the top level (path, query, header and cookie fields, X- ones
+	// included: entity.Field.In) are not in it: a request reads them
+	// outside its body (see Components.Parameters). Writeonly fields are
+	// marked writeOnly.
 	Request
+	// Patch describes the body of a JSON Merge Patch (RFC 7396,
+	// entity.MergePatchType) that [entity.Entity.Patch] reads: the body
+	// fields of a Request (no readonly field, no parameter), every one
+	// optional (a key left out keeps its value), null allowed where
+	// clearing the field leaves a value the entity accepts (not on a `req`
+	// field without a default, nor on a group holding one); a `$name`
+	// is the referenced entity's Patch schema (a patch object merges into
+	// it), a `[]$name` a list of its Request schema (a list is replaced);
+	// no default (absent means unchanged) and no cross-field rule (they
+	// judge the merged value, not the patch).
+	Patch
 )
 
-// String returns "response" or "request".
+// String returns "response", "request" or "patch".
 func (m Mode) String() string {
 	switch m {
 	case Response:
 		return "response"
 	case Request:
 		return "request"
+	case Patch:
+		return "patch"
 	}
 	return fmt.Sprintf("Mode(%d)", uint8(m))
 }
@@ -72,24 +88,35 @@ var errNilEntity = errors.New("schema: a nil *entity.Entity (Lookup finds nothin
 // Warnings, never dropped silently. Nothing of a secret field's values is
 // published: no enum, pattern, const or default.
 //
+// The schema of an entity holds its description (in a file, the comment
+// lines above it: dsl.Entity.Doc) as "description", and so does a field's
+// ([entity.Field.Doc]); a field's example ([entity.Field.Example]) as "examples"
+// (but a secret field's, and in a request a formatted field's, whose
+// example is what the format writes); an object's cross-field rules
+// ([entity.Field.Cross]) are said as the library judges them: a field is
+// present when its key is there and its value is not null (in a request,
+// also when a default fills it), so that "required" is joined by a
+// constraint that refuses null where the field may be null.
+//
 // It fails when a `$ref` of e, or of an entity it references, names no
-// entity (see entity.Registry.Check), or when mode is neither Response nor
-// Request.
+// entity (see entity.Registry.Check), or when mode is not one of Response,
+// Request and Patch. The $defs of a Patch schema hold the Patch schemas
+// of the entities a `$name` references, and under NAME.request the
+// Request schemas of those a `[]$name` does.
 func JSON(e *entity.Entity, mode Mode, opts ...entity.Option) ([]byte, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
-	g, err := newGen(mode, opts, defsRef)
+	g, err := newGen(mode, opts, func(name string, m Mode) string { return defsRef(defsName(name, m, mode)) })
 	if err != nil {
 		return nil, err
 	}
 	root := g.entity(e, true)
 	root["$schema"] = Dialect
 	defs := map[string]any{}
-	for len(g.queue) > 0 {
-		d := g.queue[0]
-		g.queue = g.queue[1:]
-		defs[d.Name()] = g.entity(d, false)
+	for g.more() {
+		d, m := g.next()
+		defs[defsName(d.Name(), m, mode)] = g.entityIn(d, m)
 	}
 	if len(defs) > 0 {
 		root["$defs"] = defs
@@ -98,6 +125,16 @@ func JSON(e *entity.Entity, mode Mode, opts ...entity.Option) ([]byte, error) {
 		return nil, g.err
 	}
 	return marshal(root)
+}
+
+// defsName is the name of an entity's schema in mode among the $defs of
+// a document of mode root: its name, and for another mode a suffix
+// (".request").
+func defsName(name string, mode, root Mode) string {
+	if mode == root {
+		return name
+	}
+	return name + "." + mode.String()
 }
 
 // Warnings returns what the schemas of e, and of the entities it
@@ -111,12 +148,11 @@ func Warnings(e *entity.Entity, opts ...entity.Option) []string {
 	}
 	all := map[string]bool{}
 	for _, mode := range []Mode{Response, Request} {
-		g, _ := newGen(mode, opts, defsRef)
+		g, _ := newGen(mode, opts, func(name string, _ Mode) string { return defsRef(name) })
 		g.entity(e, true)
-		for len(g.queue) > 0 {
-			d := g.queue[0]
-			g.queue = g.queue[1:]
-			g.entity(d, false)
+		for g.more() {
+			d, m := g.next()
+			g.entityIn(d, m)
 		}
 		for w := range g.warnings {
 			all[w] = true
@@ -133,18 +169,45 @@ type gen struct {
 	// $defs entry in a JSON Schema, a component in OpenAPI.
 	ref func(name string, mode Mode) string
 
-	queue    []*entity.Entity // referenced entities whose schemas are wanted
-	queued   map[string]bool  // by name
-	merging  map[string]bool  // the entities being merged, against a cycle
+	queue    []wanted        // referenced entities whose schemas are wanted
+	queued   map[wanted]bool // the same, as a set
+	merging  map[string]bool // the entities being merged, against a cycle
 	warnings map[string]bool
 	err      error
 }
 
+// wanted is an entity whose schema in a mode a document needs.
+type wanted struct {
+	name string
+	mode Mode
+	e    *entity.Entity
+}
+
 func newGen(mode Mode, opts []entity.Option, ref func(string, Mode) string) (*gen, error) {
-	if mode != Response && mode != Request {
-		return nil, fmt.Errorf("schema: %v is no mode: use Response or Request", mode)
+	if mode != Response && mode != Request && mode != Patch {
+		return nil, fmt.Errorf("schema: %v is no mode: use Response, Request or Patch", mode)
 	}
-	return &gen{mode: mode, opts: opts, ref: ref, queued: map[string]bool{}, merging: map[string]bool{}, warnings: map[string]bool{}}, nil
+	return &gen{mode: mode, opts: opts, ref: ref, queued: map[wanted]bool{}, merging: map[string]bool{}, warnings: map[string]bool{}}, nil
+}
+
+// want queues the schema of e in mode, once, and returns its reference.
+func (g *gen) want(e *entity.Entity, mode Mode) string {
+	w := wanted{e.Name(), mode, nil}
+	if !g.queued[w] {
+		g.queued[w] = true
+		w.e = e
+		g.queue = append(g.queue, w)
+	}
+	return g.ref(e.Name(), mode)
+}
+
+// more reports whether schemas are queued; next takes the first.
+func (g *gen) more() bool { return len(g.queue) > 0 }
+
+func (g *gen) next() (*entity.Entity, Mode) {
+	w := g.queue[0]
+	g.queue = g.queue[1:]
+	return w.e, w.mode
 }
 
 // fields returns the fields of e the mode's direction has, for the
@@ -157,10 +220,27 @@ func (g *gen) fields(e *entity.Entity) []*entity.Field {
 }
 
 // entity returns the object schema of e. top says that it is a request's
-// body, whose header fields are not keys.
+// body, whose parameters (path, query, header and cookie fields) are not
+// keys.
 func (g *gen) entity(e *entity.Entity, top bool) map[string]any {
-	return g.object(e, g.fields(e), top, "")
+	s := g.object(e, g.fields(e), top, "")
+	if d := e.Decl(); d != nil && d.Doc != "" {
+		s["description"] = d.Doc // in a file, the comment above the entity
+	}
+	return s
 }
+
+// entityIn returns the schema of e, a referenced entity, in mode.
+func (g *gen) entityIn(e *entity.Entity, mode Mode) map[string]any {
+	saved := g.mode
+	g.mode = mode
+	defer func() { g.mode = saved }()
+	return g.entity(e, false)
+}
+
+// isRequest reports whether the generator describes what a request reads:
+// a Request or a Patch.
+func (g *gen) isRequest() bool { return g.mode != Response }
 
 // object returns the schema of an object of the fields fs of e; path is
 // the declared names of the groups around them ("details.").
@@ -175,6 +255,9 @@ func (g *gen) object(e *entity.Entity, fs []*entity.Field, top bool, path string
 	if len(required) > 0 {
 		s["required"] = sortedSet(required)
 	}
+	if g.mode != Patch {
+		g.cross(e, fs, top, path, s)
+	}
 	return s
 }
 
@@ -186,8 +269,8 @@ func (g *gen) members(e *entity.Entity, fs []*entity.Field, top bool, path strin
 		name := path + f.Name
 		var s map[string]any
 		switch {
-		case g.mode == Request && top && isHeader(f):
-			continue // a header, never a key of the body
+		case g.isRequest() && top && isParam(f):
+			continue // a parameter, never a key of the body
 		case f.Merge:
 			t := g.target(e, f, name)
 			if t == nil || g.merging[t.Name()] {
@@ -198,7 +281,10 @@ func (g *gen) members(e *entity.Entity, fs []*entity.Field, top bool, path strin
 			delete(g.merging, t.Name())
 			continue
 		case f.Kind == dsl.FieldGroup:
-			s = g.object(e, f.Fields, top, name+".")
+			s = g.object(e, f.Fields, false, name+".")
+			if g.mode == Patch && !holdsRequired(f.Fields) {
+				s = withNull(s) // null clears every field of the group
+			}
 		case f.Kind == dsl.FieldRef:
 			s = g.refSchema(e, f, name)
 		default:
@@ -207,11 +293,12 @@ func (g *gen) members(e *entity.Entity, fs []*entity.Field, top bool, path strin
 		switch {
 		case g.mode == Response && f.ReadOnly:
 			s["readOnly"] = true
-		case g.mode == Request && f.WriteOnly:
+		case g.isRequest() && f.WriteOnly:
 			s["writeOnly"] = true
 		}
+		g.annotate(f, s)
 		combine := "anyOf" // two fields of one key in a response: either
-		if g.mode == Request {
+		if g.isRequest() {
 			combine = "allOf" // two fields read from one key: both judge it
 		}
 		addProperty(props, f.Key, s, combine)
@@ -226,8 +313,11 @@ func (g *gen) members(e *entity.Entity, fs []*entity.Field, top bool, path strin
 // when `req` has no default to fill it, or, for a group, when one of its
 // fields is required.
 func (g *gen) required(f *entity.Field, s map[string]any) bool {
-	if g.mode == Response {
+	switch g.mode {
+	case Response:
 		return !f.Lazy && !f.OmitNil && !f.OmitEmpty
+	case Patch:
+		return false // a key left out keeps its value
 	}
 	if f.Kind == dsl.FieldGroup {
 		r, _ := s["required"].([]any)
@@ -245,8 +335,20 @@ func requestRequired(f *entity.Field) bool { return f.Required && !fills(f) }
 // from an empty input: its Default is nil).
 func fills(f *entity.Field) bool { return f.HasDefault && string(f.Default) != "null" }
 
+// holdsRequired reports whether one of fs, or of the groups among them,
+// is required in a request: a patch that clears them fails.
+func holdsRequired(fs []*entity.Field) bool {
+	for _, f := range fs {
+		if requestRequired(f) || f.Kind == dsl.FieldGroup && holdsRequired(f.Fields) {
+			return true
+		}
+	}
+	return false
+}
+
 // nullable reports whether the field's schema, in the generator's mode,
-// allows null: where Make may write null, or where a request may send it.
+// allows null: where Make may write null, or where a request may send it
+// (in a patch: where clearing the field is accepted).
 func (g *gen) nullable(f *entity.Field) bool {
 	if g.mode == Response {
 		return f.Nullable()
@@ -254,34 +356,47 @@ func (g *gen) nullable(f *entity.Field) bool {
 	return !requestRequired(f)
 }
 
-// isHeader reports whether a request reads the field from its headers: a
-// field whose name starts with X-, at the top level of the entity or of a
-// group there.
-func isHeader(f *entity.Field) bool {
-	return len(f.Name) > 2 && strings.EqualFold(f.Name[:2], "x-")
+// isParam reports whether a request reads the field outside its body:
+// from its path, query, headers or cookies (entity.Field.In).
+func isParam(f *entity.Field) bool { return f.In != "" }
+
+// annotate adds the field's description and example to its schema s:
+// never a secret field's example, nor in a request a formatted one's (it
+// is what the format writes, not what a request sends).
+func (g *gen) annotate(f *entity.Field, s map[string]any) {
+	if f.Doc != "" {
+		s["description"] = f.Doc
+	}
+	if f.Example != nil && !f.Secret && !(g.isRequest() && f.Format != "") {
+		s["examples"] = []any{json.RawMessage(f.Example)}
+	}
 }
 
 // refSchema returns the schema of a `$ref` field. In a response: an object
 // of the referenced entity or a list of them ([]$name: always a list,
 // null where an element is no object). In a request: one object, or for
-// []$name a list of objects.
+// []$name a list of objects; in a patch one object's patch, or a list of
+// objects as a request sends them.
 func (g *gen) refSchema(e *entity.Entity, f *entity.Field, name string) map[string]any {
 	target := g.target(e, f, name)
 	if target == nil {
 		return map[string]any{}
 	}
-	if !g.queued[target.Name()] {
-		g.queued[target.Name()] = true
-		g.queue = append(g.queue, target)
+	var one map[string]any
+	if f.List && g.mode == Patch {
+		one = map[string]any{"$ref": g.want(target, Request)} // a list is replaced, not merged
+	} else {
+		one = map[string]any{"$ref": g.want(target, g.mode)}
 	}
-	one := map[string]any{"$ref": g.ref(target.Name(), g.mode)}
 	nullable := g.nullable(f)
 	var s map[string]any
 	switch {
 	case f.List && g.mode == Response:
 		s = map[string]any{"type": "array", "items": map[string]any{"anyOf": []any{one, map[string]any{"type": "null"}}}}
+		g.counts(e, f, name, s)
 	case f.List:
 		s = map[string]any{"type": "array", "items": one}
+		g.counts(e, f, name, s)
 	case g.mode == Response:
 		s = map[string]any{"anyOf": []any{one, map[string]any{"type": "array", "items": map[string]any{"$ref": one["$ref"]}}}}
 	default:
@@ -291,6 +406,30 @@ func (g *gen) refSchema(e *entity.Entity, f *entity.Field, name string) map[stri
 		s = withNull(s)
 	}
 	return s
+}
+
+// counts adds to the array schema s of a []$name the keywords of its
+// rules on its count of elements (min, max, range, len), as their Schema
+// hooks say them of a list.
+func (g *gen) counts(e *entity.Entity, f *entity.Field, name string, s map[string]any) {
+	uses, defs := g.ruleDefs(e, f)
+	for i, def := range defs {
+		if def.Schema == nil {
+			g.warn(e, name, fmt.Sprintf("rule %q has no Schema hook: the schema does not say what it checks", uses[i].Name))
+			continue
+		}
+		args := make([]string, len(uses[i].Args))
+		for j, a := range uses[i].Args {
+			args[j] = a.Text
+		}
+		kw, c := callSchemaHook(def, args, rules.List)
+		if c != "" {
+			g.warn(e, name, c)
+		}
+		if len(kw) > 0 {
+			mergeKeywords(s, kw)
+		}
+	}
 }
 
 // target returns the entity a reference field names, or nil, having

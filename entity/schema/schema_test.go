@@ -73,7 +73,7 @@ func TestJSONErrors(t *testing.T) {
 	}{
 		{"a $ref to nothing", reg.Lookup("undeclared"), schema.Response, `schema: entity "undeclared": field "ghost": $nobody names no entity`},
 		{"a $ref to nothing, request", reg.Lookup("undeclared"), schema.Request, `schema: entity "undeclared": field "ghost": $nobody names no entity`},
-		{"no such mode", reg.Lookup("user"), schema.Mode(7), "schema: Mode(7) is no mode: use Response or Request"},
+		{"no such mode", reg.Lookup("user"), schema.Mode(7), "schema: Mode(7) is no mode: use Response, Request or Patch"},
 		{"a nil entity", reg.Lookup("nobody"), schema.Response, "schema: a nil *entity.Entity (Lookup finds nothing under a name that is not exposed)"},
 	}
 	for _, tt := range tests {

@@ -1,7 +1,7 @@
 //go:build race
 
-package entity
+package jsontape
 
 // raceDetector reports whether the race detector is on: the exhaustive
-// tests enumerate less under it.
+// tests enumerate less under it, and allocations are not measured.
 const raceDetector = true

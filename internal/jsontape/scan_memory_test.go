@@ -1,4 +1,4 @@
-package entity
+package jsontape
 
 import (
 	"runtime"
@@ -8,13 +8,13 @@ import (
 
 // tapeBytesPerByte is what the validator's tape may allocate in all, per
 // byte of input, whatever the input: one int32 per byte at most (see the
-// tape in jsonscan.go), in one allocation, plus tapeSlack.
+// tape in the package doc), in one allocation, plus tapeSlack.
 const tapeBytesPerByte = 4
 
 // tapeSlack is the room for the brackets that invalid input may leave
-// open (two words each, at most maxJSONNesting of them), and a page that
+// open (two words each, at most MaxNesting of them), and a page that
 // a large allocation is rounded up to.
-const tapeSlack = 8*maxJSONNesting + 8<<10
+const tapeSlack = 8*MaxNesting + 8<<10
 
 // memoryInputs are inputs of about 1 MiB of the shapes that need the most
 // tape per byte, valid and not.
@@ -28,7 +28,7 @@ func memoryInputs() []struct {
 		n := (size - len(head) - len(tail)) / (len(unit) + len(sep))
 		return head + strings.Repeat(unit+sep, n-1) + unit + tail
 	}
-	const deep = maxJSONNesting - 1
+	const deep = MaxNesting - 1
 	nested := strings.Repeat("[", deep) + strings.Repeat("]", deep)
 	nestedObj := strings.Repeat(`{"":`, deep/4) + "0" + strings.Repeat("}", deep/4)
 	type input = struct {
@@ -70,21 +70,21 @@ func TestScanJSONMemory(t *testing.T) {
 			t.Run(tt.name+"/"+from, func(t *testing.T) {
 				var tape []int32
 				if from == "used" {
-					scanJSON(`[{"a":"b"},[1,2],{},"c"]`, maxJSONNesting, &tape)
+					Scan(`[{"a":"b"},[1,2],{},"c"]`, MaxNesting, &tape)
 				}
 				var before, after runtime.MemStats
 				runtime.GC()
 				runtime.ReadMemStats(&before)
-				got, _ := scanJSON(tt.in, maxJSONNesting, &tape)
+				got, _ := Scan(tt.in, MaxNesting, &tape)
 				runtime.ReadMemStats(&after)
 				alloc := after.TotalAlloc - before.TotalAlloc
 				perByte := float64(alloc) / float64(len(tt.in))
 				t.Logf("%d bytes, %v: %d entries, %d allocated, %.2f bytes a byte", len(tt.in), got, len(tape), alloc, perByte)
 				if limit := tapeBytesPerByte*uint64(len(tt.in)) + tapeSlack; alloc > limit {
-					t.Errorf("scanJSON allocated %d bytes for %d bytes of input (%.2f a byte), want at most %d a byte", alloc, len(tt.in), perByte, tapeBytesPerByte)
+					t.Errorf("Scan allocated %d bytes for %d bytes of input (%.2f a byte), want at most %d a byte", alloc, len(tt.in), perByte, tapeBytesPerByte)
 				}
 				if tt.small && alloc > tapeSlack {
-					t.Errorf("scanJSON allocated %d bytes for %d entries, want at most %d", alloc, len(tape), tapeSlack)
+					t.Errorf("Scan allocated %d bytes for %d entries, want at most %d", alloc, len(tape), tapeSlack)
 				}
 			})
 		}

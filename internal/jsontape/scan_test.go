@@ -1,25 +1,22 @@
-package entity
+package jsontape
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"math/bits"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/expose-go/expose/rules"
+	"github.com/expose-go/expose/internal/jsonwire"
 )
 
 // The raw JSON reader must accept exactly what encoding/json accepts: these
 // cases are checked against json.Valid as well as against want. An invalid
 // case gives the offset where the text stops being JSON and the reason
-// syntaxError finds there (reason "" for valid text).
+// SyntaxError finds there (reason "" for valid text).
 func TestScanJSON(t *testing.T) {
 	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
 	tests := []struct {
@@ -96,31 +93,31 @@ func TestScanJSON(t *testing.T) {
 	var tape []int32
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, off := scanJSON(tt.in, maxJSONNesting, &tape)
-			if code == scanOK {
+			code, off := Scan(tt.in, MaxNesting, &tape)
+			if code == OK {
 				if tt.reason != "" {
-					t.Fatalf("scanJSON(%.40q) accepts it, want at byte %d, %s", tt.in, tt.off, tt.reason)
+					t.Fatalf("Scan(%.40q) accepts it, want at byte %d, %s", tt.in, tt.off, tt.reason)
 				}
 				if !json.Valid([]byte(tt.in)) {
-					t.Errorf("scanJSON(%.40q) accepts it, json.Valid does not", tt.in)
+					t.Errorf("Scan(%.40q) accepts it, json.Valid does not", tt.in)
 				}
 				return
 			}
-			off, reason := syntaxError(tt.in, code, off)
+			off, reason := SyntaxError(tt.in, code, off)
 			if off != tt.off || reason != tt.reason {
-				t.Errorf("scanJSON(%.40q): at byte %d, %s; want at byte %d, %s", tt.in, off, reason, tt.off, tt.reason)
+				t.Errorf("Scan(%.40q): at byte %d, %s; want at byte %d, %s", tt.in, off, reason, tt.off, tt.reason)
 			}
-			if code != scanTooDeep {
+			if code != TooDeep {
 				checkSyntaxError(t, tt.in, off)
 			}
 		})
 	}
 }
 
-// checkSyntaxError checks the offset of text that scanJSON refused
+// checkSyntaxError checks the offset of text that Scan refused
 // against encoding/json's: its SyntaxError.Offset counts the bytes read up
 // to and including the first invalid one, or all of them when the text
-// ends too soon, which syntaxError reports as len(text) (encoding/json's
+// ends too soon, which SyntaxError reports as len(text) (encoding/json's
 // offset is then len(text), whatever it says).
 func checkSyntaxError(t *testing.T, in string, off int) {
 	t.Helper()
@@ -128,7 +125,7 @@ func checkSyntaxError(t *testing.T, in string, off int) {
 	err := json.Unmarshal([]byte(in), &v)
 	var se *json.SyntaxError
 	if !errors.As(err, &se) {
-		t.Fatalf("scanJSON(%.40q) refuses it at byte %d, encoding/json says %v", in, off, err)
+		t.Fatalf("Scan(%.40q) refuses it at byte %d, encoding/json says %v", in, off, err)
 	}
 	want := int(se.Offset) - 1
 	eof := se.Error() == "unexpected end of JSON input" ||
@@ -138,7 +135,7 @@ func checkSyntaxError(t *testing.T, in string, off int) {
 		want = len(in)
 	}
 	if off != want {
-		t.Fatalf("scanJSON(%.40q) refuses it at byte %d, encoding/json at byte %d: %v", in, off, want, se)
+		t.Fatalf("Scan(%.40q) refuses it at byte %d, encoding/json at byte %d: %v", in, off, want, se)
 	}
 }
 
@@ -159,7 +156,7 @@ func TestScanJSONTestSuite(t *testing.T) {
 				t.Fatal(err)
 			}
 			in := string(b)
-			code, off := scanJSON(in, maxJSONNesting, &tape)
+			code, off := Scan(in, MaxNesting, &tape)
 			want := json.Valid(b)
 			switch name[0] {
 			case 'y':
@@ -167,11 +164,11 @@ func TestScanJSONTestSuite(t *testing.T) {
 			case 'n':
 				want = false
 			}
-			if (code == scanOK) != want {
-				t.Fatalf("scanJSON = %v at %d, want valid %v", code, off, want)
+			if (code == OK) != want {
+				t.Fatalf("Scan = %v at %d, want valid %v", code, off, want)
 			}
-			if code != scanOK && code != scanTooDeep {
-				off, _ = syntaxError(in, code, off)
+			if code != OK && code != TooDeep {
+				off, _ = SyntaxError(in, code, off)
 				checkSyntaxError(t, in, off)
 			}
 		})
@@ -186,18 +183,18 @@ func FuzzScanJSON(f *testing.F) {
 	}
 	var tape []int32
 	f.Fuzz(func(t *testing.T, in string) {
-		got, off := scanJSON(in, 64, &tape)
+		got, off := Scan(in, 64, &tape)
 		valid := json.Valid([]byte(in))
 		switch {
-		case got == scanTooDeep:
+		case got == TooDeep:
 			if valid && nesting(in) <= 64 {
-				t.Fatalf("scanJSON(%q) refused as too deep, nesting %d", in, nesting(in))
+				t.Fatalf("Scan(%q) refused as too deep, nesting %d", in, nesting(in))
 			}
 			return
-		case (got == scanOK) != valid:
-			t.Fatalf("scanJSON(%q) = %v, json.Valid = %v", in, got, valid)
-		case got != scanOK:
-			off, _ = syntaxError(in, got, off)
+		case (got == OK) != valid:
+			t.Fatalf("Scan(%q) = %v, json.Valid = %v", in, got, valid)
+		case got != OK:
+			off, _ = SyntaxError(in, got, off)
 			checkSyntaxError(t, in, off)
 			return
 		}
@@ -216,63 +213,11 @@ func nesting(s string) int {
 		case ']', '}':
 			level--
 		case '"':
-			i, _ = stringEnd(s, i)
+			i, _ = jsonwire.StringEnd(s, i)
 			i--
 		}
 	}
 	return most
-}
-
-// The word-at-a-time scanners must stop exactly where the byte-at-a-time
-// ones do: every byte value at every position of a word.
-func TestUnsafeBytes(t *testing.T) {
-	eachWord([]byte{'a', 0x20, 0x7f, 0xff, '"'}, func(s string) {
-		want := 8
-		for i := 0; i < 8; i++ {
-			if !strSafe[s[i]] {
-				want = i
-				break
-			}
-		}
-		got := 8
-		if stop := unsafeBytes(load64(s, 0)); stop != 0 {
-			got = bits.TrailingZeros64(stop) / 8
-		}
-		if got != want {
-			t.Fatalf("word %q: stops at %d, want %d", s, got, want)
-		}
-		wantASCII := 8
-		for i := 0; i < 8; i++ {
-			if !strASCII[s[i]] {
-				wantASCII = i
-				break
-			}
-		}
-		gotASCII := 8
-		if stop := unsafeBytes(load64(s, 0)) | load64(s, 0)&hi8; stop != 0 {
-			gotASCII = bits.TrailingZeros64(stop) / 8
-		}
-		if gotASCII != wantASCII {
-			t.Fatalf("word %q: ASCII scan stops at %d, want %d", s, gotASCII, wantASCII)
-		}
-	})
-}
-
-// eachWord calls f with every 8-byte word holding each byte value at each
-// position, 'x' before it and each of fills after it.
-func eachWord(fills []byte, f func(w string)) {
-	for pos := 0; pos < 8; pos++ {
-		for c := 0; c < 256; c++ {
-			for _, fill := range fills {
-				w := bytes.Repeat([]byte{'x'}, 8)
-				for i := pos + 1; i < 8; i++ {
-					w[i] = fill
-				}
-				w[pos] = byte(c)
-				f(string(w))
-			}
-		}
-	}
 }
 
 // BenchmarkScanJSON times the validator alone on a list of 100 users.
@@ -290,71 +235,13 @@ func BenchmarkScanJSON(b *testing.B) {
 	var tape []int32
 	b.SetBytes(int64(len(doc)))
 	for b.Loop() {
-		if code, _ := scanJSON(doc, maxJSONNesting, &tape); code != scanOK {
+		if code, _ := Scan(doc, MaxNesting, &tape); code != OK {
 			b.Fatal("invalid")
 		}
 	}
 }
 
-// canonicalInt must hold exactly for the strings that strconv.FormatInt
-// gives back from the int64 rules.ParseInt reads.
-func TestCanonicalInt(t *testing.T) {
-	for _, s := range []string{"0", "-0", "1", "-1", "007", "10", "-10", "1.0", "1.", ".1", "", "-", "+1", "1e3", " 1", "1 ",
-		"123456789012345678", "-123456789012345678", "1234567890123456789", "9223372036854775807", "99999999999999999999", "0x1", "١"} {
-		i, ok := rules.ParseInt(s)
-		want := ok && strconv.FormatInt(i, 10) == s && len(strings.TrimPrefix(s, "-")) <= 18
-		if got := canonicalInt(s); got != want {
-			t.Errorf("canonicalInt(%q) = %v, want %v", s, got, want)
-		}
-	}
-}
-
-func FuzzCanonicalInt(f *testing.F) {
-	f.Add("12")
-	f.Add("-0")
-	f.Fuzz(func(t *testing.T, s string) {
-		if !canonicalInt(s) {
-			return
-		}
-		i, ok := rules.ParseInt(s)
-		if !ok || strconv.FormatInt(i, 10) != s {
-			t.Fatalf("canonicalInt(%q) but ParseInt gives %d, %v", s, i, ok)
-		}
-	})
-}
-
-// notPlain is zero exactly for the words whose eight bytes are all
-// plainByte: every byte value at every position.
-func TestNotPlain(t *testing.T) {
-	eachWord([]byte{'a', '<', 0x7f, 0xff, '"', 0}, func(w string) {
-		want := true
-		for i := 0; i < len(w); i++ {
-			want = want && plainByte[w[i]]
-		}
-		if got := notPlain(load64(w, 0)) == 0; got != want {
-			t.Fatalf("word %q: plain %v, want %v", w, got, want)
-		}
-	})
-}
-
-// BenchmarkFill times the object walker alone on the users of a list.
-func BenchmarkFill(b *testing.B) {
-	reg := NewRegistry()
-	reg.MustExpose("user", "id", "number", "", "name", "string", "", "age", "number", "", "mail", "string", "")
-	e := reg.Lookup("user")
-	obj := `{"age":40,"id":"1007","mail":"maachang12@example2.com","name":"maachang12"}`
-	var o jsonObject
-	st := new(jsonStack)
-	if code, _ := scanJSON(obj, maxJSONNesting, &st.tape); code != scanOK {
-		b.Fatal("invalid")
-	}
-	b.SetBytes(int64(len(obj)))
-	for b.Loop() {
-		o.fill(obj, 0, st, e.views[dirResponse].in)
-	}
-}
-
-// wantTape returns the tape of valid text as jsonscan.go defines it, built
+// wantTape returns the tape of valid text as the package doc defines it, built
 // apart from the validator: the containers where encoding/json's tokenizer
 // finds them, the string literals where the walker does, the plain ones
 // judged by their bytes. It also returns the offset of each container's
@@ -364,13 +251,13 @@ func wantTape(in string) (tape []int32, starts map[int]int) {
 	var items []item
 	for i := 0; i < len(in); i++ {
 		if in[i] == '"' {
-			end, _ := stringEnd(in, i)
+			end, _ := jsonwire.StringEnd(in, i)
 			items = append(items, item{i, end})
 			i = end - 1
 		}
 	}
 	for _, start := range decoderContainerStarts(in) {
-		items = append(items, item{start, nestedEnd(in, start)})
+		items = append(items, item{start, jsonwire.NestedEnd(in, start)})
 	}
 	slices.SortFunc(items, func(a, b item) int { return a.start - b.start })
 	ords := make([]int, len(items)+1) // each item's ordinal, and the tape's length
@@ -420,11 +307,11 @@ func checkWalkers(t *testing.T, in string, tape []int32) {
 		switch v := v.(type) {
 		case []any:
 			want = len(v)
-			// eachJSONObject: the objects, with the right ordinals.
+			// EachObject: the objects, with the right ordinals.
 			var got []int
-			eachJSONObject(in[start:end], int32(k), tape, func(i int, text string, ord int32) bool {
+			EachObject(in[start:end], int32(k), tape, func(i int, text string, ord int32) bool {
 				if s, ok := starts[int(ord)]; !ok || s != start+strings.Index(in[start:end], text) || text[0] != '{' {
-					t.Fatalf("%q: eachJSONObject elem %d: ord %d text %q", in, i, ord, text)
+					t.Fatalf("%q: EachObject elem %d: ord %d text %q", in, i, ord, text)
 				}
 				got = append(got, i)
 				return true
@@ -436,13 +323,13 @@ func checkWalkers(t *testing.T, in string, tape []int32) {
 				}
 			}
 			if !reflect.DeepEqual(got, wantIdx) {
-				t.Fatalf("%q: eachJSONObject %v, want %v", in, got, wantIdx)
+				t.Fatalf("%q: EachObject %v, want %v", in, got, wantIdx)
 			}
 		case map[string]any:
 			want = len(v) // distinct keys
 		}
-		if got := countJSON(in[start:end]); got != want {
-			t.Fatalf("countJSON(%q) = %d, want %d", in[start:end], got, want)
+		if got := jsonwire.Count(in[start:end]); got != want {
+			t.Fatalf("Count(%q) = %d, want %d", in[start:end], got, want)
 		}
 	}
 }
@@ -484,10 +371,30 @@ func BenchmarkScanJSONCold(b *testing.B) {
 			b.SetBytes(int64(len(doc)))
 			for b.Loop() {
 				var tape []int32
-				if code, _ := scanJSON(doc, maxJSONNesting, &tape); code != scanOK {
+				if code, _ := Scan(doc, MaxNesting, &tape); code != OK {
 					b.Fatal("invalid")
 				}
 			}
 		})
+	}
+}
+
+// TestReasons: every reason SyntaxError gives on the refused inputs of
+// TestScanJSON is one Reasons lists.
+func TestReasons(t *testing.T) {
+	listed := map[string]bool{}
+	for _, r := range Reasons() {
+		listed[r] = true
+	}
+	var tape []int32
+	for _, in := range []string{``, `[tru]`, `[fal`, `{"a":nul}`, `[nulll]`, `{"a":1,}`, `[,1]`, `{"a" 1}`, `{a:1}`, `[1}`, `{"a":1]`, `{}}`,
+		`[-]`, `["\x"]`, "[\"a\x01b\"]", strings.Repeat("[", MaxNesting+1)} {
+		code, off := Scan(in, MaxNesting, &tape)
+		if code == OK {
+			t.Fatalf("Scan(%.20q) accepts it", in)
+		}
+		if _, reason := SyntaxError(in, code, off); !listed[reason] {
+			t.Errorf("Scan(%.20q): the reason %q is not listed", in, reason)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package rules
+package textconv
 
 import (
 	"math"
@@ -97,10 +97,10 @@ func TestCompareDecimal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := compareDecimal(tt.a, tt.b); got != tt.want {
+			if got := CompareDecimal(tt.a, tt.b); got != tt.want {
 				t.Errorf("compareDecimal(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 			}
-			if got := compareDecimal(tt.b, tt.a); got != -tt.want {
+			if got := CompareDecimal(tt.b, tt.a); got != -tt.want {
 				t.Errorf("compareDecimal(%q, %q) = %d, want %d", tt.b, tt.a, got, -tt.want)
 			}
 		})
@@ -129,10 +129,10 @@ func TestCeilFloorDecimal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if n, ok := ceilDecimal(tt.in); n != tt.ceil || ok != tt.ceilOK {
+			if n, ok := CeilDecimal(tt.in); n != tt.ceil || ok != tt.ceilOK {
 				t.Errorf("ceilDecimal(%q) = %d, %t; want %d, %t", tt.in, n, ok, tt.ceil, tt.ceilOK)
 			}
-			if n, ok := floorDecimal(tt.in); n != tt.floor || ok != tt.floorOK {
+			if n, ok := FloorDecimal(tt.in); n != tt.floor || ok != tt.floorOK {
 				t.Errorf("floorDecimal(%q) = %d, %t; want %d, %t", tt.in, n, ok, tt.floor, tt.floorOK)
 			}
 		})
@@ -159,7 +159,7 @@ func TestPlainDecimal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := plainDecimal(tt.in)
+			got, ok := PlainDecimal(tt.in)
 			if got != tt.want || ok != (tt.want != "") {
 				t.Errorf("plainDecimal(%q) = %q, %t; want %q", tt.in, got, ok, tt.want)
 			}
@@ -206,7 +206,7 @@ func FuzzTruncInt(f *testing.F) {
 			return
 		}
 		ro, _ := new(big.Rat).SetString(other)
-		if got, want := compareDecimal(s, other), r.Cmp(ro); got != want {
+		if got, want := CompareDecimal(s, other), r.Cmp(ro); got != want {
 			t.Fatalf("compareDecimal(%q, %q) = %d, want %d", s, other, got, want)
 		}
 	})

@@ -1,4 +1,4 @@
-package rules
+package textconv
 
 import (
 	"math"
@@ -516,4 +516,20 @@ func FuzzParseTime(f *testing.F) {
 			t.Fatalf("ParseTime(%q) = %v, %t; time.Parse = %v, %v", s, got, ok, want, err)
 		}
 	})
+}
+
+// dateSyntax is ParseTime's syntax of a date alone: a four-digit year and
+// a month and day of one or two digits, separated by '-' or '/' (the date
+// rule's syntax; package rules' tests hold the same reference).
+var dateSyntax = regexp.MustCompile(`^([0-9]{4})([-/])([0-9]{1,2})([-/])([0-9]{1,2})$`)
+
+// normalizeDate rewrites a string of dateSyntax as YYYY-MM-DD. It reports
+// false when s is not of that syntax.
+func normalizeDate(s string) (string, bool) {
+	m := dateSyntax.FindStringSubmatch(s)
+	if m == nil || m[2] != m[4] {
+		return "", false
+	}
+	pad := func(s string) string { return strings.Repeat("0", 2-len(s)) + s }
+	return m[1] + "-" + pad(m[3]) + "-" + pad(m[5]), true
 }

@@ -1,4 +1,4 @@
-package rules
+package textconv
 
 import "math"
 
@@ -34,14 +34,14 @@ func parseDecimal(s string) (decimal, bool) {
 		d.neg = true
 		i++
 	}
-	end := skipDigits(s, i)
+	end := SkipDigits(s, i)
 	for i < end && s[i] == '0' {
 		i++
 	}
 	d.lead = s[i:end]
 	i = end
 	if i < len(s) && s[i] == '.' {
-		end = skipDigits(s, i+1)
+		end = SkipDigits(s, i+1)
 		d.tail = s[i+1 : end]
 		i = end
 	}
@@ -131,7 +131,7 @@ func compareMagnitude(a, b *decimal) int {
 
 // compareDecimal compares the numbers a and b exactly: -1, 0 or +1. Both
 // must be decimal text (ParseFloat's syntax); -0 equals 0.
-func compareDecimal(a, b string) int {
+func CompareDecimal(a, b string) int {
 	x, _ := parseDecimal(a)
 	y, _ := parseDecimal(b)
 	xneg := x.neg && !x.isZero()
@@ -218,7 +218,7 @@ func ExactInt(s string) (int64, bool) {
 
 // ceilDecimal returns the least int64 not less than the number s (decimal
 // text), and false when there is none.
-func ceilDecimal(s string) (int64, bool) {
+func CeilDecimal(s string) (int64, bool) {
 	d, _ := parseDecimal(s)
 	n, frac, fit := truncDecimal(&d)
 	switch {
@@ -237,7 +237,7 @@ func ceilDecimal(s string) (int64, bool) {
 
 // floorDecimal returns the greatest int64 not greater than the number s
 // (decimal text), and false when there is none.
-func floorDecimal(s string) (int64, bool) {
+func FloorDecimal(s string) (int64, bool) {
 	d, _ := parseDecimal(s)
 	n, frac, fit := truncDecimal(&d)
 	switch {
@@ -257,7 +257,7 @@ func floorDecimal(s string) (int64, bool) {
 // plainDecimal returns the number s (decimal text) written exactly without
 // an exponent, as a message quotes a bound: "9.2e1" is "92", "2.50" is
 // "2.5", "-0" is "0". It reports false when that takes more than 64 bytes.
-func plainDecimal(s string) (string, bool) {
+func PlainDecimal(s string) (string, bool) {
 	d, _ := parseDecimal(s)
 	if d.isZero() {
 		return "0", true

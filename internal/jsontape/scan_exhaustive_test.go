@@ -1,9 +1,11 @@
-package entity
+package jsontape
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/expose-go/expose/internal/jsonwire"
 )
 
 // Exhaustive tests of the raw JSON reader, written by a review session
@@ -11,8 +13,9 @@ import (
 // structural bytes, and every short string body over an alphabet of
 // escapes and odd bytes padded across the scanners' 8-byte words, must be
 // judged as json.Valid judges it, invalid input refused at the byte
-// encoding/json's SyntaxError names; for valid input the tape, countJSON,
-// eachJSONObject, stringEnd and unquote must agree with encoding/json.
+// encoding/json's SyntaxError names; for valid input the tape, jsonwire.Count,
+// EachObject, jsonwire.StringEnd and jsonwire.Unquote must agree with
+// encoding/json.
 
 // exhaustiveLen is the longest input enumerated: 5 (a million inputs a
 // test, seconds), 4 under the race detector, which is ten times slower.
@@ -43,14 +46,14 @@ func TestScanJSONExhaustiveStructure(t *testing.T) {
 	n := 0
 	enumerate("{}[]\",:0-.e1 \\ut", exhaustiveLen, func(s string) {
 		n++
-		got, off := scanJSON(s, maxJSONNesting, &tape)
-		if (got == scanOK) != json.Valid([]byte(s)) {
-			t.Fatalf("scanJSON(%q) = %v, json.Valid = %v", s, got, json.Valid([]byte(s)))
+		got, off := Scan(s, MaxNesting, &tape)
+		if (got == OK) != json.Valid([]byte(s)) {
+			t.Fatalf("Scan(%q) = %v, json.Valid = %v", s, got, json.Valid([]byte(s)))
 		}
-		if got == scanOK {
+		if got == OK {
 			checkWalkers(t, s, tape)
 		} else {
-			off, _ = syntaxError(s, got, off)
+			off, _ = SyntaxError(s, got, off)
 			checkSyntaxError(t, s, off)
 		}
 	})
@@ -75,25 +78,25 @@ func TestScanJSONExhaustiveStrings(t *testing.T) {
 				`[["` + p + x + `"],{"a":"` + x + `"}]`,
 			} {
 				n++
-				got, off := scanJSON(s, maxJSONNesting, &tape)
-				if (got == scanOK) != json.Valid([]byte(s)) {
-					t.Fatalf("scanJSON(%q) = %v, json.Valid = %v", s, got, json.Valid([]byte(s)))
+				got, off := Scan(s, MaxNesting, &tape)
+				if (got == OK) != json.Valid([]byte(s)) {
+					t.Fatalf("Scan(%q) = %v, json.Valid = %v", s, got, json.Valid([]byte(s)))
 				}
-				if got != scanOK {
-					off, _ = syntaxError(s, got, off)
+				if got != OK {
+					off, _ = SyntaxError(s, got, off)
 					checkSyntaxError(t, s, off)
 				}
-				if got == scanOK {
+				if got == OK {
 					checkWalkers(t, s, tape)
 					if s[0] == '"' {
-						end, plain := stringEnd(s, 0)
+						end, plain := jsonwire.StringEnd(s, 0)
 						if end != len(s) {
-							t.Fatalf("stringEnd(%q) = %d", s, end)
+							t.Fatalf("StringEnd(%q) = %d", s, end)
 						}
 						var v string
 						json.Unmarshal([]byte(s), &v)
-						if u := unquote(s); u != v {
-							t.Fatalf("unquote(%q) = %q, want %q", s, u, v)
+						if u := jsonwire.Unquote(s); u != v {
+							t.Fatalf("Unquote(%q) = %q, want %q", s, u, v)
 						}
 						if plain && s[1:len(s)-1] != v {
 							t.Fatalf("plain %q but value %q", s, v)

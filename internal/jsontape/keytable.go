@@ -1,15 +1,15 @@
-package entity
+package jsontape
 
 import "math/bits"
 
-// keyTable finds the slot of an input key in raw JSON: a small open
+// KeyTable finds the slot of an input key in raw JSON: a small open
 // addressing table built once per entity, cheaper per key than a Go map
 // (no seeded hash of the whole key: its length and three of its bytes
 // pick the bucket, one string comparison confirms).
-type keyTable struct {
+type KeyTable struct {
 	shift   uint8
 	buckets []keyBucket
-	names   []string // by slot
+	Names   []string // the keys, by slot
 }
 
 type keyBucket struct {
@@ -17,15 +17,15 @@ type keyBucket struct {
 	slot int32 // 1 + the slot; 0 for an empty bucket
 }
 
-// newKeyTable builds the table of slots (name → slot).
-func newKeyTable(slots map[string]int) keyTable {
+// NewKeyTable builds the table of slots (name → slot).
+func NewKeyTable(slots map[string]int) KeyTable {
 	size := 8
 	for size < 4*len(slots) {
 		size *= 2
 	}
-	t := keyTable{shift: uint8(32 - bits.TrailingZeros(uint(size))), buckets: make([]keyBucket, size), names: make([]string, len(slots))}
+	t := KeyTable{shift: uint8(32 - bits.TrailingZeros(uint(size))), buckets: make([]keyBucket, size), Names: make([]string, len(slots))}
 	for k, slot := range slots {
-		t.names[slot] = k
+		t.Names[slot] = k
 		i := t.bucket(k)
 		for t.buckets[i].slot != 0 {
 			i = (i + 1) & (len(t.buckets) - 1)
@@ -36,7 +36,7 @@ func newKeyTable(slots map[string]int) keyTable {
 }
 
 // bucket returns the first bucket to look in for k.
-func (t *keyTable) bucket(k string) int {
+func (t *KeyTable) bucket(k string) int {
 	h := uint32(len(k))
 	if len(k) > 0 {
 		h ^= uint32(k[0])<<8 ^ uint32(k[len(k)/2])<<16 ^ uint32(k[len(k)-1])<<24
@@ -44,8 +44,8 @@ func (t *keyTable) bucket(k string) int {
 	return int((h * 0x9E3779B1) >> t.shift)
 }
 
-// lookup returns the slot of k, or -1 when the entity does not read k.
-func (t *keyTable) lookup(k string) int {
+// Lookup returns the slot of k, or -1 when the table does not hold k.
+func (t *KeyTable) Lookup(k string) int {
 	if len(t.buckets) == 0 {
 		return -1
 	}

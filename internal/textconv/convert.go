@@ -1,4 +1,10 @@
-package rules
+// Package textconv holds the text parsers that package rules and package
+// entity share, so that a conversion reads a value exactly as a check
+// accepts it: integers (ParseInt truncates a fraction, TruncInt and
+// ExactInt read any decimal exactly), floats, booleans, dates and times,
+// numbers as times and booleans, and exact decimal comparisons of number
+// text (a rule's bounds).
+package textconv
 
 import (
 	"math"
@@ -7,7 +13,7 @@ import (
 	"time"
 )
 
-// The parsers in this file are shared by the checks of this package and by
+// The parsers in this file are shared by the checks of package rules and by
 // the conversions of package entity. They run on the request path: none of
 // them allocates when it succeeds, and none uses fmt or regexp.
 
@@ -33,7 +39,7 @@ func ParseInt(s string) (int64, bool) {
 		limit++
 	}
 	var n uint64
-	for ; i < len(s) && isDigit(s[i]); i++ {
+	for ; i < len(s) && IsDigit(s[i]); i++ {
 		d := uint64(s[i] - '0')
 		if n > (limit-d)/10 {
 			return 0, false
@@ -49,7 +55,7 @@ func ParseInt(s string) (int64, bool) {
 		}
 		i++
 		fstart := i
-		for i < len(s) && isDigit(s[i]) {
+		for i < len(s) && IsDigit(s[i]) {
 			i++
 		}
 		if i == fstart || i != len(s) {
@@ -85,13 +91,13 @@ func isDecimal(s string) bool {
 	if i < len(s) && s[i] == '-' {
 		i++
 	}
-	n := skipDigits(s, i)
+	n := SkipDigits(s, i)
 	if n == i {
 		return false
 	}
 	i = n
 	if i < len(s) && s[i] == '.' {
-		n = skipDigits(s, i+1)
+		n = SkipDigits(s, i+1)
 		if n == i+1 {
 			return false
 		}
@@ -102,7 +108,7 @@ func isDecimal(s string) bool {
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
-		n = skipDigits(s, i)
+		n = SkipDigits(s, i)
 		if n == i {
 			return false
 		}
@@ -159,7 +165,7 @@ func ParseBool(s string) (bool, bool) {
 // from 00 to 59. ParseTime does not allocate.
 func ParseTime(s string) (time.Time, bool) {
 	if len(s) <= len("2006-01-02") {
-		y, m, d, ok := parseDate(s)
+		y, m, d, ok := ParseDate(s)
 		if !ok {
 			return time.Time{}, false
 		}
@@ -168,7 +174,7 @@ func ParseTime(s string) (time.Time, bool) {
 	if len(s) < len("2006-01-02T15:04:05") {
 		return time.Time{}, false
 	}
-	y, m, d, ok := parseDate(s[:10])
+	y, m, d, ok := ParseDate(s[:10])
 	if !ok || s[4] != '-' || s[7] != '-' {
 		return time.Time{}, false
 	}
@@ -176,16 +182,16 @@ func ParseTime(s string) (time.Time, bool) {
 	if sep != 'T' && sep != 't' && sep != ' ' {
 		return time.Time{}, false
 	}
-	hh, ok1 := twoDigits(s[11:13], 23)
-	mi, ok2 := twoDigits(s[14:16], 59)
-	ss, ok3 := twoDigits(s[17:19], 59)
+	hh, ok1 := TwoDigits(s[11:13], 23)
+	mi, ok2 := TwoDigits(s[14:16], 59)
+	ss, ok3 := TwoDigits(s[17:19], 59)
 	if !ok1 || !ok2 || !ok3 || s[13] != ':' || s[16] != ':' {
 		return time.Time{}, false
 	}
 	rest := s[19:]
 	ns := 0
 	if len(rest) > 0 && rest[0] == '.' {
-		n := skipDigits(rest, 1)
+		n := SkipDigits(rest, 1)
 		if n == 1 {
 			return time.Time{}, false
 		}
@@ -202,8 +208,8 @@ func ParseTime(s string) (time.Time, bool) {
 		switch {
 		case rest == "Z" || rest == "z":
 		case len(rest) == len("-07:00") && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
-			oh, ok1 := twoDigits(rest[1:3], 23)
-			om, ok2 := twoDigits(rest[4:6], 59)
+			oh, ok1 := TwoDigits(rest[1:3], 23)
+			om, ok2 := TwoDigits(rest[4:6], 59)
 			if !ok1 || !ok2 {
 				return time.Time{}, false
 			}
@@ -227,12 +233,12 @@ func ParseTime(s string) (time.Time, bool) {
 // parseDate parses a whole date as YYYY-M-D or YYYY/M/D, where the month
 // and day have one or two digits and both separators are the same, and
 // reports whether it names a day of the proleptic Gregorian calendar.
-func parseDate(s string) (year, month, day int, ok bool) {
+func ParseDate(s string) (year, month, day int, ok bool) {
 	if len(s) < len("2006-1-2") || len(s) > len("2006-01-02") {
 		return 0, 0, 0, false
 	}
 	for i := range 4 {
-		if !isDigit(s[i]) {
+		if !IsDigit(s[i]) {
 			return 0, 0, 0, false
 		}
 		year = year*10 + int(s[i]-'0')
@@ -241,11 +247,11 @@ func parseDate(s string) (year, month, day int, ok bool) {
 	if sep != '-' && sep != '/' {
 		return 0, 0, 0, false
 	}
-	month, i := oneOrTwoDigits(s, 5)
+	month, i := OneOrTwoDigits(s, 5)
 	if i < 0 || i >= len(s) || s[i] != sep {
 		return 0, 0, 0, false
 	}
-	day, i = oneOrTwoDigits(s, i+1)
+	day, i = OneOrTwoDigits(s, i+1)
 	if i != len(s) {
 		return 0, 0, 0, false
 	}
@@ -257,13 +263,13 @@ func parseDate(s string) (year, month, day int, ok bool) {
 
 // oneOrTwoDigits reads one or two digits of s at i. It returns their value
 // and the index after them, or -1 when s has no digit at i.
-func oneOrTwoDigits(s string, i int) (int, int) {
-	if i >= len(s) || !isDigit(s[i]) {
+func OneOrTwoDigits(s string, i int) (int, int) {
+	if i >= len(s) || !IsDigit(s[i]) {
 		return 0, -1
 	}
 	n := int(s[i] - '0')
 	i++
-	if i < len(s) && isDigit(s[i]) {
+	if i < len(s) && IsDigit(s[i]) {
 		n = n*10 + int(s[i]-'0')
 		i++
 	}
@@ -271,8 +277,8 @@ func oneOrTwoDigits(s string, i int) (int, int) {
 }
 
 // twoDigits parses exactly two digits and checks that they are at most max.
-func twoDigits(s string, max int) (int, bool) {
-	if len(s) != 2 || !isDigit(s[0]) || !isDigit(s[1]) {
+func TwoDigits(s string, max int) (int, bool) {
+	if len(s) != 2 || !IsDigit(s[0]) || !IsDigit(s[1]) {
 		return 0, false
 	}
 	n := int(s[0]-'0')*10 + int(s[1]-'0')
@@ -293,11 +299,11 @@ func daysIn(month, year int) int {
 	return 31
 }
 
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+func IsDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // skipDigits returns the index of the first non-digit of s at or after i.
-func skipDigits(s string, i int) int {
-	for i < len(s) && isDigit(s[i]) {
+func SkipDigits(s string, i int) int {
+	for i < len(s) && IsDigit(s[i]) {
 		i++
 	}
 	return i

@@ -1,0 +1,54 @@
+// Package api registers HTTP handlers with the entities their operations
+// read and answer, and serves the OpenAPI 3.1 document made from what was
+// registered, so that the document cannot drift from the handlers, with a
+// docs page made from the document.
+//
+// It stays a library a handler calls: the application keeps its
+// http.ServeMux (or any router with a Handle method that takes its
+// patterns), its server and its handlers, which read requests and write
+// answers with package entity as they would without it.
+//
+//	mux := http.NewServeMux()
+//	a := api.New(mux, api.Config{Info: schema.Info{Title: "shop", Version: "1.0.0"}, Vary: []string{"X-Role"}})
+//	a.HandleFunc("GET /customers/{id}", getCustomer, api.Operation{
+//		Summary:  "a customer",
+//		Request:  customerRef, // id, number, path: the {id} wildcard, an integer
+//		Response: customer,
+//		Errors:   []schema.ErrorResponse{{Status: 404, Description: "no customer has this id"}},
+//	})
+//	http.ListenAndServe(addr, roles(mux)) // roles: entity.NewContext(r.Context(), "admin") for the staff
+//
+// Each operation records its method and pattern (Go 1.22 patterns: "POST
+// /customers", "GET /customers/{id}"), its entities, success status, error
+// answers, operationId (derived from the pattern when not given), tags,
+// summary, description and security. Its {name} wildcards are typed by the
+// path fields of its entities ([entity.Field.In]); a PATCH's body is a JSON
+// Merge Patch of its Request entity (entity.Entity.Patch); see
+// [schema.OpenAPI] for the rest.
+//
+// The API registers GET /openapi.json, GET /docs and, for the answers of
+// paths no route takes, "/": an unknown path is a 404, a method that no
+// route of the path takes a 405 with Allow, both problem details
+// (entity.Registry.WriteError).
+//
+// # Audiences
+//
+// The documents are made per audience: the flags and the version of the
+// calls they describe ([Config.Audience]; by default the flags a
+// middleware put in the request's context with entity.NewContext), so that
+// the public document lists no field that only the staff see, each made
+// once and kept. Their answers say Vary with the headers the application
+// picks the audience by ([Config.Vary]), so that a cache never serves the
+// staff's document to the public.
+//
+// # The docs page
+//
+// /docs is one HTML page made from the audience's document: every
+// operation with its parameters, request body and responses, every schema
+// with its fields, their types, their rules in words as the schemas state
+// them (and so nothing of a secret field's values, which the schemas never
+// hold), their descriptions and examples. Its style is inline; it has no
+// script and asks nothing of any other host (its Content Security Policy
+// lets it load nothing), and reads on a phone's width without scrolling
+// sideways.
+package api

@@ -1,0 +1,61 @@
+package api_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/expose-go/expose/api"
+)
+
+// TestDocsPage: the page served at /docs holds every operation (its path,
+// its operationId, its parameters, body fields and error answers) and
+// every schema, their descriptions, examples and rules in words; it has a
+// viewport meta tag, no script, no reference to another host, nothing of
+// a secret field's values, and a Content Security Policy that lets it
+// load nothing.
+func TestDocsPage(t *testing.T) {
+	mux, _ := shopAPI(t, api.Config{})
+	rec := serve(mux, "GET", "/docs")
+	if rec.Code != 200 || rec.Header().Get("Content-Type") != "text/html; charset=utf-8" {
+		t.Fatalf("GET /docs: %d %q", rec.Code, rec.Header().Get("Content-Type"))
+	}
+	if csp := rec.Header().Get("Content-Security-Policy"); !strings.HasPrefix(csp, "default-src 'none'") {
+		t.Errorf("Content-Security-Policy %q", csp)
+	}
+	page := rec.Body.String()
+	for _, want := range []string{
+		`<meta name="viewport" content="width=device-width, initial-scale=1">`,
+		`id="op-getCustomer"`, `id="op-patchCustomersById"`, `id="op-postOrders"`, `id="op-getOrdersById"`, `id="op-postCustomers"`, `id="op-getCustomers"`,
+		`id="schema-customer"`, `id="schema-customer.request"`, `id="schema-customer.patch"`, `id="schema-Problem"`,
+		`<code>application/merge-patch&#43;json</code>`,
+		"The full name.", `Example: <code>&#34;Ann Lee&#34;</code>`, // a description and an example
+		"1–100 characters", "from 1 to 1000", "1–50 items", // rules in words
+		`one of <code>&#34;bronze&#34;</code>, <code>&#34;silver&#34;</code>, <code>&#34;gold&#34;</code>`,
+		`&#34;ship&#34; is required when &#34;delivery&#34; is &#34;ship&#34;`, // a cross-field rule
+		"no customer has this id", "a customer has this e-mail address", // the handlers' own errors
+		"bearer: HTTP bearer (JWT) — a token of the shop&#39;s staff",
+		`<a href="./openapi.json">`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	for _, p := range shopPaths {
+		if !strings.Contains(page, "<code>"+p+"</code>") {
+			t.Errorf("the page does not show the path %s", p)
+		}
+	}
+	for _, bad := range []string{"<script", "correct horse", "loyalty_points"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the public page holds %q", bad)
+		}
+	}
+	refs := regexp.MustCompile(`(?i)(?:src|href)\s*=\s*"([^"]*)"|url\(\s*['"]?([^'")\s]*)|@import\s+['"]?([^'";\s]*)`)
+	for _, m := range refs.FindAllStringSubmatch(page, -1) {
+		u := m[1] + m[2] + m[3]
+		if absoluteURL.MatchString(u) {
+			t.Errorf("an absolute URL: %s", m[0])
+		}
+	}
+}

@@ -1,0 +1,197 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/entity/schema"
+)
+
+// Operation is what a route's handler reads and answers, for the OpenAPI
+// document (see schema.Route, which it becomes, for what each says there).
+type Operation struct {
+	// ID is the operationId; "" derives one from the pattern: the method
+	// and the path's words, each wildcard as "By" and its name ("GET
+	// /customers/{id}": "getCustomersById"), with a number after it when
+	// another operation has it.
+	ID          string
+	Summary     string
+	Description string // CommonMark
+	Tags        []string
+	// Params is the entity the handler reads the request's parameters
+	// with, apart from its body: a PATCH's path when Request is read by
+	// entity.Entity.Patch, which reads no parameter. Nil for none.
+	Params *entity.Entity
+	// Request is the entity the handler reads the request with:
+	// MakeRequest or Bind, or Patch on PATCH (a JSON Merge Patch body).
+	// Its path fields type the pattern's wildcards. Nil for none.
+	Request *entity.Entity
+	// Response is the entity the answer is written with; nil for an answer
+	// without a body.
+	Response *entity.Entity
+	// Status is the success status: 200 when 0.
+	Status int
+	// Errors are the handler's own error answers, problem details (404
+	// for an id that names nothing, 409 for a conflict), beside the
+	// library's (400, 413, 415, 500).
+	Errors []schema.ErrorResponse
+	// Security lists the ways a client may authenticate, any one of which
+	// is enough.
+	Security []schema.Security
+}
+
+// clone returns a copy of the operation that shares no slice with the
+// caller's.
+func (op Operation) clone() Operation {
+	op.Tags = slices.Clone(op.Tags)
+	op.Errors = slices.Clone(op.Errors)
+	op.Security = slices.Clone(op.Security)
+	for i, s := range op.Security {
+		op.Security[i].Scopes = slices.Clone(s.Scopes)
+	}
+	return op
+}
+
+// entities returns the operation's entities, in the order Params,
+// Request, Response.
+func (op Operation) entities() []*entity.Entity {
+	var out []*entity.Entity
+	for _, e := range []*entity.Entity{op.Params, op.Request, op.Response} {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// schemaRoute returns the route as the schema package describes it.
+func (rt *route) schemaRoute() schema.Route {
+	op := rt.op
+	return schema.Route{
+		Method: rt.method, Path: rt.path, OperationID: op.ID, Summary: op.Summary, Description: op.Description,
+		Tags: op.Tags, Params: op.Params, Request: op.Request, Response: op.Response, Status: op.Status,
+		Errors: op.Errors, Security: op.Security,
+	}
+}
+
+// parsePattern splits an http.ServeMux pattern into its method and its
+// path as OpenAPI templates it: "{name...}" as "{name}", "{$}" left out.
+func parsePattern(pattern string) (method, path string, err error) {
+	bad := func(why string) error { return fmt.Errorf("api: pattern %q: %s", pattern, why) }
+	method, rest, found := strings.Cut(strings.TrimLeft(pattern, " \t"), " ")
+	rest = strings.TrimLeft(rest, " \t")
+	switch {
+	case !found || strings.HasPrefix(method, "/"):
+		return "", "", bad(`it names no method: an operation is "METHOD /path"`)
+	case !isToken(method):
+		return "", "", bad("its method is not one")
+	case !strings.HasPrefix(rest, "/"):
+		return "", "", bad("its path does not start with / (an operation's pattern names no host)")
+	}
+	var b strings.Builder
+	for rest != "" {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			b.WriteString(rest)
+			break
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			return "", "", bad("a { has no }")
+		}
+		b.WriteString(rest[:i])
+		name := rest[i+1 : i+j]
+		switch {
+		case name == "$":
+		case strings.HasSuffix(name, "..."):
+			b.WriteString("{" + strings.TrimSuffix(name, "...") + "}")
+		default:
+			b.WriteString("{" + name + "}")
+		}
+		rest = rest[i+j+1:]
+	}
+	return method, b.String(), nil
+}
+
+// isToken reports whether s is an HTTP token (RFC 9110), as a method is.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// wildcards returns the names of the {name} of an OpenAPI path.
+func wildcards(path string) []string {
+	var names []string
+	for {
+		i := strings.IndexByte(path, '{')
+		if i < 0 {
+			return names
+		}
+		j := strings.IndexByte(path[i:], '}')
+		if j < 0 {
+			return names
+		}
+		names = append(names, path[i+1:i+j])
+		path = path[i+j+1:]
+	}
+}
+
+// checkPathFields checks that each path field of the operation's entities
+// reads a wildcard of the pattern: one that does not would read nothing.
+func checkPathFields(pattern, path string, op Operation) error {
+	names := wildcards(path)
+	for _, e := range []*entity.Entity{op.Params, op.Request} {
+		if e == nil || e == op.Request && strings.HasPrefix(pattern, http.MethodPatch+" ") {
+			continue
+		}
+		for _, f := range e.RequestFields() {
+			if f.In == "path" && !slices.Contains(names, f.Key) {
+				return fmt.Errorf("api: Handle %s: entity %q reads the path value %q, which the pattern has no wildcard for", pattern, e.Name(), f.Key)
+			}
+		}
+	}
+	return nil
+}
+
+// deriveID returns an operationId for a route of method and path that no
+// operation has: "getCustomersById", then "getCustomersById2".
+func (a *API) deriveID(method, path string) string {
+	var b strings.Builder
+	b.WriteString(strings.ToLower(method))
+	for _, seg := range strings.Split(path, "/") {
+		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+			b.WriteString("By")
+			seg = seg[1 : len(seg)-1]
+		}
+		upper := true
+		for _, c := range seg {
+			switch {
+			case c < unicode.MaxASCII && (unicode.IsLetter(c) || unicode.IsDigit(c)):
+				if upper {
+					c = unicode.ToUpper(c)
+				}
+				b.WriteRune(c)
+				upper = false
+			default:
+				upper = true
+			}
+		}
+	}
+	id := b.String()
+	for n := 2; a.ids[id]; n++ {
+		id = b.String() + strconv.Itoa(n)
+	}
+	return id
+}

@@ -1,0 +1,450 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// Info is the "info" of an OpenAPI document.
+type Info struct {
+	Title       string // required
+	Version     string // the API's version (not OpenAPI's); required
+	Description string // optional, CommonMark
+}
+
+// Route is one operation of an API, for OpenAPI.
+type Route struct {
+	Method string // an HTTP method: GET, POST…
+	// Path is the route's path as OpenAPI templates it: "/api/users" or
+	// "/api/users/{id}". Each {name} is a required path parameter, of the
+	// type of the path field of Params or Request that reads it (`path`:
+	// see entity.Field.In), a string when none does.
+	Path string
+	// OperationID names the operation, unique among the document's; ""
+	// leaves it out (package api derives one).
+	OperationID string
+	Summary     string   // optional
+	Description string   // optional, CommonMark
+	Tags        []string // optional
+	// Params is the entity the handler reads the request's parameters with
+	// apart from its body, or nil: a PATCH's path, say, when Request is
+	// read by entity.Entity.Patch, which reads no parameter. Its path,
+	// query, header and cookie fields are parameters, and so are, on GET,
+	// HEAD and DELETE, its other value fields (query parameters).
+	Params *entity.Entity
+	// Request is the entity the handler reads the request with
+	// (MakeRequest, Bind, or Patch on PATCH), or nil for none. Its path,
+	// query, header and cookie fields are parameters; its other fields are
+	// query parameters on GET, HEAD and DELETE, a JSON Merge Patch body on
+	// PATCH (application/merge-patch+json, its Patch schema: Patch reads no
+	// parameter), and a JSON request body otherwise (its Request schema,
+	// without the parameters).
+	Request *entity.Entity
+	// Response is the entity the answer is made with (Write), or nil for
+	// an answer without a body.
+	Response *entity.Entity
+	// Status is the success status, 200 when 0.
+	Status int
+	// Errors are the operation's other error answers, problem details of
+	// the handler's own (404 for an unknown id, 409 for a conflict),
+	// beside those of the library (see OpenAPI); one of a status the
+	// library answers too replaces its description.
+	Errors []ErrorResponse
+	// Security lists the ways a client may authenticate for the
+	// operation, any one of which is enough; nil for none.
+	Security []Security
+}
+
+// ErrorResponse is an error answer of an operation: problem details
+// (application/problem+json, the Problem schema) of a status.
+type ErrorResponse struct {
+	Status      int    // 400–599
+	Description string // what it means for the operation; "" for the status's own words
+}
+
+// SecurityScheme is a way a client authenticates, an OpenAPI Security
+// Scheme Object under components.securitySchemes.
+type SecurityScheme struct {
+	Name string // its name in the document: letters, digits, ".", "-", "_"
+	// Type is "http", "apiKey", "mutualTLS" or "openIdConnect".
+	Type         string
+	Scheme       string // http: "bearer", "basic"…
+	BearerFormat string // http bearer, optional: "JWT"
+	In           string // apiKey: "header", "query" or "cookie"
+	Param        string // apiKey: the name of the header, query parameter or cookie
+	// OpenIDConnectURL is, for openIdConnect, the URL of the discovery
+	// document.
+	OpenIDConnectURL string
+	Description      string // optional
+}
+
+// Security is one requirement of an operation: a scheme, and for
+// openIdConnect the scopes it needs.
+type Security struct {
+	Scheme SecurityScheme
+	Scopes []string
+}
+
+// OpenAPI returns an OpenAPI 3.1 document for the routes, as calls made
+// with opts see the entities (With, Version: see JSON; the document of an
+// audience lists only what it sees), indented, its keys sorted, the same
+// bytes every time: "info", "paths", and "components" with the schemas
+// of the routes' entities (and of those they reference), the problem
+// responses and the security schemes. Each operation has:
+//
+//   - its operationId, summary, description, tags and security, as the
+//     route gives them;
+//   - a path parameter for each {name} of its path, typed by the path field
+//     that reads it;
+//   - the parameters of its Params and Request entities: their path,
+//     query, header and cookie fields (required where `req` has no
+//     default), and on GET, HEAD and DELETE their other value fields as
+//     query parameters (groups flattened);
+//   - its request body: on PATCH the Request entity's Patch schema as
+//     application/merge-patch+json, on a method with a body its Request
+//     schema (without the parameters) as application/json;
+//   - its success response: the Response entity's Response schema as
+//     application/json, or no content;
+//   - the problem details error responses (application/problem+json,
+//     the Problem schema) the library may answer: 400 (validation, invalid
+//     JSON), 405 where the Request entity names its methods, 413 and 415
+//     where there is a request body, and 500; and the route's Errors.
+//
+// The problem types are under the problem type base of the routes'
+// registry. It fails on a route whose method, path or status is not one,
+// on two routes of one method and path, on two operations of one
+// operationId, on a path parameter of an entity that the path does not
+// hold, on a security scheme that is not one or two of one name, and as
+// Components does.
+func OpenAPI(info Info, routes []Route, opts ...entity.Option) ([]byte, error) {
+	if info.Title == "" || info.Version == "" {
+		return nil, fmt.Errorf("schema: OpenAPI: the info needs a Title and a Version")
+	}
+	c := NewComponents(opts...)
+	var reg *entity.Registry // its problem type base; a nil registry's is the default
+	for _, rt := range routes {
+		for _, e := range []*entity.Entity{rt.Params, rt.Request, rt.Response} {
+			if e != nil && reg == nil {
+				reg = e.Registry()
+			}
+		}
+	}
+	if _, err := c.Problem(reg.ProblemTypeBase()); err != nil {
+		return nil, err
+	}
+	d := &document{c: c, ids: map[string]string{}, schemes: map[string]SecurityScheme{}, statuses: slices.Clone(problemResponseStatuses)}
+	paths := map[string]any{}
+	for _, rt := range routes {
+		op, err := d.operation(rt)
+		if err != nil {
+			return nil, err
+		}
+		item, _ := paths[rt.Path].(map[string]any)
+		if item == nil {
+			item = map[string]any{}
+			paths[rt.Path] = item
+		}
+		m := strings.ToLower(rt.Method)
+		if _, dup := item[m]; dup {
+			return nil, fmt.Errorf("schema: OpenAPI: two routes for %s %s", strings.ToUpper(rt.Method), rt.Path)
+		}
+		item[m] = op
+	}
+	infoObj := map[string]any{"title": info.Title, "version": info.Version}
+	if info.Description != "" {
+		infoObj["description"] = info.Description
+	}
+	components := map[string]any{
+		"schemas":   c.schemas,
+		"responses": problemResponses(d.statuses),
+	}
+	if len(d.schemes) > 0 {
+		s := map[string]any{}
+		for name, sc := range d.schemes {
+			s[name] = sc.object()
+		}
+		components["securitySchemes"] = s
+	}
+	return marshal(map[string]any{
+		"openapi":    OpenAPIVersion,
+		"info":       infoObj,
+		"paths":      paths,
+		"components": components,
+	})
+}
+
+// document is what OpenAPI gathers from the routes of a document.
+type document struct {
+	c        *Components
+	ids      map[string]string         // operationId → the route that has it
+	schemes  map[string]SecurityScheme // by name
+	statuses []int                     // of the problem responses referenced
+}
+
+// operation returns the OpenAPI operation of a route.
+func (d *document) operation(rt Route) (map[string]any, error) {
+	c := d.c
+	method := strings.ToUpper(rt.Method)
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodTrace:
+	default:
+		return nil, fmt.Errorf("schema: OpenAPI: %q is not an HTTP method OpenAPI describes", rt.Method)
+	}
+	if !strings.HasPrefix(rt.Path, "/") {
+		return nil, fmt.Errorf("schema: OpenAPI: path %q does not start with /", rt.Path)
+	}
+	where := method + " " + rt.Path
+	status := rt.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	if status < 100 || status > 399 {
+		return nil, fmt.Errorf("schema: OpenAPI: %s: status %d is no success status", where, rt.Status)
+	}
+	op := map[string]any{}
+	if id := rt.OperationID; id != "" {
+		if prev, dup := d.ids[id]; dup {
+			return nil, fmt.Errorf("schema: OpenAPI: %s and %s are both operation %q", prev, where, id)
+		}
+		d.ids[id] = where
+		op["operationId"] = id
+	}
+	if rt.Summary != "" {
+		op["summary"] = rt.Summary
+	}
+	if rt.Description != "" {
+		op["description"] = rt.Description
+	}
+	if len(rt.Tags) > 0 {
+		tags := make([]any, len(rt.Tags))
+		for i, t := range rt.Tags {
+			tags[i] = t
+		}
+		op["tags"] = tags
+	}
+
+	inQuery := method == http.MethodGet || method == http.MethodHead || method == http.MethodDelete
+	errorStatuses := []int{http.StatusBadRequest, http.StatusInternalServerError}
+	var params []Parameter
+	seen := map[string]bool{}
+	for _, e := range []*entity.Entity{rt.Params, rt.Request} {
+		if e == nil || e == rt.Request && method == http.MethodPatch {
+			continue
+		}
+		ps, err := c.Parameters(e, inQuery)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			key := p.In + " " + p.Name
+			if p.In == "header" {
+				key = p.In + " " + strings.ToLower(p.Name)
+			}
+			if !seen[key] {
+				seen[key] = true
+				params = append(params, p)
+			}
+		}
+		if len(e.Decl().Methods) > 0 {
+			errorStatuses = append(errorStatuses, http.StatusMethodNotAllowed)
+		}
+	}
+	all, err := pathParams(where, rt.Path, params)
+	if err != nil {
+		return nil, err
+	}
+	if len(all) > 0 {
+		op["parameters"] = all
+	}
+	if e := rt.Request; e != nil && !inQuery {
+		mode, media := Request, "application/json"
+		if method == http.MethodPatch {
+			mode, media = Patch, entity.MergePatchType
+		}
+		body, err := c.Body(e, mode)
+		if err != nil {
+			return nil, err
+		}
+		op["requestBody"] = map[string]any{"content": map[string]any{media: map[string]any{"schema": body}}}
+		errorStatuses = append(errorStatuses, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
+	}
+	success := map[string]any{"description": http.StatusText(status)}
+	if e := rt.Response; e != nil {
+		ref, err := c.Ref(e, Response)
+		if err != nil {
+			return nil, err
+		}
+		if bodyAllowed(status) && method != http.MethodHead {
+			success["content"] = map[string]any{"application/json": map[string]any{"schema": ref}}
+		}
+	}
+	responses := map[string]any{strconv.Itoa(status): success}
+	for _, s := range errorStatuses {
+		responses[strconv.Itoa(s)] = problemResponseRef(s)
+	}
+	own := map[int]bool{}
+	for _, r := range rt.Errors {
+		switch {
+		case r.Status < 400 || r.Status > 599:
+			return nil, fmt.Errorf("schema: OpenAPI: %s: response status %d is no error status", where, r.Status)
+		case own[r.Status] || r.Status == status:
+			return nil, fmt.Errorf("schema: OpenAPI: %s: two responses of status %d", where, r.Status)
+		}
+		own[r.Status] = true
+		if r.Description == "" {
+			responses[strconv.Itoa(r.Status)] = problemResponseRef(r.Status)
+			if !slices.Contains(d.statuses, r.Status) {
+				d.statuses = append(d.statuses, r.Status)
+			}
+			continue
+		}
+		responses[strconv.Itoa(r.Status)] = map[string]any{"description": r.Description, "content": problemContent()}
+	}
+	op["responses"] = responses
+	if len(rt.Security) > 0 {
+		var reqs []any
+		for _, s := range rt.Security {
+			if err := d.scheme(where, s.Scheme); err != nil {
+				return nil, err
+			}
+			scopes := make([]any, len(s.Scopes))
+			for i, sc := range s.Scopes {
+				scopes[i] = sc
+			}
+			reqs = append(reqs, map[string]any{s.Scheme.Name: scopes})
+		}
+		op["security"] = reqs
+	}
+	return op, nil
+}
+
+// scheme records a security scheme an operation names, checking that it
+// is one and that no other of its name is.
+func (d *document) scheme(where string, s SecurityScheme) error {
+	bad := func(why string) error {
+		return fmt.Errorf("schema: OpenAPI: %s: security scheme %q: %s", where, s.Name, why)
+	}
+	switch {
+	case s.Name == "" || ComponentName(s.Name, Response) != s.Name:
+		return bad("its name is not a component name (letters, digits, \".\", \"-\", \"_\")")
+	case s.Type == "http" && s.Scheme == "":
+		return bad("an http scheme names its Scheme (bearer, basic…)")
+	case s.Type == "apiKey" && (s.Param == "" || s.In != "header" && s.In != "query" && s.In != "cookie"):
+		return bad("an apiKey scheme names its Param and where it is (In: header, query or cookie)")
+	case s.Type == "openIdConnect" && s.OpenIDConnectURL == "":
+		return bad("an openIdConnect scheme names its OpenIDConnectURL")
+	case s.Type != "http" && s.Type != "apiKey" && s.Type != "mutualTLS" && s.Type != "openIdConnect":
+		return bad(fmt.Sprintf("type %q is not http, apiKey, mutualTLS or openIdConnect", s.Type))
+	}
+	if prev, ok := d.schemes[s.Name]; ok && prev != s {
+		return bad("two schemes have this name")
+	}
+	d.schemes[s.Name] = s
+	return nil
+}
+
+// object returns the scheme as an OpenAPI Security Scheme Object.
+func (s SecurityScheme) object() map[string]any {
+	m := map[string]any{"type": s.Type}
+	set := func(k, v string) {
+		if v != "" {
+			m[k] = v
+		}
+	}
+	switch s.Type {
+	case "http":
+		set("scheme", s.Scheme)
+		set("bearerFormat", s.BearerFormat)
+	case "apiKey":
+		set("in", s.In)
+		set("name", s.Param)
+	case "openIdConnect":
+		set("openIdConnectUrl", s.OpenIDConnectURL)
+	}
+	set("description", s.Description)
+	return m
+}
+
+// bodyAllowed reports whether a response of the status may have a body.
+func bodyAllowed(status int) bool {
+	return !(status >= 100 && status < 200 || status == http.StatusNoContent || status == http.StatusNotModified)
+}
+
+// pathParams returns the parameters of an operation: a path parameter for
+// each {name} of path, in order, the one of params when it has one (else a
+// string), then the others of params. A path parameter of params that
+// path does not hold is an error.
+func pathParams(where, path string, params []Parameter) ([]any, error) {
+	var names []string
+	rest := path
+	for {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 || j == 1 {
+			return nil, fmt.Errorf("schema: OpenAPI: path %q has a { without a name and }", path)
+		}
+		names = append(names, rest[i+1:i+j])
+		rest = rest[i+j+1:]
+	}
+	var out []any
+	for _, name := range names {
+		i := slices.IndexFunc(params, func(p Parameter) bool { return p.In == "path" && p.Name == name })
+		if i >= 0 {
+			out = append(out, params[i])
+			continue
+		}
+		out = append(out, Parameter{Name: name, In: "path", Required: true, Schema: json.RawMessage(`{"type":"string"}`)})
+	}
+	for _, p := range params {
+		if p.In != "path" {
+			out = append(out, p)
+		} else if !slices.Contains(names, p.Name) {
+			return nil, fmt.Errorf("schema: OpenAPI: %s: an entity reads path parameter %q, which the path does not hold", where, p.Name)
+		}
+	}
+	return out, nil
+}
+
+// problemResponseStatuses are the error statuses of the library's own
+// answers, whose problem responses every document has.
+var problemResponseStatuses = []int{
+	http.StatusBadRequest, http.StatusMethodNotAllowed, http.StatusRequestEntityTooLarge,
+	http.StatusUnsupportedMediaType, http.StatusInternalServerError,
+}
+
+func problemResponseName(status int) string { return "Problem" + strconv.Itoa(status) }
+
+func problemResponseRef(status int) map[string]any {
+	return map[string]any{"$ref": "#/components/responses/" + problemResponseName(status)}
+}
+
+// problemContent is the content of an error answer: problem details, as
+// entity.WriteError writes them.
+func problemContent() map[string]any {
+	return map[string]any{"application/problem+json": map[string]any{
+		"schema": map[string]any{"$ref": componentRef(ProblemName)},
+	}}
+}
+
+// problemResponses returns the components.responses of the error answers
+// of the statuses.
+func problemResponses(statuses []int) map[string]any {
+	out := map[string]any{}
+	for _, s := range statuses {
+		out[problemResponseName(s)] = map[string]any{
+			"description": http.StatusText(s) + ": RFC 9457 problem details",
+			"content":     problemContent(),
+		}
+	}
+	return out
+}
