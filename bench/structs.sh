@@ -50,7 +50,8 @@ counts=$(BIN="$tmp/opcount" ./callgrind.sh \
   rows/AppendJSON:1000 rows/checked:1000 rows/goccy:1000 rows/json.Marshal:1000 \
   users/AppendJSON:2 users/structs:2 users/handwritten:2 \
   users/AppendJSON:100 users/structs:100 users/handwritten:100 \
-  users/AppendJSON:1000 users/structs:1000)
+  users/AppendJSON:1000 users/structs:1000 \
+  empty/AppendJSON:0 empty/handwritten:0)
 
 ir() { awk -v op="$1" -v n="$2" '$1 == op && $2 == n { print $3 }' <<<"$counts"; }
 ratio() { awk -v a="$(ir "$1" "$3")" -v b="$(ir "$2" "$3")" 'BEGIN { printf "%.2fx", a / b }'; }
@@ -86,6 +87,7 @@ ratio() { awk -v a="$(ir "$1" "$3")" -v b="$(ir "$2" "$3")" 'BEGIN { printf "%.2
   for n in 2 100 1000; do
     echo "  seed from structs / from maps, $n users: $(ratio users/structs users/AppendJSON $n)"
   done
+  echo "  seed with an empty list (the fixed cost), AppendJSON / handwritten: $(ratio empty/AppendJSON empty/handwritten 0)"
   echo
   echo "## Rows side by side (benchstat -filter .name:Rows -col /impl)"
   echo
