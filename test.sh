@@ -60,6 +60,14 @@ for m in "${modules[@]}"; do
   (cd "$m" && go test -race -count=1 ./...) | tee -a "$log"
 done
 
+# The one package that reads memory through unsafe.Pointer (struct
+# fields at their offsets), and the entity tests that read structs through
+# it, with every pointer conversion checked (-race checks them too; this
+# run checks them without the race detector's instrumentation).
+echo "== checkptr: internal/structread and entity's struct inputs"
+go test -count=1 -gcflags=all=-d=checkptr ./internal/structread/
+go test -count=1 -gcflags=all=-d=checkptr -run 'Struct|NilSlice|Valuer' ./entity/
+
 echo "== allocation tests, without the race detector"
 for m in "${modules[@]}"; do
   out=$(cd "$m" && go test -count=1 -run 'Alloc' -v ./... 2>&1) || { echo "$out"; exit 1; }

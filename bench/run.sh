@@ -57,6 +57,7 @@ header() {
   echo "#              go test -run '^\$' -bench '^BenchmarkRaw\$' -count 1 -benchtime $BENCHTIME"
   echo "#              go test -run '^\$' -bench '^Benchmark(Object|Write)\$' -count 1 -benchtime $BENCHTIME"
   echo "#              go test -run '^\$' -bench '^BenchmarkShape\$' -count 1 -benchtime $BENCHTIME"
+  echo "#              go test -run '^\$' -bench '^Benchmark(Rows|SeedStruct)\$' -count 1 -benchtime $BENCHTIME"
 }
 
 raw="$out/raw.txt"
@@ -77,6 +78,7 @@ for i in $(seq "$COUNT"); do
   "$bin" -test.run '^$' -test.bench '^BenchmarkRaw$' -test.count 1 -test.benchtime "$BENCHTIME" >> "$raw"
   "$bin" -test.run '^$' -test.bench '^Benchmark(Object|Write)$' -test.count 1 -test.benchtime "$BENCHTIME" >> "$raw"
   "$bin" -test.run '^$' -test.bench '^BenchmarkShape$' -test.count 1 -test.benchtime "$BENCHTIME" >> "$raw"
+  "$bin" -test.run '^$' -test.bench '^Benchmark(Rows|SeedStruct)$' -test.count 1 -test.benchtime "$BENCHTIME" >> "$raw"
 done
 
 ratios=$(go run ./cmd/ratios "$raw")
@@ -107,6 +109,14 @@ ratios=$(go run ./cmd/ratios "$raw")
   echo "## Per-call shaping (benchstat -filter .name:Shape -col /impl)"
   echo
   "$benchstat" -filter '.name:Shape' -col /impl "$raw"
+  echo
+  echo "## Struct rows against the encoders (benchstat -filter .name:Rows -col /impl)"
+  echo
+  "$benchstat" -filter '.name:Rows' -col /impl "$raw"
+  echo
+  echo "## The seed from maps and from structs (benchstat -filter .name:SeedStruct -col /impl)"
+  echo
+  "$benchstat" -filter '.name:SeedStruct' -col /impl "$raw"
   echo
   echo "## Every benchmark (benchstat)"
   echo

@@ -269,3 +269,68 @@ func TestAllocsShape(t *testing.T) {
 		})
 	}
 }
+
+// TestStructAllocs: AppendJSON of struct input into a buffer with room
+// allocates nothing, as from maps: fields are read at their offsets (no
+// boxing of scalars), a struct's list field is walked at its address, and
+// a list of structs or of pointers to them is read element by element
+// without a copy, by value or by pointer, with rules or without.
+func TestStructAllocs(t *testing.T) {
+	if raceEnabled || testing.CoverMode() != "" {
+		t.Skip("allocation counts do not hold under the race detector or coverage")
+	}
+	reg := entity.NewRegistry()
+	exposeSeed(t, reg)
+	users := reg.Lookup("users")
+	row := expose(t, reg, "row", "id", "number", "", "name", "string", "req", "mail", "string", "req | email", "age", "number", "range 0 150")
+	type seedUser struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+		Age  int    `json:"age"`
+		Mail string `json:"mail"`
+	}
+	type seedUsersT struct {
+		Limit int        `json:"limit"`
+		List  []seedUser `json:"list"`
+	}
+	type rowT struct {
+		ID   int64  `json:"id"`
+		Name string `json:"name"`
+		Mail string `json:"mail"`
+		Age  uint8  `json:"age"`
+	}
+	seed := &seedUsersT{Limit: 2, List: []seedUser{{"12", "maachang", 40, "maachang@maachang.com"}, {"21", "saito", 27, "saito@maachang.com"}}}
+	rows := make([]rowT, 50)
+	ptrs := make([]*rowT, 50)
+	for i := range rows {
+		rows[i] = rowT{ID: int64(i), Name: "n", Mail: "a@b.co", Age: uint8(i)}
+		ptrs[i] = &rows[i]
+	}
+	ptrs[7] = nil
+	var seedIn, seedByValue, rowsIn, ptrsIn any = seed, *seed, rows, ptrs
+	buf := make([]byte, 0, 16<<10)
+	for _, tt := range []struct {
+		name string
+		e    *entity.Entity
+		in   any
+	}{
+		{"the seed from a pointer to a struct", users, seedIn},
+		{"the seed from a struct", users, seedByValue},
+		{"a slice of structs, with rules", row, rowsIn},
+		{"a slice of pointers to structs, with rules", row, ptrsIn},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := tt.e.AppendJSON(buf[:0], tt.in); err != nil { // the first call compiles the plans
+				t.Fatal(err)
+			}
+			if n := testing.AllocsPerRun(100, func() {
+				var err error
+				if buf, err = tt.e.AppendJSON(buf[:0], tt.in); err != nil {
+					t.Fatal(err)
+				}
+			}); n != 0 {
+				t.Errorf("%v allocations, want 0", n)
+			}
+		})
+	}
+}

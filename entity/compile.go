@@ -468,7 +468,7 @@ func (c *compiler) message(f *dsl.Field, n *node, r *dsl.Rule) {
 
 // setFast picks the node's fast path, if its checks allow one: a string
 // field whose checks all judge a bare string, or a number field with no
-// checks. See appendFast.
+// input-stage check nor transform. See appendFast.
 func setFast(n *node) {
 	if n.format != nil {
 		return // written by its format: appendFormatted
@@ -490,8 +490,12 @@ func setFast(n *node) {
 		}
 		n.fast = fastString
 	case rules.Int:
-		if len(n.inChecks) == 0 && len(n.outChecks) == 0 && len(n.xforms) == 0 {
+		switch {
+		case len(n.inChecks) > 0 || len(n.xforms) > 0:
+		case len(n.outChecks) == 0:
 			n.fast = fastInt
+		default:
+			n.fast = fastIntChecked
 		}
 	}
 }

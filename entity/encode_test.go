@@ -126,3 +126,30 @@ func TestEscaping(t *testing.T) {
 	}
 	runEntryCases(t, encodeCases())
 }
+
+// TestEscapingEveryPlace: a byte that needs an escape (and its neighbours
+// that do not) is found at every place of the words a string is scanned
+// in, and written as encoding/json writes it: each of them alone, at each
+// offset of strings of 1 to 24 bytes, from a string field and from a
+// struct's.
+func TestEscapingEveryPlace(t *testing.T) {
+	e := exposeOne(t, "string", "")
+	type row struct {
+		V string `json:"v"`
+	}
+	for _, c := range []byte{'<', '>', '&', '"', '\\', 0, 0x1f, 0x7f, 0x80, '=', '?', ';', '\'', '%', '.', 0x3c | 0x80} {
+		for n := 1; n <= 24; n++ {
+			for i := range n {
+				b := bytes.Repeat([]byte{'a'}, n)
+				b[i] = c
+				s := string(b)
+				want := marshal(t, map[string]string{"v": s})
+				for _, in := range []any{map[string]any{"v": s}, row{s}} {
+					if got, err := e.MakeJSON(in); err != nil || string(got) != want {
+						t.Fatalf("%q from %T: got %s, %v; want %s", s, in, got, err, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/expose-go/expose/internal/jsonwire"
+	"github.com/expose-go/expose/internal/structread"
 	"github.com/expose-go/expose/internal/textconv"
 	"github.com/expose-go/expose/rules"
 )
@@ -68,10 +69,15 @@ type source struct {
 	ma  map[string]any
 	ms  map[string]string
 	obj *Object
-	rv  reflect.Value // a struct (with st) or another map with string keys
-	st  *structPlan
+	rv  reflect.Value // a map with string keys of another type
+	st  *structPlan   // a struct, at sp
+	sp  structread.Ptr
 	js  *jsonObject
 	req *requestSource
+
+	// frozen: the struct at sp is the copy an interface holds (it came by
+	// value), which nothing may write (see structPlan.get).
+	frozen bool
 
 	// wire: obj is an Object of the entity being made, read by its output
 	// keys (the wire form: a group as the object under its key), as a
@@ -95,7 +101,7 @@ func (s *source) get(n *node) raw {
 		}
 		return s.js.get(n.slot)
 	case s.st != nil:
-		return s.st.get(s.rv, n.slot)
+		return s.st.get(s, n)
 	case s.obj != nil:
 		key := n.in
 		if s.wire {
@@ -168,6 +174,30 @@ func sourceOf(v any, p *objectPlan) (source, bool) {
 	case nil, string, []any, bool, int, int64, float64, json.Number, time.Time, []byte, json.RawMessage:
 		return source{}, false
 	}
+	return sourceOfOther(v, p)
+}
+
+// sourceOfOther is sourceOf for the types it does not name: a struct or a
+// pointer to one is read through its plan at its address, without
+// reflection; anything else through sourceOfValue.
+func sourceOfOther(v any, p *objectPlan) (source, bool) {
+	switch t := reflect.TypeOf(v); t.Kind() {
+	case reflect.Pointer:
+		if et := t.Elem(); et.Kind() == reflect.Struct && et != timeType {
+			sp := structread.OfPointer(v)
+			if sp.IsNil() {
+				return source{}, false
+			}
+			return source{st: p.in.structPlan(et), sp: sp}, true
+		}
+	case reflect.Struct:
+		if t != timeType {
+			st := p.in.structPlan(t)
+			if sp, ok := st.styp.Data(v); ok {
+				return source{st: st, sp: sp, frozen: true}, true
+			}
+		}
+	}
 	return sourceOfValue(reflect.ValueOf(v), p)
 }
 
@@ -195,7 +225,8 @@ func sourceOfValue(rv reflect.Value, p *objectPlan) (source, bool) {
 		if rv.Type() == timeType {
 			return source{}, false
 		}
-		return source{rv: rv, st: p.in.structPlan(rv.Type())}, true
+		st := p.in.structPlan(rv.Type())
+		return source{st: st, sp: structread.OfValue(rv, st.styp), frozen: !rv.CanAddr()}, true
 	}
 	return source{}, false
 }
@@ -213,11 +244,47 @@ type elems struct {
 	js    string // a JSON array
 	jsOrd int32  // its number on the run's tape
 	len   int    // Go lists only
+
+	// A slice (or addressable array) of structs or of pointers to them,
+	// once structs has found it: its elements are read at their
+	// addresses, with the plan of their type looked up once for the list.
+	st      *structPlan
+	sbase   structread.Ptr
+	ssize   uintptr
+	sptrs   bool
+	sfrozen bool // the elements are in an interface's copy of a struct (see source)
+}
+
+// structs readies a Go list of structs (or pointers to them) to be read
+// with the plan p (see at): its element type's plan is found once here
+// instead of once per element.
+func (l *elems) structs(p *objectPlan) {
+	if !l.rv.IsValid() || l.len == 0 || l.rv.Kind() == reflect.Array && !l.rv.CanAddr() {
+		return
+	}
+	et := l.rv.Type().Elem()
+	size := et.Size()
+	ptrs := et.Kind() == reflect.Pointer
+	if ptrs {
+		et = et.Elem()
+	}
+	if et.Kind() != reflect.Struct || et == timeType {
+		return
+	}
+	l.st, l.sbase, l.ssize, l.sptrs = p.in.structPlan(et), structread.SliceData(l.rv), size, ptrs
 }
 
 // at returns Go list element i as a source for the plan p.
 func (l *elems) at(i int, p *objectPlan) (source, bool) {
 	switch {
+	case l.st != nil:
+		e := l.sbase.Index(i, l.ssize)
+		if l.sptrs {
+			if e = e.Pointer(); e.IsNil() {
+				return source{}, false
+			}
+		}
+		return source{st: l.st, sp: e, frozen: l.sfrozen && !l.sptrs}, true
 	case l.la != nil:
 		return sourceOf(l.la[i], p)
 	case l.lm != nil:

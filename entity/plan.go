@@ -80,6 +80,7 @@ type inputTable struct {
 	// Keys of the other direction's fields (readonly keys in a request)
 	// have slots too: read by no node, accepted by DenyUnknown.
 	structPlans sync.Map // reflect.Type → *structPlan
+	lastPlan    atomic.Pointer[structPlan]
 }
 
 // slot returns the slot of key, numbering new keys in order.
@@ -223,10 +224,14 @@ func (n *node) omits(v []byte) bool {
 type fastKind uint8
 
 const (
-	fastNone   fastKind = iota
-	fastString          // a string field whose checks are all StringCheckers
-	fastInt             // a number field without checks
+	fastNone       fastKind = iota
+	fastString              // a string field whose checks are all StringCheckers
+	fastInt                 // a number field without checks
+	fastIntChecked          // a number field whose checks all judge the converted value (no transform)
 )
+
+// isInt reports whether the fast path is a number field's.
+func (k fastKind) isInt() bool { return k >= fastInt }
 
 // strCheck is a check of a fast string field.
 type strCheck struct {

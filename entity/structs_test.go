@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -893,5 +894,191 @@ func TestNilSliceReference(t *testing.T) {
 				t.Fatalf("error %v, want one field error on l of rule %q", err, c.want)
 			}
 		})
+	}
+}
+
+// countingValuer is a driver.Valuer with a pointer receiver that writes
+// its receiver: how many times it was asked.
+type countingValuer struct{ n int }
+
+func (c *countingValuer) Value() (driver.Value, error) {
+	c.n++
+	return int64(c.n), nil
+}
+
+// TestStructValuerCalledOnce: a field's Value is called once per call
+// (not once by the fast path and again by the general one), on the
+// caller's struct when it is given by pointer, as a method call on it
+// would be; a pointer-receiver Value of a struct given by value is called
+// on a copy, never on the interface's own copy of the struct, which Go
+// keeps immutable: the same interface value made twice gives the same
+// output.
+func TestStructValuerCalledOnce(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "counted", "c", "number", "")
+	type row struct {
+		C countingValuer `json:"c"`
+	}
+	var byValue any = row{}
+	for range 2 {
+		if out, _ := mustMake(t, e, byValue); string(out) != `{"c":1}` {
+			t.Fatalf("by value: got %s, want {\"c\":1} every time", out)
+		}
+	}
+	if got := byValue.(row).C.n; got != 0 {
+		t.Errorf("the interface's copy was written: n = %d", got)
+	}
+	p := &row{}
+	out, err := e.MakeJSON(p)
+	if err != nil || string(out) != `{"c":1}` || p.C.n != 1 {
+		t.Errorf("by pointer: got %s, %v, n = %d; want {\"c\":1} and n = 1", out, err, p.C.n)
+	}
+}
+
+// TestStructFieldReads: each way a struct's field is reached reads what
+// the same data in a map reads: through embedded structs and pointers (a
+// nil one: absent), pointers to scalars (nil: null), named types, the
+// structs of a list given by value, in an array, through pointers with
+// nils, and a struct field or a list field of a $ref given by value or
+// behind a pointer.
+func TestStructFieldReads(t *testing.T) {
+	reg := stRegistry(t)
+	e := reg.Lookup("person")
+	type (
+		inner struct {
+			Mail *string `json:"mail"`
+			ID   uint16  `json:"id"`
+		}
+		mid struct {
+			*inner
+			Age stAge `json:"age"`
+		}
+	)
+	mail := "a@b.co"
+	cases := []struct {
+		name string
+		in   any
+		eq   map[string]any
+	}{
+		{"two levels of embedding, the inner through a pointer",
+			struct{ mid }{mid{&inner{&mail, 9}, 30}},
+			map[string]any{"mail": "a@b.co", "id": 9, "age": 30}},
+		{"a nil pointer two levels down: its fields absent",
+			&struct{ mid }{mid{nil, 30}},
+			map[string]any{"age": 30}},
+		{"a nil pointer to a scalar: null",
+			struct{ mid }{mid{&inner{nil, 1}, 2}},
+			map[string]any{"id": 1, "age": 2}},
+		{"a struct field for a $ref, by value",
+			struct {
+				Pet StPet `json:"pet"`
+			}{StPet{Name: "a", Kind: "b"}},
+			map[string]any{"pet": map[string]any{"name": "a", "kind": "b"}}},
+		{"a struct field for a $ref, behind the caller's pointer",
+			&struct {
+				Pet  StPet   `json:"pet"`
+				Pets []StPet `json:"pets"`
+			}{StPet{Name: "a"}, []StPet{{Name: "c"}}},
+			map[string]any{"pet": map[string]any{"name": "a", "kind": ""}, "pets": []any{map[string]any{"name": "c", "kind": ""}}}},
+		{"an array of pointers for a $ref list, nils skipped",
+			struct {
+				Pets [3]*StPet `json:"pets"`
+			}{[3]*StPet{nil, {Name: "x"}, nil}},
+			map[string]any{"pets": []any{map[string]any{"name": "x", "kind": ""}}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, _ := mustMake(t, e, c.in)
+			want, _ := mustMake(t, e, c.eq)
+			if !bytes.Equal(out, want) {
+				t.Errorf("struct %s\n   map %s", out, want)
+			}
+		})
+	}
+}
+
+// TestNumberChecksOnEveryInput: a number field with rules that judge the
+// converted value (range) writes and fails alike whatever carries the
+// number — an int, an int64 or a numeric string in a map, a struct's
+// integer of any size, a raw JSON number (read on the fast path) and a
+// float, a json.Number or a float field (read on the general path) —
+// with Strict or without.
+func TestNumberChecksOnEveryInput(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "aged", "age", "number", "range 0 150")
+	type (
+		intRow struct {
+			Age int `json:"age"`
+		}
+		u8Row struct {
+			Age uint8 `json:"age"`
+		}
+		floatRow struct {
+			Age float64 `json:"age"`
+		}
+	)
+	for _, age := range []int{40, 200, 0, 150, 151} {
+		want, wantErr := e.MakeJSON(map[string]any{"age": float64(age)}) // the general path
+		inputs := map[string]any{
+			"int":         map[string]any{"age": age},
+			"int64":       map[string]any{"age": int64(age)},
+			"string":      map[string]any{"age": strconv.Itoa(age)},
+			"json.Number": map[string]any{"age": json.Number(strconv.Itoa(age))},
+			"raw JSON":    []byte(`{"age":` + strconv.Itoa(age) + `}`),
+			"struct int":  intRow{age},
+			"struct *int": &intRow{age},
+			"float field": floatRow{float64(age)},
+		}
+		if age <= 255 {
+			inputs["struct uint8"] = u8Row{uint8(age)}
+		}
+		for name, in := range inputs {
+			for _, opts := range [][]entity.Option{nil, {entity.Strict()}} {
+				t.Run(fmt.Sprintf("%d from %s, %d options", age, name, len(opts)), func(t *testing.T) {
+					got, err := e.MakeJSON(in, opts...)
+					if !bytes.Equal(got, want) || fmt.Sprint(cmpFieldErrors(err)) != fmt.Sprint(cmpFieldErrors(wantErr)) {
+						t.Errorf("got %s, %v\nwant %s, %v", got, err, want, wantErr)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestStructArrayValuerOnCopy: the structs of an array or struct field of
+// a struct given by value are the interface's copy too: a pointer-receiver
+// Value of theirs is called on a copy; those of a slice field are the
+// caller's.
+func TestStructArrayValuerOnCopy(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "counted", "c", "number", "")
+	e := expose(t, reg, "counts", "l", "$counted", "")
+	type elem struct {
+		C countingValuer `json:"c"`
+	}
+	type arrayRow struct {
+		L [2]elem `json:"l"`
+	}
+	var byValue any = arrayRow{}
+	for range 2 {
+		if out, err := e.MakeJSON(byValue); err != nil || string(out) != `{"l":[{"c":1},{"c":1}]}` {
+			t.Fatalf("array by value: got %s, %v", out, err)
+		}
+	}
+	type objectRow struct {
+		L elem `json:"l"`
+	}
+	var objectByValue any = objectRow{}
+	for range 2 {
+		if out, err := e.MakeJSON(objectByValue); err != nil || string(out) != `{"l":{"c":1}}` {
+			t.Fatalf("struct field by value: got %s, %v", out, err)
+		}
+	}
+	type sliceRow struct {
+		L []elem `json:"l"`
+	}
+	s := sliceRow{L: make([]elem, 2)}
+	if out, err := e.MakeJSON(s); err != nil || string(out) != `{"l":[{"c":1},{"c":1}]}` || s.L[0].C.n != 1 {
+		t.Errorf("slice: got %s, %v, n = %d", out, err, s.L[0].C.n)
 	}
 }

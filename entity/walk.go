@@ -263,7 +263,7 @@ func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
 
 // appendObject writes one output object.
 func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []byte {
-	if len(dst)-r.base > r.maxOut || cap(dst)-len(dst) < growMargin {
+	if len(dst)-r.base > r.maxOut || len(dst) >= growFrom && cap(dst)-len(dst) < growMargin {
 		dst = r.grow(dst)
 	}
 	if r.stop {
@@ -271,6 +271,9 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 	}
 	if r.mask != nil || p.shaped {
 		return r.appendShaped(dst, p, src, depth)
+	}
+	if src.st != nil { // a struct: its own loop (walk_struct.go)
+		return r.appendStruct(dst, p, src, depth)
 	}
 	dst = append(dst, '{')
 	for _, n := range p.nodes {
@@ -575,6 +578,11 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 	if n.merge && (r.dir == dirRequest || src.wire) { // the wire form: its keys are those of this very object
 		return r.appendMergedRequest(dst, n, p, src, depth)
 	}
+	if src.st != nil && !n.refList && !n.merge && n.from == nil && r.dir != dirRequest {
+		if l, ok := src.st.structList(src, n, p); ok { // a struct's list of structs, read at its address
+			return r.appendRefList(dst, n, p, &l, depth)
+		}
+	}
 	in := r.read(src, n)
 	if m, ok := in.a.(json.RawMessage); ok && in.kind == rawAny { // JSON in a Go value: its object or list
 		in = decodeRawMessage(m)
@@ -731,6 +739,14 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 		})
 		return append(dst, ']')
 	}
+	// A Go list: one frame for the whole list, its indexes set per
+	// element (appendElem's work, without a push per element). A list of
+	// structs is read with its element type's plan, found once (structs).
+	if l.structs(p); l.st != nil {
+		return append(r.appendStructElems(dst, p, l, depth), ']')
+	}
+	r.push(frame{kind: frameIndex})
+	d := r.depth - 1
 	for i := 0; i < l.len; i++ {
 		var sub source
 		ok := false
@@ -746,11 +762,24 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 		if !ok {
 			continue
 		}
-		if dst, ok = r.appendElem(dst, p, &sub, i, out, depth); !ok || r.stop {
+		if out > 0 {
+			dst = append(dst, ',')
+		}
+		f := r.frame(d)
+		f.idx, f.outIdx = int32(i), int32(out)
+		if depth <= 0 { // see appendElem
+			r.stop = true
+			if !r.full() {
+				r.errs = append(r.errs, r.depthError())
+			}
+			break
+		}
+		if dst = r.appendObject(dst, p, &sub, depth-1); r.stop {
 			break
 		}
 		out++
 	}
+	r.pop()
 	return append(dst, ']')
 }
 
@@ -851,6 +880,7 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 			return more
 		})
 	} else {
+		l.structs(p)
 		for i := 0; i < l.len; i++ {
 			sub, ok := l.at(i, p)
 			got := ""

@@ -3,7 +3,6 @@ package entity
 import (
 	"encoding/json"
 	"errors"
-	"strconv"
 
 	"github.com/expose-go/expose/internal/jsontape"
 	"github.com/expose-go/expose/internal/jsonwire"
@@ -152,15 +151,17 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 		case string:
 			s = x
 		case int:
-			if n.fast != fastInt {
+			if !n.fast.isInt() {
 				return dst, false
 			}
-			return strconv.AppendInt(dst, int64(x), 10), true
+			r.intChecks(n, int64(x))
+			return appendInt(dst, int64(x)), true
 		case int64:
-			if n.fast != fastInt {
+			if !n.fast.isInt() {
 				return dst, false
 			}
-			return strconv.AppendInt(dst, x, 10), true
+			r.intChecks(n, x)
+			return appendInt(dst, x), true
 		default:
 			return dst, false
 		}
@@ -174,49 +175,81 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 			}
 		case jsontape.Number:
 			switch {
-			case n.fast != fastInt || !jsonwire.IsShortInt(text):
+			case !n.fast.isInt() || !jsonwire.IsShortInt(text):
 				return dst, false
-			case jsonwire.IsCanonicalInt(text):
+			case n.fast == fastInt && jsonwire.IsCanonicalInt(text):
 				return append(dst, text...), true
 			}
 			i, _ := textconv.ParseInt(text)
-			return strconv.AppendInt(dst, i, 10), true
+			return r.fastInt(dst, n, i), true
 		case jsontape.None, jsontape.Null:
 			return r.appendAbsent(dst, n), true
 		default:
 			return dst, false
 		}
 	case src.st != nil:
-		in := src.st.get(src.rv, n.slot)
-		switch {
-		case in.kind == rawStr:
-			s = in.s
-		case in.kind == rawInt && n.fast == fastInt:
-			return strconv.AppendInt(dst, in.n, 10), true
-		case in.kind == rawNum && n.fast == fastInt && jsonwire.IsShortInt(in.s):
-			i, _ := textconv.ParseInt(in.s)
-			return strconv.AppendInt(dst, i, 10), true
-		case in.kind == rawAny && in.a == nil:
+		switch f := &src.st.fields[n.slot]; f.hot {
+		case hotString: // a load at an offset
+			s = f.loc.At(src.sp).String()
+		case hotInt:
+			if !n.fast.isInt() {
+				return dst, false
+			}
+			return r.fastInt(dst, n, f.loc.At(src.sp).Int(f.loc.Size)), true
+		case hotAbsent:
 			return r.appendAbsent(dst, n), true
-		default:
+		case hotSlow:
 			return dst, false
+		default:
+			switch in := src.st.get(src, n); {
+			case in.kind == rawStr:
+				s = in.s
+			case in.kind == rawInt && n.fast.isInt():
+				return r.fastInt(dst, n, in.n), true
+			case in.kind == rawAny && in.a == nil:
+				return r.appendAbsent(dst, n), true
+			default:
+				return dst, false
+			}
 		}
 	default:
 		return dst, false
 	}
-	if n.fast == fastInt {
-		if jsonwire.IsCanonicalInt(s) {
+	if n.fast.isInt() {
+		if n.fast == fastInt && jsonwire.IsCanonicalInt(s) {
 			return append(dst, s...), true
 		}
-		if r.cfg.strict {
+		if r.cfg.strict && !jsonwire.IsCanonicalInt(s) {
 			return dst, false // "12.5" is no integer: the general path says so
 		}
 		if i, ok := textconv.ParseInt(s); ok {
-			return strconv.AppendInt(dst, i, 10), true
+			return r.fastInt(dst, n, i), true
 		}
 		return dst, false
 	}
 	return r.fastString(dst, n, s), true
+}
+
+// fastInt is the value path of an integer read for a number node
+// (fastInt, fastIntChecked): its checks, which judge the converted value,
+// and the write.
+func (r *run) fastInt(dst []byte, n *node, i int64) []byte {
+	r.intChecks(n, i)
+	return appendInt(dst, i)
+}
+
+// intChecks runs a number node's checks on the integer i, if it has any.
+func (r *run) intChecks(n *node, i int64) {
+	if n.fast == fastIntChecked {
+		r.judgeInt(n, i)
+	}
+}
+
+// judgeInt runs a number node's checks on the integer i.
+//
+//go:noinline
+func (r *run) judgeInt(n *node, i int64) {
+	r.judge(n, n.outChecks, rules.Value{Kind: rules.Int, Int: i})
 }
 
 // fastString is the value path of a string that needs no conversion, for
@@ -294,7 +327,7 @@ func (r *run) appendTypedList(dst []byte, n *node, in raw, depth int) []byte {
 // the stop of the walk past the limit), as appendObject makes room.
 func (r *run) elemRoom(dst []byte, i int) []byte {
 	r.elem = i
-	if len(dst)-r.base > r.maxOut || cap(dst)-len(dst) < growMargin {
+	if len(dst)-r.base > r.maxOut || len(dst) >= growFrom && cap(dst)-len(dst) < growMargin {
 		if dst = r.grow(dst); r.stop {
 			return dst
 		}
@@ -321,13 +354,13 @@ func (r *run) appendGoElems(dst []byte, en *node, in raw, depth int) []byte {
 					continue
 				}
 			case int:
-				if en.fast == fastInt {
-					dst = strconv.AppendInt(dst, int64(x), 10)
+				if en.fast.isInt() {
+					dst = r.fastInt(dst, en, int64(x))
 					continue
 				}
 			case int64:
-				if en.fast == fastInt {
-					dst = strconv.AppendInt(dst, x, 10)
+				if en.fast.isInt() {
+					dst = r.fastInt(dst, en, x)
 					continue
 				}
 			case nil:

@@ -295,23 +295,19 @@ func isEmail(s string) bool {
 // isDomain reports whether s is a domain as isEmail describes it.
 func isDomain(s string) bool {
 	dots, start := 0, 0
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) && s[i] != '.' {
-			if !labelByte[s[i]] {
-				return false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.':
+			if i == start || s[start] == '-' || s[i-1] == '-' {
+				return false // an empty label, or one that starts or ends with a hyphen
 			}
-			continue
-		}
-		label := s[start:i]
-		if label == "" || label[0] == '-' || label[len(label)-1] == '-' {
+			dots++
+			start = i + 1
+		case !labelByte[c]:
 			return false
 		}
-		if i < len(s) {
-			dots++
-		}
-		start = i + 1
 	}
-	return dots > 0
+	return dots > 0 && start < len(s) && s[start] != '-' && s[len(s)-1] != '-'
 }
 
 // isDateString reports whether s is a calendar date written YYYY-M-D or
@@ -335,7 +331,17 @@ func isClock(s string) bool {
 // printable reports whether s is valid UTF-8 without spaces or control
 // characters.
 func printable(s string) bool {
-	for i := 0; i < len(s); {
+	i := 0
+	for ; i+8 <= len(s); i += 8 { // printable ASCII, eight bytes at a time
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		del := x ^ (lo8 * 0x7f)
+		// The high bit of a byte that is not ASCII, at most a space, or DEL.
+		if (x|(x-lo8*0x21)&^x|(del-lo8)&^del)&hi8 != 0 {
+			break
+		}
+	}
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c <= ' ' || c == 0x7f {
@@ -352,6 +358,12 @@ func printable(s string) bool {
 	}
 	return true
 }
+
+// lo8 and hi8 are the low and the high bit of each byte of a word.
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)
 
 // labelByte holds the bytes of a domain label: ASCII letters, digits and
 // hyphens.

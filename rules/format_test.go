@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/expose-go/expose/internal/textconv"
@@ -474,4 +475,71 @@ func FuzzURLPattern(f *testing.F) {
 			t.Fatalf("%q: the pattern matches %v, the rule accepts %v", s, got, want)
 		}
 	})
+}
+
+// TestEmailScanners: printable and isDomain, which read eight bytes at a
+// time or without a label slice, accept exactly what a plain loop over
+// runes and labels accepts, on every string of a few bytes drawn from the
+// bytes that matter and on longer ones around each word boundary.
+func TestEmailScanners(t *testing.T) {
+	refPrintable := func(s string) bool {
+		if !utf8.ValidString(s) {
+			return false
+		}
+		for _, r := range s {
+			if r <= ' ' || r == 0x7f || unicode.IsSpace(r) || unicode.IsControl(r) {
+				return false
+			}
+		}
+		return true
+	}
+	refDomain := func(s string) bool {
+		labels := strings.Split(s, ".")
+		if len(labels) < 2 {
+			return false
+		}
+		for _, l := range labels {
+			if l == "" || l[0] == '-' || l[len(l)-1] == '-' {
+				return false
+			}
+			for i := 0; i < len(l); i++ {
+				if !isAlnum(l[i]) && l[i] != '-' {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	// Letters, digits, hyphen and dot, and their neighbours in the byte
+	// table and in lower case (CR is '-' but for bit 5, DLE is '0'…).
+	alphabet := []string{"a", "z", "A", "Z", "0", "9", "-", ".", " ", "\t", "\r", "\x0e", "\x10", "\x19", "\x00", "\x1f",
+		"!", "~", "`", "{", "[", "/", ":", ",", "\x7f", "\x80", "é", "\u00a0", "\u2028", "\xff", "_", "@"}
+	var inputs []string
+	var gen func(prefix string, n int)
+	gen = func(prefix string, n int) {
+		inputs = append(inputs, prefix)
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			gen(prefix+c, n-1)
+		}
+	}
+	gen("", 3)
+	for _, c := range alphabet {
+		for n := 0; n <= 17; n++ { // the odd byte at each place of two words and their tails
+			for _, base := range []string{"abcdefgh", "a.b-c.de"} {
+				long := strings.Repeat(base, 3)[:n]
+				inputs = append(inputs, long+c, c+long, long+c+long)
+			}
+		}
+	}
+	for _, s := range inputs {
+		if got, want := printable(s), refPrintable(s); got != want {
+			t.Errorf("printable(%q) = %t, want %t", s, got, want)
+		}
+		if got, want := isDomain(s), refDomain(s); got != want {
+			t.Errorf("isDomain(%q) = %t, want %t", s, got, want)
+		}
+	}
 }

@@ -32,10 +32,9 @@ func unsafeBytes(x uint64) uint64 {
 // '<', '>' or '&', and perhaps in bytes after the first such one: only its
 // lowest set bit is exact.
 func htmlBytes(x uint64) uint64 {
-	lt := x ^ (lo8 * '<')
-	gt := x ^ (lo8 * '>')
+	ltgt := (x | lo8*0x02) ^ (lo8 * '>') // '<' is '>' but for bit 1
 	amp := x ^ (lo8 * '&')
-	return ((lt-lo8)&^lt | (gt-lo8)&^gt | (amp-lo8)&^amp) & hi8
+	return ((ltgt-lo8)&^ltgt | (amp-lo8)&^amp) & hi8
 }
 
 // Stops names the bytes at which Plain stops.

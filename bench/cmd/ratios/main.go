@@ -290,6 +290,35 @@ func printTargets(t table) {
 		v, ok = ratio(t.get("Shape", "With+Version", n, 0), plain)
 		row("13. Version on an unversioned entity / plain", n, v, "<= 1.1x", v <= 1.1, ok)
 	}
+	// Structs and the fixed cost per call (issue 22), from BenchmarkRows,
+	// BenchmarkSeedStruct and BenchmarkUsers.
+	for _, n := range sizes(t) {
+		if app := t.get("Rows", "AppendJSON", n, 0); app != nil {
+			v, ok := ratio(app, t.get("Rows", "goccy", n, 0))
+			row("22. rows AppendJSON / goccy Marshal (time)", n, v, "<= 1x", v <= 1, ok)
+			v, ok = ratio(t.get("Rows", "checked", n, 0), t.get("Rows", "json.Marshal", n, 0))
+			row("22. rows req|email|range / json.Marshal (time)", n, v, "<= 0.6x", v <= 0.6, ok)
+			for _, impl := range []string{"AppendJSON", "checked"} {
+				s := t.get("Rows", impl, n, 0)
+				a := median(s.allocs)
+				row("22. rows "+impl+" allocs/op", n, a, "0", a == 0, len(s.allocs) > 0)
+			}
+		}
+		if st := t.get("SeedStruct", "structs", n, 0); st != nil {
+			v, ok := ratio(st, t.get("SeedStruct", "maps", n, 0))
+			row("22. seed from structs / from maps (time)", n, v, "<= 1.1x", v <= 1.1, ok)
+			a := median(st.allocs)
+			row("22. seed from structs allocs/op", n, a, "0", a == 0, len(st.allocs) > 0)
+		}
+		if n <= 100 {
+			want := 1.3
+			if n > 2 {
+				want = 1.25
+			}
+			v, ok := ratio(t.get("Users", "AppendJSON", n, 0), t.get("Users", "handwritten", n, 0))
+			row("22. AppendJSON / handwritten (time)", n, v, fmt.Sprintf("<= %gx", want), v <= want, ok)
+		}
+	}
 	fmt.Println()
 	fmt.Println("For reference, not targets:")
 	for _, n := range sizes(t) {
