@@ -51,7 +51,7 @@ func BenchmarkUsers(b *testing.B) {
 			loopBench(b, func() ([]byte, error) { return usersEntity.MakeJSON(in) })
 		})
 		// Make alone: the *Object form, a view of the bytes MakeJSON writes
-		// (issue 11: at most 1.3x MakeJSON, at most 3 allocations).
+		// (the target: at most 1.3x MakeJSON, at most 3 allocations).
 		b.Run(name("Make", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -6,7 +6,7 @@ import (
 	"github.com/expose-go/expose/entity"
 )
 
-// BenchmarkShape times per-call shaping (issue 13) on the seed payload:
+// BenchmarkShape times per-call shaping on the seed payload:
 // the plain call (impl=plain), the issue's selection
 // Select("offset,list(name,details(mail))") (impl=Select: it writes less,
 // and reads less), the same selection given as Only (impl=Only), and the

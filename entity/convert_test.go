@@ -12,14 +12,14 @@ import (
 	"github.com/expose-go/expose/entity"
 )
 
-// The regression tests of the conversions issue 10 found wrong, each named
+// Conversions once found wrong, each named
 // after its defect. Every case makes its input through every entry point
 // (makeAll), so each also checks that MakeJSON, AppendJSON and Make agree.
 
-// convRegression is one input made with a one-field entity `"v", typ, rules`:
+// convFixed is one input made with a one-field entity `"v", typ, rules`:
 // want is the whole output, or "" when the make fails with a field error
 // of rule wantRule on v.
-type convRegression struct {
+type convFixed struct {
 	name     string
 	typ      string
 	rules    string
@@ -28,8 +28,8 @@ type convRegression struct {
 	wantRule string
 }
 
-// runConvRegressions runs a table of convCases.
-func runConvRegressions(t *testing.T, tests []convRegression) {
+// runConvFixed runs a table of convCases.
+func runConvFixed(t *testing.T, tests []convFixed) {
 	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -134,7 +134,7 @@ func TestNonFiniteFloatsNeverWritten(t *testing.T) {
 // int64, never read through float64.
 func TestJSONNumberToIntExact(t *testing.T) {
 	n := func(s string) map[string]any { return map[string]any{"v": json.Number(s)} }
-	runConvRegressions(t, []convRegression{
+	runConvFixed(t, []convFixed{
 		{name: "nines after minus zero truncate to 0", typ: "number", in: n("-0.99999999999999999"), want: `{"v":0}`},
 		{name: "nines after a billion keep the billion", typ: "number", in: n("1000000000.99999999"), want: `{"v":1000000000}`},
 		{name: "below min int64 is null", typ: "number", in: n("-9223372036854775809"), want: `{"v":null}`},
@@ -160,7 +160,7 @@ func TestJSONNumberToIntExact(t *testing.T) {
 // the string "-0" and raw JSON -0 are, and "-0" on a string field, as a
 // float -0 is.
 func TestJSONNumberNegativeZero(t *testing.T) {
-	runConvRegressions(t, []convRegression{
+	runConvFixed(t, []convFixed{
 		{name: "json.Number -0 into float", typ: "float", in: map[string]any{"v": json.Number("-0")}, want: `{"v":-0}`},
 		{name: "json.Number -0.0 into float", typ: "float", in: map[string]any{"v": json.Number("-0.0")}, want: `{"v":-0}`},
 		{name: "string -0 into float", typ: "float", in: map[string]any{"v": "-0"}, want: `{"v":-0}`},
@@ -192,7 +192,7 @@ func TestJSONNumberNotANumberOnString(t *testing.T) {
 	long := "1" + strings.Repeat("0", 308)  // 1e308: float64 holds it
 	huge := "1" + strings.Repeat("0", 309)  // 1e309: beyond float64
 	zeros := strings.Repeat("0", 400) + "7" // 7, however long its text
-	var tests []convRegression
+	var tests []convFixed
 	for _, c := range []struct {
 		name, typ, text, want string
 	}{
@@ -225,20 +225,20 @@ func TestJSONNumberNotANumberOnString(t *testing.T) {
 		{"+1 is no number", "number", "+1", `{"v":null}`},
 	} {
 		tests = append(tests,
-			convRegression{name: c.name + " from a map", typ: c.typ, in: map[string]any{"v": json.Number(c.text)}, want: c.want},
-			convRegression{name: c.name + " from a struct", typ: c.typ, in: jnStruct{json.Number(c.text)}, want: c.want})
+			convFixed{name: c.name + " from a map", typ: c.typ, in: map[string]any{"v": json.Number(c.text)}, want: c.want},
+			convFixed{name: c.name + " from a struct", typ: c.typ, in: jnStruct{json.Number(c.text)}, want: c.want})
 	}
 	// req rejects what is null.
-	tests = append(tests, convRegression{name: "req rejects NaN", typ: "string", rules: "req",
+	tests = append(tests, convFixed{name: "req rejects NaN", typ: "string", rules: "req",
 		in: map[string]any{"v": json.Number("NaN")}, wantRule: "req"})
-	runConvRegressions(t, tests)
+	runConvFixed(t, tests)
 }
 
 // TestRFC3339LowerCase: RFC 3339 allows "t" and "z" in lower case
 // (section 5.6); a date field and the timestamp rule accept them.
 func TestRFC3339LowerCase(t *testing.T) {
 	m := func(s string) map[string]any { return map[string]any{"v": s} }
-	runConvRegressions(t, []convRegression{
+	runConvFixed(t, []convFixed{
 		{name: "lower-case t and z", typ: "date", in: m("2024-02-29t12:30:45z"), want: `{"v":"2024-02-29T12:30:45Z"}`},
 		{name: "lower-case t with offset", typ: "date", in: m("2024-02-29t12:30:45+01:00"), want: `{"v":"2024-02-29T11:30:45Z"}`},
 		{name: "lower-case z with fraction", typ: "date", in: m("2024-02-29T12:30:45.5z"), want: `{"v":"2024-02-29T12:30:45.5Z"}`},
@@ -258,7 +258,7 @@ func TestPointerInMapFollowed(t *testing.T) {
 	var nilS *string
 	var cyc any
 	cyc = &cyc
-	runConvRegressions(t, []convRegression{
+	runConvFixed(t, []convFixed{
 		{name: "string", typ: "string", in: map[string]any{"v": &s}, want: `{"v":"Ann"}`},
 		{name: "int", typ: "number", in: map[string]any{"v": &n}, want: `{"v":42}`},
 		{name: "int to string", typ: "string", in: map[string]any{"v": &n}, want: `{"v":"42"}`},
@@ -285,7 +285,7 @@ func TestPointerInMapFollowed(t *testing.T) {
 // string field is null, as on a date field: RFC 3339 has four-digit years.
 func TestTimeOutsideRFC3339OnString(t *testing.T) {
 	m := func(tm time.Time) map[string]any { return map[string]any{"v": tm} }
-	runConvRegressions(t, []convRegression{
+	runConvFixed(t, []convFixed{
 		{name: "year 10000", typ: "string", in: m(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)), want: `{"v":null}`},
 		{name: "year -1", typ: "string", in: m(time.Date(-1, 12, 31, 0, 0, 0, 0, time.UTC)), want: `{"v":null}`},
 		{name: "year 9999 by a zone moved to 10000 in UTC", typ: "string",
@@ -317,7 +317,7 @@ func TestRangeBoundsExact(t *testing.T) {
 		})
 	}
 	m := func(n int64) map[string]any { return map[string]any{"v": n} }
-	runConvRegressions(t, []convRegression{
+	runConvFixed(t, []convFixed{
 		{name: "lower int64 bound holds", typ: "number", rules: "range 9223372036854775806 9223372036854775807", in: m(math.MaxInt64 - 1), want: `{"v":9223372036854775806}`},
 		{name: "upper int64 bound holds", typ: "number", rules: "range 9223372036854775806 9223372036854775807", in: m(math.MaxInt64), want: `{"v":9223372036854775807}`},
 		{name: "below the int64 bounds", typ: "number", rules: "range 9223372036854775806 9223372036854775807", in: m(math.MaxInt64 - 2), wantRule: "range"},

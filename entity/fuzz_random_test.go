@@ -313,7 +313,7 @@ func (g *fzGen) fields(cur, nEnt, depth int) []string {
 			if target <= cur && strings.Contains(rules, "default") {
 				// A bare default on a reference that may lead back to its
 				// own entity makes a tree of defaults as deep as the depth
-				// limit: exponential work (TestHostileRecursiveDefaults).
+				// limit: exponential work.
 				rules = strings.ReplaceAll(rules, "default", "req")
 			}
 			decl = append(decl, name, "$e"+strconv.Itoa(target), rules)
@@ -358,7 +358,7 @@ var (
 		"object": {`'{"a":1}'`, "'{}'"},
 		"tlist":  {"'[]'"},
 	}
-	// fzDirectives are issues 13 and 14's words for fields, groups and
+	// fzDirectives are the words for fields, groups and
 	// references: shaping, omission, direction, paths and merging (flags
 	// f and g are declared by every fuzzed registry).
 	fzDirectives = map[string][]string{
@@ -503,7 +503,7 @@ func (g *fzGen) value(depth int) any {
 		return time.Date(2000+g.intn(30), time.Month(1+g.intn(12)), 1+g.intn(28), g.intn(24), 0, 0, g.intn(3)*500000000, time.UTC)
 	case 11:
 		// Not []byte: on none a []byte is judged as its text but written as
-		// base64 (TestHostileInputs, "[]byte into none with a regex").
+		// base64 ("[]byte into none with a regex").
 		return fzPick(g, fzStrings) + "!"
 	case 12:
 		return fzPick(g, []any{uint64(math.MaxUint64), uint8(7), int8(-8), float32(0.1), uint(3)})

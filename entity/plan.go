@@ -164,14 +164,14 @@ type node struct {
 	cond   *condition
 	shared bool
 
-	// Issue 14's directives the walk reads: when the key is left out
+	// Directives the walk reads: when the key is left out
 	// (omitnil, omitempty), and the direction (readonly: never read from
 	// a request; writeonly: never written by a response).
 	omit      omitKind
 	readOnly  bool
 	writeOnly bool
 	merge     bool      // a $ref whose object's keys are written into this one (merge.go)
-	from      *fromPath // where it reads its value, when not under its name (from.go)
+	from      *fromPath // where it reads its value, when not under its name (walk_read.go)
 }
 
 // srcKind says where a request reads a top-level field: its body (or its

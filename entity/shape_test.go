@@ -701,17 +701,16 @@ func FuzzSelect(f *testing.F) {
 	})
 }
 
-// Regressions found by a hostile review of per-call shaping: each failed
-// before its fix.
+// Per-call shaping where keys are shared, cached and hidden.
 
-// TestShapeRegressionSharedKeyRecursionBlowup: a recursive $ref declared twice
+// TestShapeSharedKeyRecursionBlowup: a recursive $ref declared twice
 // under one key (disjoint version ranges, as the README invites for
 // versioned shapes) doubles the mask at every step of a Select path, since
 // selectTerm walks every node named(key) returns and builds a separate
 // sub-mask for each: `next/next/…/name` n deep builds 2^n entries. 18
 // steps (94 bytes) take ~1 s; 22 steps did not finish in 5 s; the 64
 // levels a spec may nest are forever, from one anonymous GET.
-func TestShapeRegressionSharedKeyRecursionBlowup(t *testing.T) {
+func TestShapeSharedKeyRecursionBlowup(t *testing.T) {
 	reg := entity.NewRegistry()
 	e := expose(t, reg, "node",
 		"name", "string", "",
@@ -741,11 +740,11 @@ func TestShapeRegressionSharedKeyRecursionBlowup(t *testing.T) {
 	}
 }
 
-// TestShapeRegressionMaskCacheKeyCollision: the cache key is 'S'+spec, 'E'+path+NUL
+// TestShapeMaskCacheKeyCollision: the cache key is 'S'+spec, 'E'+path+NUL
 // …, so Select("name")+Except("secret") and Select("nameEsecret\x00") share
 // a key: a spec naming no field is served the other call's mask (200)
 // instead of a 400. (shape.go, r.shape's key: no length prefix.)
-func TestShapeRegressionMaskCacheKeyCollision(t *testing.T) {
+func TestShapeMaskCacheKeyCollision(t *testing.T) {
 	reg := entity.NewRegistry()
 	e := expose(t, reg, "u", "name", "string", "", "secret", "string", "")
 	in := map[string]any{"name": "n", "secret": "s"}
@@ -758,12 +757,12 @@ func TestShapeRegressionMaskCacheKeyCollision(t *testing.T) {
 	}
 }
 
-// TestShapeRegressionSharedKeySubSelection: a key shared by version between a
+// TestShapeSharedKeySubSelection: a key shared by version between a
 // value field and a $ref ("amount" a string until v2, a $money since v2:
 // the README's own use case, a shape that changes by version) cannot be
 // sub-selected by a v2 client: selectTerm fails on the first node named
 // (the string) before trying the $ref. Only/Except alike.
-func TestShapeRegressionSharedKeySubSelection(t *testing.T) {
+func TestShapeSharedKeySubSelection(t *testing.T) {
 	reg := entity.NewRegistry()
 	expose(t, reg, "money", "value", "number", "", "currency", "string", "")
 	e := expose(t, reg, "u",
@@ -779,11 +778,11 @@ func TestShapeRegressionSharedKeySubSelection(t *testing.T) {
 	}
 }
 
-// TestShapeRegressionSharedKeyGetDecodesAsWriter: README "Object.Get decodes a
+// TestShapeSharedKeyGetDecodesAsWriter: README "Object.Get decodes a
 // shared key as the field that wrote it". It decodes it as the first field
 // whose JSON kind matches (memberIter.next, node.writes): a float field of
 // v2 writing 12 is read back as the number field of v1, int64(12).
-func TestShapeRegressionSharedKeyGetDecodesAsWriter(t *testing.T) {
+func TestShapeSharedKeyGetDecodesAsWriter(t *testing.T) {
 	reg := entity.NewRegistry()
 	e := expose(t, reg, "u",
 		"f", "number", "until 'v2'",
@@ -798,12 +797,12 @@ func TestShapeRegressionSharedKeyGetDecodesAsWriter(t *testing.T) {
 	}
 }
 
-// TestShapeRegressionShadowedFieldHiddenByFlag: "amount" a string until v2 and a
+// TestShapeShadowedFieldHiddenByFlag: "amount" a string until v2 and a
 // number since v2 behind `if 'admin'`. A call without a version and
 // without admin writes neither (the v1 field is shadowed, the v2 one
 // hidden), and Select("amount") is accepted and writes {}: a selected,
 // visible field silently missing.
-func TestShapeRegressionShadowedFieldHiddenByFlag(t *testing.T) {
+func TestShapeShadowedFieldHiddenByFlag(t *testing.T) {
 	reg := entity.NewRegistry()
 	if err := reg.DeclareFlags("admin"); err != nil {
 		t.Fatal(err)
@@ -820,11 +819,11 @@ func TestShapeRegressionShadowedFieldHiddenByFlag(t *testing.T) {
 	}
 }
 
-// TestShapeRegressionDenyUnknownRevealsHiddenFields: a field hidden by the call's
+// TestShapeDenyUnknownRevealsHiddenFields: a field hidden by the call's
 // flags "does not exist for a selection", but DenyUnknown tells a client
 // whether a name is a hidden field: 200 for "role" (if 'admin'), 400 for
 // a name that is no field, on a request and a response alike.
-func TestShapeRegressionDenyUnknownRevealsHiddenFields(t *testing.T) {
+func TestShapeDenyUnknownRevealsHiddenFields(t *testing.T) {
 	reg := entity.NewRegistry()
 	if err := reg.DeclareFlags("admin"); err != nil {
 		t.Fatal(err)
@@ -842,12 +841,12 @@ func TestShapeRegressionDenyUnknownRevealsHiddenFields(t *testing.T) {
 	}
 }
 
-// TestShapeRegressionObjectReuseSkipsShaping: "an *Object the same entity made is
+// TestShapeObjectReuseSkipsShaping: "an *Object the same entity made is
 // used as it is" (entity.go Make/AppendJSON: madeBy ignores how it was
 // made). An Object made With("admin") and written by a call without flags
 // writes the admin-only field; one made with Select comes back valid
 // although it lacks a req field.
-func TestShapeRegressionObjectReuseSkipsShaping(t *testing.T) {
+func TestShapeObjectReuseSkipsShaping(t *testing.T) {
 	reg := entity.NewRegistry()
 	if err := reg.DeclareFlags("admin"); err != nil {
 		t.Fatal(err)
@@ -870,8 +869,8 @@ func TestShapeRegressionObjectReuseSkipsShaping(t *testing.T) {
 	}
 }
 
-// TestShapeRegressionSpecErrorText: messages of bad specs, table-driven.
-func TestShapeRegressionSpecErrorText(t *testing.T) {
+// TestShapeSpecErrorText: messages of bad specs, table-driven.
+func TestShapeSpecErrorText(t *testing.T) {
 	reg := entity.NewRegistry()
 	e := expose(t, reg, "u", "name", "string", "", "x", "string", "rename 'a\xffb'")
 	for _, c := range []struct{ name, spec, want string }{
@@ -885,11 +884,11 @@ func TestShapeRegressionSpecErrorText(t *testing.T) {
 	}
 }
 
-// TestShapeRegressionSelectKeyAsWritten: a key with invalid UTF-8 is written with
+// TestShapeSelectKeyAsWritten: a key with invalid UTF-8 is written with
 // U+FFFD (README), and the duplicate check compares keys "as a client reads
 // them", but a selection matches the raw bytes: the client cannot select
 // the key it reads, and the error lists "a\xffb", a key it never saw.
-func TestShapeRegressionSelectKeyAsWritten(t *testing.T) {
+func TestShapeSelectKeyAsWritten(t *testing.T) {
 	reg := entity.NewRegistry()
 	e := expose(t, reg, "u", "name", "string", "", "x", "string", "rename 'a\xffb'")
 	out, err := e.MakeJSON(map[string]any{"x": "y"}, entity.Select("a\ufffdb"))
@@ -898,11 +897,11 @@ func TestShapeRegressionSelectKeyAsWritten(t *testing.T) {
 	}
 }
 
-// TestShapeRegressionFailedExposeConsumesFlags: condRule stores every flag a rule
+// TestShapeFailedExposeConsumesFlags: condRule stores every flag a rule
 // names into the registry's table while compiling, even when the Expose
 // then fails: 64 failed declarations (a typo loop in a config reload, a
 // test) fill the table and DeclareFlags refuses the real flag.
-func TestShapeRegressionFailedExposeConsumesFlags(t *testing.T) {
+func TestShapeFailedExposeConsumesFlags(t *testing.T) {
 	reg := entity.NewRegistry()
 	for i := range 70 {
 		if _, err := reg.Expose("bad", "a", "string", fmt.Sprintf("if 'f%d' | nosuchrule", i)); err == nil {
@@ -914,11 +913,11 @@ func TestShapeRegressionFailedExposeConsumesFlags(t *testing.T) {
 	}
 }
 
-// TestShapeRegressionRepeatedVersionRule: `since 'v3' | since 'v1'` is accepted
+// TestShapeRepeatedVersionRule: `since 'v3' | since 'v1'` is accepted
 // and the last wins silently (condRule overwrites), as do two untils; a
 // repeated bound is almost certainly a mistake and should be a
 // declaration error, as `since` after `until` that leaves nothing is.
-func TestShapeRegressionRepeatedVersionRule(t *testing.T) {
+func TestShapeRepeatedVersionRule(t *testing.T) {
 	for _, rules := range []string{"since 'v3' | since 'v1'", "until 'v1' | until 'v3'"} {
 		if _, err := entity.NewRegistry().Expose("u", "x", "string", rules); err == nil {
 			t.Errorf("%q: no declaration error", rules)
@@ -926,10 +925,10 @@ func TestShapeRegressionRepeatedVersionRule(t *testing.T) {
 	}
 }
 
-// TestShapeRegressionLongSpecAllocates: "a call with a spec already seen allocates
+// TestShapeLongSpecAllocates: "a call with a spec already seen allocates
 // nothing for it" (Select's doc, README): r.shape builds the cache key in a
 // [256]byte array, so a spec past ~246 bytes allocates on every call.
-func TestShapeRegressionLongSpecAllocates(t *testing.T) {
+func TestShapeLongSpecAllocates(t *testing.T) {
 	reg := entity.NewRegistry()
 	var decl, names []string
 	for i := range 30 {
@@ -945,12 +944,12 @@ func TestShapeRegressionLongSpecAllocates(t *testing.T) {
 	}
 }
 
-// TestShapeRegressionContextFlagsUnknownToRegistry: middleware sets roles once for
+// TestShapeContextFlagsUnknownToRegistry: middleware sets roles once for
 // the whole server (README); an entity of a registry that declares no
 // flags, or other ones, fails every call of an admin with a 500 when the
 // handler passes WithContext. With's typo guard makes sense for code; a
 // context's flags are the server's, not this registry's.
-func TestShapeRegressionContextFlagsUnknownToRegistry(t *testing.T) {
+func TestShapeContextFlagsUnknownToRegistry(t *testing.T) {
 	reg := entity.NewRegistry()
 	e := expose(t, reg, "u", "name", "string", "")
 	ctx := entity.NewContext(context.Background(), "admin")

@@ -240,7 +240,7 @@ func printTargets(t table) {
 		v, ok = ratio(t.get("Parallel", "AppendJSON", n, 1), t.get("Parallel", "AppendJSON", n, 2))
 		row("5. parallel throughput 2 P / 1 P", n, v, ">= 1.8x", v >= 1.8, ok)
 	}
-	// The one walker's targets (issue 11): Make is a view of MakeJSON's
+	// The one walker's targets: Make is a view of MakeJSON's
 	// bytes; Get and Map read it.
 	for _, n := range sizes(t) {
 		mj := t.get("Users", "MakeJSON", n, 0)
@@ -257,7 +257,7 @@ func printTargets(t table) {
 		v, ok = ratio(t.get("Object", "Map", n, 0), t.get("Object", "json.Unmarshal", n, 0))
 		row("11. Map / json.Unmarshal of its bytes (time)", n, v, "<= 1x", v <= 1, ok)
 	}
-	// The input side's targets (issue 4), from BenchmarkRaw: raw JSON bytes
+	// The input side's targets, from BenchmarkRaw: raw JSON bytes
 	// given to MakeJSON.
 	for _, n := range sizes(t) {
 		rawMJ := t.get("Raw", "raw", n, 0)
@@ -271,7 +271,7 @@ func printTargets(t table) {
 		v, ok = ratio(rawMJ, t.get("Raw", "gjson", n, 0))
 		row("in. raw MakeJSON / gjson shaper (time)", n, v, "<= 1.3x", v <= 1.3, ok)
 	}
-	// Per-call shaping (issue 13), from BenchmarkShape: the seed with the
+	// Per-call shaping, from BenchmarkShape: the seed with the
 	// issue's selection, against the plain call in the same run.
 	for _, n := range sizes(t) {
 		sel := t.get("Shape", "Select", n, 0)
@@ -290,7 +290,7 @@ func printTargets(t table) {
 		v, ok = ratio(t.get("Shape", "With+Version", n, 0), plain)
 		row("13. Version on an unversioned entity / plain", n, v, "<= 1.1x", v <= 1.1, ok)
 	}
-	// Structs and the fixed cost per call (issue 22), from BenchmarkRows,
+	// Structs and the fixed cost per call, from BenchmarkRows,
 	// BenchmarkSeedStruct and BenchmarkUsers.
 	for _, n := range sizes(t) {
 		if app := t.get("Rows", "AppendJSON", n, 0); app != nil {

@@ -11,7 +11,8 @@ import (
 	"github.com/expose-go/expose/internal/pathfmt"
 )
 
-// This file holds `from 'a.b.0.c'`: a field that reads its value at a path
+// This file holds the read step of the value path (read, which every
+// field's value goes through first), and `from 'a.b.0.c'`: a field that reads its value at a path
 // of the input rather than under its own name. The first step is read as
 // a field of that name would be (so every input kind reads it: maps,
 // structs, raw JSON, requests); the steps after it descend into what it

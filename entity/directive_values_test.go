@@ -1,7 +1,7 @@
 package entity_test
 
-// Hostile review of issue 14 (richer declarations): each test here fails
-// on the code as reviewed and names the defect it shows.
+// Values of the richer directives (format, omitempty, each, from, in):
+// each test names the defect it once showed.
 
 import (
 	"encoding/json"
@@ -26,7 +26,7 @@ var hostileTime = time.Date(2018, 5, 17, 14, 49, 34, 0, time.UTC)
 // invalid JSON (the README: "every byte written is valid JSON").
 // Suspect: entity/format.go (*format).append, the f.layout branch, and
 // layoutDef, which accepts any text.
-func TestHostile14LayoutFormatWritesValidJSON(t *testing.T) {
+func TestLayoutFormatWritesValidJSON(t *testing.T) {
 	for _, tc := range []struct{ name, decl, typ string }{
 		{"a double quote", `format '"2006"'`, "date"},
 		{"a backslash", `format '2006\01'`, "date"},
@@ -68,7 +68,7 @@ func TestHostile14LayoutFormatWritesValidJSON(t *testing.T) {
 // own output, and Sample's, fail Conform.
 // Suspect: entity/fields.go:200 (Field.Check skips only when the written
 // kind differs) and Field.ReadJSON; entity/entitytest/conform.go value.
-func TestHostile14ConformAcceptsFormattedOutput(t *testing.T) {
+func TestConformAcceptsFormattedOutput(t *testing.T) {
 	reg := entity.NewRegistry()
 	if err := reg.RegisterFormat("mask", rules.Kinds(rules.String), func(v rules.Value, _ []string) (any, error) { return "***", nil }); err != nil {
 		t.Fatal(err)
@@ -128,7 +128,7 @@ func (r *recordTB) Logf(string, ...any) {}
 // README promises raw JSON reads as json.Unmarshal + Make), on -0, and
 // under a format.
 // Suspect: entity/plan.go:103 (*node).omits.
-func TestHostile14OmitEmptyZeroSpellings(t *testing.T) {
+func TestOmitEmptyZeroSpellings(t *testing.T) {
 	for _, tc := range []struct {
 		name, typ, rules string
 		in               any
@@ -161,9 +161,9 @@ func TestHostile14OmitEmptyZeroSpellings(t *testing.T) {
 // A json.RawMessage held in a map is read as JSON by a typed list, but a
 // $ref reads it as nothing (null) and Strict says "must be an object, got
 // an object"; from cannot step into it either.
-// Suspect: entity/from.go goStep (no json.RawMessage case), the $ref
+// Suspect: entity/walk_read.go goStep (no json.RawMessage case), the $ref
 // input reading (refInput/sourceOf), entity/strict.go arrivedAs.
-func TestHostile14RawMessageInAMap(t *testing.T) {
+func TestRawMessageInAMap(t *testing.T) {
 	reg := entity.NewRegistry()
 	reg.MustExpose("x", "b", "number", "")
 	ref := reg.MustExpose("r", "a", "$x", "")
@@ -183,7 +183,7 @@ func TestHostile14RawMessageInAMap(t *testing.T) {
 // Sample(e, Input) is a request body: a request reads a field under its
 // wire key and ignores `from`, which says where server data is read, so
 // the body holds each field under its key, not at its from path.
-func TestHostile14SampleInputFollowsFrom(t *testing.T) {
+func TestSampleInputFollowsFrom(t *testing.T) {
 	e := entity.NewRegistry().MustExpose("s",
 		"city", "string", "from 'addr.city' | req",
 		"first", "string", "from 'tags.0' | req")
@@ -197,7 +197,7 @@ func TestHostile14SampleInputFollowsFrom(t *testing.T) {
 // triples its offset ignores doubled quotes, so the caret is off.
 // Suspect: entity/typedlist.go:62-64 (each's at builds a Pos with Triple,
 // Part and Offset only, from the unquoted text's offsets).
-func TestHostile14EachErrorPosition(t *testing.T) {
+func TestEachErrorPosition(t *testing.T) {
 	fs := fstest.MapFS{"a.entity": {Data: []byte("user {\n  tags  []string  min 1 | each 'min 1 | rnge 2'\n}\n")}}
 	err := entity.NewRegistry().LoadFS(fs, "*.entity")
 	if err == nil || !strings.Contains(err.Error(), "a.entity:2:") {
@@ -220,7 +220,7 @@ func TestHostile14EachErrorPosition(t *testing.T) {
 // long as the list, and a request of failing rows an error of tens of
 // megabytes (688 KB a message, 68 MB a ValidationError with 100 000
 // values). Suspect: rules/in.go:98 (compileIn builds the full list).
-func TestHostile14InMessageBounded(t *testing.T) {
+func TestInMessageBounded(t *testing.T) {
 	vals := make([]string, 20000)
 	for i := range vals {
 		vals[i] = fmt.Sprint(i)
@@ -240,9 +240,9 @@ func TestHostile14InMessageBounded(t *testing.T) {
 // steps into a list"), but the walk reads "+1" and "01" as index 1 (Atoi),
 // while the error path names them as keys (Path "a.+1", Pointer
 // "/a/+1"): an error then names a place that is not the one read.
-// Suspect: entity/from.go jsonStep and goStep (strconv.Atoi) vs
+// Suspect: entity/walk_read.go jsonStep and goStep (strconv.Atoi) vs
 // appendFromPath (canonical check).
-func TestHostile14FromIndexSpelling(t *testing.T) {
+func TestFromIndexSpelling(t *testing.T) {
 	for _, step := range []string{"+1", "01"} {
 		e := entity.NewRegistry().MustExpose("f", "p", "number", "from 'a."+step+"'")
 		for _, in := range []any{[]byte(`{"a":[1,2]}`), map[string]any{"a": []any{1, 2}}} {

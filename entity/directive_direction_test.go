@@ -11,11 +11,11 @@ import (
 	"github.com/expose-go/expose/entity"
 )
 
-// TestReview13WriteOnlyNotEchoed: an Object MakeRequest made holds the
+// TestWriteOnlyNotEchoed: an Object MakeRequest made holds the
 // writeonly fields (so that Bind fills them); handing it to a response
 // call must not write them (README: writeonly is "never written by Make,
 // MakeJSON, AppendJSON, MakeList or Write").
-func TestReview13WriteOnlyNotEchoed(t *testing.T) {
+func TestWriteOnlyNotEchoed(t *testing.T) {
 	reg := entity.NewRegistry()
 	e := expose(t, reg, "u", "name", "string", "", "password", "string", "writeonly", "id", "number", "readonly")
 	req := httptest.NewRequest("POST", "/", strings.NewReader(`{"name":"ann","password":"hunter2","id":3}`))
@@ -38,11 +38,11 @@ func TestReview13WriteOnlyNotEchoed(t *testing.T) {
 	}
 }
 
-// TestReview13SelectHidesWriteOnly: to a response's Select, a writeonly
+// TestSelectHidesWriteOnly: to a response's Select, a writeonly
 // field is one the entity does not have (as an `if` field the call's
 // flags hide is): naming it is the same 400 as an unknown name, and no
 // error message lists it.
-func TestReview13SelectHidesWriteOnly(t *testing.T) {
+func TestSelectHidesWriteOnly(t *testing.T) {
 	e := expose(t, entity.NewRegistry(), "u", "a", "string", "", "password", "string", "writeonly")
 	in := map[string]any{"a": "x", "password": "p"}
 	if _, err := e.MakeJSON(in, entity.Select("password")); err == nil {
@@ -54,11 +54,11 @@ func TestReview13SelectHidesWriteOnly(t *testing.T) {
 	}
 }
 
-// TestReview13InputStageSeesInputAsItCame: README says input-stage checks
+// TestInputStageSeesInputAsItCame: README says input-stage checks
 // still see the input as it came when a transform runs; the fast path
 // (a plain string) runs them after trim, the general path (a named string
 // type) before: the same text passes or fails by its Go type.
-func TestReview13InputStageSeesInputAsItCame(t *testing.T) {
+func TestInputStageSeesInputAsItCame(t *testing.T) {
 	reg := entity.NewRegistry()
 	err := reg.RegisterRule(rules.Def{Name: "nospace", Stage: rules.Input, Types: rules.Kinds(rules.String), NoPanic: true,
 		Compile: func([]string, rules.Kind) (rules.Checker, error) {
