@@ -1,25 +1,28 @@
 package entity
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
 	"mime"
 	"net/http"
 	"slices"
 	"strings"
 
+	"github.com/expose-go/expose/internal/jsontape"
+	"github.com/expose-go/expose/internal/jsonwire"
 	"github.com/expose-go/expose/internal/pathfmt"
 )
 
 // PATCH: a JSON Merge Patch (RFC 7396) applied to the current value of a
-// resource, validated as the entity. The current value is server data,
-// read as Make reads it, into the wire form with every field (the view
-// dirPatchCurrent); the patch is a request's body in the wire form; the
-// merged value is read back strictly in the wire form (the view dirPatch)
-// and is the result. Both views hold every field, readonly and writeonly:
-// a readonly field keeps its current value (a patch's is ignored, as a
-// POST's is), and a writeonly one the patch does not touch is not
-// required (the server need not hold it).
+// resource, then judged as a request. The current value is server data,
+// made as a response of the call makes it (the response view, with the
+// call's flags and version: the fields the call sees, in the wire form);
+// the patch, the request's body, is merged into it as text (merger), and
+// the merged document is read as MakeRequest reads a JSON body, with the
+// request's parameters, through the view dirPatch: the request view but
+// that it holds the readonly fields too (a readonly field keeps its
+// current value: the merger drops a patch's readonly keys, at every
+// depth, as a POST ignores them) and that a writeonly one the patch does
+// not touch is not required (the server need not hold it).
 
 // MergePatchType is the media type of a JSON Merge Patch, the body Patch
 // reads.
@@ -77,16 +80,11 @@ func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object,
 			return nil, nil, bodyError(err)
 		}
 	}
-
-	// The current value, in the wire form with every field.
-	var cur run
-	cur.start(e, topObject, dirPatchCurrent, nil)
-	curJSON, err := cur.walkCopy(e, current)
+	curJSON, err := e.currentJSON(current, opts)
 	if err != nil {
 		return nil, nil, err
 	}
 
-	// The patch, merged into it.
 	var run run
 	run.start(e, topObject, dirPatch, opts)
 	if run.cfg.lang == "" {
@@ -96,33 +94,46 @@ func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object,
 	if run.fatal != nil {
 		return nil, nil, run.fatal
 	}
-	if _, err := run.parseJSONOf(body, true); err != nil {
-		return nil, nil, err
-	}
-	var patch, target map[string]any
-	if err := decodeNumbers(body, &patch); err != nil {
-		return nil, nil, newInputError(ErrInvalidJSON, "problem.json", nil)
-	}
-	if err := decodeNumbers(curJSON, &target); err != nil {
-		return nil, nil, err
-	}
-	m := merger{run: &run}
-	merged, err := json.Marshal(m.object(target, patch, e.view(dirPatch), nil, 0))
+
+	// The patch, merged into the current value: the body of the request.
+	text, err := run.parseJSONOf(body, true)
 	if err != nil {
 		return nil, nil, err
 	}
+	m := merger{run: &run, tape: run.js.tape}
+	var ctext string
+	if len(curJSON) > 0 {
+		ctext = jsonwire.TrimSpace(bytesString(curJSON))
+		if code, _ := jsontape.Scan(ctext, jsontape.MaxNesting, &m.curTape); code != jsontape.OK || ctext[0] != '{' {
+			return nil, nil, errors.New("entity: Patch: the current value's JSON does not read back") // cannot happen: the walk writes JSON
+		}
+	}
+	merged := make([]byte, 0, len(body)+len(ctext)+2)
+	merged = m.object(merged, ctext, 0, text, 0, e.view(dirPatch), nil, true, e.reg.lim().Depth)
 
-	// The merged value, judged in the wire form.
+	// The merged value, read as MakeRequest reads a JSON body.
+	if text, err = run.parseJSONOf(merged, true); err != nil {
+		return nil, nil, err
+	}
+	p := e.view(dirPatch)
+	src := &requestSource{r: r, reg: e.reg, header: r.Header, body: true}
+	if r.URL != nil {
+		src.query = r.URL.Query()
+	}
+	src.js = run.takeJSON(text, 0, p.in)
 	run.request, run.reqBody = true, true
-	run.maxOut = int(min(e.reg.requestOutputLimit(int64(len(body)+len(curJSON))), maxOutputLimit))
-	data, err := run.walkCopy(e, merged)
+	run.maxOut = int(min(e.reg.requestOutputLimit(int64(len(body)+len(ctext))), maxOutputLimit))
+	data, err := run.walkCopy(e, src)
+	if errors.Is(err, ErrTooLarge) {
+		err = requestTooLarge(err, run.maxOut)
+	}
 	if len(m.cleared) > 0 {
 		err = withFailures(e, err, m.cleared)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	o := &Object{plan: e.view(dirPatch), data: data, made: run.made(), hid: newHidden(data, run.hidden)}
+	o := &Object{plan: p, data: data, made: run.made(), hid: newHidden(data, run.hidden)}
 	if len(e.checks) > 0 {
 		if err := e.runChecks(r, o); err != nil {
 			return nil, nil, err
@@ -131,89 +142,256 @@ func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object,
 	return o, m.touched, nil
 }
 
-// decodeNumbers decodes JSON text keeping its numbers' text.
-func decodeNumbers(b []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	return d.Decode(v)
+// currentJSON returns the JSON of the current value of a patch, made as a
+// response of the call makes it: its flags and version decide which
+// fields are there (no other option: a selection shapes the answer, not
+// what is kept). Its failure is the server's data's (500).
+func (e *Entity) currentJSON(current any, opts []Option) ([]byte, error) {
+	var shaping []Option
+	for _, o := range opts {
+		if o.kind == optWith || o.kind == optWithContext || o.kind == optVersion {
+			shaping = append(shaping, o)
+		}
+	}
+	var cur run
+	cur.start(e, topObject, dirResponse, shaping)
+	in, same, err := e.responseInput(current, cur.cfg.shaped, shaping)
+	switch {
+	case err != nil:
+		cur.done()
+		return nil, err
+	case same != nil:
+		cur.done()
+		return same.data, nil
+	}
+	return cur.walkCopy(e, in)
 }
 
-// merger applies a merge patch to a target with a view of the entity,
-// recording the paths it touches.
+// merger writes a merge patch applied to a current value (RFC 7396), both
+// JSON text on tapes, as the JSON object a request's view then reads,
+// recording the paths the patch touches.
 type merger struct {
 	run     *run
+	tape    []int32 // the patch's
+	curTape []int32 // the current value's
 	touched []string
 	cleared []*FieldError // writeonly req fields the patch clears: the view does not require them
 }
 
-// object merges patch into target, objects of the plan p at path, as RFC
-// 7396 merges them: a null removes a key, an object merges into an object
-// of a group or a $name, anything else replaces. A readonly field's key is
-// ignored; a key the plan does not read stays, for DenyUnknown.
-func (m *merger) object(target, patch map[string]any, p *objectPlan, path []byte, depth int) map[string]any {
-	if target == nil {
-		target = map[string]any{}
+// member is one member of a JSON object on a tape: its key (decoded), its
+// value's text, and the value's ordinal when it is an object or an array
+// (-1 else).
+type member struct {
+	key, val string
+	ord      int32
+	over     bool // a current value's member the patch replaces
+}
+
+// members steps through the members of a JSON object on its tape.
+type members struct {
+	text string
+	tape []int32
+	i, k int
+}
+
+func membersOf(text string, ord int32, tape []int32) members {
+	return members{text: text, tape: tape, i: jsonwire.SkipSpace(text, 1), k: int(ord) + 2}
+}
+
+// next returns the next member, or false after the last.
+func (it *members) next() (member, bool) {
+	text := it.text
+	i := it.i
+	if text[i] == '}' {
+		return member{}, false
 	}
-	keys := make([]string, 0, len(patch))
-	for k := range patch {
-		keys = append(keys, k)
+	size, plain := jsontape.Literal(it.tape, it.k)
+	it.k++
+	end := i + size
+	mb := member{key: text[i+1 : end-1], ord: -1}
+	if !plain {
+		mb.key = jsonwire.Unquote(text[i:end])
 	}
-	slices.Sort(keys) // the order of the paths returned (a map has none of its own)
-	for _, k := range keys {
-		pv := patch[k]
-		n := m.run.wireNode(p, k, 0)
-		if n != nil && n.readOnly {
-			continue // the server's own: ignored, as in a POST
+	i = jsonwire.SkipSpace(text, jsonwire.SkipSpace(text, end)+1)
+	switch text[i] {
+	case '"':
+		size, _ = jsontape.Literal(it.tape, it.k)
+		it.k++
+		end = i + size
+	case '{', '[':
+		mb.ord = int32(it.k)
+		size, it.k = jsontape.Container(it.tape, it.k)
+		end = i + size
+	default:
+		end = jsonwire.ScalarEnd(text, i)
+	}
+	mb.val = text[i:end]
+	if i = jsonwire.SkipSpace(text, end); text[i] == ',' {
+		i = jsonwire.SkipSpace(text, i+1)
+	}
+	it.i = i
+	return mb, true
+}
+
+// object appends the merge of the patch's object ptext (numbered pord on
+// its tape) into the current value's object ctext (numbered cord; "" for
+// none), objects of the plan p at path: a null removes a key, an object
+// merges into the object of a group or a $name, anything else replaces
+// (with the readonly keys of the plan's objects in it dropped). A patch's
+// readonly key is dropped (the current value's stays), and so is a
+// parameter field's key of the current value (a request's parameters are
+// read from the request); a key the call does not read stays as the patch
+// gives it, for DenyUnknown. record says whether the paths the patch sets
+// are recorded (not in the elements of a list it replaces, which it gives
+// whole). depth is how many more objects may nest.
+func (m *merger) object(dst []byte, ctext string, cord int32, ptext string, pord int32, p *objectPlan, path []byte, record bool, depth int) []byte {
+	var buf [16]member
+	cur := buf[:0]
+	if ctext != "" {
+		for it := membersOf(ctext, cord, m.curTape); ; {
+			mb, ok := it.next()
+			if !ok {
+				break
+			}
+			cur = append(cur, mb)
 		}
-		at := path
-		if len(at) == 0 {
-			at = pathfmt.AppendFirstKey(nil, k)
-		} else {
-			at = pathfmt.AppendKey(slices.Clip(at), k)
+	}
+	dst = append(dst, '{')
+	mark := len(dst)
+	for it := membersOf(ptext, pord, m.tape); ; {
+		pm, ok := it.next()
+		if !ok {
+			break
 		}
-		sub, isObj := pv.(map[string]any)
-		if p := m.run.objectOf(n); isObj && p != nil && depth < m.run.ent.reg.lim().Depth {
-			old, _ := target[k].(map[string]any)
-			target[k] = m.object(old, sub, p, at, depth+1)
+		n := m.run.wireNode(p, pm.key, 0)
+		switch {
+		case n == nil || n.src != srcBody: // read by nothing, or a parameter read from the request: kept for DenyUnknown
+			dst = appendMember(dst, mark, pm.key, pm.val)
+			continue
+		case n.readOnly:
+			continue // the server's: ignored, as in a POST
+		}
+		for i := range cur {
+			if cur[i].key == pm.key {
+				cur[i].over = true
+			}
+		}
+		var at []byte
+		if record {
+			at = appendPathKey(path, pm.key)
+		}
+		if sub := m.run.objectOf(n); sub != nil && pm.val[0] == '{' && depth > 1 {
+			ct, co := "", int32(-1)
+			for _, c := range cur {
+				if c.key == pm.key && c.val[0] == '{' {
+					ct, co = c.val, c.ord
+				}
+			}
+			dst = appendMember(dst, mark, pm.key, "")
+			dst = m.object(dst, ct, co, pm.val, pm.ord, sub, at, record, depth-1)
 			continue
 		}
-		if n != nil {
+		if record && !slices.Contains(m.touched, string(at)) {
 			m.touched = append(m.touched, string(at))
 		}
-		if pv == nil {
-			delete(target, k)
-			if n != nil && n.writeOnly && n.patchReq {
+		if pm.val == "null" {
+			if record && n.writeOnly && n.patchReq {
 				m.cleared = append(m.cleared, m.run.clearedError(n, string(at)))
 			}
 			continue
 		}
-		if isObj {
-			pv = withoutNulls(sub)
-		}
-		target[k] = pv
+		dst = appendMember(dst, mark, pm.key, "")
+		dst = m.value(dst, n, pm, depth)
 	}
-	return target
+	for _, c := range cur {
+		if c.over {
+			continue
+		}
+		if n := m.run.wireNode(p, c.key, 0); n != nil && n.src != srcBody {
+			continue // a parameter: read from the request
+		}
+		dst = appendMember(dst, mark, c.key, c.val)
+	}
+	return append(dst, '}')
 }
 
-// withoutNulls returns an object patched into nothing: its nulls removed,
-// at every depth (RFC 7396).
-func withoutNulls(o map[string]any) map[string]any {
-	for k, v := range o {
-		switch x := v.(type) {
-		case nil:
-			delete(o, k)
-		case map[string]any:
-			o[k] = withoutNulls(x)
+// value appends a value the patch gives a node whole: a []$name's
+// elements without their readonly keys, an object with its nulls removed
+// (RFC 7396: merged into nothing), anything else as it is.
+func (m *merger) value(dst []byte, n *node, pm member, depth int) []byte {
+	switch {
+	case pm.val[0] == '[' && n.kind == nodeRef && n.refList && depth > 1:
+		t := m.run.refTarget(n)
+		if t == nil {
+			break
 		}
+		p := t.view(m.run.dir)
+		dst = append(dst, '[')
+		jsontape.EachValue(pm.val, pm.ord, m.tape, func(i int, text string, k int32, _ bool) bool {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			if text[0] == '{' {
+				dst = m.object(dst, "", -1, text, k, p, nil, false, depth-1)
+			} else {
+				dst = append(dst, text...)
+			}
+			return true
+		})
+		return append(dst, ']')
+	case pm.val[0] == '{':
+		return m.withoutNulls(dst, pm.val, pm.ord)
 	}
-	return o
+	return append(dst, pm.val...)
 }
 
-// wireNode returns the node of p that reads the wire key k, looking into
-// merged references (their keys are p's), or nil.
+// withoutNulls appends the object text, numbered ord on the patch's tape,
+// with its nulls removed at every depth of its objects (RFC 7396).
+func (m *merger) withoutNulls(dst []byte, text string, ord int32) []byte {
+	dst = append(dst, '{')
+	mark := len(dst)
+	for it := membersOf(text, ord, m.tape); ; {
+		mb, ok := it.next()
+		if !ok {
+			break
+		}
+		switch mb.val[0] {
+		case 'n':
+		case '{':
+			dst = appendMember(dst, mark, mb.key, "")
+			dst = m.withoutNulls(dst, mb.val, mb.ord)
+		default:
+			dst = appendMember(dst, mark, mb.key, mb.val)
+		}
+	}
+	return append(dst, '}')
+}
+
+// appendMember appends the key and the value text of an object's member,
+// after a comma unless it is the first since mark.
+func appendMember(dst []byte, mark int, key, val string) []byte {
+	if len(dst) > mark {
+		dst = append(dst, ',')
+	}
+	dst = jsonwire.AppendString(dst, key)
+	dst = append(dst, ':')
+	return append(dst, val...)
+}
+
+// appendPathKey returns path followed by the key k, in a new slice.
+func appendPathKey(path []byte, k string) []byte {
+	if len(path) == 0 {
+		return pathfmt.AppendFirstKey(nil, k)
+	}
+	return pathfmt.AppendKey(slices.Clip(path), k)
+}
+
+// wireNode returns the node of p that reads the wire key k in this call
+// (its condition holds), looking into the merged references it shows
+// (their keys are p's), or nil.
 func (r *run) wireNode(p *objectPlan, k string, depth int) *node {
 	for _, n := range p.nodes {
-		if !n.merge && n.src == srcBody && n.in == k {
+		if !n.merge && n.out == k && (n.cond == nil || r.shown(n.cond)) {
 			return n
 		}
 	}
@@ -221,7 +399,7 @@ func (r *run) wireNode(p *objectPlan, k string, depth int) *node {
 		return nil
 	}
 	for _, n := range p.nodes {
-		if n.merge {
+		if n.merge && (n.cond == nil || r.shown(n.cond)) {
 			if t := r.refTarget(n); t != nil {
 				if m := r.wireNode(t.view(r.dir), k, depth+1); m != nil {
 					return m
@@ -237,8 +415,6 @@ func (r *run) wireNode(p *objectPlan, k string, depth int) *node {
 // other.
 func (r *run) objectOf(n *node) *objectPlan {
 	switch {
-	case n == nil:
-		return nil
 	case n.kind == nodeGroup:
 		return n.group
 	case n.kind == nodeRef && !n.refList && !n.merge:

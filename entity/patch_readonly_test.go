@@ -61,3 +61,44 @@ func TestPatchKeepsReadonlyInReplacedValues(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchKeepsReadonlyInMergedObjects: a patch's object merges into a
+// group's or a $name's: a readonly key in it is ignored there too, and the
+// current value's readonly value stays (none when the current value has
+// none).
+func TestPatchKeepsReadonlyInMergedObjects(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "addr", "id", "number", "readonly", "city", "string", "", "zip", "string", "")
+	e := expose(t, reg, "person",
+		"name", "string", "",
+		"a", "$addr", "",
+		"g", "{", "",
+		"by", "string", "readonly",
+		"note", "string", "",
+		"g", "}", "",
+	)
+	tests := []struct {
+		name    string
+		current map[string]any
+		patch   string
+		want    string
+	}{
+		{"a $name's readonly key", map[string]any{"name": "n", "a": map[string]any{"id": 3, "city": "c"}}, `{"a":{"id":9,"zip":"z"}}`,
+			`{"name":"n","a":{"id":3,"city":"c","zip":"z"},"g":{"by":null,"note":null}}`},
+		{"a $name the current value lacks", map[string]any{"name": "n"}, `{"a":{"id":9,"zip":"z"}}`,
+			`{"name":"n","a":{"id":null,"city":null,"zip":"z"},"g":{"by":null,"note":null}}`},
+		{"a group's readonly key", map[string]any{"name": "n", "by": "ann"}, `{"g":{"by":"mallory","note":"x"}}`,
+			`{"name":"n","a":null,"g":{"by":"ann","note":"x"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, _, err := e.Patch(patchRequest(tt.patch), tt.current)
+			if err != nil {
+				t.Fatalf("Patch: %v", err)
+			}
+			if got := o.String(); got != tt.want {
+				t.Errorf("merged = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}

@@ -64,7 +64,8 @@ func TestPatchReadsParameters(t *testing.T) {
 // TestPatchDenyUnknownRefusesOnlyWhatWasSent: with DenyUnknown, a patch
 // that sends only declared body keys is not refused for a key it never
 // sent (the current value's parameter fields, or fields of another
-// version than the call's).
+// version than the call's); what it does send is judged as MakeRequest
+// judges it (a query key the entity does not read is unknown).
 func TestPatchDenyUnknownRefusesOnlyWhatWasSent(t *testing.T) {
 	reg := entity.NewRegistry()
 	params := patchSourcesEntity(t)
@@ -76,18 +77,27 @@ func TestPatchDenyUnknownRefusesOnlyWhatWasSent(t *testing.T) {
 	tests := []struct {
 		name    string
 		e       *entity.Entity
+		r       func(body string) *http.Request
 		current map[string]any
 		opts    []entity.Option
+		unknown string // the one key refused, or ""
 	}{
-		{"parameter fields", params, map[string]any{"id": 7, "name": "old"}, nil},
-		{"a since-v2 field in a v1 call", versioned, map[string]any{"name": "old", "old": "o"}, []entity.Option{entity.Version("v1")}},
-		{"an until-v2 field in a v3 call", versioned, map[string]any{"name": "old", "nick": "n"}, []entity.Option{entity.Version("v3")}},
+		{"parameter fields", params, patchSourcesRequest, map[string]any{"id": 7, "name": "old"}, nil, ""},
+		{"a since-v2 field in a v1 call", versioned, patchRequest, map[string]any{"name": "old", "old": "o"}, []entity.Option{entity.Version("v1")}, ""},
+		{"an until-v2 field in a v3 call", versioned, patchRequest, map[string]any{"name": "old", "nick": "n"}, []entity.Option{entity.Version("v3")}, ""},
+		{"a query key the entity does not read", versioned, patchSourcesRequest, map[string]any{"name": "old"}, nil, "dry"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := tt.e.Patch(patchSourcesRequest(`{"name":"new"}`), tt.current, append(tt.opts, entity.DenyUnknown())...)
-			if err != nil {
-				t.Errorf(`Patch of {"name":"new"} with DenyUnknown: %v; want no error (the client sent no unknown key)`, err)
+			_, _, err := tt.e.Patch(tt.r(`{"name":"new"}`), tt.current, append(tt.opts, entity.DenyUnknown())...)
+			if tt.unknown == "" {
+				if err != nil {
+					t.Errorf(`Patch of {"name":"new"} with DenyUnknown: %v; want no error (the client sent no unknown key)`, err)
+				}
+				return
+			}
+			if fes := fieldErrorsOrNone(err); len(fes) != 1 || fes[0].Path != tt.unknown || fes[0].Code != "unknown" {
+				t.Errorf(`Patch of {"name":"new"} with DenyUnknown: %v; want %s unknown, as MakeRequest answers`, err, tt.unknown)
 			}
 		})
 	}

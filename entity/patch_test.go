@@ -168,3 +168,28 @@ func TestPatch(t *testing.T) {
 		}
 	})
 }
+
+// FuzzPatch: whatever the body, Patch of a valid current value answers a
+// merged value or the client's error (4xx), never a panic nor a 500.
+func FuzzPatch(f *testing.F) {
+	for _, s := range []string{`{}`, `{"name":"B","address":{"city":null}}`, `{"tags":["x"],"id":2}`,
+		`{"address":{"zip":{"a":null}}}`, `{"na\u006de":"x","zz":null}`, `{"address":[1]}`, `[`, `{"a":{"b":[{},null]}}`} {
+		f.Add(s)
+	}
+	e := patchEntity(f)
+	current := patchCurrent{ID: 1, Name: "Ann", Email: "ann@example.com", Tier: "gold", City: "Tokyo", Zip: "100"}
+	f.Fuzz(func(t *testing.T, body string) {
+		o, _, err := e.Patch(patchRequest(body), current)
+		if err != nil {
+			w := httptest.NewRecorder()
+			entity.WriteError(w, err)
+			if w.Code < 400 || w.Code >= 500 {
+				t.Fatalf("Patch of %q: %v, status %d; want a 4xx", body, err, w.Code)
+			}
+			return
+		}
+		if o == nil {
+			t.Fatalf("Patch of %q: no Object and no error", body)
+		}
+	})
+}

@@ -92,7 +92,7 @@ func (r *run) knownKey(p *objectPlan, k string, depth int) bool {
 	if i, ok := t.slots[k]; ok && (t.conds == nil || !r.slotHidden(t, i)) {
 		return true
 	}
-	if r.dir != dirRequest || depth > maxMergeDepth {
+	if !r.cfg.request || depth > maxMergeDepth { // a request's or a patch's wire form
 		return false
 	}
 	for _, n := range p.nodes {

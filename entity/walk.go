@@ -575,7 +575,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		return append(dst, "null"...)
 	}
 	p := ent.view(r.dir)
-	if n.merge && (r.dir == dirRequest || src.wire) { // the wire form: its keys are those of this very object
+	if n.merge && (r.cfg.request || src.wire) { // the wire form: its keys are those of this very object
 		return r.appendMergedRequest(dst, n, p, src, depth)
 	}
 	if src.st != nil && !n.refList && !n.merge && n.from == nil && r.dir != dirRequest {
@@ -594,7 +594,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 	switch la, isAny := in.a.([]any); {
 	case in.kind == rawJSON && in.s[0] == '{':
 		return r.appendRefJSON(dst, n, p, in.s, int32(in.n), depth)
-	case r.dir == dirRequest:
+	case r.cfg.request:
 		return r.appendRefOther(dst, n, p, in, depth) // one object, never a list
 	case in.kind == rawJSON:
 		l = elems{js: in.s, jsOrd: int32(in.n)}
@@ -854,7 +854,7 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			if r.cfg.strict && got != "" && (got != "null" || r.dir == dirRequest) { // a request's list of objects holds objects
+			if r.cfg.strict && got != "" && (got != "null" || r.cfg.request) { // a request's list of objects holds objects
 				r.push(frame{kind: frameIndex, idx: int32(i), outIdx: int32(i)})
 				if !r.full() {
 					r.errs = append(r.errs, r.fieldError(n, "", "", failure{rule: "type", code: "type",
