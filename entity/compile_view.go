@@ -97,7 +97,7 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		if copies != nil {
 			copies[bn] = n
 		}
-		if vb.d >= dirPatchCurrent && (n.writeOnly || vb.d == dirPatch && n.readOnly) {
+		if vb.d == dirPatch && (n.writeOnly || n.readOnly) {
 			// A patch needs no writeonly value the server does not hold,
 			// and takes readonly ones from the current value only.
 			n.patchReq, n.req = n.req && n.writeOnly, false

@@ -59,10 +59,10 @@ type direction uint8
 const (
 	dirResponse direction = iota
 	dirRequest
-	// The views of a merge patch (patch.go), made on first need: the
-	// current value read as server data, and the merged value read in the
-	// wire form; both hold every field, readonly and writeonly alike.
-	dirPatchCurrent
+	// The view of a merge patch (patch.go), made on first need: the
+	// merged value read in the wire form, as a request is, with every
+	// field, readonly and writeonly alike (the current value is made
+	// through the response view).
 	dirPatch
 )
 
@@ -322,25 +322,21 @@ func (e *Entity) view(d direction) *objectPlan {
 	return e.patchView(d)
 }
 
-// patchView returns a view of a merge patch, compiling both on first need
-// (an entity that is never patched pays nothing for them).
+// patchView returns the view of a merge patch, compiling it on first need
+// (an entity that is never patched pays nothing for it).
 //
 //go:noinline
 func (e *Entity) patchView(d direction) *objectPlan {
 	c := e.cache
-	c.patchOnce.Do(func() {
-		for _, pd := range [...]direction{dirPatchCurrent, dirPatch} {
-			c.patch[pd-dirPatchCurrent] = buildView(e, pd)
-		}
-	})
-	return c.patch[d-dirPatchCurrent]
+	c.patchOnce.Do(func() { c.patch = buildView(e, d) })
+	return c.patch
 }
 
 // entityCache is what an entity makes on first need and keeps.
 type entityCache struct {
 	patchOnce sync.Once
-	patch     [2]*objectPlan // dirPatchCurrent, dirPatch: see view
-	masks     maskCache      // compiled selections (shape.go)
+	patch     *objectPlan // dirPatch: see view
+	masks     maskCache   // compiled selections (shape.go)
 }
 
 // Name returns the name the entity was exposed under.
