@@ -11,7 +11,7 @@ import (
 // implementations side by side (benchstat -col /impl). Each checks its
 // output against the library's once, before its timer starts, so that
 // even a `-run '^$'` run times only code that is right. run.sh runs them
-// and cmd/ratios turns the medians into the speed issue's ratios.
+// and cmd/ratios turns the medians into the speed targets' ratios.
 
 // appendBench times an append-style function with a buffer reused across
 // calls, grown once before timing.
@@ -51,7 +51,7 @@ func BenchmarkUsers(b *testing.B) {
 			loopBench(b, func() ([]byte, error) { return usersEntity.MakeJSON(in) })
 		})
 		// Make alone: the *Object form, a view of the bytes MakeJSON writes
-		// (issue 11: at most 1.3x MakeJSON, at most 3 allocations).
+		// (the target: at most 1.3x MakeJSON, at most 3 allocations).
 		b.Run(name("Make", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// This file is the baseline the speed issue's first target is measured
+// This file is the baseline the first speed target is measured
 // against: what a careful Go developer would write by hand for the seed's
 // `users` shape and nothing else. It does the declaration's whole job:
 //

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// BenchmarkRaw compares the input side (issue 4): raw JSON bytes given to
+// BenchmarkRaw compares the input side: raw JSON bytes given to
 // MakeJSON against json.Unmarshal into a map and MakeJSON of the map, and
 // against HandwrittenGJSON, the hand-written gjson shaper for the same
 // shape, writing into a reused buffer (as AppendJSON does in impl=append).

@@ -6,8 +6,8 @@ import (
 	"github.com/expose-go/expose/entity"
 )
 
-// BenchmarkShape times per-call shaping (issue 13) on the seed payload:
-// the plain call (impl=plain), the issue's selection
+// BenchmarkShape times per-call shaping on the seed payload:
+// the plain call (impl=plain), the target's selection
 // Select("offset,list(name,details(mail))") (impl=Select: it writes less,
 // and reads less), the same selection given as Only (impl=Only), and the
 // plain call with flags and a version that change nothing here

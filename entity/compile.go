@@ -200,7 +200,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 				continue
 			}
 			n.merge = true
-		case rules.DirectiveEach: // issue 14: typedlist.go
+		case rules.DirectiveEach: // compile_list.go
 			c.each(f, n, r)
 		case rules.DirectiveFormat: // format.go
 			c.format(f, n, r)
@@ -271,13 +271,13 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			c.errorf(f, defRule.Pos, "a bare default on a reference to %q itself would make it forever", f.Ref)
 		}
 		n.ref = c.reg.slotFor(f.Ref)
-		n.refList = f.List // issue 14: []$name
+		n.refList = f.List // []$name
 		n.refDefault = defRule != nil
 		n.hasDefault = defRule != nil
 		c.ent.refs = append(c.ent.refs, n)
 	default:
 		n.typ = f.Type
-		c.elems(f, n) // issue 14: a typed list's element node
+		c.elems(f, n) // a typed list's element node
 		if defRule != nil {
 			c.defaultValue(f, n, defRule)
 		}

@@ -542,7 +542,7 @@ func TestCheckBareDefaultChain(t *testing.T) {
 	}
 }
 
-// richDeclErrorTests are the misuses of the rules of issue 14: in, len,
+// richDeclErrorTests are the misuses of the richer rules: in, len,
 // the transforms, typed lists, each and format.
 var richDeclErrorTests = []struct {
 	name string

@@ -1,7 +1,7 @@
 package entity_test
 
-// Hostile review of issue 14 (richer declarations): each test here fails
-// on the code as reviewed and names the defect it shows.
+// Hostile tests of the richer declarations (typed lists, in, len,
+// transforms, formats): each names the defect it once showed.
 
 import (
 	"encoding/json"

@@ -579,7 +579,7 @@ func (it *memberIter) value(plain bool) any {
 		return nil
 	case n == nil || !n.holds(v):
 		return decodeAny(v)
-	case n.kind == nodeValue && n.each != nil: // issue 14: a typed list (typedlist.go)
+	case n.kind == nodeValue && n.each != nil: // a typed list
 		return typedListValue(n.each.typ, v, plain)
 	case n.kind == nodeValue:
 		if plain && n.typ == rules.Time && v[0] == '"' {

@@ -22,7 +22,7 @@
 #   examples/loadtest.sh                      # 5 rounds, about 2 minutes
 #   ROUNDS=1 WRK_DURATION=3s examples/loadtest.sh
 #
-# Targets (issue 3, item 6): /api/test >= 95% of /const/test, and
+# Targets: /api/test >= 95% of /const/test, and
 # /api/users?n=100 >= 3x /naive/users?n=100. The script prints PASS or FAIL
 # for each and exits 0 either way (1 only when it cannot run); set
 # STRICT=1 to exit 1 on a missed target.

@@ -1,6 +1,6 @@
 // Command ratios reads the raw output of the bench module's benchmarks
 // (go test -bench, any -count, several runs concatenated) and prints the
-// median of every measurement and each target ratio of the speed issue
+// median of every measurement and each speed target ratio
 // with whether it passes.
 //
 // Usage:
@@ -8,7 +8,7 @@
 //	go run ./cmd/ratios results/raw.txt
 //
 // Ratios are of medians. Time ratios are computed so that the target reads
-// as in the issue: "AppendJSON / handwritten <= 1.5x" divides AppendJSON's
+// as the target is written: "AppendJSON / handwritten <= 1.5x" divides AppendJSON's
 // median ns/op by the hand-written function's; "naive / AppendJSON >= 6x"
 // divides the other way. The parallel ratio is throughput on 2 Ps over 1 P,
 // that is ns/op at -cpu 1 over ns/op at -cpu 2.
@@ -240,7 +240,7 @@ func printTargets(t table) {
 		v, ok = ratio(t.get("Parallel", "AppendJSON", n, 1), t.get("Parallel", "AppendJSON", n, 2))
 		row("5. parallel throughput 2 P / 1 P", n, v, ">= 1.8x", v >= 1.8, ok)
 	}
-	// The one walker's targets (issue 11): Make is a view of MakeJSON's
+	// The one walker's targets: Make is a view of MakeJSON's
 	// bytes; Get and Map read it.
 	for _, n := range sizes(t) {
 		mj := t.get("Users", "MakeJSON", n, 0)
@@ -257,7 +257,7 @@ func printTargets(t table) {
 		v, ok = ratio(t.get("Object", "Map", n, 0), t.get("Object", "json.Unmarshal", n, 0))
 		row("11. Map / json.Unmarshal of its bytes (time)", n, v, "<= 1x", v <= 1, ok)
 	}
-	// The input side's targets (issue 4), from BenchmarkRaw: raw JSON bytes
+	// The input side's targets, from BenchmarkRaw: raw JSON bytes
 	// given to MakeJSON.
 	for _, n := range sizes(t) {
 		rawMJ := t.get("Raw", "raw", n, 0)
@@ -271,8 +271,8 @@ func printTargets(t table) {
 		v, ok = ratio(rawMJ, t.get("Raw", "gjson", n, 0))
 		row("in. raw MakeJSON / gjson shaper (time)", n, v, "<= 1.3x", v <= 1.3, ok)
 	}
-	// Per-call shaping (issue 13), from BenchmarkShape: the seed with the
-	// issue's selection, against the plain call in the same run.
+	// Per-call shaping, from BenchmarkShape: the seed with the
+	// target's selection, against the plain call in the same run.
 	for _, n := range sizes(t) {
 		sel := t.get("Shape", "Select", n, 0)
 		if sel == nil {
