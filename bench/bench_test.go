@@ -11,7 +11,7 @@ import (
 // implementations side by side (benchstat -col /impl). Each checks its
 // output against the library's once, before its timer starts, so that
 // even a `-run '^$'` run times only code that is right. run.sh runs them
-// and cmd/ratios turns the medians into the speed issue's ratios.
+// and cmd/ratios turns the medians into the speed targets' ratios.
 
 // appendBench times an append-style function with a buffer reused across
 // calls, grown once before timing.

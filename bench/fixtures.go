@@ -4,7 +4,7 @@
 // hand-built map marshalled by encoding/json or a third-party encoder
 // (naive.go). The tests check that every baseline gives the library's JSON
 // before the benchmarks time them; run.sh runs the benchmarks and prints
-// the speed issue's ratios.
+// the speed targets' ratios.
 //
 // This is its own module so that the comparison libraries never enter the
 // library's go.mod.
@@ -17,7 +17,7 @@ import (
 )
 
 // NewRegistry returns a registry holding the seed's two entities, `user`
-// and `users`, exactly as the core issue declares them.
+// and `users`, exactly as msful's load test declares them.
 func NewRegistry() *entity.Registry {
 	reg := entity.NewRegistry()
 	reg.MustExpose("user",

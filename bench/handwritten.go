@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// This file is the baseline the speed issue's first target is measured
+// This file is the baseline the first speed target is measured
 // against: what a careful Go developer would write by hand for the seed's
 // `users` shape and nothing else. It does the declaration's whole job:
 //
@@ -135,7 +135,7 @@ func appendIntDefault(dst []byte, v any) []byte {
 func appendUser(dst []byte, u map[string]any, idx, out int, errs *Errors) []byte {
 	// id: number, num, rename 'number'. The `num` rule judges only a
 	// value that converted, and every value that converts to a number
-	// field is a number, so it never fails here (the README says so).
+	// field is a number, so it never fails here (the conversion table says so).
 	dst = append(dst, `{"number":`...)
 	n, ok := toInt(u["id"])
 	if ok {

@@ -10,7 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// This file is the baseline of the speed issue's raw-input target: what a
+// This file is the baseline of the raw-input speed target: what a
 // careful Go developer would write by hand, with gjson, to turn the raw
 // JSON of a `users` payload into the entity's JSON, for that one shape:
 //

@@ -6,7 +6,7 @@ import (
 )
 
 // BenchmarkObject times what a caller does with an *Object after Make
-// Get of a scalar field, Map, and, as Map's baseline,
+// (the one walker's targets): Get of a scalar field, Map, and, as Map's baseline,
 // json.Unmarshal of the same bytes into a map[string]any.
 func BenchmarkObject(b *testing.B) {
 	users := NewRegistry().Lookup("users")

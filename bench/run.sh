@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the speed issue's benchmarks and prints its ratios.
+# Runs the speed benchmarks and prints its ratios.
 #
 #   bench/run.sh                   # -count=10, -benchtime=200ms
 #   BENCHTIME=1s COUNT=20 bench/run.sh

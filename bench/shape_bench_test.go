@@ -7,7 +7,7 @@ import (
 )
 
 // BenchmarkShape times per-call shaping on the seed payload:
-// the plain call (impl=plain), the selection
+// the plain call (impl=plain), the target's selection
 // Select("offset,list(name,details(mail))") (impl=Select: it writes less,
 // and reads less), the same selection given as Only (impl=Only), and the
 // plain call with flags and a version that change nothing here

@@ -58,12 +58,14 @@ default may fill and req refuse; a call that reads strictly, as requests
 are read, makes it a field error of code "type" instead
 ([github.com/expose-go/expose/entity.Strict]).
 
-A field's name is the input key it reads and, unless rename says
-otherwise, the output key it writes, in the registry's key case
-([github.com/expose-go/expose/entity.KeyCase]). It is any
-text but an empty one or white space only. A field whose name starts with
-X- is read from a request's headers
-([github.com/expose-go/expose/entity.Entity.MakeRequest]).
+A field's name is the key it reads from the server's data and, unless
+rename says otherwise, the output key it writes, in the registry's key case
+([github.com/expose-go/expose/entity.KeyCase]). A request is read in the
+shape a response writes: under the output key, a group as the object under
+its key ([github.com/expose-go/expose/entity.Entity.MakeRequest]). A name
+is any text but an empty one or white space only. A field whose name starts
+with X-, at the top level of an entity, is read from a request's headers
+only (see Sources); it is refused inside a group.
 
 A declaration may start with one more string, the HTTP methods a request
 for the entity must use, as msful's validate took the method first:
@@ -130,9 +132,10 @@ field writes an object whose fields are those declared between, read from
 the same input level as the group itself. This is how flat rows become
 nested JSON. The name on "}" is not checked against the group's
 ([Field.CloseName] keeps it); "}" takes no rules. Groups nest, at most
-[MaxNesting] deep. A group takes only the directives rename, msg, lazy, if,
-unless, since, until, omitempty (left out when it writes {}), readonly,
-writeonly and from (its fields are read from the object at that path
+[MaxNesting] deep. A group takes only the directives req (a request must
+send the group's object), rename, msg, doc, lazy, if, unless, since, until,
+omitempty (left out when it writes {}), readonly, writeonly and from (its
+fields are read from the object at that path of the server's data
 instead).
 
 # References
@@ -147,15 +150,17 @@ References may name entities declared later, and an entity may refer to
 itself: a reference is resolved when a call runs, to the entity exposed
 under its name then, so that exposing a name again replaces the entity for
 its references too, atomically. A reference that names no entity is
-reported by the registry's check
-([github.com/expose-go/expose/entity.Registry.Check]) and by LoadFS.
+reported by [github.com/expose-go/expose/entity.Registry.Verify] and by
+LoadFS.
 
 A reference takes the directives req, a bare default (the entity made from
 an empty input), secret (every field under it is secret), omitnil, merge
-(see Directives), and those a group takes: rename, msg, lazy, if, unless,
-since, until, omitempty, readonly, writeonly and from (the object at that
-path is made). It takes no other rule: the referenced entity's rules judge
-its fields.
+(see Directives), the cross-field rules (see Cross-field rules), and those
+a group takes: rename, msg, doc, lazy, if, unless, since, until, omitempty,
+readonly, writeonly and from (the object at that path is made). A []$name
+also takes min, max, range (alias minmax) and len, which judge its count
+of elements: "items", "[]$item", "min 1 | max 50". It takes no other rule:
+the referenced entity's rules judge its fields.
 
 # Rules
 
@@ -190,9 +195,11 @@ The directives, with their arguments and where they apply:
 	req                 values, $    refuses a null value (after default): code "required"
 	default [value]     values, $    fills a null value before any check runs; a $ref takes
 	                                 only a bare default (see Semantics)
-	rename name         all          the output key; the input key stays the field's name
-	secret              values, $    the value never appears in an error's message: every
-	                                 message but req's and depth's is "is not valid"
+	rename name         all          the output key, which requests read too; server data is
+	                                 still read under the field's name
+	secret              values, $    the value never appears in an error's message: the
+	                                 messages that may describe it (in, regex, a program's
+	                                 rules) are "is not valid"; those that quote no value stay
 	msg 'text'          all          the field's own message for any of its failures (below)
 	lazy                all          written only when a call's selection names it
 	if 'flag'…          all          written only in calls that set one of the flags
@@ -204,16 +211,29 @@ The directives, with their arguments and where they apply:
 	                                 [] or {} (a group: when it writes {})
 	readonly            all          written by responses; never read nor checked from requests
 	writeonly           all          read and checked from requests; never written by responses
-	from 'a.b.0.c'      all          reads the value at that path of the input, not under the
-	                                 field's name
+	from 'a.b.0.c'      all          reads the value at that path of the server's data, not
+	                                 under the field's name (requests ignore it)
 	merge               $            writes the referenced entity's keys into the object around
 	                                 the field, not under its key
 	each 'rules'        []T          the rules of every element of a typed list
 	format name [args]  values       how the value is written (see Formats)
 	unexpose            Extend       drops a field of the base: "mail", "", "unexpose"
+	path ['name']       top values   a request reads it from the URL path's parameter (see Sources)
+	query ['name']      top values   a request reads it from the query string
+	header ['Name']     top values   a request reads it from a header
+	cookie ['name']     top values   a request reads it from a cookie
+	doc 'text'          all          the field's description, for schemas, docs and generated code
+	example 'value'     values       an example value, converted and judged by the field's rules
+	                                 as a default is
+	required_if f v…    values, $    required when sibling f has one of the values v… (see
+	                                 Cross-field rules)
+	required_with f…    values, $    required when any of the siblings f… is present
+	required_without f… values, $    required when none of them is: at least one of them
+	excluded_with f…    values, $    absent when any of the siblings f… is present
 
 "values" are value fields (every type but groups and references, typed
-lists included), "$" references, "all" groups too. The aliases are no and
+lists included), "$" references, "all" groups too, "top values" value
+fields at the top level of an entity. The aliases are no and
 not for none, required for req, def for default and rn for rename. No
 registered rule may take a directive's name ([rules.Directive],
 [rules.Reserved]). unexpose applies only in
@@ -232,6 +252,43 @@ the message of its own failures only (a reference's req and type, the depth
 limit), not its fields'.
 
 lazy, if, unless, since and until shape each call: see Per-call shaping.
+
+# Sources
+
+A request reads each field from one place. A value field at the top level
+of an entity may say where: path reads the URL path's parameter (Go 1.22
+patterns' {name} wildcards, or a router's, through
+[github.com/expose-go/expose/entity.PathValues]), query the query string,
+header a header (case-insensitively), cookie a cookie. The argument is the
+name the request gives it; by default the field's key (a header field's
+declared name). A field named X-… is a header field, which header may only
+name. Every other field is read from the body when the request has one
+(JSON, or a form), else from the query string. A body never supplies a
+source field, nor a header field, so that a client cannot give one that a
+proxy sets. A source value is text, read strictly like any other ("abc"
+for a number path field is a "type" error naming the parameter). Server
+data (Make of a map, a struct, raw JSON) reads every field by its name;
+the sources are a request's.
+
+# Cross-field rules
+
+required_if 'delivery' 'ship', required_with 'a' 'b'…, required_without
+'a' 'b'… and excluded_with 'a' 'b'… judge a field with its siblings, the
+fields of the same object, named by their declared names:
+
+	required_if 'other' 'v'…   required when other has one of the values
+	required_with 'a' 'b'…     required when any of a, b… is present
+	required_without 'a' 'b'…  required when none of a, b… is: at least one of them
+	excluded_with 'a' 'b'…     absent when any of a, b… is present
+
+Present means written and not null, after defaults. They are judged on
+requests and responses alike, once the object's fields are made; a rule
+that names a field a direction lacks (a writeonly one in a response) is not
+judged there. required_if compares the values of a value field, each
+converted as a default of that field is. A rule naming no sibling, or the
+field itself, is a declaration error; an object takes at most 16 of them.
+Their failures have the codes of their names, with the params other and
+values (required_if) or others.
 
 # Built-in rules
 
@@ -311,8 +368,9 @@ number or boolean it spells.
     only. No response writes a writeonly field; a request neither reads
     nor checks a readonly one (a client may send back what it got). A
     field cannot be both.
-  - from reads any input: maps, structs (by json name at each step), raw
-    JSON, a request's body. Its path is names and list indexes separated by
+  - from reads any kind of server data: maps, structs (by json name at
+    each step), raw JSON; a request ignores it and reads the field's key,
+    in the shape a response writes. Its path is names and list indexes separated by
     dots ('user.address.0.city'); "\." is a dot inside a name; an empty
     step is a declaration error. A path that finds nothing reads as absent.
     The field's own name is then no input key (DenyUnknown refuses it).
@@ -503,8 +561,11 @@ of the line: a#b and '#fff' are no comments. Comments are kept
 or a field's line, with no blank line between, are its description
 ([Entity.Doc], [Field.Doc]): the text of each line without its "#" and one
 space after it. A blank line detaches them, and a comment after a
-declaration, on the declaration's line, is no description. Tools read descriptions;
-the triples have no place for them.
+declaration, on the declaration's line, is no description; so a header
+comment at the top of a file needs a blank line under it. A field's
+description is what doc 'text' says in triples (an entity's has no triple
+form). Tools read descriptions: the schemas, the docs page, the doc comments
+"expose gen" writes.
 
 [File.Print] writes the canonical form, which "expose fmt" prints: two
 spaces of indentation a level, the names, types and rules of an entity's

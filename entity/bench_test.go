@@ -8,7 +8,7 @@ import (
 )
 
 // BenchmarkSeed measures the seed's users payload through each entry point.
-// The speed issue's full comparison lives in the bench module.
+// The full speed comparison lives in the bench module.
 func BenchmarkSeed(b *testing.B) {
 	reg := entity.NewRegistry()
 	exposeSeed(b, reg)

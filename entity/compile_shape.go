@@ -20,7 +20,7 @@ type condition struct {
 	// of them its flags show (see shown).
 	later []*condition
 
-	// The flags as named, for Check and Fields.
+	// The flags as named, for Verify and Fields.
 	ifNames, unlessNames []string
 	flagPos              map[string]dsl.Pos
 }
@@ -181,7 +181,7 @@ func (c *compiler) flagTable() *flagTable {
 	return &flagTable{}
 }
 
-// checkFlags reports, for Check, every flag an entity's rules name that
+// checkFlags reports, for Verify, every flag an entity's rules name that
 // its registry has not declared.
 func (e *Entity) checkFlags(errs *dsl.ErrorList) {
 	t := e.reg.flags.Load()

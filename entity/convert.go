@@ -13,7 +13,7 @@ import (
 	"github.com/expose-go/expose/rules"
 )
 
-// The conversions of the README's table: each turns an input value into
+// The conversions of dsl's table (its doc's section Conversions): each turns an input value into
 // the field's declared kind, or into a Null value when it cannot. None of
 // them allocates: text produced from numbers and times is written into the
 // run's scratch buffer, and the result is then marked borrowed so that an

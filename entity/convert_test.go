@@ -12,7 +12,7 @@ import (
 	"github.com/expose-go/expose/entity"
 )
 
-// Conversions once found wrong, each named
+// The regression tests of conversions once found wrong, each named
 // after its defect. Every case makes its input through every entry point
 // (makeAll), so each also checks that MakeJSON, AppendJSON and Make agree.
 

@@ -1,6 +1,6 @@
 package entity_test
 
-// Values of the richer directives (format, omitempty, each, from, in):
+// The richer declarations (typed lists, in, len, transforms, formats):
 // each test names the defect it once showed.
 
 import (

@@ -35,8 +35,8 @@ var errNilEntity = fmt.Errorf("%w: a nil *Entity (Lookup finds nothing under a n
 var errNilWriter = errors.New("entity: Write: a nil http.ResponseWriter")
 
 // ErrTooLarge is wrapped by the error of a call whose output passed its
-// limit (Registry.SetMaxOutputBytes; for MakeRequest, also
-// Registry.SetRequestOutputRatio): the call stopped and wrote nothing.
+// limit (Limits.OutputBytes; for MakeRequest, also
+// Limits.RequestOutputRatio): the call stopped and wrote nothing.
 var ErrTooLarge = errors.New("entity: output too large")
 
 // ErrDepth is wrapped by the FieldError reported when output nesting, or a
@@ -186,7 +186,7 @@ func (e *FieldError) Unwrap() error {
 // ValidationError reports every field of an input that failed, in the order
 // the fields are declared and the input's elements come.
 //
-// At most Registry.MaxErrors field errors are collected (default 100);
+// At most the registry's Limits.Errors field errors are collected (default 100);
 // past them Omitted counts the rest, and Fields ends with one summary entry
 // of rule "limit": "and N more field errors, not listed".
 //
@@ -665,7 +665,7 @@ func (r *Registry) requestLang(req *http.Request, opts []Option) msgLang {
 // messages of fields are rendered from the registry's catalogs (see
 // Registry.DeclareCode; "is not valid" for a code no catalog names) in
 // the language of err, or, when err is nil, of req's Accept-Language (see
-// Registry.RequestLang; a nil req is English). Past Registry.MaxErrors
+// Registry.RequestLang; a nil req is English). Past the registry's Limits.Errors
 // they are counted in Omitted, as the library's own are.
 //
 // An err of another kind is returned as it is, fields left out: an

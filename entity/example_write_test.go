@@ -8,7 +8,7 @@ import (
 	"github.com/expose-go/expose/entity"
 )
 
-// The README's quick start: declare once, make in a handler.
+// Declare once, make by name in the Default registry.
 func Example_quickStart() {
 	entity.MustExpose("quickuser", "id", "number", "num | rename 'number'", "name", "string", "req")
 	out, err := entity.MakeJSON("quickuser", map[string]any{"id": "12", "name": "maachang", "x": 1})

@@ -60,7 +60,7 @@ var builtinFormats = map[string]*formatDef{
 }
 
 // builtinFormatNames lists the built-in formats for a message, in the
-// order of the README's table: the map's keys, with fixed's argument.
+// order of dsl's table of formats: the map's keys, with fixed's argument.
 func builtinFormatNames() string {
 	names := make([]string, 0, len(builtinFormats))
 	for name := range builtinFormats {

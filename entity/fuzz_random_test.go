@@ -358,7 +358,7 @@ var (
 		"object": {`'{"a":1}'`, "'{}'"},
 		"tlist":  {"'[]'"},
 	}
-	// fzDirectives are the words for fields, groups and
+	// fzDirectives are the shaping and typed-list words for fields, groups and
 	// references: shaping, omission, direction, paths and merging (flags
 	// f and g are declared by every fuzzed registry).
 	fzDirectives = map[string][]string{

@@ -94,7 +94,7 @@ func FuzzMakeJSON(f *testing.F) {
 		if !json.Valid(data) {
 			t.Skip()
 		}
-		// Raw JSON input (a later issue's feature): whatever it holds, the
+		// Raw JSON input: whatever it holds, the
 		// entry points agree and never panic.
 		if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '{' {
 			makeAll(t, e, data)

@@ -235,8 +235,8 @@ func marshal(t testing.TB, v any) string {
 // errors. On top of that, every case asserts that no entry point panics,
 // that a success is valid JSON that Object.MarshalJSON repeats byte for
 // byte, and (for an object input) makeAll's agreement checks. These are the
-// "tests that try" of the reliability issue; the limits they hold the
-// library to are in the README's Guarantees.
+// tests that try every entry point on hostile input; the limits they hold
+// the library to are entity.Limits's.
 //
 // Each bug these cases found is fixed; they stay as regression tests.
 

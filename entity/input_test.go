@@ -41,8 +41,8 @@ func TestTypedNilInputs(t *testing.T) {
 }
 
 // TestEntryCases: the tables that every subject runs through every entry
-// point (runEntryCases) are, together, the hostile-input suite of the
-// reliability issue: at least 100 cases, each named once across them all.
+// point (runEntryCases) are, together, the hostile-input suite: at least
+// 100 cases, each named once across them all.
 func TestEntryCases(t *testing.T) {
 	var all []entryCase
 	for _, table := range [][]entryCase{

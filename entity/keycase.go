@@ -68,8 +68,9 @@ func (o keyCaseOption) applyRegistry(c *registryConfig) { s := KeyCaseStyle(o); 
 // the keys of value fields, of groups and of the fields inside them, and
 // of references (which the same Registry compiles, so they follow the
 // same style). An explicit rename always wins: its name is written as
-// given. Input names are not changed: Make, MakeRequest and Bind read the
-// declared names. Two fields whose keys become the same are a declaration
+// given. Server data is read by the declared names (Make of a database's
+// user_id row), and a request in the wire form, under the keys a response
+// writes (MakeRequest, Bind and Patch read userId). Two fields whose keys become the same are a declaration
 // error. The style is applied when a declaration is compiled: a call pays
 // nothing for it. A style that is not one of the constants makes every
 // Expose of the Registry fail, and Configure refuse it.

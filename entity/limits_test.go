@@ -394,8 +394,8 @@ func TestNilSliceIsAnEmptyList(t *testing.T) {
 	})
 }
 
-// A request's memory is proportional to its body: on the worst case the
-// issue names (a 1 MiB body of empty objects against a ten-field $ref,
+// A request's memory is proportional to its body: on the worst case
+// known (a 1 MiB body of empty objects against a ten-field $ref,
 // which multiplies its output), MakeRequest allocates at most 48 bytes per
 // body byte, everything counted: the body, the JSON reader's records and
 // the output up to its limit.
@@ -424,7 +424,7 @@ func TestRequestMemoryPerBodyByte(t *testing.T) {
 			})
 			perByte := float64(alloc) / float64(len(c.body))
 			t.Logf("%d-byte body: %v; %d bytes allocated, %.1f per body byte", len(c.body), err, alloc, perByte)
-			// The issue's target is 48; today the worst case is 16.3: a
+			// The target is 48; today the worst case is 16.3: a
 			// regression past 24 is one to look at.
 			if perByte > 24 {
 				t.Errorf("%.1f bytes allocated per body byte, want at most 24", perByte)

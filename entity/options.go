@@ -5,8 +5,7 @@ import "context"
 // Option changes one call of Make, MakeJSON, AppendJSON, MakeList, Write,
 // WriteStatus, MakeRequest or Bind: how strictly the input is read, which
 // keys it may hold, the language of its messages, which fields it writes
-// (Select, Only, Except, With, WithContext, Version: see shape.go's doc on
-// Select). Options are small values: building one allocates nothing
+// (Select, Only, Except, With, WithContext, Version: see Select). Options are small values: building one allocates nothing
 // but for With, Only and Except, which hold the slice of their arguments
 // (Go may allocate it: keep such an option in a variable, or take flags
 // from the context with WithContext), and a call given none pays nothing

@@ -13,7 +13,7 @@ import (
 
 // TestPatchMemoryPerBodyByte: a patch is a request, and "a request's
 // memory is proportional to its body" within the bound MakeRequest meets
-// (48 bytes allocated per body byte, the issue's target): Patch of a 1
+// (48 bytes allocated per body byte, the target): Patch of a 1
 // MiB body of the shapes that cost the most stays within it too, counted
 // with runtime.MemStats.
 func TestPatchMemoryPerBodyByte(t *testing.T) {

@@ -164,7 +164,7 @@ type node struct {
 	cond   *condition
 	shared bool
 
-	// Directives the walk reads: when the key is left out
+	// The directives the walk reads: when the key is left out
 	// (omitnil, omitempty), and the direction (readonly: never read from
 	// a request; writeonly: never written by a response).
 	omit      omitKind
@@ -294,12 +294,12 @@ type Entity struct {
 	slot *slot // the registry slot it was exposed in
 	reg  *Registry
 	// decl is the declaration compiled, base the plan of every declared
-	// field (what Check, merges and extensions read), views the plan of
+	// field (what Verify, merges and extensions read), views the plan of
 	// each direction, which calls run.
 	decl  *dsl.Entity
 	base  *objectPlan
 	views [2]*objectPlan
-	refs  []*node // every reference node, for Registry.Check
+	refs  []*node // every reference node, for Registry.Verify
 
 	// What the entity makes on first need and keeps (the merge patch's
 	// views, the compiled selections), shared by its handles (Checked).

@@ -18,7 +18,7 @@ import (
 // come through problemOf.
 //
 // The problem types the package defines are named by a URI reference made
-// of the registry's problem type base (SetProblemTypeBase, default
+// of the registry's problem type base (the ProblemTypeBase option, default
 // "/problems/") and a fixed name:
 //
 //	validation               400, fields failed; "errors" lists them
@@ -48,7 +48,7 @@ const (
 	memberDetail   = "detail"
 	memberInstance = "instance" // 500: the id the log hook got
 	memberErrors   = "errors"   // validation
-	memberOmitted  = "omitted"  // validation, past Registry.MaxErrors
+	memberOmitted  = "omitted"  // validation, past Limits.Errors
 	memberOffset   = "offset"   // invalid-json and invalid-fields, when known
 	memberAccept   = "accept"   // unsupported-media-type
 
@@ -286,7 +286,7 @@ func (r *Registry) WriteError(w http.ResponseWriter, err error) {
 // WriteError writes err as an RFC 9457 problem details response
 // (Content-Type application/problem+json), with the status statusOf
 // decides and the Default registry's problem type base
-// (Registry.SetProblemTypeBase). Every body has "type", "title", "status"
+// (the ProblemTypeBase option). Every body has "type", "title", "status"
 // and "detail", in the language of the call whose error it is (Lang, or a
 // request's Accept-Language; English for an error of another kind); the
 // detail is safe to show, never a value of the input nor anything of the
@@ -298,7 +298,7 @@ func (r *Registry) WriteError(w http.ResponseWriter, err error) {
 //     Pointer where the value was read, FieldError.Pointer), "path",
 //     "outputPath", "code" (FieldError.Code, or its Rule when it has no
 //     code), "params" (FieldError.Params, only when it has some) and
-//     "message". Past Registry.MaxErrors the summary entry is not listed:
+//     "message". Past the registry's Limits.Errors the summary entry is not listed:
 //     "omitted" counts the errors left out;
 //   - an *InputError (or an error wrapping one of the package's
 //     sentinels): its status and its text as the detail; a body that is

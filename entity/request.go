@@ -86,19 +86,26 @@ func values(n *node, vs []string) raw {
 
 // MakeRequest reads the entity's fields from an HTTP request and makes
 // them, as Make does, with strict conversions (see Strict; Lax turns them
-// off). Sources, later ones winning a clash: the query string; form values
-// (application/x-www-form-urlencoded or multipart/form-data bodies); a JSON
-// body (Content-Type application/json or any +json type, parameters such
-// as charset ignored; an object, read through the raw JSON path); and, for
-// fields whose name starts with X-, the request headers. A repeated key
-// gives a list field all its values and other fields the first.
+// off). It reads the wire form, the shape a response writes: each field
+// under its output key (after rename and the registry's key case), a group
+// as the object under its key. Each field is read from one place: a field
+// declared path, query, header or cookie from the URL path's parameter,
+// the query string, the headers (so is a field whose name starts with X-)
+// or a cookie; any other field from the body when the request has one,
+// else from the query string. The body is JSON (Content-Type
+// application/json or any +json type, parameters such as charset ignored;
+// an object, read through the raw JSON path) or a form
+// (application/x-www-form-urlencoded or multipart/form-data: top-level
+// fields only). A body never supplies a header field. A repeated query or
+// form key gives a list field all its values and other fields the first.
 //
 // Errors in the request itself are *InputError values whose StatusCode
 // Write answers with:
 //
 //   - 405 (ErrMethod) when the declaration names methods (see
 //     Registry.Expose) and r.Method is not one;
-//   - 413 (ErrBodyTooLarge) for a body over Registry.MaxBodyBytes;
+//   - 413 (ErrBodyTooLarge) for a body over the registry's
+//     Limits.BodyBytes;
 //   - 415 (ErrUnsupportedMediaType) for a body of another media type, or
 //     without a Content-Type, naming the types read; and for a form body
 //     none of whose keys the entity declares while its text is a JSON

@@ -81,7 +81,7 @@ func With(flags ...string) Option { return Option{kind: optWith, list: flags} }
 //
 // Unlike With, it ignores a flag the registry has not declared: one
 // middleware may set flags for every registry of a server, and a flag no
-// declaration names can show no field (Check refuses undeclared flags in
+// declaration names can show no field (Verify refuses undeclared flags in
 // rules), so ignoring it fails closed.
 func WithContext(ctx context.Context) Option {
 	return Option{kind: optWithContext, list: FlagsFromContext(ctx), ctx: ctx}
@@ -145,7 +145,7 @@ type flagTable struct {
 
 // DeclareFlags declares the flags the registry's declarations and calls
 // may name (`if 'admin'`, With("admin")). Once any is declared, Expose
-// refuses a rule naming a flag that is not; Check refuses every undeclared
+// refuses a rule naming a flag that is not; Verify refuses every undeclared
 // flag whenever it runs, so that declarations exposed before (package-level
 // variables run before init) are checked too. A registry knows at most 64
 // flags; a flag is a non-empty name.

@@ -201,7 +201,7 @@ func TestStrictMake(t *testing.T) {
 	}
 }
 
-// What a hostile tester found: numbers read exactly, messages that never
+// Hostile cases: numbers read exactly, messages that never
 // contradict themselves, json.RawMessage as the JSON it holds.
 func TestStrictEdges(t *testing.T) {
 	e := strictEntity(t)

@@ -701,7 +701,7 @@ type stSeedUsers struct {
 }
 
 // BenchmarkStructVsMap compares the seed's payload given as maps with the
-// same data given as structs (the target: struct at most 1.5× map).
+// same data given as structs (the target: struct at most 1.5× map).
 func BenchmarkStructVsMap(b *testing.B) {
 	reg := entity.NewRegistry()
 	exposeSeed(b, reg)

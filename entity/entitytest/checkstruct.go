@@ -35,7 +35,7 @@ import (
 // entity and type once, so recursive types end). A reference held in a
 // map, an interface, raw JSON, an *entity.Object or a driver.Valuer is not
 // checked: its keys are known only at run time; nor one to an entity not
-// declared yet (entity.Registry.Check reports those).
+// declared yet (entity.Registry.Verify reports those).
 //
 // A field the type lacks is read as absent: Make writes null or the
 // default for it without a word, which is what CheckStruct catches in a
@@ -174,7 +174,7 @@ func (c *structCheck) object(fields []*entity.Field, t reflect.Type, at path) {
 		case dsl.FieldRef:
 			ref := f.Entity()
 			if ref == nil {
-				continue // not declared: Registry.Check's to report
+				continue // not declared: Registry.Verify's to report
 			}
 			if k := ft.Kind(); (k == reflect.Slice || k == reflect.Array) && ft.Elem().Kind() != reflect.Uint8 {
 				ft = derefType(ft.Elem())

@@ -119,7 +119,7 @@ func ExampleGolden() {
 	rec := httptest.NewRecorder()
 	users.Write(rec, map[string]any{"limit": 0})
 	// Compares the body with testdata/users_empty.golden, stored indented;
-	// go test -update writes it.
+	// ENTITYTEST_UPDATE=1 go test writes it.
 	entitytest.Golden(t, "users_empty.golden", rec.Body.Bytes())
 }
 

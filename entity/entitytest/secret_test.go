@@ -163,8 +163,8 @@ func TestCheckResponseSecretMade(t *testing.T) {
 	}
 }
 
-// leak is the secret value of the tests below, from a hostile tester's
-// probes: no message may hold it.
+// leak is the secret value of the hostile probes below: no message may
+// hold it.
 const leak = "S3CRET"
 
 // leakRegistry declares a payment whose secrets sit where a walk that only

@@ -99,7 +99,7 @@ var errNilEntity = errors.New("schema: a nil *entity.Entity (Lookup finds nothin
 // constraint that refuses null where the field may be null.
 //
 // It fails when a `$ref` of e, or of an entity it references, names no
-// entity (see entity.Registry.Check), or when mode is not one of Response,
+// entity (see entity.Registry.Verify), or when mode is not one of Response,
 // Request and Patch. The $defs of a Patch schema hold the Patch schemas
 // of the entities a `$name` references, and under NAME.request the
 // Request schemas of those a `[]$name` does.

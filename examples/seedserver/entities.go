@@ -37,7 +37,7 @@ var (
 
 	// memberEntity and membersEntity shape GET /api/users: the seed's
 	// user and users, written the same by default, with what one
-	// declaration can serve to every caller (README "Per-call shaping"):
+	// declaration can serve to every caller (docs/shaping.md):
 	// a `fields` selection, a score written only to admins (the admin flag,
 	// set from a header by withRoles), and an id that API v1 clients get as
 	// a string and v2 clients (and callers without a version) as a number.

@@ -1,6 +1,6 @@
 // Command ratios reads the raw output of the bench module's benchmarks
 // (go test -bench, any -count, several runs concatenated) and prints the
-// median of every measurement and each target ratio of the speed issue
+// median of every measurement and each speed target ratio
 // with whether it passes.
 //
 // Usage:
@@ -8,7 +8,7 @@
 //	go run ./cmd/ratios results/raw.txt
 //
 // Ratios are of medians. Time ratios are computed so that the target reads
-// as in the issue: "AppendJSON / handwritten <= 1.5x" divides AppendJSON's
+// as the target is written: "AppendJSON / handwritten <= 1.5x" divides AppendJSON's
 // median ns/op by the hand-written function's; "naive / AppendJSON >= 6x"
 // divides the other way. The parallel ratio is throughput on 2 Ps over 1 P,
 // that is ns/op at -cpu 1 over ns/op at -cpu 2.
@@ -272,7 +272,7 @@ func printTargets(t table) {
 		row("in. raw MakeJSON / gjson shaper (time)", n, v, "<= 1.3x", v <= 1.3, ok)
 	}
 	// Per-call shaping, from BenchmarkShape: the seed with the
-	// issue's selection, against the plain call in the same run.
+	// target's selection, against the plain call in the same run.
 	for _, n := range sizes(t) {
 		sel := t.get("Shape", "Select", n, 0)
 		if sel == nil {
