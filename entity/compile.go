@@ -23,7 +23,7 @@ type compiler struct {
 	depth   int  // of the groups around the field compiled
 	example bool // an example is being compiled, not a default: see valueWord
 	errs    dsl.ErrorList
-	flags   *flagTable // the registry's flags and those the declaration named first (shape.go); nil: none new
+	flags   *flagTable // the registry's flags and those the declaration named first (condition.go); nil: none new
 }
 
 // compile builds the entity for decl. References are resolved to slots of

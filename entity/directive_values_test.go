@@ -66,7 +66,7 @@ func TestLayoutFormatWritesValidJSON(t *testing.T) {
 // format returning a string on a string field, a number on a float
 // field), although the checks judged the value before formatting: Make's
 // own output, and Sample's, fail Conform.
-// Suspect: entity/fields.go:200 (Field.Check skips only when the written
+// Suspect: entity/field.go (Field.Check skips only when the written
 // kind differs) and Field.ReadJSON; entity/entitytest/conform.go value.
 func TestConformAcceptsFormattedOutput(t *testing.T) {
 	reg := entity.NewRegistry()

@@ -311,7 +311,7 @@ type Entity struct {
 	methods []string // HTTP methods MakeRequest accepts; empty for any
 
 	merges   bool       // a plan of it merges a $ref (merge.go)
-	newFlags *flagTable // flags its rules named first, kept by Expose when it succeeds (shape.go)
+	newFlags *flagTable // flags its rules named first, kept by Expose when it succeeds (condition.go)
 }
 
 // view returns the root plan of direction d.
@@ -336,7 +336,7 @@ func (e *Entity) patchView(d direction) *objectPlan {
 type entityCache struct {
 	patchOnce sync.Once
 	patch     *objectPlan // dirPatch: see view
-	masks     maskCache   // compiled selections (shape.go)
+	masks     maskCache   // compiled selections (compile_mask.go)
 }
 
 // Name returns the name the entity was exposed under.

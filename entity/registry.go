@@ -27,7 +27,7 @@ type Registry struct {
 	keyCase KeyCaseStyle              // guarded by mu; see KeyCase
 	msgs    atomic.Pointer[catalogs]  // nil: the built-in messages (see SetMessages)
 	slots   sync.Map                  // name → *slot
-	flags   atomic.Pointer[flagTable] // DeclareFlags' and the rules' flags (shape.go); nil: none
+	flags   atomic.Pointer[flagTable] // DeclareFlags' and the rules' flags (condition.go); nil: none
 
 	// Guarded by mu: how Extend declared each extension and, by base, the
 	// extensions of each entity (extend.go); by entity, the entities its

@@ -2,13 +2,16 @@ package entity
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/expose-go/expose/internal/jsontape"
@@ -378,4 +381,230 @@ func isJSONMediaType(mt string) bool {
 	}
 	slash := strings.IndexByte(mt, '/')
 	return slash > 0 && strings.HasSuffix(mt, "+json") && len(mt)-slash-1 > len("+json")
+}
+
+// Bind reads the request r with the entity (MakeRequest: the wire form,
+// strictly unless Lax is given) and stores the values it made in dst by
+// their declared names (Object.Bind): dst is a pointer to a struct whose
+// fields are matched by their json tags to the declared names, a group's
+// fields beside their siblings, a reference's in a struct or a slice of
+// structs, a date in a time.Time, as Make reads a struct, so that Make of
+// dst writes the request's response form again; or a pointer to a map.
+// What reaches dst has been validated, converted and defaulted; writeonly
+// values are there, readonly ones are not. `expose gen` writes such a
+// struct from .entity files.
+//
+//	type newUser struct { // entity: name, born, address { city }, tags []$tag
+//		Name string    `json:"name"`
+//		Born time.Time `json:"born"`
+//		City string    `json:"city"` // the group's field, beside its siblings
+//		Tags []tag     `json:"tags"`
+//	}
+//
+//	func createUser(w http.ResponseWriter, r *http.Request) {
+//		var u newUser
+//		if err := users.Bind(r, &u); err != nil {
+//			entity.WriteError(w, err) // 400, 405, 413, 415 or 500, as problem details
+//			return
+//		}
+//		// u holds what the declaration allows, nothing else
+//	}
+//
+// The errors are MakeRequest's, as they are: a *ValidationError (400) for
+// the fields that fail, an *InputError for the request itself, each in the
+// request's language. A handler's own checks join the library's errors in
+// one problem through Entity.Fail or Entity.Checked. A dst that is not a
+// non-nil pointer to a struct, a map or an interface is a programming
+// error, returned before the request is read. A dst whose fields cannot
+// hold the values the entity makes (an int field for a string key) is one
+// too, found when such a value is decoded, after the request is read (a
+// null decodes into any field). Both are plain errors, which Write answers
+// with 500, and neither quotes a value; entitytest.CheckStruct(t, e, T{},
+// entitytest.Input) tells in a test whether a struct holds what a request
+// gives.
+func (e *Entity) Bind(r *http.Request, dst any, opts ...Option) error {
+	if e == nil {
+		return errNilEntity
+	}
+	if err := checkDst(e, dst); err != nil {
+		return err
+	}
+	o, err := e.MakeRequest(r, opts...)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(o.declaredText(), dst); err != nil {
+		return inLang(decodeError(e, dst, err), e.reg.requestLang(r, opts)) // its 500 in the request's language
+	}
+	return nil
+}
+
+// checkDst reports a dst that Bind cannot store into.
+func checkDst(e *Entity, dst any) error {
+	rv := reflect.ValueOf(dst)
+	switch {
+	case dst == nil:
+		return errors.New(bindPrefix(e) + "dst is nil, want a pointer to a struct or a map")
+	case rv.Kind() != reflect.Pointer:
+		return errors.New(bindPrefix(e) + "dst is a " + rv.Type().String() + ", not a pointer: pass &dst")
+	case rv.IsNil():
+		return errors.New(bindPrefix(e) + "dst is a nil " + rv.Type().String())
+	}
+	switch k := rv.Type().Elem().Kind(); {
+	case k == reflect.Struct, k == reflect.Map, k == reflect.Interface:
+	case k == reflect.Pointer && rv.Type().Elem().Elem().Kind() == reflect.Struct:
+	default:
+		return errors.New(bindPrefix(e) + "dst is a " + rv.Type().String() + ": want a pointer to a struct or a map")
+	}
+	return nil
+}
+
+func bindPrefix(e *Entity) string {
+	return "entity " + strconv.Quote(e.name) + ": Bind: "
+}
+
+// decodeError describes why the values made could not be stored in dst,
+// without the values: encoding/json quotes numbers in its messages, and an
+// UnmarshalJSON method (time.Time's) its whole input, which may be a
+// secret. The original error stays reachable through errors.As.
+func decodeError(e *Entity, dst any, err error) error {
+	var b strings.Builder
+	b.WriteString(bindPrefix(e))
+	b.WriteString("the values do not decode into ")
+	b.WriteString(reflect.TypeOf(dst).String())
+	var ute *json.UnmarshalTypeError
+	if errors.As(err, &ute) {
+		b.WriteString(": ")
+		if ute.Field != "" {
+			b.WriteString("field ")
+			b.WriteString(ute.Field)
+			b.WriteString(" of ")
+		}
+		b.WriteString("Go type ")
+		if ute.Type != nil {
+			b.WriteString(ute.Type.String())
+		}
+		kind, _, _ := strings.Cut(ute.Value, " ") // "number 12.5": the kind only
+		b.WriteString(" cannot hold a JSON ")
+		b.WriteString(kind)
+	} else {
+		b.WriteString(": a value fails the UnmarshalJSON of its Go field")
+	}
+	return &bindError{msg: b.String(), err: err}
+}
+
+// Write makes v and writes it as an HTTP response: status 200 and
+// Content-Type application/json; charset=utf-8 on success. On failure it
+// writes the error as WriteError does, with the registry's problem type
+// base and log hook, in the call's language (Lang, or the Accept-Language
+// of a request v): RFC 9457 problem details (Content-Type
+// application/problem+json). Fields of the server's data that fail (v is
+// a map, a struct, raw JSON, an Object: what the server writes) are the
+// server's fault: 500, with a body that says nothing of them but its
+// "instance", the id the registry's log hook gets with the error. Fields
+// of a request v (an *http.Request, read by MakeRequest) are the client's:
+// 400 with every field error,
+//
+//	{"type":"/problems/validation","title":"Validation failed","status":400,
+//	 "detail":"1 field failed validation","errors":[{"pointer":"/name",
+//	 "path":"name","outputPath":"name","code":"required","message":"is required"}]}
+//
+// and so is a bad selection or version (400); an error that carries its
+// own status (a StatusCode() int method returning 4xx) is written with
+// that status and its message, and any other error as 500. Write returns
+// the error, every field of it, for the handler to log. Nothing of a failed
+// make is ever written.
+//
+// Each response gets header values of its own: a handler or middleware may
+// modify them in place.
+func (e *Entity) Write(w http.ResponseWriter, v any, opts ...Option) error {
+	return e.WriteStatus(w, http.StatusOK, v, opts...)
+}
+
+// WriteStatus is Write with another success status, such as 201 Created.
+//
+// A status that has no body (1xx, 204 No Content, 205 Reset Content, 304
+// Not Modified) is
+// written alone: v is not made, no body, Content-Type or Content-Length is
+// written, and WriteStatus returns nil. A status outside 100–599 is an
+// error, and nothing is written.
+func (e *Entity) WriteStatus(w http.ResponseWriter, status int, v any, opts ...Option) error {
+	switch {
+	case w == nil:
+		return errNilWriter
+	case status < 100 || status > 599:
+		return &statusError{status}
+	case !bodyAllowed(status):
+		w.WriteHeader(status)
+		return nil
+	}
+	bp := bufPool.Get().(*[]byte)
+	defer func() {
+		if cap(*bp) <= maxPooled {
+			*bp = (*bp)[:0]
+			bufPool.Put(bp)
+		}
+	}()
+	b, err := e.AppendJSON((*bp)[:0], v, opts...)
+	*bp = b
+	if err != nil {
+		var reg *Registry // a nil *Entity's error is written as the default's
+		if e != nil {
+			reg = e.reg
+		}
+		reg.writeProblem(w, err, reg.callLang(v, opts))
+		return err
+	}
+	hv := newJSONHeader(len(b))
+	h := w.Header()
+	h["Content-Type"] = hv.contentType()
+	h["Content-Length"] = hv.contentLength()
+	w.WriteHeader(status)
+	_, err = w.Write(b)
+	return err
+}
+
+// bodyAllowed reports whether a response of status may have a body: not
+// 1xx, 204 or 304, which net/http refuses a body, nor 205, which RFC 9110
+// (15.3.6) forbids one.
+func bodyAllowed(status int) bool {
+	return status >= 200 && status != http.StatusNoContent && status != http.StatusResetContent && status != http.StatusNotModified
+}
+
+const jsonContentType = "application/json; charset=utf-8"
+
+// jsonHeader holds the header values of one JSON response in one
+// allocation: the value slices handed to the response's Header, and the
+// digits of its Content-Length. Every response gets its own, since a
+// handler or a middleware may modify a header value in place.
+type jsonHeader struct {
+	vals   [2]string
+	digits [20]byte
+}
+
+// newJSONHeader returns the header values of a response of n bytes of
+// JSON.
+func newJSONHeader(n int) *jsonHeader {
+	hv := new(jsonHeader)
+	hv.vals[0] = jsonContentType
+	// The digits are written once, here, before the string that views them
+	// is made, and never again: the string is immutable as it must be.
+	d := strconv.AppendInt(hv.digits[:0], int64(n), 10)
+	hv.vals[1] = bytesString(d)
+	return hv
+}
+
+// contentType returns the Content-Type value slice, of capacity 1, so that
+// an append to it cannot reach the Content-Length.
+func (hv *jsonHeader) contentType() []string { return hv.vals[0:1:1] }
+
+// contentLength returns the Content-Length value slice.
+func (hv *jsonHeader) contentLength() []string { return hv.vals[1:2:2] }
+
+// callLang returns the language of a Write of v with opts: Lang's, else
+// the Accept-Language of a request v. The error of a call has it already,
+// but for the errors that are no one's (a nil entity, the output limit).
+func (r *Registry) callLang(v any, opts []Option) msgLang {
+	req, _ := v.(*http.Request)
+	return r.requestLang(req, opts)
 }
