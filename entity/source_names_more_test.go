@@ -76,7 +76,11 @@ func TestSourceDirectivesAcceptWhatARequestHas(t *testing.T) {
 		{"a path wildcard of underscores and digits", []string{"x", "string", "path 'a_1'"},
 			func() *http.Request { r := httptest.NewRequest("GET", "/", nil); r.SetPathValue("a_1", "v"); return r }, `{"x":"v"}`},
 		{"a path wildcard of Unicode letters", []string{"x", "string", "path 'ユーザー'"},
-			func() *http.Request { r := httptest.NewRequest("GET", "/", nil); r.SetPathValue("ユーザー", "v"); return r }, `{"x":"v"}`},
+			func() *http.Request {
+				r := httptest.NewRequest("GET", "/", nil)
+				r.SetPathValue("ユーザー", "v")
+				return r
+			}, `{"x":"v"}`},
 		{"a header of every tchar", []string{"x", "string", "header 'A!#$%&*+.^_`|~-9'"},
 			func() *http.Request {
 				r := httptest.NewRequest("GET", "/", nil)

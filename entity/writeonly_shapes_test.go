@@ -145,7 +145,7 @@ func TestRequestObjectWritesNoWriteOnlyInAnyShape(t *testing.T) {
 		{name: "[]$ref with writeonly members", ents: []ent{
 			{"cred", []string{"pw", "string", "writeonly", "login", "string", ""}},
 			{"e", []string{"cs", "[]$cred", "", "n", "string", ""}}},
-			body: `{"cs":[{"login":"l1","pw":"hunter2"},{"pw":"hunter2"},{"login":"l3"}],"n":"vn"}`,
+			body:    `{"cs":[{"login":"l1","pw":"hunter2"},{"pw":"hunter2"},{"login":"l3"}],"n":"vn"}`,
 			visible: []string{`"login":"l1"`, `"login":"l3"`, `"n":"vn"`}},
 		{name: "[]$ref with null elements (lax)", ents: []ent{
 			{"cred", []string{"pw", "string", "writeonly", "login", "string", ""}},
@@ -160,12 +160,12 @@ func TestRequestObjectWritesNoWriteOnlyInAnyShape(t *testing.T) {
 		{name: "merged $ref with writeonly members", ents: []ent{
 			{"cred", []string{"pw", "string", "writeonly", "login", "string", ""}},
 			{"e", []string{"a", "string", "", "c", "$cred", "merge", "n", "string", ""}}},
-			body: `{"a":"va","login":"vl","pw":"hunter2","n":"vn"}`,
+			body:    `{"a":"va","login":"vl","pw":"hunter2","n":"vn"}`,
 			visible: []string{`"a":"va"`, `"login":"vl"`, `"n":"vn"`}},
 		{name: "merged $ref first member", ents: []ent{
 			{"cred", []string{"pw", "string", "writeonly", "login", "string", ""}},
 			{"e", []string{"c", "$cred", "merge", "n", "string", ""}}},
-			body: `{"login":"vl","pw":"hunter2","n":"vn"}`,
+			body:    `{"login":"vl","pw":"hunter2","n":"vn"}`,
 			visible: []string{`"login":"vl"`, `"n":"vn"`}},
 		{name: "merged $ref of only writeonly members, first", ents: []ent{
 			{"cred", []string{"pw", "string", "writeonly"}},
@@ -183,7 +183,7 @@ func TestRequestObjectWritesNoWriteOnlyInAnyShape(t *testing.T) {
 			{"inner", []string{"pw", "string", "writeonly", "i", "string", ""}},
 			{"mid", []string{"in", "$inner", "merge", "m", "string", "", "pin", "string", "writeonly"}},
 			{"e", []string{"n", "string", "", "md", "$mid", "merge", "z", "string", ""}}},
-			body: `{"n":"vn","pw":"hunter2","i":"vi","m":"vm","pin":"hunter2","z":"vz"}`,
+			body:    `{"n":"vn","pw":"hunter2","i":"vi","m":"vm","pin":"hunter2","z":"vz"}`,
 			visible: []string{`"n":"vn"`, `"i":"vi"`, `"m":"vm"`, `"z":"vz"`}},
 		{name: "merge in a group in a $ref list", ents: []ent{
 			{"inner", []string{"pw", "string", "writeonly", "i", "string", ""}},
