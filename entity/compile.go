@@ -238,6 +238,9 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 		cased = n.out != f.Name
 	}
 	n.kind = f.Kind
+	if n.src != srcBody && c.depth == 0 {
+		c.sourceName(f, n)
+	}
 	switch f.Kind {
 	case dsl.FieldGroup:
 		for _, r := range f.Rules {
@@ -335,8 +338,8 @@ func (c *compiler) source(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directive)
 		}
 		n.param, name, pos = r.Args[0].Text, r.Args[0].Text, r.Args[0].Pos
 	}
-	if f.Type == rules.Object {
-		c.errorf(f, r.Pos, "%s: a parameter is text, which an object field never reads: declare the field's type", r.Name)
+	if len(r.Args) == 0 {
+		return // the name is the field's own: see sourceName
 	}
 	switch n.src {
 	case srcPath:
@@ -346,6 +349,33 @@ func (c *compiler) source(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directive)
 	case srcHeader, srcCookie:
 		if !isToken(name) {
 			c.errorf(f, pos, "%s: %q is no %s name, which is an HTTP token (letters, digits and !#$%%&'*+-.^_`|~)", r.Name, name, r.Name)
+		}
+	}
+}
+
+// sourceName checks a parameter field whose source directive gives no
+// name (or a field named X-…): the request reads it under its key (a
+// header under its declared name), which must then be a name the request
+// can have; and a parameter is text, which no object field reads.
+func (c *compiler) sourceName(f *dsl.Field, n *node) {
+	if f.Kind == dsl.FieldValue && f.Type == rules.Object {
+		c.errorf(f, f.Pos, "%q is read from the request's %s, which holds text, never an object: declare the field's type", f.Name, srcNames[n.src])
+	}
+	if n.param != "" {
+		return // checked with its directive
+	}
+	switch n.src {
+	case srcPath:
+		if !isIdentifier(n.out) {
+			c.errorf(f, f.Pos, "path: the field's key %q is no wildcard name of a route pattern, which is a Go identifier: give the wildcard's name (path 'name')", n.out)
+		}
+	case srcHeader:
+		if !isToken(f.Name) {
+			c.errorf(f, f.Pos, "%q is no header name, which is an HTTP token (letters, digits and !#$%%&'*+-.^_`|~)", f.Name)
+		}
+	case srcCookie:
+		if !isToken(n.out) {
+			c.errorf(f, f.Pos, "cookie: the field's key %q is no cookie name, which is an HTTP token: give the cookie's name (cookie 'name')", n.out)
 		}
 	}
 }

@@ -80,12 +80,12 @@ func hostileValue(r *rand.Rand, depth int) any {
 	}
 }
 
-// TestHostileBodiesNeitherPanicNorLeak: random bodies (valid JSON of every
+// TestBodiesNeitherPanicNorLeak: random bodies (valid JSON of every
 // shape, truncated and deeply nested ones) given to MakeRequest, Patch,
 // Make and MakeJSON under flags, versions, selections and DenyUnknown
 // neither panic nor hang, and whatever a response writes is valid JSON
 // holding no writeonly value.
-func TestHostileBodiesNeitherPanicNorLeak(t *testing.T) {
+func TestBodiesNeitherPanicNorLeak(t *testing.T) {
 	e := hostileEntity(t)
 	wrap := expose(t, e.Registry(), "wrap", "o", "none", "", "h", "$hostile", "")
 	optSets := [][]entity.Option{
