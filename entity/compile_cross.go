@@ -57,7 +57,7 @@ type crossRule struct {
 	target *node
 	others []*node // by name: a name declared in several version ranges has a node for each
 	name   []int   // the name of each of others, an index of the rule's names
-	values [][]byte
+	values [][][]byte // required_if's values, for each of others, as it writes them
 	params []ruleParam // its failures' params: other/others, values
 	msg    string      // the kind of its message: "secret" for a required_if on a secret field, which names none of its values
 }
@@ -118,46 +118,59 @@ func (c *compiler) resolveCross(p *objectPlan) {
 					ok = false
 					break
 				}
-				if p.nodes[j].kind == nodeGroup && cd.kind != crossRequiredIf {
-					c.errorf(n.decl, cd.rule.Args[i].Pos, "%s: %q is a group, always written, so always present: a cross-field rule names value fields and references", cd.rule.Name, name)
-					ok = false
-					break
-				}
 				for _, o := range p.nodes[j:] { // every version range's field of the name
-					if o.decl.Name == name {
-						cr.others = append(cr.others, o)
-						cr.name = append(cr.name, i)
+					if o.decl.Name != name {
+						continue
 					}
+					if o.kind == nodeGroup && cd.kind != crossRequiredIf {
+						c.errorf(n.decl, cd.rule.Args[i].Pos, "%s: %q is a group, always written, so always present: a cross-field rule names value fields and references", cd.rule.Name, name)
+						ok = false
+						break
+					}
+					cr.others = append(cr.others, o)
+					cr.name = append(cr.name, i)
+				}
+				if !ok {
+					break
 				}
 			}
 			if !ok {
 				continue
 			}
 			if cd.kind == crossRequiredIf {
+				// The values as each version range's field writes them (its
+				// type, transforms and format), compared with what it wrote.
 				other := cr.others[0]
-				if other.kind != nodeValue {
-					c.errorf(n.decl, cd.rule.Args[0].Pos, "required_if compares the values of a value field, and %q is a %s", other.decl.Name, kindWord(other))
-					continue
-				}
-				if slices.ContainsFunc(cr.others, func(o *node) bool { return o.kind != nodeValue || o.typ != other.typ || o.format != nil }) {
-					c.errorf(n.decl, cd.rule.Args[0].Pos, "required_if compares the values of %q, declared in more than one version range: each must be a value field of the same type, without format", other.decl.Name)
-					continue
-				}
 				var shown []any
 				for _, a := range cd.vals {
-					js, fine := c.constantOf(other, a)
-					if !fine {
-						break
-					}
-					cr.values = append(cr.values, js)
 					shown = append(shown, typedArg(a.Text, a.Quoted))
 				}
-				if len(cr.values) < len(cd.vals) {
+				for _, o := range cr.others {
+					if o.kind != nodeValue {
+						c.errorf(n.decl, cd.rule.Args[0].Pos, "required_if compares the values of a value field, and %q is a %s", o.decl.Name, kindWord(o))
+						ok = false
+						break
+					}
+					var vals [][]byte
+					for _, a := range cd.vals {
+						js, fine := c.constantOf(o, a)
+						if !fine {
+							ok = false
+							break
+						}
+						vals = append(vals, js)
+					}
+					cr.values = append(cr.values, vals)
+					if o.secret { // its values would say what the secret field holds
+						cr.msg = "secret"
+					}
+				}
+				if !ok {
 					continue
 				}
 				cr.params = []ruleParam{{"other", other.out}, {"values", shown}}
-				if other.secret { // its values would say what the secret field holds
-					cr.params, cr.msg = cr.params[:1], "secret"
+				if cr.msg == "secret" {
+					cr.params = cr.params[:1]
 				}
 			} else {
 				var keys []any
@@ -230,7 +243,7 @@ func crossView(base []*crossRule, copies map[*node]*node) []*crossRule {
 	}
 rules:
 	for _, br := range base {
-		cr := &crossRule{kind: br.kind, values: br.values, params: br.params, msg: br.msg, target: copies[br.target]}
+		cr := &crossRule{kind: br.kind, params: br.params, msg: br.msg, target: copies[br.target]}
 		if cr.target == nil {
 			continue
 		}
@@ -238,6 +251,9 @@ rules:
 			if copies[o] != nil {
 				cr.others = append(cr.others, copies[o])
 				cr.name = append(cr.name, br.name[k])
+				if br.values != nil {
+					cr.values = append(cr.values, br.values[k])
+				}
 			}
 		}
 		for k := range br.others { // a name none of whose fields the view has

@@ -89,6 +89,12 @@ type CrossRule struct {
 	Rule   string // "required_if", "required_with", "required_without" or "excluded_with"
 	Fields []string
 	Values [][]byte
+
+	// A required_if naming a field declared in several version ranges:
+	// the values as each range's field writes them (ranges), for the view
+	// of a call to pick its own (filterFields).
+	ranges [][][]byte
+	others []*node
 }
 
 // fieldsOf describes the fields of p. decls is the copy of their
@@ -118,7 +124,13 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 		f.Doc = n.doc
 		for _, cr := range p.cross {
 			if cr.target == n {
-				c := CrossRule{Rule: crossCodes[cr.kind], Values: cr.values}
+				c := CrossRule{Rule: crossCodes[cr.kind]}
+				if len(cr.values) > 0 {
+					c.Values = cr.values[0]
+					if len(cr.values) > 1 {
+						c.ranges, c.others = cr.values, cr.others
+					}
+				}
 				for _, o := range cr.others {
 					k := o.out
 					if p.dir != dirResponse {
@@ -415,6 +427,14 @@ func filterFields(fs []*Field, r *run, request bool) []*Field {
 		}
 		if f.Fields != nil {
 			f.Fields = filterFields(f.Fields, r, request)
+		}
+		for i, c := range f.Cross {
+			for k, o := range c.others { // the call's version range's values
+				if o.cond == nil || r.shown(o.cond) {
+					f.Cross[i].Values = c.ranges[k]
+					break
+				}
+			}
 		}
 		out = append(out, f)
 	}

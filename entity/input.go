@@ -106,11 +106,10 @@ func (s *source) get(n *node) raw {
 		key := n.in
 		if s.wire {
 			key = n.out
-			if n.kind == nodeValue && (n.format != nil || n.each != nil && n.each.format != nil) {
-				if text, ok := s.obj.member(key); ok {
-					return unformatted(n, text)
-				}
-				return raw{}
+			// A formatted value is read in the format of the node that
+			// wrote it (of the version range the Object was made in).
+			if text, w, ok := s.obj.member(key); ok && w != nil && w.kind == nodeValue && (w.format != nil || w.each != nil && w.each.format != nil) {
+				return unformatted(w, text)
 			}
 		}
 		if v, ok := s.obj.Get(key); ok {
@@ -128,7 +127,7 @@ func (s *source) get(n *node) raw {
 }
 
 // unformatted reads text, what the formatted field n (or a typed list of
-// formatted elements) of an Object in the wire form holds, as the value it
+// formatted elements) of an Object in the wire form wrote, as the value it
 // formatted: what Make reads, so that Make of the Object writes the same.
 func unformatted(n *node, text []byte) raw {
 	one := func(f *format, v []byte) any {

@@ -132,13 +132,14 @@ func (o *Object) Get(key string) (any, bool) {
 	return nil, false
 }
 
-// member returns the text of the value stored under key, as written.
-func (o *Object) member(key string) ([]byte, bool) {
+// member returns the text of the value stored under key, as written, and
+// the node that wrote it (nil for a key no node wrote).
+func (o *Object) member(key string) ([]byte, *node, bool) {
 	if o != nil && o.plan != nil && len(o.data) >= 2 {
 		for i, n := range o.plan.nodes {
 			if n.out == key {
 				if sp := o.index()[i]; sp.start >= 0 {
-					return o.data[sp.start:sp.end], true
+					return o.data[sp.start:sp.end], n, true
 				}
 				break
 			}
@@ -146,10 +147,10 @@ func (o *Object) member(key string) ([]byte, bool) {
 	}
 	for it := o.members(); it.next(); {
 		if it.name() == key {
-			return it.val, true
+			return it.val, it.n, true
 		}
 	}
-	return nil, false
+	return nil, nil, false
 }
 
 // index returns where each plan node's value lies, making it on first use.

@@ -29,8 +29,8 @@ func (st *crossState) seen(p *objectPlan, n *node, v []byte) {
 		return
 	}
 	for j, cr := range p.cross {
-		if cr.kind == crossRequiredIf && slices.Contains(cr.others, n) {
-			for _, want := range cr.values {
+		if k := slices.Index(cr.others, n); cr.kind == crossRequiredIf && k >= 0 {
+			for _, want := range cr.values[k] {
 				if bytes.Equal(v, want) {
 					st.match[j] = true
 					break
@@ -76,7 +76,11 @@ func (r *run) judgeCross(p *objectPlan, st *crossState) {
 		}
 		if fails {
 			code := crossCodes[cr.kind]
-			r.record(cr.target, failure{rule: code, code: code, kind: cr.msg, params: (&ruleInfo{params: cr.params}).paramMap(), err: errCross[cr.kind]})
+			params, msg := cr.params, cr.msg
+			if r.secret > 0 && cr.kind == crossRequiredIf { // under a secret $ref every field is secret: no values said
+				params, msg = params[:1], "secret"
+			}
+			r.record(cr.target, failure{rule: code, code: code, kind: msg, params: (&ruleInfo{params: params}).paramMap(), err: errCross[cr.kind]})
 		}
 	}
 }
