@@ -55,9 +55,9 @@ type crossDecl struct {
 type crossRule struct {
 	kind   crossKind
 	target *node
-	others []*node // by name: a name declared in several version ranges has a node for each
-	name   []int   // the name of each of others, an index of the rule's names
-	values [][][]byte // required_if's values, for each of others, as it writes them
+	others []*node     // by name: a name declared in several version ranges has a node for each
+	name   []int       // the name of each of others, an index of the rule's names
+	values [][][]byte  // required_if's values, for each of others, as it writes them
 	params []ruleParam // its failures' params: other/others, values
 	msg    string      // the kind of its message: "secret" for a required_if on a secret field, which names none of its values
 }
