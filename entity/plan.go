@@ -102,6 +102,10 @@ type node struct {
 	in   string // input key (the declared field name)
 	out  string // output key (after rename)
 	key  []byte // `"out":` pre-escaped, with a leading comma unless first
+	// keyPad is key padded to 16 bytes when it is no longer (keyShort),
+	// for appendKey's single store.
+	keyPad   [16]byte
+	keyShort bool
 
 	// Value fields.
 	typ       rules.Kind

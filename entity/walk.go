@@ -277,7 +277,7 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 	}
 	dst = append(dst, '{')
 	for _, n := range p.nodes {
-		dst = append(dst, n.key...)
+		dst = appendKey(dst, n)
 		if n.fast != fastNone { // the busiest case, without a call
 			var ok bool
 			if dst, ok = r.appendFast(dst, n, src); ok {
@@ -295,6 +295,18 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 		r.unknownKeys(p, src) // after the fields: they come in declaration order
 	}
 	return append(dst, '}')
+}
+
+// appendKey appends n's key. A short key, in a dst with room for 16
+// bytes, is one 16-byte store of its padded copy (the bytes past the key
+// are beyond len(dst), overwritten by what follows): no call to memmove,
+// which a key costs more than its bytes.
+func appendKey(dst []byte, n *node) []byte {
+	if l := len(dst); n.keyShort && cap(dst)-l >= len(n.keyPad) {
+		*(*[16]byte)(dst[l : l+16]) = n.keyPad
+		return dst[:l+len(n.key)]
+	}
+	return append(dst, n.key...)
 }
 
 // appendSlow writes the value of one node but through its fast path: a
