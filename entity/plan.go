@@ -128,6 +128,8 @@ type node struct {
 	// a reference makes the entity from an empty input instead (refDefault).
 	hasDefault bool
 	defJSON    []byte
+	defPad     [16]byte // defJSON padded, when it is no longer (defShort): see appendPadded
+	defShort   bool
 	refDefault bool
 	defNull    bool // the default is null (a bare default on none): req still rejects
 

@@ -227,6 +227,9 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 		}
 		return dst, false
 	}
+	if len(n.xforms) == 0 && len(n.strChecks) == 0 && len(s) <= growMargin { // nothing to judge: written at once
+		return jsonwire.AppendString(dst, s), true
+	}
 	return r.fastString(dst, n, s), true
 }
 
@@ -276,7 +279,7 @@ func (r *run) fastString(dst []byte, n *node, s string) []byte {
 func (r *run) appendAbsent(dst []byte, n *node) []byte {
 	switch {
 	case n.hasDefault && !n.defNull:
-		return append(dst, n.defJSON...)
+		return appendPadded(dst, n.defJSON, &n.defPad, n.defShort)
 	case n.req:
 		r.fail(n, "req", errRequired)
 	}
