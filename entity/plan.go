@@ -119,6 +119,7 @@ type node struct {
 	ruleNames []string // every check's rule, implied ones included (for Fields)
 	fast      fastKind // a fast path for map[string]any input, or fastNone
 	strChecks []strCheck
+	intChecks []intCheck // outChecks, when all are IntCheckers (fastIntChecked)
 	req       bool
 	secret    bool
 	msg       *message    // the field's own message (msg 'text'), or nil
@@ -243,6 +244,14 @@ func (k fastKind) isInt() bool { return k >= fastInt }
 type strCheck struct {
 	rule    string
 	c       rules.StringChecker
+	noPanic bool // see rules.Def.NoPanic
+	info    *ruleInfo
+}
+
+// intCheck is a check that judges a bare integer (rules.IntChecker).
+type intCheck struct {
+	rule    string
+	c       rules.IntChecker
 	noPanic bool // see rules.Def.NoPanic
 	info    *ruleInfo
 }

@@ -252,7 +252,15 @@ func (r *run) intChecks(n *node, i int64) {
 //
 //go:noinline
 func (r *run) judgeInt(n *node, i int64) {
-	r.judge(n, n.outChecks, rules.Value{Kind: rules.Int, Int: i})
+	if n.intChecks == nil {
+		r.judge(n, n.outChecks, rules.Value{Kind: rules.Int, Int: i})
+		return
+	}
+	for _, ck := range n.intChecks { // the same checks, without a Value to copy
+		if err := runIntCheck(ck, i); err != nil {
+			r.failCheck(n, ck.rule, ck.info, rules.Int, err)
+		}
+	}
 }
 
 // fastString is the value path of a string that needs no conversion, for
