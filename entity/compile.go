@@ -526,6 +526,14 @@ func setFast(n *node) {
 			n.fast = fastInt
 		default:
 			n.fast = fastIntChecked
+			for _, ck := range n.outChecks {
+				ic, ok := ck.c.(rules.IntChecker)
+				if !ok {
+					n.intChecks = nil
+					return
+				}
+				n.intChecks = append(n.intChecks, intCheck{rule: ck.rule, c: ic, noPanic: ck.noPanic, info: ck.info})
+			}
 		}
 	}
 }

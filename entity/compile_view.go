@@ -107,6 +107,10 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		}
 		n.key = jsonwire.AppendString(n.key, n.out)
 		n.key = append(n.key, ':')
+		n.keyShort = len(n.key) <= len(n.keyPad)
+		copy(n.keyPad[:], n.key)
+		n.defShort = len(n.defJSON) <= len(n.defPad)
+		copy(n.defPad[:], n.defJSON)
 		c := chain
 		if n.cond != nil {
 			c = append(slices.Clip(chain), n.cond)

@@ -102,6 +102,10 @@ type node struct {
 	in   string // input key (the declared field name)
 	out  string // output key (after rename)
 	key  []byte // `"out":` pre-escaped, with a leading comma unless first
+	// keyPad is key padded to 16 bytes when it is no longer (keyShort),
+	// for appendKey's single store.
+	keyPad   [16]byte
+	keyShort bool
 
 	// Value fields.
 	typ       rules.Kind
@@ -115,6 +119,7 @@ type node struct {
 	ruleNames []string // every check's rule, implied ones included (for Fields)
 	fast      fastKind // a fast path for map[string]any input, or fastNone
 	strChecks []strCheck
+	intChecks []intCheck // outChecks, when all are IntCheckers (fastIntChecked)
 	req       bool
 	secret    bool
 	msg       *message    // the field's own message (msg 'text'), or nil
@@ -124,6 +129,8 @@ type node struct {
 	// a reference makes the entity from an empty input instead (refDefault).
 	hasDefault bool
 	defJSON    []byte
+	defPad     [16]byte // defJSON padded, when it is no longer (defShort): see appendPadded
+	defShort   bool
 	refDefault bool
 	defNull    bool // the default is null (a bare default on none): req still rejects
 
@@ -237,6 +244,14 @@ func (k fastKind) isInt() bool { return k >= fastInt }
 type strCheck struct {
 	rule    string
 	c       rules.StringChecker
+	noPanic bool // see rules.Def.NoPanic
+	info    *ruleInfo
+}
+
+// intCheck is a check that judges a bare integer (rules.IntChecker).
+type intCheck struct {
+	rule    string
+	c       rules.IntChecker
 	noPanic bool // see rules.Def.NoPanic
 	info    *ruleInfo
 }

@@ -277,7 +277,7 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 	}
 	dst = append(dst, '{')
 	for _, n := range p.nodes {
-		dst = append(dst, n.key...)
+		dst = appendKey(dst, n)
 		if n.fast != fastNone { // the busiest case, without a call
 			var ok bool
 			if dst, ok = r.appendFast(dst, n, src); ok {
@@ -295,6 +295,28 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 		r.unknownKeys(p, src) // after the fields: they come in declaration order
 	}
 	return append(dst, '}')
+}
+
+// appendKey appends n's key (see appendPadded).
+func appendKey(dst []byte, n *node) []byte {
+	if l := len(dst); n.keyShort && cap(dst)-l >= len(n.keyPad) {
+		*(*[16]byte)(dst[l : l+16]) = n.keyPad
+		return dst[:l+len(n.key)]
+	}
+	return append(dst, n.key...)
+}
+
+// appendPadded appends b, whose copy padded to 16 bytes is pad when short
+// says b is no longer. In a dst with room for 16 bytes that is one
+// 16-byte store (the bytes past b are beyond len(dst), overwritten by
+// what follows): no call to memmove, which costs a short key or default
+// more than its bytes.
+func appendPadded(dst, b []byte, pad *[16]byte, short bool) []byte {
+	if l := len(dst); short && cap(dst)-l >= len(pad) {
+		*(*[16]byte)(dst[l : l+16]) = *pad
+		return dst[:l+len(b)]
+	}
+	return append(dst, b...)
 }
 
 // appendSlow writes the value of one node but through its fast path: a

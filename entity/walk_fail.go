@@ -306,6 +306,19 @@ func runStringCheck(ck strCheck, s string) error {
 	return runStringGuarded(ck, s)
 }
 
+// runIntCheck is runCheck for an integer checker.
+func runIntCheck(ck intCheck, i int64) (err error) {
+	if ck.noPanic {
+		return ck.c.CheckInt(i)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = newRulePanic(ck.rule, p)
+		}
+	}()
+	return ck.c.CheckInt(i)
+}
+
 // runStringGuarded calls a string checker that may panic.
 func runStringGuarded(ck strCheck, s string) (err error) {
 	defer func() {

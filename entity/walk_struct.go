@@ -27,7 +27,7 @@ func (r *run) appendStruct(dst []byte, p *objectPlan, src *source, depth int) []
 	dst = append(dst, '{')
 	fields := src.st.fields
 	for _, n := range p.nodes {
-		dst = append(dst, n.key...)
+		dst = appendKey(dst, n)
 		if n.fast != fastNone {
 			switch f := &fields[n.slot]; {
 			case f.hot == hotString && n.fast == fastString:

@@ -227,6 +227,9 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 		}
 		return dst, false
 	}
+	if len(n.xforms) == 0 && len(n.strChecks) == 0 && len(s) <= growMargin { // nothing to judge: written at once
+		return jsonwire.AppendString(dst, s), true
+	}
 	return r.fastString(dst, n, s), true
 }
 
@@ -249,7 +252,15 @@ func (r *run) intChecks(n *node, i int64) {
 //
 //go:noinline
 func (r *run) judgeInt(n *node, i int64) {
-	r.judge(n, n.outChecks, rules.Value{Kind: rules.Int, Int: i})
+	if n.intChecks == nil {
+		r.judge(n, n.outChecks, rules.Value{Kind: rules.Int, Int: i})
+		return
+	}
+	for _, ck := range n.intChecks { // the same checks, without a Value to copy
+		if err := runIntCheck(ck, i); err != nil {
+			r.failCheck(n, ck.rule, ck.info, rules.Int, err)
+		}
+	}
 }
 
 // fastString is the value path of a string that needs no conversion, for
@@ -276,7 +287,7 @@ func (r *run) fastString(dst []byte, n *node, s string) []byte {
 func (r *run) appendAbsent(dst []byte, n *node) []byte {
 	switch {
 	case n.hasDefault && !n.defNull:
-		return append(dst, n.defJSON...)
+		return appendPadded(dst, n.defJSON, &n.defPad, n.defShort)
 	case n.req:
 		r.fail(n, "req", errRequired)
 	}

@@ -57,6 +57,14 @@ func (c *minMax) Check(v Value) error {
 	return nil
 }
 
+// CheckInt implements IntChecker.
+func (c *minMax) CheckInt(i int64) error {
+	if !c.holds(i) {
+		return c.errNum
+	}
+	return nil
+}
+
 // CheckString implements StringChecker: a string's length in runes.
 func (c *minMax) CheckString(s string) error {
 	if !c.holds(int64(utf8.RuneCountInString(s))) {
