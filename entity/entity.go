@@ -133,7 +133,9 @@ func (e *Entity) MakeList(v any, opts ...Option) ([]*Object, error) {
 // Make, or a list of objects (a slice, an array or a JSON array; a nil
 // slice is an empty list), written as a JSON array (elements that are not
 // objects are skipped). On error dst is returned as it was given: nothing
-// partial is appended. It does not allocate when dst has room.
+// partial is appended. It does not allocate when dst has room. Like
+// append, it may write anywhere in dst's spare capacity (cap(dst) past
+// len(dst)), also past the bytes it returns: do not share that memory.
 func (e *Entity) AppendJSON(dst []byte, v any, opts ...Option) ([]byte, error) {
 	if e == nil {
 		return dst, errNilEntity
