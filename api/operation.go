@@ -24,8 +24,9 @@ type Operation struct {
 	Description string // CommonMark
 	Tags        []string
 	// Params is the entity the handler reads the request's parameters
-	// with, apart from its body: a PATCH's path when Request is read by
-	// entity.Entity.Patch, which reads no parameter. Nil for none.
+	// with, apart from its body (Request's own path, query, header and
+	// cookie fields are parameters too: MakeRequest, Bind and Patch read
+	// them). Nil for none.
 	Params *entity.Entity
 	// Request is the entity the handler reads the request with:
 	// MakeRequest or Bind, or Patch on PATCH (a JSON Merge Patch body).

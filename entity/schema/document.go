@@ -33,18 +33,19 @@ type Route struct {
 	Description string   // optional, CommonMark
 	Tags        []string // optional
 	// Params is the entity the handler reads the request's parameters with
-	// apart from its body, or nil: a PATCH's path, say, when Request is
-	// read by entity.Entity.Patch, which reads no parameter. Its path,
-	// query, header and cookie fields are parameters, and so are, on GET,
-	// HEAD and DELETE, its other value fields (query parameters).
+	// apart from its body, or nil (a Request entity's own path, query,
+	// header and cookie fields are parameters too). Its path, query,
+	// header and cookie fields are parameters, and so are, on GET, HEAD and
+	// DELETE, its other value fields (query parameters).
 	Params *entity.Entity
 	// Request is the entity the handler reads the request with
 	// (MakeRequest, Bind, or Patch on PATCH), or nil for none. Its path,
 	// query, header and cookie fields are parameters; its other fields are
 	// query parameters on GET, HEAD and DELETE, a JSON Merge Patch body on
-	// PATCH (application/merge-patch+json, its Patch schema: Patch reads no
-	// parameter), and a JSON request body otherwise (its Request schema,
-	// without the parameters).
+	// PATCH (application/merge-patch+json, its Patch schema, without the
+	// parameters, which entity.Entity.Patch reads from the request as
+	// MakeRequest does), and a JSON request body otherwise (its Request
+	// schema, without the parameters).
 	Request *entity.Entity
 	// Response is the entity the answer is made with (Write), or nil for
 	// an answer without a body.
@@ -235,7 +236,7 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 	var params []Parameter
 	seen := map[string]bool{}
 	for _, e := range []*entity.Entity{rt.Params, rt.Request} {
-		if e == nil || e == rt.Request && method == http.MethodPatch {
+		if e == nil {
 			continue
 		}
 		ps, err := c.Parameters(e, inQuery)

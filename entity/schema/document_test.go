@@ -173,12 +173,13 @@ func TestParametersBySource(t *testing.T) {
 
 // TestOpenAPIOperationRecords: what a route records reaches its operation:
 // operationId, summary, description, tags, security, the typed path
-// parameters of its Params entity, a PATCH's merge patch body, its own
-// error responses.
+// parameters of its Params entity (and of a patched entity's own path
+// field), a PATCH's merge patch body, its own error responses.
 func TestOpenAPIOperationRecords(t *testing.T) {
 	reg := entity.NewRegistry()
 	ref := expose(t, reg, "customer_ref", "id", "number", "path | min 1")
 	customer := expose(t, reg, "customer", "id", "number", "readonly", "name", "string", "req")
+	item := expose(t, reg, "item", "id", "number", "path | min 1", "name", "string", "req") // Patch reads its path field too
 	bearer := schema.SecurityScheme{Name: "bearer", Type: "http", Scheme: "bearer", BearerFormat: "JWT"}
 	doc, err := schema.OpenAPI(schema.Info{Title: "shop", Version: "1"}, []schema.Route{
 		{Method: "GET", Path: "/customers/{id}", OperationID: "getCustomer", Tags: []string{"customers"},
@@ -186,6 +187,7 @@ func TestOpenAPIOperationRecords(t *testing.T) {
 			Errors: []schema.ErrorResponse{{Status: 404, Description: "no customer has this id"}}},
 		{Method: "PATCH", Path: "/customers/{id}", OperationID: "patchCustomer", Params: ref, Request: customer, Response: customer,
 			Errors: []schema.ErrorResponse{{Status: 404}, {Status: 409}}, Security: []schema.Security{{Scheme: bearer}}},
+		{Method: "PATCH", Path: "/items/{id}", OperationID: "patchItem", Request: item, Response: item},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -211,6 +213,8 @@ func TestOpenAPIOperationRecords(t *testing.T) {
 		{"the patch component", []string{"components", "schemas", "customer.patch"}, `{"properties":{"name":{"type":"string"}},"type":"object"}`},
 		{"a patch's 415", append(patch, "responses", "415"), `{"$ref":"#/components/responses/Problem415"}`},
 		{"security", append(patch, "security"), `[{"bearer":[]}]`},
+		{"a patched entity's own path parameter", []string{"paths", "/items/{id}", "patch", "parameters"}, `[{"in":"path","name":"id","required":true,"schema":{"maximum":9223372036854775807,"minimum":1,"type":"integer"}}]`},
+		{"a patch body without the parameter", []string{"paths", "/items/{id}", "patch", "requestBody", "content", "application/merge-patch+json", "schema"}, `{"properties":{"name":{"type":"string"}},"type":"object"}`},
 		{"no security where none is given", append(get, "security"), `null`},
 		{"the security scheme", []string{"components", "securitySchemes"}, `{"bearer":{"bearerFormat":"JWT","scheme":"bearer","type":"http"}}`},
 	}
