@@ -26,8 +26,8 @@ const (
 // A declaration may start with one extra string naming the HTTP methods a
 // request for it must use, as msful's validate took the method first:
 // "POST", "GET|HEAD", "PUT, PATCH". It is recognised when the number of
-// strings is one more than a multiple of three and the first is upper-case
-// words only.
+// strings is one more than a multiple of three and the first is a list
+// of HTTP methods, as the package doc says.
 //
 // In an .entity file the methods stand between the name and the "{":
 // "users POST {".

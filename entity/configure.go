@@ -7,12 +7,13 @@ import (
 )
 
 // This file holds a Registry's settings: the options NewRegistry and
-// Configure take (KeyCase, Limits, ProblemTypeBase, ServerErrors) and the
+// Configure take (KeyCase, Limits, ProblemTypeBase, ServerErrors,
+// PathValues) and the
 // one place the engine reads its limits from (Registry.lim).
 
 // A RegistryOption is a setting of a Registry, given to NewRegistry or
-// Configure: KeyCase(style), a Limits value, ProblemTypeBase(base) or
-// ServerErrors(log).
+// Configure: KeyCase(style), a Limits value, ProblemTypeBase(base),
+// ServerErrors(log) or PathValues(f).
 type RegistryOption interface {
 	applyRegistry(*registryConfig)
 }

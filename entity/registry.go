@@ -54,9 +54,9 @@ type Registry struct {
 var errNilRegistry = errors.New("entity: nil *Registry: create one with NewRegistry")
 
 // NewRegistry returns an empty registry with the built-in rules and the
-// settings opts give (see RegistryOption): KeyCase(CamelCase),
-// Limits{Depth: 16}, ProblemTypeBase(base), ServerErrors(log). Those not
-// given are the defaults: keys as declared, the limits Limits documents,
+// settings opts give (see RegistryOption), such as
+// NewRegistry(KeyCase(CamelCase), Limits{Depth: 16}). Those not given are
+// the defaults: keys as declared, the limits Limits documents,
 // problem types under "/problems/", no server error log. A key case style
 // that is not one of the constants makes every Expose of the registry
 // fail.

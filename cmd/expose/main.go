@@ -4,13 +4,13 @@
 //	expose check [-unused] [-flags NAMES] FILE…
 //	                                         parse and check; errors as file:line:col
 //	expose fmt [-w] [-l] FILE…               print (or rewrite) in the canonical form
-//	expose make -f FILE [--with NAMES] [--select SPEC] [--version V] [--strict] [--pretty] ENTITY [input.json]
+//	expose make -f FILE [-flags NAMES] [--with NAMES] [--select SPEC] [--version V] [--strict] [--pretty] ENTITY [input.json]
 //	                                         shape a JSON payload (stdin without a file)
-//	expose sample -f FILE [--input] [--pretty] ENTITY
+//	expose sample -f FILE [-flags NAMES] [--input] [--pretty] ENTITY
 //	                                         an example payload of the entity
-//	expose schema -f FILE [--mode response|request] [--with NAMES] [--version V] [--openapi] [ENTITY]
+//	expose schema -f FILE [-flags NAMES] [--mode response|request|patch] [--with NAMES] [--version V] [--openapi] [ENTITY]
 //	                                         the JSON Schema or OpenAPI export, for an audience
-//	expose gen -f FILE [-package NAME] [-o FILE] [ENTITY…]
+//	expose gen -f FILE [-flags NAMES] [-package NAME] [-o FILE] [ENTITY…]
 //	                                         Go struct types of the entities, for Make and Bind
 //	expose help [COMMAND]
 //
@@ -51,7 +51,7 @@
 // written only when it changes, in the package of the Go files beside it.
 // A test checks the types with the test kit:
 //
-//	//go:generate expose gen -f schemas/*.entity -o entities_gen.go
+//	//go:generate go run github.com/expose-go/expose/cmd/expose gen -f schemas/*.entity -flags admin -o entities_gen.go
 //
 //	func TestEntityTypes(t *testing.T) {
 //		e := entity.MustLookup("customer")

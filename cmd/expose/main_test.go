@@ -96,6 +96,7 @@ var commandTests = []struct {
 	{"schema", []string{"schema", "-f", "users.entity", "user"}, ""},
 	{"schema_bad_mode", []string{"schema", "-f", "users.entity", "--mode", "both", "user"}, ""},
 	{"schema_request", []string{"schema", "-f", "users.entity", "--mode", "request", "users"}, ""},
+	{"schema_patch", []string{"schema", "-f", "users.entity", "--mode", "patch", "users"}, ""},
 	{"schema_public", []string{"schema", "-flags", "admin,beta", "-f", "flags.entity", "scores"}, ""},
 	{"schema_audience", []string{"schema", "-flags", "admin,beta", "--with", "admin,beta", "--mode", "request", "-f", "flags.entity", "scores"}, ""},
 	{"schema_every_entity", []string{"schema", "-f", "users.entity"}, ""},

@@ -16,7 +16,7 @@ import (
 
 var schemaCmd = &command{
 	name:  "schema",
-	usage: "-f FILE… [-flags NAMES] [--mode response|request] [--with NAMES] [--version V] [--openapi] [ENTITY]",
+	usage: "-f FILE… [-flags NAMES] [--mode response|request|patch] [--with NAMES] [--version V] [--openapi] [ENTITY]",
 	help: `Schema prints the JSON Schema (2020-12) of ENTITY (without ENTITY, an
 object of every entity's schema by name), or with --openapi the OpenAPI
 3.1 components of every entity of the files, as a call with --with's
@@ -28,8 +28,9 @@ stderr as a warning; the schema names it in a "$comment".
 
   -f FILE        an .entity file or glob (repeatable)
   -flags NAMES   the flags the files' if and unless name (comma separated)
-  --mode         response (what a response writes; the default) or request
-                 (the JSON body a request reads)
+  --mode         response (what a response writes; the default), request
+                 (the JSON body a request reads) or patch (the JSON Merge
+                 Patch body entity.Entity.Patch reads)
   --with NAMES   the flags of the audience (entity.With), comma separated
   --version V    the API version of the audience (entity.Version: "v2")
   --openapi      the OpenAPI components.schemas of every entity, both modes,
@@ -40,7 +41,7 @@ stderr as a warning; the schema names it in a "$comment".
 
 func runSchema(env *env, args []string) error {
 	fs, fl := newFlags("schema", true)
-	mode := fs.String("mode", "response", "response or request")
+	mode := fs.String("mode", "response", "response, request or patch")
 	with := fs.String("with", "", "the flags of the audience")
 	version := fs.String("version", "", "the API version of the audience")
 	openapi := fs.Bool("openapi", false, "the OpenAPI components of every entity")
@@ -53,8 +54,10 @@ func runSchema(env *env, args []string) error {
 	case "response":
 	case "request":
 		m = schema.Request
+	case "patch":
+		m = schema.Patch
 	default:
-		return fmt.Errorf("%w: --mode is response or request, not %q", errUsage, *mode)
+		return fmt.Errorf("%w: --mode is response, request or patch, not %q", errUsage, *mode)
 	}
 	if len(pos) > 1 || *openapi && len(pos) > 0 {
 		return fmt.Errorf("%w: want at most one ENTITY, and none with --openapi", errUsage)

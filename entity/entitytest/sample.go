@@ -23,7 +23,9 @@ const sampleRefDepth = 2
 // writes ([entity.Entity.Fields]): without Call, a call without flags or
 // version; no lazy field (a call writes one only when its selection names
 // it). Each value field holds its default when it has one (but a secret
-// or writeonly field's, which Sample never prints); otherwise Sample tries, in order,
+// or writeonly field's, which Sample never prints), else its example
+// (`example 'value'`, likewise never a secret or writeonly field's);
+// otherwise Sample tries, in order,
 // the candidate of each of the field's rules (the Sample hook of its
 // rules.Def) and then the sample of the field's type (rules.Kind.Sample),
 // and keeps the first that passes every check of the field. A group holds
@@ -50,7 +52,7 @@ const sampleRefDepth = 2
 // output it writes (see Input). Sample takes Call and Input and ignores
 // the other options.
 //
-//	entity.MustExpose("user",
+//	user := entity.MustExpose("user",
 //		"id", "number", "readonly",
 //		"name", "string", "req | rename 'userName'",
 //		"password", "string", "writeonly | secret | min 8",
@@ -390,6 +392,9 @@ func sampleValue(set *rules.Set, f *entity.Field, secret bool) []byte {
 	if f.HasDefault && f.Default != nil && !secret {
 		return f.Default
 	}
+	if f.Example != nil && !secret { // as the field writes it, judged at declaration
+		return f.Example
+	}
 	if f.Each != nil {
 		return sampleList(set, f, sampleValue(set, f.Each, secret))
 	}
@@ -473,6 +478,8 @@ func sampleInputValue(set *rules.Set, f *entity.Field, secret bool) []byte {
 	switch {
 	case f.Each != nil && f.Each.Format != "" && !useDefault:
 		return sampleList(set, f, sampleInputValue(set, f.Each, secret))
+	case f.Format == "" && f.Each == nil && f.Example != nil && !secret && !useDefault:
+		return f.Example // as the field writes it, which a request sends
 	case f.Format == "" || f.Kind != dsl.FieldValue:
 		return sampleValue(set, f, secret)
 	case useDefault:

@@ -516,3 +516,37 @@ func TestSampleInputLeavesParametersOut(t *testing.T) {
 		t.Errorf("Sample(Input) = %s, want %s", got, want)
 	}
 }
+
+// TestSampleWritesExamples: a field's example is its sample (after a
+// default), in both directions, but never a secret or writeonly field's.
+func TestSampleWritesExamples(t *testing.T) {
+	r := entity.NewRegistry()
+	e := r.MustExpose("book",
+		"isbn", "string", "req | regex '^97[89][0-9]{10}$' | example '9780134190440'",
+		"title", "string", "default 'Untitled' | example 'The Go Programming Language'",
+		"price", "float", "example 32.5",
+		"code", "string", "secret | example 'hunter2'",
+		"pw", "string", "writeonly | min 4 | example 'hunter2-pw'",
+	)
+	tests := []struct {
+		name string
+		opts []Option
+		want string
+	}{
+		{"response", nil, `{"isbn":"9780134190440","title":"Untitled","price":32.5,"code":"sample"}`},
+		{"request", []Option{Input}, `{"isbn":"9780134190440","title":"Untitled","price":32.5,"code":"sample","pw":"aaaa"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Sample(e, tt.opts...)
+			if string(got) != tt.want {
+				t.Errorf("Sample = %s, want %s", got, tt.want)
+			}
+			if strings.Contains(string(got), "hunter2") {
+				t.Errorf("Sample prints a secret example: %s", got)
+			}
+		})
+	}
+	tb := &fakeTB{}
+	checkReport(t, tb, Conform(tb, e, Sample(e)), nil)
+}
