@@ -3,6 +3,7 @@ package entity
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/expose-go/expose/dsl"
@@ -291,6 +292,43 @@ func (f *Field) ReadJSON(text []byte) (v rules.Value, why string, ok bool) {
 		}
 	}
 	return decodeValue(f.Type, text)
+}
+
+// Unformat reads text, the JSON of a value as the field's built-in format
+// writes it, back into the value of the field's declared type it
+// formatted, as a request reads it: a date for a date layout, unix or
+// unixms, a float for fixed (whose text has exactly its decimals). (A
+// format may round or truncate: the value need not pass the checks the
+// value before it passed.) ok is false with why saying what is wrong
+// when the text is not one the format writes ("garbage" for format date);
+// ok is false with an empty why when the field has no format, or a
+// registered one (RegisterFormat), whose text cannot be read back.
+func (f *Field) Unformat(text []byte) (v rules.Value, why string, ok bool) {
+	if f == nil || f.node == nil || f.node.format == nil || f.node.format.user != nil {
+		return v, "", false
+	}
+	fm := f.node.format
+	text = bytes.TrimSpace(text)
+	if _, why, ok := decodeValue(fm.writes, text); !ok {
+		if why == "" {
+			why = ": not what " + fm.text + " writes"
+		}
+		return v, why, false
+	}
+	if fm.layout == "" && fm.unit == 0 { // fixed
+		frac := 0
+		if i := bytes.IndexByte(text, '.'); i >= 0 {
+			frac = len(text) - i - 1
+		}
+		if frac != fm.decimals || bytes.ContainsAny(text, "eE") {
+			return v, fmt.Sprintf(": not written with %d decimals (%s)", fm.decimals, fm.text), false
+		}
+		return decodeValue(rules.Float, text)
+	}
+	if v, ok = fm.unformat(text); !ok {
+		return v, ": not a date as " + fm.text + " writes it", false
+	}
+	return v, "", true
 }
 
 // Write returns the JSON the field writes for v, a value of its declared

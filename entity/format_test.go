@@ -173,3 +173,48 @@ func ExampleRegistry_RegisterFormat() {
 	// Output:
 	// {"at":"Thu, 17 May 2018 14:49:34 GMT","day":"2018-05-17","ts":1526568574,"total":1.50,"cents":150} <nil>
 }
+
+// TestFieldUnformat: Field.Unformat reads back what a built-in format
+// writes, refuses what it never writes, and reads nothing for a field
+// without a format.
+func TestFieldUnformat(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "t",
+		"u", "date", "format unix",
+		"d", "date", "format date",
+		"p", "float", "format fixed 2",
+		"z", "float", "format fixed 0",
+		"plain", "date", "",
+	)
+	byName := map[string]*entity.Field{}
+	for _, f := range e.Fields() {
+		byName[f.Name] = f
+	}
+	day := time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name, field, text string
+		want              rules.Value
+		ok, why           bool // why: a reason is given
+	}{
+		{"unix", "u", "1705276800", rules.TimeValue(day), true, false},
+		{"unix of a string", "u", `"1705276800"`, rules.Value{}, false, true},
+		{"date", "d", `"2024-01-15"`, rules.TimeValue(day), true, false},
+		{"not a date", "d", `"garbage"`, rules.Value{}, false, true},
+		{"fixed 2", "p", "1.50", rules.FloatValue(1.5), true, false},
+		{"fixed 2 of more decimals", "p", "1.12345", rules.Value{}, false, true},
+		{"fixed 2 of an exponent", "p", "1.50e0", rules.Value{}, false, true},
+		{"fixed 0", "z", "2", rules.FloatValue(2), true, false},
+		{"fixed 0 of a fraction", "z", "2.5", rules.Value{}, false, true},
+		{"no format", "plain", `"2024-01-15T00:00:00Z"`, rules.Value{}, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, why, ok := byName[tt.field].Unformat([]byte(tt.text))
+			if ok != tt.ok || (why != "") != tt.why {
+				t.Fatalf("Unformat(%s) = %+v, %q, %v; want ok %v, a reason %v", tt.text, v, why, ok, tt.ok, tt.why)
+			}
+			if ok && (v.Kind != tt.want.Kind || !v.Time.Equal(tt.want.Time) || v.Float != tt.want.Float) {
+				t.Errorf("Unformat(%s) = %+v, want %+v", tt.text, v, tt.want)
+			}
+		})
+	}
+}

@@ -35,6 +35,10 @@ import (
 //     is not an object);
 //   - groups are checked field by field, and $refs with the entity they
 //     name, an object or each element of a list of objects;
+//   - a formatted value is what its format writes (Field.Unformat: a date
+//     its layout reads back, a float with fixed's decimals; a registered
+//     format's value, its JSON type only); its rules judged the value
+//     before the format rounded or truncated it, and are not judged again;
 //   - every rule that judges a value (min, max, range, regex, email, url,
 //     date, time, num, float, bool, timestamp and custom rules) holds.
 //
@@ -410,8 +414,17 @@ func (c *checker) value(p path, f *entity.Field, v gjson.Result, secret bool) {
 			}
 		}
 	}
-	if len(f.Rules) == 0 || f.Format != "" {
-		return // a format writes the value its checks judged, changed (rounded, a number for a date…)
+	if f.Format != "" {
+		// What the format writes (a date its layout can read back, a
+		// float with fixed's decimals); its rules judged the value before
+		// the format changed it (rounded, truncated), so not here.
+		if _, why, ok := f.Unformat([]byte(v.Raw)); !ok && why != "" {
+			c.add(p, "want "+want(f)+", got "+c.show(v, secret)+why)
+		}
+		return
+	}
+	if len(f.Rules) == 0 {
+		return
 	}
 	for _, re := range f.Check(rv) {
 		msg := re.Err.Error()

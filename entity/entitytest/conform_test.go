@@ -83,13 +83,15 @@ var conformTests = []struct {
 
 	{"typed lists", "typedlists", `{"tags":["ABC",null],"ns":[2,4,null],"ds":["2024-01-15T00:00:00Z"],"few":[1.5],"users":[]}`, nil, nil},
 
-	{"formats", "written", `{"at":1705321800,"ms":1705321800000,"day":"2024-01-15","web":"Mon, 15 Jan 2024 12:30:00 GMT","local":"x","price":1.50,"seen":[1705321800,null]}`, nil, nil},
+	{"formats", "written", `{"at":1705321800,"ms":1705321800000,"day":"2024-01-15","web":"Mon, 15 Jan 2024 12:30:00 GMT","local":"2024-01-15 12:30","price":1.50,"seen":[1705321800,null]}`, nil, nil},
 
 	// Invalid payloads.
-	{"formats' written types", "written", `{"at":"2024-01-15T12:30:00Z","ms":1.5,"day":1,"web":null,"local":null,"price":0.50,"seen":["2024-01-15"]}`, nil, []string{
+	{"formats' written types", "written", `{"at":"2024-01-15T12:30:00Z","ms":1.5,"day":1,"web":null,"local":"x","price":0.5,"seen":["2024-01-15"]}`, nil, []string{
 		`at: want date written as format unix, got "2024-01-15T12:30:00Z"`,
 		`ms: want date written as format unixms, got 1.5: not an integer`,
 		`day: want date written as format date, got 1`,
+		`local: want date written as format '2006-01-02 15:04', got "x": not a date as '2006-01-02 15:04' writes it`,
+		`price: want float matching min 1 written as format fixed 2, got 0.5: not written with 2 decimals (fixed 2)`,
 		`seen[0]: want date written as format unix, got "2024-01-15"`,
 	}},
 	{"a transform's output", "typedlists", `{"tags":["abc"],"ns":null,"ds":null,"few":null,"users":null}`, nil, []string{
