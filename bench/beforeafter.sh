@@ -25,7 +25,10 @@ build() { # rev dir
 }
 build "$old" old
 build "$new" new
-B='^Benchmark(Users|Raw|Object|Write)$/impl=(AppendJSON|MakeJSON|Make|Make\+MarshalJSON|raw|append|Get|Map|json\.Unmarshal|Write)/'
+# The benchmarks compared (B to choose others): the seed's AppendJSON,
+# MakeJSON and Make, raw JSON input, Object reads, Write, per-call shaping
+# and typed lists.
+B=${B:-'^Benchmark(Users|Raw|Object|Write|Shape|TypedList)$/impl=(AppendJSON|MakeJSON|Make|Make\+MarshalJSON|raw|append|Get|Map|json\.Unmarshal|Write|conditional|plain|Select|Only|With\+Version|list|\[\]string|\[\]string\+each)/'}
 for i in $(seq "$rounds"); do
   for w in old new; do
     (cd bench && "$tmp/$w.test" -test.run '^$' -test.bench "$B" -test.count 1 -test.benchtime 200ms -test.benchmem) >> "$tmp/$w.txt"
