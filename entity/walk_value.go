@@ -227,9 +227,6 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 		}
 		return dst, false
 	}
-	if len(n.xforms) == 0 && len(n.strChecks) == 0 && len(s) <= growMargin { // nothing to judge: written at once
-		return jsonwire.AppendString(dst, s), true
-	}
 	return r.fastString(dst, n, s), true
 }
 
@@ -263,10 +260,20 @@ func (r *run) judgeInt(n *node, i int64) {
 	}
 }
 
-// fastString is the value path of a string that needs no conversion, for
-// a node whose checks all judge bare strings (fastString): its transforms,
-// its checks, the write.
+// fastString is the value path of a string read for a string node (a
+// field's or a typed list's element): a string with nothing to judge is
+// written at once (inlined into its callers), any other through
+// judgeString.
 func (r *run) fastString(dst []byte, n *node, s string) []byte {
+	if len(n.xforms)|len(n.strChecks) == 0 && len(s) <= growMargin {
+		return jsonwire.AppendString(dst, s)
+	}
+	return r.judgeString(dst, n, s)
+}
+
+// judgeString is fastString for a string its node transforms or checks,
+// or a long one (the output limit is checked after it).
+func (r *run) judgeString(dst []byte, n *node, s string) []byte {
 	if len(n.xforms) > 0 {
 		s = r.transformString(n, s)
 	}
@@ -344,7 +351,7 @@ func (r *run) elemRoom(dst []byte, i int) []byte {
 		}
 	}
 	if i > 0 {
-		dst = append(dst, ',')
+		return append(dst, ',')
 	}
 	return dst
 }
@@ -352,16 +359,28 @@ func (r *run) elemRoom(dst []byte, i int) []byte {
 // appendGoElems writes the elements of a Go list: []any, []string, or any
 // other slice or array (through reflection).
 func (r *run) appendGoElems(dst []byte, en *node, in raw, depth int) []byte {
+	// A string with nothing to judge is written at once, in room the
+	// output has (as appendObject's fast path writes a field's): the
+	// output limit and the room checked as elemRoom checks them.
+	plain := en.fast == fastString && len(en.xforms)|len(en.strChecks) == 0
+	end := r.base + r.maxOut
 	switch l := in.a.(type) {
 	case []any:
 		for i, x := range l {
+			if s, ok := x.(string); ok && plain && len(s) <= growMargin && len(dst) <= end && (len(dst) < growFrom || cap(dst)-len(dst) >= growMargin) {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				dst = jsonwire.AppendString(dst, s)
+				continue
+			}
 			if dst = r.elemRoom(dst, i); r.stop {
 				break
 			}
 			switch x := x.(type) {
 			case string:
 				if en.fast == fastString {
-					dst = r.fastString(dst, en, x)
+					dst = r.judgeString(dst, en, x) // a plain one was written above
 					continue
 				}
 			case int:
@@ -385,11 +404,18 @@ func (r *run) appendGoElems(dst []byte, en *node, in raw, depth int) []byte {
 		return dst
 	case []string:
 		for i, s := range l {
+			if plain && len(s) <= growMargin && len(dst) <= end && (len(dst) < growFrom || cap(dst)-len(dst) >= growMargin) {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				dst = jsonwire.AppendString(dst, s)
+				continue
+			}
 			if dst = r.elemRoom(dst, i); r.stop {
 				break
 			}
 			if en.fast == fastString {
-				dst = r.fastString(dst, en, s)
+				dst = r.judgeString(dst, en, s) // a plain one was written above
 				continue
 			}
 			if dst = r.valuePath(dst, en, raw{kind: rawStr, s: s}, depth); r.stop {
