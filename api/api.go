@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -131,7 +132,13 @@ func New(router Router, cfg Config) *API {
 // It panics, as http.ServeMux.Handle does, on a pattern without a method
 // or with a host, on an ID another operation has, on an entity's path
 // field ([entity.Field.In] "path") that the pattern has no wildcard for,
-// and when the router refuses the pattern.
+// and when the router refuses the pattern; and on a pattern the document
+// cannot state as the router serves it: a method that is not upper case
+// (methods are case-sensitive: "get" is not GET), a path another route
+// of the same method already documents ("GET /a/{$}" and "GET /a/" are
+// both /a/), or one that differs from another route's only in its
+// wildcards' names (OpenAPI allows one name a place: /x/{id} for both
+// "GET /x/{id}" and "POST /x/{id}").
 func (a *API) Handle(pattern string, h http.Handler, op Operation) {
 	if h == nil {
 		panic("api: Handle " + pattern + ": a nil handler")
@@ -146,6 +153,9 @@ func (a *API) Handle(pattern string, h http.Handler, op Operation) {
 	op = op.clone()
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if err := a.documentable(pattern, method, path); err != nil {
+		panic(err.Error())
+	}
 	if op.ID == "" {
 		op.ID = a.deriveID(method, path)
 	} else if a.ids[op.ID] {
@@ -235,3 +245,26 @@ func (a *API) registry() *entity.Registry {
 	}
 	return entity.Default
 }
+
+// documentable reports why the document could not state a route of
+// pattern (method, path as the document writes it) beside the routes
+// already registered, or nil.
+func (a *API) documentable(pattern, method, path string) error {
+	if method != strings.ToUpper(method) {
+		return fmt.Errorf("api: Handle %s: the method %q is not upper case: methods are case-sensitive, and the document would name it %s", pattern, method, strings.ToUpper(method))
+	}
+	shape := wildcardNames.ReplaceAllString(path, "{}")
+	for _, rt := range a.routes {
+		switch {
+		case rt.pattern == pattern: // the router's to refuse, in its words
+		case rt.path == path && rt.method == method:
+			return fmt.Errorf("api: Handle %s: %s also documents %s %s: the document has one operation a method and path", pattern, rt.pattern, method, path)
+		case rt.path != path && wildcardNames.ReplaceAllString(rt.path, "{}") == shape:
+			return fmt.Errorf("api: Handle %s: its path %s differs from %s (%s) only in the names of its wildcards, which OpenAPI allows one of: name them alike", pattern, path, rt.path, rt.pattern)
+		}
+	}
+	return nil
+}
+
+// wildcardNames matches the wildcards of a documented path.
+var wildcardNames = regexp.MustCompile(`\{[^}]*\}`)

@@ -146,9 +146,14 @@ func (s *store) patchCustomer(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	opts := []entity.Option{entity.WithContext(r.Context()), entity.Select(q.Fields)}
 	merged, _, err := customers.Patch(r, c)
 	if err == nil {
 		err = merged.Bind(&c)
+	}
+	var out *entity.Object
+	if err == nil {
+		out, err = customers.Make(c, opts...) // the answer before the store: a bad fields= changes nothing
 	}
 	if err != nil {
 		reg.WriteError(w, err)
@@ -157,7 +162,7 @@ func (s *store) patchCustomer(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.customers[c.ID-1] = c
 	s.mu.Unlock()
-	customers.Write(w, c, entity.WithContext(r.Context()), entity.Select(q.Fields))
+	customers.Write(w, out, opts...)
 }
 
 func (s *store) listCustomers(w http.ResponseWriter, r *http.Request) {
@@ -167,8 +172,8 @@ func (s *store) listCustomers(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	n := int64(len(s.customers))
-	list := slices.Clone(s.customers[min(q.Offset, n):min(q.Offset+q.Limit, n)])
+	from := min(q.Offset, int64(len(s.customers)))
+	list := slices.Clone(s.customers[from:min(from+q.Limit, int64(len(s.customers)))])
 	s.mu.Unlock()
 	page := map[string]any{"offset": q.Offset, "limit": q.Limit, "list": list}
 	customerPage.Write(w, page, entity.WithContext(r.Context()), entity.Select(q.Fields))
