@@ -597,6 +597,11 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		return append(dst, "null"...)
 	}
 	p := ent.view(r.dir)
+	if src.ma != nil && n.from == nil && !n.refList && !r.cfg.request { // the common case: a list in a map
+		if la, ok := src.ma[n.in].([]any); ok && la != nil {
+			return r.appendRefAny(dst, n, p, la, depth)
+		}
+	}
 	if n.merge && (r.cfg.request || src.wire) { // the wire form: its keys are those of this very object
 		return r.appendMergedRequest(dst, n, p, src, depth)
 	}
@@ -649,6 +654,18 @@ func (r *run) appendRefList(dst []byte, n *node, p *objectPlan, l *elems, depth 
 	dst = r.appendList(dst, p, l, depth-1)
 	r.pop()
 	return dst
+}
+
+// appendRefAny is appendRefList for a []any, without the general list.
+func (r *run) appendRefAny(dst []byte, n *node, p *objectPlan, la []any, depth int) []byte {
+	if depth <= 0 {
+		r.fail(n, "depth", ErrDepth)
+		return append(dst, "null"...)
+	}
+	r.push(frame{n: n, kind: frameRef})
+	dst = r.appendAnyElems(append(dst, '['), p, la, depth-1)
+	r.pop()
+	return append(dst, ']')
 }
 
 // appendRefOther writes a reference read from anything else: a Go object
@@ -767,20 +784,13 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 	if l.structs(p); l.st != nil {
 		return append(r.appendStructElems(dst, p, l, depth), ']')
 	}
+	if l.la != nil {
+		return append(r.appendAnyElems(dst, p, l.la, depth), ']')
+	}
 	r.push(frame{kind: frameIndex})
 	d := r.depth - 1
 	for i := 0; i < l.len; i++ {
-		var sub source
-		ok := false
-		if l.la != nil {
-			var m map[string]any
-			if m, ok = l.la[i].(map[string]any); ok {
-				sub = source{ma: m} // the common case, without the general lookup
-			}
-		}
-		if !ok {
-			sub, ok = l.at(i, p)
-		}
+		sub, ok := l.at(i, p)
 		if !ok {
 			continue
 		}
@@ -803,6 +813,46 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 	}
 	r.pop()
 	return append(dst, ']')
+}
+
+// appendAnyElems writes the objects of a []any (appendList's loop): one
+// frame for the whole list, its indexes set per element, and one source
+// for the elements that are maps, its map set per element (the common
+// case, without the general lookup); any other element is read through
+// sourceOf.
+func (r *run) appendAnyElems(dst []byte, p *objectPlan, la []any, depth int) []byte {
+	r.push(frame{kind: frameIndex})
+	d := r.depth - 1
+	var sub, other source
+	out := 0
+	for i, v := range la {
+		src := &sub
+		if m, ok := v.(map[string]any); ok {
+			sub.ma = m
+		} else if other, ok = sourceOf(v, p); ok {
+			src = &other
+		} else {
+			continue
+		}
+		if out > 0 {
+			dst = append(dst, ',')
+		}
+		f := r.frame(d)
+		f.idx, f.outIdx = int32(i), int32(out)
+		if depth <= 0 { // see appendElem
+			r.stop = true
+			if !r.full() {
+				r.errs = append(r.errs, r.depthError())
+			}
+			break
+		}
+		if dst = r.appendObject(dst, p, src, depth-1); r.stop {
+			break
+		}
+		out++
+	}
+	r.pop()
+	return dst
 }
 
 // appendElem writes element i of a list, the out'th written. It reports
