@@ -286,6 +286,14 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 				}
 				continue
 			}
+		} else if n.kind == nodeGroup && n.from == nil && !n.nested && !src.wire && depth > 0 { // appendSlow's group, without its call
+			r.push(frame{n: n, kind: frameGroup})
+			dst = r.appendObject(dst, n.group, src, depth-1)
+			r.depth-- // pop: a group's frame is never secret
+			if r.stop {
+				return dst
+			}
+			continue
 		}
 		if dst = r.appendSlow(dst, n, src, depth); r.stop {
 			return dst
