@@ -106,21 +106,15 @@ type run struct {
 	hidden []span
 }
 
-// init readies the run to make e, with the call's options.
-func (r *run) init(e *Entity, opts []Option) {
-	r.ent = e
-	r.elem = -1
-	r.maxOut = int(min(e.reg.lim().OutputBytes, maxOutputLimit))
-	if e.slot != nil {
-		r.pin(e.slot, e) // recursive references see this very entity
-	}
-	if r.cfg.shaped {
-		r.shape(e, opts)
+// done returns what the run borrowed.
+func (r *run) done() {
+	if r.js != nil || r.scratch != nil || r.xscratch != nil { // a run of the seed's borrows nothing
+		r.giveBack()
 	}
 }
 
-// done returns what the run borrowed.
-func (r *run) done() {
+// giveBack is done, once the run has borrowed something.
+func (r *run) giveBack() {
 	r.putJSON()
 	if r.scratch != nil {
 		putScratch(r.scratch)
@@ -606,8 +600,12 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 	}
 	p := ent.view(r.dir)
 	if src.ma != nil && n.from == nil && !n.refList && !r.cfg.request { // the common case: a list in a map
-		if la, ok := src.ma[n.in].([]any); ok && la != nil {
-			return r.appendRefAny(dst, n, p, la, depth)
+		if la, ok := src.ma[n.in].([]any); ok && la != nil { // appendRefList's work, without the general list
+			if depth <= 0 {
+				r.fail(n, "depth", ErrDepth)
+				return append(dst, "null"...)
+			}
+			return r.appendAnyList(dst, n, p, la, depth-1)
 		}
 	}
 	if n.merge && (r.cfg.request || src.wire) { // the wire form: its keys are those of this very object
@@ -662,18 +660,6 @@ func (r *run) appendRefList(dst []byte, n *node, p *objectPlan, l *elems, depth 
 	dst = r.appendList(dst, p, l, depth-1)
 	r.pop()
 	return dst
-}
-
-// appendRefAny is appendRefList for a []any, without the general list.
-func (r *run) appendRefAny(dst []byte, n *node, p *objectPlan, la []any, depth int) []byte {
-	if depth <= 0 {
-		r.fail(n, "depth", ErrDepth)
-		return append(dst, "null"...)
-	}
-	r.push(frame{n: n, kind: frameRef})
-	dst = r.appendAnyElems(append(dst, '['), p, la, depth-1)
-	r.pop()
-	return append(dst, ']')
 }
 
 // appendRefOther writes a reference read from anything else: a Go object
@@ -773,6 +759,9 @@ func (r *run) refInput(n *node, in raw, p *objectPlan) (sub source, list elems, 
 // appendList writes the objects of a list made with the plan p, skipping
 // elements that are not objects.
 func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte {
+	if l.la != nil {
+		return r.appendAnyList(dst, nil, p, l.la, depth)
+	}
 	dst = append(dst, '[')
 	out := 0
 	if l.js != "" {
@@ -791,9 +780,6 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 	// structs is read with its element type's plan, found once (structs).
 	if l.structs(p); l.st != nil {
 		return append(r.appendStructElems(dst, p, l, depth), ']')
-	}
-	if l.la != nil {
-		return append(r.appendAnyElems(dst, p, l.la, depth), ']')
 	}
 	r.push(frame{kind: frameIndex})
 	d := r.depth - 1
@@ -823,24 +809,31 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 	return append(dst, ']')
 }
 
-// appendAnyElems writes the objects of a []any (appendList's loop): one
-// frame for the whole list, its indexes set per element, and one source
-// for the elements that are maps, its map set per element (the common
-// case, without the general lookup); any other element is read through
-// sourceOf.
-func (r *run) appendAnyElems(dst []byte, p *objectPlan, la []any, depth int) []byte {
+// appendAnyList is appendList for a []any: one frame for the whole list,
+// its indexes set per element, and one source for the elements that are
+// maps, its map set per element (the common case, without the general
+// lookup); any other element is read through sourceOf, into a source of
+// its own. ref, when not nil, is the reference whose value the list is
+// (appendRefList's frame, pushed here).
+func (r *run) appendAnyList(dst []byte, ref *node, p *objectPlan, la []any, depth int) []byte {
+	if ref != nil {
+		r.push(frame{n: ref, kind: frameRef})
+	}
 	r.push(frame{kind: frameIndex})
 	d := r.depth - 1
-	var sub, other source
+	dst = append(dst, '[')
+	var sub source
 	out := 0
 	for i, v := range la {
 		src := &sub
 		if m, ok := v.(map[string]any); ok {
 			sub.ma = m
-		} else if other, ok = sourceOf(v, p); ok {
-			src = &other
 		} else {
-			continue
+			var other source // zeroed here only
+			if other, ok = sourceOf(v, p); !ok {
+				continue
+			}
+			src = &other
 		}
 		if out > 0 {
 			dst = append(dst, ',')
@@ -860,7 +853,10 @@ func (r *run) appendAnyElems(dst []byte, p *objectPlan, la []any, depth int) []b
 		out++
 	}
 	r.pop()
-	return dst
+	if ref != nil {
+		r.pop()
+	}
+	return append(dst, ']')
 }
 
 // appendElem writes element i of a list, the out'th written. It reports
