@@ -18,7 +18,15 @@ func (r *run) start(e *Entity, top topKind, d direction, opts []Option) {
 	r.top, r.dir = top, d
 	r.cfg = config(d == dirRequest || d == dirPatch, opts) // what a client sent is read strictly
 	r.cfg.request = d == dirRequest || d == dirPatch
-	r.init(e, opts)
+	r.ent = e
+	r.elem = -1
+	r.maxOut = int(min(e.reg.lim().OutputBytes, maxOutputLimit))
+	if e.slot != nil {
+		r.pin(e.slot, e) // recursive references see this very entity
+	}
+	if r.cfg.shaped {
+		r.shape(e, opts)
+	}
 }
 
 // walkInto walks v with the started run, appending its JSON to dst, and
@@ -31,8 +39,8 @@ func (r *run) walkInto(dst []byte, e *Entity, v any) ([]byte, error) {
 		dst = r.appendTop(dst, e, v)
 	}
 	r.done()
-	if err := r.err(); err != nil {
-		return dst[:start], err
+	if r.fatal != nil || len(r.errs) > 0 { // what err looks at, without its call on success
+		return dst[:start], r.err()
 	}
 	return dst, nil
 }
@@ -142,6 +150,9 @@ func (e *Entity) AppendJSON(dst []byte, v any, opts ...Option) ([]byte, error) {
 	}
 	var r run
 	r.start(e, topAny, dirResponse, opts)
+	if _, ok := v.(map[string]any); ok { // the common input, which responseInput passes as it is
+		return r.walkInto(dst, e, v)
+	}
 	in, same, err := e.responseInput(v, r.cfg.shaped, opts)
 	switch {
 	case err != nil:

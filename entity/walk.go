@@ -106,21 +106,15 @@ type run struct {
 	hidden []span
 }
 
-// init readies the run to make e, with the call's options.
-func (r *run) init(e *Entity, opts []Option) {
-	r.ent = e
-	r.elem = -1
-	r.maxOut = int(min(e.reg.lim().OutputBytes, maxOutputLimit))
-	if e.slot != nil {
-		r.pin(e.slot, e) // recursive references see this very entity
-	}
-	if r.cfg.shaped {
-		r.shape(e, opts)
+// done returns what the run borrowed.
+func (r *run) done() {
+	if r.js != nil || r.scratch != nil || r.xscratch != nil { // a run of the seed's borrows nothing
+		r.giveBack()
 	}
 }
 
-// done returns what the run borrowed.
-func (r *run) done() {
+// giveBack is done, once the run has borrowed something.
+func (r *run) giveBack() {
 	r.putJSON()
 	if r.scratch != nil {
 		putScratch(r.scratch)
@@ -286,6 +280,14 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 				}
 				continue
 			}
+		} else if n.kind == nodeGroup && n.from == nil && !n.nested && !src.wire && depth > 0 { // appendSlow's group, without its call
+			r.push(frame{n: n, kind: frameGroup})
+			dst = r.appendObject(dst, n.group, src, depth-1)
+			r.depth-- // pop: a group's frame is never secret
+			if r.stop {
+				return dst
+			}
+			continue
 		}
 		if dst = r.appendSlow(dst, n, src, depth); r.stop {
 			return dst
@@ -597,6 +599,15 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		return append(dst, "null"...)
 	}
 	p := ent.view(r.dir)
+	if src.ma != nil && n.from == nil && !n.refList && !r.cfg.request { // the common case: a list in a map
+		if la, ok := src.ma[n.in].([]any); ok && la != nil { // appendRefList's work, without the general list
+			if depth <= 0 {
+				r.fail(n, "depth", ErrDepth)
+				return append(dst, "null"...)
+			}
+			return r.appendAnyList(dst, n, p, la, depth-1)
+		}
+	}
 	if n.merge && (r.cfg.request || src.wire) { // the wire form: its keys are those of this very object
 		return r.appendMergedRequest(dst, n, p, src, depth)
 	}
@@ -748,6 +759,9 @@ func (r *run) refInput(n *node, in raw, p *objectPlan) (sub source, list elems, 
 // appendList writes the objects of a list made with the plan p, skipping
 // elements that are not objects.
 func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte {
+	if l.la != nil {
+		return r.appendAnyList(dst, nil, p, l.la, depth)
+	}
 	dst = append(dst, '[')
 	out := 0
 	if l.js != "" {
@@ -770,17 +784,7 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 	r.push(frame{kind: frameIndex})
 	d := r.depth - 1
 	for i := 0; i < l.len; i++ {
-		var sub source
-		ok := false
-		if l.la != nil {
-			var m map[string]any
-			if m, ok = l.la[i].(map[string]any); ok {
-				sub = source{ma: m} // the common case, without the general lookup
-			}
-		}
-		if !ok {
-			sub, ok = l.at(i, p)
-		}
+		sub, ok := l.at(i, p)
 		if !ok {
 			continue
 		}
@@ -802,6 +806,56 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 		out++
 	}
 	r.pop()
+	return append(dst, ']')
+}
+
+// appendAnyList is appendList for a []any: one frame for the whole list,
+// its indexes set per element, and one source for the elements that are
+// maps, its map set per element (the common case, without the general
+// lookup); any other element is read through sourceOf, into a source of
+// its own. ref, when not nil, is the reference whose value the list is
+// (appendRefList's frame, pushed here).
+func (r *run) appendAnyList(dst []byte, ref *node, p *objectPlan, la []any, depth int) []byte {
+	if ref != nil {
+		r.push(frame{n: ref, kind: frameRef})
+	}
+	r.push(frame{kind: frameIndex})
+	d := r.depth - 1
+	dst = append(dst, '[')
+	var sub source
+	out := 0
+	for i, v := range la {
+		src := &sub
+		if m, ok := v.(map[string]any); ok {
+			sub.ma = m
+		} else {
+			var other source // zeroed here only
+			if other, ok = sourceOf(v, p); !ok {
+				continue
+			}
+			src = &other
+		}
+		if out > 0 {
+			dst = append(dst, ',')
+		}
+		f := r.frame(d)
+		f.idx, f.outIdx = int32(i), int32(out)
+		if depth <= 0 { // see appendElem
+			r.stop = true
+			if !r.full() {
+				r.errs = append(r.errs, r.depthError())
+			}
+			break
+		}
+		if dst = r.appendObject(dst, p, src, depth-1); r.stop {
+			break
+		}
+		out++
+	}
+	r.pop()
+	if ref != nil {
+		r.pop()
+	}
 	return append(dst, ']')
 }
 

@@ -277,8 +277,15 @@ func (r *run) judgeString(dst []byte, n *node, s string) []byte {
 	if len(n.xforms) > 0 {
 		s = r.transformString(n, s)
 	}
-	for _, ck := range n.strChecks {
-		if err := runStringCheck(ck, s); err != nil {
+	for i := range n.strChecks {
+		ck := &n.strChecks[i]
+		var err error
+		if ck.noPanic { // runStringCheck, without its call
+			err = ck.c.CheckString(s)
+		} else {
+			err = runStringGuarded(*ck, s)
+		}
+		if err != nil {
 			r.failCheck(n, ck.rule, ck.info, rules.String, err)
 		}
 	}
