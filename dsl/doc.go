@@ -281,14 +281,20 @@ fields of the same object, named by their declared names:
 	required_without 'a' 'b'…  required when none of a, b… is: at least one of them
 	excluded_with 'a' 'b'…     absent when any of a, b… is present
 
-Present means written and not null, after defaults. They are judged on
-requests and responses alike, once the object's fields are made; a rule
-that names a field a direction lacks (a writeonly one in a response) is not
-judged there. required_if compares the values of a value field, each
-converted as a default of that field is. A rule naming no sibling, or the
-field itself, is a declaration error; an object takes at most 16 of them.
-Their failures have the codes of their names, with the params other and
-values (required_if) or others.
+Present means written and not null, after defaults: a sibling that
+omitnil or omitempty leaves out is absent. They are judged on requests and
+responses alike, once the object's fields are made; a rule that names a
+field a call does not read (a writeonly one in a response, one its flags
+hide, one its selection leaves out of a response) is not judged there. A
+name declared in several version ranges is judged as the call's range
+declares it. required_if compares the values of a value field, each
+converted as a default of that field is (and formatted, as the field writes
+it). A rule on a group, or naming one, is a declaration error (a group is
+always written, so always present), as is one naming no sibling or the
+field itself; an object takes at most 16 of them. Their failures have the
+codes of their names, with the params other and values (required_if) or
+others; a required_if on a secret field, or under a secret $ref, names no
+value.
 
 # Built-in rules
 
