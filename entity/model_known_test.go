@@ -1,0 +1,672 @@
+package entity_test
+
+// The known disagreements between the library and the reference model:
+// where, judged from the docs, the library is wrong (or the docs do not
+// decide). Each is a named entry with a minimal reproduction, what each
+// side gives for it, and the doc sentence; and a bug knob of the model that
+// reproduces the library's behaviour, so that FuzzModel recognises a case
+// of a known disagreement (the library then gives what the model gives with
+// that knob on) and keeps fuzzing past it. TestModelKnownDisagreements
+// checks that each reproduction still disagrees: when the library is fixed,
+// it fails and says which entry (and knob) to delete.
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/entity"
+)
+
+// mdlBug is a set of known disagreements the model can reproduce.
+type mdlBug uint64
+
+const (
+	// bugDenyHiddenWithFrom: DenyUnknown accepts the keys of fields the
+	// call's flags or version hide once the object's fields read a from path.
+	bugDenyHiddenWithFrom mdlBug = 1 << iota
+	// bugRemakeByName: an *Object made again (a request's Object echoed,
+	// one made with shaping options, or any Object under a shaped call) is
+	// read by declared names, not by the keys it holds, so that renamed,
+	// key-cased and grouped values are lost.
+	bugRemakeByName
+	// bugSelectHiddenVersion: a selection may name a field the call's
+	// version hides.
+	bugSelectHiddenVersion
+	// bugMsgFieldInList: {field} of a typed list's (or a []$x's) msg is
+	// empty for an element's failure.
+	bugMsgFieldInList
+	// bugTypedListFromPath: an element error of a typed list (or a []$x)
+	// read at a from path has the path twice (a.b[0].a.b) and an output
+	// path t[0][""].
+	bugTypedListFromPath
+	// bugDenyGroupFromNames: DenyUnknown accepts, beside the key a group's
+	// from path reads, its fields' names at the group's own level.
+	bugDenyGroupFromNames
+	// bugDenyHiddenNameRead: DenyUnknown refuses the name of a field the
+	// call hides even where another field reads that key at a from path.
+	bugDenyHiddenNameRead
+	// bugNilSliceRefList: a nil slice read into a []$x field is null, not
+	// an empty list.
+	bugNilSliceRefList
+	// bugStrictRefListSkips: a strict call skips the elements of a list
+	// given to a $x field that are not objects, without an error.
+	bugStrictRefListSkips
+	// bugRemakeDecodes: an Object made again writes its none, list and
+	// object values decoded and encoded again (numbers through float64,
+	// escapes rewritten, keys sorted), not as the text it holds.
+	bugRemakeDecodes
+	// bugStrictNumberPointer: a strict call converts a value reached
+	// through a pointer in a map or a list leniently on a number field
+	// (&"-3.9" is -3, &12.5 is 12).
+	bugStrictNumberPointer
+	// bugSubSelectScalarDrops: a selection through a key shared by versions
+	// is compiled against every version's field, and a sub-selection of the
+	// one the call writes, a scalar, leaves it out without an error.
+	bugSubSelectScalarDrops
+	// bugFromDuplicateFirst: a from path into raw JSON reads the first of
+	// an object's duplicate keys (elsewhere the last wins).
+	bugFromDuplicateFirst
+	// bugEchoNestedAsIs: a request's Object made again by a response writes
+	// its $ref values as it holds them: their writeonly values included.
+	bugEchoNestedAsIs
+	// bugStrictNullElement: a strict call takes a null element of a []$x.
+	bugStrictNullElement
+	// bugFromIndexOnObject: a number step of a from path is written as an
+	// index in an error's path (items[0].name) where it read an object's
+	// key "0" (items.0.name).
+	bugFromIndexOnObject
+	mdlBugAll = bugFromIndexOnObject<<1 - 1
+)
+
+// mdlKnown is one known disagreement.
+type mdlKnown struct {
+	name  string
+	bug   mdlBug
+	where string // the issue that covers it, if one does
+	doc   string // the sentence of the docs the library does not follow
+	// repro is a minimal reproduction; setup, if set, completes it with
+	// the library's registry (an Object input).
+	repro mdlCase
+	setup func(cs *mdlCase, reg *entity.Registry)
+	// skip, for an entry without a knob, recognises its cases: a
+	// declaration the library should have refused.
+	skip func(cs *mdlCase) bool
+	// lib and mod are what the library and the model give for it.
+	lib, mod string
+}
+
+var mdlKnowns = []mdlKnown{
+	{
+		name: "MergeOnListAccepted",
+		doc: `README, Rules: "merge | | refs | the referenced entity's keys are written into the object around the field, not under its key"; ` +
+			`"merge reads the field's own input (an object; …)", while a []$x "is always a list: an object input is null": a list has no keys to write in place, ` +
+			`so merge on []$x means nothing (the library reads it as neither: it merges nothing, refuses an object when strict, and its bare default fails)`,
+		repro: mdlCase{
+			decls: []mdlDecl{
+				{"e1", []string{"k", "string", ""}},
+				{"e0", []string{"m", "[]$e1", "merge", "z", "string", ""}},
+			},
+			entity: "e0",
+			input:  map[string]any{"m": map[string]any{"k": "x"}, "z": "y"},
+		},
+		skip: func(cs *mdlCase) bool { return mdlDeclares(cs, "[]$", "merge") },
+		lib:  `{"z":"y"}`,
+		mod:  "declaration refused",
+	},
+	{
+		name: "ObjectWithFormatMadeAgain",
+		doc: `README, Per-call shaping: "An *Object made with shaping options is made again, from its own bytes"; Formats: "format name [args] says how a value field is written": ` +
+			`the docs do not say how a formatted value (a date as '2006-01-02 15:04', unix seconds) is read back from an Object's bytes, and the date conversion does not read them`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e0", []string{"d", "date", "format '2006-01-02 15:04'"}}},
+			entity: "e0",
+			opts:   mdlOpts{strict: true},
+		},
+		setup: func(cs *mdlCase, reg *entity.Registry) {
+			obj, err := reg.Make("e0", map[string]any{"d": "2024-01-15T10:30:00Z"}, entity.Version("v1"))
+			if err != nil {
+				panic(err)
+			}
+			cs.input = obj
+			cs.prov = map[*entity.Object]mdlProv{obj: {entity: "e0", shaped: true}}
+		},
+		skip: mdlObjectsFormatted,
+		lib:  `field errors: d:type`,
+		mod:  "(the docs do not say)",
+	},
+	{
+		name:  "MergedKeyClashAccepted",
+		where: "issue 19 item 14",
+		doc:   `README, Rules: "Two keys written to one object (the parent's and a merged one, or two merged entities') is a declaration error, found by Expose when the merged entity exists"`,
+		repro: mdlCase{
+			decls: []mdlDecl{
+				{"e1", []string{"x", "string", ""}},
+				{"e0", []string{"m", "$e1", "merge", "x", "number", "until 'v2'", "x", "bool", "since 'v2'"}},
+			},
+			entity: "e0",
+			input:  map[string]any{"x": 7, "m": map[string]any{"x": "c"}},
+			opts:   mdlOpts{version: "v1"},
+		},
+		skip: mdlMergeClash,
+		lib:  `{"x":"c","x":7}`,
+		mod:  "declaration refused",
+	},
+	{
+		name:  "DenyUnknownAcceptsHiddenKeysWithFrom",
+		bug:   bugDenyHiddenWithFrom,
+		where: "issue 19 item 7 (flags), item 8 (versions)",
+		doc:   `README, Conditional fields: "To a client, a field its flags hide does not exist: a selection cannot name it, errors do not list it, and DenyUnknown refuses its key as unknown"`,
+		repro: mdlCase{
+			flags:  []string{"admin"},
+			decls:  []mdlDecl{{"e0", []string{"b", "string", "if 'admin'", "c", "string", "since 'v2'", "a", "string", "from 'x'"}}},
+			entity: "e0",
+			input:  map[string]any{"b": "1", "c": "2"},
+			opts:   mdlOpts{deny: true, version: "v1"},
+		},
+		lib: "field errors: c:unknown",
+		mod: "field errors: b:unknown c:unknown",
+		// (A hidden field declared after the from field is refused, as it
+		// should be: the library's known keys depend on the order.)
+	},
+	{
+		name: "ObjectMadeAgainReadsDeclaredNames",
+		bug:  bugRemakeByName,
+		doc: `README, Objects and Per-call shaping: "given to Make, MakeJSON or Write it is made again, so a created object echoed back never writes its password" ` +
+			`and "An *Object made with shaping options is made again, from its own bytes, under the options of the call it is given to": ` +
+			`its bytes hold output keys (after rename and key case, groups nested), which the library reads as input names, so every renamed or grouped value is lost`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e0", []string{"user_id", "number", "rename 'id'", "g", "{", "", "city", "string", "", "g", "}", "", "pw", "string", "writeonly"}}},
+			entity: "e0",
+		},
+		setup: func(cs *mdlCase, reg *entity.Registry) {
+			req := httptest.NewRequest("POST", "/", strings.NewReader(`{"user_id":7,"city":"Kyoto","pw":"hunter2"}`))
+			req.Header.Set("Content-Type", "application/json")
+			obj, err := reg.MakeRequest("e0", req)
+			if err != nil {
+				panic(err)
+			}
+			cs.input = obj
+			cs.prov = map[*entity.Object]mdlProv{obj: {entity: "e0", request: true}}
+			cs.desc = "the Object MakeRequest made of " + `{"user_id":7,"city":"Kyoto","pw":"hunter2"}: ` + obj.String()
+		},
+		lib: `{"id":null,"g":{"city":null}}`,
+		mod: `{"id":7,"g":{"city":"Kyoto"}}`,
+	},
+	{
+		name:  "SelectNamesAFieldTheVersionHides",
+		bug:   bugSelectHiddenVersion,
+		where: "issue 19 item 8",
+		doc:   `README, Per-call shaping: "A spec that does not parse or names a field that does not exist fails the call at once"; issue 19 item 8: "to a call of another version such a field does not exist"`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e0", []string{"a", "string", "", "b", "string", "since 'v3'"}}},
+			entity: "e0",
+			input:  map[string]any{"a": "x", "b": "y"},
+			opts:   mdlOpts{hasSel: true, sel: "a,b", version: "v1"},
+		},
+		lib: `{"a":"x"}`,
+		mod: "fails: fields",
+	},
+	{
+		name:  "MsgFieldEmptyForListElements",
+		bug:   bugMsgFieldInList,
+		where: "issue 19 item 20",
+		doc:   `README, Rules: "msg 'text' … the field's own message for any of its failures: {field} (its input name) … are placeholders"`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e0", []string{"tags", "[]string", "each 'min 3' | msg 'bad {field}'"}}},
+			entity: "e0",
+			input:  map[string]any{"tags": []any{"x"}},
+		},
+		lib: `field errors: tags[0]:min (message "bad ")`,
+		mod: `field errors: tags[0]:min (message "bad tags")`,
+	},
+	{
+		name: "TypedListFromPathTwice",
+		bug:  bugTypedListFromPath,
+		doc: `README, Rules: "from … errors name the path read (Path user.address.geo.lng, Pointer /user/address/geo/lng), and OutputPath the output key"; ` +
+			`Typed lists: "their errors are at the element's path (tags[2])"`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e0", []string{"t", "[]string", "from 'a.b' | each 'min 3'"}}},
+			entity: "e0",
+			input:  map[string]any{"a": map[string]any{"b": []any{"x"}}},
+		},
+		lib: `field errors: a.b[0].a.b:min (output path t[0][""])`,
+		mod: `field errors: a.b[0]:min (output path t[0])`,
+	},
+	{
+		name:  "DenyUnknownAcceptsGroupFieldNamesBesideFrom",
+		bug:   bugDenyGroupFromNames,
+		where: "issue 19 item 7",
+		doc:   `README, Rules: "from … on a group, the object its fields are read from"; "The field's own name is then no input key (DenyUnknown refuses it)"`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e0", []string{"g", "{", "from 'addr'", "city", "string", "", "g", "}", ""}}},
+			entity: "e0",
+			input:  map[string]any{"addr": map[string]any{"city": "x"}, "city": "y"},
+			opts:   mdlOpts{deny: true},
+		},
+		lib: `{"g":{"city":"x"}}`,
+		mod: "field errors: city:unknown",
+	},
+	{
+		name: "DenyUnknownRefusesAKeyAHiddenFieldIsNamedAfter",
+		bug:  bugDenyHiddenNameRead,
+		doc:  `go doc DenyUnknown: "DenyUnknown makes every key of an input object that the declaration does not know a field error"; README: "from … reads the value at that path of the input": the key meta is read (n reads meta.n), so it is known`,
+		repro: mdlCase{
+			flags:  []string{"admin"},
+			decls:  []mdlDecl{{"e0", []string{"kid", "string", "", "meta", "string", "if 'admin'", "n", "string", "from 'meta.n'"}}},
+			entity: "e0",
+			input:  map[string]any{"meta": map[string]any{"n": "x"}},
+			opts:   mdlOpts{deny: true},
+		},
+		// (with meta declared first, the library gets it right)
+		lib: "field errors: meta:unknown",
+		mod: `{"kid":null,"n":"x"}`,
+	},
+	{
+		name: "NilSliceIntoListOfRefsIsNull",
+		bug:  bugNilSliceRefList,
+		doc:  `README, Conversion table: "A nil slice … read into a $ref field is an empty list, [], from a map value, a struct field or through a pointer alike"`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e1", []string{"k", "string", ""}}, {"e0", []string{"l", "[]$e1", ""}}},
+			entity: "e0",
+			input:  map[string]any{"l": []any(nil)},
+		},
+		lib: `{"l":null}`,
+		mod: `{"l":[]}`,
+	},
+	{
+		name:  "StrictRefTakesAListOfNonObjects",
+		bug:   bugStrictRefListSkips,
+		where: "issue 19 items 22-23 (requests)",
+		doc:   `go doc Strict: "$ref an object, or a list of objects"`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e1", []string{"k", "string", ""}}, {"e0", []string{"r", "$e1", ""}}},
+			entity: "e0",
+			input:  map[string]any{"r": []any{map[string]any{"k": "x"}, 7}},
+			opts:   mdlOpts{strict: true},
+		},
+		lib: `{"r":[{"k":"x"}]}`,
+		mod: "field errors: r[1]:type",
+	},
+	{
+		name: "ObjectMadeAgainRewritesPassedThroughValues",
+		bug:  bugRemakeDecodes,
+		doc:  `README, Conversion table: "object … written with encoding/json's rules" (a uint64 stays exact); Inputs: "objects, arrays and numbers on none, list and object fields pass through as their input text"; an Object made again changes the number`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e0", []string{"o", "object", ""}}},
+			entity: "e0",
+		},
+		setup: func(cs *mdlCase, reg *entity.Registry) {
+			obj, err := reg.Make("e0", map[string]any{"o": map[string]any{"n": uint64(18446744073709551615)}}, entity.Version("v1"))
+			if err != nil {
+				panic(err)
+			}
+			cs.input = obj
+			cs.prov = map[*entity.Object]mdlProv{obj: {entity: "e0", shaped: true}}
+		},
+		lib: `{"o":{"n":18446744073709552000}}`,
+		mod: `{"o":{"n":18446744073709551615}}`,
+	},
+	{
+		name: "StrictNumberThroughAPointerIsLenient",
+		bug:  bugStrictNumberPointer,
+		doc:  `README, Conversion table: "A pointer, in a struct field or in a map value (map[string]any{"name": &s}), is followed to what it points to, for every type"; go doc Strict: "never 12.5, "12.5" …"`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e0", []string{"a", "number", ""}}},
+			entity: "e0",
+			input:  map[string]any{"a": func() *string { s := "-3.9"; return &s }()},
+			opts:   mdlOpts{strict: true},
+		},
+		lib: `{"a":-3}`,
+		mod: "field errors: a:type",
+	},
+	{
+		name:  "SubSelectionOfAScalarDropped",
+		bug:   bugSubSelectScalarDrops,
+		where: "issue 19 item 28",
+		doc:   `issue 19 item 28: "a sub-selection of a scalar is a 400, as it is without versions"`,
+		repro: mdlCase{
+			decls: []mdlDecl{
+				{"e1", []string{"k", "string", ""}},
+				{"e0", []string{"amount", "string", "until 'v2'", "amount", "$e1", "since 'v2'"}},
+			},
+			entity: "e0",
+			input:  map[string]any{"amount": "7"},
+			opts:   mdlOpts{hasSel: true, sel: "amount(k)", version: "v1"},
+		},
+		lib: `{}`,
+		mod: "fails: fields",
+	},
+	{
+		name: "FromReadsTheFirstDuplicateKey",
+		bug:  bugFromDuplicateFirst,
+		doc:  `README, Inputs: "Duplicate keys: the last one wins, as in encoding/json"; "from works on every input: … raw JSON (read through the parse, never re-parsed)"`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e0", []string{"n", "string", "from 'meta.n'"}}},
+			entity: "e0",
+			input:  []byte(`{"meta":{"n":"a","n":"b"}}`),
+		},
+		lib: `{"n":"a"}`,
+		mod: `{"n":"b"}`,
+	},
+	{
+		name:  "EchoedRequestWritesWriteOnlyInRefs",
+		bug:   bugEchoNestedAsIs,
+		where: "issue 19 item 2",
+		doc:   `README, Rules: "writeonly … never written by Make, MakeJSON, AppendJSON, MakeList or Write (passwords)"; "given to Make, MakeJSON or Write it is made again, so a created object echoed back never writes its password"`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e1", []string{"pw", "string", "writeonly", "login", "string", ""}}, {"e0", []string{"cred", "$e1", ""}}},
+			entity: "e0",
+		},
+		setup: func(cs *mdlCase, reg *entity.Registry) {
+			req := httptest.NewRequest("POST", "/", strings.NewReader(`{"cred":{"pw":"hunter2","login":"ann"}}`))
+			req.Header.Set("Content-Type", "application/json")
+			obj, err := reg.MakeRequest("e0", req)
+			if err != nil {
+				panic(err)
+			}
+			cs.input = obj
+			cs.prov = map[*entity.Object]mdlProv{obj: {entity: "e0", request: true}}
+		},
+		lib: `{"cred":{"pw":"hunter2","login":"ann"}}`,
+		mod: `{"cred":{"login":"ann"}}`,
+	},
+	{
+		name:  "StrictTakesANullElementOfAListOfRefs",
+		bug:   bugStrictNullElement,
+		where: "issue 19 item 22",
+		doc:   `README, Typed lists: "an element that is not an object is written as null (Strict: a type error at items[1])"`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e1", []string{"k", "string", ""}}, {"e0", []string{"l", "[]$e1", ""}}},
+			entity: "e0",
+			input:  map[string]any{"l": []any{nil}},
+			opts:   mdlOpts{strict: true},
+		},
+		lib: `{"l":[null]}`,
+		mod: "field errors: l[0]:type",
+	},
+	{
+		name: "FromPathIndexOnAnObjectKey",
+		bug:  bugFromIndexOnObject,
+		doc:  `README, Errors: "Path (where the value was read …)"; Rules: "from 'a.b.0.c' … a number steps into a list": on an object, 0 is the key it read`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e0", []string{"n", "string", "from 'a.0.b' | min 3"}}},
+			entity: "e0",
+			input:  map[string]any{"a": map[string]any{"0": map[string]any{"b": "x"}}},
+		},
+		lib: "field errors: a[0].b:min",
+		mod: "field errors: a.0.b:min",
+	},
+}
+
+// mdlKnownMatch returns the known disagreements that explain the case, or
+// nil. The case's declarations may be one the library should have refused
+// (a skip entry); or the library gives what the model gives with some of
+// the bug knobs on: the JSON of one of those readings, or field errors each
+// of which one reading predicts, holding every error all readings share.
+// The readings are the model's, with every knob on, with each knob on, and
+// with every knob but one on (the library's known bugs interact).
+func mdlKnownMatch(cs *mdlCase, lib, mod mdlOutcome) []string {
+	for _, k := range mdlKnowns {
+		if k.skip != nil && k.skip(cs) {
+			return []string{k.name}
+		}
+	}
+	sets := []mdlBug{mdlBugAll}
+	for _, k := range mdlKnowns {
+		if k.bug != 0 {
+			sets = append(sets, k.bug, mdlBugAll&^k.bug)
+		}
+	}
+	var alts []mdlOutcome
+	for _, b := range sets {
+		alt, err := cs.modelWith(b)
+		if err != nil {
+			return nil
+		}
+		if mdlDiff(lib, alt) == "" {
+			return mdlKnownNames(cs, mod, b)
+		}
+		alts = append(alts, alt)
+	}
+	if !mdlExplains(lib, append([]mdlOutcome{mod}, alts...)) {
+		return nil
+	}
+	return mdlKnownNames(cs, mod, mdlBugAll)
+}
+
+// mdlExplains reports whether the readings explain lib's field errors: each
+// is one reading's, and every error all readings share is there. (A JSON
+// outcome is a reading without errors.)
+func mdlExplains(lib mdlOutcome, all []mdlOutcome) bool {
+	if lib.errs == nil {
+		return false
+	}
+	var readings []mdlOutcome
+	for _, r := range all {
+		if r.fail == "" {
+			readings = append(readings, r)
+		}
+	}
+	if len(readings) == 0 {
+		return false
+	}
+	union := map[string]bool{}
+	common := map[string]int{}
+	for _, r := range readings {
+		for _, k := range mdlErrKeys(r.errs) {
+			union[k] = true
+			common[k]++
+		}
+	}
+	got := map[string]bool{}
+	for _, k := range mdlErrKeys(lib.errs) {
+		if !union[k] {
+			return false
+		}
+		got[k] = true
+	}
+	for k, n := range common {
+		if n == len(readings) && !got[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// mdlKnownNames names the entries among bugs whose knob changes the case.
+func mdlKnownNames(cs *mdlCase, mod mdlOutcome, bugs mdlBug) []string {
+	var names []string
+	for _, k := range mdlKnowns {
+		if k.bug&bugs == 0 {
+			continue
+		}
+		if one, _ := cs.modelWith(k.bug); mdlDiff(one, mod) != "" {
+			names = append(names, k.name)
+		}
+	}
+	if names == nil {
+		names = []string{"(several together)"}
+	}
+	return names
+}
+
+// modelWith runs the model with the given bugs reproduced.
+func (cs *mdlCase) modelWith(bugs mdlBug) (mdlOutcome, error) {
+	m, err := mdlNewReg(cs.keyCase, cs.flags, cs.decls)
+	if err != nil {
+		return mdlOutcome{}, err
+	}
+	m.bugs = bugs
+	in := cs.input
+	if cs.opts.request {
+		in = cs.request()
+	}
+	return m.run(cs.entity, in, cs.opts, cs.prov), nil
+}
+
+// mdlDescribe prints an outcome as the table's lib and mod columns do:
+// errors with their messages or output paths where the entry needs them.
+func mdlDescribe(o mdlOutcome, detail string) string {
+	if o.errs == nil || detail == "" {
+		return o.String()
+	}
+	var parts []string
+	for _, e := range o.errs {
+		switch detail {
+		case "message":
+			parts = append(parts, e.path+":"+e.code+` (message "`+e.msg+`")`)
+		case "output path":
+			parts = append(parts, e.path+":"+e.code+" (output path "+e.outPath+")")
+		}
+	}
+	return "field errors: " + strings.Join(parts, " ")
+}
+
+// mdlDeclares reports a field whose type starts with typePrefix and whose
+// rules hold the word rule.
+func mdlDeclares(cs *mdlCase, typePrefix, rule string) bool {
+	for _, d := range cs.decls {
+		t := mdlTriples(d)
+		for i := 0; i+2 < len(t); i += 3 {
+			if strings.HasPrefix(t[i+1], typePrefix) && mdlHasWord(t[i+2], rule) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mdlTriples gives a declaration's triples without its leading methods.
+func mdlTriples(d mdlDecl) []string {
+	if len(d.triples)%3 == 1 {
+		return d.triples[1:]
+	}
+	return d.triples
+}
+
+func mdlHasWord(rs, word string) bool {
+	for _, r := range strings.Split(rs, "|") {
+		if w, _, _ := strings.Cut(strings.TrimSpace(r), " "); strings.EqualFold(w, word) {
+			return true
+		}
+	}
+	return false
+}
+
+// mdlObjectsFormatted reports an input Object that is made again while it,
+// or an entity it references, has a formatted field.
+func mdlObjectsFormatted(cs *mdlCase) bool {
+	if len(cs.prov) == 0 {
+		return false
+	}
+	for _, d := range cs.decls {
+		t := mdlTriples(d)
+		for i := 0; i+2 < len(t); i += 3 {
+			if mdlHasWord(t[i+2], "format") || strings.Contains(t[i+2], "format ") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mdlMergeClash reports a declaration where an object's keys meet twice
+// through a merge: a parent's key and a merged one, or two merged
+// entities'.
+func mdlMergeClash(cs *mdlCase) bool {
+	m, err := mdlNewReg(cs.keyCase, cs.flags, cs.decls)
+	if err != nil {
+		return false
+	}
+	var level func(fields []*mdlField, depth int) bool
+	var collect func(fields []*mdlField, depth int, seen map[string]bool, viaMerge bool) bool
+	collect = func(fields []*mdlField, depth int, seen map[string]bool, viaMerge bool) bool {
+		for _, f := range fields {
+			if f.kind == dsl.FieldRef && f.merge {
+				if e := m.ents[f.ref]; e != nil && depth < 8 && collect(e.fields, depth+1, seen, true) {
+					return true
+				}
+				continue
+			}
+			if _, ok := seen[f.key]; ok && (viaMerge || seen[f.key]) {
+				return true
+			}
+			if !seen[f.key] {
+				seen[f.key] = viaMerge
+			}
+		}
+		return false
+	}
+	level = func(fields []*mdlField, depth int) bool {
+		if collect(fields, depth, map[string]bool{}, false) {
+			return true
+		}
+		for _, f := range fields {
+			if f.kind == dsl.FieldGroup && level(f.children, depth) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, e := range m.ents {
+		if level(e.fields, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestModelKnownDisagreements(t *testing.T) {
+	for _, k := range mdlKnowns {
+		t.Run(k.name, func(t *testing.T) {
+			cs := k.repro
+			reg, err := cs.build()
+			if k.setup != nil && err == nil {
+				k.setup(&cs, reg)
+			}
+			if k.skip != nil {
+				if err != nil {
+					t.Fatalf("the library now refuses the declaration (%v): delete this entry", err)
+				}
+				if !k.skip(&cs) {
+					t.Errorf("the entry's predicate does not recognise its reproduction")
+				}
+				lib, _ := cs.walker(reg)
+				if got := lib.String(); got != k.lib {
+					t.Errorf("library: %s, want %s", got, k.lib)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			detail := ""
+			switch {
+			case strings.Contains(k.mod, "(message"):
+				detail = "message"
+			case strings.Contains(k.mod, "(output path"):
+				detail = "output path"
+			}
+			mod, err := cs.model()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := mdlDescribe(mod, detail); got != k.mod {
+				t.Errorf("model: %s, want %s", got, k.mod)
+			}
+			lib, _ := cs.walker(reg)
+			if got := mdlDescribe(lib, detail); got != k.lib {
+				if mdlDiff(lib, mod) == "" {
+					t.Fatalf("the library now agrees with the model (%s): delete this entry and its bug knob", got)
+				}
+				t.Errorf("library: %s, want %s", got, k.lib)
+			}
+			alt, _ := cs.modelWith(k.bug)
+			if mdlDiff(lib, alt) != "" && !mdlExplains(lib, []mdlOutcome{mod, alt}) {
+				t.Errorf("the model with the entry's bug knob gives %s, not the library's %s", alt, lib)
+			}
+		})
+	}
+}
