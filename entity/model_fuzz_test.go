@@ -14,7 +14,10 @@ import (
 	"crypto/sha256"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime/debug"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -94,6 +97,17 @@ func mdlGenerate(data []byte) (*mdlCase, *mdlGen) {
 
 var mdlRefusedFlag = flag.Bool("model.refused", false, "TestModelSurvey: list why declarations are refused")
 
+var mdlSaveFlag = flag.String("model.save", "", "TestModelSurvey: write the cases that disagree (three per known disagreement) into this fuzz corpus directory")
+
+// mdlSaveCorpus writes data as a file of the fuzz corpus in dir.
+func mdlSaveCorpus(t *testing.T, dir string, data []byte) {
+	sum := sha256.Sum256(data)
+	name := filepath.Join(dir, fmt.Sprintf("%x", sum[:8]))
+	if err := os.WriteFile(name, []byte(fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", data)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 var mdlCaseFlag = flag.Int("model.case", -1, "TestModelSurvey: run only this case, with details")
 
 var mdlSurveyFlag = flag.Int("model.survey", 0, "TestModelSurvey: run this many generated cases and list the disagreements")
@@ -105,6 +119,7 @@ func TestModelSurvey(t *testing.T) {
 		t.Skip("set -model.survey N")
 	}
 	refused, ran, differ, known := 0, 0, 0, 0
+	saved, perKnown := map[string]int{}, map[string]int{}
 	shown := 0
 	for i := 0; i < *mdlSurveyFlag; i++ {
 		if *mdlCaseFlag >= 0 && i != *mdlCaseFlag {
@@ -150,9 +165,21 @@ func TestModelSurvey(t *testing.T) {
 		if d == "" {
 			continue
 		}
-		if *mdlKnownFlag && mdlKnownMatch(cs, lib, mod) != nil {
-			known++
-			continue
+		if names := mdlKnownMatch(cs, lib, mod); names != nil {
+			for _, n := range names {
+				if *mdlSaveFlag != "" && saved[n] < 3 {
+					saved[n]++
+					mdlSaveCorpus(t, *mdlSaveFlag, data)
+				}
+				perKnown[n]++
+			}
+			if *mdlKnownFlag {
+				known++
+				continue
+			}
+		}
+		if *mdlSaveFlag != "" {
+			mdlSaveCorpus(t, *mdlSaveFlag, data)
 		}
 		differ++
 		if *mdlCaseFlag >= 0 {
@@ -173,6 +200,14 @@ func TestModelSurvey(t *testing.T) {
 		}
 	}
 	t.Logf("%d cases: %d declarations refused, %d compared, %d known disagreements, %d other disagreements", *mdlSurveyFlag, refused, ran, known, differ)
+	var names []string
+	for n := range perKnown {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t.Logf("  %6d %s", perKnown[n], n)
+	}
 }
 
 // mdlDetail prints an outcome with each error's output path and message.

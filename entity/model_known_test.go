@@ -65,8 +65,9 @@ const (
 	// is compiled against every version's field, and a sub-selection of the
 	// one the call writes, a scalar, leaves it out without an error.
 	bugSubSelectScalarDrops
-	// bugFromDuplicateFirst: a from path into raw JSON reads the first of
-	// an object's duplicate keys (elsewhere the last wins).
+	// bugFromDuplicateFirst: a from path into raw JSON reads, past its
+	// first step, the first of an object's duplicate keys (elsewhere, and at
+	// the first step, the last wins).
 	bugFromDuplicateFirst
 	// bugEchoNestedAsIs: a request's Object made again by a response writes
 	// its $ref values as it holds them: their writeonly values included.
@@ -77,7 +78,14 @@ const (
 	// index in an error's path (items[0].name) where it read an object's
 	// key "0" (items.0.name).
 	bugFromIndexOnObject
-	mdlBugAll = bugFromIndexOnObject<<1 - 1
+	// bugStarAfterLazySub: in a Select spec, a * after a sub-selection of
+	// a lazy field writes that field whole ("g/w,*" is g whole, "*,g/w"
+	// g(w)).
+	bugStarAfterLazySub
+	// bugFromIntoBytes: a number step of a from path steps into a []byte,
+	// which is text, as into a list of numbers.
+	bugFromIntoBytes
+	mdlBugAll = bugFromIntoBytes<<1 - 1
 )
 
 // mdlKnown is one known disagreement.
@@ -347,6 +355,7 @@ var mdlKnowns = []mdlKnown{
 			entity: "e0",
 			input:  []byte(`{"meta":{"n":"a","n":"b"}}`),
 		},
+		// (with from 'meta' alone, the last wins)
 		lib: `{"n":"a"}`,
 		mod: `{"n":"b"}`,
 	},
@@ -397,6 +406,50 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: "field errors: a[0].b:min",
 		mod: "field errors: a.0.b:min",
+	},
+	{
+		name: "SelectStarAfterALazySubSelection",
+		bug:  bugStarAfterLazySub,
+		doc:  `README, Field selection: "Selections add up"; go doc Select: "* every field of a level (but the lazy ones)", "a lazy field is written only when named": "g/w,*" is "*,g/w"`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e0", []string{"a", "string", "", "g", "{", "lazy", "w", "string", "", "v", "string", "", "g", "}", ""}}},
+			entity: "e0",
+			input:  map[string]any{"a": "x", "w": "W", "v": "V"},
+			opts:   mdlOpts{hasSel: true, sel: "g/w,*"},
+		},
+		lib: `{"a":"x","g":{"w":"W","v":"V"}}`,
+		mod: `{"a":"x","g":{"w":"W"}}`,
+	},
+	{
+		name: "SelectNamesAMergeField",
+		doc: `README, Rules: "A selection names merged keys where they are written (Select("city"))"; Field selection: "Names are output names": ` +
+			`a merge field's own key is written nowhere, yet Select("m") selects its entity whole, wins over a merged key of the same name, ` +
+			`and the list of a bad selection's error names the merge fields ("there are "fullName", "m"") instead of the keys written ("kid", "fullName")`,
+		repro: mdlCase{
+			decls: []mdlDecl{
+				{"e1", []string{"kid", "string", ""}},
+				{"e2", []string{"fullName", "string", ""}},
+				{"e0", []string{"fullName", "$e1", "merge", "m", "$e2", "merge"}},
+			},
+			entity: "e0",
+			input:  map[string]any{"fullName": map[string]any{"kid": "K"}, "m": map[string]any{"fullName": "F"}},
+			opts:   mdlOpts{hasSel: true, sel: "fullName"},
+		},
+		skip: mdlSelectsMergeField,
+		lib:  `{"kid":"K"}`,
+		mod:  `{"fullName":"F"}`,
+	},
+	{
+		name: "FromStepsIntoBytes",
+		bug:  bugFromIntoBytes,
+		doc:  `README, Conversion table: "[]byte is text everywhere except in none"; Rules: "from … a number steps into a list"`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e0", []string{"n", "number", "from 'b.1'"}}},
+			entity: "e0",
+			input:  map[string]any{"b": []byte("07")},
+		},
+		lib: `{"n":55}`,
+		mod: `{"n":null}`,
 	},
 }
 
@@ -567,6 +620,37 @@ func mdlObjectsFormatted(cs *mdlCase) bool {
 			if mdlHasWord(t[i+2], "format") || strings.Contains(t[i+2], "format ") {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// mdlSelectsMergeField reports a Select spec naming the key of a merge
+// field.
+func mdlSelectsMergeField(cs *mdlCase) bool {
+	if !cs.opts.hasSel {
+		return false
+	}
+	m, err := mdlNewReg(cs.keyCase, cs.flags, cs.decls)
+	if err != nil {
+		return false
+	}
+	keys := map[string]bool{}
+	var walk func(fields []*mdlField)
+	walk = func(fields []*mdlField) {
+		for _, f := range fields {
+			if f.merge {
+				keys[f.key] = true
+			}
+			walk(f.children)
+		}
+	}
+	for _, e := range m.ents {
+		walk(e.fields)
+	}
+	for _, n := range strings.FieldsFunc(cs.opts.sel, func(r rune) bool { return strings.ContainsRune(",/()", r) }) {
+		if keys[strings.TrimSpace(n)] {
+			return true
 		}
 	}
 	return false

@@ -943,15 +943,21 @@ func (c *mdlCall) read(f *mdlField, lvl mdlLevel) (any, bool, mdlPath) {
 // into a list; a path that finds nothing is absent. The path read names
 // every step, a number as an index unless it stepped into an object.
 func mdlReadFrom(in any, steps []string, p mdlPath) (any, bool, mdlPath) {
-	return mdlReadFromAs(in, steps, p, false)
+	return mdlReadFromAs(in, steps, p, 0)
 }
 
-// mdlReadFromAs is mdlReadFrom; idxAlways (bugFromIndexOnObject) writes a
-// number step as an index even where it stepped into an object.
-func mdlReadFromAs(in any, steps []string, p mdlPath, idxAlways bool) (any, bool, mdlPath) {
+// mdlReadFromAs is mdlReadFrom, reproducing the bugs given:
+// bugFromIndexOnObject, bugFromDuplicateFirst, bugFromIntoBytes.
+func mdlReadFromAs(in any, steps []string, p mdlPath, bugs mdlBug) (any, bool, mdlPath) {
+	idxAlways, first := bugs&bugFromIndexOnObject != 0, bugs&bugFromDuplicateFirst != 0
 	cur, found := in, true
-	for _, s := range steps {
+	for i, s := range steps {
 		cur = mdlNorm(cur)
+		if j, ok := cur.(*mdlJSON); ok && first && i > 0 && j.kind == mdlJObj {
+			c := *j
+			c.obj = j.first
+			cur = &c
+		}
 		n, err := strconv.Atoi(s)
 		isNum := err == nil && n >= 0 && strings.Trim(s, "0123456789") == ""
 		if isNum && idxAlways && mdlIsObject(cur) {
@@ -966,6 +972,10 @@ func mdlReadFromAs(in any, steps []string, p mdlPath, idxAlways bool) (any, bool
 		switch {
 		case isNum && !mdlIsObject(cur):
 			p = p.idx(n)
+			if b, ok := cur.([]byte); ok && found && bugs&bugFromIntoBytes != 0 && n < len(b) {
+				cur = b[n]
+				continue
+			}
 			if found && mdlIsList(cur) && n < len(mdlElems(cur)) {
 				cur = mdlElems(cur)[n]
 				continue
@@ -986,32 +996,7 @@ func mdlReadFromAs(in any, steps []string, p mdlPath, idxAlways bool) (any, bool
 
 // readFrom follows a from path, as the call's bug knobs say.
 func (c *mdlCall) readFrom(in any, steps []string, p mdlPath) (any, bool, mdlPath) {
-	if c.bug(bugFromDuplicateFirst) {
-		in = mdlFirsts(in)
-	}
-	return mdlReadFromAs(in, steps, p, c.bug(bugFromIndexOnObject))
-}
-
-// mdlFirsts copies raw JSON keeping the first value of each key.
-func mdlFirsts(in any) any {
-	j, ok := in.(*mdlJSON)
-	if !ok || j == nil {
-		return in
-	}
-	c := *j
-	if j.kind == mdlJObj {
-		c.obj = map[string]*mdlJSON{}
-		for k, v := range j.first {
-			c.obj[k] = mdlFirsts(v).(*mdlJSON)
-		}
-	}
-	if j.kind == mdlJArr {
-		c.arr = make([]*mdlJSON, len(j.arr))
-		for i, v := range j.arr {
-			c.arr[i] = mdlFirsts(v).(*mdlJSON)
-		}
-	}
-	return &c
+	return mdlReadFromAs(in, steps, p, c.bugs)
 }
 
 // fail records a field error of f.
@@ -1110,20 +1095,21 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	raw, found, p := c.read(f, lvl)
 	in := c.readObject(mdlNorm(raw))
 	sub.inP = p
-	switch {
-	case !found || in == nil:
+	if found && in != nil && !mdlIsObject(in) {
+		// a list or anything else merges nothing: it is null
+		if c.strict {
+			c.fail(f, p, lvl.outP, "type", lvl.sec)
+			return
+		}
+		in = nil
+	}
+	if in == nil {
 		if !f.hasDefault {
 			if f.req {
 				c.fail(f, p, lvl.outP, "required", lvl.sec)
 			}
 			return
 		}
-		in = nil
-	case !mdlIsObject(in):
-		if c.strict {
-			c.fail(f, p, lvl.outP, "type", lvl.sec)
-		}
-		return
 	}
 	if o, ok := in.(mdlObjIn); ok {
 		sub.wire = o.prov.entity == e.name && !c.bug(bugRemakeByName)
@@ -1135,9 +1121,9 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	sub.in = in
 	// fields that are not selected are not read: the merged object is
 	// judged when one of its fields is
-	picked := c.request
+	picked := c.request || sel == nil
 	for _, mf := range e.fields {
-		if _, ok := sel.pick(mf); ok && c.shows(mf) {
+		if _, ok := sel.pick(mf); ok {
 			picked = true
 		}
 	}
