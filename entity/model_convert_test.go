@@ -402,6 +402,9 @@ func mdlNoneValue(v any) rules.Value {
 		// checks judge what it writes
 		return rules.StringValue(base64.StdEncoding.EncodeToString(b))
 	}
+	if t, ok := v.(time.Time); ok {
+		return rules.TimeValue(t)
+	}
 	if n, ok := v.(json.Number); ok {
 		if f, ok := rules.ParseFloat(string(n)); ok {
 			return rules.FloatValue(f)

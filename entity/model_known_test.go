@@ -85,7 +85,15 @@ const (
 	// bugFromIntoBytes: a number step of a from path steps into a []byte,
 	// which is text, as into a list of numbers.
 	bugFromIntoBytes
-	mdlBugAll = bugFromIntoBytes<<1 - 1
+	// bugDenyMergedExcepted: DenyUnknown judges a merged object whose every
+	// field Except leaves out (a response reads none of them), but for
+	// Except("*").
+	bugDenyMergedExcepted
+	// bugNonePointerBytes: on a none field, the checks judge a []byte
+	// reached through a pointer as its text, while the field writes it, as
+	// a []byte given directly is judged, in base64.
+	bugNonePointerBytes
+	mdlBugAll = bugNonePointerBytes<<1 - 1
 )
 
 // mdlKnown is one known disagreement.
@@ -423,7 +431,7 @@ var mdlKnowns = []mdlKnown{
 	{
 		name: "SelectNamesAMergeField",
 		doc: `README, Rules: "A selection names merged keys where they are written (Select("city"))"; Field selection: "Names are output names": ` +
-			`a merge field's own key is written nowhere, yet Select("m") selects its entity whole, wins over a merged key of the same name, ` +
+			`a merge field's own key is written nowhere, yet Select("m") (and Only("m"), Except("m")) selects its entity whole, wins over a merged key of the same name, ` +
 			`and the list of a bad selection's error names the merge fields ("there are "fullName", "m"") instead of the keys written ("kid", "fullName")`,
 		repro: mdlCase{
 			decls: []mdlDecl{
@@ -450,6 +458,32 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: `{"n":55}`,
 		mod: `{"n":null}`,
+	},
+	{
+		name: "DenyUnknownReadsAMergedObjectExceptLeavesOut",
+		bug:  bugDenyMergedExcepted,
+		doc:  `README, Field selection: "On a response, fields that are not selected are neither read, converted, checked nor written"; go doc Except: "Except leaves out the fields at the dotted output paths given"`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e1", []string{"k", "string", ""}}, {"e0", []string{"a", "string", "", "m", "$e1", "merge"}}},
+			entity: "e0",
+			input:  map[string]any{"a": "x", "m": map[string]any{"k": "y", "z": 1}},
+			opts:   mdlOpts{deny: true, hasExcept: true, except: []string{"k"}},
+		},
+		lib: "field errors: m.z:unknown",
+		mod: `{"a":"x"}`,
+	},
+	{
+		name: "NoneJudgesBytesThroughAPointerAsText",
+		bug:  bugNonePointerBytes,
+		doc:  `README, Rules: "Every check judges the value the field writes"; Conversion table: "[]byte is text everywhere except in none, where it passes through as encoding/json writes it (base64)", "A pointer … is followed to what it points to, for every type"`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e0", []string{"m", "none", "len 4"}}},
+			entity: "e0",
+			input:  map[string]any{"m": func() *[]byte { b := []byte("true"); return &b }()},
+		},
+		// (given []byte("true") directly, len judges "dHJ1ZQ==" and fails)
+		lib: `{"m":"dHJ1ZQ=="}`,
+		mod: "field errors: m:len",
 	},
 }
 
@@ -628,7 +662,7 @@ func mdlObjectsFormatted(cs *mdlCase) bool {
 // mdlSelectsMergeField reports a Select spec naming the key of a merge
 // field.
 func mdlSelectsMergeField(cs *mdlCase) bool {
-	if !cs.opts.hasSel {
+	if !cs.opts.hasSel && !cs.opts.hasOnly && !cs.opts.hasExcept {
 		return false
 	}
 	m, err := mdlNewReg(cs.keyCase, cs.flags, cs.decls)
@@ -648,7 +682,11 @@ func mdlSelectsMergeField(cs *mdlCase) bool {
 	for _, e := range m.ents {
 		walk(e.fields)
 	}
-	for _, n := range strings.FieldsFunc(cs.opts.sel, func(r rune) bool { return strings.ContainsRune(",/()", r) }) {
+	names := strings.FieldsFunc(cs.opts.sel, func(r rune) bool { return strings.ContainsRune(",/()", r) })
+	for _, p := range append(append([]string(nil), cs.opts.only...), cs.opts.except...) {
+		names = append(names, mdlSplitFrom(p)...)
+	}
+	for _, n := range names {
 		if keys[strings.TrimSpace(n)] {
 			return true
 		}

@@ -1092,6 +1092,28 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 		c.writeFields(obj, e.fields, sub, sel, exc)
 		return
 	}
+	if f.lazy {
+		// a lazy merge field is written only where a selection names its
+		// keys
+		named := &mdlSel{names: map[string]*mdlSel{}}
+		if sel != nil {
+			named.names = sel.names
+		}
+		sel = named
+	}
+	// fields that are not selected are not read: the merge field is read
+	// when one of its entity's fields is written
+	picked := c.request
+	for _, mf := range e.fields {
+		if _, ok := sel.pick(mf); ok || (sel == nil && !mf.lazy) {
+			if _, ex := exc.pick(mf.key); !ex || (c.bug(bugDenyMergedExcepted) && !exc.all) {
+				picked = true
+			}
+		}
+	}
+	if !picked {
+		return
+	}
 	raw, found, p := c.read(f, lvl)
 	in := c.readObject(mdlNorm(raw))
 	sub.inP = p
@@ -1119,17 +1141,7 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 		}
 	}
 	sub.in = in
-	// fields that are not selected are not read: the merged object is
-	// judged when one of its fields is
-	picked := c.request || sel == nil
-	for _, mf := range e.fields {
-		if _, ok := sel.pick(mf); ok {
-			picked = true
-		}
-	}
-	if picked {
-		c.denyUnknown(e.fields, sub, false)
-	}
+	c.denyUnknown(e.fields, sub, false)
 	c.writeFields(obj, e.fields, sub, sel, exc)
 }
 
@@ -1235,6 +1247,9 @@ func (c *mdlCall) convert(typ rules.Kind, raw any) (rules.Value, any, bool, bool
 		}
 		if o, ok := in.(*entity.Object); ok {
 			return rules.Value{Kind: rules.Object, Len: o.Len(), Any: o.Map()}, o, false, false
+		}
+		if b, ok := in.([]byte); ok && c.bug(bugNonePointerBytes) && mdlGoPointer(raw) {
+			return rules.StringValue(string(b)), in, false, false
 		}
 		return mdlNoneValue(in), in, false, false
 	}
@@ -1382,6 +1397,10 @@ func (c *mdlCall) check(f *mdlField, ops []mdlOp, typ rules.Kind, v rules.Value,
 func (c *mdlCall) write(typ rules.Kind, v rules.Value, src any, format []string) (mdlRaw, error) {
 	switch typ {
 	case rules.List, rules.Object, rules.Any:
+		if b, ok := src.([]byte); ok && typ == rules.Any {
+			out, _ := json.Marshal(b)
+			return mdlRaw(out), nil
+		}
 		if typ == rules.Any && v.Kind == rules.String {
 			return mdlRaw(mdlEncodeString(nil, v.Str)), nil
 		}
