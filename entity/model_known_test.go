@@ -93,7 +93,11 @@ const (
 	// reached through a pointer as its text, while the field writes it, as
 	// a []byte given directly is judged, in base64.
 	bugNonePointerBytes
-	mdlBugAll = bugNonePointerBytes<<1 - 1
+	// bugNoneBytesTransformed: on a none field, transforms change the
+	// base64 text a []byte is written as (lower writes "mjawni0w…", another
+	// value).
+	bugNoneBytesTransformed
+	mdlBugAll = bugNoneBytesTransformed<<1 - 1
 )
 
 // mdlKnown is one known disagreement.
@@ -484,6 +488,18 @@ var mdlKnowns = []mdlKnown{
 		// (given []byte("true") directly, len judges "dHJ1ZQ==" and fails)
 		lib: `{"m":"dHJ1ZQ=="}`,
 		mod: "field errors: m:len",
+	},
+	{
+		name: "NoneTransformsRewriteBase64",
+		bug:  bugNoneBytesTransformed,
+		doc:  `README, Rules: "Transforms … On none they change strings only"; Conversion table: "[]byte … in none … passes through as encoding/json writes it (base64)"`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e0", []string{"b", "none", "lower"}}},
+			entity: "e0",
+			input:  map[string]any{"b": []byte("AB")},
+		},
+		lib: `{"b":"qui="}`,
+		mod: `{"b":"QUI="}`,
 	},
 }
 

@@ -1304,6 +1304,16 @@ func (c *mdlCall) defaultValue(f *mdlField, typ rules.Kind) (rules.Value, any, b
 	return v, src, null
 }
 
+// mdlHasTransform reports a transform among ops.
+func mdlHasTransform(ops []mdlOp) bool {
+	for _, o := range ops {
+		if o.transform != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // mdlGoPointer reports a Go pointer in a map or a list (not the model's
 // own raw JSON or Objects).
 func mdlGoPointer(v any) bool {
@@ -1359,11 +1369,17 @@ func (c *mdlCall) makeValue(f *mdlField, raw any, found bool, p, op mdlPath, sec
 		}
 		return nil
 	}
-	if !fromDefault {
+	_, isBytes := src.([]byte)
+	if !fromDefault && (!isBytes || c.bug(bugNoneBytesTransformed)) {
+		// on none, transforms change strings only: a []byte is written as
+		// base64, not as text
 		var code string
 		if v, code = mdlTransform(f.ops, v); code != "" {
 			c.fail(f, p, op, code, sec)
 			return nil
+		}
+		if isBytes && mdlHasTransform(f.ops) {
+			src = nil
 		}
 	}
 	passed := c.check(f, f.ops, f.typ, v, p, op, sec)
