@@ -69,8 +69,10 @@ const (
 	// first step, the first of an object's duplicate keys (elsewhere, and at
 	// the first step, the last wins).
 	bugFromDuplicateFirst
-	// bugEchoNestedAsIs: a request's Object made again by a response writes
-	// its $ref values as it holds them: their writeonly values included.
+	// bugEchoNestedAsIs: a request's Object given to a response of its
+	// entity, without shaping options, is written as it is when the
+	// entity's own fields have no readonly or writeonly field: the
+	// writeonly values of the entities it references are written.
 	bugEchoNestedAsIs
 	// bugStrictNullElement: a strict call takes a null element of a []$x.
 	bugStrictNullElement
@@ -375,7 +377,7 @@ var mdlKnowns = []mdlKnown{
 		name:  "EchoedRequestWritesWriteOnlyInRefs",
 		bug:   bugEchoNestedAsIs,
 		where: "issue 19 item 2",
-		doc:   `README, Rules: "writeonly … never written by Make, MakeJSON, AppendJSON, MakeList or Write (passwords)"; "given to Make, MakeJSON or Write it is made again, so a created object echoed back never writes its password"`,
+		doc:   `README, Rules: "writeonly … never written by Make, MakeJSON, AppendJSON, MakeList or Write (passwords)"; "given to Make, MakeJSON or Write it is made again, so a created object echoed back never writes its password" (with a writeonly field at the top level, it is made again; one only in a referenced entity is written)`,
 		repro: mdlCase{
 			decls:  []mdlDecl{{"e1", []string{"pw", "string", "writeonly", "login", "string", ""}}, {"e0", []string{"cred", "$e1", ""}}},
 			entity: "e0",

@@ -424,8 +424,6 @@ type mdlLevel struct {
 	wire bool // read output keys (requests, Objects made again)
 	sec  bool // under a secret field
 	top  bool // a request's top level: X- fields come from the headers
-	// reqObj: inside a request's Object made again (bugEchoNestedAsIs)
-	reqObj bool
 	// topCall is the object given to the call itself (not an element of a
 	// list, nor a reference's)
 	topCall bool
@@ -719,6 +717,17 @@ func (c *mdlCall) knownAt(fields []*mdlField, wire bool, into map[string]bool, l
 			into[f.name] = true
 		}
 	}
+}
+
+// mdlHasDirection reports a readonly or writeonly field among fields,
+// groups' fields included.
+func mdlHasDirection(fields []*mdlField) bool {
+	for _, f := range fields {
+		if f.readOnly || f.writeOnly || (f.kind == dsl.FieldGroup && mdlHasDirection(f.children)) {
+			return true
+		}
+	}
+	return false
 }
 
 // mdlHasFrom reports a field read at a path among fields, groups' fields
@@ -1042,8 +1051,11 @@ func (c *mdlCall) makeEntity(e *mdlEntity, lvl mdlLevel, sel *mdlSel, exc *mdlEx
 			b, _ := o.obj.MarshalJSON()
 			return mdlRaw(b)
 		}
+		if c.bug(bugEchoNestedAsIs) && o.prov.entity == e.name && o.prov.request && !c.shaped && !c.request && lvl.topCall && !mdlHasDirection(e.fields) {
+			b, _ := o.obj.MarshalJSON()
+			return mdlRaw(b)
+		}
 		lvl.wire = lvl.wire || (o.prov.entity == e.name && !c.bug(bugRemakeByName))
-		lvl.reqObj = o.prov.request && !c.request
 		lvl.in = o.js
 		if c.bug(bugRemakeDecodes) {
 			o.js.markDecoded()
@@ -1103,15 +1115,7 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	}
 	// fields that are not selected are not read: the merge field is read
 	// when one of its entity's fields is written
-	picked := c.request
-	for _, mf := range e.fields {
-		if _, ok := sel.pick(mf); ok || (sel == nil && !mf.lazy) {
-			if _, ex := exc.pick(mf.key); !ex || (c.bug(bugDenyMergedExcepted) && !exc.all) {
-				picked = true
-			}
-		}
-	}
-	if !picked {
+	if !c.request && !c.mergePicked(e, sel, exc, 0) {
 		return
 	}
 	raw, found, p := c.read(f, lvl)
@@ -1143,6 +1147,25 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	sub.in = in
 	c.denyUnknown(e.fields, sub, false)
 	c.writeFields(obj, e.fields, sub, sel, exc)
+}
+
+// mergePicked reports whether the selection writes a field of the merged
+// entity e (through nested merges too).
+func (c *mdlCall) mergePicked(e *mdlEntity, sel *mdlSel, exc *mdlExc, depth int) bool {
+	for _, mf := range e.fields {
+		if mf.merge {
+			if me := c.reg.ents[mf.ref]; me != nil && depth < 16 && !mf.lazy && c.mergePicked(me, sel, exc, depth+1) {
+				return true
+			}
+			continue
+		}
+		if _, ok := sel.pick(mf); ok || (sel == nil && !mf.lazy) {
+			if _, ex := exc.pick(mf.key); !ex || (c.bug(bugDenyMergedExcepted) && !exc.all) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // makeField makes one field's value; omit reports a key left out.
@@ -1551,30 +1574,13 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 // makeRef makes a $x or []$x field.
 func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (any, bool) {
 	raw, _, p := c.read(f, lvl)
-	if lvl.reqObj && c.bug(bugEchoNestedAsIs) {
-		if j, ok := raw.(*mdlJSON); ok && (j.kind == mdlJObj || j.kind == mdlJArr) {
-			if e := c.reg.ents[f.ref]; e != nil {
-				objs := []*mdlJSON{j}
-				if j.kind == mdlJArr {
-					objs = j.arr
-				}
-				for i, o := range objs {
-					at := p
-					if j.kind == mdlJArr {
-						at = p.idx(i)
-					}
-					c.denyUnknown(e.fields, mdlLevel{in: o, inP: at}, false)
-				}
-			}
-			return mdlRaw(j.compacted()), false
-		}
-	}
+
 	op := lvl.outP.key(f.key)
 	e := c.reg.ents[f.ref]
 	in := c.readObject(mdlNorm(raw))
 	sec := lvl.sec || f.secret
 	make1 := func(obj any, p, op mdlPath) any {
-		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire, sec: sec, reqObj: lvl.reqObj}, sel, exc)
+		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire, sec: sec}, sel, exc)
 	}
 	var out any
 	null := false
