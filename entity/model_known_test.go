@@ -99,7 +99,11 @@ const (
 	// base64 text a []byte is written as (lower writes "mjawni0w…", another
 	// value).
 	bugNoneBytesTransformed
-	mdlBugAll = bugNoneBytesTransformed<<1 - 1
+	// bugMergeListChecked: a list given to a merge field is made element
+	// by element, its errors reported (at output paths without the field:
+	// "[0].r"), and written nowhere.
+	bugMergeListChecked
+	mdlBugAll = bugMergeListChecked<<1 - 1
 )
 
 // mdlKnown is one known disagreement.
@@ -503,6 +507,18 @@ var mdlKnowns = []mdlKnown{
 		lib: `{"b":"qui="}`,
 		mod: `{"b":"QUI="}`,
 	},
+	{
+		name: "MergeOfAListJudgesItsElements",
+		bug:  bugMergeListChecked,
+		doc:  `README, Rules: "merge reads the field's own input (an object; a list or anything else merges nothing, a type error when strict)"`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e1", []string{"k", "string", "", "r", "string", "req"}}, {"e0", []string{"a", "string", "", "m", "$e1", "merge"}}},
+			entity: "e0",
+			input:  map[string]any{"m": []any{map[string]any{"k": "x"}}},
+		},
+		lib: `field errors: m[0].r:required (output path [0].r)`,
+		mod: `{"a":null}`,
+	},
 }
 
 // mdlKnownMatch returns the known disagreements that explain the case, or
@@ -784,9 +800,9 @@ func TestModelKnownDisagreements(t *testing.T) {
 			}
 			detail := ""
 			switch {
-			case strings.Contains(k.mod, "(message"):
+			case strings.Contains(k.mod+k.lib, "(message"):
 				detail = "message"
-			case strings.Contains(k.mod, "(output path"):
+			case strings.Contains(k.mod+k.lib, "(output path"):
 				detail = "output path"
 			}
 			mod, err := cs.model()

@@ -1129,6 +1129,14 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 			c.fail(f, p, lvl.outP, "type", lvl.sec)
 			return
 		}
+		if mdlIsList(in) && c.bug(bugMergeListChecked) {
+			for i, el := range mdlElems(in) {
+				if el = c.readObject(mdlNorm(el)); mdlIsObject(el) {
+					c.makeEntity(e, mdlLevel{in: el, inP: p.idx(i), outP: lvl.outP.idx(i), sec: sub.sec}, sel, exc)
+				}
+			}
+			return
+		}
 		in = nil
 	}
 	if in == nil {
