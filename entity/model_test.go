@@ -673,6 +673,9 @@ func (c *mdlCall) known(fields []*mdlField, wire bool, into map[string]bool) {
 				h := parentHidden || !c.shows(f)
 				switch {
 				case f.kind == dsl.FieldGroup:
+					if h {
+						hidden = append(hidden, f.name)
+					}
 					walk(f.children, h)
 				case f.from != nil:
 				case h:
