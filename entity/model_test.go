@@ -1459,7 +1459,7 @@ func (c *mdlCall) write(typ rules.Kind, v rules.Value, src any, format []string)
 		if j, ok := src.(*mdlJSON); ok && !j.decoded {
 			return mdlRaw(j.compacted()), nil
 		} else if ok {
-			src = j.goValue()
+			return mdlRaw(j.reencoded(nil)), nil
 		}
 		b, err := json.Marshal(src)
 		if err != nil {
