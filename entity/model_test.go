@@ -1456,10 +1456,10 @@ func (c *mdlCall) write(typ rules.Kind, v rules.Value, src any, format []string)
 		if typ == rules.Any && v.Kind == rules.String {
 			return mdlRaw(mdlEncodeString(nil, v.Str)), nil
 		}
-		if j, ok := src.(*mdlJSON); ok && !j.decoded {
+		if j, ok := src.(*mdlJSON); ok && (!j.decoded || typ == rules.Any) {
 			return mdlRaw(j.compacted()), nil
 		} else if ok {
-			return mdlRaw(j.reencoded(nil)), nil
+			src = j.goValue()
 		}
 		b, err := json.Marshal(src)
 		if err != nil {
