@@ -241,6 +241,43 @@ func (v *mdlJSON) goValue() any {
 	return nil
 }
 
+// reencoded is the value decoded and written again in its key order
+// (bugRemakeDecodes, on none): numbers through float64, strings escaped as
+// encoding/json escapes them, a key written twice once.
+func (v *mdlJSON) reencoded(dst []byte) []byte {
+	switch v.kind {
+	case mdlJNum:
+		if math.IsInf(v.f, 0) {
+			return append(dst, v.raw...)
+		}
+		b, _ := json.Marshal(v.f)
+		return append(dst, b...)
+	case mdlJStr:
+		return mdlEncodeString(dst, v.s)
+	case mdlJArr:
+		dst = append(dst, '[')
+		for i, e := range v.arr {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = e.reencoded(dst)
+		}
+		return append(dst, ']')
+	case mdlJObj:
+		dst = append(dst, '{')
+		for i, k := range v.keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = mdlEncodeString(dst, k)
+			dst = append(dst, ':')
+			dst = v.obj[k].reencoded(dst)
+		}
+		return append(dst, '}')
+	}
+	return append(dst, v.raw...)
+}
+
 // compacted is the value's text as a passed-through value writes it:
 // compacted, key order, number spelling and escapes kept, invalid UTF-8 as
 // U+FFFD.

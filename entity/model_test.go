@@ -1456,8 +1456,10 @@ func (c *mdlCall) write(typ rules.Kind, v rules.Value, src any, format []string)
 		if typ == rules.Any && v.Kind == rules.String {
 			return mdlRaw(mdlEncodeString(nil, v.Str)), nil
 		}
-		if j, ok := src.(*mdlJSON); ok && (!j.decoded || typ == rules.Any) {
+		if j, ok := src.(*mdlJSON); ok && !j.decoded {
 			return mdlRaw(j.compacted()), nil
+		} else if ok && typ == rules.Any {
+			return mdlRaw(j.reencoded(nil)), nil
 		} else if ok {
 			src = j.goValue()
 		}
