@@ -41,7 +41,11 @@ type mdlJSON struct {
 	s    string
 	arr  []*mdlJSON
 	keys []string // distinct keys, in first-seen order
-	obj  map[string]*mdlJSON
+	// hidden are the keys an Object holds that its JSON does not show:
+	// the writeonly values of a request's Object (Keys, Get and Map see
+	// them, MarshalJSON does not)
+	hidden []string
+	obj    map[string]*mdlJSON
 	// first holds, for bugFromDuplicateFirst, the first value of each key.
 	first map[string]*mdlJSON
 	// decoded marks the value of an Object made again, when the model

@@ -70,7 +70,15 @@ const (
 	// by element, its errors reported (at output paths without the field:
 	// "[0].r"), and written nowhere.
 	bugMergeListChecked
-	mdlBugAll = bugMergeListChecked<<1 - 1
+	// bugDenyRemadeByNames: DenyUnknown judges the keys of an Object made
+	// again (its output keys, which it is read by) as input names: a
+	// renamed, key-cased, from or group key is unknown; and the paths of
+	// its errors name the fields by their declared names.
+	bugDenyRemadeByNames
+	// bugRemadeFollowsFrom: a value field or a reference of an Object made
+	// again reads its from path, not its key, and so is null.
+	bugRemadeFollowsFrom
+	mdlBugAll = bugRemadeFollowsFrom<<1 - 1
 )
 
 // mdlKnown is one known disagreement.
@@ -324,6 +332,48 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: `field errors: m[0].r:required (output path [0].r)`,
 		mod: `{"a":null}`,
+	},
+	{
+		name: "DenyUnknownRefusesTheKeysOfAnObjectMadeAgain",
+		bug:  bugDenyRemadeByNames,
+		doc: `go doc Entity.Make: an *Object "is made again, read by its keys"; go doc DenyUnknown: "every key of an input object that the declaration does not know ... keys of maps, raw JSON and Objects": ` +
+			`the keys an Object made again is read by are known`,
+		repro: mdlCase{
+			keyCase: entity.CamelCase,
+			decls:   []mdlDecl{{"e0", []string{"user_id", "string", ""}}},
+			entity:  "e0",
+			opts:    mdlOpts{deny: true},
+		},
+		setup: func(cs *mdlCase, reg *entity.Registry) {
+			obj, err := reg.Lookup("e0").Make(map[string]any{"user_id": "x"}, entity.Version("v1"))
+			if err != nil {
+				panic(err)
+			}
+			cs.input = obj
+			cs.prov = map[*entity.Object]mdlProv{obj: {entity: "e0", shaped: true}}
+		},
+		lib: "field errors: userId:unknown",
+		mod: `{"userId":"x"}`,
+	},
+	{
+		name: "ObjectMadeAgainReadsFromPaths",
+		bug:  bugRemadeFollowsFrom,
+		doc: `go doc Entity.Make: an *Object "is made again, read by its keys"; README, Per-call shaping: "An *Object made with shaping options is made again, from its own bytes, under the options of the call it is given to": ` +
+			`a from field's value is in the Object under its key, and reading its from path there loses it (a group with from is read by its key)`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e0", []string{"n", "string", "from 'a.b'"}}},
+			entity: "e0",
+		},
+		setup: func(cs *mdlCase, reg *entity.Registry) {
+			obj, err := reg.Lookup("e0").Make(map[string]any{"a": map[string]any{"b": "y"}}, entity.Version("v1"))
+			if err != nil {
+				panic(err)
+			}
+			cs.input = obj
+			cs.prov = map[*entity.Object]mdlProv{obj: {entity: "e0", shaped: true}}
+		},
+		lib: `{"n":null}`,
+		mod: `{"n":"y"}`,
 	},
 }
 

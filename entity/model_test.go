@@ -422,8 +422,10 @@ type mdlLevel struct {
 	inP  mdlPath
 	outP mdlPath
 	wire bool // read output keys (requests, Objects made again)
-	sec  bool // under a secret field
-	top  bool // a request's top level: X- fields come from the headers
+	// remade: the level is (inside) an Object made again, read by its keys
+	remade bool
+	sec    bool // under a secret field
+	top    bool // a request's top level: X- fields come from the headers
 	// topCall is the object given to the call itself (not an element of a
 	// list, nor a reference's)
 	topCall bool
@@ -540,7 +542,34 @@ func (c *mdlCall) readObject(v any) any {
 	if err != nil {
 		return nil
 	}
+	mdlHiddenKeys(js, o.Map())
 	return mdlObjIn{js: js, obj: o, prov: c.prov[o]}
+}
+
+// mdlHiddenKeys records in js, an Object's JSON, the keys of m, its Map,
+// that the JSON does not show, at every depth.
+func mdlHiddenKeys(js *mdlJSON, m any) {
+	switch m := m.(type) {
+	case map[string]any:
+		if js.kind != mdlJObj {
+			return
+		}
+		for k, v := range m {
+			if e, ok := js.obj[k]; ok {
+				mdlHiddenKeys(e, v)
+			} else {
+				js.hidden = append(js.hidden, k)
+			}
+		}
+		sort.Strings(js.hidden)
+	case []any:
+		if js.kind != mdlJArr || len(js.arr) != len(m) {
+			return
+		}
+		for i, v := range m {
+			mdlHiddenKeys(js.arr[i], v)
+		}
+	}
 }
 
 // readRequest reads a request's JSON body: the object a request's fields
@@ -623,14 +652,16 @@ func (c *mdlCall) directionHides(f *mdlField) bool {
 }
 
 // visible gives the fields of one object the call reads and writes: shown
-// by flags and version, not hidden by the direction (when forKeys is false;
-// the keys a call knows include those), and, in a call without a version,
-// of the fields that share a key the one of the latest range.
+// by flags and version, not hidden by the direction, and, in a call without
+// a version, of the fields that share a key the one of the latest range.
+// With forKeys, the fields whose keys the call knows: a request's readonly
+// fields too (their keys are accepted: a client may send back what it got),
+// but no writeonly field of a response, which does not read it.
 func (c *mdlCall) visible(fields []*mdlField, forKeys bool) map[*mdlField]bool {
 	vis := map[*mdlField]bool{}
 	byKey := map[string][]*mdlField{}
 	for _, f := range fields {
-		if !c.shows(f) || (!forKeys && c.directionHides(f)) {
+		if !c.shows(f) || (c.directionHides(f) && !(forKeys && c.request)) {
 			continue
 		}
 		vis[f] = true
@@ -695,7 +726,7 @@ func (c *mdlCall) denyUnknown(fields []*mdlField, lvl mdlLevel, top bool) {
 		return
 	}
 	known := map[string]bool{}
-	c.known(fields, lvl.wire, known)
+	c.known(fields, lvl.wire && !(lvl.remade && c.bug(bugDenyRemadeByNames)), known)
 	if top && c.request {
 		for _, f := range fields {
 			if mdlIsHeader(f.name) {
@@ -715,9 +746,9 @@ func (c *mdlCall) denyUnknown(fields []*mdlField, lvl mdlLevel, top bool) {
 func mdlKeys(v any) []string {
 	switch v := v.(type) {
 	case *mdlJSON:
-		return v.keys
+		return append(v.keys[:len(v.keys):len(v.keys)], v.hidden...)
 	case mdlObjIn:
-		return v.js.keys
+		return append(v.js.keys[:len(v.js.keys):len(v.js.keys)], v.js.hidden...)
 	case nil:
 		return nil
 	}
@@ -882,7 +913,13 @@ func (c *mdlCall) read(f *mdlField, lvl mdlLevel) (any, bool, mdlPath) {
 			}
 			return vals[0], true, p
 		}
+		if f.from != nil && lvl.remade && c.bug(bugRemadeFollowsFrom) {
+			return c.readFrom(lvl.in, f.from, lvl.inP)
+		}
 		v, ok := mdlLookup(lvl.in, f.key)
+		if lvl.remade && c.bug(bugDenyRemadeByNames) {
+			return v, ok, lvl.inP.key(f.name)
+		}
 		return v, ok, lvl.inP.key(f.key)
 	}
 	if f.from != nil {
@@ -995,7 +1032,9 @@ func (c *mdlCall) makeEntity(e *mdlEntity, lvl mdlLevel, sel *mdlSel, exc *mdlEx
 			b, _ := o.obj.MarshalJSON()
 			return mdlRaw(b)
 		}
-		lvl.wire = lvl.wire || o.prov.entity == e.name
+		if o.prov.entity == e.name {
+			lvl.wire, lvl.remade = true, true
+		}
 		lvl.in = o.js
 		if c.bug(bugRemakeDecodes) {
 			o.js.markDecoded()
@@ -1086,6 +1125,7 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	}
 	if o, ok := in.(mdlObjIn); ok {
 		sub.wire = o.prov.entity == e.name
+		sub.remade = sub.wire
 		in = o.js
 		if c.bug(bugRemakeDecodes) {
 			o.js.markDecoded()
@@ -1524,7 +1564,7 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 	in := c.readObject(mdlNorm(raw))
 	sec := lvl.sec || f.secret
 	make1 := func(obj any, p, op mdlPath) any {
-		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire, sec: sec}, sel, exc)
+		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire, remade: lvl.remade, sec: sec}, sel, exc)
 	}
 	var out any
 	null := false
