@@ -72,13 +72,19 @@ const (
 	bugMergeListChecked
 	// bugDenyRemadeByNames: DenyUnknown judges the keys of an Object made
 	// again (its output keys, which it is read by) as input names: a
-	// renamed, key-cased, from or group key is unknown; and the paths of
-	// its errors name the fields by their declared names.
+	// renamed, key-cased, from or group key is unknown, and the keys of a
+	// group's object are not judged; the paths of its errors name the
+	// fields by their declared names.
 	bugDenyRemadeByNames
 	// bugRemadeFollowsFrom: a value field or a reference of an Object made
 	// again reads its from path, not its key, and so is null.
 	bugRemadeFollowsFrom
-	mdlBugAll = bugRemadeFollowsFrom<<1 - 1
+	// bugPathStepsOneVersion: a step of an Only or Except path through a
+	// key that fields share by version ranges goes into the field the
+	// call's version writes (the latest, without a version) only, so that
+	// a path into another version's field is refused as unknown.
+	bugPathStepsOneVersion
+	mdlBugAll = bugPathStepsOneVersion<<1 - 1
 )
 
 // mdlKnown is one known disagreement.
@@ -374,6 +380,23 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: `{"n":null}`,
 		mod: `{"n":"y"}`,
+	},
+	{
+		name: "OnlyPathIntoAnotherVersionsFieldRefused",
+		bug:  bugPathStepsOneVersion,
+		doc: `go doc Entity.Selected: "Check the paths a handler asks about once, at start-up, with Only, which refuses a path the entity does not have (a lazy, conditional or versioned field is one it has)"; ` +
+			`go doc Only: "A path the entity does not have is a programming error": amount.n is a path of the entity (its v2 field), so a v1 call given Only("amount.n") writes nothing of it, as Only("b") of a v3 field does`,
+		repro: mdlCase{
+			decls: []mdlDecl{
+				{"e1", []string{"n", "string", ""}},
+				{"e0", []string{"a", "string", "", "amount", "string", "until 'v2'", "amount", "$e1", "since 'v2'"}},
+			},
+			entity: "e0",
+			input:  map[string]any{"a": "x", "amount": "7"},
+			opts:   mdlOpts{hasOnly: true, only: []string{"amount.n"}, version: "v1"},
+		},
+		lib: "fails: unknownField",
+		mod: `{}`,
 	},
 }
 

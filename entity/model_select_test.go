@@ -17,6 +17,10 @@ type mdlSel struct {
 	all   bool
 	names map[string]*mdlSel
 	sub   bool // written as a sub-selection (a/… or a(…)), not a bare name
+	// path: an Only path steps through this level to fields under it;
+	// leaf: an Only path ends here. A value field stepped through and
+	// named by no path is not selected: it has no fields.
+	path, leaf bool
 }
 
 // pick reports whether f is written under the selection, and the selection
@@ -46,7 +50,7 @@ func mdlMergeSel(a, b *mdlSel) *mdlSel {
 	if b == nil {
 		return a
 	}
-	out := &mdlSel{all: a.all || b.all, sub: a.sub || b.sub, names: map[string]*mdlSel{}}
+	out := &mdlSel{all: a.all || b.all, sub: a.sub || b.sub, path: a.path || b.path, leaf: a.leaf || b.leaf, names: map[string]*mdlSel{}}
 	for k, v := range a.names {
 		out.names[k] = v
 	}
@@ -82,13 +86,15 @@ func (e *mdlExc) pick(key string) (*mdlExc, bool) {
 }
 
 // selFields gives the fields a selection may name at one output level:
-// merged entities' fields in place; when every is false, only those the
-// call's flags, version and direction show (in a call without a version,
-// every variant of a shared key).
+// merged entities' fields in place, none that the call's direction hides
+// (a response has no writeonly field: Only and Except refuse its path, as
+// Selected does not see it); when every is false, only those the call's
+// flags and version show (in a call without a version, every variant of
+// a shared key).
 func (c *mdlCall) selFields(fields []*mdlField, every bool) []*mdlField {
 	var out []*mdlField
 	for _, f := range fields {
-		if !every && (!c.shows(f) || c.directionHides(f)) {
+		if (!every && !c.shows(f)) || c.directionHides(f) {
 			continue
 		}
 		if f.kind == dsl.FieldRef && f.merge {
@@ -232,9 +238,9 @@ func (p *mdlSelParser) item(level []*mdlField, sel *mdlSel, depth int) bool {
 	return true
 }
 
-// compilePaths reads Only's dotted paths: any declared field may be named
-// (one the call hides stays hidden); ok is false for a path the entity does
-// not have.
+// compilePaths reads Only's dotted paths: any declared field of the call's
+// direction may be named (one its flags or version hide stays hidden); ok
+// is false for a path the entity does not have.
 func (c *mdlCall) compilePaths(fields []*mdlField, paths []string) (*mdlSel, bool) {
 	root := &mdlSel{names: map[string]*mdlSel{}}
 	for _, path := range paths {
@@ -257,8 +263,12 @@ func (c *mdlCall) compilePaths(fields []*mdlField, paths []string) (*mdlSel, boo
 				node.names[st] = child
 			}
 			if last {
-				child.all = true
+				child.all, child.leaf = true, true
 				break
+			}
+			child.path = true
+			if c.bug(bugPathStepsOneVersion) {
+				cands = c.versionPick(cands)
 			}
 			var ok bool
 			if level, ok = c.childFields(cands, true); !ok {
@@ -296,6 +306,9 @@ func (c *mdlCall) compileExcept(fields []*mdlField, paths []string) (*mdlExc, bo
 				child.leaf = true
 				break
 			}
+			if c.bug(bugPathStepsOneVersion) {
+				cands = c.versionPick(cands)
+			}
 			var ok bool
 			if level, ok = c.childFields(cands, true); !ok {
 				return nil, false
@@ -304,4 +317,32 @@ func (c *mdlCall) compileExcept(fields []*mdlField, paths []string) (*mdlExc, bo
 		}
 	}
 	return root, true
+}
+
+// versionPick gives, of the fields that share a key by their version
+// ranges, the one the call's version writes (without a version, the one of
+// the latest range), reproducing bugPathStepsOneVersion.
+func (c *mdlCall) versionPick(cands []*mdlField) []*mdlField {
+	if len(cands) < 2 {
+		return cands
+	}
+	if c.ver == nil {
+		latest := cands[0]
+		for _, f := range cands[1:] {
+			if latest.since == nil || (f.since != nil && latest.since.less(*f.since)) {
+				latest = f
+			}
+		}
+		return []*mdlField{latest}
+	}
+	var out []*mdlField
+	for _, f := range cands {
+		if (f.since == nil || !c.ver.less(*f.since)) && (f.until == nil || c.ver.less(*f.until)) {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		return cands
+	}
+	return out
 }

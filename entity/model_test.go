@@ -1058,6 +1058,9 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			continue
 		}
 		sub, selected := sel.pick(f)
+		if f.kind == dsl.FieldValue && sub != nil && sub.path && !sub.leaf {
+			selected = false // a path into a value field's fields: it has none
+		}
 		esub, excluded := exc.pick(f.key)
 		if !c.request && (!selected || excluded) {
 			continue
@@ -1546,7 +1549,7 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 			in = nil
 		}
 		sub.in = in
-		if lvl.wire {
+		if lvl.wire && !(lvl.remade && c.bug(bugDenyRemadeByNames)) {
 			c.denyUnknown(f.children, sub, false)
 		}
 	}
