@@ -1080,6 +1080,9 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	sub.sec = lvl.sec || f.secret
 	sub.top = false
 	if lvl.wire {
+		if lvl.remade && c.bug(bugDenyRemadeByNames) {
+			sub.inP = lvl.inP.key(f.name)
+		}
 		c.writeFields(obj, e.fields, sub, sel, exc)
 		return
 	}
