@@ -1028,7 +1028,10 @@ func mdlRenderMsg(msg, field string) string {
 // makeEntity makes one object of entity e from the object at lvl.
 func (c *mdlCall) makeEntity(e *mdlEntity, lvl mdlLevel, sel *mdlSel, exc *mdlExc) any {
 	if o, ok := lvl.in.(mdlObjIn); ok {
-		if o.prov.entity == e.name && !o.prov.request && !o.prov.shaped && !c.shaped && !c.request {
+		// (the library makes an Object under another one's key again, which
+		// only its known disagreements of Objects made again tell apart)
+		remakes := !lvl.topCall && c.bug(bugRemadeFollowsFrom|bugDenyRemadeByNames|bugRemakeDecodes)
+		if o.prov.entity == e.name && !o.prov.request && !o.prov.shaped && !c.shaped && !c.request && !remakes {
 			b, _ := o.obj.MarshalJSON()
 			return mdlRaw(b)
 		}
