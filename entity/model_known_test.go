@@ -84,7 +84,11 @@ const (
 	// call's version writes (the latest, without a version) only, so that
 	// a path into another version's field is refused as unknown.
 	bugPathStepsOneVersion
-	mdlBugAll = bugPathStepsOneVersion<<1 - 1
+	// bugMergeInAbsentGroup: in the wire form (an Object made again), a
+	// merge field in a group whose object is absent writes none of its
+	// keys, where one at a level that is there writes them null.
+	bugMergeInAbsentGroup
+	mdlBugAll = bugMergeInAbsentGroup<<1 - 1
 )
 
 // mdlKnown is one known disagreement.
@@ -397,6 +401,30 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: "fails: unknownField",
 		mod: `{}`,
+	},
+	{
+		name: "MergeInAnAbsentGroupOfAnObjectMadeAgainWritesNothing",
+		bug:  bugMergeInAbsentGroup,
+		doc: `dsl, Declarations: "A declared field that is absent from the input, or null, is written as null"; an Object made again is read by its keys (go doc Entity.Make), merged keys in place: ` +
+			`the library writes a merged field absent from the Object null at the top level, and leaves it out inside a group the Object does not hold`,
+		repro: mdlCase{
+			decls: []mdlDecl{
+				{"e2", []string{"addr", "none", ""}},
+				{"e0", []string{"g", "{", "until 'v3'", "m", "$e2", "merge", "u", "string", "", "g", "}", "", "m2", "$e2", "merge", "k", "string", ""}},
+			},
+			entity: "e0",
+			opts:   mdlOpts{version: "v2"},
+		},
+		setup: func(cs *mdlCase, reg *entity.Registry) {
+			obj, err := reg.Lookup("e0").Make(map[string]any{"k": "x"}, entity.Version("v3"))
+			if err != nil {
+				panic(err)
+			}
+			cs.input = obj
+			cs.prov = map[*entity.Object]mdlProv{obj: {entity: "e0", shaped: true}}
+		},
+		lib: `{"g":{"u":null},"addr":null,"k":"x"}`,
+		mod: `{"g":{"addr":null,"u":null},"addr":null,"k":"x"}`,
 	},
 }
 
