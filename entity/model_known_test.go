@@ -77,7 +77,8 @@ const (
 	// fields by their declared names.
 	bugDenyRemadeByNames
 	// bugRemadeFollowsFrom: a value field or a reference of an Object made
-	// again reads its from path, not its key, and so is null.
+	// again that has a from path reads nothing (not its key, nor its path
+	// in the Object), and so is null.
 	bugRemadeFollowsFrom
 	// bugPathStepsOneVersion: a step of an Only or Except path through a
 	// key that fields share by version ranges goes into the field the
@@ -366,10 +367,10 @@ var mdlKnowns = []mdlKnown{
 		mod: `{"userId":"x"}`,
 	},
 	{
-		name: "ObjectMadeAgainReadsFromPaths",
+		name: "ObjectMadeAgainLosesFromFields",
 		bug:  bugRemadeFollowsFrom,
 		doc: `go doc Entity.Make: an *Object "is made again, read by its keys"; README, Per-call shaping: "An *Object made with shaping options is made again, from its own bytes, under the options of the call it is given to": ` +
-			`a from field's value is in the Object under its key, and reading its from path there loses it (a group with from is read by its key)`,
+			`a from field's value is in the Object under its key, which the library does not read (nor the path in the Object: it reads nothing; a group with from is read by its key)`,
 		repro: mdlCase{
 			decls:  []mdlDecl{{"e0", []string{"n", "string", "from 'a.b'"}}},
 			entity: "e0",

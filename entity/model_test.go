@@ -916,7 +916,7 @@ func (c *mdlCall) read(f *mdlField, lvl mdlLevel) (any, bool, mdlPath) {
 			return vals[0], true, p
 		}
 		if f.from != nil && lvl.remade && c.bug(bugRemadeFollowsFrom) {
-			return c.readFrom(lvl.in, f.from, lvl.inP)
+			return nil, false, lvl.inP.key(f.key)
 		}
 		v, ok := mdlLookup(lvl.in, f.key)
 		if lvl.remade && c.bug(bugDenyRemadeByNames) {
