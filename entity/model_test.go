@@ -916,7 +916,8 @@ func (c *mdlCall) read(f *mdlField, lvl mdlLevel) (any, bool, mdlPath) {
 			return vals[0], true, p
 		}
 		if f.from != nil && lvl.remade && c.bug(bugRemadeFollowsFrom) {
-			return nil, false, lvl.inP.key(f.key)
+			_, _, p := c.readFrom(nil, f.from, lvl.inP)
+			return nil, false, p
 		}
 		v, ok := mdlLookup(lvl.in, f.key)
 		if lvl.remade && c.bug(bugDenyRemadeByNames) {
