@@ -1585,8 +1585,8 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 	var out any
 	null := false
 	switch {
-	case in == nil, mdlIsNilCollection(in) && !mdlIsList(in):
-		null = true // a nil map is null, as encoding/json writes it
+	case in == nil, f.list && c.bug(bugNilMapRefListNull) && mdlIsNilCollection(in) && !mdlIsList(in):
+		null = true
 	case f.list && mdlIsList(in):
 		list := []any{}
 		for i, el := range mdlElems(in) {
