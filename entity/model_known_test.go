@@ -92,7 +92,11 @@ const (
 	// bugNilMapRefListNull: a nil map given to a []$x is null (strictly,
 	// then, req's "required"), not an object input.
 	bugNilMapRefListNull
-	mdlBugAll = bugNilMapRefListNull<<1 - 1
+	// bugRefListDefaultUnjudged: the bare default of a []$x, [], is not
+	// judged by the field's checks (len 1 passes it), and the declaration
+	// is accepted.
+	bugRefListDefaultUnjudged
+	mdlBugAll = bugRefListDefaultUnjudged<<1 - 1
 )
 
 // mdlKnown is one known disagreement.
@@ -443,6 +447,19 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: "field errors: l:required",
 		mod: "field errors: l:type",
+	},
+	{
+		name: "ListOfRefsDefaultNotJudged",
+		bug:  bugRefListDefaultUnjudged,
+		doc: `dsl, Semantics: "A default that does not convert, or that fails the field's own checks, is a declaration error" (as it is on a []string); ` +
+			`"Every check judges the value the field writes, so that a success means every rule holds on the output": a []$x's bare default [] under len 1 is accepted and written`,
+		repro: mdlCase{
+			decls:  []mdlDecl{{"e1", []string{"k", "string", ""}}, {"e0", []string{"b", "[]$e1", "default | len 1"}}},
+			entity: "e0",
+			input:  map[string]any{},
+		},
+		lib: `{"b":[]}`,
+		mod: "field errors: b:len",
 	},
 }
 

@@ -1628,8 +1628,9 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 		}
 		null = true
 	}
+	defaulted := false
 	if null && f.hasDefault {
-		null = false
+		null, defaulted = false, true
 		if f.list {
 			out = []any{}
 		} else {
@@ -1642,7 +1643,7 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 		}
 		return nil, f.omitNil || f.omitEmpty
 	}
-	if l, ok := out.([]any); ok && len(f.ops) > 0 {
+	if l, ok := out.([]any); ok && len(f.ops) > 0 && !(defaulted && c.bug(bugRefListDefaultUnjudged)) {
 		c.check(f, f.ops, rules.List, rules.Value{Kind: rules.List, Len: len(l), Any: l}, p, op, sec)
 	}
 	return out, mdlOmit(f, out)
