@@ -1547,6 +1547,9 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 		if lvl.wire {
 			raw, found = mdlLookup(lvl.in, f.key)
 			sub.inP = lvl.inP.key(f.key)
+			if lvl.remade && c.bug(bugDenyRemadeByNames) {
+				sub.inP = lvl.inP.key(f.name)
+			}
 		} else {
 			raw, found, sub.inP = c.readFrom(lvl.in, f.from, lvl.inP)
 		}
