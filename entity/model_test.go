@@ -998,7 +998,11 @@ func (c *mdlCall) fail(f *mdlField, p, op mdlPath, code string, sec bool) {
 	switch {
 	case f != nil && f.hasMsg:
 		e.msg, e.checkMsg = mdlRenderMsg(f.msg, f.name), true
-	case (sec || (f != nil && f.secret)) && code != "required":
+	case (sec || (f != nil && f.secret)) && (code == "in" || code == "regex"):
+		// go doc entity, Errors: "Under a secret field the messages that may
+		// describe the value (in, regex, a custom rule's) are "is not
+		// valid", in the call's language; the built-in ones that quote no
+		// value stay"
 		e.msg, e.checkMsg = "is not valid", true
 		if strings.HasPrefix(c.lang, "ja") {
 			e.msg = "正しくありません"
