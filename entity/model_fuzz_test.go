@@ -25,6 +25,8 @@ import (
 var (
 	mdlKnownFlag = flag.Bool("model.known", true,
 		"FuzzModel: skip the known disagreements of model_known_test.go (false: report every one)")
+	mdlCollectFlag = flag.String("model.collect", "",
+		"FuzzModel: write each case that disagrees (beyond the known disagreements) into this directory as a corpus file and go on fuzzing, instead of failing")
 	mdlRequestsFlag = flag.Bool("model.requests", false,
 		"FuzzModel: also compare request calls, read in the wire form (keys after rename and key case, groups as objects, from ignored), once the library reads requests that way")
 )
@@ -69,6 +71,10 @@ func mdlRunCase(t *testing.T, data []byte) {
 		if k := mdlKnownMatch(cs, lib, mod); k != nil {
 			return
 		}
+	}
+	if *mdlCollectFlag != "" {
+		mdlSaveCorpus(t, *mdlCollectFlag, data)
+		return
 	}
 	t.Fatalf("the library and the model disagree (scenario %s)\n%s%s", g.scenario, cs.report(), d)
 }

@@ -1110,7 +1110,8 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	}
 	// fields that are not selected are not read: the merge field is read
 	// when one of its entity's fields is written
-	if !c.request && (sel != nil || exc != nil) && !c.mergePicked(e, sel, exc, 0) {
+	judged := c.bug(bugDenyMergedExcepted) && c.deny && !(exc != nil && exc.all)
+	if !c.request && (sel != nil || exc != nil) && !c.mergePicked(e, sel, exc, 0) && !judged {
 		// without a selection the merge field is read like any other; with
 		// one, when a field of its entity is written
 		return
@@ -1553,6 +1554,9 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 			sub.inP = lvl.inP.key(f.key)
 			if lvl.remade && c.bug(bugDenyRemadeByNames) {
 				sub.inP = lvl.inP.key(f.name)
+			}
+			if lvl.noGroup && c.bug(bugAbsentGroupPath) {
+				sub.inP = lvl.inP
 			}
 		} else {
 			raw, found, sub.inP = c.readFrom(lvl.in, f.from, lvl.inP)
