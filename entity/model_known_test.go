@@ -99,17 +99,17 @@ const (
 	bugRefListDefaultUnjudged
 	// bugAbsentGroupPath: in the wire form, the errors of a group inside a
 	// group whose object is absent are at paths without the inner group's
-	// key (note.pw for note.mail.pw).
+	// key (note.pw for note.mail.pw; the inner group's from path, when it
+	// has one, in its place).
 	bugAbsentGroupPath
 	mdlBugAll = bugAbsentGroupPath<<1 - 1
 )
 
 // mdlKnown is one known disagreement.
 type mdlKnown struct {
-	name  string
-	bug   mdlBug
-	where string // the issue that covers it, if one does
-	doc   string // the sentence of the docs the library does not follow
+	name string
+	bug  mdlBug
+	doc  string // the sentence of the docs the library does not follow
 	// repro is a minimal reproduction; setup, if set, completes it with
 	// the library's registry (an Object input).
 	repro mdlCase
@@ -176,10 +176,9 @@ var mdlKnowns = []mdlKnown{
 	},
 
 	{
-		name:  "StrictRefTakesAListOfNonObjects",
-		bug:   bugStrictRefListSkips,
-		where: "issue 19 items 22-23 (requests)",
-		doc:   `go doc Strict: "$ref an object, or a list of objects"`,
+		name: "StrictRefTakesAListOfNonObjects",
+		bug:  bugStrictRefListSkips,
+		doc:  `go doc Strict: "$ref an object, or a list of objects"`,
 		repro: mdlCase{
 			decls:  []mdlDecl{{"e1", []string{"k", "string", ""}}, {"e0", []string{"r", "$e1", ""}}},
 			entity: "e0",
@@ -237,10 +236,9 @@ var mdlKnowns = []mdlKnown{
 	},
 
 	{
-		name:  "StrictTakesANullElementOfAListOfRefs",
-		bug:   bugStrictNullElement,
-		where: "issue 19 item 22",
-		doc:   `README, Typed lists: "an element that is not an object is written as null (Strict: a type error at items[1])"`,
+		name: "StrictTakesANullElementOfAListOfRefs",
+		bug:  bugStrictNullElement,
+		doc:  `README, Typed lists: "an element that is not an object is written as null (Strict: a type error at items[1])"`,
 		repro: mdlCase{
 			decls:  []mdlDecl{{"e1", []string{"k", "string", ""}}, {"e0", []string{"l", "[]$e1", ""}}},
 			entity: "e0",

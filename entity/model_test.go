@@ -1557,6 +1557,9 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 			}
 			if lvl.noGroup && c.bug(bugAbsentGroupPath) {
 				sub.inP = lvl.inP
+				if f.from != nil {
+					_, _, sub.inP = c.readFrom(nil, f.from, lvl.inP)
+				}
 			}
 		} else {
 			raw, found, sub.inP = c.readFrom(lvl.in, f.from, lvl.inP)
