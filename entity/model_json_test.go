@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -269,7 +270,9 @@ func (v *mdlJSON) reencoded(dst []byte) []byte {
 		return append(dst, ']')
 	case mdlJObj:
 		dst = append(dst, '{')
-		for i, k := range v.keys {
+		keys := append([]string(nil), v.keys...)
+		sort.Strings(keys) // decoded into a map, encoded again
+		for i, k := range keys {
 			if i > 0 {
 				dst = append(dst, ',')
 			}

@@ -31,8 +31,7 @@ const (
 	bugStrictRefListSkips
 	// bugRemakeDecodes: an Object made again writes its none, list and
 	// object values decoded and encoded again (numbers through float64,
-	// escapes rewritten; list and object keys sorted, none keys in their
-	// order), not as the text it holds.
+	// escapes rewritten; keys sorted), not as the text it holds.
 	bugRemakeDecodes
 	// bugStrictNumberPointer: a strict call converts a value reached
 	// through a pointer in a map or a list leniently on a number field

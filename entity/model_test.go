@@ -410,7 +410,10 @@ type mdlCall struct {
 	headers http.Header
 	errs    []mdlErr
 	stack   []string // entities being made from an empty input by bare defaults
-	bugs    mdlBug
+	// exceptPaths: Except's paths are being read (they may name the
+	// fields the direction hides)
+	exceptPaths bool
+	bugs        mdlBug
 }
 
 func (c *mdlCall) bug(b mdlBug) bool { return c.bugs&b != 0 }
@@ -1594,7 +1597,8 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 	in := c.readObject(mdlNorm(raw))
 	sec := lvl.sec || f.secret
 	make1 := func(obj any, p, op mdlPath) any {
-		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire, remade: lvl.remade, sec: sec}, sel, exc)
+		// (a bare default's empty input is no wire form)
+		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire && obj != nil, remade: lvl.remade && obj != nil, sec: sec}, sel, exc)
 	}
 	var out any
 	null := false
