@@ -94,7 +94,7 @@ func (e *mdlExc) pick(key string) (*mdlExc, bool) {
 func (c *mdlCall) selFields(fields []*mdlField, every bool) []*mdlField {
 	var out []*mdlField
 	for _, f := range fields {
-		if (!every && !c.shows(f)) || (c.directionHides(f) && !c.exceptPaths) {
+		if (!every && !c.shows(f)) || c.directionHides(f) {
 			continue
 		}
 		if f.kind == dsl.FieldRef && f.merge {
@@ -280,12 +280,8 @@ func (c *mdlCall) compilePaths(fields []*mdlField, paths []string) (*mdlSel, boo
 	return root, true
 }
 
-// compileExcept reads Except's dotted paths: those of the fields the
-// call's direction hides too (there is nothing of them to leave out; only
-// Only refuses them, as Selected does not see them).
+// compileExcept reads Except's dotted paths.
 func (c *mdlCall) compileExcept(fields []*mdlField, paths []string) (*mdlExc, bool) {
-	c.exceptPaths = true
-	defer func() { c.exceptPaths = false }()
 	root := &mdlExc{names: map[string]*mdlExc{}}
 	for _, path := range paths {
 		steps := mdlSplitFrom(path)

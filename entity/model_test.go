@@ -410,10 +410,7 @@ type mdlCall struct {
 	headers http.Header
 	errs    []mdlErr
 	stack   []string // entities being made from an empty input by bare defaults
-	// exceptPaths: Except's paths are being read (they may name the
-	// fields the direction hides)
-	exceptPaths bool
-	bugs        mdlBug
+	bugs    mdlBug
 }
 
 func (c *mdlCall) bug(b mdlBug) bool { return c.bugs&b != 0 }
@@ -1124,11 +1121,14 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	sub.inP = p
 	if found && in != nil && !mdlIsObject(in) {
 		// a list or anything else merges nothing: it is null
+		checked := mdlIsList(in) && c.bug(bugMergeListChecked)
 		if c.strict {
 			c.fail(f, p, lvl.outP, "type", lvl.sec)
-			return
+			if !checked {
+				return
+			}
 		}
-		if mdlIsList(in) && c.bug(bugMergeListChecked) {
+		if checked {
 			for i, el := range mdlElems(in) {
 				if el = c.readObject(mdlNorm(el)); mdlIsObject(el) {
 					c.makeEntity(e, mdlLevel{in: el, inP: p.idx(i), outP: lvl.outP.idx(i), sec: sub.sec}, sel, exc)
