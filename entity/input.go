@@ -206,6 +206,9 @@ func sourceOfValue(rv reflect.Value, p *objectPlan) (source, bool) {
 		if rv.IsNil() {
 			return source{}, false
 		}
+		if rv.Type() == objectPtrType && rv.CanInterface() { // an Object is read by its keys, never as a struct
+			return sourceOf(rv.Interface(), p)
+		}
 		rv = rv.Elem()
 	}
 	switch rv.Kind() {
@@ -230,7 +233,11 @@ func sourceOfValue(rv reflect.Value, p *objectPlan) (source, bool) {
 	return source{}, false
 }
 
-var timeType = reflect.TypeFor[time.Time]()
+var (
+	timeType      = reflect.TypeFor[time.Time]()
+	objectPtrType = reflect.TypeFor[*Object]()
+	objectType    = reflect.TypeFor[Object]()
+)
 
 // elems is a list read element by element: a Go slice or array, or the text
 // of a JSON array (js).
@@ -267,7 +274,7 @@ func (l *elems) structs(p *objectPlan) {
 	if ptrs {
 		et = et.Elem()
 	}
-	if et.Kind() != reflect.Struct || et == timeType {
+	if et.Kind() != reflect.Struct || et == timeType || et == objectType {
 		return
 	}
 	l.st, l.sbase, l.ssize, l.sptrs = p.in.structPlan(et), structread.SliceData(l.rv), size, ptrs

@@ -540,38 +540,13 @@ func (c *mdlCall) readObject(v any) any {
 	if err != nil || o == nil {
 		return nil
 	}
+	// A response reads an Object as it writes it (MarshalJSON): a request's
+	// writeonly values are not there, not even as keys DenyUnknown sees.
 	js, err := mdlParseJSON(b)
 	if err != nil {
 		return nil
 	}
-	mdlHiddenKeys(js, o.Map())
 	return mdlObjIn{js: js, obj: o, prov: c.prov[o]}
-}
-
-// mdlHiddenKeys records in js, an Object's JSON, the keys of m, its Map,
-// that the JSON does not show, at every depth.
-func mdlHiddenKeys(js *mdlJSON, m any) {
-	switch m := m.(type) {
-	case map[string]any:
-		if js.kind != mdlJObj {
-			return
-		}
-		for k, v := range m {
-			if e, ok := js.obj[k]; ok {
-				mdlHiddenKeys(e, v)
-			} else {
-				js.hidden = append(js.hidden, k)
-			}
-		}
-		sort.Strings(js.hidden)
-	case []any:
-		if js.kind != mdlJArr || len(js.arr) != len(m) {
-			return
-		}
-		for i, v := range m {
-			mdlHiddenKeys(js.arr[i], v)
-		}
-	}
 }
 
 // readRequest reads a request's JSON body: the object a request's fields

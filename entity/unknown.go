@@ -36,6 +36,12 @@ func (r *run) unknownKeys(p *objectPlan, src *source) {
 		}
 	case src.js != nil:
 		eachJSONKey(src.js.text, add)
+	case src.obj != nil && src.wire: // an Object of the entity, read by its output keys
+		for _, k := range src.obj.Keys() {
+			if !r.knownOutKey(p, k, 0) {
+				keys = append(keys, k)
+			}
+		}
 	case src.obj != nil:
 		for _, k := range src.obj.Keys() {
 			add(k)
@@ -100,6 +106,24 @@ func (r *run) knownKey(p *objectPlan, k string, depth int) bool {
 			continue
 		}
 		if e := r.refTarget(n); e != nil && r.knownKey(e.view(r.dir), k, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// knownOutKey reports whether a node of p the call shows writes key k,
+// at this level: what an Object of the entity read in the wire form holds
+// (a merged reference's keys included).
+func (r *run) knownOutKey(p *objectPlan, k string, depth int) bool {
+	for _, n := range p.nodes {
+		switch {
+		case n.cond != nil && !r.shown(n.cond):
+		case n.merge:
+			if e := r.refTarget(n); e != nil && depth < maxMergeDepth && r.knownOutKey(e.view(r.dir), k, depth+1) {
+				return true
+			}
+		case n.out == k:
 			return true
 		}
 	}
