@@ -794,10 +794,7 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 		f := r.frame(d)
 		f.idx, f.outIdx = int32(i), int32(out)
 		if depth <= 0 { // see appendElem
-			r.stop = true
-			if !r.full() {
-				r.errs = append(r.errs, r.depthError())
-			}
+			r.stopAtDepth()
 			break
 		}
 		if dst = r.appendObject(dst, p, &sub, depth-1); r.stop {
@@ -841,10 +838,7 @@ func (r *run) appendAnyList(dst []byte, ref *node, p *objectPlan, la []any, dept
 		f := r.frame(d)
 		f.idx, f.outIdx = int32(i), int32(out)
 		if depth <= 0 { // see appendElem
-			r.stop = true
-			if !r.full() {
-				r.errs = append(r.errs, r.depthError())
-			}
+			r.stopAtDepth()
 			break
 		}
 		if dst = r.appendObject(dst, p, src, depth-1); r.stop {
@@ -867,16 +861,22 @@ func (r *run) appendElem(dst []byte, p *objectPlan, sub *source, i, out, depth i
 	}
 	r.push(frame{kind: frameIndex, idx: int32(i), outIdx: int32(out)})
 	if depth <= 0 {
-		r.stop = true // see fail
-		if !r.full() {
-			r.errs = append(r.errs, r.depthError())
-		}
+		r.stopAtDepth()
 		r.pop()
 		return dst, false
 	}
 	dst = r.appendObject(dst, p, sub, depth-1)
 	r.pop()
 	return dst, true
+}
+
+// stopAtDepth stops the walk at a list element past the depth limit,
+// with the depth error (see fail): data nested that deep is not written.
+func (r *run) stopAtDepth() {
+	r.stop = true
+	if !r.full() {
+		r.errs = append(r.errs, r.depthError())
+	}
 }
 
 // unsupported is the error for an input that is not an object or a list.

@@ -85,10 +85,7 @@ func (r *run) appendStructElems(dst []byte, p *objectPlan, l *elems, depth int) 
 		f := r.frame(d)
 		f.idx, f.outIdx = int32(i), int32(out)
 		if depth <= 0 { // see appendElem
-			r.stop = true
-			if !r.full() {
-				r.errs = append(r.errs, r.depthError())
-			}
+			r.stopAtDepth()
 			break
 		}
 		if plain {
