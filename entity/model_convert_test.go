@@ -119,15 +119,14 @@ func mdlIsNilCollection(v any) bool {
 
 // mdlScalar is a scalar input as the conversions see it.
 type mdlScalar struct {
-	kind  byte // 's' string, 'i' int, 'u' uint, 'f' float, 'b' bool, 't' time, 'n' json.Number, 0 other
-	f32   bool
-	s     string
-	i     int64
-	u     uint64
-	f     float64
-	b     bool
-	t     time.Time
-	valid bool
+	kind byte // 's' string, 'i' int, 'u' uint, 'f' float, 'b' bool, 't' time, 'n' json.Number, 0 other
+	f32  bool
+	s    string
+	i    int64
+	u    uint64
+	f    float64
+	b    bool
+	t    time.Time
 }
 
 func mdlScalarOf(v any) mdlScalar {

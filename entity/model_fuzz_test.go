@@ -216,18 +216,6 @@ func TestModelSurvey(t *testing.T) {
 	}
 }
 
-// mdlDetail prints an outcome with each error's output path and message.
-func mdlDetail(o mdlOutcome) string {
-	if o.errs == nil {
-		return o.String()
-	}
-	var b strings.Builder
-	for _, e := range o.errs {
-		fmt.Fprintf(&b, "\n    %s %s (output %s) %q", e.path, e.code, e.outPath, e.msg)
-	}
-	return b.String()
-}
-
 // mdlMinus gives the error keys of a that b lacks.
 func mdlMinus(a, b mdlOutcome) []string {
 	in := map[string]bool{}

@@ -297,15 +297,6 @@ func runGuarded(ck check, v rules.Value) (err error) {
 	return ck.c.Check(v)
 }
 
-// runStringCheck calls a string checker; a panic in it (user code) is the
-// field's error.
-func runStringCheck(ck strCheck, s string) error {
-	if ck.noPanic {
-		return ck.c.CheckString(s)
-	}
-	return runStringGuarded(ck, s)
-}
-
 // runIntCheck is runCheck for an integer checker.
 func runIntCheck(ck intCheck, i int64) (err error) {
 	if ck.noPanic {

@@ -280,7 +280,7 @@ func (r *run) judgeString(dst []byte, n *node, s string) []byte {
 	for i := range n.strChecks {
 		ck := &n.strChecks[i]
 		var err error
-		if ck.noPanic { // runStringCheck, without its call
+		if ck.noPanic { // a built-in checker: called as it is
 			err = ck.c.CheckString(s)
 		} else {
 			err = runStringGuarded(*ck, s)
