@@ -48,3 +48,44 @@ func TestDenyUnknownRefusesHiddenKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestDenyUnknownJudgesTheGroupsOfAnObject: an Object of the entity made
+// again is read in the wire form, a group as the object under its key, and
+// DenyUnknown judges that object's keys as a request's group's: a key of a
+// field the call does not see (another version's) is unknown there too.
+func TestDenyUnknownJudgesTheGroupsOfAnObject(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "e",
+		"g", "{", "",
+		"a", "string", "",
+		"b", "string", "since 'v2'",
+		"g", "}", "",
+	)
+	o, err := e.MakeRequest(bindRequest("POST", "/", `{"g":{"a":"x","b":"y"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		opts    []entity.Option
+		unknown string // the unknown key's path, "" for none
+	}{
+		{"the latest version", nil, ""},
+		{"a version with the field", []entity.Option{entity.Version("v3")}, ""},
+		{"a version without it", []entity.Option{entity.Version("v1")}, "g.b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := e.MakeJSON(o, append(tt.opts, entity.DenyUnknown())...)
+			switch {
+			case tt.unknown == "" && err != nil:
+				t.Errorf("MakeJSON = %v, want %s", err, got)
+			case tt.unknown != "":
+				fes := fieldErrors(t, err)
+				if len(fes) != 1 || fes[0].Code != "unknown" || fes[0].Path != tt.unknown {
+					t.Errorf("MakeJSON = %s, %v; want %s unknown", got, err, tt.unknown)
+				}
+			}
+		})
+	}
+}

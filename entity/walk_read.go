@@ -262,6 +262,11 @@ func (r *run) appendGroupApart(dst []byte, n *node, src *source, depth int) []by
 	}
 	r.push(frame{n: n, kind: kind})
 	dst = r.appendObject(dst, n.group, &sub, depth-1)
+	if src.wire && r.cfg.denyUnknown && !n.group.checksUnknown && !r.stop {
+		// An Object read in the wire form holds the group as an object of
+		// its own, whose keys are judged as a request's group's are.
+		r.unknownKeys(n.group, &sub)
+	}
 	r.pop()
 	if release {
 		r.releaseJSON()
