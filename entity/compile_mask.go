@@ -401,11 +401,13 @@ func (mb *maskBuilder) walkPath(b *building, path, full string, at func(*buildin
 			}
 		}
 		if len(idx) == 0 {
-			if i := mb.mergedWith(b.plan, name, nil, 0); i >= 0 { // a key a merged $ref writes here
+			if i := mb.mergedWith(b.plan, name, mb.visible, 0); i >= 0 { // a key a merged $ref the call sees writes here
 				if sub := step(b, i, b.entry(i)); sub != nil {
 					return walk(sub, names)
 				}
-				return nil // left out already
+				// Left out already: the rest of the path must still exist.
+				p, _ := mb.planOf(b.plan.nodes[i])
+				return walk(newBuilding(p, false), names)
 			}
 			return fmt.Errorf("%w: entity %q has no field at %q: no %q here (there are %s)", ErrUnknownField, mb.e.name, full, name, b.plan.outNames(nil))
 		}

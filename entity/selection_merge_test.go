@@ -1,0 +1,44 @@
+package entity_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// TestSelectionPathsThroughMerges: a path of Only or Except that reaches a
+// key a merged $ref writes is checked to its end, also when the merged
+// object is already left out (Except "*"), and a merge the call's flags
+// hide writes no key a path may name.
+func TestSelectionPathsThroughMerges(t *testing.T) {
+	reg := entity.NewRegistry()
+	if err := reg.DeclareFlags("admin"); err != nil {
+		t.Fatal(err)
+	}
+	expose(t, reg, "inner", "c", "{", "", "mail", "string", "", "c", "}", "")
+	e := expose(t, reg, "outer", "n", "string", "", "m", "$inner", "merge")
+	hidden := expose(t, reg, "hiddenmerge", "n", "string", "", "h", "$inner", "merge | if 'admin'")
+	tests := []struct {
+		name    string
+		e       *entity.Entity
+		opts    []entity.Option
+		unknown bool
+	}{
+		{"a path into a merged group", e, []entity.Option{entity.Except("c.mail")}, false},
+		{"a path past a merged group's field", e, []entity.Option{entity.Except("c.mailx")}, true},
+		{"after *, a path past it", e, []entity.Option{entity.Except("*", "c.mailx")}, true},
+		{"after *, a path into it", e, []entity.Option{entity.Except("*", "c.mail")}, false},
+		{"a merge the flags hide", hidden, []entity.Option{entity.Except("c.mail")}, true},
+		{"a merge the flags show", hidden, []entity.Option{entity.Except("c.mail"), entity.With("admin")}, false},
+		{"Only through a hidden merge", hidden, []entity.Option{entity.Only("c")}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tt.e.MakeJSON(map[string]any{"n": "x", "c": map[string]any{"mail": "a@b.c"}}, tt.opts...)
+			if got := errors.Is(err, entity.ErrUnknownField); got != tt.unknown {
+				t.Errorf("MakeJSON: %v; want an unknown field: %v", err, tt.unknown)
+			}
+		})
+	}
+}
