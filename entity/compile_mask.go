@@ -320,9 +320,10 @@ func (mb *maskBuilder) selectTerm(b *building, path []dsl.Step, t dsl.Term) *sel
 func (mb *maskBuilder) all(b *building) {
 	b.star = true
 	for i, be := range b.ents {
-		if !b.plan.nodes[i].lazy {
-			be.on = true
+		if b.plan.nodes[i].lazy {
+			continue // written only as it was named: * leaves its sub-selection as it is
 		}
+		be.on = true
 		if be.sub != nil {
 			mb.all(be.sub)
 		}

@@ -47,10 +47,6 @@ const (
 	// index in an error's path (items[0].name) where it read an object's
 	// key "0" (items.0.name).
 	bugFromIndexOnObject
-	// bugStarAfterLazySub: in a Select spec, a * after a sub-selection of
-	// a lazy field writes that field whole ("g/w,*" is g whole, "*,g/w"
-	// g(w)).
-	bugStarAfterLazySub
 	// bugFromIntoBytes: a number step of a from path steps into a []byte,
 	// which is text, as into a list of numbers.
 	bugFromIntoBytes
@@ -258,19 +254,6 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: "field errors: a[0].b:min",
 		mod: "field errors: a.0.b:min",
-	},
-	{
-		name: "SelectStarAfterALazySubSelection",
-		bug:  bugStarAfterLazySub,
-		doc:  `README, Field selection: "Selections add up"; go doc Select: "* every field of a level (but the lazy ones)", "a lazy field is written only when named": "g/w,*" is "*,g/w"`,
-		repro: mdlCase{
-			decls:  []mdlDecl{{"e0", []string{"a", "string", "", "g", "{", "lazy", "w", "string", "", "v", "string", "", "g", "}", ""}}},
-			entity: "e0",
-			input:  map[string]any{"a": "x", "w": "W", "v": "V"},
-			opts:   mdlOpts{hasSel: true, sel: "g/w,*"},
-		},
-		lib: `{"a":"x","g":{"w":"W","v":"V"}}`,
-		mod: `{"a":"x","g":{"w":"W"}}`,
 	},
 	{
 		name: "SelectNamesAMergeField",

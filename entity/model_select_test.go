@@ -195,15 +195,6 @@ func (p *mdlSelParser) item(level []*mdlField, sel *mdlSel, depth int) bool {
 			return false
 		}
 		sel.all = true
-		if p.c.bug(bugStarAfterLazySub) {
-			for n := range sel.names {
-				for _, f := range mdlMatch(level, n) {
-					if f.lazy {
-						sel.names[n] = mdlMergeSel(sel.names[n], &mdlSel{all: true})
-					}
-				}
-			}
-		}
 		return true
 	}
 	cands := mdlMatch(level, name)

@@ -42,3 +42,28 @@ func TestSelectionPathsThroughMerges(t *testing.T) {
 		})
 	}
 }
+
+// TestStarKeepsALazySubSelection: `*` selects every field of its level but
+// the lazy ones, so a lazy field named with a sub-selection keeps it,
+// before or after the star: selections add up, whatever their order.
+func TestStarKeepsALazySubSelection(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "e", "n", "string", "", "g", "{", "lazy", "a", "string", "", "b", "string", "", "g", "}", "")
+	in := map[string]any{"n": "x", "a": "1", "b": "2"}
+	const want = `{"n":"x","g":{"a":"1"}}`
+	tests := []struct {
+		name string
+		opt  entity.Option
+	}{
+		{"Only, the star last", entity.Only("g.a", "*")},
+		{"Only, the star first", entity.Only("*", "g.a")},
+		{"Select, the star last", entity.Select("g/a,*")},
+		{"Select, the star first", entity.Select("*,g/a")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, err := e.MakeJSON(in, tt.opt); err != nil || string(got) != want {
+				t.Errorf("MakeJSON = %s, %v; want %s", got, err, want)
+			}
+		})
+	}
+}
