@@ -182,7 +182,7 @@ func sourceOf(v any, p *objectPlan) (source, bool) {
 func sourceOfOther(v any, p *objectPlan) (source, bool) {
 	switch t := reflect.TypeOf(v); t.Kind() {
 	case reflect.Pointer:
-		if et := t.Elem(); et.Kind() == reflect.Struct && et != timeType {
+		if et := t.Elem(); readsFields(et) {
 			sp := structread.OfPointer(v)
 			if sp.IsNil() {
 				return source{}, false
@@ -190,7 +190,7 @@ func sourceOfOther(v any, p *objectPlan) (source, bool) {
 			return source{st: p.in.structPlan(et), sp: sp}, true
 		}
 	case reflect.Struct:
-		if t != timeType {
+		if readsFields(t) {
 			st := p.in.structPlan(t)
 			if sp, ok := st.styp.Data(v); ok {
 				return source{st: st, sp: sp, frozen: true}, true
@@ -224,7 +224,7 @@ func sourceOfValue(rv reflect.Value, p *objectPlan) (source, bool) {
 		}
 		return source{rv: rv}, true
 	case reflect.Struct:
-		if rv.Type() == timeType {
+		if !readsFields(rv.Type()) {
 			return source{}, false
 		}
 		st := p.in.structPlan(rv.Type())
@@ -238,6 +238,13 @@ var (
 	objectPtrType = reflect.TypeFor[*Object]()
 	objectType    = reflect.TypeFor[Object]()
 )
+
+// readsFields reports whether a value of type t is an object read field by
+// field (through its struct plan): a struct, but a time.Time (a value) and
+// an Object (read by its keys).
+func readsFields(t reflect.Type) bool {
+	return t.Kind() == reflect.Struct && t != timeType && t != objectType
+}
 
 // elems is a list read element by element: a Go slice or array, or the text
 // of a JSON array (js).
@@ -274,7 +281,7 @@ func (l *elems) structs(p *objectPlan) {
 	if ptrs {
 		et = et.Elem()
 	}
-	if et.Kind() != reflect.Struct || et == timeType || et == objectType {
+	if !readsFields(et) {
 		return
 	}
 	l.st, l.sbase, l.ssize, l.sptrs = p.in.structPlan(et), structread.SliceData(l.rv), size, ptrs

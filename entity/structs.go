@@ -244,7 +244,7 @@ func newStructSlot(t reflect.Type, f *structField) structSlot {
 		if s.eptrs = et.Kind() == reflect.Pointer; s.eptrs {
 			et = et.Elem()
 		}
-		if et.Kind() == reflect.Struct && et != timeType && et != objectType { // Objects are read by their keys
+		if readsFields(et) {
 			s.list, s.elem = listSlice, et
 			if k == reflect.Array {
 				s.list, s.arrayOf = listArray, ft.Len()
