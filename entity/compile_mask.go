@@ -402,7 +402,7 @@ func (mb *maskBuilder) walkPath(b *building, path, full string, at func(*buildin
 			}
 		}
 		if len(idx) == 0 {
-			if i := mb.mergedWith(b.plan, name, mb.visible, 0); i >= 0 { // a key a merged $ref the call sees writes here
+			if i := mb.mergedWith(b.plan, name, nil, 0); i >= 0 { // a key a merged $ref writes here (a path of code names what is declared)
 				if sub := step(b, i, b.entry(i)); sub != nil {
 					return walk(sub, names)
 				}
