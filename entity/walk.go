@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/expose-go/expose/internal/jsontape"
+	"github.com/expose-go/expose/internal/jsonwire"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -163,6 +164,24 @@ func (r *run) frame(i int) *frame {
 	return &r.more[i-len(r.path)]
 }
 
+// fixedFrame returns frame i when the array holds it, where it stays
+// whatever is pushed after it; nil when it is in more.
+func (r *run) fixedFrame(i int) *frame {
+	if i < len(r.path) {
+		return &r.path[i]
+	}
+	return nil
+}
+
+// setIndex sets the index frame i of a list, f when fixedFrame gave it, to
+// element idx, the out'th written.
+func (r *run) setIndex(f *frame, i, idx, out int) {
+	if f == nil { // in more, which a deeper push may have moved
+		f = r.frame(i)
+	}
+	f.idx, f.outIdx = int32(idx), int32(out)
+}
+
 // topKind says what a call accepts at the top of its input.
 type topKind uint8
 
@@ -257,18 +276,111 @@ func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
 
 // appendObject writes one output object.
 func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []byte {
-	if len(dst)-r.base > r.maxOut || len(dst) >= growFrom && cap(dst)-len(dst) < growMargin {
+	if r.needsRoom(dst) {
 		dst = r.grow(dst)
 	}
 	if r.stop {
 		return dst
 	}
-	if r.mask != nil || p.shaped {
+	switch {
+	case r.mask != nil || p.shaped:
 		return r.appendShaped(dst, p, src, depth)
-	}
-	if src.st != nil { // a struct: its own loop (walk_struct.go)
+	case src.st != nil: // a struct: its own loop (walk_struct.go)
 		return r.appendStruct(dst, p, src, depth)
+	case src.ma == nil:
+		return r.appendObjectOf(dst, p, src, depth)
 	}
+	return r.appendMap(dst, p, src, depth)
+}
+
+// appendMap is appendObject's loop for a map[string]any (src.ma), the
+// plan neither shaped nor masked, the walk not stopped: each value read
+// and written here in the common cases (appendFast's work, without its
+// call), a group reading the same map without appendObject's choices.
+func (r *run) appendMap(dst []byte, p *objectPlan, src *source, depth int) []byte {
+	m := src.ma
+	dst = append(dst, '{')
+	for _, n := range p.nodes {
+		dst = appendKey(dst, n)
+		if n.fast != fastNone { // the busiest case: appendFast's work for a map, without its call
+			var i int64
+			v := m[n.in]
+			switch x := v.(type) {
+			case string:
+				switch {
+				case n.fast != fastString: // a number node
+					var ok bool
+					if dst, ok = r.intText(dst, n, x); !ok {
+						dst = r.valuePath(dst, n, raw{a: v}, depth)
+					}
+				case n.plain(x): // fastString's first case, without its call
+					dst = jsonwire.AppendString(dst, x)
+					continue
+				default:
+					dst = r.judgeString(dst, n, x)
+				}
+				if r.stop { // a long string passed the output limit
+					return dst
+				}
+				continue
+			case nil:
+				if n.fills() { // appendAbsent's first case, without its call
+					dst = appendPadded(dst, n.defJSON, &n.defPad, n.defShort)
+				} else {
+					dst = r.appendAbsent(dst, n)
+				}
+				continue
+			case int:
+				i = int64(x)
+			case int64:
+				i = x
+			default:
+				if dst = r.valuePath(dst, n, raw{a: v}, depth); r.stop {
+					return dst
+				}
+				continue
+			}
+			if n.fast.isInt() { // fastInt, without its call
+				r.intChecks(n, i)
+				dst = appendInt(dst, i)
+			} else if dst = r.valuePath(dst, n, raw{a: v}, depth); r.stop { // an integer for a string field
+				return dst
+			}
+			continue
+		} else if n.kind == nodeGroup && n.from == nil && !n.nested && !n.group.shaped && depth > 0 { // appendSlow's group, without its call
+			if r.needsRoom(dst) {
+				if dst = r.grow(dst); r.stop {
+					return dst
+				}
+			}
+			r.push(frame{n: n, kind: frameGroup})
+			dst = r.appendMap(dst, n.group, src, depth-1)
+			r.depth-- // pop: a group's frame is never secret
+			if r.stop {
+				return dst
+			}
+			continue
+		}
+		if dst = r.appendSlow(dst, n, src, depth); r.stop {
+			return dst
+		}
+	}
+	if r.cfg.denyUnknown && p.checksUnknown { // an entity's object, not a group's of the same input
+		r.unknownKeys(p, src) // after the fields: they come in declaration order
+	}
+	return append(dst, '}')
+}
+
+// needsRoom reports whether dst needs room (grow) before an object or an
+// element is written: its output has passed the limit, or reached growFrom
+// with less than growMargin left.
+func (r *run) needsRoom(dst []byte) bool {
+	return len(dst)-r.base > r.maxOut || len(dst) >= growFrom && cap(dst)-len(dst) < growMargin
+}
+
+// appendObjectOf is appendObject's loop for an input other than a map or a
+// struct: raw JSON, an Object, a request, a map of another type.
+func (r *run) appendObjectOf(dst []byte, p *objectPlan, src *source, depth int) []byte {
 	dst = append(dst, '{')
 	for _, n := range p.nodes {
 		dst = appendKey(dst, n)
@@ -542,9 +654,11 @@ func (r *run) refTarget(n *node) *Entity {
 			return r.pins[i].e
 		}
 	}
-	for _, p := range r.morePins {
-		if p.s == n.ref {
-			return p.e
+	if r.npins == len(r.pins) { // morePins holds any further ones
+		for _, p := range r.morePins {
+			if p.s == n.ref {
+				return p.e
+			}
 		}
 	}
 	ent := n.ref.e.Load()
@@ -783,6 +897,7 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 	}
 	r.push(frame{kind: frameIndex})
 	d := r.depth - 1
+	f := r.fixedFrame(d)
 	for i := 0; i < l.len; i++ {
 		sub, ok := l.at(i, p)
 		if !ok {
@@ -791,8 +906,7 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 		if out > 0 {
 			dst = append(dst, ',')
 		}
-		f := r.frame(d)
-		f.idx, f.outIdx = int32(i), int32(out)
+		r.setIndex(f, d, i, out)
 		if depth <= 0 { // see appendElem
 			r.stopAtDepth()
 			break
@@ -818,12 +932,15 @@ func (r *run) appendAnyList(dst []byte, ref *node, p *objectPlan, la []any, dept
 	}
 	r.push(frame{kind: frameIndex})
 	d := r.depth - 1
+	f := r.fixedFrame(d)
 	dst = append(dst, '[')
 	var sub source
 	out := 0
+	direct := r.mask == nil && !p.shaped // a map element through appendMap, without appendObject's choices
 	for i, v := range la {
 		src := &sub
-		if m, ok := v.(map[string]any); ok {
+		m, ok := v.(map[string]any)
+		if ok {
 			sub.ma = m
 		} else {
 			var other source // zeroed here only
@@ -835,13 +952,22 @@ func (r *run) appendAnyList(dst []byte, ref *node, p *objectPlan, la []any, dept
 		if out > 0 {
 			dst = append(dst, ',')
 		}
-		f := r.frame(d)
-		f.idx, f.outIdx = int32(i), int32(out)
+		r.setIndex(f, d, i, out)
 		if depth <= 0 { // see appendElem
 			r.stopAtDepth()
 			break
 		}
-		if dst = r.appendObject(dst, p, src, depth-1); r.stop {
+		if direct && m != nil {
+			if r.needsRoom(dst) {
+				dst = r.grow(dst)
+			}
+			if !r.stop {
+				dst = r.appendMap(dst, p, src, depth-1)
+			}
+		} else {
+			dst = r.appendObject(dst, p, src, depth-1)
+		}
+		if r.stop {
 			break
 		}
 		out++

@@ -18,7 +18,7 @@ import (
 // appendStruct writes one output object read from the struct source src.
 // (The plan p is neither shaped nor masked: see appendObject.)
 func (r *run) appendStruct(dst []byte, p *objectPlan, src *source, depth int) []byte {
-	if len(dst)-r.base > r.maxOut || len(dst) >= growFrom && cap(dst)-len(dst) < growMargin {
+	if r.needsRoom(dst) {
 		dst = r.grow(dst)
 	}
 	if r.stop {

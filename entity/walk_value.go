@@ -21,9 +21,11 @@ import (
 // list's element is read from its list and runs the same path with its
 // element node (valuePath), at the list's path and its index (run.elem),
 // with the list's msg and secrecy; a failure of any step of any of them is
-// recorded by run.record. The fast paths (appendFast, fastString) are the
-// same steps for what needs no conversion: a string judged by the same
-// compiled checks, an integer already written canonically.
+// recorded by run.record. The fast paths (appendFast, the same cases
+// written out in appendMap's loop for a map, fastString) are the same
+// steps for what needs no conversion: a string judged by the same
+// compiled checks, an integer already written canonically; anything else
+// they hand to valuePath as it was read.
 
 // appendValueField writes a value field read from src through the value
 // path. (Apart from appendObject, and not inlined, to keep appendObject's
@@ -216,18 +218,26 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 		return dst, false
 	}
 	if n.fast.isInt() {
-		if n.fast == fastInt && jsonwire.IsCanonicalInt(s) {
-			return append(dst, s...), true
-		}
-		if r.cfg.strict && !jsonwire.IsCanonicalInt(s) {
-			return dst, false // "12.5" is no integer: the general path says so
-		}
-		if i, ok := textconv.ParseInt(s); ok {
-			return r.fastInt(dst, n, i), true
-		}
-		return dst, false
+		return r.intText(dst, n, s)
 	}
 	return r.fastString(dst, n, s), true
+}
+
+// intText is the fast path of a number node given the string s: written
+// as it is when it is a canonical integer and nothing judges it, parsed
+// and judged when it is an integer; false, having written nothing, for
+// any other text, which the general path converts (or, Strict, refuses).
+func (r *run) intText(dst []byte, n *node, s string) ([]byte, bool) {
+	if n.fast == fastInt && jsonwire.IsCanonicalInt(s) {
+		return append(dst, s...), true
+	}
+	if r.cfg.strict && !jsonwire.IsCanonicalInt(s) {
+		return dst, false // "12.5" is no integer: the general path says so
+	}
+	if i, ok := textconv.ParseInt(s); ok {
+		return r.fastInt(dst, n, i), true
+	}
+	return dst, false
 }
 
 // fastInt is the value path of an integer read for a number node
@@ -265,10 +275,17 @@ func (r *run) judgeInt(n *node, i int64) {
 // written at once (inlined into its callers), any other through
 // judgeString.
 func (r *run) fastString(dst []byte, n *node, s string) []byte {
-	if len(n.xforms)|len(n.strChecks) == 0 && len(s) <= growMargin {
+	if n.plain(s) {
 		return jsonwire.AppendString(dst, s)
 	}
 	return r.judgeString(dst, n, s)
+}
+
+// plain reports whether the string s of string node n is written as it
+// is: nothing transforms or checks it, and it is too short to pass the
+// output limit by itself.
+func (n *node) plain(s string) bool {
+	return len(n.xforms)|len(n.strChecks) == 0 && len(s) <= growMargin
 }
 
 // judgeString is fastString for a string its node transforms or checks,
@@ -300,13 +317,17 @@ func (r *run) judgeString(dst []byte, n *node, s string) []byte {
 // (after req has had its say).
 func (r *run) appendAbsent(dst []byte, n *node) []byte {
 	switch {
-	case n.hasDefault && !n.defNull:
+	case n.fills():
 		return appendPadded(dst, n.defJSON, &n.defPad, n.defShort)
 	case n.req:
 		r.fail(n, "req", errRequired)
 	}
 	return append(dst, "null"...)
 }
+
+// fills reports whether a default other than null fills node n when its
+// value is absent.
+func (n *node) fills() bool { return n.hasDefault && !n.defNull }
 
 // appendTypedList writes the elements of a typed list read from in, a
 // list (the field's conversion said so, and the field's rules judged it):
@@ -352,7 +373,7 @@ func (r *run) appendTypedList(dst []byte, n *node, in raw, depth int) []byte {
 // the stop of the walk past the limit), as appendObject makes room.
 func (r *run) elemRoom(dst []byte, i int) []byte {
 	r.elem = i
-	if len(dst)-r.base > r.maxOut || len(dst) >= growFrom && cap(dst)-len(dst) < growMargin {
+	if r.needsRoom(dst) {
 		if dst = r.grow(dst); r.stop {
 			return dst
 		}
