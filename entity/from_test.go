@@ -1,6 +1,7 @@
 package entity_test
 
 import (
+	"database/sql/driver"
 	"encoding/json"
 	"net/http/httptest"
 	"strings"
@@ -82,6 +83,23 @@ func TestFrom(t *testing.T) {
 			t.Errorf("got %+v", fe)
 		}
 	})
+	t.Run("through an unexported embedded struct a tag names", func(t *testing.T) {
+		e4 := expose(t, reg, "emb", "pet", "string", "from 'o.pet.name'", "v", "string", "from 'o.v'", "n", "string", "from 'o.pet'")
+		type outer struct {
+			stPetTagged   `json:"pet"`
+			fromLowValuer `json:"v"` // read through its Value
+		}
+		o := outer{stPetTagged{Name: "rex"}, fromLowValuer{"val"}}
+		want := `{"pet":"rex","v":"val","n":null}`
+		// In a map, as a value and by pointer (a struct's field of type
+		// outer would be read through the Value that outer gets from its
+		// embedded field, as a driver.Valuer).
+		for form, v := range map[string]any{"a struct": map[string]any{"o": o}, "a pointer": map[string]any{"o": &o}} {
+			if out, err := e4.MakeJSON(v); err != nil || string(out) != want {
+				t.Errorf("%s: got %s, %v, want %s", form, out, err, want)
+			}
+		}
+	})
 	t.Run("the declared name is no input key", func(t *testing.T) {
 		e3 := expose(t, reg, "dn", "x", "number", "from 'y'")
 		if out, err := e3.MakeJSON(map[string]any{"x": 1, "y": 2}); err != nil || string(out) != `{"x":2}` {
@@ -93,6 +111,12 @@ func TestFrom(t *testing.T) {
 		}
 	})
 }
+
+// fromLowValuer is a driver.Valuer of an unexported type, embedded under
+// a tag in TestFrom.
+type fromLowValuer struct{ s string }
+
+func (v fromLowValuer) Value() (driver.Value, error) { return v.s, nil }
 
 func TestFromDeclarations(t *testing.T) {
 	for _, tt := range []struct {

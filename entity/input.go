@@ -170,7 +170,12 @@ func sourceOf(v any, p *objectPlan) (source, bool) {
 		}
 		v = v.visible() // what a response sees of it
 		return source{obj: v, wire: v.plan != nil && p.owner != nil && v.plan.owner != nil && v.plan.owner.slot == p.owner.slot}, true
-	case nil, string, []any, bool, int, int64, float64, json.Number, time.Time, []byte, json.RawMessage:
+	case json.RawMessage: // JSON text a Go value holds: its object, as encoding/json decodes it
+		if m, ok := decodeRawMessage(v).a.(map[string]any); ok {
+			return source{ma: m}, true
+		}
+		return source{}, false
+	case nil, string, []any, bool, int, int64, float64, json.Number, time.Time, []byte:
 		return source{}, false
 	}
 	return sourceOfOther(v, p)
@@ -212,6 +217,10 @@ func sourceOfValue(rv reflect.Value, p *objectPlan) (source, bool) {
 		rv = rv.Elem()
 	}
 	switch rv.Kind() {
+	case reflect.Slice:
+		if rv.Type() == rawMessageType { // an element of a []json.RawMessage
+			return sourceOf(rv.Interface(), p)
+		}
 	case reflect.Map:
 		if rv.Type().Key().Kind() != reflect.String {
 			return source{}, false

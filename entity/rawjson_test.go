@@ -1066,3 +1066,51 @@ func TestRawJSONNestedOffsets(t *testing.T) {
 		})
 	}
 }
+
+// rmRow is a struct holding json.RawMessage values, for
+// TestRawMessageListElements.
+type rmRow struct {
+	One  json.RawMessage   `json:"one"`
+	List []json.RawMessage `json:"list"`
+	Any  []any             `json:"any"`
+}
+
+// TestRawMessageListElements: a json.RawMessage holding an object is read
+// as that object wherever a Go list holds it, as one a $ref field holds is
+// and as EncodeSeq reads one: the elements of a []json.RawMessage or of a
+// []any given to MakeJSON and MakeList, and of a list under a $ref or a
+// []$ref field of a map or a struct. Its fields are checked; one that holds
+// no object is no object (left out at the top, null in a field's list).
+func TestRawMessageListElements(t *testing.T) {
+	reg := entity.NewRegistry()
+	item := expose(t, reg, "item", "x", "string", "req")
+	page := expose(t, reg, "page", "one", "$item", "", "list", "$item", "", "any", "[]$item", "")
+	a, b := json.RawMessage(`{"x":"a"}`), json.RawMessage(`{"x":"b"}`)
+	tests := []struct {
+		name string
+		e    *entity.Entity
+		in   any
+		want string // the output, or the error's text
+	}{
+		{"a []json.RawMessage at the top", item, []json.RawMessage{a, b}, `[{"x":"a"},{"x":"b"}]`},
+		{"json.RawMessage in a []any at the top", item, []any{a, map[string]any{"x": "m"}}, `[{"x":"a"},{"x":"m"}]`},
+		{"an element that holds no object is left out at the top", item, []json.RawMessage{json.RawMessage(`[1]`), a}, `[{"x":"a"}]`},
+		{"an element's fields are checked", item, []json.RawMessage{a, json.RawMessage(`{}`)}, `[1].x: is required`},
+		{"a map's []json.RawMessage under a $ref", page, map[string]any{"list": []json.RawMessage{a, b}}, `{"one":null,"list":[{"x":"a"},{"x":"b"}],"any":null}`},
+		{"a map's []any under a []$ref", page, map[string]any{"any": []any{b, json.RawMessage(`"s"`)}}, `{"one":null,"list":null,"any":[{"x":"b"},null]}`},
+		{"a struct's fields", page, rmRow{One: a, List: []json.RawMessage{b}, Any: []any{a}}, `{"one":{"x":"a"},"list":[{"x":"b"}],"any":[{"x":"a"}]}`},
+		{"a struct's element's fields are checked", page, &rmRow{List: []json.RawMessage{json.RawMessage(`{"x":null}`)}}, `list[0].x: is required`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := tt.e.MakeJSON(tt.in)
+			got := string(out)
+			if err != nil {
+				got = err.Error()
+			}
+			if !strings.Contains(got, tt.want) || err == nil && got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}

@@ -77,9 +77,8 @@ func typeFields(t reflect.Type) map[string]*structField {
 					next = append(next, level{t: ft, index: index})
 					continue
 				}
-				if !sf.IsExported() {
-					continue
-				}
+				// Past here an unexported field is an embedded struct a tag
+				// names: a field of that name, as encoding/json has it.
 				tagged := name != ""
 				if !tagged {
 					name = sf.Name
@@ -441,6 +440,14 @@ func readField(rv reflect.Value, f *structField) raw {
 			v = v.Elem()
 		}
 		v = v.Field(x)
+	}
+	if !v.CanInterface() { // an unexported embedded struct a tag names (typeFields): read, as the plan reads it
+		if !v.CanAddr() {
+			c := reflect.New(rv.Type()).Elem()
+			c.Set(rv)
+			return readField(c, f)
+		}
+		v = reflect.NewAt(v.Type(), v.Addr().UnsafePointer()).Elem()
 	}
 	if f.valuer {
 		return valuerOfValue(v)

@@ -20,7 +20,8 @@ import (
 // Struct input: fields are found as encoding/json finds them when it
 // encodes (json tag name, else Go name; embedded structs flattened; the
 // shallowest field wins, then a lone tagged one; ambiguous names dropped;
-// `json:"-"` and unexported fields never read), and driver.Valuer fields are
+// `json:"-"` and unexported fields never read, but an embedded struct a tag
+// names, which is a field of that name), and driver.Valuer fields are
 // read through Value.
 
 // Exported types, so that embedding them gives exported embedded fields.
@@ -60,6 +61,13 @@ type stHidden struct {
 	Born time.Time `json:"born"`
 	Pet  *StPet    `json:"pet"`
 	Pets []StPet   `json:"pets"`
+}
+
+// stPetTagged is embedded under a json tag as an unexported embedded
+// field: encoding/json makes it a field of that name.
+type stPetTagged struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"`
 }
 
 // Named types of every kind the person entity reads.
@@ -258,6 +266,17 @@ func TestStructInput(t *testing.T) {
 				StPet `json:"pet"`
 			}{StPet{Name: "rex"}},
 			want: stOut("pet", `{"name":"rex","kind":""}`)},
+		{name: "embedded struct of an unexported type with a tag is a field",
+			in: struct {
+				stPetTagged `json:"pet"`
+			}{stPetTagged{Name: "rex", Kind: "dog"}},
+			want: stOut("pet", `{"name":"rex","kind":"dog"}`)},
+		{name: "pointer-embedded struct of an unexported type with a tag is a field",
+			in: struct {
+				*stPetTagged `json:"pet"`
+				Name         string `json:"name"`
+			}{&stPetTagged{Name: "rex"}, "n"},
+			want: stOut("name", `"n"`, "pet", `{"name":"rex","kind":""}`)},
 		{name: "deeply embedded",
 			in:   struct{ StDeep }{StDeep{StViaA{StBase{ID: 3}}}},
 			want: stOut("id", "3", "created", `"0001-01-01T00:00:00Z"`)},

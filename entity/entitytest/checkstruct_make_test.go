@@ -128,6 +128,10 @@ func TestCheckStructReadsAsMake(t *testing.T) {
 			ctBase
 			UserName string `json:"user_name"`
 		}]()},
+		{name: "an embedded struct of an unexported type a tag names is a field of that name", entity: "goNames", typ: reflect.TypeFor[struct {
+			ctNameA `json:"Age"`
+			Name    string
+		}]()},
 		{name: "embedded pointers too", entity: "user", typ: reflect.TypeFor[struct {
 			*ctBase
 			UserName string `json:"user_name"`

@@ -63,9 +63,8 @@ func structFields(t reflect.Type) map[string]*structField {
 					next = append(next, ft)
 					continue
 				}
-				if !sf.IsExported() {
-					continue
-				}
+				// Past here an unexported field is an embedded struct a tag
+				// names: a field of that name, as encoding/json has it.
 				tagged := name != ""
 				if !tagged {
 					name = sf.Name
