@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
-	"strings"
 	"sync"
-	"unicode"
 
+	"github.com/expose-go/expose/internal/jsonfields"
 	"github.com/expose-go/expose/internal/structread"
 )
 
@@ -22,7 +21,6 @@ import (
 type structField struct {
 	name   string
 	index  []int
-	tagged bool
 	valuer bool // implements driver.Valuer: read through Value()
 }
 
@@ -31,116 +29,19 @@ var typeFieldsCache sync.Map // reflect.Type → map[string]*structField
 var valuerType = reflect.TypeFor[driver.Valuer]()
 
 // typeFields returns the fields of struct type t that encoding/json would
-// encode, by name.
+// encode, by name (jsonfields.Of), each with what Make needs to read it.
 func typeFields(t reflect.Type) map[string]*structField {
 	if f, ok := typeFieldsCache.Load(t); ok {
 		return f.(map[string]*structField)
 	}
-	type candidate struct {
-		f     *structField
-		depth int
-	}
-	byName := map[string][]candidate{}
-	type level struct {
-		t     reflect.Type
-		index []int
-	}
-	current := []level{{t: t}}
-	visited := map[reflect.Type]bool{} // types whose fields a shallower level already offered
-	for depth := 0; len(current) > 0; depth++ {
-		var next []level
-		seen := map[reflect.Type]bool{}
-		for _, lv := range current {
-			if visited[lv.t] {
-				continue
-			}
-			seen[lv.t] = true
-			for i := 0; i < lv.t.NumField(); i++ {
-				sf := lv.t.Field(i)
-				ft := sf.Type
-				if sf.Anonymous && ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if !sf.IsExported() && !(sf.Anonymous && ft.Kind() == reflect.Struct) {
-					continue
-				}
-				tag := sf.Tag.Get("json")
-				if tag == "-" {
-					continue
-				}
-				name, _, _ := strings.Cut(tag, ",")
-				if !isValidTag(name) {
-					name = ""
-				}
-				index := append(append([]int(nil), lv.index...), i)
-				if name == "" && sf.Anonymous && ft.Kind() == reflect.Struct {
-					next = append(next, level{t: ft, index: index})
-					continue
-				}
-				// Past here an unexported field is an embedded struct a tag
-				// names: a field of that name, as encoding/json has it.
-				tagged := name != ""
-				if !tagged {
-					name = sf.Name
-				}
-				f := &structField{name: name, index: index, tagged: tagged,
-					valuer: sf.Type.Implements(valuerType) || reflect.PointerTo(sf.Type).Implements(valuerType)}
-				// The same embedded type twice at one depth offers each of its
-				// names twice, which makes them ambiguous, as in encoding/json.
-				byName[name] = append(byName[name], candidate{f, depth})
-			}
-		}
-		for t := range seen {
-			visited[t] = true
-		}
-		current = next
-	}
-	fields := make(map[string]*structField, len(byName))
-	for name, cs := range byName {
-		// The shallowest field wins; among those, a tagged one if it is
-		// alone; otherwise the name is ambiguous and dropped.
-		best := cs[0].depth
-		for _, c := range cs {
-			best = min(best, c.depth)
-		}
-		var top []candidate
-		for _, c := range cs {
-			if c.depth == best {
-				top = append(top, c)
-			}
-		}
-		if len(top) > 1 {
-			var tagged []candidate
-			for _, c := range top {
-				if c.f.tagged {
-					tagged = append(tagged, c)
-				}
-			}
-			if len(tagged) != 1 {
-				continue
-			}
-			top = tagged
-		}
-		fields[name] = top[0].f
+	all := jsonfields.Of(t)
+	fields := make(map[string]*structField, len(all))
+	for name, jf := range all {
+		fields[name] = &structField{name: name, index: jf.Index,
+			valuer: jf.Type.Implements(valuerType) || reflect.PointerTo(jf.Type).Implements(valuerType)}
 	}
 	f, _ := typeFieldsCache.LoadOrStore(t, fields)
 	return f.(map[string]*structField)
-}
-
-// isValidTag reports whether a json tag name is one encoding/json accepts;
-// it ignores others and uses the Go name.
-func isValidTag(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		switch {
-		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
-		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
-			return false
-		}
-	}
-	return true
 }
 
 // structPlan says how to read each slot of an input table from one struct

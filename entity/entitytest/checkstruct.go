@@ -10,6 +10,7 @@ import (
 
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/internal/jsonfields"
 )
 
 // CheckStruct checks that a struct type has a field for every field the
@@ -197,12 +198,12 @@ func (c *structCheck) descend(t reflect.Type, steps []string, at path) (ft refle
 	for i, step := range steps {
 		switch k := ft.Kind(); {
 		case readsFields(ft):
-			sf := structFields(ft)[step]
+			sf := jsonfields.Of(ft)[step] // the fields Make reads
 			fat = fat.key(step)
 			if sf == nil {
 				return nil, fat, false
 			}
-			ft = derefType(sf.typ)
+			ft = derefType(sf.Type)
 		case i > 0 && (k == reflect.Slice || k == reflect.Array) && ft.Elem().Kind() != reflect.Uint8:
 			n, err := strconv.Atoi(step)
 			if err != nil || n < 0 || strconv.Itoa(n) != step {
