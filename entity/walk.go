@@ -287,10 +287,39 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 		return r.appendShaped(dst, p, src, depth)
 	case src.st != nil: // a struct: its own loop (walk_struct.go)
 		return r.appendStruct(dst, p, src, depth)
-	case src.ma == nil:
-		return r.appendObjectOf(dst, p, src, depth)
+	case src.ma != nil:
+		return r.appendMap(dst, p, src, depth)
 	}
-	return r.appendMap(dst, p, src, depth)
+	// Any other input: raw JSON, an Object, a request, a map of another
+	// type.
+	dst = append(dst, '{')
+	for _, n := range p.nodes {
+		dst = appendKey(dst, n)
+		if n.fast != fastNone { // the busiest case, without a call
+			var ok bool
+			if dst, ok = r.appendFast(dst, n, src); ok {
+				if r.stop { // a long string passed the output limit
+					return dst
+				}
+				continue
+			}
+		} else if n.kind == nodeGroup && n.from == nil && !n.nested && !src.wire && depth > 0 { // appendSlow's group, without its call
+			r.push(frame{n: n, kind: frameGroup})
+			dst = r.appendObject(dst, n.group, src, depth-1)
+			r.depth-- // pop: a group's frame is never secret
+			if r.stop {
+				return dst
+			}
+			continue
+		}
+		if dst = r.appendSlow(dst, n, src, depth); r.stop {
+			return dst
+		}
+	}
+	if r.cfg.denyUnknown && p.checksUnknown { // an entity's object, not a group's of the same input
+		r.unknownKeys(p, src) // after the fields: they come in declaration order
+	}
+	return append(dst, '}')
 }
 
 // appendMap is appendObject's loop for a map[string]any (src.ma), the
@@ -376,39 +405,6 @@ func (r *run) appendMap(dst []byte, p *objectPlan, src *source, depth int) []byt
 // with less than growMargin left.
 func (r *run) needsRoom(dst []byte) bool {
 	return len(dst)-r.base > r.maxOut || len(dst) >= growFrom && cap(dst)-len(dst) < growMargin
-}
-
-// appendObjectOf is appendObject's loop for an input other than a map or a
-// struct: raw JSON, an Object, a request, a map of another type.
-func (r *run) appendObjectOf(dst []byte, p *objectPlan, src *source, depth int) []byte {
-	dst = append(dst, '{')
-	for _, n := range p.nodes {
-		dst = appendKey(dst, n)
-		if n.fast != fastNone { // the busiest case, without a call
-			var ok bool
-			if dst, ok = r.appendFast(dst, n, src); ok {
-				if r.stop { // a long string passed the output limit
-					return dst
-				}
-				continue
-			}
-		} else if n.kind == nodeGroup && n.from == nil && !n.nested && !src.wire && depth > 0 { // appendSlow's group, without its call
-			r.push(frame{n: n, kind: frameGroup})
-			dst = r.appendObject(dst, n.group, src, depth-1)
-			r.depth-- // pop: a group's frame is never secret
-			if r.stop {
-				return dst
-			}
-			continue
-		}
-		if dst = r.appendSlow(dst, n, src, depth); r.stop {
-			return dst
-		}
-	}
-	if r.cfg.denyUnknown && p.checksUnknown { // an entity's object, not a group's of the same input
-		r.unknownKeys(p, src) // after the fields: they come in declaration order
-	}
-	return append(dst, '}')
 }
 
 // appendKey appends n's key (see appendPadded).

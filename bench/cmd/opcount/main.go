@@ -36,6 +36,10 @@ func ops(n int) map[string]func(dst []byte) ([]byte, error) {
 	row, checked := rowReg.MustLookup("row"), rowReg.MustLookup("checkedrow")
 	var m, st, rows any = bench.Users(n), bench.UsersStruct(n), bench.Rows(n)
 	mm := bench.Users(n)
+	raw, err := stdjson.Marshal(bench.Users(n))
+	if err != nil {
+		panic(err)
+	}
 	var empty any = map[string]any{"limit": n, "list": []any{}}
 	emptyMap := map[string]any{"limit": n, "list": []any{}}
 	return map[string]func([]byte) ([]byte, error){
@@ -43,6 +47,7 @@ func ops(n int) map[string]func(dst []byte) ([]byte, error) {
 		"users/structs":     func(dst []byte) ([]byte, error) { return users.AppendJSON(dst, st) },
 		"users/handwritten": func(dst []byte) ([]byte, error) { return bench.AppendUsers(dst, mm) },
 		"empty/AppendJSON":  func(dst []byte) ([]byte, error) { return users.AppendJSON(dst, empty) },
+		"raw/AppendJSON":    func(dst []byte) ([]byte, error) { return users.AppendJSON(dst, raw) },
 		"empty/handwritten": func(dst []byte) ([]byte, error) { return bench.AppendUsers(dst, emptyMap) },
 		"rows/AppendJSON":   func(dst []byte) ([]byte, error) { return row.AppendJSON(dst, rows) },
 		"rows/checked":      func(dst []byte) ([]byte, error) { return checked.AppendJSON(dst, rows) },
