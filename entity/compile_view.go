@@ -127,6 +127,13 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		p.cross = crossView(base.cross, copies)
 		p.shaped = p.shaped || len(p.cross) > 0
 	}
+	for i, n := range p.nodes {
+		if i == 0 {
+			p.head = n
+		} else {
+			p.nodes[i-1].next = n
+		}
+	}
 	return p
 }
 

@@ -46,6 +46,8 @@ type objectPlan struct {
 	// params are the top-level fields a request view reads from the
 	// request itself (path, query, header, cookie), not from its body.
 	params []*node
+
+	head *node // nodes[0], the first of the chain of next (nil when none)
 }
 
 // direction is one way data goes through an entity: a response writes
@@ -106,6 +108,11 @@ type node struct {
 	// for appendKey's single store.
 	keyPad   [16]byte
 	keyShort bool
+
+	// next is the node after this one in its view's plan (nil for the
+	// last): appendMap's loop follows it, keeping one pointer live where
+	// a range over the plan's nodes keeps three.
+	next *node
 
 	// Value fields.
 	typ       rules.Kind

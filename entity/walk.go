@@ -327,13 +327,12 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 // and written here in the common cases (appendFast's work, without its
 // call), a group reading the same map without appendObject's choices.
 func (r *run) appendMap(dst []byte, p *objectPlan, src *source, depth int) []byte {
-	m := src.ma
 	dst = append(dst, '{')
-	for _, n := range p.nodes {
+	for n := p.head; n != nil; n = n.next {
 		dst = appendKey(dst, n)
 		if n.fast != fastNone { // the busiest case: appendFast's work for a map, without its call
 			var i int64
-			v := m[n.in]
+			v := src.ma[n.in]
 			switch x := v.(type) {
 			case string:
 				switch {
