@@ -93,7 +93,7 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		}
 		n := new(node)
 		*n = *bn
-		n.crossIdx, n.crossDecls = -1, nil
+		n.crossIdx, n.crossDecls, n.next = -1, nil, nil
 		if copies != nil {
 			copies[bn] = n
 		}

@@ -293,7 +293,7 @@ func (r *run) appendObject(dst []byte, p *objectPlan, src *source, depth int) []
 	// Any other input: raw JSON, an Object, a request, a map of another
 	// type.
 	dst = append(dst, '{')
-	for _, n := range p.nodes {
+	for n := p.head; n != nil; n = n.next { // see appendMap
 		dst = appendKey(dst, n)
 		if n.fast != fastNone { // the busiest case, without a call
 			var ok bool

@@ -26,13 +26,13 @@ func (r *run) appendStruct(dst []byte, p *objectPlan, src *source, depth int) []
 	}
 	dst = append(dst, '{')
 	fields := src.st.fields
-	for _, n := range p.nodes {
+	for n := p.head; n != nil; n = n.next { // see appendMap
 		dst = appendKey(dst, n)
 		if n.fast != fastNone {
 			switch f := &fields[n.slot]; {
 			case f.hot == hotString && n.fast == fastString:
 				s := f.loc.At(src.sp).String()
-				if len(n.xforms) > 0 || len(n.strChecks) > 0 || len(s) > growMargin {
+				if !n.plain(s) {
 					if dst = r.fastString(dst, n, s); r.stop {
 						return dst
 					}
@@ -71,6 +71,7 @@ func (r *run) appendStructElems(dst []byte, p *objectPlan, l *elems, depth int) 
 	plain := r.mask == nil && !p.shaped
 	r.push(frame{kind: frameIndex})
 	d := r.depth - 1
+	f := r.fixedFrame(d)
 	out := 0
 	for i := 0; i < l.len; i++ {
 		sub := source{st: l.st, sp: l.sbase.Index(i, l.ssize), frozen: l.sfrozen && !l.sptrs}
@@ -82,8 +83,7 @@ func (r *run) appendStructElems(dst []byte, p *objectPlan, l *elems, depth int) 
 		if out > 0 {
 			dst = append(dst, ',')
 		}
-		f := r.frame(d)
-		f.idx, f.outIdx = int32(i), int32(out)
+		r.setIndex(f, d, i, out)
 		if depth <= 0 { // see appendElem
 			r.stopAtDepth()
 			break
