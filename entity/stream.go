@@ -34,7 +34,9 @@ const ndjsonContentType = "application/x-ndjson"
 // [Select], [Only], [Except], [With], [WithContext] and [Version] shape
 // every element alike). An element is one object: a map with string keys, a
 // struct or a pointer to one, raw JSON ([]byte, [json.RawMessage]) holding
-// an object, an [*Object], or an interface holding one of them. The
+// an object, an [*Object], or an interface holding one of them; a nil
+// interface or pointer is skipped, as MakeJSON skips it in a list (a nil
+// map is an empty object), and the indexes in errors count it. The
 // elements are written as they come, in chunks of about 32 KiB, and an
 // [http.Flusher] (an [http.ResponseWriter], through
 // [http.ResponseController]) is flushed after each, so that the memory a
@@ -172,11 +174,16 @@ func streamSeq[T any](s *stream, seq iter.Seq2[T, error]) error {
 			*slot = v
 			ok = s.elem(nil, jsonBytes(slot), true)
 		default:
-			ok = s.elem(any(v), nil, false)
+			if a := any(v); s.skips(a) {
+				ok = true
+			} else {
+				ok = s.elem(a, nil, false)
+			}
 		}
 		if !ok {
 			break
 		}
+		s.in++
 	}
 	if slot != nil {
 		var zero T
@@ -212,6 +219,7 @@ type stream struct {
 	bp     *[]byte // the pooled buffer buf grows from
 	buf    []byte
 	n      int   // elements written
+	in     int   // elements read (n and the nil ones skipped): the index of the next
 	sent   bool  // bytes have gone to w
 	ndjson bool  // NDJSON: no array, a line each
 	err    error // why the stream stopped
@@ -269,6 +277,17 @@ func isNDJSON(h http.Header) bool {
 	return strings.EqualFold(strings.TrimSpace(mt), ndjsonContentType)
 }
 
+// skips reports whether the element v is left out, as a list given to
+// MakeJSON leaves it out: a nil value no object is read from (a nil
+// interface or pointer; a nil map is an empty object).
+func (s *stream) skips(v any) bool {
+	if !isNil(v) {
+		return false
+	}
+	_, ok := sourceOf(v, s.e.view(s.r.dir))
+	return !ok
+}
+
 // cancelled reports whether the request's context is done, stopping the
 // stream with its error.
 func (s *stream) cancelled() bool {
@@ -293,8 +312,7 @@ func (s *stream) elem(v any, b []byte, isJSON bool) bool {
 	if s.n > 0 && !s.ndjson {
 		s.buf = append(s.buf, ',')
 	}
-	idx := int32(min(s.n, math.MaxInt32))
-	r.push(frame{kind: frameIndex, idx: idx, outIdx: idx})
+	r.push(frame{kind: frameIndex, idx: int32(min(s.in, math.MaxInt32)), outIdx: int32(min(s.n, math.MaxInt32))})
 	if isJSON {
 		s.buf = r.appendStreamJSON(s.buf, s.e, b)
 	} else {

@@ -211,6 +211,12 @@ func TestEncodeSeqWritesEachElement(t *testing.T) {
 		{"Objects", []any{obj, obj}, func(f streamForm, opts ...entity.Option) streamed {
 			return stream(f, context.Background(), e, seqOf(obj, obj), opts...)
 		}},
+		{"nil elements", []any{nil, &rows[0], (*streamRow)(nil), (*entity.Object)(nil), maps[1]}, func(f streamForm, opts ...entity.Option) streamed {
+			return stream(f, context.Background(), e, seqOf[any](nil, &rows[0], (*streamRow)(nil), (*entity.Object)(nil), maps[1]), opts...)
+		}},
+		{"nil struct pointers", []*streamRow{nil, &rows[1], nil}, func(f streamForm, opts ...entity.Option) streamed {
+			return stream(f, context.Background(), e, seqOf(nil, &rows[1], nil), opts...)
+		}},
 		{"empty", []any{}, func(f streamForm, opts ...entity.Option) streamed {
 			return stream(f, context.Background(), e, seqOf[map[string]any](), opts...)
 		}},
@@ -386,6 +392,34 @@ func TestEncodeSeqStopsOnFailure(t *testing.T) {
 // chunk: into an io.Writer, EncodeSeq writes what it has, cut as ever; into
 // a ResponseWriter, whose status is not sent yet, it answers as Write
 // does: problem details alone.
+// TestEncodeSeqErrorPathsCountSkippedElements: an element's error is at
+// its index in the sequence, the nil elements before it counted, as a
+// list's error is at its index in the list.
+func TestEncodeSeqErrorPathsCountSkippedElements(t *testing.T) {
+	e := exposeRow(t)
+	bad := map[string]any{"mail": "a@x.io"} // no id: req fails
+	for _, tt := range []struct {
+		name string
+		list []any
+	}{
+		{"a nil interface before", []any{nil, bad}},
+		{"nil pointers before", []any{(*streamRow)(nil), (*streamRow)(nil), bad}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, listErr := e.AppendJSON(nil, tt.list)
+			seqErr := entity.EncodeSeq(io.Discard, e, seqOf(tt.list...))
+			var lv, sv *entity.ValidationError
+			if !errors.As(listErr, &lv) || !errors.As(seqErr, &sv) {
+				t.Fatalf("list: %v; sequence: %v", listErr, seqErr)
+			}
+			got, want := sv.Fields[len(sv.Fields)-1], lv.Fields[len(lv.Fields)-1]
+			if got.Path != want.Path || got.OutputPath != want.OutputPath {
+				t.Errorf("the sequence's error is at %q (output %q), the list's at %q (%q)", got.Path, got.OutputPath, want.Path, want.OutputPath)
+			}
+		})
+	}
+}
+
 func TestEncodeSeqFailsBeforeSending(t *testing.T) {
 	e := exposeRow(t)
 	for _, f := range streamForms {
