@@ -53,8 +53,8 @@
 //     key;
 //   - structs and pointers to structs, fields matched by json tag, else Go
 //     name, embedded structs flattened as encoding/json does,
-//     driver.Valuer types read through Value(); the field plan is built
-//     once per type;
+//     driver.Valuer types read through Value() (held by a map or an
+//     interface too); the field plan is built once per type;
 //   - raw JSON, []byte or json.RawMessage, validated once and read in one
 //     pass per object without building a map; duplicate keys: the last
 //     wins;

@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"sync"
+	"time"
 
 	"github.com/expose-go/expose/internal/jsonfields"
 	"github.com/expose-go/expose/internal/structread"
@@ -308,6 +309,20 @@ func (f *structSlot) valuerRaw(fp structread.Ptr, frozen bool) raw {
 		return raw{}
 	}
 	return callValuer(vr)
+}
+
+// valued reads a driver.Valuer (sql.NullString…) that a map, a list or an
+// interface holds through its Value, as a struct field of that type is
+// read (valuerRaw); any other value is read as it is.
+func valued(in raw) raw {
+	switch in.a.(type) {
+	case nil, string, bool, int, int64, float64, json.Number, time.Time, []any, map[string]any, []byte, *Object:
+		return in
+	}
+	if vr, ok := in.a.(driver.Valuer); ok && !isNil(vr) {
+		return callValuer(vr)
+	}
+	return in
 }
 
 // callValuer calls a driver.Valuer's Value: a panic or an error is the

@@ -789,12 +789,22 @@ func valuerCases() []entryCase {
 		{name: "driver.Valuer that fails is the field's error", ent: "string", in: given(valuerRow{V: errValuer{}}), fails: []string{failAt("v", "value")}},
 		{name: "driver.Valuer giving a cyclic map, into none", ent: "none", in: given(valuerRow{V: cycleValuer{}}), fails: depthV},
 		{name: "driver.Valuer in a nil interface field", ent: "string", in: given(valuerRow{}), out: wantOut(`{"v":null}`)},
+		// A map, a list or an interface holding one is read as a struct field of that type.
+		{name: "sql.NullString in a map", ent: "string", in: givenV(sql.NullString{String: "x", Valid: true}), out: wantOut(`{"v":"x"}`)},
+		{name: "invalid sql.NullString in a map is null", ent: "string", in: givenV(sql.NullString{}), out: wantOut(`{"v":null}`)},
+		{name: "invalid sql.NullString in a map, required", ent: "reqstr", in: givenV(sql.NullString{}), fails: []string{failAt("v", "req")}},
+		{name: "sql.NullInt64 behind a pointer in a map", ent: "number", in: givenV(&sql.NullInt64{Int64: 7, Valid: true}), out: wantOut(`{"v":7}`)},
+		{name: "nil *sql.NullInt64 in a map is null", ent: "number", in: givenV((*sql.NullInt64)(nil)), out: wantOut(`{"v":null}`)},
+		{name: "sql.NullTime in a map", ent: "date", in: givenV(sql.NullTime{Time: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), Valid: true}), out: wantOut(`{"v":"2026-01-02T00:00:00Z"}`)},
+		{name: "a driver.Valuer in a map that fails", ent: "string", in: givenV(errValuer{}), fails: []string{failAt("v", "value")}},
+		{name: "a driver.Valuer in a map that panics", ent: "string", in: givenV(panicValuer{}), fails: []string{failAt("v", "value")}},
 	}
 }
 
-// TestValuerFailures: a driver.Valuer that panics or fails is a field error
-// of rule value, from every entry point.
-func TestValuerFailures(t *testing.T) {
+// TestValuers: a driver.Valuer, a struct's field or held by a map, is read
+// through its Value; one that panics or fails is a field error of rule
+// value, from every entry point.
+func TestValuers(t *testing.T) {
 	runEntryCases(t, valuerCases())
 }
 

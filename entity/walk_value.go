@@ -77,6 +77,9 @@ func (r *run) valuePath(dst []byte, n *node, in raw, depth int) []byte {
 // steps of the value path before the write. It returns the value to write
 // (null for none) and whether the default fills it.
 func (r *run) resolve(n *node, in raw) (v rules.Value, fromDefault bool) {
+	if in.kind == rawAny {
+		in = valued(in)
+	}
 	if in.kind == rawFail {
 		r.fail(n, "value", errors.New(in.s))
 		return v, false
