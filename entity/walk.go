@@ -196,7 +196,11 @@ func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 	r.base = len(dst)
 	depth := e.reg.lim().Depth
 	if m, ok := v.(map[string]any); ok && m != nil && r.top != topList { // the common case first
-		dst = r.appendObject(dst, e.view(r.dir), &source{ma: m}, depth-1)
+		if p := e.view(r.dir); r.mask == nil && !p.shaped && !r.needsRoom(dst) { // appendObject's choices, made here
+			dst = r.appendMap(dst, p, &source{ma: m}, depth-1)
+		} else {
+			dst = r.appendObject(dst, p, &source{ma: m}, depth-1)
+		}
 	} else {
 		dst = r.appendTopOther(dst, e, v, depth)
 	}
@@ -388,8 +392,12 @@ func (r *run) appendMap(dst []byte, p *objectPlan, src *source, depth int) []byt
 				return dst
 			}
 			continue
+		} else if n.kind == nodeRef { // appendSlow's reference, without its call
+			dst = r.appendRef(dst, n, src, depth)
+		} else {
+			dst = r.appendSlow(dst, n, src, depth)
 		}
-		if dst = r.appendSlow(dst, n, src, depth); r.stop {
+		if r.stop {
 			return dst
 		}
 	}
