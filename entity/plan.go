@@ -46,6 +46,12 @@ type objectPlan struct {
 	// params are the top-level fields a request view reads from the
 	// request itself (path, query, header, cookie), not from its body.
 	params []*node
+
+	// left are the base nodes of this object that the view leaves out
+	// for the other direction (writeonly in a response, readonly in a
+	// request): declared, so that a path of code's Only or Except may
+	// name them, selecting nothing (compile_mask.go). Nothing walks them.
+	left []*node
 }
 
 // direction is one way data goes through an entity: a response writes
