@@ -410,6 +410,22 @@ func (mb *maskBuilder) walkPath(b *building, path, full string, at func(*buildin
 				p, _ := mb.planOf(b.plan.nodes[i])
 				return walk(newBuilding(p, false), names)
 			}
+			if n := mb.leftOut(b.plan, name, false, 0); n != nil {
+				// Declared for the other direction only (a writeonly field
+				// of a response): this call writes nothing of it, but the
+				// rest of the path must still exist.
+				if len(names) == 1 {
+					return nil
+				}
+				p, err := mb.planOf(n)
+				if p == nil {
+					if err == "" {
+						err = fmt.Sprintf("%q is %s %s field: it has no fields", n.out, article(n.typ.String()), n.typ)
+					}
+					return fmt.Errorf("%w: entity %q has no field at %q: %s", ErrUnknownField, mb.e.name, full, err)
+				}
+				return walk(newBuilding(p, false), names[1:])
+			}
 			return fmt.Errorf("%w: entity %q has no field at %q: no %q here (there are %s)", ErrUnknownField, mb.e.name, full, name, b.plan.outNames(nil))
 		}
 		var noFields error
@@ -528,6 +544,43 @@ func (mb *maskBuilder) mergedWith(p *objectPlan, out string, show func(*node) bo
 		}
 	}
 	return -1
+}
+
+// leftOut returns the node declaring key out in p's object that p's view
+// leaves out for the other direction (see objectPlan.left), else nil:
+// one of p.left, a field of a merged $ref's entity that its view leaves
+// out, or, under a merged $ref the view leaves out (all), any field of
+// its entity. A Select spec never asks: to a client, such a field does
+// not exist.
+func (mb *maskBuilder) leftOut(p *objectPlan, out string, all bool, depth int) *node {
+	if depth > dsl.MaxSelectionDepth {
+		return nil
+	}
+	if all {
+		for _, i := range p.named(out) {
+			if !p.nodes[i].merge {
+				return p.nodes[i]
+			}
+		}
+	}
+	for _, n := range p.left {
+		if !n.merge && (n.out == out || jsonwire.ValidUTF8(n.out) == out) {
+			return n
+		}
+	}
+	for k, ns := range [...][]*node{p.left, p.nodes} {
+		for _, n := range ns {
+			if !n.merge {
+				continue
+			}
+			if t, _ := mb.planOf(n); t != nil {
+				if f := mb.leftOut(t, out, all || k == 0, depth+1); f != nil {
+					return f
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // named returns the indexes of the plan's nodes writing key out: one, or

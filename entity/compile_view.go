@@ -80,8 +80,10 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 	for _, bn := range base.nodes {
 		switch {
 		case vb.d == dirResponse && bn.writeOnly:
+			p.left = append(p.left, bn)
 			continue
 		case vb.d == dirRequest && bn.readOnly:
+			p.left = append(p.left, bn)
 			if !bn.merge { // an ignored key, known to the calls that see the field
 				c := chain
 				if bn.cond != nil {

@@ -113,7 +113,9 @@
 // Registry.SetMessages and Registry.DeclareCode). The error of a request
 // is the client's (400); that of the server's data, the server's (500).
 // An input that cannot be read at all (JSON that does not parse, a body
-// too large, a method not allowed) is an *InputError with its HTTP status.
+// too large, a method not allowed) is an *InputError with its HTTP status:
+// a request's, 400, 405, 413 or 415; raw JSON a response is given that
+// does not parse, the server's, 500.
 //
 // Write and WriteError answer errors as RFC 9457 problem details; see
 // WriteError for the members of each.

@@ -267,6 +267,14 @@ func (e *ValidationError) Unwrap() []error {
 // the entity does not read, a request with a method the entity does not
 // take. StatusCode gives the HTTP status Write answers with.
 //
+// Raw JSON given to a response-side call (Make, MakeJSON, AppendJSON,
+// MakeList, Write of a []byte or json.RawMessage, an EncodeSeq element)
+// that does not parse, or is not an object or a list of objects, is an
+// InputError too, wrapping ErrInvalidJSON with its offset and reason for
+// the handler's log; but its JSON is the server's: its Status and
+// StatusCode are 500, and Write answers it with the generic body of the
+// server's errors.
+//
 // WriteError answers it as RFC 9457 problem details whose detail is Msg;
 // see WriteError for the members each status carries.
 type InputError struct {
@@ -292,6 +300,10 @@ type InputError struct {
 	Offset int
 
 	hasOffset bool
+
+	// server marks the error of raw JSON that a response-side run read:
+	// the server's data (see statusOf). It is set in one place, run.err.
+	server bool
 
 	// The text of the error as the catalogs have it: Msg is its English
 	// rendering, and the problem's detail its rendering in lang.
@@ -374,8 +386,9 @@ var ErrUnknownField = errors.New("entity: unknown field")
 // the registry has not declared (WithContext ignores such flags).
 var ErrUnknownFlag = errors.New("entity: undeclared flag")
 
-// ErrInvalidJSON is wrapped by the InputError (400) for input that is not
-// valid JSON, or not a JSON object or array of objects.
+// ErrInvalidJSON is wrapped by the InputError for input that is not valid
+// JSON, or not a JSON object or array of objects: 400 for a request's, 500
+// for the raw JSON a response-side call was given (the server's).
 var ErrInvalidJSON = errors.New("entity: invalid JSON")
 
 // ErrMethod is wrapped by the InputError (405) for a request whose method
@@ -468,6 +481,8 @@ type statusCoder interface{ StatusCode() int }
 //   - a *ValidationError: 400, the client's fields are at fault, but for
 //     one of a response-side run (ValidationError.response), whose data
 //     is the server's: 500;
+//   - an *InputError of the raw JSON a response-side run read
+//     (InputError.server): 500, the server's data;
 //   - an *InputError whose Status is a client error (4xx): that status;
 //   - an error wrapping ErrMethod: 405; ErrBodyTooLarge: 413;
 //     ErrUnsupportedMediaType: 415; ErrInvalidJSON, ErrInvalidFields,
@@ -486,6 +501,8 @@ func statusOf(err error) int {
 			return http.StatusInternalServerError
 		}
 		return http.StatusBadRequest
+	case errors.As(err, &ie) && ie != nil && ie.server:
+		return http.StatusInternalServerError
 	case errors.As(err, &ie) && ie != nil && isClientError(ie.Status):
 		return ie.Status
 	case errors.Is(err, ErrMethod):

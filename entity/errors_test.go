@@ -173,7 +173,8 @@ func TestInputErrorSentinels(t *testing.T) {
 	big.Header.Set("Content-Type", "application/json")
 	_, tooLarge := e.MakeRequest(big)
 	_, method := e.MakeRequest(httptest.NewRequest("GET", "/", nil))
-	_, invalid := e.MakeJSON([]byte(`{`))
+	_, invalid := e.MakeRequest(jsonRequest(t, `{`))
+	_, serverJSON := e.MakeJSON([]byte(`{`))
 	tests := []struct {
 		name     string
 		err      error
@@ -183,6 +184,7 @@ func TestInputErrorSentinels(t *testing.T) {
 		{"body too large", tooLarge, entity.ErrBodyTooLarge, 413},
 		{"method", method, entity.ErrMethod, 405},
 		{"invalid JSON", invalid, entity.ErrInvalidJSON, 400},
+		{"invalid JSON of the server's data", serverJSON, entity.ErrInvalidJSON, 500},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

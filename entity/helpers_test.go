@@ -548,8 +548,8 @@ func checkOutcome(t testing.TB, what string, c entryCase, want string, out []byt
 			t.Errorf("%s: error %v (%T), want one wrapping %v", what, err, err, c.errIs)
 		}
 		var ie *entity.InputError
-		if c.status == 400 && (!errors.As(err, &ie) || ie.StatusCode() != 400) {
-			t.Errorf("%s: error %v (%T), want an *InputError with status 400", what, err, err)
+		if c.status != 0 && (!errors.As(err, &ie) || ie.StatusCode() != c.status) {
+			t.Errorf("%s: error %v (%T), want an *InputError with status %d", what, err, err, c.status)
 		}
 		return
 	}

@@ -501,9 +501,11 @@ func decodeError(e *Entity, dst any, err error) error {
 // application/problem+json). Fields of the server's data that fail (v is
 // a map, a struct, raw JSON, an Object: what the server writes) are the
 // server's fault: 500, with a body that says nothing of them but its
-// "instance", the id the registry's log hook gets with the error. Fields
-// of a request v (an *http.Request, read by MakeRequest) are the client's:
-// 400 with every field error,
+// "instance", the id the registry's log hook gets with the error; so is
+// raw JSON v that does not parse (an *InputError wrapping ErrInvalidJSON,
+// its offset for the log, never the client's). Fields of a request v (an
+// *http.Request, read by MakeRequest) are the client's: 400 with every
+// field error,
 //
 //	{"type":"/problems/validation","title":"Validation failed","status":400,
 //	 "detail":"1 field failed validation","errors":[{"pointer":"/name",

@@ -74,11 +74,12 @@ func rawFuzzSeeds(f *testing.F) [][]byte {
 }
 
 // FuzzRawJSON gives the raw JSON path arbitrary bytes. It never panics;
-// bytes that are not valid JSON (by encoding/json's judgement) are a 400
-// InputError wrapping ErrInvalidJSON with nothing appended; valid JSON that
-// encoding/json decodes into an object or a list gives exactly the bytes,
-// or exactly the field errors, that the decoded value gives; other valid
-// JSON (a scalar, null) is a 400 InputError too.
+// bytes that are not valid JSON (by encoding/json's judgement) are an
+// InputError wrapping ErrInvalidJSON, 500 as the server's data is, with
+// nothing appended; valid JSON that encoding/json decodes into an object
+// or a list gives exactly the bytes, or exactly the field errors, that the
+// decoded value gives; other valid JSON (a scalar, null) is such an
+// InputError too.
 func FuzzRawJSON(f *testing.F) {
 	for _, s := range rawFuzzSeeds(f) {
 		f.Add(s)
@@ -110,8 +111,8 @@ func FuzzRawJSON(f *testing.F) {
 		wantInvalid := func(why string) {
 			t.Helper()
 			var ie *entity.InputError
-			if !errors.As(rawErr, &ie) || ie.StatusCode() != 400 || !errors.Is(rawErr, entity.ErrInvalidJSON) {
-				t.Fatalf("%s: MakeJSON = %.200s, %v; want a 400 InputError wrapping ErrInvalidJSON", why, rawOut, rawErr)
+			if !errors.As(rawErr, &ie) || ie.StatusCode() != 500 || !errors.Is(rawErr, entity.ErrInvalidJSON) {
+				t.Fatalf("%s: MakeJSON = %.200s, %v; want a 500 InputError (the server's JSON) wrapping ErrInvalidJSON", why, rawOut, rawErr)
 			}
 		}
 		if len(data) == 0 {

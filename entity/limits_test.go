@@ -498,9 +498,9 @@ func depthCases() []entryCase {
 		{name: "raw JSON: 10k deep into a string field is null", ent: "string",
 			in: func() any { return []byte(`{"v":` + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + `}`) }, out: wantOut(`{"v":null}`)},
 		{name: "raw JSON: deeper than encoding/json's 10000 levels", ent: "none",
-			in: func() any { return []byte(`{"v":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`) }, errIs: entity.ErrInvalidJSON, status: 400},
+			in: func() any { return []byte(`{"v":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`) }, errIs: entity.ErrInvalidJSON, status: 500},
 		{name: "raw JSON: 8M unclosed brackets (no recursion, no tape of 8M entries)", ent: "none",
-			in: func() any { return bytes.Repeat([]byte("["), 8_000_000) }, errIs: entity.ErrInvalidJSON, status: 400},
+			in: func() any { return bytes.Repeat([]byte("["), 8_000_000) }, errIs: entity.ErrInvalidJSON, status: 500},
 		{name: "raw JSON: top-level array 10k deep holds no objects", ent: "none", list: true,
 			in: func() any { return []byte(strings.Repeat("[", 9999) + strings.Repeat("]", 9999)) }, out: wantOut(`[]`)},
 	}

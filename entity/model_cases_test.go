@@ -194,6 +194,36 @@ func TestModelMatchesLibrary(t *testing.T) {
 			want: "fails: fields",
 		},
 		{
+			name: "Except of a writeonly field is a declared path that leaves nothing out",
+			cs: mdlCase{
+				decls:  []mdlDecl{{"e0", []string{"login", "string", "", "pw", "string", "writeonly"}}},
+				entity: "e0",
+				input:  map[string]any{"login": "ann", "pw": "hunter2"},
+				opts:   mdlOpts{hasExcept: true, except: []string{"pw"}},
+			},
+			want: `{"login":"ann"}`,
+		},
+		{
+			name: "Only of a writeonly field alone writes nothing",
+			cs: mdlCase{
+				decls:  []mdlDecl{{"e0", []string{"login", "string", "", "g", "{", "writeonly", "pw", "string", "", "g", "}", ""}}},
+				entity: "e0",
+				input:  map[string]any{"login": "ann", "pw": "hunter2"},
+				opts:   mdlOpts{hasOnly: true, only: []string{"g.pw"}},
+			},
+			want: `{}`,
+		},
+		{
+			name: "a client's Select of a writeonly field fails as of an undeclared one",
+			cs: mdlCase{
+				decls:  []mdlDecl{{"e0", []string{"login", "string", "", "pw", "string", "writeonly"}}},
+				entity: "e0",
+				input:  map[string]any{"login": "ann", "pw": "hunter2"},
+				opts:   mdlOpts{hasSel: true, sel: "pw"},
+			},
+			want: "fails: fields",
+		},
+		{
 			name: "an echoed request writes no writeonly value of a referenced entity",
 			cs: mdlCase{
 				decls:  []mdlDecl{{"e1", []string{"pw", "string", "writeonly", "login", "string", ""}}, {"e0", []string{"cred", "$e1", ""}}},

@@ -86,15 +86,17 @@ func (e *mdlExc) pick(key string) (*mdlExc, bool) {
 }
 
 // selFields gives the fields a selection may name at one output level:
-// merged entities' fields in place, none that the call's direction hides
-// (a response has no writeonly field: Only and Except refuse its path, as
-// Selected does not see it); when every is false, only those the call's
-// flags and version show (in a call without a version, every variant of
-// a shared key).
+// merged entities' fields in place. When every is set (Only's and
+// Except's paths, the server's code), every declared field: those the
+// call's flags, version or direction hide too (a writeonly field of a
+// response is a path that selects nothing, as a hidden one is); else (a
+// client's Select) only those the call's flags and version show and its
+// direction has (in a call without a version, every variant of a shared
+// key).
 func (c *mdlCall) selFields(fields []*mdlField, every bool) []*mdlField {
 	var out []*mdlField
 	for _, f := range fields {
-		if (!every && !c.shows(f)) || c.directionHides(f) {
+		if !every && (!c.shows(f) || c.directionHides(f)) {
 			continue
 		}
 		if f.kind == dsl.FieldRef && f.merge {
@@ -229,9 +231,9 @@ func (p *mdlSelParser) item(level []*mdlField, sel *mdlSel, depth int) bool {
 	return true
 }
 
-// compilePaths reads Only's dotted paths: any declared field of the call's
-// direction may be named (one its flags or version hide stays hidden); ok
-// is false for a path the entity does not have.
+// compilePaths reads Only's dotted paths: any declared field may be named
+// (one its flags, version or direction hide stays hidden); ok is false for
+// a path the entity does not have.
 func (c *mdlCall) compilePaths(fields []*mdlField, paths []string) (*mdlSel, bool) {
 	root := &mdlSel{names: map[string]*mdlSel{}}
 	for _, path := range paths {

@@ -47,6 +47,12 @@ type objectPlan struct {
 	// request itself (path, query, header, cookie), not from its body.
 	params []*node
 
+	// left are the base nodes of this object that the view leaves out
+	// for the other direction (writeonly in a response, readonly in a
+	// request): declared, so that a path of code's Only or Except may
+	// name them, selecting nothing (compile_mask.go). Nothing walks them.
+	left []*node
+
 	head *node // nodes[0], the first of the chain of next (nil when none)
 }
 

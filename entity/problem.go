@@ -22,7 +22,9 @@ import (
 // "/problems/") and a fixed name:
 //
 //	validation               400, fields failed; "errors" lists them
-//	invalid-json             400, the body is not JSON; "offset" when known
+//	invalid-json             400, a request's body is not JSON; "offset"
+//	                         when known (raw JSON given to a response is
+//	                         the server's: 500)
 //	invalid-fields           400, a field selection (Select) that does not
 //	                         parse or names no field; "offset" in the spec
 //	invalid-version          400, a Version that is not a version
@@ -312,7 +314,8 @@ func (r *Registry) WriteError(w http.ResponseWriter, err error) {
 //     error's own message as the detail;
 //   - any other error, a nil one and typed nil pointers included, and a
 //     *ValidationError of the server's data (Make, MakeJSON, AppendJSON,
-//     MakeList, Write): 500 with a generic title and detail that say
+//     MakeList, Write) or the *InputError of raw JSON given to them that
+//     does not parse: 500 with a generic title and detail that say
 //     nothing of it, and an "instance", a URN of its own
 //     ("urn:uuid:…") that the registry's log hook gets with the error.
 //

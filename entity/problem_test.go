@@ -35,8 +35,9 @@ func TestProblemDetails(t *testing.T) {
 	_, capped := login.MakeRequest(jsonRequest(t, map[string]any{"password": "hunter2"}))
 	setLimit(reg, func(l *entity.Limits) { l.Errors = 100 })
 	_, methodErr := login.MakeRequest(httptest.NewRequest("GET", "/", nil))
-	_, jsonAt9 := login.MakeJSON([]byte(`{"name":}`))
-	_, jsonAt0 := login.MakeJSON([]byte(`x`))
+	_, jsonAt9 := login.MakeRequest(jsonRequest(t, `{"name":}`))
+	_, jsonAt0 := login.MakeRequest(jsonRequest(t, `x`))
+	_, serverJSON := login.MakeJSON([]byte(`{"name":}`))
 
 	tests := []struct {
 		name    string
@@ -59,6 +60,8 @@ func TestProblemDetails(t *testing.T) {
 			detail: jsonAt9.(*entity.InputError).Msg, offset: 8},
 		{name: "invalid JSON at its first byte", err: jsonAt0, status: 400, typ: "/problems/invalid-json", title: "Invalid JSON",
 			detail: jsonAt0.(*entity.InputError).Msg, offset: 0},
+		{name: "invalid JSON of the server's data", err: serverJSON, status: 500, typ: "about:blank",
+			title: "Internal Server Error", detail: "the server could not answer the request", offset: -1},
 		{name: "invalid JSON, offset unknown", err: &entity.InputError{Status: 400, Msg: "the body is not valid JSON", Err: entity.ErrInvalidJSON, Offset: 9},
 			status: 400, typ: "/problems/invalid-json", title: "Invalid JSON", detail: "the body is not valid JSON", offset: -1},
 		{name: "an offset on another error is not written", err: &entity.InputError{Status: 422, Msg: "no", Offset: 3},
@@ -184,7 +187,7 @@ func TestProblemTypeBase(t *testing.T) {
 	}{
 		{"Write's validation error", "https://api.example.com/problems/", func(w *httptest.ResponseRecorder) { e.Write(w, jsonRequest(t, `{}`)) },
 			"https://api.example.com/problems/validation"},
-		{"Registry.Write's invalid JSON", "https://api.example.com/problems/", func(w *httptest.ResponseRecorder) { reg.Lookup("user").Write(w, []byte(`{`)) },
+		{"Registry.Write's invalid JSON", "https://api.example.com/problems/", func(w *httptest.ResponseRecorder) { reg.Lookup("user").Write(w, jsonRequest(t, `{`)) },
 			"https://api.example.com/problems/invalid-json"},
 		{"Registry.WriteError's 415", "tag:example.com,2026:", func(w *httptest.ResponseRecorder) {
 			reg.WriteError(w, &entity.InputError{Status: 415, Msg: "send JSON"})

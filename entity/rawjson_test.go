@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -385,9 +386,13 @@ func TestRawJSONPassThrough(t *testing.T) {
 }
 
 // TestRawJSONInvalid: input that is not JSON, or not an object or an array
-// of objects, is an *InputError with status 400 wrapping ErrInvalidJSON,
-// from every entry point, never a panic, and AppendJSON leaves dst as it
-// was.
+// of objects, is an *InputError wrapping ErrInvalidJSON from every entry
+// point, never a panic, and AppendJSON leaves dst as it was. Whose bytes
+// they are decides the status: a request's body (MakeRequest, Bind, Write
+// of the request, Patch) is the client's, 400 invalid-json with its
+// offset; raw JSON given to a response (Make, MakeJSON, AppendJSON,
+// MakeList, Write, EncodeSeq) is the server's data, 500 with the generic
+// body, its error still saying where for the log.
 func TestRawJSONInvalid(t *testing.T) {
 	reg := rjRegistry(t)
 	cases := []struct {
@@ -431,15 +436,15 @@ func TestRawJSONInvalid(t *testing.T) {
 				ent = "row"
 			}
 			e := reg.Lookup(ent)
-			check := func(what string, err error) {
+			check := func(what string, err error, status int) {
 				t.Helper()
 				var ie *entity.InputError
 				if !errors.As(err, &ie) {
 					t.Errorf("%s: error %v (%T) is not an *entity.InputError", what, err, err)
 					return
 				}
-				if ie.StatusCode() != 400 {
-					t.Errorf("%s: StatusCode() = %d, want 400", what, ie.StatusCode())
+				if ie.StatusCode() != status {
+					t.Errorf("%s: StatusCode() = %d, want %d", what, ie.StatusCode(), status)
 				}
 				if !errors.Is(err, entity.ErrInvalidJSON) {
 					t.Errorf("%s: errors.Is(%v, ErrInvalidJSON) = false", what, err)
@@ -448,37 +453,64 @@ func TestRawJSONInvalid(t *testing.T) {
 					t.Errorf("%s: Error() = %q, want the package prefix", what, err)
 				}
 			}
+			written := func(what string, rec *httptest.ResponseRecorder, status int) {
+				t.Helper()
+				pb, ok := checkProblem(t, rec, status)
+				switch {
+				case !ok:
+				case status == 400 && pb.Type != "/problems/invalid-json":
+					t.Errorf("%s: problem type %q, want /problems/invalid-json", what, pb.Type)
+				case status == 500 && (withoutInstance(rec.Body.String()) != generic500 || pb.Instance == ""):
+					t.Errorf("%s: %s, want the generic 500 with an instance", what, rec.Body)
+				}
+			}
+
+			// The server's raw JSON, given to a response.
 			for _, v := range []any{c.in, json.RawMessage(c.in)} {
 				out, err := e.MakeJSON(v)
-				check("MakeJSON", err)
+				check("MakeJSON", err, 500)
 				if out != nil {
 					t.Errorf("MakeJSON returned %q with the error", out)
 				}
 				dst, err := e.AppendJSON([]byte(prefix), v)
-				check("AppendJSON", err)
+				check("AppendJSON", err, 500)
 				if string(dst) != prefix {
 					t.Errorf("AppendJSON returned %q, want dst unchanged %q", dst, prefix)
 				}
 				obj, err := e.Make(v)
-				check("Make", err)
+				check("Make", err, 500)
 				if obj != nil {
 					t.Errorf("Make returned an Object with the error")
 				}
 				objs, err := e.MakeList(v)
-				check("MakeList", err)
+				check("MakeList", err, 500)
 				if objs != nil {
 					t.Errorf("MakeList returned objects with the error")
 				}
 			}
 			rec := httptest.NewRecorder()
-			err := reg.Lookup(ent).Write(rec, c.in)
-			check("Write", err)
-			if rec.Code != 400 {
-				t.Errorf("Write status %d, want 400", rec.Code)
+			check("Write", e.Write(rec, c.in), 500)
+			written("Write", rec, 500)
+			rec = httptest.NewRecorder()
+			check("EncodeSeq", entity.EncodeSeq(rec, e, seqOf(c.in)), 500)
+			written("EncodeSeq", rec, 500)
+
+			// The same bytes as a client's body. An empty one is no body.
+			if len(bytes.TrimSpace(c.in)) == 0 {
+				return
 			}
-			if pb, ok := checkProblem(t, rec, 400); ok && pb.Type != "/problems/invalid-json" {
-				t.Errorf("Write: problem type %q, want /problems/invalid-json", pb.Type)
-			}
+			post := func() *http.Request { return jsonRequest(t, c.in) }
+			_, err := e.MakeRequest(post())
+			check("MakeRequest", err, 400)
+			var dst map[string]any
+			check("Bind", e.Bind(post(), &dst), 400)
+			rec = httptest.NewRecorder()
+			check("Write of the request", e.Write(rec, post()), 400)
+			written("Write of the request", rec, 400)
+			patch := httptest.NewRequest(http.MethodPatch, "/", bytes.NewReader(c.in))
+			patch.Header.Set("Content-Type", entity.MergePatchType)
+			_, _, err = e.Patch(patch, nil)
+			check("Patch", err, 400)
 		})
 	}
 }
@@ -536,8 +568,8 @@ func TestRawJSONTopLevelArrays(t *testing.T) {
 			}
 			_, err = e.Make([]byte(c.in))
 			var ie *entity.InputError
-			if !errors.As(err, &ie) || ie.StatusCode() != 400 || !errors.Is(err, entity.ErrInvalidJSON) {
-				t.Errorf("Make of an array: %v, want a 400 InputError wrapping ErrInvalidJSON", err)
+			if !errors.As(err, &ie) || ie.StatusCode() != 500 || !errors.Is(err, entity.ErrInvalidJSON) {
+				t.Errorf("Make of an array: %v, want a 500 InputError (the server's data) wrapping ErrInvalidJSON", err)
 			}
 		})
 	}
@@ -556,8 +588,8 @@ func TestRawJSONTopLevelArrays(t *testing.T) {
 	t.Run("MakeList of an object", func(t *testing.T) {
 		_, err := e.MakeList([]byte(`{"name":"a"}`))
 		var ie *entity.InputError
-		if !errors.As(err, &ie) || ie.StatusCode() != 400 || !errors.Is(err, entity.ErrInvalidJSON) {
-			t.Errorf("MakeList of an object: %v, want a 400 InputError wrapping ErrInvalidJSON", err)
+		if !errors.As(err, &ie) || ie.StatusCode() != 500 || !errors.Is(err, entity.ErrInvalidJSON) {
+			t.Errorf("MakeList of an object: %v, want a 500 InputError (the server's data) wrapping ErrInvalidJSON", err)
 		}
 	})
 	t.Run("MakeList validation", func(t *testing.T) {
@@ -914,8 +946,8 @@ func TestRawJSONWrite(t *testing.T) {
 		{"seed as json.RawMessage", "users", json.RawMessage(raw), 200, seedJSON},
 		{"array of users", "user", []byte(`[{"id":"1","name":"a"},2]`), 200, `[{"number":1,"name":"a","details":{"age":null,"mail":null},"code":"unknown"}]`},
 		{"validation error: the server's data", "users", []byte(`{"list":[{"mail":"x"}]}`), 500, generic500},
-		{"invalid JSON", "users", []byte(`{"list":[`), 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON: at byte 9, unexpected end of input","offset":9}`},
-		{"not an object", "users", []byte(` 12`), 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not a JSON object or array: at byte 1, got a number","offset":1}`},
+		{"invalid JSON: the server's data", "users", []byte(`{"list":[`), 500, generic500},
+		{"not an object: the server's data", "users", []byte(` 12`), 500, generic500},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -944,8 +976,10 @@ func TestRawJSONWrite(t *testing.T) {
 	}
 }
 
-// Raw JSON, such as a request body, is read as it is, with no map in
-// between. Pass-through fields keep the input's text.
+// Raw JSON, such as a document column, is read as it is, with no map in
+// between. Pass-through fields keep the input's text. Raw JSON that does
+// not parse is the server's data at fault, as a field that fails is: the
+// error answers 500, and says where for the handler's log.
 func ExampleEntity_MakeJSON_rawJSON() {
 	reg := entity.NewRegistry()
 	e := reg.MustExpose("order",
@@ -959,10 +993,10 @@ func ExampleEntity_MakeJSON_rawJSON() {
 
 	_, err = e.MakeJSON([]byte(`{"id":`))
 	var ie *entity.InputError
-	fmt.Println(errors.As(err, &ie), ie.StatusCode(), errors.Is(err, entity.ErrInvalidJSON))
+	fmt.Println(errors.As(err, &ie), ie.StatusCode(), errors.Is(err, entity.ErrInvalidJSON), ie.Offset)
 	// Output:
 	// {"id":42,"total":9.9,"meta":{"z":1.50,"a":[]}} <nil>
-	// true 400 true
+	// true 500 true 6
 }
 
 // The reader remembers where each key came in the previous object of a

@@ -153,7 +153,8 @@ func TestRequestMediaType(t *testing.T) {
 
 // A JSON body that does not parse, or is not an object, is a 400 giving
 // the byte offset (from the body's first byte) and what was expected
-// there; raw JSON given to Make and MakeJSON gets the same.
+// there; raw JSON given to Make and MakeJSON gets the same offset and
+// message, for the log, but is the server's data: 500.
 func TestRequestInvalidJSON(t *testing.T) {
 	deep := strings.Repeat(`[`, 10001)
 	cases := []struct {
@@ -187,7 +188,7 @@ func TestRequestInvalidJSON(t *testing.T) {
 	}
 	reg := entity.NewRegistry()
 	e := expose(t, reg, "user", "name", "string", "", "age", "number", "", "tags", "list", "")
-	check := func(t *testing.T, what string, err error, offset int, msg string) {
+	check := func(t *testing.T, what string, err error, status, offset int, msg string) {
 		t.Helper()
 		var ie *entity.InputError
 		switch {
@@ -197,8 +198,8 @@ func TestRequestInvalidJSON(t *testing.T) {
 			t.Errorf("%s: message\n got %s\nwant %s", what, ie.Msg, msg)
 		case !ie.HasOffset() || ie.Offset != offset:
 			t.Errorf("%s: Offset %d (HasOffset %v), want %d", what, ie.Offset, ie.HasOffset(), offset)
-		case ie.StatusCode() != http.StatusBadRequest || !errors.Is(err, entity.ErrInvalidJSON):
-			t.Errorf("%s: %v: status %d, want 400 and ErrInvalidJSON", what, err, ie.StatusCode())
+		case ie.StatusCode() != status || !errors.Is(err, entity.ErrInvalidJSON):
+			t.Errorf("%s: %v: status %d, want %d and ErrInvalidJSON", what, err, ie.StatusCode(), status)
 		}
 	}
 	for _, c := range cases {
@@ -206,14 +207,14 @@ func TestRequestInvalidJSON(t *testing.T) {
 			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(c.body))
 			r.Header.Set("Content-Type", "application/json")
 			_, err := e.MakeRequest(r)
-			check(t, "MakeRequest", err, c.offset, c.msg)
+			check(t, "MakeRequest", err, http.StatusBadRequest, c.offset, c.msg)
 			if strings.HasPrefix(c.msg, "the body is not a JSON object") {
 				return // Make reads arrays too; its own message
 			}
 			_, err = e.Make([]byte(c.body))
-			check(t, "Make", err, c.offset, c.msg)
+			check(t, "Make", err, http.StatusInternalServerError, c.offset, c.msg)
 			_, err = e.MakeJSON(json.RawMessage(c.body))
-			check(t, "MakeJSON", err, c.offset, c.msg)
+			check(t, "MakeJSON", err, http.StatusInternalServerError, c.offset, c.msg)
 		})
 	}
 }

@@ -29,8 +29,8 @@ import (
 // does not declare (a writeonly field among them: a response never writes
 // it), so a misspelled path silently selects nothing. Check the paths a
 // handler asks about once, at start-up, with Only, which refuses a path the
-// entity does not have (a lazy, conditional or versioned field is one it
-// has) with an error wrapping [ErrUnknownField] that names it:
+// entity does not have (a lazy, conditional, versioned or writeonly field
+// is one it has) with an error wrapping [ErrUnknownField] that names it:
 //
 //	if _, err := users.MakeJSON(nil, entity.Only("list.orders", "list.details.mail")); errors.Is(err, entity.ErrUnknownField) {
 //		panic(err) // a typo fails the start, not each request silently

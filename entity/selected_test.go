@@ -162,8 +162,8 @@ func TestSelectedSkipsUnselectedJoins(t *testing.T) {
 
 // TestSelectedReadsMergesAndKeys checks paths through a merged $ref (its
 // keys are the object's own), through a renamed and key-cased field, a
-// key holding a dot, and a writeonly field (never written): output keys,
-// as written.
+// key holding a dot, and a writeonly field (never written, whatever Only
+// or Except name): output keys, as written.
 func TestSelectedReadsMergesAndKeys(t *testing.T) {
 	reg := entity.NewRegistry(entity.KeyCase(entity.CamelCase))
 	expose(t, reg, "address", "street_name", "string", "", "city", "string", "")
@@ -191,6 +191,10 @@ func TestSelectedReadsMergesAndKeys(t *testing.T) {
 		{"oldName", nil, false},
 		{"street_name", nil, false},
 		{"password", nil, false},
+		{"password", []entity.Option{entity.Only("password")}, false},
+		{"name", []entity.Option{entity.Only("password")}, false},
+		{"name", []entity.Option{entity.Except("password")}, true},
+		{"password", []entity.Option{entity.Except("password")}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
@@ -221,7 +225,9 @@ func TestSelectedPathsCheckAtStart(t *testing.T) {
 		{"an input name", users, []string{"list.id"}, `no field at "list.id": no "id" here`},
 		{"a typo", users, []string{"offset", "list.ordrs"}, `"list.ordrs"`},
 		{"a step into a value", users, []string{"list.name.first"}, `"list.name.first"`},
-		{"a writeonly field", login, []string{"password"}, `no field at "password"`},
+		{"a writeonly field: declared", login, []string{"name", "password"}, ""},
+		{"a step into a writeonly value", login, []string{"password.x"}, `no field at "password.x"`},
+		{"a typo of a writeonly field", login, []string{"pasword"}, `no field at "pasword"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -33,7 +33,11 @@ import (
 // A spec that does not parse, or names a field the entity does not have,
 // fails the call at once with an *InputError (400, wrapping
 // ErrInvalidFields) whose message says what is wrong at its byte offset
-// (Offset, HasOffset), quoting nothing of the spec. Specs longer than 4096 bytes or nested more than
+// (Offset, HasOffset), quoting nothing of the spec. A field the call does
+// not write whatever its selection (one its flags or version hide, a
+// writeonly field of a response, a readonly one of a request) is one it
+// does not have: a spec naming it fails as one naming an undeclared
+// field, in the same words. Specs longer than 4096 bytes or nested more than
 // 64 levels are refused the same way.
 //
 // On a response, fields that are not selected are neither read, converted,
@@ -51,12 +55,18 @@ func Select(spec string) Option { return Option{kind: optSelect, str: spec} }
 // paths given (list.details.mail; `\.` is a dot within a name; `*` as the
 // last step selects every field of that level). A path the entity does not
 // have is a programming error: the call fails with an error wrapping
-// ErrUnknownField (500 in Write). Only and Select may not be combined.
+// ErrUnknownField (500 in Write). The paths name what is declared: a field
+// the call's flags or version hide, a writeonly field of a response and a
+// readonly one of a request are valid paths that select nothing (Only of
+// such a field alone writes {}). Only and Select may not be combined.
 func Only(paths ...string) Option { return Option{kind: optOnly, list: paths} }
 
 // Except leaves out the fields at the dotted output paths given, from
 // what the call would write otherwise (everything, or what Select or Only
-// selects). An unknown path is an error wrapping ErrUnknownField.
+// selects). An unknown path is an error wrapping ErrUnknownField; a
+// declared field the call does not write (Only says which) is a valid
+// path, and leaving it out changes nothing: Except("password") of a
+// writeonly password is a safe default.
 func Except(paths ...string) Option { return Option{kind: optExcept, list: paths} }
 
 // With sets flags for one call: a field whose rules say `if 'admin'` is

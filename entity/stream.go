@@ -58,7 +58,8 @@ const ndjsonContentType = "application/x-ndjson"
 // one response with its Content-Length; one that fails within it is
 // answered as [Entity.Write] answers a failure, with nothing of the
 // elements: problem details with the error's status (500 for the server's
-// data, 400 for a bad [Select] spec), in the language of [Lang] (give it
+// data, raw JSON that does not parse among it; 400 for a bad [Select]
+// spec), in the language of [Lang] (give it
 // [Registry.RequestLang] of the request).
 //
 // Into an io.Writer, and into a ResponseWriter past its first chunk, the

@@ -3,6 +3,7 @@ package entity
 import (
 	"errors"
 	"maps"
+	"net/http"
 	"strconv"
 
 	"github.com/expose-go/expose/internal/pathfmt"
@@ -10,12 +11,19 @@ import (
 )
 
 // err returns the run's error, if any, in the call's language. A
-// ValidationError is marked with the run's direction, the one place that
-// says whose fault it is: a response-side run's is the server's data's
-// (statusOf answers it with 500), a request's the client's.
+// ValidationError, and the InputError of raw JSON that does not read, are
+// marked with the run's direction, the one place that says whose fault it
+// is: a response-side run's is the server's data's (statusOf answers it
+// with 500), a request's the client's. (A bad option of a response, a
+// Select spec or a Version, stays the client's.)
 func (r *run) err() error {
 	if r.fatal != nil {
 		r.messages()
+		var ie *InputError
+		if r.dir == dirResponse && errors.As(r.fatal, &ie) && ie != nil &&
+			(errors.Is(ie, ErrInvalidJSON) || errors.Is(ie, ErrBodyTooLarge)) {
+			ie.server, ie.Status = true, http.StatusInternalServerError
+		}
 		return inLang(r.fatal, msgLang{r.msgs, r.lang})
 	}
 	if len(r.errs) > 0 {

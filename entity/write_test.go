@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -165,7 +167,8 @@ func (e *codedError) StatusCode() int { return e.status }
 func TestWriteErrorStatus(t *testing.T) {
 	e := wrUser(t)
 	_, verr := e.MakeRequest(jsonRequest(t, `{}`))
-	_, jerr := e.MakeJSON([]byte(`{"id":`))
+	_, jerr := e.MakeRequest(jsonRequest(t, `{"id":`))
+	_, serverJSON := e.MakeJSON([]byte(`{"id":`))
 	_, merr := expose(t, entity.NewRegistry(), "post", "POST", "a", "string", "").MakeRequest(httptest.NewRequest("GET", "/", nil))
 	tests := []struct {
 		name   string
@@ -177,6 +180,7 @@ func TestWriteErrorStatus(t *testing.T) {
 		{"validation error", verr, 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"/id","path":"id","outputPath":"id","code":"required","message":"is required"}]}`, ""},
 		{"wrapped validation error", fmt.Errorf("handler: %w", verr), 400, `{"type":"/problems/validation","title":"Validation failed","status":400,"detail":"1 field failed validation","errors":[{"pointer":"/id","path":"id","outputPath":"id","code":"required","message":"is required"}]}`, ""},
 		{"invalid JSON", jerr, 400, `{"type":"/problems/invalid-json","title":"Invalid JSON","status":400,"detail":"the body is not valid JSON: at byte 6, unexpected end of input","offset":6}`, ""},
+		{"invalid JSON of the server's data", serverJSON, 500, `{"type":"about:blank","title":"Internal Server Error","status":500,"detail":"the server could not answer the request"}`, ""},
 		{"method", merr, 405, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"the method is not allowed; use POST"}`, "POST"},
 		{"input error of a status given", &entity.InputError{Status: 422, Msg: "no"}, 422, `{"type":"about:blank","title":"Unprocessable Entity","status":422,"detail":"no"}`, ""},
 		{"input error of a server status", &entity.InputError{Status: 503, Msg: "secret detail"}, 500, `{"type":"about:blank","title":"Internal Server Error","status":500,"detail":"the server could not answer the request"}`, ""},
@@ -390,29 +394,77 @@ func TestServerDataFailsWith500(t *testing.T) {
 
 // TestServerRawJSONThatDoesNotParse: raw JSON the server writes (a
 // document column, a cache entry) that does not parse is the server's
-// data at fault, as its fields failing are: Write and EncodeSeq's first
-// chunk should answer 500 with the generic body, not 400 "invalid-json"
-// with an offset into the server's own bytes, which tells a client (of a
-// GET, with no body) that its body is not JSON.
+// data at fault, as its fields failing are: every response that writes it
+// answers 500 with the generic body, never 400 "invalid-json" with an
+// offset into the server's own bytes, which would tell a client (of a GET,
+// with no body) that its body is not JSON. The error returned, and the one
+// the log hook gets under the body's instance, still wraps ErrInvalidJSON
+// and says where.
 func TestServerRawJSONThatDoesNotParse(t *testing.T) {
-	t.Skip("policy: TestRawJSONInvalid wants Write of such raw JSON to answer 400 invalid-json; the response direction's parse error would need a status of its own (statusOf maps ErrInvalidJSON to 400)")
 	reg := entity.NewRegistry()
 	e := expose(t, reg, "row", "id", "number", "req")
+	var logged []error
+	entity.SetServerErrors(reg, func(_ string, err error) { logged = append(logged, err) })
+	ndjson := func(w http.ResponseWriter) { w.Header().Set("Content-Type", "application/x-ndjson") }
+	// rows is n good rows, past a stream's first chunk, then one that
+	// does not parse.
+	rows := func(n int) iter.Seq2[[]byte, error] {
+		return func(yield func([]byte, error) bool) {
+			for i := range n {
+				if !yield([]byte(`{"id":`+strconv.Itoa(i)+`}`), nil) {
+					return
+				}
+			}
+			yield([]byte(`{"id":`), nil)
+		}
+	}
 	tests := []struct {
 		name  string
 		write func(w http.ResponseWriter) error
+		line  bool // the problem is the body's last line (NDJSON past its first chunk)
 	}{
-		{"Write of truncated raw JSON", func(w http.ResponseWriter) error { return e.Write(w, []byte(`{"id":`)) }},
-		{"Write of trailing garbage", func(w http.ResponseWriter) error { return e.Write(w, json.RawMessage(`{"id":1} x`)) }},
+		{"Write of truncated raw JSON", func(w http.ResponseWriter) error { return e.Write(w, []byte(`{"id":`)) }, false},
+		{"Write of trailing garbage", func(w http.ResponseWriter) error { return e.Write(w, json.RawMessage(`{"id":1} x`)) }, false},
+		{"Write of raw JSON that is not an object", func(w http.ResponseWriter) error { return e.Write(w, []byte(`"id"`)) }, false},
+		{"WriteStatus of truncated raw JSON", func(w http.ResponseWriter) error {
+			return e.WriteStatus(w, http.StatusCreated, []byte(`{"id":`))
+		}, false},
+		{"WriteError of MakeJSON's error", func(w http.ResponseWriter) error {
+			_, err := e.MakeJSON([]byte(`{"id":`))
+			reg.WriteError(w, err)
+			return err
+		}, false},
 		{"EncodeSeq of an element that does not parse", func(w http.ResponseWriter) error {
 			return entity.EncodeSeq(w, e, seqOf([]byte(`{"id":1}`), []byte(`{"id":`)))
-		}},
+		}, false},
+		{"EncodeSeq as NDJSON, in its first chunk", func(w http.ResponseWriter) error {
+			ndjson(w)
+			return entity.EncodeSeq(w, e, seqOf(json.RawMessage(`{"id":1}`), json.RawMessage(`[`)))
+		}, false},
+		{"EncodeSeq as NDJSON, past its first chunk", func(w http.ResponseWriter) error {
+			ndjson(w)
+			return entity.EncodeSeq(w, e, rows(10_000))
+		}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			logged = nil
 			rec := httptest.NewRecorder()
-			if err := tt.write(rec); err == nil {
-				t.Fatal("no error")
+			err := tt.write(rec)
+			var ie *entity.InputError
+			if !errors.As(err, &ie) || !errors.Is(err, entity.ErrInvalidJSON) || !ie.HasOffset() || ie.StatusCode() != 500 {
+				t.Errorf("error %v (%T), want an InputError of status 500 wrapping ErrInvalidJSON, with its offset", err, err)
+			}
+			if len(logged) != 1 || logged[0] != err {
+				t.Errorf("the log hook got %v, want the error returned", logged)
+			}
+			if tt.line {
+				body := strings.TrimSuffix(rec.Body.String(), "\n")
+				last := body[strings.LastIndexByte(body, '\n')+1:]
+				if rec.Code != 200 || withoutInstance(last) != generic500 || !strings.Contains(last, `"instance":"urn:uuid:`) {
+					t.Errorf("%d, last line %s; want 200 and the generic 500's line with an instance", rec.Code, last)
+				}
+				return
 			}
 			if pb, ok := checkProblem(t, rec, 500); ok && (withoutInstance(rec.Body.String()) != generic500 || pb.Instance == "") {
 				t.Errorf("body %s, want the generic 500 with an instance", rec.Body)
