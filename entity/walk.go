@@ -375,7 +375,10 @@ func (r *run) appendMap(dst []byte, p *objectPlan, src *source, depth int) []byt
 			if n.fast.isInt() { // fastInt, without its call
 				r.intChecks(n, i)
 				dst = appendInt(dst, i)
-			} else if dst = r.valuePath(dst, n, raw{a: v}, depth); r.stop { // an integer for a string field
+			} else {
+				dst = r.valuePath(dst, n, raw{a: v}, depth) // an integer for a string field
+			}
+			if r.stop { // a check failed past the depth limit (ErrDepth), or the output passed its limit
 				return dst
 			}
 			continue

@@ -44,7 +44,9 @@ func (r *run) appendStruct(dst []byte, p *objectPlan, src *source, depth int) []
 				dst = appendInt(dst, f.loc.At(src.sp).Int(f.loc.Size))
 				continue
 			case f.hot == hotInt && n.fast == fastIntChecked:
-				dst = r.fastInt(dst, n, f.loc.At(src.sp).Int(f.loc.Size))
+				if dst = r.fastInt(dst, n, f.loc.At(src.sp).Int(f.loc.Size)); r.stop { // a check failed with ErrDepth
+					return dst
+				}
 				continue
 			}
 			var ok bool

@@ -40,6 +40,13 @@ func TestDepthFailureEndsTheWalk(t *testing.T) {
 		{"an int in a map, in a group", grouped, map[string]any{"n": 1, "m": 2}},
 		{"a numeric string in a map", flat, map[string]any{"n": "1"}},
 		{"raw JSON", flat, []byte(`{"n":1}`)},
+		{"an int field of a struct", flat, struct {
+			N int `json:"n"`
+		}{1}},
+		{"an int64 field of a struct, in a group", grouped, struct {
+			N int64 `json:"n"`
+			M int   `json:"m"`
+		}{1, 2}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := expose(t, reg, "one", tt.decl...)
