@@ -33,10 +33,6 @@ const (
 	// object values decoded and encoded again (numbers through float64,
 	// escapes rewritten; keys sorted), not as the text it holds.
 	bugRemakeDecodes
-	// bugStrictNumberPointer: a strict call converts a value reached
-	// through a pointer in a map or a list leniently on a number field
-	// (&"-3.9" is -3, &12.5 is 12).
-	bugStrictNumberPointer
 	// bugFromDuplicateFirst: a from path into raw JSON reads, past its
 	// first step, the first of an object's duplicate keys (elsewhere, and at
 	// the first step, the last wins).
@@ -201,19 +197,6 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: `{"o":{"n":18446744073709552000}}`,
 		mod: `{"o":{"n":18446744073709551615}}`,
-	},
-	{
-		name: "StrictNumberThroughAPointerIsLenient",
-		bug:  bugStrictNumberPointer,
-		doc:  `README, Conversion table: "A pointer, in a struct field or in a map value (map[string]any{"name": &s}), is followed to what it points to, for every type"; go doc Strict: "never 12.5, "12.5" …"`,
-		repro: mdlCase{
-			decls:  []mdlDecl{{"e0", []string{"a", "number", ""}}},
-			entity: "e0",
-			input:  map[string]any{"a": func() *string { s := "-3.9"; return &s }()},
-			opts:   mdlOpts{strict: true},
-		},
-		lib: `{"a":-3}`,
-		mod: "field errors: a:type",
 	},
 
 	{

@@ -1207,10 +1207,6 @@ func (c *mdlCall) convert(typ rules.Kind, raw any) (rules.Value, any, bool, bool
 	if in == nil || mdlIsNilCollection(in) {
 		return rules.Value{}, nil, true, false
 	}
-	if typ == rules.Int && c.strict && c.bug(bugStrictNumberPointer) && mdlGoPointer(raw) {
-		c.strict = false
-		defer func() { c.strict = true }()
-	}
 	if _, ok := in.(mdlValuerFailed); ok {
 		return rules.Value{}, in, true, false
 	}

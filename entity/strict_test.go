@@ -190,6 +190,11 @@ func TestStrictMake(t *testing.T) {
 		{"a numeric string", "12", "12"},
 		{"a bool", true, "!must be an integer, got a boolean"},
 		{"a slice", []int{1}, "!must be an integer, got an array"},
+		{"a pointer to an int", stPtr(12), "12"},
+		{"a pointer to a numeric string", stPtr("27"), "27"},
+		{"a pointer to a string with a fraction", stPtr("-3.9"), "!must be an integer, got a string with a fraction"},
+		{"a pointer to a float with a fraction", stPtr(12.5), "!must be an integer, got a number with a fraction"},
+		{"a pointer to a pointer to a float with a fraction", stPtr(stPtr(12.5)), "!must be an integer, got a number with a fraction"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
