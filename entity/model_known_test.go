@@ -37,8 +37,6 @@ const (
 	// first step, the first of an object's duplicate keys (elsewhere, and at
 	// the first step, the last wins).
 	bugFromDuplicateFirst
-	// bugStrictNullElement: a strict call takes a null element of a []$x.
-	bugStrictNullElement
 	// bugFromIndexOnObject: a number step of a from path is written as an
 	// index in an error's path (items[0].name) where it read an object's
 	// key "0" (items.0.name).
@@ -213,19 +211,6 @@ var mdlKnowns = []mdlKnown{
 		mod: `{"n":"b"}`,
 	},
 
-	{
-		name: "StrictTakesANullElementOfAListOfRefs",
-		bug:  bugStrictNullElement,
-		doc:  `README, Typed lists: "an element that is not an object is written as null (Strict: a type error at items[1])"`,
-		repro: mdlCase{
-			decls:  []mdlDecl{{"e1", []string{"k", "string", ""}}, {"e0", []string{"l", "[]$e1", ""}}},
-			entity: "e0",
-			input:  map[string]any{"l": []any{nil}},
-			opts:   mdlOpts{strict: true},
-		},
-		lib: `{"l":[null]}`,
-		mod: "field errors: l[0]:type",
-	},
 	{
 		name: "FromPathIndexOnAnObjectKey",
 		bug:  bugFromIndexOnObject,

@@ -1584,7 +1584,7 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 				list = append(list, make1(el, p.idx(i), op.idx(i)))
 				continue
 			}
-			if c.strict && !((el == nil || mdlIsNilCollection(el)) && c.bug(bugStrictNullElement)) {
+			if c.strict {
 				ep, eop := p.idx(i), op.idx(i)
 				if c.bug(bugTypedListFromPath) && f.from != nil {
 					_, _, ep = mdlReadFrom(nil, f.from, ep)

@@ -930,7 +930,7 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			if r.cfg.strict && got != "" && (got != "null" || r.cfg.request) { // a request's list of objects holds objects
+			if r.cfg.strict && got != "" { // a list of objects holds objects, not null
 				r.push(frame{kind: frameIndex, idx: int32(i), outIdx: int32(i)})
 				if !r.full() {
 					r.errs = append(r.errs, r.fieldError(n, "", "", failure{rule: "type", code: "type",
