@@ -140,3 +140,44 @@ func TestFromRequest(t *testing.T) {
 		})
 	}
 }
+
+// TestFromListErrors: the error of a list's element read at a from path is
+// at the path read and the element's index, once (a.b[0]), and at the
+// list's output key and the index (t[0]).
+func TestFromListErrors(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "k", "k", "string", "req")
+	for _, tt := range []struct {
+		name, typ, rules string
+		in               any
+		strict           bool
+		want             string // path, pointer, output path and code of the one error
+	}{
+		{"a typed list's element check", "[]string", "from 'a.b' | each 'min 3'",
+			map[string]any{"a": map[string]any{"b": []any{"x"}}}, false, "a.b[0] /a/b/0 t[0] min"},
+		{"a typed list's element that does not convert", "[]number", "from 'a.b'",
+			map[string]any{"a": map[string]any{"b": []any{"x"}}}, true, "a.b[0] /a/b/0 t[0] type"},
+		{"a typed list read from raw JSON", "[]string", "from 'a.b' | each 'min 3'",
+			[]byte(`{"a":{"b":["ok!","x"]}}`), false, "a.b[1] /a/b/1 t[1] min"},
+		{"an element of a []$x that is no object", "[]$k", "from 'a.b'",
+			map[string]any{"a": map[string]any{"b": []any{7}}}, true, "a.b[0] /a/b/0 t[0] type"},
+		{"a field of an element of a []$x", "[]$k", "from 'a.b'",
+			map[string]any{"a": map[string]any{"b": []any{map[string]any{}}}}, false, "a.b[0].k /a/b/0/k t[0].k required"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := expose(t, reg, "e", "t", tt.typ, tt.rules)
+			var opts []entity.Option
+			if tt.strict {
+				opts = append(opts, entity.Strict())
+			}
+			_, err := e.MakeJSON(tt.in, opts...)
+			fe := fieldErrors(t, err)
+			if len(fe) != 1 {
+				t.Fatalf("got %v, want one error", err)
+			}
+			if got := fe[0].Path + " " + fe[0].Pointer + " " + fe[0].OutputPath + " " + fe[0].Code; got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}

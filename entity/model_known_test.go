@@ -22,13 +22,9 @@ import (
 type mdlBug uint64
 
 const (
-	// bugTypedListFromPath: an element error of a typed list (or a []$x)
-	// read at a from path has the path twice (a.b[0].a.b) and an output
-	// path t[0][""].
-	bugTypedListFromPath mdlBug = 1 << iota
 	// bugStrictRefListSkips: a strict call skips the elements of a list
 	// given to a $x field that are not objects, without an error.
-	bugStrictRefListSkips
+	bugStrictRefListSkips mdlBug = 1 << iota
 	// bugRemakeDecodes: an Object made again writes its none, list and
 	// object values decoded and encoded again (numbers through float64,
 	// escapes rewritten; keys sorted), not as the text it holds.
@@ -148,20 +144,6 @@ var mdlKnowns = []mdlKnown{
 		skip: mdlObjectsFormatted,
 		lib:  `{"d":"2024-01-15 10:30"}`,
 		mod:  "(the model does not read a formatted value back)",
-	},
-
-	{
-		name: "TypedListFromPathTwice",
-		bug:  bugTypedListFromPath,
-		doc: `README, Rules: "from … errors name the path read (Path user.address.geo.lng, Pointer /user/address/geo/lng), and OutputPath the output key"; ` +
-			`Typed lists: "their errors are at the element's path (tags[2])"`,
-		repro: mdlCase{
-			decls:  []mdlDecl{{"e0", []string{"t", "[]string", "from 'a.b' | each 'min 3'"}}},
-			entity: "e0",
-			input:  map[string]any{"a": map[string]any{"b": []any{"x"}}},
-		},
-		lib: `field errors: a.b[0].a.b:min (output path t[0][""])`,
-		mod: `field errors: a.b[0]:min (output path t[0])`,
 	},
 
 	{

@@ -907,15 +907,11 @@ func (c *mdlCall) read(f *mdlField, lvl mdlLevel) (any, bool, mdlPath) {
 	return v, ok, lvl.inP.key(f.name)
 }
 
-// mdlReadFrom follows a from path: a name steps into an object, a number
+// mdlReadFromAs follows a from path: a name steps into an object, a number
 // into a list; a path that finds nothing is absent. The path read names
-// every step, a number as an index unless it stepped into an object.
-func mdlReadFrom(in any, steps []string, p mdlPath) (any, bool, mdlPath) {
-	return mdlReadFromAs(in, steps, p, 0)
-}
-
-// mdlReadFromAs is mdlReadFrom, reproducing the bugs given:
-// bugFromIndexOnObject, bugFromDuplicateFirst, bugFromIntoBytes.
+// every step, a number as an index unless it stepped into an object. It
+// reproduces the bugs given: bugFromIndexOnObject, bugFromDuplicateFirst,
+// bugFromIntoBytes.
 func mdlReadFromAs(in any, steps []string, p mdlPath, bugs mdlBug) (any, bool, mdlPath) {
 	idxAlways, first := bugs&bugFromIndexOnObject != 0, bugs&bugFromDuplicateFirst != 0
 	cur, found := in, true
@@ -1454,12 +1450,7 @@ func (c *mdlCall) makeTypedList(f *mdlField, raw any, found bool, p, op mdlPath,
 	default:
 		out = []any{}
 		for i, el := range mdlElems(in) {
-			ep, eop := p.idx(i), op.idx(i)
-			if c.bug(bugTypedListFromPath) && f.from != nil {
-				_, _, ep = mdlReadFrom(nil, f.from, ep)
-				eop = eop.key("")
-			}
-			out = append(out, c.makeElem(f, el, ep, eop, sec, false))
+			out = append(out, c.makeElem(f, el, p.idx(i), op.idx(i), sec, false))
 		}
 	}
 	if out == nil && f.hasDefault {
@@ -1585,12 +1576,7 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 				continue
 			}
 			if c.strict {
-				ep, eop := p.idx(i), op.idx(i)
-				if c.bug(bugTypedListFromPath) && f.from != nil {
-					_, _, ep = mdlReadFrom(nil, f.from, ep)
-					eop = eop.key("")
-				}
-				c.fail(f, ep, eop, "type", sec)
+				c.fail(f, p.idx(i), op.idx(i), "type", sec)
 			}
 			list = append(list, nil)
 		}

@@ -933,7 +933,7 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 			if r.cfg.strict && got != "" { // a list of objects holds objects, not null
 				r.push(frame{kind: frameIndex, idx: int32(i), outIdx: int32(i)})
 				if !r.full() {
-					r.errs = append(r.errs, r.fieldError(n, "", "", failure{rule: "type", code: "type",
+					r.errs = append(r.errs, r.elemError(n, failure{rule: "type", code: "type",
 						params: map[string]any{"type": rules.Object.String(), "got": got}, err: errors.New(typeMessage(rules.Object, got))}))
 				}
 				r.pop()

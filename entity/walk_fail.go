@@ -154,7 +154,7 @@ func (r *run) record(n *node, f failure) {
 	if n != nil && n.elemOf != nil {
 		r.push(frame{kind: frameIndex, idx: int32(r.elem), outIdx: int32(r.elem)})
 		f.field = n.elemOf.in
-		r.errs = append(r.errs, r.fieldError(n.elemOf, "", "", f))
+		r.errs = append(r.errs, r.elemError(n.elemOf, f))
 		r.pop()
 		return
 	}
@@ -177,6 +177,21 @@ func (r *run) fieldError(n *node, in, out string, f failure) *FieldError {
 	} else {
 		pin, pout, ptr = r.paths(in, out)
 	}
+	return r.newFieldError(n, in, pin, pout, ptr, f)
+}
+
+// elemError builds the FieldError of a failure of an element of the list
+// node n (a typed list's, a []$name's), whose frame and the element's
+// index are the run's last: its paths are theirs, the list's from path
+// among them, with no name of its own.
+func (r *run) elemError(n *node, f failure) *FieldError {
+	pin, pout, ptr := r.pathsOf("", "", false)
+	return r.newFieldError(n, "", pin, pout, ptr, f)
+}
+
+// newFieldError builds the FieldError of a failure of node n at the paths
+// given: its code, params and message, in the call's language.
+func (r *run) newFieldError(n *node, in, pin, pout, ptr string, f failure) *FieldError {
 	fe := &FieldError{Path: pin, OutputPath: pout, Pointer: ptr, Rule: f.rule, Code: f.code, Params: f.params, cause: f.err}
 	if n != nil && r.request && r.depth == 0 { // a request's top-level field: where it was read
 		switch {
