@@ -34,6 +34,7 @@ func TestMerge(t *testing.T) {
 			`{"name":"n","street":"s","city":"c","meta":{"street":null,"city":"x","lat":1.5,"lng":2},"last":1}`},
 		{"absent: nothing merged", e, map[string]any{"name": "n", "last": 1}, `{"name":"n","meta":{},"last":1}`},
 		{"a list is no object to merge", e, map[string]any{"addr": []any{map[string]any{"city": "c"}}}, `{"name":null,"meta":{},"last":null}`},
+		{"a list's objects are neither made nor judged", e, map[string]any{"addr": []any{map[string]any{"street": "s"}, map[string]any{}}}, `{"name":null,"meta":{},"last":null}`},
 		{"merged first", first, map[string]any{"addr": map[string]any{"city": "c"}, "n": 2}, `{"street":null,"city":"c","n":2}`},
 		{"merged first, absent", first, map[string]any{"n": 2}, `{"n":2}`},
 	}
@@ -57,12 +58,23 @@ func TestMerge(t *testing.T) {
 			t.Errorf("got %+v", fe[0])
 		}
 	})
-	t.Run("strict: a list is a type error", func(t *testing.T) {
-		_, err := e.MakeJSON(map[string]any{"addr": []any{}}, entity.Strict())
-		if fe := fieldErrors(t, err); len(fe) != 1 || fe[0].Code != "type" || fe[0].Path != "addr" {
-			t.Errorf("got %v", err)
-		}
-	})
+	for _, tt := range []struct {
+		name string
+		in   any
+	}{
+		{"an empty list", map[string]any{"addr": []any{}}},
+		{"a list of objects", map[string]any{"addr": []any{map[string]any{"street": "s"}, map[string]any{}}}},
+		{"a list of numbers", map[string]any{"addr": []any{1}}},
+		{"a list of structs", map[string]any{"addr": []struct{ Street string }{{"s"}}}},
+		{"a JSON array", []byte(`{"addr":[{"street":"s"},{}]}`)},
+	} {
+		t.Run("strict: a list is one type error: "+tt.name, func(t *testing.T) {
+			_, err := e.MakeJSON(tt.in, entity.Strict())
+			if fe := fieldErrors(t, err); len(fe) != 1 || fe[0].Code != "type" || fe[0].Path != "addr" || fe[0].Message != "must be an object, got an array" {
+				t.Errorf("got %v", err)
+			}
+		})
+	}
 }
 
 func TestMergeDeclarations(t *testing.T) {

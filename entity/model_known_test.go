@@ -52,10 +52,6 @@ const (
 	// base64 text a []byte is written as (lower writes "mjawni0w…", another
 	// value).
 	bugNoneBytesTransformed
-	// bugMergeListChecked: a list given to a merge field is made element
-	// by element, its errors reported (at output paths without the field:
-	// "[0].r"), and written nowhere.
-	bugMergeListChecked
 	// bugDenyRemadeByNames: DenyUnknown judges the keys of an Object made
 	// again (its output keys, which it is read by) as input names: a
 	// renamed, key-cased, from or group key is unknown, and the keys of a
@@ -273,18 +269,6 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: `{"b":"qui="}`,
 		mod: `{"b":"QUI="}`,
-	},
-	{
-		name: "MergeOfAListJudgesItsElements",
-		bug:  bugMergeListChecked,
-		doc:  `README, Rules: "merge reads the field's own input (an object; a list or anything else merges nothing, a type error when strict)"`,
-		repro: mdlCase{
-			decls:  []mdlDecl{{"e1", []string{"k", "string", "", "r", "string", "req"}}, {"e0", []string{"a", "string", "", "m", "$e1", "merge"}}},
-			entity: "e0",
-			input:  map[string]any{"m": []any{map[string]any{"k": "x"}}},
-		},
-		lib: `field errors: m[0].r:required (output path [0].r)`,
-		mod: `{"a":null}`,
 	},
 	{
 		name: "ObjectMadeAgainLosesFromFields",

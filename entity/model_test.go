@@ -1092,19 +1092,8 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	sub.inP = p
 	if found && in != nil && !mdlIsObject(in) {
 		// a list or anything else merges nothing: it is null
-		checked := mdlIsList(in) && c.bug(bugMergeListChecked)
 		if c.strict {
 			c.fail(f, p, lvl.outP, "type", lvl.sec)
-			if !checked {
-				return
-			}
-		}
-		if checked {
-			for i, el := range mdlElems(in) {
-				if el = c.readObject(mdlNorm(el)); mdlIsObject(el) {
-					c.makeEntity(e, mdlLevel{in: el, inP: p.idx(i), outP: lvl.outP.idx(i), sec: sub.sec}, sel, exc)
-				}
-			}
 			return
 		}
 		in = nil

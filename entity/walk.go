@@ -599,7 +599,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		return append(dst, "null"...)
 	}
 	p := ent.view(r.dir)
-	if src.ma != nil && n.from == nil && !n.refList && !r.cfg.request { // the common case: a list in a map
+	if src.ma != nil && n.from == nil && !n.refList && !n.merge && !r.cfg.request { // the common case: a list in a map
 		if la, ok := src.ma[n.in].([]any); ok && la != nil { // appendRefList's work, without the general list
 			if depth <= 0 {
 				r.fail(n, "depth", ErrDepth)
@@ -627,7 +627,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 	switch la, isAny := in.a.([]any); {
 	case in.kind == rawJSON && in.s[0] == '{':
 		return r.appendRefJSON(dst, n, p, in.s, int32(in.n), depth)
-	case r.cfg.request:
+	case r.cfg.request || n.merge:
 		return r.appendRefOther(dst, n, p, in, depth) // one object, never a list
 	case in.kind == rawJSON:
 		l = elems{js: in.s, jsOrd: int32(in.n)}
@@ -727,7 +727,7 @@ func (r *run) appendMergedRequest(dst []byte, n *node, p *objectPlan, src *sourc
 
 // refInput reads a reference's input (other than a raw JSON object): an
 // object, a list of objects (but in a request, where a $name is one
-// object), or nothing (null, absent, or a value of another kind). For
+// object, and for a merged one), or nothing (null, absent, or a value of another kind). For
 // nothing, a bare default stands for an empty object; otherwise ok is
 // false, after `req` has had its say.
 func (r *run) refInput(n *node, in raw, p *objectPlan) (sub source, list elems, isList, ok bool) {
@@ -737,7 +737,7 @@ func (r *run) refInput(n *node, in raw, p *objectPlan) (sub source, list elems, 
 				return sub, list, false, true
 			}
 		}
-		if r.dir == dirResponse {
+		if r.dir == dirResponse && !n.merge { // a list has no keys to merge
 			if list, ok = listOfRaw(in); ok {
 				return sub, list, true, true
 			}
