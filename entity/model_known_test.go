@@ -22,13 +22,10 @@ import (
 type mdlBug uint64
 
 const (
-	// bugStrictRefListSkips: a strict call skips the elements of a list
-	// given to a $x field that are not objects, without an error.
-	bugStrictRefListSkips mdlBug = 1 << iota
 	// bugRemakeDecodes: an Object made again writes its none, list and
 	// object values decoded and encoded again (numbers through float64,
 	// escapes rewritten; keys sorted), not as the text it holds.
-	bugRemakeDecodes
+	bugRemakeDecodes mdlBug = 1 << iota
 	// bugFromDuplicateFirst: a from path into raw JSON reads, past its
 	// first step, the first of an object's duplicate keys (elsewhere, and at
 	// the first step, the last wins).
@@ -142,19 +139,6 @@ var mdlKnowns = []mdlKnown{
 		mod:  "(the model does not read a formatted value back)",
 	},
 
-	{
-		name: "StrictRefTakesAListOfNonObjects",
-		bug:  bugStrictRefListSkips,
-		doc:  `go doc Strict: "$ref an object, or a list of objects"`,
-		repro: mdlCase{
-			decls:  []mdlDecl{{"e1", []string{"k", "string", ""}}, {"e0", []string{"r", "$e1", ""}}},
-			entity: "e0",
-			input:  map[string]any{"r": []any{map[string]any{"k": "x"}, 7}},
-			opts:   mdlOpts{strict: true},
-		},
-		lib: `{"r":[{"k":"x"}]}`,
-		mod: "field errors: r[1]:type",
-	},
 	{
 		name: "ObjectMadeAgainRewritesPassedThroughValues",
 		bug:  bugRemakeDecodes,

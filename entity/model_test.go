@@ -1580,7 +1580,7 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 				list = append(list, make1(el, p.idx(i), op.idx(len(list))))
 				continue
 			}
-			if c.strict && !c.bug(bugStrictRefListSkips) {
+			if c.strict {
 				c.fail(f, p.idx(i), op.idx(len(list)), "type", sec)
 			}
 		}

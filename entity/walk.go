@@ -757,7 +757,8 @@ func (r *run) refInput(n *node, in raw, p *objectPlan) (sub source, list elems, 
 }
 
 // appendList writes the objects of a list made with the plan p, skipping
-// elements that are not objects.
+// elements that are not objects (in a strict call, the type errors of a
+// reference's list: see failNotObject).
 func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte {
 	if l.la != nil {
 		return r.appendAnyList(dst, nil, p, l.la, depth)
@@ -765,7 +766,15 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 	dst = append(dst, '[')
 	out := 0
 	if l.js != "" {
-		r.eachJSONObject(l.js, l.jsOrd, func(idx int, text string, ord int32) bool {
+		jsontape.EachValue(l.js, l.jsOrd, r.js.tape, func(idx int, text string, ord int32, plain bool) bool {
+			if text[0] != '{' {
+				if r.cfg.strict {
+					r.push(frame{kind: frameIndex, idx: int32(idx), outIdx: int32(out)})
+					r.failNotObject(notObject(jsonElem(text, ord, plain)))
+					r.pop()
+				}
+				return true
+			}
 			jo := r.takeJSON(text, ord, p.in)
 			var ok bool
 			dst, ok = r.appendElem(dst, p, &source{js: jo}, idx, out, depth)
@@ -786,6 +795,11 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 	for i := 0; i < l.len; i++ {
 		sub, ok := l.at(i, p)
 		if !ok {
+			if r.cfg.strict {
+				f := r.frame(d)
+				f.idx, f.outIdx = int32(i), int32(out)
+				r.failNotObject(notObject(raw{a: l.elem(i)}))
+			}
 			continue
 		}
 		if out > 0 {
@@ -828,6 +842,11 @@ func (r *run) appendAnyList(dst []byte, ref *node, p *objectPlan, la []any, dept
 		} else {
 			var other source // zeroed here only
 			if other, ok = sourceOf(v, p); !ok {
+				if r.cfg.strict {
+					f := r.frame(d)
+					f.idx, f.outIdx = int32(i), int32(out)
+					r.failNotObject(notObject(raw{a: v}))
+				}
 				continue
 			}
 			src = &other
@@ -932,10 +951,7 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 			}
 			if r.cfg.strict && got != "" { // a list of objects holds objects, not null
 				r.push(frame{kind: frameIndex, idx: int32(i), outIdx: int32(i)})
-				if !r.full() {
-					r.errs = append(r.errs, r.elemError(n, failure{rule: "type", code: "type",
-						params: map[string]any{"type": rules.Object.String(), "got": got}, err: errors.New(typeMessage(rules.Object, got))}))
-				}
+				r.failNotObject(got)
 				r.pop()
 			}
 			dst = append(dst, "null"...)
@@ -970,6 +986,25 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 	}
 	r.pop()
 	return append(dst, ']')
+}
+
+// failNotObject records, in a strict call, an element of a list given to
+// a $name or a []$name that is no object, and arrived as got: a type error
+// at the element's index. The run's last frames are the reference's and
+// the element's; a list given at the top of a call, under no reference,
+// has no type to say, and its elements that are no objects are skipped.
+//
+//go:noinline
+func (r *run) failNotObject(got string) {
+	if r.depth < 2 || r.full() {
+		return
+	}
+	ref := r.frame(r.depth - 2)
+	if ref.kind != frameRef {
+		return
+	}
+	r.errs = append(r.errs, r.elemError(ref.n, failure{rule: "type", code: "type",
+		params: map[string]any{"type": rules.Object.String(), "got": got}, err: errors.New(typeMessage(rules.Object, got))}))
 }
 
 // notObject says what an element of a []$name that is no object arrived
