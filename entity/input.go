@@ -63,6 +63,13 @@ func isNil(v any) bool {
 	return false
 }
 
+// isNilObject reports a nil map with string keys: an empty object, which
+// a $name reads as {}.
+func isNilObject(in raw) bool {
+	rv := reflect.ValueOf(in.a)
+	return in.kind == rawAny && rv.Kind() == reflect.Map && rv.Type().Key().Kind() == reflect.String && rv.IsNil()
+}
+
 // source is an object an entity reads its fields from: exactly one of its
 // fields is set.
 type source struct {

@@ -68,9 +68,6 @@ const (
 	// merge field in a group whose object is absent writes none of its
 	// keys, where one at a level that is there writes them null.
 	bugMergeInAbsentGroup
-	// bugNilMapRefListNull: a nil map given to a []$x is null (strictly,
-	// then, req's "required"), not an object input.
-	bugNilMapRefListNull
 	// bugRefListDefaultUnjudged: the bare default of a []$x, [], is not
 	// judged by the field's checks (len 1 passes it), and the declaration
 	// is accepted.
@@ -314,20 +311,6 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: `{"g":{"u":null},"addr":null,"k":"x"}`,
 		mod: `{"g":{"addr":null,"u":null},"addr":null,"k":"x"}`,
-	},
-	{
-		name: "StrictListOfRefsTakesANilMapAsNull",
-		bug:  bugNilMapRefListNull,
-		doc: `go doc Entity.Make: "nil, a nil map or a nil pointer: an empty input" (a $x field makes a nil map as an empty object, as the library does); ` +
-			`dsl, Typed lists: a []$x is "always a list of objects made with entity item: an object input is null (strictly, a "type" error)"`,
-		repro: mdlCase{
-			decls:  []mdlDecl{{"e1", []string{"k", "string", ""}}, {"e0", []string{"l", "[]$e1", "req"}}},
-			entity: "e0",
-			input:  map[string]any{"l": map[string]any(nil)},
-			opts:   mdlOpts{strict: true},
-		},
-		lib: "field errors: l:required",
-		mod: "field errors: l:type",
 	},
 	{
 		name: "ListOfRefsDefaultNotJudged",

@@ -1554,7 +1554,7 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 	var out any
 	null := false
 	switch {
-	case in == nil, f.list && c.bug(bugNilMapRefListNull) && mdlIsNilCollection(in) && !mdlIsList(in):
+	case in == nil:
 		null = true
 	case f.list && mdlIsList(in):
 		list := []any{}

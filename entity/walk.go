@@ -926,7 +926,7 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 	l, ok := listOfRaw(in) // a nil Go slice is an empty list, as at the top of a call
 	if !ok {
 		switch {
-		case r.cfg.strict && !in.isNull():
+		case r.cfg.strict && (!in.isNull() || isNilObject(in)): // a nil map is an (empty) object, no null
 			r.failCode(n, "type", map[string]any{"type": rules.List.String(), "got": arrivedAs(in)}, errors.New(typeMessage(rules.List, arrivedAs(in))))
 		case n.refDefault:
 			return append(dst, "[]"...)
