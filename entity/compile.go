@@ -200,6 +200,10 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 				c.errorf(f, r.Pos, "merge writes a $ref's keys into the object around it: it applies only to a $ref")
 				continue
 			}
+			if f.List {
+				c.errorf(f, r.Pos, "merge writes a $ref's keys into the object around it: a list ([]$%s) has no keys to merge", f.Ref)
+				continue
+			}
 			n.merge = true
 		case rules.DirectiveEach: // compile_list.go
 			c.each(f, n, r)

@@ -131,6 +131,8 @@ var declErrorTests = []struct {
 		"dsl: entity \"e\", field \"r\" (triple 1, rules): rule \"min\" cannot apply to a reference ($x): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    min 1\n    ^"},
 	{"email on a $ref", []string{"r", "$x", "req | email"},
 		"dsl: entity \"e\", field \"r\" (triple 1, rules): rule \"email\" cannot apply to a reference ($x): a reference takes only req, default, secret, omitnil, merge, rename, msg, lazy, if, unless, since, until, omitempty, readonly, writeonly, from and doc\n    req | email\n          ^"},
+	{"merge on a []$ref", []string{"r", "[]$x", "req | merge"},
+		"dsl: entity \"e\", field \"r\" (triple 1, rules): merge writes a $ref's keys into the object around it: a list ([]$x) has no keys to merge\n    req | merge\n          ^"},
 	{"default with a value on a $ref", []string{"r", "$x", "default 5"},
 		"dsl: entity \"e\", field \"r\" (triple 1, rules): a default on a reference takes no value: a bare default makes \"x\" from an empty input\n    default 5\n            ^"},
 	{"def with a quoted value on a $ref", []string{"r", "$x", "def '{}'"},

@@ -98,23 +98,6 @@ type mdlKnown struct {
 
 var mdlKnowns = []mdlKnown{
 	{
-		name: "MergeOnListAccepted",
-		doc: `README, Rules: "merge | | refs | the referenced entity's keys are written into the object around the field, not under its key"; ` +
-			`"merge reads the field's own input (an object; …)", while a []$x "is always a list: an object input is null": a list has no keys to write in place, ` +
-			`so merge on []$x means nothing (the library reads it as neither: it merges nothing, refuses an object when strict, and its bare default fails)`,
-		repro: mdlCase{
-			decls: []mdlDecl{
-				{"e1", []string{"k", "string", ""}},
-				{"e0", []string{"m", "[]$e1", "merge", "z", "string", ""}},
-			},
-			entity: "e0",
-			input:  map[string]any{"m": map[string]any{"k": "x"}, "z": "y"},
-		},
-		skip: func(cs *mdlCase) bool { return mdlDeclares(cs, "[]$", "merge") },
-		lib:  `{"z":"y"}`,
-		mod:  "declaration refused",
-	},
-	{
 		name: "ObjectWithFormatMadeAgain",
 		doc: `README, Per-call shaping: "An *Object made with shaping options is made again, from its own bytes"; Formats: "format name [args] says how a value field is written": ` +
 			`the docs do not say how a formatted value (a date as '2006-01-02 15:04', unix seconds) is read back from an Object's bytes, and the date conversion does not read them`,
@@ -471,20 +454,6 @@ func mdlDescribe(o mdlOutcome, detail string) string {
 		}
 	}
 	return "field errors: " + strings.Join(parts, " ")
-}
-
-// mdlDeclares reports a field whose type starts with typePrefix and whose
-// rules hold the word rule.
-func mdlDeclares(cs *mdlCase, typePrefix, rule string) bool {
-	for _, d := range cs.decls {
-		t := mdlTriples(d)
-		for i := 0; i+2 < len(t); i += 3 {
-			if strings.HasPrefix(t[i+1], typePrefix) && mdlHasWord(t[i+2], rule) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // mdlTriples gives a declaration's triples without its leading methods.

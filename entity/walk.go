@@ -425,7 +425,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 			st.seen(p, n, v)
 		}
 		if n.merge && show {
-			if dst = r.mergeInto(dst, mark, first, n); len(dst) > mark {
+			if dst = r.mergeInto(dst, mark, first); len(dst) > mark {
 				if n.writeOnly {
 					r.hide(mark, len(dst))
 				}
