@@ -181,3 +181,26 @@ func TestFromListErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestFromRawJSONDuplicates: a from path into raw JSON reads the last of
+// duplicate keys at every step, as a field under its name does.
+func TestFromRawJSONDuplicates(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "e", "n", "string", "from 'meta.n'", "d", "string", "from 'a.b.c'", "i", "string", "from 'l.1'")
+	for _, tt := range []struct {
+		name, in, want string
+	}{
+		{"at the first step", `{"meta":{"n":"a"},"meta":{"n":"b"}}`, `{"n":"b","d":null,"i":null}`},
+		{"past the first step", `{"meta":{"n":"a","n":"b"}}`, `{"n":"b","d":null,"i":null}`},
+		{"deeper", `{"a":{"b":{"c":"x"},"b":{"c":"y","c":"z"}}}`, `{"n":null,"d":"z","i":null}`},
+		{"the last is null", `{"meta":{"n":"a","n":null}}`, `{"n":null,"d":null,"i":null}`},
+		{"the last is no object", `{"a":{"b":{"c":"x"},"b":1}}`, `{"n":null,"d":null,"i":null}`},
+		{"an index", `{"l":["a","b","c"]}`, `{"n":null,"d":null,"i":"b"}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := e.MakeJSON([]byte(tt.in))
+			if err != nil || string(out) != tt.want {
+				t.Errorf("got %s, %v; want %s", out, err, tt.want)
+			}
+		})
+	}
+}

@@ -47,8 +47,6 @@ type mdlJSON struct {
 	// them, MarshalJSON does not)
 	hidden []string
 	obj    map[string]*mdlJSON
-	// first holds, for bugFromDuplicateFirst, the first value of each key.
-	first map[string]*mdlJSON
 	// decoded marks the value of an Object made again, when the model
 	// reproduces bugRemakeDecodes: written as encoding/json writes its
 	// decoded value.
@@ -105,7 +103,6 @@ func (p *mdlJParser) value(depth int) (*mdlJSON, error) {
 	case c == '{':
 		v.kind = mdlJObj
 		v.obj = map[string]*mdlJSON{}
-		v.first = map[string]*mdlJSON{}
 		p.i++
 		p.ws()
 		if p.i < len(p.s) && p.s[p.i] == '}' {
@@ -130,7 +127,6 @@ func (p *mdlJParser) value(depth int) (*mdlJSON, error) {
 			}
 			if _, ok := v.obj[k.s]; !ok {
 				v.keys = append(v.keys, k.s)
-				v.first[k.s] = e
 			}
 			v.obj[k.s] = e
 			p.ws()

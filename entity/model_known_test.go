@@ -26,10 +26,6 @@ const (
 	// object values decoded and encoded again (numbers through float64,
 	// escapes rewritten; keys sorted), not as the text it holds.
 	bugRemakeDecodes mdlBug = 1 << iota
-	// bugFromDuplicateFirst: a from path into raw JSON reads, past its
-	// first step, the first of an object's duplicate keys (elsewhere, and at
-	// the first step, the last wins).
-	bugFromDuplicateFirst
 	// bugFromIndexOnObject: a number step of a from path is written as an
 	// index in an error's path (items[0].name) where it read an object's
 	// key "0" (items.0.name).
@@ -137,20 +133,6 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: `{"o":{"n":18446744073709552000}}`,
 		mod: `{"o":{"n":18446744073709551615}}`,
-	},
-
-	{
-		name: "FromReadsTheFirstDuplicateKey",
-		bug:  bugFromDuplicateFirst,
-		doc:  `README, Inputs: "Duplicate keys: the last one wins, as in encoding/json"; "from works on every input: … raw JSON (read through the parse, never re-parsed)"`,
-		repro: mdlCase{
-			decls:  []mdlDecl{{"e0", []string{"n", "string", "from 'meta.n'"}}},
-			entity: "e0",
-			input:  []byte(`{"meta":{"n":"a","n":"b"}}`),
-		},
-		// (with from 'meta' alone, the last wins)
-		lib: `{"n":"a"}`,
-		mod: `{"n":"b"}`,
 	},
 
 	{

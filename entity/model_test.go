@@ -910,18 +910,12 @@ func (c *mdlCall) read(f *mdlField, lvl mdlLevel) (any, bool, mdlPath) {
 // mdlReadFromAs follows a from path: a name steps into an object, a number
 // into a list; a path that finds nothing is absent. The path read names
 // every step, a number as an index unless it stepped into an object. It
-// reproduces the bugs given: bugFromIndexOnObject, bugFromDuplicateFirst,
-// bugFromIntoBytes.
+// reproduces the bugs given: bugFromIndexOnObject, bugFromIntoBytes.
 func mdlReadFromAs(in any, steps []string, p mdlPath, bugs mdlBug) (any, bool, mdlPath) {
-	idxAlways, first := bugs&bugFromIndexOnObject != 0, bugs&bugFromDuplicateFirst != 0
+	idxAlways := bugs&bugFromIndexOnObject != 0
 	cur, found := in, true
-	for i, s := range steps {
+	for _, s := range steps {
 		cur = mdlNorm(cur)
-		if j, ok := cur.(*mdlJSON); ok && first && i > 0 && j.kind == mdlJObj {
-			c := *j
-			c.obj = j.first
-			cur = &c
-		}
 		n, err := strconv.Atoi(s)
 		isNum := err == nil && n >= 0 && strings.Trim(s, "0123456789") == ""
 		if isNum && idxAlways && mdlIsObject(cur) {

@@ -85,8 +85,9 @@ func (r *run) descend(in raw, steps []string) raw {
 	return in
 }
 
-// jsonStep reads key step of a raw JSON object, or element step of a raw
-// JSON array, through the run's tape (see rawjson.go).
+// jsonStep reads key step of a raw JSON object (the last of duplicate
+// keys, as everywhere), or element step of a raw JSON array, through the
+// run's tape (see rawjson.go).
 func (r *run) jsonStep(in raw, step string) raw {
 	text, tape := in.s, r.js.tape
 	k := int(in.n) + 2 // the first entry inside the container
@@ -102,6 +103,7 @@ func (r *run) jsonStep(in raw, step string) raw {
 	if isIndex {
 		closer = ']'
 	}
+	var last raw // the value of the last key step met
 	for i, idx := jsonwire.SkipSpace(text, 1), 0; text[i] != closer; idx++ {
 		match := isIndex && idx == want
 		if !isIndex {
@@ -142,14 +144,17 @@ func (r *run) jsonStep(in raw, step string) raw {
 			end = jsonwire.ScalarEnd(text, i)
 			v = raw{kind: rawNum, s: text[i:end]}
 		}
-		if match {
+		switch {
+		case match && isIndex:
 			return v
+		case match:
+			last = v
 		}
 		if i = jsonwire.SkipSpace(text, end); text[i] == ',' {
 			i = jsonwire.SkipSpace(text, i+1)
 		}
 	}
-	return raw{}
+	return last
 }
 
 // goStep reads key step of a Go object (a map with string keys, a struct,
