@@ -204,3 +204,29 @@ func TestFromRawJSONDuplicates(t *testing.T) {
 		})
 	}
 }
+
+// TestFromGoSteps: a number step of a from path goes into a Go list, not
+// into a []byte, which is text.
+func TestFromGoSteps(t *testing.T) {
+	type bytes []byte
+	e := expose(t, entity.NewRegistry(), "e", "n", "number", "from 'b.1'")
+	for _, tt := range []struct {
+		name string
+		b    any
+		want string
+	}{
+		{"a []byte", []byte("07"), `{"n":null}`},
+		{"a named []byte", bytes("07"), `{"n":null}`},
+		{"a pointer to a []byte", func() *[]byte { b := []byte("07"); return &b }(), `{"n":null}`},
+		{"a []int", []int{0, 7}, `{"n":7}`},
+		{"an array", [2]int{0, 7}, `{"n":7}`},
+		{"a []any", []any{0, "7"}, `{"n":7}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := e.MakeJSON(map[string]any{"b": tt.b})
+			if err != nil || string(out) != tt.want {
+				t.Errorf("got %s, %v; want %s", out, err, tt.want)
+			}
+		})
+	}
+}

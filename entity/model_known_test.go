@@ -30,9 +30,6 @@ const (
 	// index in an error's path (items[0].name) where it read an object's
 	// key "0" (items.0.name).
 	bugFromIndexOnObject
-	// bugFromIntoBytes: a number step of a from path steps into a []byte,
-	// which is text, as into a list of numbers.
-	bugFromIntoBytes
 	// bugDenyMergedExcepted: DenyUnknown judges a merged object of which
 	// the selection (Select, Only, Except) writes no field (a response reads
 	// none of them), but for Except("*").
@@ -165,18 +162,6 @@ var mdlKnowns = []mdlKnown{
 		skip: mdlSelectsMergeField,
 		lib:  `{"kid":"K"}`,
 		mod:  `{"fullName":"F"}`,
-	},
-	{
-		name: "FromStepsIntoBytes",
-		bug:  bugFromIntoBytes,
-		doc:  `README, Conversion table: "[]byte is text everywhere except in none"; Rules: "from … a number steps into a list"`,
-		repro: mdlCase{
-			decls:  []mdlDecl{{"e0", []string{"n", "number", "from 'b.1'"}}},
-			entity: "e0",
-			input:  map[string]any{"b": []byte("07")},
-		},
-		lib: `{"n":55}`,
-		mod: `{"n":null}`,
 	},
 	{
 		name: "DenyUnknownReadsAMergedObjectExceptLeavesOut",

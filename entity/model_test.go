@@ -910,7 +910,7 @@ func (c *mdlCall) read(f *mdlField, lvl mdlLevel) (any, bool, mdlPath) {
 // mdlReadFromAs follows a from path: a name steps into an object, a number
 // into a list; a path that finds nothing is absent. The path read names
 // every step, a number as an index unless it stepped into an object. It
-// reproduces the bugs given: bugFromIndexOnObject, bugFromIntoBytes.
+// reproduces the bugs given: bugFromIndexOnObject.
 func mdlReadFromAs(in any, steps []string, p mdlPath, bugs mdlBug) (any, bool, mdlPath) {
 	idxAlways := bugs&bugFromIndexOnObject != 0
 	cur, found := in, true
@@ -930,10 +930,6 @@ func mdlReadFromAs(in any, steps []string, p mdlPath, bugs mdlBug) (any, bool, m
 		switch {
 		case isNum && !mdlIsObject(cur):
 			p = p.idx(n)
-			if b, ok := cur.([]byte); ok && found && bugs&bugFromIntoBytes != 0 && n < len(b) {
-				cur = b[n]
-				continue
-			}
 			if found && mdlIsList(cur) && n < len(mdlElems(cur)) {
 				cur = mdlElems(cur)[n]
 				continue

@@ -158,7 +158,8 @@ func (r *run) jsonStep(in raw, step string) raw {
 }
 
 // goStep reads key step of a Go object (a map with string keys, a struct,
-// an *Object) or element step of a Go list.
+// an *Object) or element step of a Go list. A []byte is text, which no
+// step goes into.
 func goStep(v any, step string) raw {
 	switch x := v.(type) {
 	case map[string]any:
@@ -198,7 +199,7 @@ func goStep(v any, step string) raw {
 		return rawOfValue(e)
 	case reflect.Slice, reflect.Array:
 		i, ok := stepIndex(step)
-		if !ok || i >= rv.Len() {
+		if !ok || i >= rv.Len() || rv.Kind() == reflect.Slice && rv.Type().Elem().Kind() == reflect.Uint8 {
 			return raw{}
 		}
 		return rawOfValue(rv.Index(i))
