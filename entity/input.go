@@ -119,6 +119,9 @@ func (s *source) get(n *node) raw {
 				return unformatted(w, text)
 			}
 		}
+		if passesJSON(n) {
+			return objectText(s.obj, key)
+		}
 		if v, ok := s.obj.Get(key); ok {
 			return raw{a: v}
 		}
@@ -131,6 +134,23 @@ func (s *source) get(n *node) raw {
 		}
 	}
 	return raw{}
+}
+
+// passesJSON reports whether a value node writes an Object's member as the
+// JSON text the Object holds (a none, list or object field), which Get
+// would decode (numbers through float64, keys sorted).
+func passesJSON(n *node) bool {
+	return n.kind == nodeValue && n.each == nil && (n.typ == rules.Any || n.typ == rules.List || n.typ == rules.Object)
+}
+
+// objectText reads the member key of an Object as the JSON text it holds,
+// as a json.RawMessage in a map is read: absent or null is nothing.
+func objectText(o *Object, key string) raw {
+	text, _, ok := o.member(key)
+	if !ok || string(text) == "null" {
+		return raw{}
+	}
+	return raw{a: json.RawMessage(text)}
 }
 
 // unformatted reads text, what the formatted field n (or a typed list of

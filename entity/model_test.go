@@ -998,7 +998,7 @@ func (c *mdlCall) makeEntity(e *mdlEntity, lvl mdlLevel, sel *mdlSel, exc *mdlEx
 	if o, ok := lvl.in.(mdlObjIn); ok {
 		// (the library makes an Object under another one's key again, which
 		// only its known disagreements of Objects made again tell apart)
-		remakes := !lvl.topCall && c.bug(bugRemadeFollowsFrom|bugDenyRemadeByNames|bugRemakeDecodes)
+		remakes := !lvl.topCall && c.bug(bugRemadeFollowsFrom|bugDenyRemadeByNames)
 		if o.prov.entity == e.name && !o.prov.request && !o.prov.shaped && !c.shaped && !c.request && !remakes {
 			b, _ := o.obj.MarshalJSON()
 			return mdlRaw(b)
@@ -1007,9 +1007,6 @@ func (c *mdlCall) makeEntity(e *mdlEntity, lvl mdlLevel, sel *mdlSel, exc *mdlEx
 			lvl.wire, lvl.remade = true, true
 		}
 		lvl.in = o.js
-		if c.bug(bugRemakeDecodes) {
-			o.js.markDecoded()
-		}
 	}
 	c.denyUnknown(e.fields, lvl, lvl.top)
 	obj := &mdlObj{}
@@ -1100,9 +1097,6 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 		sub.wire = o.prov.entity == e.name
 		sub.remade = sub.wire
 		in = o.js
-		if c.bug(bugRemakeDecodes) {
-			o.js.markDecoded()
-		}
 	}
 	sub.in = in
 	c.denyUnknown(e.fields, sub, false)
@@ -1399,12 +1393,8 @@ func (c *mdlCall) write(typ rules.Kind, v rules.Value, src any, format []string)
 		if typ == rules.Any && v.Kind == rules.String {
 			return mdlRaw(mdlEncodeString(nil, v.Str)), nil
 		}
-		if j, ok := src.(*mdlJSON); ok && !j.decoded {
+		if j, ok := src.(*mdlJSON); ok {
 			return mdlRaw(j.compacted()), nil
-		} else if ok && typ == rules.Any {
-			return mdlRaw(j.reencoded(nil)), nil
-		} else if ok {
-			src = j.goValue()
 		}
 		b, err := json.Marshal(src)
 		if err != nil {

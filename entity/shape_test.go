@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -610,6 +611,45 @@ func TestShapeObjectInput(t *testing.T) {
 	got, err := user.MakeJSON(o, entity.Select("name"))
 	if err != nil || string(got) != `{"name":"n"}` {
 		t.Errorf("got %s, %v", got, err)
+	}
+}
+
+// TestShapeObjectInputKeepsText: an Object made again writes the none,
+// list and object values it holds as their text (numbers as spelled, keys
+// in order, escapes kept), as raw JSON input passes them through.
+func TestShapeObjectInputKeepsText(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "e", "o", "object", "", "l", "list", "", "x", "none", "", "n", "none", "")
+	other := expose(t, reg, "other", "o", "object", "", "x", "none", "")
+	for _, tt := range []struct {
+		name string
+		make *entity.Entity
+		in   any
+		want string
+	}{
+		{"the largest uint64", e, map[string]any{"o": map[string]any{"n": uint64(math.MaxUint64)}},
+			`{"o":{"n":18446744073709551615},"l":null,"x":null,"n":null}`},
+		{"numbers as spelled", e, []byte(`{"o":{"f":1.50,"e":1E3},"l":[18446744073709551615,0.10],"x":-0.0}`),
+			`{"o":{"f":1.50,"e":1E3},"l":[18446744073709551615,0.10],"x":-0.0,"n":null}`},
+		{"keys in order, escapes kept", e, []byte(`{"o":{"b":"\u00e9","a":"<"},"x":{"z":1,"y":[]}}`),
+			`{"o":{"b":"\u00e9","a":"\u003c"},"l":null,"x":{"z":1,"y":[]},"n":null}`},
+		{"an Object of another entity", other, []byte(`{"o":{"n":18446744073709551615,"a":1},"x":[1.50]}`),
+			`{"o":{"n":18446744073709551615,"a":1},"l":null,"x":[1.50],"n":null}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := tt.make.Make(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.make == e && o.String() != tt.want {
+				t.Errorf("made: %s, want %s", o, tt.want)
+			}
+			for what, opt := range map[string]entity.Option{"Version": entity.Version("v1"), "Select": entity.Select("o,l,x,n"), "Strict": entity.Strict()} {
+				if got, err := e.MakeJSON(o, opt); err != nil || string(got) != tt.want {
+					t.Errorf("%s: got %s, %v; want %s", what, got, err, tt.want)
+				}
+			}
+		})
 	}
 }
 
