@@ -143,7 +143,11 @@ func (vb *viewBuilder) responseNode(n *node, t *inputTable, chain []*condition) 
 		vb.reads[t] = append(vb.reads[t], slotRead{first.slot, chain})
 		if n.kind == nodeGroup { // it reads the object at the path: a table of its own
 			n.group = vb.plan(n.group, vb.table(), false, nil)
+			return // (in the wire form, it reads the object under its key: appendGroupApart)
 		}
+		byKey := *n
+		byKey.from = nil
+		n.from.byKey = &byKey
 	case n.kind == nodeGroup:
 		n.group = vb.plan(n.group, t, false, chain)
 	default:

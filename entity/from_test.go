@@ -230,3 +230,43 @@ func TestFromGoSteps(t *testing.T) {
 		})
 	}
 }
+
+// TestFromObjectMadeAgain: an Object of the entity, made again (under
+// shaping options, or strictly), holds a from field's value under its key,
+// where it was written, and is read there: a value, a typed list and a
+// reference alike.
+func TestFromObjectMadeAgain(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "city", "name", "string", "")
+	e := expose(t, reg, "e",
+		"n", "string", "from 'a.b'",
+		"tags", "[]string", "from 'a.t'",
+		"city", "$city", "from 'a.c'",
+		"g", "{", "from 'a'",
+		"b", "string", "",
+		"g", "}", "",
+	)
+	o, err := e.Make(map[string]any{"a": map[string]any{"b": "y", "t": []any{"x"}, "c": map[string]any{"name": "K"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"n":"y","tags":["x"],"city":{"name":"K"},"g":{"b":"y"}}`
+	if o.String() != want {
+		t.Fatalf("made %s, want %s", o, want)
+	}
+	for _, tt := range []struct {
+		name string
+		opts []entity.Option
+		want string
+	}{
+		{"a version", []entity.Option{entity.Version("v1")}, want},
+		{"a selection", []entity.Option{entity.Select("n,tags,city")}, `{"n":"y","tags":["x"],"city":{"name":"K"}}`},
+		{"strictly", []entity.Option{entity.Strict()}, want},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, err := e.MakeJSON(o, tt.opts...); err != nil || string(got) != tt.want {
+				t.Errorf("got %s, %v; want %s", got, err, tt.want)
+			}
+		})
+	}
+}

@@ -44,10 +44,6 @@ const (
 	// group's object are not judged; the paths of its errors name the
 	// fields by their declared names.
 	bugDenyRemadeByNames
-	// bugRemadeFollowsFrom: a value field or a reference of an Object made
-	// again that has a from path reads nothing (not its key, nor its path
-	// in the Object), and so is null.
-	bugRemadeFollowsFrom
 	// bugPathStepsOneVersion: a step of an Only or Except path through a
 	// key that fields share by version ranges goes into the field the
 	// call's version writes (the latest, without a version) only, so that
@@ -176,26 +172,6 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: `{"b":"qui="}`,
 		mod: `{"b":"QUI="}`,
-	},
-	{
-		name: "ObjectMadeAgainLosesFromFields",
-		bug:  bugRemadeFollowsFrom,
-		doc: `go doc Entity.Make: an *Object "is made again, read by its keys"; README, Per-call shaping: "An *Object made with shaping options is made again, from its own bytes, under the options of the call it is given to": ` +
-			`a from field's value is in the Object under its key, which the library does not read (nor the path in the Object: it reads nothing; a group with from is read by its key)`,
-		repro: mdlCase{
-			decls:  []mdlDecl{{"e0", []string{"n", "string", "from 'a.b'"}}},
-			entity: "e0",
-		},
-		setup: func(cs *mdlCase, reg *entity.Registry) {
-			obj, err := reg.Lookup("e0").Make(map[string]any{"a": map[string]any{"b": "y"}}, entity.Version("v1"))
-			if err != nil {
-				panic(err)
-			}
-			cs.input = obj
-			cs.prov = map[*entity.Object]mdlProv{obj: {entity: "e0", shaped: true}}
-		},
-		lib: `{"n":null}`,
-		mod: `{"n":"y"}`,
 	},
 	{
 		name: "OnlyPathIntoAnotherVersionsFieldRefused",

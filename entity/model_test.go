@@ -890,10 +890,6 @@ func (c *mdlCall) read(f *mdlField, lvl mdlLevel) (any, bool, mdlPath) {
 			}
 			return vals[0], true, p
 		}
-		if f.from != nil && lvl.remade && c.bug(bugRemadeFollowsFrom) {
-			_, _, p := c.readFrom(nil, f.from, lvl.inP)
-			return nil, false, p
-		}
 		v, ok := mdlLookup(lvl.in, f.key)
 		if lvl.remade && c.bug(bugDenyRemadeByNames) {
 			return v, ok, lvl.inP.key(f.name)
@@ -998,7 +994,7 @@ func (c *mdlCall) makeEntity(e *mdlEntity, lvl mdlLevel, sel *mdlSel, exc *mdlEx
 	if o, ok := lvl.in.(mdlObjIn); ok {
 		// (the library makes an Object under another one's key again, which
 		// only its known disagreements of Objects made again tell apart)
-		remakes := !lvl.topCall && c.bug(bugRemadeFollowsFrom|bugDenyRemadeByNames)
+		remakes := !lvl.topCall && c.bug(bugDenyRemadeByNames)
 		if o.prov.entity == e.name && !o.prov.request && !o.prov.shaped && !c.shaped && !c.request && !remakes {
 			b, _ := o.obj.MarshalJSON()
 			return mdlRaw(b)

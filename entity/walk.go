@@ -322,8 +322,12 @@ func appendPadded(dst, b []byte, pad *[16]byte, short bool) []byte {
 }
 
 // appendSlow writes the value of one node but through its fast path: a
-// value field's general path, a group, a reference.
+// value field's general path, a group, a reference. An Object of the
+// entity, in the wire form, holds a from field's value under its key.
 func (r *run) appendSlow(dst []byte, n *node, src *source, depth int) []byte {
+	if src.wire && n.from != nil && n.from.byKey != nil {
+		n = n.from.byKey
+	}
 	switch n.kind {
 	case nodeValue:
 		return r.appendValueField(dst, n, src, depth)
