@@ -278,6 +278,14 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 		if defRule != nil && f.Ref == c.ent.name {
 			c.errorf(f, defRule.Pos, "a bare default on a reference to %q itself would make it forever", f.Ref)
 		}
+		if defRule != nil && f.List { // a []$name's bare default, [], is judged by its rules as any default is
+			for _, ck := range n.outChecks {
+				if err := runCheck(ck, rules.Value{Kind: rules.List}); err != nil {
+					c.errorf(f, defRule.Pos, "the default fails rule %q: %v", ck.rule, err)
+					break
+				}
+			}
+		}
 		n.ref = c.reg.slotFor(f.Ref)
 		n.refList = f.List // []$name
 		n.refDefault = defRule != nil

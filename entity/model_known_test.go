@@ -53,10 +53,6 @@ const (
 	// merge field in a group whose object is absent writes none of its
 	// keys, where one at a level that is there writes them null.
 	bugMergeInAbsentGroup
-	// bugRefListDefaultUnjudged: the bare default of a []$x, [], is not
-	// judged by the field's checks (len 1 passes it), and the declaration
-	// is accepted.
-	bugRefListDefaultUnjudged
 	// bugAbsentGroupPath: in the wire form, the errors of a group inside a
 	// group whose object is absent are at paths without the inner group's
 	// key (note.pw for note.mail.pw; the inner group's from path, when it
@@ -213,19 +209,6 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: `{"g":{"u":null},"addr":null,"k":"x"}`,
 		mod: `{"g":{"addr":null,"u":null},"addr":null,"k":"x"}`,
-	},
-	{
-		name: "ListOfRefsDefaultNotJudged",
-		bug:  bugRefListDefaultUnjudged,
-		doc: `dsl, Semantics: "A default that does not convert, or that fails the field's own checks, is a declaration error" (as it is on a []string); ` +
-			`"Every check judges the value the field writes, so that a success means every rule holds on the output": a []$x's bare default [] under len 1 is accepted and written`,
-		repro: mdlCase{
-			decls:  []mdlDecl{{"e1", []string{"k", "string", ""}}, {"e0", []string{"b", "[]$e1", "default | len 1"}}},
-			entity: "e0",
-			input:  map[string]any{},
-		},
-		lib: `{"b":[]}`,
-		mod: "field errors: b:len",
 	},
 	{
 		name: "NestedGroupOfAnAbsentGroupLosesItsPathStep",

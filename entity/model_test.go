@@ -1568,9 +1568,8 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 		}
 		null = true
 	}
-	defaulted := false
 	if null && f.hasDefault {
-		null, defaulted = false, true
+		null = false
 		if f.list {
 			out = []any{}
 		} else {
@@ -1583,7 +1582,7 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 		}
 		return nil, f.omitNil || f.omitEmpty
 	}
-	if l, ok := out.([]any); ok && len(f.ops) > 0 && !(defaulted && c.bug(bugRefListDefaultUnjudged)) {
+	if l, ok := out.([]any); ok && len(f.ops) > 0 {
 		c.check(f, f.ops, rules.List, rules.Value{Kind: rules.List, Len: len(l), Any: l}, p, op, sec)
 	}
 	return out, mdlOmit(f, out)

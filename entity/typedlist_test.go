@@ -74,6 +74,7 @@ func TestTypedLists(t *testing.T) {
 		{name: "list of references: strict elements", decl: []string{"us", "[]$u", ""}, in: `{"us":[{"name":"a"},2,null]}`, strict: true, fails: []string{"us[1] type", "us[2] type"}},
 		{name: "list of references: strict refuses a null element", decl: []string{"us", "[]$u", ""}, in: `{"us":[null]}`, strict: true, fails: []string{"us[0] type"}},
 		{name: "list of references: bare default", decl: []string{"us", "[]$u", "default"}, in: `{}`, out: `{"us":[]}`},
+		{name: "list of references: bare default its rules pass", decl: []string{"us", "[]$u", "default | max 2"}, in: `{}`, out: `{"us":[]}`},
 		{name: "list of references: req", decl: []string{"us", "[]$u", "req"}, in: `{"us":null}`, fails: []string{"us required"}},
 		{name: "list of references renamed", decl: []string{"us", "[]$u", "rename people"}, in: `{"us":[{"name":"a"}]}`, out: `{"people":[{"name":"a"}]}`},
 		{name: "typed lists under a list of references", decl: []string{"us", "[]$v", ""}, in: `{"us":[{"tags":["a",1]},{"tags":[2,"bb"]}]}`, fails: []string{"us[1].tags[1] max"}},
