@@ -30,10 +30,6 @@ const (
 	// the selection (Select, Only, Except) writes no field (a response reads
 	// none of them), but for Except("*").
 	bugDenyMergedExcepted
-	// bugNonePointerBytes: on a none field, the checks judge a []byte
-	// reached through a pointer as its text, while the field writes it, as
-	// a []byte given directly is judged, in base64.
-	bugNonePointerBytes
 	// bugNoneBytesTransformed: on a none field, transforms change the
 	// base64 text a []byte is written as (lower writes "mjawni0w…", another
 	// value).
@@ -143,19 +139,6 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: "field errors: m.z:unknown",
 		mod: `{"a":"x"}`,
-	},
-	{
-		name: "NoneJudgesBytesThroughAPointerAsText",
-		bug:  bugNonePointerBytes,
-		doc:  `README, Rules: "Every check judges the value the field writes"; Conversion table: "[]byte is text everywhere except in none, where it passes through as encoding/json writes it (base64)", "A pointer … is followed to what it points to, for every type"`,
-		repro: mdlCase{
-			decls:  []mdlDecl{{"e0", []string{"m", "none", "len 4"}}},
-			entity: "e0",
-			input:  map[string]any{"m": func() *[]byte { b := []byte("true"); return &b }()},
-		},
-		// (given []byte("true") directly, len judges "dHJ1ZQ==" and fails)
-		lib: `{"m":"dHJ1ZQ=="}`,
-		mod: "field errors: m:len",
 	},
 	{
 		name: "NoneTransformsRewriteBase64",

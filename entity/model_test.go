@@ -1217,9 +1217,6 @@ func (c *mdlCall) convert(typ rules.Kind, raw any) (rules.Value, any, bool, bool
 		if o, ok := in.(*entity.Object); ok {
 			return rules.Value{Kind: rules.Object, Len: o.Len(), Any: o.Map()}, o, false, false
 		}
-		if b, ok := in.([]byte); ok && c.bug(bugNonePointerBytes) && mdlGoPointer(raw) {
-			return rules.StringValue(string(b)), in, false, false
-		}
 		return mdlNoneValue(in), in, false, false
 	}
 	if mdlIsList(in) || mdlIsObject(in) {
@@ -1281,16 +1278,6 @@ func mdlHasTransform(ops []mdlOp) bool {
 		}
 	}
 	return false
-}
-
-// mdlGoPointer reports a Go pointer in a map or a list (not the model's
-// own raw JSON or Objects).
-func mdlGoPointer(v any) bool {
-	switch v.(type) {
-	case nil, *mdlJSON, *entity.Object:
-		return false
-	}
-	return reflect.ValueOf(v).Kind() == reflect.Pointer
 }
 
 // mdlTransform runs a field's transforms in order; a failing one gives its
