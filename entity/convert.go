@@ -166,6 +166,13 @@ func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 	return rules.Value{}, false
 }
 
+// isNoneBytes reports whether a none field is given a []byte (see
+// noneBytes).
+func isNoneBytes(r raw) bool {
+	_, ok := noneBytes(r, inputValue(r))
+	return ok
+}
+
 // noneBytes returns the []byte a none field is given, directly or through
 // pointers, which it writes as encoding/json does (base64 text); v is what
 // inputValue made of r (a string, for one).

@@ -30,10 +30,6 @@ const (
 	// the selection (Select, Only, Except) writes no field (a response reads
 	// none of them), but for Except("*").
 	bugDenyMergedExcepted
-	// bugNoneBytesTransformed: on a none field, transforms change the
-	// base64 text a []byte is written as (lower writes "mjawni0w…", another
-	// value).
-	bugNoneBytesTransformed
 	// bugDenyRemadeByNames: DenyUnknown judges the keys of an Object made
 	// again (its output keys, which it is read by) as input names: a
 	// renamed, key-cased, from or group key is unknown, and the keys of a
@@ -139,18 +135,6 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: "field errors: m.z:unknown",
 		mod: `{"a":"x"}`,
-	},
-	{
-		name: "NoneTransformsRewriteBase64",
-		bug:  bugNoneBytesTransformed,
-		doc:  `README, Rules: "Transforms … On none they change strings only"; Conversion table: "[]byte … in none … passes through as encoding/json writes it (base64)"`,
-		repro: mdlCase{
-			decls:  []mdlDecl{{"e0", []string{"b", "none", "lower"}}},
-			entity: "e0",
-			input:  map[string]any{"b": []byte("AB")},
-		},
-		lib: `{"b":"qui="}`,
-		mod: `{"b":"QUI="}`,
 	},
 	{
 		name: "OnlyPathIntoAnotherVersionsFieldRefused",

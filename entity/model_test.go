@@ -1326,7 +1326,7 @@ func (c *mdlCall) makeValue(f *mdlField, raw any, found bool, p, op mdlPath, sec
 		return nil
 	}
 	_, isBytes := src.([]byte)
-	if !fromDefault && (!isBytes || c.bug(bugNoneBytesTransformed)) {
+	if !fromDefault && !isBytes {
 		// on none, transforms change strings only: a []byte is written as
 		// base64, not as text
 		var code string
