@@ -263,7 +263,7 @@ func (mb *maskBuilder) selectTerm(b *building, path []dsl.Step, t dsl.Term) *sel
 			sub, _ := mb.child(b, i, b.entry(i))
 			return mb.selectTerm(sub, path, t)
 		}
-		return &selErr{nm.Offset, "problem.fields.unknown", map[string]any{"names": b.plan.outNames(mb.visible)}}
+		return &selErr{nm.Offset, "problem.fields.unknown", map[string]any{"names": mb.outNames(b.plan, mb.visible)}}
 	}
 	// Fields sharing the key by version range: each that has fields takes
 	// the sub-selection (one building for those of one plan, so that a
@@ -410,7 +410,7 @@ func (mb *maskBuilder) walkPath(b *building, path, full string, at func(*buildin
 				p, _ := mb.planOf(b.plan.nodes[i])
 				return walk(newBuilding(p, false), names)
 			}
-			return fmt.Errorf("%w: entity %q has no field at %q: no %q here (there are %s)", ErrUnknownField, mb.e.name, full, name, b.plan.outNames(nil))
+			return fmt.Errorf("%w: entity %q has no field at %q: no %q here (there are %s)", ErrUnknownField, mb.e.name, full, name, mb.outNames(b.plan, nil))
 		}
 		var noFields error
 		applied := false
@@ -531,35 +531,49 @@ func (mb *maskBuilder) mergedWith(p *objectPlan, out string, show func(*node) bo
 }
 
 // named returns the indexes of the plan's nodes writing key out: one, or
-// several fields of disjoint version ranges.
+// several fields of disjoint version ranges. A merged $ref writes no key
+// of its own (its entity's keys are written in its place: mergedWith).
 func (p *objectPlan) named(out string) []int {
 	var idx []int
 	for i, n := range p.nodes {
-		if n.out == out || jsonwire.ValidUTF8(n.out) == out { // as written, invalid UTF-8 as U+FFFD
+		if !n.merge && (n.out == out || jsonwire.ValidUTF8(n.out) == out) { // as written, invalid UTF-8 as U+FFFD
 			idx = append(idx, i)
 		}
 	}
 	return idx
 }
 
-// outNames lists a plan's output keys for an error message: those of the
-// nodes show accepts (all when it is nil).
-func (p *objectPlan) outNames(show func(*node) bool) string {
+// outNames lists the output keys of a plan's object for an error message,
+// a merged entity's where it writes them: those of the nodes show accepts
+// (all when it is nil).
+func (mb *maskBuilder) outNames(p *objectPlan, show func(*node) bool) string {
+	const most = 20
 	var names []string
-	for _, n := range p.nodes {
-		if show != nil && !show(n) {
-			continue
-		}
-		if q := strconv.Quote(jsonwire.ValidUTF8(n.out)); !slices.Contains(names, q) { // each key once, as written
-			names = append(names, q)
-		}
-		if len(names) == 20 {
-			names = append(names, "…")
-			break
+	var add func(p *objectPlan, depth int)
+	add = func(p *objectPlan, depth int) {
+		for _, n := range p.nodes {
+			switch {
+			case len(names) > most:
+				return
+			case show != nil && !show(n):
+				continue
+			case n.merge:
+				if t, _ := mb.planOf(n); t != nil && depth < dsl.MaxSelectionDepth {
+					add(t, depth+1)
+				}
+				continue
+			}
+			if q := strconv.Quote(jsonwire.ValidUTF8(n.out)); !slices.Contains(names, q) { // each key once, as written
+				names = append(names, q)
+			}
 		}
 	}
-	if len(names) == 0 {
+	add(p, 0)
+	switch {
+	case len(names) == 0:
 		return "none"
+	case len(names) > most:
+		names = append(names[:most], "…")
 	}
 	return strings.Join(names, ", ")
 }

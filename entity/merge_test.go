@@ -132,18 +132,41 @@ func TestMergeSelect(t *testing.T) {
 	expose(t, reg, "address", "street", "string", "", "city", "string", "")
 	e := expose(t, reg, "user", "name", "string", "", "addr", "$address", "merge", "n", "number", "")
 	in := map[string]any{"name": "a", "addr": map[string]any{"street": "s", "city": "c"}, "n": 1}
+	// A merge field named as a key its merged entity writes: the key is
+	// the merged one.
+	expose(t, reg, "kid", "kid", "string", "")
+	expose(t, reg, "full", "fullName", "string", "")
+	same := expose(t, reg, "same", "fullName", "$kid", "merge", "m", "$full", "merge")
+	sameIn := map[string]any{"fullName": map[string]any{"kid": "K"}, "m": map[string]any{"fullName": "F"}}
 	for _, tt := range []struct {
 		name string
+		e    *entity.Entity
 		opt  entity.Option
-		want string
+		want string // the output, or "!" and the error's text
 	}{
-		{"a merged key", entity.Select("city"), `{"city":"c"}`},
-		{"merged and own keys", entity.Select("n,street,name"), `{"name":"a","street":"s","n":1}`},
-		{"Only", entity.Only("city", "n"), `{"city":"c","n":1}`},
-		{"Except a merged key", entity.Except("street"), `{"name":"a","city":"c","n":1}`},
+		{"a merged key", e, entity.Select("city"), `{"city":"c"}`},
+		{"merged and own keys", e, entity.Select("n,street,name"), `{"name":"a","street":"s","n":1}`},
+		{"Only", e, entity.Only("city", "n"), `{"city":"c","n":1}`},
+		{"Except a merged key", e, entity.Except("street"), `{"name":"a","city":"c","n":1}`},
+		{"Select of a merge field's name", e, entity.Select("addr"), `!no field here has that name (there are "name", "street", "city", "n")`},
+		{"Only of a merge field's name", e, entity.Only("addr"), `!no "addr" here (there are "name", "street", "city", "n")`},
+		{"Except of a merge field's name", e, entity.Except("addr"), `!no "addr" here (there are "name", "street", "city", "n")`},
+		{"Select of a merged key a merge field is named", same, entity.Select("fullName"), `{"fullName":"F"}`},
+		{"Only of a merged key a merge field is named", same, entity.Only("fullName"), `{"fullName":"F"}`},
+		{"Except of a merged key a merge field is named", same, entity.Except("fullName"), `{"kid":"K"}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := shapeAll(t, e, in, tt.opt)
+			v := in
+			if tt.e == same {
+				v = sameIn
+			}
+			out, err := shapeAll(t, tt.e, v, tt.opt)
+			if msg, ok := strings.CutPrefix(tt.want, "!"); ok {
+				if err == nil || !strings.Contains(err.Error(), msg) {
+					t.Errorf("got %s, %v; want an error with %s", out, err, msg)
+				}
+				return
+			}
 			if err != nil || out != tt.want {
 				t.Errorf("got %s, %v; want %s", out, err, tt.want)
 			}

@@ -105,25 +105,6 @@ var mdlKnowns = []mdlKnown{
 		mod: "field errors: a.0.b:min",
 	},
 	{
-		name: "SelectNamesAMergeField",
-		doc: `README, Rules: "A selection names merged keys where they are written (Select("city"))"; Field selection: "Names are output names": ` +
-			`a merge field's own key is written nowhere, yet Select("m") (and Only("m"), Except("m")) selects its entity whole, wins over a merged key of the same name, ` +
-			`and the list of a bad selection's error names the merge fields ("there are "fullName", "m"") instead of the keys written ("kid", "fullName")`,
-		repro: mdlCase{
-			decls: []mdlDecl{
-				{"e1", []string{"kid", "string", ""}},
-				{"e2", []string{"fullName", "string", ""}},
-				{"e0", []string{"fullName", "$e1", "merge", "m", "$e2", "merge"}},
-			},
-			entity: "e0",
-			input:  map[string]any{"fullName": map[string]any{"kid": "K"}, "m": map[string]any{"fullName": "F"}},
-			opts:   mdlOpts{hasSel: true, sel: "fullName"},
-		},
-		skip: mdlSelectsMergeField,
-		lib:  `{"kid":"K"}`,
-		mod:  `{"fullName":"F"}`,
-	},
-	{
 		name: "DenyUnknownReadsAMergedObjectExceptLeavesOut",
 		bug:  bugDenyMergedExcepted,
 		doc:  `README, Field selection: "On a response, fields that are not selected are neither read, converted, checked nor written"; go doc Except: "Except leaves out the fields at the dotted output paths given"`,
@@ -354,41 +335,6 @@ func mdlObjectsFormatted(cs *mdlCase) bool {
 			if mdlHasWord(t[i+2], "format") || strings.Contains(t[i+2], "format ") {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// mdlSelectsMergeField reports a Select spec naming the key of a merge
-// field.
-func mdlSelectsMergeField(cs *mdlCase) bool {
-	if !cs.opts.hasSel && !cs.opts.hasOnly && !cs.opts.hasExcept {
-		return false
-	}
-	m, err := mdlNewReg(cs.keyCase, cs.flags, cs.decls)
-	if err != nil {
-		return false
-	}
-	keys := map[string]bool{}
-	var walk func(fields []*mdlField)
-	walk = func(fields []*mdlField) {
-		for _, f := range fields {
-			if f.merge {
-				keys[f.key] = true
-			}
-			walk(f.children)
-		}
-	}
-	for _, e := range m.ents {
-		walk(e.fields)
-	}
-	names := strings.FieldsFunc(cs.opts.sel, func(r rune) bool { return strings.ContainsRune(",/()", r) })
-	for _, p := range append(append([]string(nil), cs.opts.only...), cs.opts.except...) {
-		names = append(names, mdlSplitFrom(p)...)
-	}
-	for _, n := range names {
-		if keys[strings.TrimSpace(n)] {
-			return true
 		}
 	}
 	return false
