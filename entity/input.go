@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -143,14 +144,17 @@ func passesJSON(n *node) bool {
 	return n.kind == nodeValue && n.each == nil && (n.typ == rules.Any || n.typ == rules.List || n.typ == rules.Object)
 }
 
-// objectText reads the member key of an Object as the JSON text it holds,
-// as a json.RawMessage in a map is read: absent or null is nothing.
+// objectText reads the member key of an Object as raw JSON input reads a
+// value: a string, a number as its text, an object or array as its text
+// (with no place on a tape, which only a typed list's elements and a from
+// path need).
 func objectText(o *Object, key string) raw {
 	text, _, ok := o.member(key)
-	if !ok || string(text) == "null" {
+	if !ok {
 		return raw{}
 	}
-	return raw{a: json.RawMessage(text)}
+	s := bytesString(text)
+	return jsonElem(s, -1, s[0] == '"' && strings.IndexByte(s, '\\') < 0)
 }
 
 // unformatted reads text, what the formatted field n (or a typed list of

@@ -653,6 +653,44 @@ func TestShapeObjectInputKeepsText(t *testing.T) {
 	}
 }
 
+// TestShapeObjectInputJudgedAsRead: the checks of a none or list field
+// judge the values of an Object made again as raw JSON input's are
+// judged: a string as a string, a number as a number, a list by its
+// length (here, the checks of another version than the Object's).
+func TestShapeObjectInputJudgedAsRead(t *testing.T) {
+	for _, tt := range []struct {
+		name, typ, rules string
+		in               any
+		fails            string // the code of the one error, if any
+	}{
+		{"a numeric string, num", "none", "num", "-3.9", ""},
+		{"a string, regex", "none", "regex '^[a-z]+$'", "abc", ""},
+		{"a string, regex failing", "none", "regex '^[a-z]+$'", "ab1", "regex"},
+		{"a number, min", "none", "min 2", 2.5, ""},
+		{"a number, min failing", "none", "min 2", 1.5, "min"},
+		{"a list, len", "list", "len 2", []any{1, "a"}, ""},
+		{"a list, len failing", "list", "len 3", []any{1, "a"}, "len"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := expose(t, entity.NewRegistry(), "e", "v", tt.typ, "until 'v2'", "v", tt.typ, "since 'v2' | "+tt.rules)
+			o, err := e.Make(map[string]any{"v": tt.in}, entity.Version("v1"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = e.MakeJSON(o, entity.Version("v2"))
+			got := ""
+			if fs := fieldErrorsOrNone(err); len(fs) == 1 {
+				got = fs[0].Code
+			} else if err != nil {
+				t.Fatalf("got %v", err)
+			}
+			if got != tt.fails {
+				t.Errorf("got %q, want %q", got, tt.fails)
+			}
+		})
+	}
+}
+
 // TestMaskCacheBounded: a client sending endless different specs costs a
 // compile each, and the cache holds a bounded number of them.
 func TestMaskCacheBounded(t *testing.T) {
