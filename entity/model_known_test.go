@@ -11,7 +11,6 @@ package entity_test
 // it fails and says which entry (and knob) to delete.
 
 import (
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -41,16 +40,7 @@ const (
 	// call's version writes (the latest, without a version) only, so that
 	// a path into another version's field is refused as unknown.
 	bugPathStepsOneVersion
-	// bugMergeInAbsentGroup: in the wire form (an Object made again), a
-	// merge field in a group whose object is absent writes none of its
-	// keys, where one at a level that is there writes them null.
-	bugMergeInAbsentGroup
-	// bugAbsentGroupPath: in the wire form, the errors of a group inside a
-	// group whose object is absent are at paths without the inner group's
-	// key (note.pw for note.mail.pw; the inner group's from path, when it
-	// has one, in its place).
-	bugAbsentGroupPath
-	mdlBugAll = bugAbsentGroupPath<<1 - 1
+	mdlBugAll = bugPathStepsOneVersion<<1 - 1
 )
 
 // mdlKnown is one known disagreement.
@@ -133,52 +123,6 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: "fails: unknownField",
 		mod: `{}`,
-	},
-	{
-		name: "MergeInAnAbsentGroupOfAnObjectMadeAgainWritesNothing",
-		bug:  bugMergeInAbsentGroup,
-		doc: `dsl, Declarations: "A declared field that is absent from the input, or null, is written as null"; an Object made again is read by its keys (go doc Entity.Make), merged keys in place: ` +
-			`the library writes a merged field absent from the Object null at the top level, and leaves it out inside a group the Object does not hold`,
-		repro: mdlCase{
-			decls: []mdlDecl{
-				{"e2", []string{"addr", "none", ""}},
-				{"e0", []string{"g", "{", "until 'v3'", "m", "$e2", "merge", "u", "string", "", "g", "}", "", "m2", "$e2", "merge", "k", "string", ""}},
-			},
-			entity: "e0",
-			opts:   mdlOpts{version: "v2"},
-		},
-		setup: func(cs *mdlCase, reg *entity.Registry) {
-			obj, err := reg.Lookup("e0").Make(map[string]any{"k": "x"}, entity.Version("v3"))
-			if err != nil {
-				panic(err)
-			}
-			cs.input = obj
-			cs.prov = map[*entity.Object]mdlProv{obj: {entity: "e0", shaped: true}}
-		},
-		lib: `{"g":{"u":null},"addr":null,"k":"x"}`,
-		mod: `{"g":{"addr":null,"u":null},"addr":null,"k":"x"}`,
-	},
-	{
-		name: "NestedGroupOfAnAbsentGroupLosesItsPathStep",
-		bug:  bugAbsentGroupPath,
-		doc: `go doc FieldError: Path is "its Path in the input"; an Object made again is read by its keys, a group as the object under its key (docs/requests.md, The wire form): ` +
-			`mail.pw is at note.mail.pw, not note.pw, where a response's readonly groups are absent from a request's Object`,
-		repro: mdlCase{
-			decls:  []mdlDecl{{"e0", []string{"note", "{", "readonly", "pw", "text", "default", "mail", "{", "readonly", "pw", "bool", "req", "mail", "}", "", "note", "}", "", "k", "string", ""}}},
-			entity: "e0",
-		},
-		setup: func(cs *mdlCase, reg *entity.Registry) {
-			req := httptest.NewRequest("POST", "/", strings.NewReader(`{"k":"x"}`))
-			req.Header.Set("Content-Type", "application/json")
-			obj, err := reg.Lookup("e0").MakeRequest(req)
-			if err != nil {
-				panic(err)
-			}
-			cs.input = obj
-			cs.prov = map[*entity.Object]mdlProv{obj: {entity: "e0", request: true}}
-		},
-		lib: "field errors: note.pw:required",
-		mod: "field errors: note.mail.pw:required",
 	},
 }
 

@@ -424,10 +424,8 @@ type mdlLevel struct {
 	wire bool // read output keys (requests, Objects made again)
 	// remade: the level is (inside) an Object made again, read by its keys
 	remade bool
-	// noGroup: a group's level in the wire form whose object is absent
-	noGroup bool
-	sec     bool // under a secret field
-	top     bool // a request's top level: X- fields come from the headers
+	sec    bool // under a secret field
+	top    bool // a request's top level: X- fields come from the headers
 	// topCall is the object given to the call itself (not an element of a
 	// list, nor a reference's)
 	topCall bool
@@ -1044,9 +1042,6 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	sub.sec = lvl.sec || f.secret
 	sub.top = false
 	if lvl.wire {
-		if lvl.noGroup && c.bug(bugMergeInAbsentGroup) {
-			return
-		}
 		if lvl.remade && c.bug(bugDenyRemadeByNames) {
 			sub.inP = lvl.inP.key(f.name)
 		}
@@ -1472,12 +1467,6 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 			if lvl.remade && c.bug(bugDenyRemadeByNames) {
 				sub.inP = lvl.inP.key(f.name)
 			}
-			if lvl.noGroup && c.bug(bugAbsentGroupPath) {
-				sub.inP = lvl.inP
-				if f.from != nil {
-					_, _, sub.inP = c.readFrom(nil, f.from, lvl.inP)
-				}
-			}
 		} else {
 			raw, found, sub.inP = c.readFrom(lvl.in, f.from, lvl.inP)
 		}
@@ -1492,7 +1481,6 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 			in = nil
 		}
 		sub.in = in
-		sub.noGroup = lvl.wire && in == nil
 		if lvl.wire && !(lvl.remade && c.bug(bugDenyRemadeByNames)) {
 			c.denyUnknown(f.children, sub, false)
 		}

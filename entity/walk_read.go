@@ -269,6 +269,9 @@ func (r *run) appendGroupApart(dst []byte, n *node, src *source, depth int) []by
 	if !ok {
 		return append(dst, "null"...)
 	}
+	if src.wire && sub.empty() {
+		sub.wire = true // an Object without the group's object: its fields are read by key there too, and find nothing
+	}
 	r.push(frame{n: n, kind: kind})
 	dst = r.appendObject(dst, n.group, &sub, depth-1)
 	if src.wire && r.cfg.denyUnknown && !n.group.checksUnknown && !r.stop {
