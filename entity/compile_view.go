@@ -146,7 +146,7 @@ func (vb *viewBuilder) responseNode(n *node, t *inputTable, chain []*condition) 
 			return // (in the wire form, it reads the object under its key: appendGroupApart)
 		}
 		byKey := *n
-		byKey.from = nil
+		byKey.from, byKey.in = nil, n.out // read, and named in errors, by its key
 		n.from.byKey = &byKey
 	case n.kind == nodeGroup:
 		n.group = vb.plan(n.group, t, false, chain)

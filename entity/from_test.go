@@ -3,6 +3,7 @@ package entity_test
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -268,5 +269,40 @@ func TestFromObjectMadeAgain(t *testing.T) {
 				t.Errorf("got %s, %v; want %s", got, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestFromObjectMadeAgainErrors: the error of a from field of an Object
+// made again is at the key it was read under.
+func TestFromObjectMadeAgainErrors(t *testing.T) {
+	reg := entity.NewRegistry(entity.KeyCase(entity.CamelCase))
+	expose(t, reg, "city", "name", "string", "", "zip", "string", "since 'v2' | req")
+	e := expose(t, reg, "e",
+		"the_name", "string", "until 'v2' | from 'a.b'",
+		"the_name", "string", "since 'v2' | from 'a.b' | min 3",
+		"n", "string", "until 'v2' | from 'a.n' | rename 'label'",
+		"n", "string", "since 'v2' | from 'a.n' | rename 'label' | min 3",
+		"home", "$city", "from 'a.c'",
+	)
+	o, err := e.Make(map[string]any{"a": map[string]any{"b": "y", "n": "z", "c": map[string]any{"name": "K"}}}, entity.Version("v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.MakeJSON(o, entity.Version("v2"))
+	var got []string
+	for _, f := range fieldErrors(t, err) {
+		got = append(got, f.Path+" "+f.Pointer+" "+f.OutputPath+" "+f.Code)
+	}
+	for _, want := range []string{
+		"theName /theName theName min",
+		"label /label label min",
+		"home.zip /home/zip home.zip required",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("got %q, want %q among them", got, want)
+		}
+	}
+	if len(got) != 3 {
+		t.Errorf("got %q, want three errors", got)
 	}
 }

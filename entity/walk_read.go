@@ -21,7 +21,8 @@ import (
 // fromPath is a compiled `from`: the node that reads its first step, and
 // the steps after it. byKey, in a response view, is the node itself
 // without its from path: how an Object of the entity, in the wire form,
-// is read (under the node's key, where it was written).
+// is read (under the node's key, where it was written, which its errors'
+// paths name).
 type fromPath struct {
 	first *node
 	rest  []string
