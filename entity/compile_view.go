@@ -139,6 +139,7 @@ func (vb *viewBuilder) responseNode(n *node, t *inputTable, chain []*condition) 
 	case n.from != nil:
 		first := *n.from.first
 		first.slot = t.slot(first.in)
+		first.step = len(n.from.rest) > 0 || n.kind != nodeValue || n.each != nil // it reads what is stepped into, or made
 		n.from = &fromPath{first: &first, rest: n.from.rest}
 		vb.reads[t] = append(vb.reads[t], slotRead{first.slot, chain})
 		if n.kind == nodeGroup { // it reads the object at the path: a table of its own

@@ -178,6 +178,7 @@ type node struct {
 	readOnly  bool
 	writeOnly bool
 	merge     bool      // a $ref whose object's keys are written into this one (merge.go)
+	step      bool      // a from path's first node, when what it reads is stepped into or made (not a value field's value)
 	from      *fromPath // where it reads its value, when not under its name (walk_read.go)
 }
 
