@@ -1,8 +1,10 @@
 package entity_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/expose-go/expose/entity"
 )
@@ -189,6 +191,47 @@ func TestMergeGet(t *testing.T) {
 		if got, ok := o.Get(key); !ok || got != want {
 			t.Errorf("Get(%q) = %#v, %v; want %#v", key, got, ok, want)
 		}
+	}
+}
+
+// TestMergeFieldNamedAsAMergedKey: a merge field whose name is a key its
+// merged entity writes writes no key of its own: the Object's member under
+// that key is the merged entity's field's, for Get (a date of the
+// referenced entity is a time.Time) and when the Object is made again.
+func TestMergeFieldNamedAsAMergedKey(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "geo", "d", "date", "")
+	expose(t, reg, "inner", "ab", "$geo", "", "n", "number", "")
+	e := expose(t, reg, "outer", "ab", "$inner", "merge", "k", "string", "")
+	o, err := e.Make(map[string]any{"ab": map[string]any{"ab": map[string]any{"d": 0}, "n": 7}, "k": "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"ab":{"d":"1970-01-01T00:00:00Z"},"n":7,"k":"x"}`
+	for _, tt := range []struct {
+		name string
+		got  func() (string, error)
+	}{
+		{"made", func() (string, error) { return o.String(), nil }},
+		{"Get", func() (string, error) {
+			v, _ := o.Get("ab")
+			g, ok := v.(*entity.Object)
+			if !ok {
+				return fmt.Sprintf("%T", v), nil
+			}
+			d, _ := g.Get("d")
+			if _, ok := d.(time.Time); !ok {
+				return fmt.Sprintf("a date of %T", d), nil
+			}
+			return want, nil
+		}},
+		{"made again", func() (string, error) { b, err := e.MakeJSON(o, entity.Version("v1")); return string(b), err }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, err := tt.got(); err != nil || got != want {
+				t.Errorf("got %s, %v; want %s", got, err, want)
+			}
+		})
 	}
 }
 

@@ -109,7 +109,7 @@ func (o *Object) Keys() []string {
 func (o *Object) Get(key string) (any, bool) {
 	if o != nil && o.plan != nil && len(o.data) >= 2 {
 		for i, n := range o.plan.nodes {
-			if n.out == key {
+			if n.out == key && !n.merge { // (a merged $ref writes no key of its own: its entity's, found below)
 				if sp := o.index()[i]; sp.start >= 0 {
 					v := o.data[sp.start:sp.end]
 					if n.kind == nodeValue && n.typ == rules.Int {
@@ -137,7 +137,7 @@ func (o *Object) Get(key string) (any, bool) {
 func (o *Object) member(key string) ([]byte, *node, bool) {
 	if o != nil && o.plan != nil && len(o.data) >= 2 {
 		for i, n := range o.plan.nodes {
-			if n.out == key {
+			if n.out == key && !n.merge {
 				if sp := o.index()[i]; sp.start >= 0 {
 					return o.data[sp.start:sp.end], n, true
 				}
@@ -559,7 +559,7 @@ func (it *memberIter) next() bool {
 	it.i, it.n = -1, nil
 	nodes := it.nodes
 	for j := it.want; j < len(nodes); j++ {
-		if bytes.Equal(quotedKey(nodes[j]), it.key) && (!nodes[j].shared || nodes[j].cond.writesFor(it.made)) {
+		if !nodes[j].merge && bytes.Equal(quotedKey(nodes[j]), it.key) && (!nodes[j].shared || nodes[j].cond.writesFor(it.made)) { // (a merged $ref writes no key of its own)
 			it.i, it.n, it.want = j, nodes[j], j+1
 			break
 		}
