@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -910,6 +911,10 @@ func mdlReadFromAs(in any, steps []string, p mdlPath, bugs mdlBug) (any, bool, m
 	cur, found := in, true
 	for _, s := range steps {
 		cur = mdlNorm(cur)
+		if o, ok := cur.(*entity.Object); ok && o != nil { // an Object is stepped into by its keys, as it writes them
+			b, _ := o.MarshalJSON()
+			cur, _ = mdlParseJSON(b)
+		}
 		n, err := strconv.Atoi(s)
 		isNum := err == nil && n >= 0 && strings.Trim(s, "0123456789") == ""
 		if isNum && idxAlways && mdlIsObject(cur) {
@@ -1083,6 +1088,14 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 			}
 			return
 		}
+		// its bare default makes the entity from an empty input, in place:
+		// one that comes back to an entity being made so is a cycle
+		if slices.Contains(c.stack, e.name) {
+			c.fail(f, p, lvl.outP, "default", lvl.sec)
+			return
+		}
+		c.stack = append(c.stack, e.name)
+		defer func() { c.stack = c.stack[:len(c.stack)-1] }()
 	}
 	if o, ok := in.(mdlObjIn); ok {
 		sub.wire = o.prov.entity == e.name
