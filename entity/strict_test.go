@@ -301,3 +301,30 @@ func TestStrictReferenceLists(t *testing.T) {
 		})
 	}
 }
+
+// TestStrictReferenceListMessages: the type error of an element of a list
+// given to a $name or a []$name names the field in its message, as any of
+// the field's errors does.
+func TestStrictReferenceListMessages(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "item", "n", "number", "")
+	e := expose(t, reg, "e", "r", "$item", "msg 'ref {field}'", "l", "[]$item", "msg 'list {field}'", "p", "$item", "")
+	for _, tt := range []struct {
+		name string
+		in   any
+		want string // path and message
+	}{
+		{"a $name's element", map[string]any{"r": []any{1}}, "r[0] ref r"},
+		{"a []$name's element", map[string]any{"l": []any{1}}, "l[0] list l"},
+		{"raw JSON", []byte(`{"r":[{},"x"]}`), "r[1] ref r"},
+		{"the built-in message", map[string]any{"p": []any{true}}, "p[0] must be an object, got a boolean"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := e.Make(tt.in, entity.Strict())
+			fs := fieldErrors(t, err)
+			if len(fs) != 1 || fs[0].Path+" "+fs[0].Message != tt.want {
+				t.Errorf("got %v, want %s", err, tt.want)
+			}
+		})
+	}
+}

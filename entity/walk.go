@@ -1007,7 +1007,7 @@ func (r *run) failNotObject(got string) {
 	if ref.kind != frameRef {
 		return
 	}
-	r.errs = append(r.errs, r.elemError(ref.n, failure{rule: "type", code: "type",
+	r.errs = append(r.errs, r.elemError(ref.n, failure{rule: "type", code: "type", field: ref.n.in,
 		params: map[string]any{"type": rules.Object.String(), "got": got}, err: errors.New(typeMessage(rules.Object, got))}))
 }
 
