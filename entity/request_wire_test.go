@@ -224,3 +224,37 @@ func TestObjectWithoutAGroupsObject(t *testing.T) {
 		})
 	}
 }
+
+// TestMergedKeysPathInTheWireForm: in the wire form (a request, an Object
+// made again) a merged entity's keys are members of the object around the
+// merge field, and their errors are at those members: no step of the merge
+// field's name.
+func TestMergedKeysPathInTheWireForm(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "addr", "city", "string", "until 'v2'", "city", "string", "since 'v2' | min 5")
+	e := expose(t, reg, "e", "m", "$addr", "merge", "g", "{", "", "m2", "$addr", "merge", "g", "}", "")
+	o, err := e.Make(map[string]any{"m": map[string]any{"city": "abc"}, "m2": map[string]any{"city": "abc"}}, entity.Version("v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		make func() error
+	}{
+		{"a request", func() error {
+			_, err := e.MakeRequest(rqRequest("POST", "/", "application/json", `{"city":"abc","g":{"city":"abc"}}`), entity.Version("v2"))
+			return err
+		}},
+		{"an Object made again", func() error { _, err := e.MakeJSON(o, entity.Version("v2")); return err }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, f := range fieldErrorsOrNone(tt.make()) {
+				got = append(got, f.Path+" "+f.Pointer+" "+f.OutputPath)
+			}
+			if want := "city /city city, g.city /g/city g.city"; strings.Join(got, ", ") != want {
+				t.Errorf("got %q, want %s", got, want)
+			}
+		})
+	}
+}

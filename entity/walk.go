@@ -37,15 +37,16 @@ type frame struct {
 type frameKind uint8
 
 const (
-	frameRef    frameKind = iota // a reference: in both paths
-	frameGroup                   // a group reading its parent's input: in the output path only
-	frameNested                  // a group reading the object under its key (a request's): in both paths
-	frameIndex                   // a list element
+	frameRef     frameKind = iota // a reference: in both paths
+	frameGroup                    // a group reading its parent's input: in the output path only
+	frameNested                   // a group reading the object under its key (a request's): in both paths
+	frameIndex                    // a list element
+	frameInPlace                  // a merged reference in the wire form: its keys are its parent's, in neither path
 )
 
 // secret reports whether the frame is a secret reference: every field below
 // it is secret.
-func (f *frame) secret() bool { return f.kind == frameRef && f.n.secret }
+func (f *frame) secret() bool { return (f.kind == frameRef || f.kind == frameInPlace) && f.n.secret }
 
 // run is the state of one Make. It lives on the caller's stack: nothing in
 // it is allocated on success.
@@ -694,7 +695,11 @@ func (r *run) appendRefObject(dst []byte, n *node, p *objectPlan, sub *source, d
 		}
 		defer r.leaveDefault()
 	}
-	r.push(frame{n: n, kind: frameRef})
+	kind := frameRef
+	if sub.merged { // the object around it, in the wire form: its keys are there
+		kind = frameInPlace
+	}
+	r.push(frame{n: n, kind: kind})
 	dst = r.appendObject(dst, p, sub, depth-1)
 	r.pop()
 	return dst

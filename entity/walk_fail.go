@@ -56,6 +56,7 @@ func (r *run) pathsOf(in, out string, named bool) (pin, pout, ptr string) {
 			bin = pathfmt.AppendIndex(bin, int(f.idx))
 			bout = pathfmt.AppendIndex(bout, int(f.outIdx))
 			bptr = strconv.AppendInt(append(bptr, '/'), int64(f.idx), 10)
+		case f.kind == frameInPlace:
 		case f.kind == frameNested:
 			bin = add(bin, f.n.in)
 			bout = add(bout, f.n.out)
