@@ -119,6 +119,11 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 			vb.requestNode(n, t, top, c)
 		} else {
 			vb.responseNode(n, t, c)
+			if n.in != n.out || n.from != nil {
+				w := *n
+				w.in, w.from = n.out, nil
+				n.wire = &w
+			}
 		}
 		p.nodes = append(p.nodes, n)
 		p.shaped = p.shaped || n.lazy || n.cond != nil || n.omit != omitNone || n.merge || n.writeOnly // appendShaped records where a writeonly member lies
@@ -144,11 +149,7 @@ func (vb *viewBuilder) responseNode(n *node, t *inputTable, chain []*condition) 
 		vb.reads[t] = append(vb.reads[t], slotRead{first.slot, chain})
 		if n.kind == nodeGroup { // it reads the object at the path: a table of its own
 			n.group = vb.plan(n.group, vb.table(), false, nil)
-			return // (in the wire form, it reads the object under its key: appendGroupApart)
 		}
-		byKey := *n
-		byKey.from, byKey.in = nil, n.out // read, and named in errors, by its key
-		n.from.byKey = &byKey
 	case n.kind == nodeGroup:
 		n.group = vb.plan(n.group, t, false, chain)
 	default:

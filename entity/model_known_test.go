@@ -29,12 +29,6 @@ const (
 	// the selection (Select, Only, Except) writes no field (a response reads
 	// none of them), but for Except("*").
 	bugDenyMergedExcepted
-	// bugDenyRemadeByNames: DenyUnknown judges the keys of an Object made
-	// again (its output keys, which it is read by) as input names: a
-	// renamed, key-cased, from or group key is unknown, and the keys of a
-	// group's object are not judged; the paths of its errors name the
-	// fields by their declared names.
-	bugDenyRemadeByNames
 	// bugPathStepsOneVersion: a step of an Only or Except path through a
 	// key that fields share by version ranges goes into the field the
 	// call's version writes (the latest, without a version) only, so that

@@ -423,10 +423,8 @@ type mdlLevel struct {
 	inP  mdlPath
 	outP mdlPath
 	wire bool // read output keys (requests, Objects made again)
-	// remade: the level is (inside) an Object made again, read by its keys
-	remade bool
-	sec    bool // under a secret field
-	top    bool // a request's top level: X- fields come from the headers
+	sec  bool // under a secret field
+	top  bool // a request's top level: X- fields come from the headers
 	// topCall is the object given to the call itself (not an element of a
 	// list, nor a reference's)
 	topCall bool
@@ -702,7 +700,7 @@ func (c *mdlCall) denyUnknown(fields []*mdlField, lvl mdlLevel, top bool) {
 		return
 	}
 	known := map[string]bool{}
-	c.known(fields, lvl.wire && !(lvl.remade && c.bug(bugDenyRemadeByNames)), known)
+	c.known(fields, lvl.wire, known)
 	if top && c.request {
 		for _, f := range fields {
 			if mdlIsHeader(f.name) {
@@ -890,9 +888,6 @@ func (c *mdlCall) read(f *mdlField, lvl mdlLevel) (any, bool, mdlPath) {
 			return vals[0], true, p
 		}
 		v, ok := mdlLookup(lvl.in, f.key)
-		if lvl.remade && c.bug(bugDenyRemadeByNames) {
-			return v, ok, lvl.inP.key(f.name)
-		}
 		return v, ok, lvl.inP.key(f.key)
 	}
 	if f.from != nil {
@@ -995,15 +990,12 @@ func mdlRenderMsg(msg, field string) string {
 // makeEntity makes one object of entity e from the object at lvl.
 func (c *mdlCall) makeEntity(e *mdlEntity, lvl mdlLevel, sel *mdlSel, exc *mdlExc) any {
 	if o, ok := lvl.in.(mdlObjIn); ok {
-		// (the library makes an Object under another one's key again, which
-		// only its known disagreements of Objects made again tell apart)
-		remakes := !lvl.topCall && c.bug(bugDenyRemadeByNames)
-		if o.prov.entity == e.name && !o.prov.request && !o.prov.shaped && !c.shaped && !c.request && !remakes {
+		if o.prov.entity == e.name && !o.prov.request && !o.prov.shaped && !c.shaped && !c.request {
 			b, _ := o.obj.MarshalJSON()
 			return mdlRaw(b)
 		}
 		if o.prov.entity == e.name {
-			lvl.wire, lvl.remade = true, true
+			lvl.wire = true
 		}
 		lvl.in = o.js
 	}
@@ -1047,9 +1039,6 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	sub.sec = lvl.sec || f.secret
 	sub.top = false
 	if lvl.wire {
-		if lvl.remade && c.bug(bugDenyRemadeByNames) {
-			sub.inP = lvl.inP.key(f.name)
-		}
 		c.writeFields(obj, e.fields, sub, sel, exc)
 		return
 	}
@@ -1099,7 +1088,6 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	}
 	if o, ok := in.(mdlObjIn); ok {
 		sub.wire = o.prov.entity == e.name
-		sub.remade = sub.wire
 		in = o.js
 	}
 	sub.in = in
@@ -1477,9 +1465,6 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 		if lvl.wire {
 			raw, found = mdlLookup(lvl.in, f.key)
 			sub.inP = lvl.inP.key(f.key)
-			if lvl.remade && c.bug(bugDenyRemadeByNames) {
-				sub.inP = lvl.inP.key(f.name)
-			}
 		} else {
 			raw, found, sub.inP = c.readFrom(lvl.in, f.from, lvl.inP)
 		}
@@ -1494,7 +1479,7 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 			in = nil
 		}
 		sub.in = in
-		if lvl.wire && !(lvl.remade && c.bug(bugDenyRemadeByNames)) {
+		if lvl.wire {
 			c.denyUnknown(f.children, sub, false)
 		}
 	}
@@ -1513,7 +1498,7 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 	sec := lvl.sec || f.secret
 	make1 := func(obj any, p, op mdlPath) any {
 		// (a bare default's empty input is no wire form)
-		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire && obj != nil, remade: lvl.remade && obj != nil, sec: sec}, sel, exc)
+		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire && obj != nil, sec: sec}, sel, exc)
 	}
 	var out any
 	null := false

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -688,6 +689,37 @@ func TestShapeObjectInputJudgedAsRead(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.fails)
 			}
 		})
+	}
+}
+
+// TestShapeObjectInputErrorsAtKeys: an Object made again is read by its
+// keys, and its errors are at them: a renamed or key-cased field's, a
+// group's, a reference's, as the paths of a request are.
+func TestShapeObjectInputErrorsAtKeys(t *testing.T) {
+	reg := entity.NewRegistry(entity.KeyCase(entity.CamelCase))
+	expose(t, reg, "city", "zip_code", "string", "until 'v2'", "zip_code", "string", "since 'v2' | min 5")
+	e := expose(t, reg, "e",
+		"n", "string", "until 'v2' | rename 'label'",
+		"n", "string", "since 'v2' | rename 'label' | min 5",
+		"user_name", "string", "until 'v2'",
+		"user_name", "string", "since 'v2' | min 5",
+		"the_group", "{", "",
+		"home_city", "$city", "",
+		"the_group", "}", "",
+	)
+	o, err := e.Make(map[string]any{"n": "abc", "user_name": "abc", "home_city": map[string]any{"zip_code": "abc"}}, entity.Version("v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.MakeJSON(o, entity.Version("v2"), entity.DenyUnknown())
+	var got []string
+	for _, f := range fieldErrorsOrNone(err) {
+		got = append(got, f.Path+" "+f.Pointer+" "+f.Code)
+	}
+	slices.Sort(got)
+	want := []string{"label /label min", "theGroup.homeCity.zipCode /theGroup/homeCity/zipCode min", "userName /userName min"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
 

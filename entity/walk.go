@@ -324,10 +324,10 @@ func appendPadded(dst, b []byte, pad *[16]byte, short bool) []byte {
 
 // appendSlow writes the value of one node but through its fast path: a
 // value field's general path, a group, a reference. An Object of the
-// entity, in the wire form, holds a from field's value under its key.
+// entity, in the wire form, is read by its keys (see node.wire).
 func (r *run) appendSlow(dst []byte, n *node, src *source, depth int) []byte {
-	if src.wire && n.from != nil && n.from.byKey != nil {
-		n = n.from.byKey
+	if src.wire && n.wire != nil {
+		n = n.wire
 	}
 	switch n.kind {
 	case nodeValue:

@@ -19,14 +19,10 @@ import (
 // holds: a key of an object, an index of a list.
 
 // fromPath is a compiled `from`: the node that reads its first step, and
-// the steps after it. byKey, in a response view, is the node itself
-// without its from path: how an Object of the entity, in the wire form,
-// is read (under the node's key, where it was written, which its errors'
-// paths name).
+// the steps after it.
 type fromPath struct {
 	first *node
 	rest  []string
-	byKey *node
 }
 
 // parseFrom splits a from path at its dots (splitDotted). It reports
