@@ -723,6 +723,54 @@ func TestShapeObjectInputErrorsAtKeys(t *testing.T) {
 	}
 }
 
+// TestObjectUnderAReferenceUsedAsItIs: an Object that an entity made for
+// a response, given under a reference to that entity (in a list too), is
+// used as it is in a call without shaping, as Make returns one: not made
+// again, nor judged by Strict or DenyUnknown; a call with shaping makes it
+// again.
+func TestObjectUnderAReferenceUsedAsItIs(t *testing.T) {
+	reg := entity.NewRegistry()
+	item := expose(t, reg, "item", "tags", "[]$tag", "", "n", "number", "")
+	expose(t, reg, "tag", "k", "string", "")
+	e := expose(t, reg, "e", "one", "$item", "", "many", "$item", "", "typed", "[]$item", "")
+	o, err := item.Make(map[string]any{"tags": []any{nil}, "n": 1.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const made = `{"tags":[null],"n":1}`
+	if o.String() != made {
+		t.Fatalf("made %s, want %s", o, made)
+	}
+	in := map[string]any{"one": o, "many": []*entity.Object{o}, "typed": []any{o}}
+	for _, tt := range []struct {
+		name string
+		opts []entity.Option
+		want string // the output, or "!" and the errors' paths
+	}{
+		{"as it is", nil, `{"one":` + made + `,"many":[` + made + `],"typed":[` + made + `]}`},
+		{"strictly, as it is", []entity.Option{entity.Strict(), entity.DenyUnknown()}, `{"one":` + made + `,"many":[` + made + `],"typed":[` + made + `]}`},
+		{"made again under shaping", []entity.Option{entity.Version("v1"), entity.Strict()}, "!many[0].tags[0] one.tags[0] typed[0].tags[0]"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := e.MakeJSON(in, tt.opts...)
+			if paths, ok := strings.CutPrefix(tt.want, "!"); ok {
+				var got []string
+				for _, f := range fieldErrorsOrNone(err) {
+					got = append(got, f.Path)
+				}
+				slices.Sort(got)
+				if strings.Join(got, " ") != paths {
+					t.Errorf("got %q (%v), want %s", got, err, paths)
+				}
+				return
+			}
+			if err != nil || string(out) != tt.want {
+				t.Errorf("got %s, %v; want %s", out, err, tt.want)
+			}
+		})
+	}
+}
+
 // TestMaskCacheBounded: a client sending endless different specs costs a
 // compile each, and the cache holds a bounded number of them.
 func TestMaskCacheBounded(t *testing.T) {

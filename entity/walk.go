@@ -700,9 +700,23 @@ func (r *run) appendRefObject(dst []byte, n *node, p *objectPlan, sub *source, d
 		kind = frameInPlace
 	}
 	r.push(frame{n: n, kind: kind})
-	dst = r.appendObject(dst, p, sub, depth-1)
+	dst = r.appendMade(dst, p, sub, depth-1)
 	r.pop()
 	return dst
+}
+
+// appendMade writes one object made with the plan p from src: an Object
+// that p's entity made for a response is used as it is in a call without
+// shaping, as Make returns it (Objects are immutable); anything else is
+// made.
+func (r *run) appendMade(dst []byte, p *objectPlan, src *source, depth int) []byte {
+	if o := src.obj; o != nil && o.plan == p && o.made == nil && len(o.data) >= 2 && !r.cfg.shaped && !src.merged && r.dir == dirResponse {
+		if dst = append(dst, o.data...); len(dst)-r.base > r.maxOut {
+			r.tooLarge()
+		}
+		return dst
+	}
+	return r.appendObject(dst, p, src, depth)
 }
 
 // appendMergedRequest writes a merged reference of a request: in the wire
@@ -820,7 +834,7 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 			r.stopAtDepth()
 			break
 		}
-		if dst = r.appendObject(dst, p, &sub, depth-1); r.stop {
+		if dst = r.appendMade(dst, p, &sub, depth-1); r.stop {
 			break
 		}
 		out++
@@ -869,7 +883,7 @@ func (r *run) appendAnyList(dst []byte, ref *node, p *objectPlan, la []any, dept
 			r.stopAtDepth()
 			break
 		}
-		if dst = r.appendObject(dst, p, src, depth-1); r.stop {
+		if dst = r.appendMade(dst, p, src, depth-1); r.stop {
 			break
 		}
 		out++
@@ -893,7 +907,7 @@ func (r *run) appendElem(dst []byte, p *objectPlan, sub *source, i, out, depth i
 		r.pop()
 		return dst, false
 	}
-	dst = r.appendObject(dst, p, sub, depth-1)
+	dst = r.appendMade(dst, p, sub, depth-1)
 	r.pop()
 	return dst, true
 }
