@@ -235,6 +235,37 @@ func TestMergeFieldNamedAsAMergedKey(t *testing.T) {
 	}
 }
 
+// TestMergeGetOfAVersionedKey: Object.Get decodes a merged key that the
+// merged entity's fields share by version ranges as the field of the
+// version the Object was made in.
+func TestMergeGetOfAVersionedKey(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "x", "k", "string", "")
+	expose(t, reg, "m", "amount", "string", "until 'v2'", "amount", "$x", "since 'v2'")
+	e := expose(t, reg, "e", "mm", "$m", "merge")
+	for _, tt := range []struct {
+		name    string
+		opts    []entity.Option
+		in      any
+		wantGet string // the Go type Get gives
+	}{
+		{"the latest", nil, map[string]any{"k": "v"}, "*entity.Object"},
+		{"a version of the object", []entity.Option{entity.Version("v2")}, map[string]any{"k": "v"}, "*entity.Object"},
+		{"a version of the string", []entity.Option{entity.Version("v1")}, "s", "string"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := e.Make(map[string]any{"mm": map[string]any{"amount": tt.in}}, tt.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, _ := o.Get("amount")
+			if got := fmt.Sprintf("%T", v); got != tt.wantGet {
+				t.Errorf("Get gives %s (%v), want %s", got, v, tt.wantGet)
+			}
+		})
+	}
+}
+
 // TestMergeRefusesKeySharedByVersions: fields may share a key by disjoint
 // version ranges within one entity, never with a merged entity's key nor
 // across two merged entities: Expose or Verify refuses it, whatever the

@@ -565,14 +565,16 @@ func (it *memberIter) next() bool {
 		}
 	}
 	if it.n == nil {
-		it.n = mergedNode(nodes, it.key, it.dir, 0) // a key a merged $ref wrote here
+		it.n = mergedNode(nodes, it.key, it.dir, it.made, 0) // a key a merged $ref wrote here
 	}
 	return true
 }
 
 // mergedNode returns the node of an entity that a merged reference among
-// nodes names (at any depth of merges) that writes the quoted key, or nil.
-func mergedNode(nodes []*node, key []byte, dir direction, depth int) *node {
+// nodes names (at any depth of merges) that writes the quoted key, or nil:
+// of the nodes sharing the key by version range, the one of the version
+// the Object was made in.
+func mergedNode(nodes []*node, key []byte, dir direction, made *objectMade, depth int) *node {
 	if depth > 64 { // declarations refuse merge cycles: no chain is this long
 		return nil
 	}
@@ -585,11 +587,11 @@ func mergedNode(nodes []*node, key []byte, dir direction, depth int) *node {
 			continue
 		}
 		for _, m := range p.nodes {
-			if !m.merge && bytes.Equal(quotedKey(m), key) {
+			if !m.merge && bytes.Equal(quotedKey(m), key) && (!m.shared || m.cond.writesFor(made)) {
 				return m
 			}
 		}
-		if m := mergedNode(p.nodes, key, dir, depth+1); m != nil {
+		if m := mergedNode(p.nodes, key, dir, made, depth+1); m != nil {
 			return m
 		}
 	}
