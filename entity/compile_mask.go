@@ -153,10 +153,37 @@ func (b *building) freeze(memo map[*building]*mask) *mask {
 		me := maskEntry{idx: int32(i), on: be.on}
 		if be.sub != nil {
 			me.sub = be.sub.freeze(memo)
+			if me.on && b.plan.nodes[i].merge && !me.sub.writesAny(0) {
+				me.on, me.sub = false, nil // its keys are all left out: neither read nor judged
+			}
 		}
 		m.ents = append(m.ents, me)
 	}
 	return m
+}
+
+// writesAny reports whether the mask writes a field of its object: one it
+// shows, or one of a merged entity it shows.
+func (m *mask) writesAny(depth int) bool {
+	if depth > dsl.MaxSelectionDepth {
+		return true
+	}
+	j := 0
+	for i, n := range m.plan.nodes {
+		for j < len(m.ents) && int(m.ents[j].idx) < i {
+			j++
+		}
+		switch {
+		case j < len(m.ents) && int(m.ents[j].idx) == i:
+			e := m.ents[j]
+			if e.on && (!n.merge || e.sub == nil || e.sub.writesAny(depth+1)) {
+				return true
+			}
+		case m.star && !n.lazy:
+			return true
+		}
+	}
+	return false
 }
 
 // entry returns node i's entry, made as the mask shows it now.
@@ -208,7 +235,47 @@ func (mb *maskBuilder) build(sel selection) (*building, error) {
 			return nil, err
 		}
 	}
+	mb.leaveOutEmptyMerges(root, map[*building]bool{})
 	return root, nil
+}
+
+// leaveOutEmptyMerges leaves out, in b and the objects under it, each
+// merged $ref shown whole whose entity writes no field so (every one is
+// lazy): a merged object the selection writes nothing of is not read.
+// (One shown in part is left out when it is frozen: see writesAny.)
+func (mb *maskBuilder) leaveOutEmptyMerges(b *building, seen map[*building]bool) {
+	if seen[b] {
+		return
+	}
+	seen[b] = true
+	for i, n := range b.plan.nodes {
+		be, ok := b.ents[i]
+		switch {
+		case ok && be.sub != nil:
+			mb.leaveOutEmptyMerges(be.sub, seen)
+		case !ok && n.merge && b.star && !n.lazy:
+			if p, _ := mb.planOf(n); p != nil && !mb.writesWhole(p, 0) {
+				b.entry(i).on = false
+			}
+		}
+	}
+}
+
+// writesWhole reports whether the object of plan p, shown whole, writes a
+// field: one that is not lazy, or one of a merged entity.
+func (mb *maskBuilder) writesWhole(p *objectPlan, depth int) bool {
+	for _, n := range p.nodes {
+		switch {
+		case n.lazy:
+		case !n.merge:
+			return true
+		case depth < dsl.MaxSelectionDepth:
+			if t, _ := mb.planOf(n); t == nil || mb.writesWhole(t, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // specError returns the InputError of a bad Select spec.

@@ -2,6 +2,7 @@ package entity_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -170,6 +171,51 @@ func TestMergeSelect(t *testing.T) {
 				return
 			}
 			if err != nil || out != tt.want {
+				t.Errorf("got %s, %v; want %s", out, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestMergeLeftOutWhole: a merged entity whose every key the selection
+// leaves out is not read: DenyUnknown does not judge its object.
+func TestMergeLeftOutWhole(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "e1", "k", "string", "", "j", "string", "")
+	expose(t, reg, "lazy", "k", "string", "lazy")
+	e := expose(t, reg, "e0", "a", "string", "", "m", "$e1", "merge")
+	lazy := expose(t, reg, "e2", "a", "string", "", "m", "$lazy", "merge")
+	in := map[string]any{"a": "x", "m": map[string]any{"k": "y", "j": "w", "z": 1}}
+	for _, tt := range []struct {
+		name string
+		e    *entity.Entity
+		opt  entity.Option
+		want string // the output, or "!" and the unknown keys' paths
+	}{
+		{"Except every merged key", e, entity.Except("k", "j"), `{"a":"x"}`},
+		{"Select no merged key", e, entity.Select("a"), `{"a":"x"}`},
+		{"Only no merged key", e, entity.Only("a"), `{"a":"x"}`},
+		{"Except one merged key", e, entity.Except("k"), "!m.z"},
+		{"Select a merged key", e, entity.Select("j"), "!m.z"},
+		{"a merged entity of lazy fields only", lazy, entity.Except(), `{"a":"x"}`},
+		{"a lazy field of it selected", lazy, entity.Select("a,k"), "!m.j m.z"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := tt.e.MakeJSON(in, tt.opt, entity.DenyUnknown())
+			if paths, ok := strings.CutPrefix(tt.want, "!"); ok {
+				var got []string
+				for _, f := range fieldErrorsOrNone(err) {
+					if f.Code == "unknown" {
+						got = append(got, f.Path)
+					}
+				}
+				slices.Sort(got)
+				if strings.Join(got, " ") != paths {
+					t.Errorf("got %s, %v; want %s unknown", out, err, paths)
+				}
+				return
+			}
+			if err != nil || string(out) != tt.want {
 				t.Errorf("got %s, %v; want %s", out, err, tt.want)
 			}
 		})

@@ -25,10 +25,6 @@ const (
 	// index in an error's path (items[0].name) where it read an object's
 	// key "0" (items.0.name).
 	bugFromIndexOnObject mdlBug = 1 << iota
-	// bugDenyMergedExcepted: DenyUnknown judges a merged object of which
-	// the selection (Select, Only, Except) writes no field (a response reads
-	// none of them), but for Except("*").
-	bugDenyMergedExcepted
 	// bugPathStepsOneVersion: a step of an Only or Except path through a
 	// key that fields share by version ranges goes into the field the
 	// call's version writes (the latest, without a version) only, so that
@@ -87,19 +83,6 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: "field errors: a[0].b:min",
 		mod: "field errors: a.0.b:min",
-	},
-	{
-		name: "DenyUnknownReadsAMergedObjectExceptLeavesOut",
-		bug:  bugDenyMergedExcepted,
-		doc:  `README, Field selection: "On a response, fields that are not selected are neither read, converted, checked nor written"; go doc Except: "Except leaves out the fields at the dotted output paths given"`,
-		repro: mdlCase{
-			decls:  []mdlDecl{{"e1", []string{"k", "string", ""}}, {"e0", []string{"a", "string", "", "m", "$e1", "merge"}}},
-			entity: "e0",
-			input:  map[string]any{"a": "x", "m": map[string]any{"k": "y", "z": 1}},
-			opts:   mdlOpts{deny: true, hasExcept: true, except: []string{"k"}},
-		},
-		lib: "field errors: m.z:unknown",
-		mod: `{"a":"x"}`,
 	},
 	{
 		name: "OnlyPathIntoAnotherVersionsFieldRefused",

@@ -1053,8 +1053,7 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	}
 	// fields that are not selected are not read: the merge field is read
 	// when one of its entity's fields is written
-	judged := c.bug(bugDenyMergedExcepted) && c.deny && !(exc != nil && exc.all)
-	if !c.request && (sel != nil || exc != nil) && !c.mergePicked(e, sel, exc, 0) && !judged {
+	if !c.request && (sel != nil || exc != nil) && !c.mergePicked(e, sel, exc, 0) {
 		// without a selection the merge field is read like any other; with
 		// one, when a field of its entity is written
 		return
@@ -1106,7 +1105,7 @@ func (c *mdlCall) mergePicked(e *mdlEntity, sel *mdlSel, exc *mdlExc, depth int)
 			continue
 		}
 		if _, ok := sel.pick(mf); ok || (sel == nil && !mf.lazy) {
-			if _, ex := exc.pick(mf.key); !ex || (c.bug(bugDenyMergedExcepted) && !exc.all) {
+			if _, ex := exc.pick(mf.key); !ex {
 				return true
 			}
 		}
