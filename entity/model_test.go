@@ -1038,18 +1038,18 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	sub := lvl
 	sub.sec = lvl.sec || f.secret
 	sub.top = false
-	if lvl.wire {
-		c.writeFields(obj, e.fields, sub, sel, exc)
-		return
-	}
-	if f.lazy {
+	if f.lazy && (!lvl.wire || !c.request) {
 		// a lazy merge field is written only where a selection names its
-		// keys
+		// keys (an Object made again, in the wire form, too)
 		named := &mdlSel{names: map[string]*mdlSel{}}
 		if sel != nil {
 			named.names = sel.names
 		}
 		sel = named
+	}
+	if lvl.wire {
+		c.writeFields(obj, e.fields, sub, sel, exc)
+		return
 	}
 	// fields that are not selected are not read: the merge field is read
 	// when one of its entity's fields is written
