@@ -460,14 +460,7 @@ func (mb *maskBuilder) walkPath(b *building, path, full string, at func(*buildin
 			at(b, -1)
 			return nil
 		}
-		idx := b.plan.named(name)
-		if len(idx) > 1 { // fields sharing the key by version: the one the call sees
-			if vis := slices.DeleteFunc(slices.Clone(idx), func(i int) bool { return !mb.visible(b.plan.nodes[i]) }); len(vis) > 0 {
-				idx = vis
-			} else {
-				idx = idx[:1]
-			}
-		}
+		idx := b.plan.named(name) // fields sharing the key by version: each (the call writes one), an error only when none has the rest of the path
 		if len(idx) == 0 {
 			if i := mb.mergedWith(b.plan, name, nil, 0); i >= 0 { // a key a merged $ref writes here (a path of code names what is declared)
 				if sub := step(b, i, b.entry(i)); sub != nil {

@@ -25,12 +25,7 @@ const (
 	// index in an error's path (items[0].name) where it read an object's
 	// key "0" (items.0.name).
 	bugFromIndexOnObject mdlBug = 1 << iota
-	// bugPathStepsOneVersion: a step of an Only or Except path through a
-	// key that fields share by version ranges goes into the field the
-	// call's version writes (the latest, without a version) only, so that
-	// a path into another version's field is refused as unknown.
-	bugPathStepsOneVersion
-	mdlBugAll = bugPathStepsOneVersion<<1 - 1
+	mdlBugAll                   = bugFromIndexOnObject<<1 - 1
 )
 
 // mdlKnown is one known disagreement.
@@ -83,23 +78,6 @@ var mdlKnowns = []mdlKnown{
 		},
 		lib: "field errors: a[0].b:min",
 		mod: "field errors: a.0.b:min",
-	},
-	{
-		name: "OnlyPathIntoAnotherVersionsFieldRefused",
-		bug:  bugPathStepsOneVersion,
-		doc: `go doc Entity.Selected: "Check the paths a handler asks about once, at start-up, with Only, which refuses a path the entity does not have (a lazy, conditional or versioned field is one it has)"; ` +
-			`go doc Only: "A path the entity does not have is a programming error": amount.n is a path of the entity (its v2 field), so a v1 call given Only("amount.n") writes nothing of it, as Only("b") of a v3 field does`,
-		repro: mdlCase{
-			decls: []mdlDecl{
-				{"e1", []string{"n", "string", ""}},
-				{"e0", []string{"a", "string", "", "amount", "string", "until 'v2'", "amount", "$e1", "since 'v2'"}},
-			},
-			entity: "e0",
-			input:  map[string]any{"a": "x", "amount": "7"},
-			opts:   mdlOpts{hasOnly: true, only: []string{"amount.n"}, version: "v1"},
-		},
-		lib: "fails: unknownField",
-		mod: `{}`,
 	},
 }
 

@@ -414,8 +414,6 @@ type mdlCall struct {
 	bugs    mdlBug
 }
 
-func (c *mdlCall) bug(b mdlBug) bool { return c.bugs&b != 0 }
-
 // mdlLevel is where the walk stands: the input object fields are read
 // from, the paths, and how to read it.
 type mdlLevel struct {

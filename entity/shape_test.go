@@ -771,6 +771,42 @@ func TestObjectUnderAReferenceUsedAsItIs(t *testing.T) {
 	}
 }
 
+// TestOnlyExceptThroughVersionedKeys: an Only or Except path through a key
+// that fields share by version ranges goes into each of them that has the
+// rest of the path, whatever the call's version: it is refused only when
+// none has.
+func TestOnlyExceptThroughVersionedKeys(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "money", "n", "string", "", "c", "string", "")
+	e := expose(t, reg, "e", "a", "string", "", "amount", "string", "until 'v2'", "amount", "$money", "since 'v2'")
+	in := map[string]any{"a": "x", "amount": map[string]any{"n": "7", "c": "EUR"}}
+	for _, tt := range []struct {
+		name string
+		opts []entity.Option
+		want string // the output, or "!" and the error's text
+	}{
+		{"Only into the v2 field, a v1 call", []entity.Option{entity.Only("amount.n"), entity.Version("v1")}, `{}`},
+		{"Only into the v2 field, a v2 call", []entity.Option{entity.Only("amount.n"), entity.Version("v2")}, `{"amount":{"n":"7"}}`},
+		{"Only into the v2 field, the latest", []entity.Option{entity.Only("amount.n")}, `{"amount":{"n":"7"}}`},
+		{"Except into the v2 field, a v1 call", []entity.Option{entity.Except("amount.n"), entity.Version("v1")}, `{"a":"x","amount":null}`},
+		{"Except into the v2 field, a v2 call", []entity.Option{entity.Except("amount.n"), entity.Version("v2")}, `{"a":"x","amount":{"c":"EUR"}}`},
+		{"a path none of them has", []entity.Option{entity.Only("amount.x")}, `!no "x" here`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := e.MakeJSON(in, tt.opts...)
+			if msg, ok := strings.CutPrefix(tt.want, "!"); ok {
+				if err == nil || !strings.Contains(err.Error(), msg) {
+					t.Errorf("got %s, %v; want an error with %s", out, err, msg)
+				}
+				return
+			}
+			if err != nil || string(out) != tt.want {
+				t.Errorf("got %s, %v; want %s", out, err, tt.want)
+			}
+		})
+	}
+}
+
 // TestMaskCacheBounded: a client sending endless different specs costs a
 // compile each, and the cache holds a bounded number of them.
 func TestMaskCacheBounded(t *testing.T) {
