@@ -306,3 +306,34 @@ func TestFromObjectMadeAgainErrors(t *testing.T) {
 		t.Errorf("got %q, want three errors", got)
 	}
 }
+
+// TestFromNumberStepPaths: a number step of a from path names, in an
+// error's path, the key it read of an object (a.0.b) and the index it read
+// of a list (a[0].b), in every input kind, for a value, a reference's
+// fields and a typed list's elements.
+func TestFromNumberStepPaths(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "k", "k", "string", "req")
+	for _, tt := range []struct {
+		name, typ, rules string
+		in               any
+		want             string // path and pointer of the one error
+	}{
+		{"an object's key", "string", "from 'a.0.b' | min 3", map[string]any{"a": map[string]any{"0": map[string]any{"b": "x"}}}, "a.0.b /a/0/b"},
+		{"a list's index", "string", "from 'a.0.b' | min 3", map[string]any{"a": []any{map[string]any{"b": "x"}}}, "a[0].b /a/0/b"},
+		{"an object's key in raw JSON", "string", "from 'a.0.b' | min 3", []byte(`{"a":{"0":{"b":"x"}}}`), "a.0.b /a/0/b"},
+		{"a list's index in raw JSON", "string", "from 'a.0.b' | min 3", []byte(`{"a":[{"b":"x"}]}`), "a[0].b /a/0/b"},
+		{"nothing there", "string", "from 'a.0.b' | req", map[string]any{}, "a[0].b /a/0/b"},
+		{"a reference's field", "$k", "from 'a.1'", map[string]any{"a": map[string]any{"1": map[string]any{}}}, "a.1.k /a/1/k"},
+		{"a typed list's element", "[]string", "from 'a.1' | each 'min 3'", map[string]any{"a": map[string]any{"1": []any{"x"}}}, "a.1[0] /a/1/0"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := expose(t, reg, "e", "v", tt.typ, tt.rules)
+			_, err := e.MakeJSON(tt.in)
+			fs := fieldErrors(t, err)
+			if len(fs) != 1 || fs[0].Path+" "+fs[0].Pointer != tt.want {
+				t.Errorf("got %v, want %s", err, tt.want)
+			}
+		})
+	}
+}

@@ -895,12 +895,10 @@ func (c *mdlCall) read(f *mdlField, lvl mdlLevel) (any, bool, mdlPath) {
 	return v, ok, lvl.inP.key(f.name)
 }
 
-// mdlReadFromAs follows a from path: a name steps into an object, a number
+// readFrom follows a from path: a name steps into an object, a number
 // into a list; a path that finds nothing is absent. The path read names
-// every step, a number as an index unless it stepped into an object. It
-// reproduces the bugs given: bugFromIndexOnObject.
-func mdlReadFromAs(in any, steps []string, p mdlPath, bugs mdlBug) (any, bool, mdlPath) {
-	idxAlways := bugs&bugFromIndexOnObject != 0
+// every step, a number as an index unless it stepped into an object.
+func (c *mdlCall) readFrom(in any, steps []string, p mdlPath) (any, bool, mdlPath) {
 	cur, found := in, true
 	for _, s := range steps {
 		cur = mdlNorm(cur)
@@ -910,15 +908,6 @@ func mdlReadFromAs(in any, steps []string, p mdlPath, bugs mdlBug) (any, bool, m
 		}
 		n, err := strconv.Atoi(s)
 		isNum := err == nil && n >= 0 && strings.Trim(s, "0123456789") == ""
-		if isNum && idxAlways && mdlIsObject(cur) {
-			p = p.idx(n)
-			if v, ok := mdlLookup(cur, s); ok && found {
-				cur = v
-				continue
-			}
-			found, cur = false, nil
-			continue
-		}
 		switch {
 		case isNum && !mdlIsObject(cur):
 			p = p.idx(n)
@@ -938,11 +927,6 @@ func mdlReadFromAs(in any, steps []string, p mdlPath, bugs mdlBug) (any, bool, m
 		found, cur = false, nil
 	}
 	return cur, found, p
-}
-
-// readFrom follows a from path, as the call's bug knobs say.
-func (c *mdlCall) readFrom(in any, steps []string, p mdlPath) (any, bool, mdlPath) {
-	return mdlReadFromAs(in, steps, p, c.bugs)
 }
 
 // fail records a field error of f.

@@ -32,6 +32,7 @@ type frame struct {
 	n           *node
 	idx, outIdx int32 // frameIndex: positions in the input and the output list
 	kind        frameKind
+	keys        uint32 // a node read at its from path: which number steps read an object's key (fromKeysOf)
 }
 
 type frameKind uint8
@@ -63,8 +64,14 @@ type run struct {
 	morePins   []pinned
 	defaulting []*Entity
 	fatal      error
-	scratch    *[]byte // from scratchPool on first need: see convert
-	xscratch   *[]byte // likewise, for transformed text: see transform.go
+
+	// The node read last at its from path, and which of the path's number
+	// steps read an object's key (see fromKeysOf).
+	fromOf   *node
+	fromKeys uint32
+
+	scratch  *[]byte // from scratchPool on first need: see convert
+	xscratch *[]byte // likewise, for transformed text: see transform.go
 
 	js *jsonStack // from jsonStackPool on first need: see takeJSON
 
@@ -661,7 +668,7 @@ func (r *run) appendRefList(dst []byte, n *node, p *objectPlan, l *elems, depth 
 		r.fail(n, "depth", ErrDepth)
 		return append(dst, "null"...)
 	}
-	r.push(frame{n: n, kind: frameRef})
+	r.push(frame{n: n, kind: frameRef, keys: r.fromKeysOf(n)})
 	dst = r.appendList(dst, p, l, depth-1)
 	r.pop()
 	return dst
@@ -699,7 +706,7 @@ func (r *run) appendRefObject(dst []byte, n *node, p *objectPlan, sub *source, d
 	if sub.merged { // the object around it, in the wire form: its keys are there
 		kind = frameInPlace
 	}
-	r.push(frame{n: n, kind: kind})
+	r.push(frame{n: n, kind: kind, keys: r.fromKeysOf(n)})
 	dst = r.appendMade(dst, p, sub, depth-1)
 	r.pop()
 	return dst
@@ -851,7 +858,7 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 // (appendRefList's frame, pushed here).
 func (r *run) appendAnyList(dst []byte, ref *node, p *objectPlan, la []any, depth int) []byte {
 	if ref != nil {
-		r.push(frame{n: ref, kind: frameRef})
+		r.push(frame{n: ref, kind: frameRef, keys: r.fromKeysOf(ref)})
 	}
 	r.push(frame{kind: frameIndex})
 	d := r.depth - 1
@@ -965,7 +972,7 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 	if len(n.outChecks) > 0 { // the list's own rules: min, max, len
 		r.judge(n, n.outChecks, rules.Value{Kind: rules.List, Len: l.count()})
 	}
-	r.push(frame{n: n, kind: frameRef})
+	r.push(frame{n: n, kind: frameRef, keys: r.fromKeysOf(n)})
 	dst = append(dst, '[')
 	elem := func(i int, sub *source, ok bool, got string) bool {
 		if !ok {

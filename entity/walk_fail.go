@@ -66,7 +66,7 @@ func (r *run) pathsOf(in, out string, named bool) (pin, pout, ptr string) {
 			if fp := f.n.from; fp != nil { // it reads the object at its path
 				bin = add(bin, fp.first.in)
 				bptr = pathfmt.AppendPointerToken(bptr, fp.first.in)
-				bin, bptr = appendFromPath(bin, bptr, fp.rest)
+				bin, bptr = appendFromPath(bin, bptr, fp.rest, f.keys)
 			}
 		default:
 			in := f.n.in
@@ -79,7 +79,7 @@ func (r *run) pathsOf(in, out string, named bool) (pin, pout, ptr string) {
 			}
 			bptr = pathfmt.AppendPointerToken(bptr, in)
 			if fp := f.n.from; fp != nil {
-				bin, bptr = appendFromPath(bin, bptr, fp.rest)
+				bin, bptr = appendFromPath(bin, bptr, fp.rest, f.keys)
 			}
 		}
 	}
@@ -173,7 +173,7 @@ func (r *run) fieldError(n *node, in, out string, f failure) *FieldError {
 	var pin, pout, ptr string
 	if n != nil && n.from != nil { // read at its from path
 		pin, pout, ptr = r.paths(n.from.first.in, out)
-		bin, bptr := appendFromPath([]byte(pin), []byte(ptr), n.from.rest)
+		bin, bptr := appendFromPath([]byte(pin), []byte(ptr), n.from.rest, r.fromKeysOf(n))
 		pin, ptr = string(bin), string(bptr)
 	} else {
 		pin, pout, ptr = r.paths(in, out)

@@ -58,31 +58,76 @@ func splitDotted(p string) []string {
 }
 
 // read returns the value node n reads from src: under its name, or at its
-// from path.
+// from path (and which of its number steps read an object's key: see
+// fromKeysOf).
 func (r *run) read(src *source, n *node) raw {
 	if n.from == nil {
 		return src.get(n)
 	}
-	return r.descend(src.get(n.from.first), n.from.rest)
+	in, keys := r.descend(src.get(n.from.first), n.from.rest)
+	r.fromOf, r.fromKeys = n, keys
+	return in
+}
+
+// fromKeysOf returns, for node n just read at its from path, which of the
+// path's number steps after the first read an object's key (bit i for
+// step i), so that its errors' paths name them as keys (a.0.b), not
+// indexes (a[0].b).
+func (r *run) fromKeysOf(n *node) uint32 {
+	if n.from != nil && r.fromOf == n {
+		return r.fromKeys
+	}
+	return 0
 }
 
 // descend follows steps into in: absent (null) wherever a step finds
-// nothing, or a value that is neither an object nor a list.
-func (r *run) descend(in raw, steps []string) raw {
-	for _, step := range steps {
+// nothing, or a value that is neither an object nor a list. keys says
+// which number steps read an object's key (see fromKeysOf).
+func (r *run) descend(in raw, steps []string) (_ raw, keys uint32) {
+	for i, step := range steps {
+		if i < 32 && isObjectInput(in) {
+			if _, isNum := stepIndex(step); isNum {
+				keys |= 1 << i
+			}
+		}
 		switch in.kind {
 		case rawJSON:
 			in = r.jsonStep(in, step)
 		case rawAny:
 			if in.a == nil {
-				return raw{}
+				return raw{}, keys
 			}
 			in = goStep(in.a, step)
 		default:
-			return raw{}
+			return raw{}, keys
 		}
 	}
-	return in
+	return in, keys
+}
+
+// isObjectInput reports whether a value a from path steps into is an
+// object (its steps are keys, numbers too).
+func isObjectInput(in raw) bool {
+	switch in.kind {
+	case rawJSON:
+		return in.s[0] == '{'
+	case rawAny:
+		switch x := in.a.(type) {
+		case nil, string, []any, bool, int, int64, float64, []byte:
+			return false
+		case map[string]any, map[string]string, *Object:
+			return true
+		case json.RawMessage: // JSON held in a Go value, stepped into decoded
+			return jsonKindOf(x) == "object"
+		default:
+			rv := reflect.ValueOf(x)
+			for rv.Kind() == reflect.Pointer && !rv.IsNil() {
+				rv = rv.Elem()
+			}
+			return rv.Kind() == reflect.Map && rv.Type().Key().Kind() == reflect.String || rv.Kind() == reflect.Struct && readsFields(rv.Type())
+		}
+	}
+	return false
 }
 
 // jsonStep reads key step of a raw JSON object (the last of duplicate
@@ -231,10 +276,11 @@ func (r *run) groupSource(n *node, in raw) (sub source, release, ok bool) {
 }
 
 // appendFromPath appends the steps of a from path after its first to an
-// input path and a JSON Pointer.
-func appendFromPath(bin, bptr []byte, rest []string) ([]byte, []byte) {
-	for _, s := range rest {
-		if i, ok := stepIndex(s); ok {
+// input path and a JSON Pointer: a number as an index, but where keys
+// says it read an object's key.
+func appendFromPath(bin, bptr []byte, rest []string, keys uint32) ([]byte, []byte) {
+	for j, s := range rest {
+		if i, ok := stepIndex(s); ok && (j >= 32 || keys&(1<<j) == 0) {
 			bin = pathfmt.AppendIndex(bin, i)
 		} else {
 			bin = pathfmt.AppendKey(bin, s)
@@ -269,7 +315,7 @@ func (r *run) appendGroupApart(dst []byte, n *node, src *source, depth int) []by
 	if src.wire && sub.empty() {
 		sub.wire = true // an Object without the group's object: its fields are read by key there too, and find nothing
 	}
-	r.push(frame{n: n, kind: kind})
+	r.push(frame{n: n, kind: kind, keys: r.fromKeysOf(n)})
 	dst = r.appendObject(dst, n.group, &sub, depth-1)
 	if src.wire && r.cfg.denyUnknown && !n.group.checksUnknown && !r.stop {
 		// An Object read in the wire form holds the group as an object of

@@ -321,7 +321,7 @@ func (r *run) appendTypedList(dst []byte, n *node, in raw, depth int) []byte {
 		return append(dst, "null"...)
 	}
 	en := n.each
-	r.push(frame{n: n, kind: frameRef}) // errors at tags[3]
+	r.push(frame{n: n, kind: frameRef, keys: r.fromKeysOf(n)}) // errors at tags[3]
 	dst = append(dst, '[')
 	switch {
 	case in.kind == rawJSON:
