@@ -65,11 +65,6 @@ type run struct {
 	defaulting []*Entity
 	fatal      error
 
-	// The node read last at its from path, and which of the path's number
-	// steps read an object's key (see fromKeysOf).
-	fromOf   *node
-	fromKeys uint32
-
 	scratch  *[]byte // from scratchPool on first need: see convert
 	xscratch *[]byte // likewise, for transformed text: see transform.go
 
@@ -112,6 +107,11 @@ type run struct {
 	// output (from base): an Object of a request view leaves them out of
 	// what it writes (Object.responseText), whatever is exposed later.
 	hidden []span
+
+	// The node read last at its from path, and which of the path's number
+	// steps read an object's key (see fromKeysOf).
+	fromOf   *node
+	fromKeys uint32
 }
 
 // done returns what the run borrowed.
@@ -707,15 +707,19 @@ func (r *run) appendRefObject(dst []byte, n *node, p *objectPlan, sub *source, d
 		kind = frameInPlace
 	}
 	r.push(frame{n: n, kind: kind, keys: r.fromKeysOf(n)})
-	dst = r.appendMade(dst, p, sub, depth-1)
+	if sub.obj != nil {
+		dst = r.appendMade(dst, p, sub, depth-1)
+	} else {
+		dst = r.appendObject(dst, p, sub, depth-1)
+	}
 	r.pop()
 	return dst
 }
 
-// appendMade writes one object made with the plan p from src: an Object
-// that p's entity made for a response is used as it is in a call without
-// shaping, as Make returns it (Objects are immutable); anything else is
-// made.
+// appendMade writes one object made with the plan p from src, an Object:
+// one that p's entity made for a response is used as it is in a call
+// without shaping, as Make returns it (Objects are immutable); any other
+// is made. (Its callers call appendObject for any other source.)
 func (r *run) appendMade(dst []byte, p *objectPlan, src *source, depth int) []byte {
 	if o := src.obj; o != nil && o.plan == p && o.made == nil && len(o.data) >= 2 && !r.cfg.shaped && !src.merged && r.dir == dirResponse {
 		if dst = append(dst, o.data...); len(dst)-r.base > r.maxOut {
@@ -826,9 +830,7 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 		sub, ok := l.at(i, p)
 		if !ok {
 			if r.cfg.strict {
-				f := r.frame(d)
-				f.idx, f.outIdx = int32(i), int32(out)
-				r.failNotObject(notObject(raw{a: l.elem(i)}))
+				r.skipNotObject(d, i, out, l.elem(i))
 			}
 			continue
 		}
@@ -841,7 +843,12 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 			r.stopAtDepth()
 			break
 		}
-		if dst = r.appendMade(dst, p, &sub, depth-1); r.stop {
+		if sub.obj != nil {
+			dst = r.appendMade(dst, p, &sub, depth-1)
+		} else {
+			dst = r.appendObject(dst, p, &sub, depth-1)
+		}
+		if r.stop {
 			break
 		}
 		out++
@@ -873,9 +880,7 @@ func (r *run) appendAnyList(dst []byte, ref *node, p *objectPlan, la []any, dept
 			var other source // zeroed here only
 			if other, ok = sourceOf(v, p); !ok {
 				if r.cfg.strict {
-					f := r.frame(d)
-					f.idx, f.outIdx = int32(i), int32(out)
-					r.failNotObject(notObject(raw{a: v}))
+					r.skipNotObject(d, i, out, v)
 				}
 				continue
 			}
@@ -890,7 +895,12 @@ func (r *run) appendAnyList(dst []byte, ref *node, p *objectPlan, la []any, dept
 			r.stopAtDepth()
 			break
 		}
-		if dst = r.appendMade(dst, p, src, depth-1); r.stop {
+		if src != &sub { // an element that is no map: an Object, maybe
+			dst = r.appendMade(dst, p, src, depth-1)
+		} else {
+			dst = r.appendObject(dst, p, src, depth-1)
+		}
+		if r.stop {
 			break
 		}
 		out++
@@ -914,7 +924,11 @@ func (r *run) appendElem(dst []byte, p *objectPlan, sub *source, i, out, depth i
 		r.pop()
 		return dst, false
 	}
-	dst = r.appendMade(dst, p, sub, depth-1)
+	if sub.obj != nil {
+		dst = r.appendMade(dst, p, sub, depth-1)
+	} else {
+		dst = r.appendObject(dst, p, sub, depth-1)
+	}
 	r.pop()
 	return dst, true
 }
@@ -1016,6 +1030,17 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 	}
 	r.pop()
 	return append(dst, ']')
+}
+
+// skipNotObject is failNotObject for element i of a Go list that is no
+// object, x, the list's index frame being frame d (out: the index the next
+// object written takes).
+//
+//go:noinline
+func (r *run) skipNotObject(d, i, out int, x any) {
+	f := r.frame(d)
+	f.idx, f.outIdx = int32(i), int32(out)
+	r.failNotObject(notObject(raw{a: x}))
 }
 
 // failNotObject records, in a strict call, an element of a list given to

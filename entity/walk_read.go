@@ -74,7 +74,7 @@ func (r *run) read(src *source, n *node) raw {
 // step i), so that its errors' paths name them as keys (a.0.b), not
 // indexes (a[0].b).
 func (r *run) fromKeysOf(n *node) uint32 {
-	if n.from != nil && r.fromOf == n {
+	if r.fromOf == n && n != nil { // (the run's field first: n.from is on a cold line of the node)
 		return r.fromKeys
 	}
 	return 0

@@ -77,9 +77,7 @@ func (r *run) appendStructElems(dst []byte, p *objectPlan, l *elems, depth int) 
 		if l.sptrs {
 			if sub.sp = sub.sp.Pointer(); sub.sp.IsNil() {
 				if r.cfg.strict {
-					f := r.frame(d)
-					f.idx, f.outIdx = int32(i), int32(out)
-					r.failNotObject("null")
+					r.skipNotObject(d, i, out, nil)
 				}
 				continue
 			}
