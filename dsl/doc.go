@@ -384,7 +384,8 @@ number or boolean it spells.
     nothing, a "type" error when strict) and writes the referenced entity's
     keys in place of the field. Two keys written to one object (the
     parent's and a merged one, or two merged entities') are a declaration
-    error, and so is an entity that merges itself through any chain.
+    error, and so are an entity that merges itself through any chain and
+    merge on a []$name (a list has no keys to write in place).
   - Output keys are compared as a client reads them: two fields writing the
     same key (after rename and the key case) are a declaration error,
     unless their since/until ranges are disjoint.

@@ -200,6 +200,10 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 				c.errorf(f, r.Pos, "merge writes a $ref's keys into the object around it: it applies only to a $ref")
 				continue
 			}
+			if f.List {
+				c.errorf(f, r.Pos, "merge writes a $ref's keys into the object around it: a list ([]$%s) has no keys to merge", f.Ref)
+				continue
+			}
 			n.merge = true
 		case rules.DirectiveEach: // compile_list.go
 			c.each(f, n, r)
@@ -273,6 +277,14 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 		}
 		if defRule != nil && f.Ref == c.ent.name {
 			c.errorf(f, defRule.Pos, "a bare default on a reference to %q itself would make it forever", f.Ref)
+		}
+		if defRule != nil && f.List { // a []$name's bare default, [], is judged by its rules as any default is
+			for _, ck := range n.outChecks {
+				if err := runCheck(ck, rules.Value{Kind: rules.List}); err != nil {
+					c.errorf(f, defRule.Pos, "the default fails rule %q: %v", ck.rule, err)
+					break
+				}
+			}
 		}
 		n.ref = c.reg.slotFor(f.Ref)
 		n.refList = f.List // []$name

@@ -153,10 +153,37 @@ func (b *building) freeze(memo map[*building]*mask) *mask {
 		me := maskEntry{idx: int32(i), on: be.on}
 		if be.sub != nil {
 			me.sub = be.sub.freeze(memo)
+			if me.on && b.plan.nodes[i].merge && !me.sub.writesAny(0) {
+				me.on, me.sub = false, nil // its keys are all left out: neither read nor judged
+			}
 		}
 		m.ents = append(m.ents, me)
 	}
 	return m
+}
+
+// writesAny reports whether the mask writes a field of its object: one it
+// shows, or one of a merged entity it shows.
+func (m *mask) writesAny(depth int) bool {
+	if depth > dsl.MaxSelectionDepth {
+		return true
+	}
+	j := 0
+	for i, n := range m.plan.nodes {
+		for j < len(m.ents) && int(m.ents[j].idx) < i {
+			j++
+		}
+		switch {
+		case j < len(m.ents) && int(m.ents[j].idx) == i:
+			e := m.ents[j]
+			if e.on && (!n.merge || e.sub == nil || e.sub.writesAny(depth+1)) {
+				return true
+			}
+		case m.star && !n.lazy:
+			return true
+		}
+	}
+	return false
 }
 
 // entry returns node i's entry, made as the mask shows it now.
@@ -208,7 +235,47 @@ func (mb *maskBuilder) build(sel selection) (*building, error) {
 			return nil, err
 		}
 	}
+	mb.leaveOutEmptyMerges(root, map[*building]bool{})
 	return root, nil
+}
+
+// leaveOutEmptyMerges leaves out, in b and the objects under it, each
+// merged $ref shown whole whose entity writes no field so (every one is
+// lazy): a merged object the selection writes nothing of is not read.
+// (One shown in part is left out when it is frozen: see writesAny.)
+func (mb *maskBuilder) leaveOutEmptyMerges(b *building, seen map[*building]bool) {
+	if seen[b] {
+		return
+	}
+	seen[b] = true
+	for i, n := range b.plan.nodes {
+		be, ok := b.ents[i]
+		switch {
+		case ok && be.sub != nil:
+			mb.leaveOutEmptyMerges(be.sub, seen)
+		case !ok && n.merge && b.star && !n.lazy:
+			if p, _ := mb.planOf(n); p != nil && !mb.writesWhole(p, 0) {
+				b.entry(i).on = false
+			}
+		}
+	}
+}
+
+// writesWhole reports whether the object of plan p, shown whole, writes a
+// field: one that is not lazy, or one of a merged entity.
+func (mb *maskBuilder) writesWhole(p *objectPlan, depth int) bool {
+	for _, n := range p.nodes {
+		switch {
+		case n.lazy:
+		case !n.merge:
+			return true
+		case depth < dsl.MaxSelectionDepth:
+			if t, _ := mb.planOf(n); t == nil || mb.writesWhole(t, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // specError returns the InputError of a bad Select spec.
@@ -263,7 +330,7 @@ func (mb *maskBuilder) selectTerm(b *building, path []dsl.Step, t dsl.Term) *sel
 			sub, _ := mb.child(b, i, b.entry(i))
 			return mb.selectTerm(sub, path, t)
 		}
-		return &selErr{nm.Offset, "problem.fields.unknown", map[string]any{"names": b.plan.outNames(mb.visible)}}
+		return &selErr{nm.Offset, "problem.fields.unknown", map[string]any{"names": mb.outNames(b.plan, mb.visible)}}
 	}
 	// Fields sharing the key by version range: each that has fields takes
 	// the sub-selection (one building for those of one plan, so that a
@@ -393,14 +460,7 @@ func (mb *maskBuilder) walkPath(b *building, path, full string, at func(*buildin
 			at(b, -1)
 			return nil
 		}
-		idx := b.plan.named(name)
-		if len(idx) > 1 { // fields sharing the key by version: the one the call sees
-			if vis := slices.DeleteFunc(slices.Clone(idx), func(i int) bool { return !mb.visible(b.plan.nodes[i]) }); len(vis) > 0 {
-				idx = vis
-			} else {
-				idx = idx[:1]
-			}
-		}
+		idx := b.plan.named(name) // fields sharing the key by version: each (the call writes one), an error only when none has the rest of the path
 		if len(idx) == 0 {
 			if i := mb.mergedWith(b.plan, name, nil, 0); i >= 0 { // a key a merged $ref writes here (a path of code names what is declared)
 				if sub := step(b, i, b.entry(i)); sub != nil {
@@ -426,7 +486,7 @@ func (mb *maskBuilder) walkPath(b *building, path, full string, at func(*buildin
 				}
 				return walk(newBuilding(p, false), names[1:])
 			}
-			return fmt.Errorf("%w: entity %q has no field at %q: no %q here (there are %s)", ErrUnknownField, mb.e.name, full, name, b.plan.outNames(nil))
+			return fmt.Errorf("%w: entity %q has no field at %q: no %q here (there are %s)", ErrUnknownField, mb.e.name, full, name, mb.outNames(b.plan, nil))
 		}
 		var noFields error
 		applied := false
@@ -584,35 +644,49 @@ func (mb *maskBuilder) leftOut(p *objectPlan, out string, all bool, depth int) *
 }
 
 // named returns the indexes of the plan's nodes writing key out: one, or
-// several fields of disjoint version ranges.
+// several fields of disjoint version ranges. A merged $ref writes no key
+// of its own (its entity's keys are written in its place: mergedWith).
 func (p *objectPlan) named(out string) []int {
 	var idx []int
 	for i, n := range p.nodes {
-		if n.out == out || jsonwire.ValidUTF8(n.out) == out { // as written, invalid UTF-8 as U+FFFD
+		if !n.merge && (n.out == out || jsonwire.ValidUTF8(n.out) == out) { // as written, invalid UTF-8 as U+FFFD
 			idx = append(idx, i)
 		}
 	}
 	return idx
 }
 
-// outNames lists a plan's output keys for an error message: those of the
-// nodes show accepts (all when it is nil).
-func (p *objectPlan) outNames(show func(*node) bool) string {
+// outNames lists the output keys of a plan's object for an error message,
+// a merged entity's where it writes them: those of the nodes show accepts
+// (all when it is nil).
+func (mb *maskBuilder) outNames(p *objectPlan, show func(*node) bool) string {
+	const most = 20
 	var names []string
-	for _, n := range p.nodes {
-		if show != nil && !show(n) {
-			continue
-		}
-		if q := strconv.Quote(jsonwire.ValidUTF8(n.out)); !slices.Contains(names, q) { // each key once, as written
-			names = append(names, q)
-		}
-		if len(names) == 20 {
-			names = append(names, "…")
-			break
+	var add func(p *objectPlan, depth int)
+	add = func(p *objectPlan, depth int) {
+		for _, n := range p.nodes {
+			switch {
+			case len(names) > most:
+				return
+			case show != nil && !show(n):
+				continue
+			case n.merge:
+				if t, _ := mb.planOf(n); t != nil && depth < dsl.MaxSelectionDepth {
+					add(t, depth+1)
+				}
+				continue
+			}
+			if q := strconv.Quote(jsonwire.ValidUTF8(n.out)); !slices.Contains(names, q) { // each key once, as written
+				names = append(names, q)
+			}
 		}
 	}
-	if len(names) == 0 {
+	add(p, 0)
+	switch {
+	case len(names) == 0:
 		return "none"
+	case len(names) > most:
+		names = append(names[:most], "…")
 	}
 	return strings.Join(names, ", ")
 }

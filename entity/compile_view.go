@@ -121,6 +121,11 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 			vb.requestNode(n, t, top, c)
 		} else {
 			vb.responseNode(n, t, c)
+			if n.in != n.out || n.from != nil {
+				w := *n
+				w.in, w.from = n.out, nil
+				n.wire = &w
+			}
 		}
 		p.nodes = append(p.nodes, n)
 		p.shaped = p.shaped || n.lazy || n.cond != nil || n.omit != omitNone || n.merge || n.writeOnly // appendShaped records where a writeonly member lies
@@ -148,6 +153,7 @@ func (vb *viewBuilder) responseNode(n *node, t *inputTable, chain []*condition) 
 	case n.from != nil:
 		first := *n.from.first
 		first.slot = t.slot(first.in)
+		first.step = len(n.from.rest) > 0 || n.kind != nodeValue || n.each != nil // it reads what is stepped into, or made
 		n.from = &fromPath{first: &first, rest: n.from.rest}
 		vb.reads[t] = append(vb.reads[t], slotRead{first.slot, chain})
 		if n.kind == nodeGroup { // it reads the object at the path: a table of its own

@@ -149,9 +149,10 @@ func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 	case rules.Any:
 		// The value passes through as it is; an Object keeps the original,
 		// or a copy of text that views the caller's bytes. A []byte passes
-		// as encoding/json writes it, base64 text, and is checked as such.
+		// as encoding/json writes it, base64 text, and is checked as such
+		// (through a pointer too).
 		v := inputValue(r)
-		if b, ok := r.a.([]byte); ok && b != nil {
+		if b, ok := noneBytes(r, v); ok {
 			v.Str = base64.StdEncoding.EncodeToString(b)
 		}
 		if v.Kind == rules.Float && v.Any == nil && (math.IsNaN(v.Float) || math.IsInf(v.Float, 0)) {
@@ -163,6 +164,33 @@ func convertBasic(k rules.Kind, r raw, sc *run) (v rules.Value, borrowed bool) {
 		return v, r.view
 	}
 	return rules.Value{}, false
+}
+
+// isNoneBytes reports whether a none field is given a []byte (see
+// noneBytes).
+func isNoneBytes(r raw) bool {
+	_, ok := noneBytes(r, inputValue(r))
+	return ok
+}
+
+// noneBytes returns the []byte a none field is given, directly or through
+// pointers, which it writes as encoding/json does (base64 text); v is what
+// inputValue made of r (a string, for one).
+func noneBytes(r raw, v rules.Value) ([]byte, bool) {
+	switch x := r.a.(type) {
+	case []byte:
+		return x, x != nil
+	case string, nil:
+		return nil, false
+	}
+	if v.Kind != rules.String || r.kind != rawAny {
+		return nil, false
+	}
+	if p, ok := pointee(r.a); ok && p.kind == rawAny {
+		b, ok := p.a.([]byte)
+		return b, ok && b != nil
+	}
+	return nil, false
 }
 
 func toString(r raw, sc *run) (rules.Value, bool) {

@@ -391,6 +391,7 @@ func unencodableCases() []entryCase {
 		{name: "MarshalJSON that writes invalid JSON into none", ent: "none", in: givenV(badMarshaler{}), fails: jsonV},
 		{name: "MarshalText that panics, as a map key", ent: "none", in: givenV(map[panicTextMarshaler]int{{"k"}: 1}), fails: jsonV},
 		{name: "[]byte into none with a regex: judged as written", ent: "noneregex", in: givenV([]byte("9:30")), fails: []string{failAt("v", "regex")}},
+		{name: "a pointer to a []byte into none with a regex: judged as written", ent: "noneregex", in: givenV(stPtr([]byte("9:30"))), fails: []string{failAt("v", "regex")}},
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -63,6 +64,13 @@ func isNil(v any) bool {
 	return false
 }
 
+// isNilObject reports a nil map with string keys: an empty object, which
+// a $name reads as {}.
+func isNilObject(in raw) bool {
+	rv := reflect.ValueOf(in.a)
+	return in.kind == rawAny && rv.Kind() == reflect.Map && rv.Type().Key().Kind() == reflect.String && rv.IsNil()
+}
+
 // source is an object an entity reads its fields from: exactly one of its
 // fields is set.
 type source struct {
@@ -103,18 +111,7 @@ func (s *source) get(n *node) raw {
 	case s.st != nil:
 		return s.st.get(s, n)
 	case s.obj != nil:
-		key := n.in
-		if s.wire {
-			key = n.out
-			// A formatted value is read in the format of the node that
-			// wrote it (of the version range the Object was made in).
-			if text, w, ok := s.obj.member(key); ok && w != nil && w.kind == nodeValue && (w.format != nil || w.each != nil && w.each.format != nil) {
-				return unformatted(w, text)
-			}
-		}
-		if v, ok := s.obj.Get(key); ok {
-			return raw{a: v}
-		}
+		return s.objectGet(n)
 	case s.req != nil:
 		return s.req.get(n)
 	case s.rv.IsValid():
@@ -124,6 +121,37 @@ func (s *source) get(n *node) raw {
 		}
 	}
 	return raw{}
+}
+
+// objectGet returns the value node n reads from an Object: by its key in
+// the wire form, else by its name. A value field reads the member's JSON
+// text as raw JSON input is read (a string as a string, a number as its
+// text, an object or array as its text, which Get would decode: numbers
+// through float64, keys sorted, a date as a time.Time), with no place on a
+// tape, which only a typed list's elements, a from path's steps and a
+// reference need (a from path's first node reads what Get gives for
+// them: see node.step); a
+// formatted value is read in the format of the node that wrote it (of the
+// version range the Object was made in).
+func (s *source) objectGet(n *node) raw {
+	key := n.in
+	if s.wire {
+		key = n.out
+	}
+	text, w, ok := s.obj.member(key)
+	switch {
+	case !ok:
+		return raw{}
+	case w != nil && w.kind == nodeValue && (w.format != nil || w.each != nil && w.each.format != nil):
+		if s.wire {
+			return unformatted(w, text)
+		}
+	case n.kind == nodeValue && n.each == nil && !n.step:
+		t := bytesString(text)
+		return jsonElem(t, -1, t[0] == '"' && strings.IndexByte(t, '\\') < 0)
+	}
+	v, _ := s.obj.Get(key)
+	return raw{a: v}
 }
 
 // unformatted reads text, what the formatted field n (or a typed list of

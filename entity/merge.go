@@ -18,18 +18,14 @@ import (
 
 // mergeInto turns what a merged reference node n wrote at dst[mark:] into
 // members of the object around it: an object's members (after a comma
-// unless first), nothing for null or an empty object. A list is not an
-// object to merge: it is dropped (a type error when the call is strict).
-func (r *run) mergeInto(dst []byte, mark int, first bool, n *node) []byte {
+// unless first), nothing for null or an empty object. (A merged reference
+// never writes a list: one given a list merges nothing, and merge on a
+// []$name is a declaration error.)
+func (r *run) mergeInto(dst []byte, mark int, first bool) []byte {
 	v := dst[mark:]
 	switch {
 	case len(v) == 0:
 		return dst
-	case v[0] == '[':
-		if r.cfg.strict {
-			r.failType(n, "a list")
-		}
-		return r.takeBack(dst, mark)
 	case v[0] != '{' || len(v) == 2:
 		return r.takeBack(dst, mark)
 	}

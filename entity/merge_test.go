@@ -1,8 +1,11 @@
 package entity_test
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/expose-go/expose/entity"
 )
@@ -34,6 +37,7 @@ func TestMerge(t *testing.T) {
 			`{"name":"n","street":"s","city":"c","meta":{"street":null,"city":"x","lat":1.5,"lng":2},"last":1}`},
 		{"absent: nothing merged", e, map[string]any{"name": "n", "last": 1}, `{"name":"n","meta":{},"last":1}`},
 		{"a list is no object to merge", e, map[string]any{"addr": []any{map[string]any{"city": "c"}}}, `{"name":null,"meta":{},"last":null}`},
+		{"a list's objects are neither made nor judged", e, map[string]any{"addr": []any{map[string]any{"street": "s"}, map[string]any{}}}, `{"name":null,"meta":{},"last":null}`},
 		{"merged first", first, map[string]any{"addr": map[string]any{"city": "c"}, "n": 2}, `{"street":null,"city":"c","n":2}`},
 		{"merged first, absent", first, map[string]any{"n": 2}, `{"n":2}`},
 	}
@@ -57,12 +61,23 @@ func TestMerge(t *testing.T) {
 			t.Errorf("got %+v", fe[0])
 		}
 	})
-	t.Run("strict: a list is a type error", func(t *testing.T) {
-		_, err := e.MakeJSON(map[string]any{"addr": []any{}}, entity.Strict())
-		if fe := fieldErrors(t, err); len(fe) != 1 || fe[0].Code != "type" || fe[0].Path != "addr" {
-			t.Errorf("got %v", err)
-		}
-	})
+	for _, tt := range []struct {
+		name string
+		in   any
+	}{
+		{"an empty list", map[string]any{"addr": []any{}}},
+		{"a list of objects", map[string]any{"addr": []any{map[string]any{"street": "s"}, map[string]any{}}}},
+		{"a list of numbers", map[string]any{"addr": []any{1}}},
+		{"a list of structs", map[string]any{"addr": []struct{ Street string }{{"s"}}}},
+		{"a JSON array", []byte(`{"addr":[{"street":"s"},{}]}`)},
+	} {
+		t.Run("strict: a list is one type error: "+tt.name, func(t *testing.T) {
+			_, err := e.MakeJSON(tt.in, entity.Strict())
+			if fe := fieldErrors(t, err); len(fe) != 1 || fe[0].Code != "type" || fe[0].Path != "addr" || fe[0].Message != "must be an object, got an array" {
+				t.Errorf("got %v", err)
+			}
+		})
+	}
 }
 
 func TestMergeDeclarations(t *testing.T) {
@@ -120,19 +135,87 @@ func TestMergeSelect(t *testing.T) {
 	expose(t, reg, "address", "street", "string", "", "city", "string", "")
 	e := expose(t, reg, "user", "name", "string", "", "addr", "$address", "merge", "n", "number", "")
 	in := map[string]any{"name": "a", "addr": map[string]any{"street": "s", "city": "c"}, "n": 1}
+	// A merge field named as a key its merged entity writes: the key is
+	// the merged one.
+	expose(t, reg, "kid", "kid", "string", "")
+	expose(t, reg, "full", "fullName", "string", "")
+	same := expose(t, reg, "same", "fullName", "$kid", "merge", "m", "$full", "merge")
+	sameIn := map[string]any{"fullName": map[string]any{"kid": "K"}, "m": map[string]any{"fullName": "F"}}
 	for _, tt := range []struct {
 		name string
+		e    *entity.Entity
 		opt  entity.Option
-		want string
+		want string // the output, or "!" and the error's text
 	}{
-		{"a merged key", entity.Select("city"), `{"city":"c"}`},
-		{"merged and own keys", entity.Select("n,street,name"), `{"name":"a","street":"s","n":1}`},
-		{"Only", entity.Only("city", "n"), `{"city":"c","n":1}`},
-		{"Except a merged key", entity.Except("street"), `{"name":"a","city":"c","n":1}`},
+		{"a merged key", e, entity.Select("city"), `{"city":"c"}`},
+		{"merged and own keys", e, entity.Select("n,street,name"), `{"name":"a","street":"s","n":1}`},
+		{"Only", e, entity.Only("city", "n"), `{"city":"c","n":1}`},
+		{"Except a merged key", e, entity.Except("street"), `{"name":"a","city":"c","n":1}`},
+		{"Select of a merge field's name", e, entity.Select("addr"), `!no field here has that name (there are "name", "street", "city", "n")`},
+		{"Only of a merge field's name", e, entity.Only("addr"), `!no "addr" here (there are "name", "street", "city", "n")`},
+		{"Except of a merge field's name", e, entity.Except("addr"), `!no "addr" here (there are "name", "street", "city", "n")`},
+		{"Select of a merged key a merge field is named", same, entity.Select("fullName"), `{"fullName":"F"}`},
+		{"Only of a merged key a merge field is named", same, entity.Only("fullName"), `{"fullName":"F"}`},
+		{"Except of a merged key a merge field is named", same, entity.Except("fullName"), `{"kid":"K"}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := shapeAll(t, e, in, tt.opt)
+			v := in
+			if tt.e == same {
+				v = sameIn
+			}
+			out, err := shapeAll(t, tt.e, v, tt.opt)
+			if msg, ok := strings.CutPrefix(tt.want, "!"); ok {
+				if err == nil || !strings.Contains(err.Error(), msg) {
+					t.Errorf("got %s, %v; want an error with %s", out, err, msg)
+				}
+				return
+			}
 			if err != nil || out != tt.want {
+				t.Errorf("got %s, %v; want %s", out, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestMergeLeftOutWhole: a merged entity whose every key the selection
+// leaves out is not read: DenyUnknown does not judge its object.
+func TestMergeLeftOutWhole(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "e1", "k", "string", "", "j", "string", "")
+	expose(t, reg, "lazy", "k", "string", "lazy")
+	e := expose(t, reg, "e0", "a", "string", "", "m", "$e1", "merge")
+	lazy := expose(t, reg, "e2", "a", "string", "", "m", "$lazy", "merge")
+	in := map[string]any{"a": "x", "m": map[string]any{"k": "y", "j": "w", "z": 1}}
+	for _, tt := range []struct {
+		name string
+		e    *entity.Entity
+		opt  entity.Option
+		want string // the output, or "!" and the unknown keys' paths
+	}{
+		{"Except every merged key", e, entity.Except("k", "j"), `{"a":"x"}`},
+		{"Select no merged key", e, entity.Select("a"), `{"a":"x"}`},
+		{"Only no merged key", e, entity.Only("a"), `{"a":"x"}`},
+		{"Except one merged key", e, entity.Except("k"), "!m.z"},
+		{"Select a merged key", e, entity.Select("j"), "!m.z"},
+		{"a merged entity of lazy fields only", lazy, entity.Except(), `{"a":"x"}`},
+		{"a lazy field of it selected", lazy, entity.Select("a,k"), "!m.j m.z"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := tt.e.MakeJSON(in, tt.opt, entity.DenyUnknown())
+			if paths, ok := strings.CutPrefix(tt.want, "!"); ok {
+				var got []string
+				for _, f := range fieldErrorsOrNone(err) {
+					if f.Code == "unknown" {
+						got = append(got, f.Path)
+					}
+				}
+				slices.Sort(got)
+				if strings.Join(got, " ") != paths {
+					t.Errorf("got %s, %v; want %s unknown", out, err, paths)
+				}
+				return
+			}
+			if err != nil || string(out) != tt.want {
 				t.Errorf("got %s, %v; want %s", out, err, tt.want)
 			}
 		})
@@ -154,6 +237,78 @@ func TestMergeGet(t *testing.T) {
 		if got, ok := o.Get(key); !ok || got != want {
 			t.Errorf("Get(%q) = %#v, %v; want %#v", key, got, ok, want)
 		}
+	}
+}
+
+// TestMergeFieldNamedAsAMergedKey: a merge field whose name is a key its
+// merged entity writes writes no key of its own: the Object's member under
+// that key is the merged entity's field's, for Get (a date of the
+// referenced entity is a time.Time) and when the Object is made again.
+func TestMergeFieldNamedAsAMergedKey(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "geo", "d", "date", "")
+	expose(t, reg, "inner", "ab", "$geo", "", "n", "number", "")
+	e := expose(t, reg, "outer", "ab", "$inner", "merge", "k", "string", "")
+	o, err := e.Make(map[string]any{"ab": map[string]any{"ab": map[string]any{"d": 0}, "n": 7}, "k": "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"ab":{"d":"1970-01-01T00:00:00Z"},"n":7,"k":"x"}`
+	for _, tt := range []struct {
+		name string
+		got  func() (string, error)
+	}{
+		{"made", func() (string, error) { return o.String(), nil }},
+		{"Get", func() (string, error) {
+			v, _ := o.Get("ab")
+			g, ok := v.(*entity.Object)
+			if !ok {
+				return fmt.Sprintf("%T", v), nil
+			}
+			d, _ := g.Get("d")
+			if _, ok := d.(time.Time); !ok {
+				return fmt.Sprintf("a date of %T", d), nil
+			}
+			return want, nil
+		}},
+		{"made again", func() (string, error) { b, err := e.MakeJSON(o, entity.Version("v1")); return string(b), err }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, err := tt.got(); err != nil || got != want {
+				t.Errorf("got %s, %v; want %s", got, err, want)
+			}
+		})
+	}
+}
+
+// TestMergeGetOfAVersionedKey: Object.Get decodes a merged key that the
+// merged entity's fields share by version ranges as the field of the
+// version the Object was made in.
+func TestMergeGetOfAVersionedKey(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "x", "k", "string", "")
+	expose(t, reg, "m", "amount", "string", "until 'v2'", "amount", "$x", "since 'v2'")
+	e := expose(t, reg, "e", "mm", "$m", "merge")
+	for _, tt := range []struct {
+		name    string
+		opts    []entity.Option
+		in      any
+		wantGet string // the Go type Get gives
+	}{
+		{"the latest", nil, map[string]any{"k": "v"}, "*entity.Object"},
+		{"a version of the object", []entity.Option{entity.Version("v2")}, map[string]any{"k": "v"}, "*entity.Object"},
+		{"a version of the string", []entity.Option{entity.Version("v1")}, "s", "string"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := e.Make(map[string]any{"mm": map[string]any{"amount": tt.in}}, tt.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, _ := o.Get("amount")
+			if got := fmt.Sprintf("%T", v); got != tt.wantGet {
+				t.Errorf("Get gives %s (%v), want %s", got, v, tt.wantGet)
+			}
+		})
 	}
 }
 

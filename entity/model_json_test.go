@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -47,23 +46,6 @@ type mdlJSON struct {
 	// them, MarshalJSON does not)
 	hidden []string
 	obj    map[string]*mdlJSON
-	// first holds, for bugFromDuplicateFirst, the first value of each key.
-	first map[string]*mdlJSON
-	// decoded marks the value of an Object made again, when the model
-	// reproduces bugRemakeDecodes: written as encoding/json writes its
-	// decoded value.
-	decoded bool
-}
-
-// markDecoded marks v and every value in it decoded.
-func (v *mdlJSON) markDecoded() {
-	v.decoded = true
-	for _, e := range v.arr {
-		e.markDecoded()
-	}
-	for _, e := range v.obj {
-		e.markDecoded()
-	}
 }
 
 // mdlParseJSON reads one JSON value (the whole of text). It is a plain
@@ -105,7 +87,6 @@ func (p *mdlJParser) value(depth int) (*mdlJSON, error) {
 	case c == '{':
 		v.kind = mdlJObj
 		v.obj = map[string]*mdlJSON{}
-		v.first = map[string]*mdlJSON{}
 		p.i++
 		p.ws()
 		if p.i < len(p.s) && p.s[p.i] == '}' {
@@ -130,7 +111,6 @@ func (p *mdlJParser) value(depth int) (*mdlJSON, error) {
 			}
 			if _, ok := v.obj[k.s]; !ok {
 				v.keys = append(v.keys, k.s)
-				v.first[k.s] = e
 			}
 			v.obj[k.s] = e
 			p.ws()
@@ -244,45 +224,6 @@ func (v *mdlJSON) goValue() any {
 		return out
 	}
 	return nil
-}
-
-// reencoded is the value decoded and written again in its key order
-// (bugRemakeDecodes, on none): numbers through float64, strings escaped as
-// encoding/json escapes them, a key written twice once.
-func (v *mdlJSON) reencoded(dst []byte) []byte {
-	switch v.kind {
-	case mdlJNum:
-		if math.IsInf(v.f, 0) {
-			return append(dst, v.raw...)
-		}
-		b, _ := json.Marshal(v.f)
-		return append(dst, b...)
-	case mdlJStr:
-		return mdlEncodeString(dst, v.s)
-	case mdlJArr:
-		dst = append(dst, '[')
-		for i, e := range v.arr {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = e.reencoded(dst)
-		}
-		return append(dst, ']')
-	case mdlJObj:
-		dst = append(dst, '{')
-		keys := append([]string(nil), v.keys...)
-		sort.Strings(keys) // decoded into a map, encoded again
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = mdlEncodeString(dst, k)
-			dst = append(dst, ':')
-			dst = v.obj[k].reencoded(dst)
-		}
-		return append(dst, '}')
-	}
-	return append(dst, v.raw...)
 }
 
 // compacted is the value's text as a passed-through value writes it:

@@ -260,9 +260,6 @@ func (c *mdlCall) compilePaths(fields []*mdlField, paths []string) (*mdlSel, boo
 				break
 			}
 			child.path = true
-			if c.bug(bugPathStepsOneVersion) {
-				cands = c.versionPick(cands)
-			}
 			var ok bool
 			if level, ok = c.childFields(cands, true); !ok {
 				return nil, false
@@ -299,9 +296,6 @@ func (c *mdlCall) compileExcept(fields []*mdlField, paths []string) (*mdlExc, bo
 				child.leaf = true
 				break
 			}
-			if c.bug(bugPathStepsOneVersion) {
-				cands = c.versionPick(cands)
-			}
 			var ok bool
 			if level, ok = c.childFields(cands, true); !ok {
 				return nil, false
@@ -310,32 +304,4 @@ func (c *mdlCall) compileExcept(fields []*mdlField, paths []string) (*mdlExc, bo
 		}
 	}
 	return root, true
-}
-
-// versionPick gives, of the fields that share a key by their version
-// ranges, the one the call's version writes (without a version, the one of
-// the latest range), reproducing bugPathStepsOneVersion.
-func (c *mdlCall) versionPick(cands []*mdlField) []*mdlField {
-	if len(cands) < 2 {
-		return cands
-	}
-	if c.ver == nil {
-		latest := cands[0]
-		for _, f := range cands[1:] {
-			if latest.since == nil || (f.since != nil && latest.since.less(*f.since)) {
-				latest = f
-			}
-		}
-		return []*mdlField{latest}
-	}
-	var out []*mdlField
-	for _, f := range cands {
-		if (f.since == nil || !c.ver.less(*f.since)) && (f.until == nil || c.ver.less(*f.until)) {
-			out = append(out, f)
-		}
-	}
-	if len(out) == 0 {
-		return cands
-	}
-	return out
 }

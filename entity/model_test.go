@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -413,8 +414,6 @@ type mdlCall struct {
 	bugs    mdlBug
 }
 
-func (c *mdlCall) bug(b mdlBug) bool { return c.bugs&b != 0 }
-
 // mdlLevel is where the walk stands: the input object fields are read
 // from, the paths, and how to read it.
 type mdlLevel struct {
@@ -422,12 +421,8 @@ type mdlLevel struct {
 	inP  mdlPath
 	outP mdlPath
 	wire bool // read output keys (requests, Objects made again)
-	// remade: the level is (inside) an Object made again, read by its keys
-	remade bool
-	// noGroup: a group's level in the wire form whose object is absent
-	noGroup bool
-	sec     bool // under a secret field
-	top     bool // a request's top level: X- fields come from the headers
+	sec  bool // under a secret field
+	top  bool // a request's top level: X- fields come from the headers
 	// topCall is the object given to the call itself (not an element of a
 	// list, nor a reference's)
 	topCall bool
@@ -703,7 +698,7 @@ func (c *mdlCall) denyUnknown(fields []*mdlField, lvl mdlLevel, top bool) {
 		return
 	}
 	known := map[string]bool{}
-	c.known(fields, lvl.wire && !(lvl.remade && c.bug(bugDenyRemadeByNames)), known)
+	c.known(fields, lvl.wire, known)
 	if top && c.request {
 		for _, f := range fields {
 			if mdlIsHeader(f.name) {
@@ -890,14 +885,7 @@ func (c *mdlCall) read(f *mdlField, lvl mdlLevel) (any, bool, mdlPath) {
 			}
 			return vals[0], true, p
 		}
-		if f.from != nil && lvl.remade && c.bug(bugRemadeFollowsFrom) {
-			_, _, p := c.readFrom(nil, f.from, lvl.inP)
-			return nil, false, p
-		}
 		v, ok := mdlLookup(lvl.in, f.key)
-		if lvl.remade && c.bug(bugDenyRemadeByNames) {
-			return v, ok, lvl.inP.key(f.name)
-		}
 		return v, ok, lvl.inP.key(f.key)
 	}
 	if f.from != nil {
@@ -907,43 +895,22 @@ func (c *mdlCall) read(f *mdlField, lvl mdlLevel) (any, bool, mdlPath) {
 	return v, ok, lvl.inP.key(f.name)
 }
 
-// mdlReadFrom follows a from path: a name steps into an object, a number
+// readFrom follows a from path: a name steps into an object, a number
 // into a list; a path that finds nothing is absent. The path read names
 // every step, a number as an index unless it stepped into an object.
-func mdlReadFrom(in any, steps []string, p mdlPath) (any, bool, mdlPath) {
-	return mdlReadFromAs(in, steps, p, 0)
-}
-
-// mdlReadFromAs is mdlReadFrom, reproducing the bugs given:
-// bugFromIndexOnObject, bugFromDuplicateFirst, bugFromIntoBytes.
-func mdlReadFromAs(in any, steps []string, p mdlPath, bugs mdlBug) (any, bool, mdlPath) {
-	idxAlways, first := bugs&bugFromIndexOnObject != 0, bugs&bugFromDuplicateFirst != 0
+func (c *mdlCall) readFrom(in any, steps []string, p mdlPath) (any, bool, mdlPath) {
 	cur, found := in, true
-	for i, s := range steps {
+	for _, s := range steps {
 		cur = mdlNorm(cur)
-		if j, ok := cur.(*mdlJSON); ok && first && i > 0 && j.kind == mdlJObj {
-			c := *j
-			c.obj = j.first
-			cur = &c
+		if o, ok := cur.(*entity.Object); ok && o != nil { // an Object is stepped into by its keys, as it writes them
+			b, _ := o.MarshalJSON()
+			cur, _ = mdlParseJSON(b)
 		}
 		n, err := strconv.Atoi(s)
 		isNum := err == nil && n >= 0 && strings.Trim(s, "0123456789") == ""
-		if isNum && idxAlways && mdlIsObject(cur) {
-			p = p.idx(n)
-			if v, ok := mdlLookup(cur, s); ok && found {
-				cur = v
-				continue
-			}
-			found, cur = false, nil
-			continue
-		}
 		switch {
 		case isNum && !mdlIsObject(cur):
 			p = p.idx(n)
-			if b, ok := cur.([]byte); ok && found && bugs&bugFromIntoBytes != 0 && n < len(b) {
-				cur = b[n]
-				continue
-			}
 			if found && mdlIsList(cur) && n < len(mdlElems(cur)) {
 				cur = mdlElems(cur)[n]
 				continue
@@ -960,11 +927,6 @@ func mdlReadFromAs(in any, steps []string, p mdlPath, bugs mdlBug) (any, bool, m
 		found, cur = false, nil
 	}
 	return cur, found, p
-}
-
-// readFrom follows a from path, as the call's bug knobs say.
-func (c *mdlCall) readFrom(in any, steps []string, p mdlPath) (any, bool, mdlPath) {
-	return mdlReadFromAs(in, steps, p, c.bugs)
 }
 
 // fail records a field error of f.
@@ -1010,20 +972,14 @@ func mdlRenderMsg(msg, field string) string {
 // makeEntity makes one object of entity e from the object at lvl.
 func (c *mdlCall) makeEntity(e *mdlEntity, lvl mdlLevel, sel *mdlSel, exc *mdlExc) any {
 	if o, ok := lvl.in.(mdlObjIn); ok {
-		// (the library makes an Object under another one's key again, which
-		// only its known disagreements of Objects made again tell apart)
-		remakes := !lvl.topCall && c.bug(bugRemadeFollowsFrom|bugDenyRemadeByNames|bugRemakeDecodes)
-		if o.prov.entity == e.name && !o.prov.request && !o.prov.shaped && !c.shaped && !c.request && !remakes {
+		if o.prov.entity == e.name && !o.prov.request && !o.prov.shaped && !c.shaped && !c.request {
 			b, _ := o.obj.MarshalJSON()
 			return mdlRaw(b)
 		}
 		if o.prov.entity == e.name {
-			lvl.wire, lvl.remade = true, true
+			lvl.wire = true
 		}
 		lvl.in = o.js
-		if c.bug(bugRemakeDecodes) {
-			o.js.markDecoded()
-		}
 	}
 	c.denyUnknown(e.fields, lvl, lvl.top)
 	obj := &mdlObj{}
@@ -1064,29 +1020,22 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	sub := lvl
 	sub.sec = lvl.sec || f.secret
 	sub.top = false
-	if lvl.wire {
-		if lvl.noGroup && c.bug(bugMergeInAbsentGroup) {
-			return
-		}
-		if lvl.remade && c.bug(bugDenyRemadeByNames) {
-			sub.inP = lvl.inP.key(f.name)
-		}
-		c.writeFields(obj, e.fields, sub, sel, exc)
-		return
-	}
-	if f.lazy {
+	if f.lazy && (!lvl.wire || !c.request) {
 		// a lazy merge field is written only where a selection names its
-		// keys
+		// keys (an Object made again, in the wire form, too)
 		named := &mdlSel{names: map[string]*mdlSel{}}
 		if sel != nil {
 			named.names = sel.names
 		}
 		sel = named
 	}
+	if lvl.wire {
+		c.writeFields(obj, e.fields, sub, sel, exc)
+		return
+	}
 	// fields that are not selected are not read: the merge field is read
 	// when one of its entity's fields is written
-	judged := c.bug(bugDenyMergedExcepted) && c.deny && !(exc != nil && exc.all)
-	if !c.request && (sel != nil || exc != nil) && !c.mergePicked(e, sel, exc, 0) && !judged {
+	if !c.request && (sel != nil || exc != nil) && !c.mergePicked(e, sel, exc, 0) {
 		// without a selection the merge field is read like any other; with
 		// one, when a field of its entity is written
 		return
@@ -1096,19 +1045,8 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	sub.inP = p
 	if found && in != nil && !mdlIsObject(in) {
 		// a list or anything else merges nothing: it is null
-		checked := mdlIsList(in) && c.bug(bugMergeListChecked)
 		if c.strict {
 			c.fail(f, p, lvl.outP, "type", lvl.sec)
-			if !checked {
-				return
-			}
-		}
-		if checked {
-			for i, el := range mdlElems(in) {
-				if el = c.readObject(mdlNorm(el)); mdlIsObject(el) {
-					c.makeEntity(e, mdlLevel{in: el, inP: p.idx(i), outP: lvl.outP.idx(i), sec: sub.sec}, sel, exc)
-				}
-			}
 			return
 		}
 		in = nil
@@ -1120,14 +1058,18 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 			}
 			return
 		}
+		// its bare default makes the entity from an empty input, in place:
+		// one that comes back to an entity being made so is a cycle
+		if slices.Contains(c.stack, e.name) {
+			c.fail(f, p, lvl.outP, "default", lvl.sec)
+			return
+		}
+		c.stack = append(c.stack, e.name)
+		defer func() { c.stack = c.stack[:len(c.stack)-1] }()
 	}
 	if o, ok := in.(mdlObjIn); ok {
 		sub.wire = o.prov.entity == e.name
-		sub.remade = sub.wire
 		in = o.js
-		if c.bug(bugRemakeDecodes) {
-			o.js.markDecoded()
-		}
 	}
 	sub.in = in
 	c.denyUnknown(e.fields, sub, false)
@@ -1145,7 +1087,7 @@ func (c *mdlCall) mergePicked(e *mdlEntity, sel *mdlSel, exc *mdlExc, depth int)
 			continue
 		}
 		if _, ok := sel.pick(mf); ok || (sel == nil && !mf.lazy) {
-			if _, ex := exc.pick(mf.key); !ex || (c.bug(bugDenyMergedExcepted) && !exc.all) {
+			if _, ex := exc.pick(mf.key); !ex {
 				return true
 			}
 		}
@@ -1207,10 +1149,6 @@ func (c *mdlCall) convert(typ rules.Kind, raw any) (rules.Value, any, bool, bool
 	if in == nil || mdlIsNilCollection(in) {
 		return rules.Value{}, nil, true, false
 	}
-	if typ == rules.Int && c.strict && c.bug(bugStrictNumberPointer) && mdlGoPointer(raw) {
-		c.strict = false
-		defer func() { c.strict = true }()
-	}
 	if _, ok := in.(mdlValuerFailed); ok {
 		return rules.Value{}, in, true, false
 	}
@@ -1255,9 +1193,6 @@ func (c *mdlCall) convert(typ rules.Kind, raw any) (rules.Value, any, bool, bool
 		}
 		if o, ok := in.(*entity.Object); ok {
 			return rules.Value{Kind: rules.Object, Len: o.Len(), Any: o.Map()}, o, false, false
-		}
-		if b, ok := in.([]byte); ok && c.bug(bugNonePointerBytes) && mdlGoPointer(raw) {
-			return rules.StringValue(string(b)), in, false, false
 		}
 		return mdlNoneValue(in), in, false, false
 	}
@@ -1322,16 +1257,6 @@ func mdlHasTransform(ops []mdlOp) bool {
 	return false
 }
 
-// mdlGoPointer reports a Go pointer in a map or a list (not the model's
-// own raw JSON or Objects).
-func mdlGoPointer(v any) bool {
-	switch v.(type) {
-	case nil, *mdlJSON, *entity.Object:
-		return false
-	}
-	return reflect.ValueOf(v).Kind() == reflect.Pointer
-}
-
 // mdlTransform runs a field's transforms in order; a failing one gives its
 // code.
 func mdlTransform(ops []mdlOp, v rules.Value) (rules.Value, string) {
@@ -1378,7 +1303,7 @@ func (c *mdlCall) makeValue(f *mdlField, raw any, found bool, p, op mdlPath, sec
 		return nil
 	}
 	_, isBytes := src.([]byte)
-	if !fromDefault && (!isBytes || c.bug(bugNoneBytesTransformed)) {
+	if !fromDefault && !isBytes {
 		// on none, transforms change strings only: a []byte is written as
 		// base64, not as text
 		var code string
@@ -1428,12 +1353,8 @@ func (c *mdlCall) write(typ rules.Kind, v rules.Value, src any, format []string)
 		if typ == rules.Any && v.Kind == rules.String {
 			return mdlRaw(mdlEncodeString(nil, v.Str)), nil
 		}
-		if j, ok := src.(*mdlJSON); ok && !j.decoded {
+		if j, ok := src.(*mdlJSON); ok {
 			return mdlRaw(j.compacted()), nil
-		} else if ok && typ == rules.Any {
-			return mdlRaw(j.reencoded(nil)), nil
-		} else if ok {
-			src = j.goValue()
 		}
 		b, err := json.Marshal(src)
 		if err != nil {
@@ -1458,12 +1379,7 @@ func (c *mdlCall) makeTypedList(f *mdlField, raw any, found bool, p, op mdlPath,
 	default:
 		out = []any{}
 		for i, el := range mdlElems(in) {
-			ep, eop := p.idx(i), op.idx(i)
-			if c.bug(bugTypedListFromPath) && f.from != nil {
-				_, _, ep = mdlReadFrom(nil, f.from, ep)
-				eop = eop.key("")
-			}
-			out = append(out, c.makeElem(f, el, ep, eop, sec, false))
+			out = append(out, c.makeElem(f, el, p.idx(i), op.idx(i), sec, false))
 		}
 	}
 	if out == nil && f.hasDefault {
@@ -1530,15 +1446,6 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 		if lvl.wire {
 			raw, found = mdlLookup(lvl.in, f.key)
 			sub.inP = lvl.inP.key(f.key)
-			if lvl.remade && c.bug(bugDenyRemadeByNames) {
-				sub.inP = lvl.inP.key(f.name)
-			}
-			if lvl.noGroup && c.bug(bugAbsentGroupPath) {
-				sub.inP = lvl.inP
-				if f.from != nil {
-					_, _, sub.inP = c.readFrom(nil, f.from, lvl.inP)
-				}
-			}
 		} else {
 			raw, found, sub.inP = c.readFrom(lvl.in, f.from, lvl.inP)
 		}
@@ -1553,8 +1460,7 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 			in = nil
 		}
 		sub.in = in
-		sub.noGroup = lvl.wire && in == nil
-		if lvl.wire && !(lvl.remade && c.bug(bugDenyRemadeByNames)) {
+		if lvl.wire {
 			c.denyUnknown(f.children, sub, false)
 		}
 	}
@@ -1573,12 +1479,12 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 	sec := lvl.sec || f.secret
 	make1 := func(obj any, p, op mdlPath) any {
 		// (a bare default's empty input is no wire form)
-		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire && obj != nil, remade: lvl.remade && obj != nil, sec: sec}, sel, exc)
+		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire && obj != nil, sec: sec}, sel, exc)
 	}
 	var out any
 	null := false
 	switch {
-	case in == nil, f.list && c.bug(bugNilMapRefListNull) && mdlIsNilCollection(in) && !mdlIsList(in):
+	case in == nil:
 		null = true
 	case f.list && mdlIsList(in):
 		list := []any{}
@@ -1588,13 +1494,8 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 				list = append(list, make1(el, p.idx(i), op.idx(i)))
 				continue
 			}
-			if c.strict && !((el == nil || mdlIsNilCollection(el)) && c.bug(bugStrictNullElement)) {
-				ep, eop := p.idx(i), op.idx(i)
-				if c.bug(bugTypedListFromPath) && f.from != nil {
-					_, _, ep = mdlReadFrom(nil, f.from, ep)
-					eop = eop.key("")
-				}
-				c.fail(f, ep, eop, "type", sec)
+			if c.strict {
+				c.fail(f, p.idx(i), op.idx(i), "type", sec)
 			}
 			list = append(list, nil)
 		}
@@ -1609,7 +1510,7 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 				list = append(list, make1(el, p.idx(i), op.idx(len(list))))
 				continue
 			}
-			if c.strict && !c.bug(bugStrictRefListSkips) {
+			if c.strict {
 				c.fail(f, p.idx(i), op.idx(len(list)), "type", sec)
 			}
 		}
@@ -1621,9 +1522,8 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 		}
 		null = true
 	}
-	defaulted := false
 	if null && f.hasDefault {
-		null, defaulted = false, true
+		null = false
 		if f.list {
 			out = []any{}
 		} else {
@@ -1636,7 +1536,7 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 		}
 		return nil, f.omitNil || f.omitEmpty
 	}
-	if l, ok := out.([]any); ok && len(f.ops) > 0 && !(defaulted && c.bug(bugRefListDefaultUnjudged)) {
+	if l, ok := out.([]any); ok && len(f.ops) > 0 {
 		c.check(f, f.ops, rules.List, rules.Value{Kind: rules.List, Len: len(l), Any: l}, p, op, sec)
 	}
 	return out, mdlOmit(f, out)

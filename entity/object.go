@@ -109,7 +109,7 @@ func (o *Object) Keys() []string {
 func (o *Object) Get(key string) (any, bool) {
 	if o != nil && o.plan != nil && len(o.data) >= 2 {
 		for i, n := range o.plan.nodes {
-			if n.out == key {
+			if n.out == key && !n.merge { // (a merged $ref writes no key of its own: its entity's, found below)
 				if sp := o.index()[i]; sp.start >= 0 {
 					v := o.data[sp.start:sp.end]
 					if n.kind == nodeValue && n.typ == rules.Int {
@@ -137,7 +137,7 @@ func (o *Object) Get(key string) (any, bool) {
 func (o *Object) member(key string) ([]byte, *node, bool) {
 	if o != nil && o.plan != nil && len(o.data) >= 2 {
 		for i, n := range o.plan.nodes {
-			if n.out == key {
+			if n.out == key && !n.merge {
 				if sp := o.index()[i]; sp.start >= 0 {
 					return o.data[sp.start:sp.end], n, true
 				}
@@ -559,20 +559,22 @@ func (it *memberIter) next() bool {
 	it.i, it.n = -1, nil
 	nodes := it.nodes
 	for j := it.want; j < len(nodes); j++ {
-		if bytes.Equal(quotedKey(nodes[j]), it.key) && (!nodes[j].shared || nodes[j].cond.writesFor(it.made)) {
+		if !nodes[j].merge && bytes.Equal(quotedKey(nodes[j]), it.key) && (!nodes[j].shared || nodes[j].cond.writesFor(it.made)) { // (a merged $ref writes no key of its own)
 			it.i, it.n, it.want = j, nodes[j], j+1
 			break
 		}
 	}
 	if it.n == nil {
-		it.n = mergedNode(nodes, it.key, it.dir, 0) // a key a merged $ref wrote here
+		it.n = mergedNode(nodes, it.key, it.dir, it.made, 0) // a key a merged $ref wrote here
 	}
 	return true
 }
 
 // mergedNode returns the node of an entity that a merged reference among
-// nodes names (at any depth of merges) that writes the quoted key, or nil.
-func mergedNode(nodes []*node, key []byte, dir direction, depth int) *node {
+// nodes names (at any depth of merges) that writes the quoted key, or nil:
+// of the nodes sharing the key by version range, the one of the version
+// the Object was made in.
+func mergedNode(nodes []*node, key []byte, dir direction, made *objectMade, depth int) *node {
 	if depth > 64 { // declarations refuse merge cycles: no chain is this long
 		return nil
 	}
@@ -585,11 +587,11 @@ func mergedNode(nodes []*node, key []byte, dir direction, depth int) *node {
 			continue
 		}
 		for _, m := range p.nodes {
-			if !m.merge && bytes.Equal(quotedKey(m), key) {
+			if !m.merge && bytes.Equal(quotedKey(m), key) && (!m.shared || m.cond.writesFor(made)) {
 				return m
 			}
 		}
-		if m := mergedNode(p.nodes, key, dir, depth+1); m != nil {
+		if m := mergedNode(p.nodes, key, dir, made, depth+1); m != nil {
 			return m
 		}
 	}

@@ -2,6 +2,7 @@ package entity_test
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -533,5 +534,48 @@ func TestObjectKeysAsWritten(t *testing.T) {
 	m["<&>"] = float64(m["<&>"].(int64))
 	if diff := cmp.Diff(fromJSON, m); diff != "" {
 		t.Errorf("Map differs from the JSON (-json +map):\n%s", diff)
+	}
+}
+
+// TestObjectReadByAnotherEntity: an Object given to another entity is read
+// by its keys as the JSON it holds, as raw JSON input is: a date it wrote
+// is a string there, a uint64 a number as spelled; a from path steps into
+// it.
+func TestObjectReadByAnotherEntity(t *testing.T) {
+	reg := entity.NewRegistry()
+	src := expose(t, reg, "src", "d", "date", "", "n", "none", "", "s", "string", "", "g", "{", "", "k", "string", "", "g", "}", "")
+	o, err := src.Make(map[string]any{"d": 0, "n": uint64(math.MaxUint64), "s": "12", "k": "v"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, typ, rules string
+		strict           bool
+		want             string // the output, or "!" and the error's code
+	}{
+		{"a date as a string, strictly", "string", "from 'd'", true, `{"v":"1970-01-01T00:00:00Z"}`},
+		{"a date as a date", "date", "from 'd'", true, `{"v":"1970-01-01T00:00:00Z"}`},
+		{"a uint64 as none", "none", "from 'n'", false, `{"v":18446744073709551615}`},
+		{"a numeric string as a number, strictly", "number", "from 's'", true, `{"v":12}`},
+		{"a string as a bool, strictly", "bool", "from 's'", true, "!type"},
+		{"a from path into a group", "string", "from 'g.k'", true, `{"v":"v"}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := expose(t, reg, "reader", "v", tt.typ, tt.rules)
+			var opts []entity.Option
+			if tt.strict {
+				opts = append(opts, entity.Strict())
+			}
+			out, err := e.MakeJSON(o, opts...)
+			if code, ok := strings.CutPrefix(tt.want, "!"); ok {
+				if fs := fieldErrors(t, err); len(fs) != 1 || fs[0].Code != code {
+					t.Errorf("got %v, want %s", err, code)
+				}
+				return
+			}
+			if err != nil || string(out) != tt.want {
+				t.Errorf("got %s, %v; want %s", out, err, tt.want)
+			}
+		})
 	}
 }

@@ -191,7 +191,14 @@ type node struct {
 	readOnly  bool
 	writeOnly bool
 	merge     bool      // a $ref whose object's keys are written into this one (merge.go)
+	step      bool      // a from path's first node, when what it reads is stepped into or made (not a value field's value)
 	from      *fromPath // where it reads its value, when not under its name (walk_read.go)
+
+	// wire, in a response view, is the node as an Object of its entity is
+	// read, in the wire form: under its key, which its errors' paths name
+	// (in is out), never at its from path; nil when that is the node
+	// itself.
+	wire *node
 }
 
 // srcKind says where a request reads a top-level field: its body (or its

@@ -239,12 +239,6 @@ func (r *run) takeJSON(text string, ord int32, t *inputTable) *jsonObject {
 // releaseJSON gives back the innermost jsonObject taken.
 func (r *run) releaseJSON() { r.js.used-- }
 
-// eachJSONObject calls f with each object of the JSON array text, numbered
-// ord on the run's tape; see jsontape.EachObject.
-func (r *run) eachJSONObject(text string, ord int32, f func(i int, text string, ord int32) bool) {
-	jsontape.EachObject(text, ord, r.js.tape, f)
-}
-
 // putJSON returns the run's jsonStack to its pool. A stack grown by a huge
 // document is dropped rather than kept.
 func (r *run) putJSON() {

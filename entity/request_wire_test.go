@@ -168,3 +168,93 @@ func TestNilSliceIsAnEmptyRefList(t *testing.T) {
 		t.Error("an absent list passes req")
 	}
 }
+
+// TestObjectWithoutAGroupsObject: an Object in the wire form that holds no
+// object for a group (a request's Object has none of a readonly group; an
+// Object of another version none of a group of this one) is read in the
+// wire form inside the group too: its fields under their keys, finding
+// nothing, a nested group at its own key, a merged entity's keys in place.
+func TestObjectWithoutAGroupsObject(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		decl    []string
+		request bool   // the Object is a request's (else a response's of v3)
+		call    string // the version of the call that makes it again
+		want    string // the output, or the path and code of each error
+	}{
+		{"a nested group's field", []string{"note", "{", "readonly", "pw", "text", "default", "mail", "{", "readonly", "pw", "bool", "req", "mail", "}", "", "note", "}", "", "k", "string", ""},
+			true, "", "note.mail.pw required"},
+		{"a from field", []string{"n", "{", "readonly", "id", "number", "req | from 'items.0.id'", "n", "}", "", "k", "string", ""},
+			true, "", "n.id required"},
+		{"a merged entity's keys", []string{"g", "{", "until 'v3'", "m", "$addr", "merge", "u", "string", "", "g", "}", "", "m2", "$addr", "merge", "k", "string", ""},
+			false, "v2", `{"g":{"addr":null,"u":null},"addr":null,"k":"x"}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := entity.NewRegistry()
+			expose(t, reg, "addr", "addr", "none", "")
+			e := expose(t, reg, "e", tt.decl...)
+			var o *entity.Object
+			var err error
+			if tt.request {
+				o, err = e.MakeRequest(rqRequest("POST", "/", "application/json", `{"k":"x"}`))
+			} else {
+				o, err = e.Make(map[string]any{"k": "x"}, entity.Version("v3"))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var opts []entity.Option
+			if tt.call != "" {
+				opts = append(opts, entity.Version(tt.call))
+			}
+			out, err := e.MakeJSON(o, opts...)
+			got := string(out)
+			if fs := fieldErrorsOrNone(err); len(fs) > 0 {
+				var l []string
+				for _, f := range fs {
+					l = append(l, f.Path+" "+f.Code)
+				}
+				got = strings.Join(l, ", ")
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestMergedKeysPathInTheWireForm: in the wire form (a request, an Object
+// made again) a merged entity's keys are members of the object around the
+// merge field, and their errors are at those members: no step of the merge
+// field's name.
+func TestMergedKeysPathInTheWireForm(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "addr", "city", "string", "until 'v2'", "city", "string", "since 'v2' | min 5")
+	e := expose(t, reg, "e", "m", "$addr", "merge", "g", "{", "", "m2", "$addr", "merge", "g", "}", "")
+	o, err := e.Make(map[string]any{"m": map[string]any{"city": "abc"}, "m2": map[string]any{"city": "abc"}}, entity.Version("v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		make func() error
+	}{
+		{"a request", func() error {
+			_, err := e.MakeRequest(rqRequest("POST", "/", "application/json", `{"city":"abc","g":{"city":"abc"}}`), entity.Version("v2"))
+			return err
+		}},
+		{"an Object made again", func() error { _, err := e.MakeJSON(o, entity.Version("v2")); return err }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, f := range fieldErrorsOrNone(tt.make()) {
+				got = append(got, f.Path+" "+f.Pointer+" "+f.OutputPath)
+			}
+			if want := "city /city city, g.city /g/city g.city"; strings.Join(got, ", ") != want {
+				t.Errorf("got %q, want %s", got, want)
+			}
+		})
+	}
+}

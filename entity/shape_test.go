@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -610,6 +612,198 @@ func TestShapeObjectInput(t *testing.T) {
 	got, err := user.MakeJSON(o, entity.Select("name"))
 	if err != nil || string(got) != `{"name":"n"}` {
 		t.Errorf("got %s, %v", got, err)
+	}
+}
+
+// TestShapeObjectInputKeepsText: an Object made again writes the none,
+// list and object values it holds as their text (numbers as spelled, keys
+// in order, escapes kept), as raw JSON input passes them through.
+func TestShapeObjectInputKeepsText(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "e", "o", "object", "", "l", "list", "", "x", "none", "", "n", "none", "")
+	other := expose(t, reg, "other", "o", "object", "", "x", "none", "")
+	for _, tt := range []struct {
+		name string
+		make *entity.Entity
+		in   any
+		want string
+	}{
+		{"the largest uint64", e, map[string]any{"o": map[string]any{"n": uint64(math.MaxUint64)}},
+			`{"o":{"n":18446744073709551615},"l":null,"x":null,"n":null}`},
+		{"numbers as spelled", e, []byte(`{"o":{"f":1.50,"e":1E3},"l":[18446744073709551615,0.10],"x":-0.0}`),
+			`{"o":{"f":1.50,"e":1E3},"l":[18446744073709551615,0.10],"x":-0.0,"n":null}`},
+		{"keys in order, escapes kept", e, []byte(`{"o":{"b":"\u00e9","a":"<"},"x":{"z":1,"y":[]}}`),
+			`{"o":{"b":"\u00e9","a":"\u003c"},"l":null,"x":{"z":1,"y":[]},"n":null}`},
+		{"an Object of another entity", other, []byte(`{"o":{"n":18446744073709551615,"a":1},"x":[1.50]}`),
+			`{"o":{"n":18446744073709551615,"a":1},"l":null,"x":[1.50],"n":null}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := tt.make.Make(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.make == e && o.String() != tt.want {
+				t.Errorf("made: %s, want %s", o, tt.want)
+			}
+			for what, opt := range map[string]entity.Option{"Version": entity.Version("v1"), "Select": entity.Select("o,l,x,n"), "Strict": entity.Strict()} {
+				if got, err := e.MakeJSON(o, opt); err != nil || string(got) != tt.want {
+					t.Errorf("%s: got %s, %v; want %s", what, got, err, tt.want)
+				}
+			}
+		})
+	}
+}
+
+// TestShapeObjectInputJudgedAsRead: the checks of a none or list field
+// judge the values of an Object made again as raw JSON input's are
+// judged: a string as a string, a number as a number, a list by its
+// length (here, the checks of another version than the Object's).
+func TestShapeObjectInputJudgedAsRead(t *testing.T) {
+	for _, tt := range []struct {
+		name, typ, rules string
+		in               any
+		fails            string // the code of the one error, if any
+	}{
+		{"a numeric string, num", "none", "num", "-3.9", ""},
+		{"a string, regex", "none", "regex '^[a-z]+$'", "abc", ""},
+		{"a string, regex failing", "none", "regex '^[a-z]+$'", "ab1", "regex"},
+		{"a number, min", "none", "min 2", 2.5, ""},
+		{"a number, min failing", "none", "min 2", 1.5, "min"},
+		{"a list, len", "list", "len 2", []any{1, "a"}, ""},
+		{"a list, len failing", "list", "len 3", []any{1, "a"}, "len"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := expose(t, entity.NewRegistry(), "e", "v", tt.typ, "until 'v2'", "v", tt.typ, "since 'v2' | "+tt.rules)
+			o, err := e.Make(map[string]any{"v": tt.in}, entity.Version("v1"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = e.MakeJSON(o, entity.Version("v2"))
+			got := ""
+			if fs := fieldErrorsOrNone(err); len(fs) == 1 {
+				got = fs[0].Code
+			} else if err != nil {
+				t.Fatalf("got %v", err)
+			}
+			if got != tt.fails {
+				t.Errorf("got %q, want %q", got, tt.fails)
+			}
+		})
+	}
+}
+
+// TestShapeObjectInputErrorsAtKeys: an Object made again is read by its
+// keys, and its errors are at them: a renamed or key-cased field's, a
+// group's, a reference's, as the paths of a request are.
+func TestShapeObjectInputErrorsAtKeys(t *testing.T) {
+	reg := entity.NewRegistry(entity.KeyCase(entity.CamelCase))
+	expose(t, reg, "city", "zip_code", "string", "until 'v2'", "zip_code", "string", "since 'v2' | min 5")
+	e := expose(t, reg, "e",
+		"n", "string", "until 'v2' | rename 'label'",
+		"n", "string", "since 'v2' | rename 'label' | min 5",
+		"user_name", "string", "until 'v2'",
+		"user_name", "string", "since 'v2' | min 5",
+		"the_group", "{", "",
+		"home_city", "$city", "",
+		"the_group", "}", "",
+	)
+	o, err := e.Make(map[string]any{"n": "abc", "user_name": "abc", "home_city": map[string]any{"zip_code": "abc"}}, entity.Version("v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.MakeJSON(o, entity.Version("v2"), entity.DenyUnknown())
+	var got []string
+	for _, f := range fieldErrorsOrNone(err) {
+		got = append(got, f.Path+" "+f.Pointer+" "+f.Code)
+	}
+	slices.Sort(got)
+	want := []string{"label /label min", "theGroup.homeCity.zipCode /theGroup/homeCity/zipCode min", "userName /userName min"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestObjectUnderAReferenceUsedAsItIs: an Object that an entity made for
+// a response, given under a reference to that entity (in a list too), is
+// used as it is in a call without shaping, as Make returns one: not made
+// again, nor judged by Strict or DenyUnknown; a call with shaping makes it
+// again.
+func TestObjectUnderAReferenceUsedAsItIs(t *testing.T) {
+	reg := entity.NewRegistry()
+	item := expose(t, reg, "item", "tags", "[]$tag", "", "n", "number", "")
+	expose(t, reg, "tag", "k", "string", "")
+	e := expose(t, reg, "e", "one", "$item", "", "many", "$item", "", "typed", "[]$item", "")
+	o, err := item.Make(map[string]any{"tags": []any{nil}, "n": 1.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const made = `{"tags":[null],"n":1}`
+	if o.String() != made {
+		t.Fatalf("made %s, want %s", o, made)
+	}
+	in := map[string]any{"one": o, "many": []*entity.Object{o}, "typed": []any{o}}
+	for _, tt := range []struct {
+		name string
+		opts []entity.Option
+		want string // the output, or "!" and the errors' paths
+	}{
+		{"as it is", nil, `{"one":` + made + `,"many":[` + made + `],"typed":[` + made + `]}`},
+		{"strictly, as it is", []entity.Option{entity.Strict(), entity.DenyUnknown()}, `{"one":` + made + `,"many":[` + made + `],"typed":[` + made + `]}`},
+		{"made again under shaping", []entity.Option{entity.Version("v1"), entity.Strict()}, "!many[0].tags[0] one.tags[0] typed[0].tags[0]"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := e.MakeJSON(in, tt.opts...)
+			if paths, ok := strings.CutPrefix(tt.want, "!"); ok {
+				var got []string
+				for _, f := range fieldErrorsOrNone(err) {
+					got = append(got, f.Path)
+				}
+				slices.Sort(got)
+				if strings.Join(got, " ") != paths {
+					t.Errorf("got %q (%v), want %s", got, err, paths)
+				}
+				return
+			}
+			if err != nil || string(out) != tt.want {
+				t.Errorf("got %s, %v; want %s", out, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestOnlyExceptThroughVersionedKeys: an Only or Except path through a key
+// that fields share by version ranges goes into each of them that has the
+// rest of the path, whatever the call's version: it is refused only when
+// none has.
+func TestOnlyExceptThroughVersionedKeys(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "money", "n", "string", "", "c", "string", "")
+	e := expose(t, reg, "e", "a", "string", "", "amount", "string", "until 'v2'", "amount", "$money", "since 'v2'")
+	in := map[string]any{"a": "x", "amount": map[string]any{"n": "7", "c": "EUR"}}
+	for _, tt := range []struct {
+		name string
+		opts []entity.Option
+		want string // the output, or "!" and the error's text
+	}{
+		{"Only into the v2 field, a v1 call", []entity.Option{entity.Only("amount.n"), entity.Version("v1")}, `{}`},
+		{"Only into the v2 field, a v2 call", []entity.Option{entity.Only("amount.n"), entity.Version("v2")}, `{"amount":{"n":"7"}}`},
+		{"Only into the v2 field, the latest", []entity.Option{entity.Only("amount.n")}, `{"amount":{"n":"7"}}`},
+		{"Except into the v2 field, a v1 call", []entity.Option{entity.Except("amount.n"), entity.Version("v1")}, `{"a":"x","amount":null}`},
+		{"Except into the v2 field, a v2 call", []entity.Option{entity.Except("amount.n"), entity.Version("v2")}, `{"a":"x","amount":{"c":"EUR"}}`},
+		{"a path none of them has", []entity.Option{entity.Only("amount.x")}, `!no "x" here`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := e.MakeJSON(in, tt.opts...)
+			if msg, ok := strings.CutPrefix(tt.want, "!"); ok {
+				if err == nil || !strings.Contains(err.Error(), msg) {
+					t.Errorf("got %s, %v; want an error with %s", out, err, msg)
+				}
+				return
+			}
+			if err != nil || string(out) != tt.want {
+				t.Errorf("got %s, %v; want %s", out, err, tt.want)
+			}
+		})
 	}
 }
 

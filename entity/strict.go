@@ -77,6 +77,9 @@ func exactInt(in raw, v rules.Value) (rules.Value, string, bool) {
 		case float32:
 			return fractionOf(v, float64(x))
 		default:
+			if p, ok := pointee(x); ok && !p.isNull() {
+				return exactInt(p, v) // &"12.5" is no integer either
+			}
 			if v.Kind == rules.Null {
 				return v, arrivedAs(in), false
 			}

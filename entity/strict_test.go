@@ -190,6 +190,11 @@ func TestStrictMake(t *testing.T) {
 		{"a numeric string", "12", "12"},
 		{"a bool", true, "!must be an integer, got a boolean"},
 		{"a slice", []int{1}, "!must be an integer, got an array"},
+		{"a pointer to an int", stPtr(12), "12"},
+		{"a pointer to a numeric string", stPtr("27"), "27"},
+		{"a pointer to a string with a fraction", stPtr("-3.9"), "!must be an integer, got a string with a fraction"},
+		{"a pointer to a float with a fraction", stPtr(12.5), "!must be an integer, got a number with a fraction"},
+		{"a pointer to a pointer to a float with a fraction", stPtr(stPtr(12.5)), "!must be an integer, got a number with a fraction"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -237,6 +242,89 @@ func TestStrictEdges(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			o, err := e.Make(map[string]any{c.field: c.v}, entity.Strict())
 			checkStrict(t, "Make(Strict)", strictCase{name: c.name, field: c.field, want: c.want}, o, err)
+		})
+	}
+}
+
+// TestStrictReferenceLists: a strict call given a list for a $name takes a
+// list of objects: an element that is no object (null too) is a type
+// error at its index, in every form of list; the output path's index is
+// that of the objects written.
+func TestStrictReferenceLists(t *testing.T) {
+	e := strictEntity(t)
+	type item struct {
+		N int `json:"n"`
+	}
+	cases := []struct {
+		name   string
+		v      any
+		want   []string // path, output path and got of each type error
+		goOnly bool     // JSON has no such list
+	}{
+		{"a []any with a number", []any{map[string]any{"n": 1}, 7}, []string{"r[1] r[1] number"}, false},
+		{"a []any with null first", []any{nil, map[string]any{"n": 1}}, []string{"r[0] r[0] null"}, false},
+		{"a []any with a string and a list", []any{"x", map[string]any{"n": 1}, []any{}}, []string{"r[0] r[0] string", "r[2] r[1] array"}, false},
+		{"a JSON array", json.RawMessage(`[{"n":1},true,{"n":2},null]`), []string{"r[1] r[1] boolean", "r[3] r[2] null"}, false},
+		{"a []int", []int{1}, []string{"r[0] r[0] number"}, false},
+		{"a []*struct with nil", []*item{{1}, nil}, []string{"r[1] r[1] null"}, false},
+		{"a [][]string", [][]string{{"a"}}, []string{"r[0] r[0] array"}, false},
+		{"a list of objects", []any{map[string]any{"n": 1}, item{2}, &item{3}}, nil, false},
+		{"a nil map is an empty object", []any{map[string]any(nil)}, nil, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ins := map[string]any{"map": map[string]any{"r": c.v}}
+			if !c.goOnly {
+				ins["JSON"] = []byte(marshal(t, map[string]any{"r": c.v}))
+			}
+			for what, in := range ins {
+				_, err := e.Make(in, entity.Strict())
+				var got []string
+				var ve *entity.ValidationError
+				if errors.As(err, &ve) {
+					for _, f := range ve.Fields {
+						if f.Code != "type" || f.Params["type"] != "object" {
+							t.Errorf("%s: %s %s %v, want a type error for an object", what, f.Path, f.Code, f.Params)
+						}
+						got = append(got, f.Path+" "+f.OutputPath+" "+f.Params["got"].(string))
+					}
+				} else if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				if strings.Join(got, ", ") != strings.Join(c.want, ", ") {
+					t.Errorf("%s: got %q, want %q", what, got, c.want)
+				}
+				if _, err := e.Make(in); err != nil {
+					t.Errorf("%s: not strict: %v", what, err)
+				}
+			}
+		})
+	}
+}
+
+// TestStrictReferenceListMessages: the type error of an element of a list
+// given to a $name or a []$name names the field in its message, as any of
+// the field's errors does.
+func TestStrictReferenceListMessages(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "item", "n", "number", "")
+	e := expose(t, reg, "e", "r", "$item", "msg 'ref {field}'", "l", "[]$item", "msg 'list {field}'", "p", "$item", "")
+	for _, tt := range []struct {
+		name string
+		in   any
+		want string // path and message
+	}{
+		{"a $name's element", map[string]any{"r": []any{1}}, "r[0] ref r"},
+		{"a []$name's element", map[string]any{"l": []any{1}}, "l[0] list l"},
+		{"raw JSON", []byte(`{"r":[{},"x"]}`), "r[1] ref r"},
+		{"the built-in message", map[string]any{"p": []any{true}}, "p[0] must be an object, got a boolean"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := e.Make(tt.in, entity.Strict())
+			fs := fieldErrors(t, err)
+			if len(fs) != 1 || fs[0].Path+" "+fs[0].Message != tt.want {
+				t.Errorf("got %v, want %s", err, tt.want)
+			}
 		})
 	}
 }

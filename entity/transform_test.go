@@ -123,3 +123,29 @@ func TestTransformAllocs(t *testing.T) {
 		t.Errorf("AppendJSON: %v allocations, want 0", n)
 	}
 }
+
+// TestTransformsOnNoneBytes: on a none field, transforms change strings
+// only: a []byte (directly, through a pointer, in a struct) passes as
+// encoding/json writes it, base64 text, unchanged.
+func TestTransformsOnNoneBytes(t *testing.T) {
+	type withBytes struct {
+		B []byte `json:"b"`
+	}
+	for _, tt := range []struct {
+		name, rules string
+		in          any
+		want        string
+	}{
+		{"lower, a []byte", "lower", map[string]any{"b": []byte("AB")}, `{"b":"QUI="}`},
+		{"upper, a pointer to a []byte", "upper", map[string]any{"b": stPtr([]byte("ab"))}, `{"b":"YWI="}`},
+		{"trim, a struct's []byte", "trim", withBytes{[]byte(" a ")}, `{"b":"IGEg"}`},
+		{"lower, a string still", "lower", map[string]any{"b": "QUI="}, `{"b":"qui="}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := expose(t, entity.NewRegistry(), "e", "b", "none", tt.rules)
+			if out, err := e.MakeJSON(tt.in); err != nil || string(out) != tt.want {
+				t.Errorf("got %s, %v; want %s", out, err, tt.want)
+			}
+		})
+	}
+}

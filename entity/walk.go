@@ -33,20 +33,22 @@ type frame struct {
 	n           *node
 	idx, outIdx int32 // frameIndex: positions in the input and the output list
 	kind        frameKind
+	keys        uint32 // a node read at its from path: which number steps read an object's key (fromKeysOf)
 }
 
 type frameKind uint8
 
 const (
-	frameRef    frameKind = iota // a reference: in both paths
-	frameGroup                   // a group reading its parent's input: in the output path only
-	frameNested                  // a group reading the object under its key (a request's): in both paths
-	frameIndex                   // a list element
+	frameRef     frameKind = iota // a reference: in both paths
+	frameGroup                    // a group reading its parent's input: in the output path only
+	frameNested                   // a group reading the object under its key (a request's): in both paths
+	frameIndex                    // a list element
+	frameInPlace                  // a merged reference in the wire form: its keys are its parent's, in neither path
 )
 
 // secret reports whether the frame is a secret reference: every field below
 // it is secret.
-func (f *frame) secret() bool { return f.kind == frameRef && f.n.secret }
+func (f *frame) secret() bool { return (f.kind == frameRef || f.kind == frameInPlace) && f.n.secret }
 
 // run is the state of one Make. It lives on the caller's stack: nothing in
 // it is allocated on success.
@@ -63,8 +65,9 @@ type run struct {
 	morePins   []pinned
 	defaulting []*Entity
 	fatal      error
-	scratch    *[]byte // from scratchPool on first need: see convert
-	xscratch   *[]byte // likewise, for transformed text: see transform.go
+
+	scratch  *[]byte // from scratchPool on first need: see convert
+	xscratch *[]byte // likewise, for transformed text: see transform.go
 
 	js *jsonStack // from jsonStackPool on first need: see takeJSON
 
@@ -105,6 +108,11 @@ type run struct {
 	// output (from base): an Object of a request view leaves them out of
 	// what it writes (Object.responseText), whatever is exposed later.
 	hidden []span
+
+	// The node read last at its from path, and which of the path's number
+	// steps read an object's key (see fromKeysOf).
+	fromOf   *node
+	fromKeys uint32
 }
 
 // done returns what the run borrowed.
@@ -440,8 +448,12 @@ func appendPadded(dst, b []byte, pad *[16]byte, short bool) []byte {
 }
 
 // appendSlow writes the value of one node but through its fast path: a
-// value field's general path, a group, a reference.
+// value field's general path, a group, a reference. An Object of the
+// entity, in the wire form, is read by its keys (see node.wire).
 func (r *run) appendSlow(dst []byte, n *node, src *source, depth int) []byte {
+	if src.wire && n.wire != nil {
+		n = n.wire
+	}
 	switch n.kind {
 	case nodeValue:
 		return r.appendValueField(dst, n, src, depth)
@@ -543,7 +555,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 			st.seen(p, n, v)
 		}
 		if n.merge && show {
-			if dst = r.mergeInto(dst, mark, first, n); len(dst) > mark {
+			if dst = r.mergeInto(dst, mark, first); len(dst) > mark {
 				if n.writeOnly {
 					r.hide(mark, len(dst))
 				}
@@ -719,7 +731,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		return append(dst, "null"...)
 	}
 	p := ent.view(r.dir)
-	if src.ma != nil && n.from == nil && !n.refList && !r.cfg.request { // the common case: a list in a map
+	if src.ma != nil && n.from == nil && !n.refList && !n.merge && !r.cfg.request { // the common case: a list in a map
 		if la, ok := src.ma[n.in].([]any); ok && la != nil { // appendRefList's work, without the general list
 			if depth <= 0 {
 				r.fail(n, "depth", ErrDepth)
@@ -747,7 +759,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 	switch la, isAny := in.a.([]any); {
 	case in.kind == rawJSON && in.s[0] == '{':
 		return r.appendRefJSON(dst, n, p, in.s, int32(in.n), depth)
-	case r.cfg.request:
+	case r.cfg.request || n.merge:
 		return r.appendRefOther(dst, n, p, in, depth) // one object, never a list
 	case in.kind == rawJSON:
 		l = elems{js: in.s, jsOrd: int32(in.n)}
@@ -776,7 +788,7 @@ func (r *run) appendRefList(dst []byte, n *node, p *objectPlan, l *elems, depth 
 		r.fail(n, "depth", ErrDepth)
 		return append(dst, "null"...)
 	}
-	r.push(frame{n: n, kind: frameRef})
+	r.push(frame{n: n, kind: frameRef, keys: r.fromKeysOf(n)})
 	dst = r.appendList(dst, p, l, depth-1)
 	r.pop()
 	return dst
@@ -810,10 +822,32 @@ func (r *run) appendRefObject(dst []byte, n *node, p *objectPlan, sub *source, d
 		}
 		defer r.leaveDefault()
 	}
-	r.push(frame{n: n, kind: frameRef})
-	dst = r.appendObject(dst, p, sub, depth-1)
+	kind := frameRef
+	if sub.merged { // the object around it, in the wire form: its keys are there
+		kind = frameInPlace
+	}
+	r.push(frame{n: n, kind: kind, keys: r.fromKeysOf(n)})
+	if sub.obj != nil {
+		dst = r.appendMade(dst, p, sub, depth-1)
+	} else {
+		dst = r.appendObject(dst, p, sub, depth-1)
+	}
 	r.pop()
 	return dst
+}
+
+// appendMade writes one object made with the plan p from src, an Object:
+// one that p's entity made for a response is used as it is in a call
+// without shaping, as Make returns it (Objects are immutable); any other
+// is made. (Its callers call appendObject for any other source.)
+func (r *run) appendMade(dst []byte, p *objectPlan, src *source, depth int) []byte {
+	if o := src.obj; o != nil && o.plan == p && o.made == nil && len(o.data) >= 2 && !r.cfg.shaped && !src.merged && r.dir == dirResponse {
+		if dst = append(dst, o.data...); len(dst)-r.base > r.maxOut {
+			r.tooLarge()
+		}
+		return dst
+	}
+	return r.appendObject(dst, p, src, depth)
 }
 
 // appendMergedRequest writes a merged reference of a request: in the wire
@@ -847,7 +881,7 @@ func (r *run) appendMergedRequest(dst []byte, n *node, p *objectPlan, src *sourc
 
 // refInput reads a reference's input (other than a raw JSON object): an
 // object, a list of objects (but in a request, where a $name is one
-// object), or nothing (null, absent, or a value of another kind). For
+// object, and for a merged one), or nothing (null, absent, or a value of another kind). For
 // nothing, a bare default stands for an empty object; otherwise ok is
 // false, after `req` has had its say.
 func (r *run) refInput(n *node, in raw, p *objectPlan) (sub source, list elems, isList, ok bool) {
@@ -857,7 +891,7 @@ func (r *run) refInput(n *node, in raw, p *objectPlan) (sub source, list elems, 
 				return sub, list, false, true
 			}
 		}
-		if r.dir == dirResponse {
+		if r.dir == dirResponse && !n.merge { // a list has no keys to merge
 			if list, ok = listOfRaw(in); ok {
 				return sub, list, true, true
 			}
@@ -877,7 +911,8 @@ func (r *run) refInput(n *node, in raw, p *objectPlan) (sub source, list elems, 
 }
 
 // appendList writes the objects of a list made with the plan p, skipping
-// elements that are not objects.
+// elements that are not objects (in a strict call, the type errors of a
+// reference's list: see failNotObject).
 func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte {
 	if l.la != nil {
 		return r.appendAnyList(dst, nil, p, l.la, depth)
@@ -885,7 +920,15 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 	dst = append(dst, '[')
 	out := 0
 	if l.js != "" {
-		r.eachJSONObject(l.js, l.jsOrd, func(idx int, text string, ord int32) bool {
+		jsontape.EachValue(l.js, l.jsOrd, r.js.tape, func(idx int, text string, ord int32, plain bool) bool {
+			if text[0] != '{' {
+				if r.cfg.strict {
+					r.push(frame{kind: frameIndex, idx: int32(idx), outIdx: int32(out)})
+					r.failNotObject(notObject(jsonElem(text, ord, plain)))
+					r.pop()
+				}
+				return true
+			}
 			jo := r.takeJSON(text, ord, p.in)
 			var ok bool
 			dst, ok = r.appendElem(dst, p, &source{js: jo}, idx, out, depth)
@@ -907,6 +950,9 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 	for i := 0; i < l.len; i++ {
 		sub, ok := l.at(i, p)
 		if !ok {
+			if r.cfg.strict {
+				r.skipNotObject(d, i, out, l.elem(i))
+			}
 			continue
 		}
 		if out > 0 {
@@ -917,7 +963,12 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 			r.stopAtDepth()
 			break
 		}
-		if dst = r.appendObject(dst, p, &sub, depth-1); r.stop {
+		if sub.obj != nil {
+			dst = r.appendMade(dst, p, &sub, depth-1)
+		} else {
+			dst = r.appendObject(dst, p, &sub, depth-1)
+		}
+		if r.stop {
 			break
 		}
 		out++
@@ -934,7 +985,7 @@ func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte 
 // (appendRefList's frame, pushed here).
 func (r *run) appendAnyList(dst []byte, ref *node, p *objectPlan, la []any, depth int) []byte {
 	if ref != nil {
-		r.push(frame{n: ref, kind: frameRef})
+		r.push(frame{n: ref, kind: frameRef, keys: r.fromKeysOf(ref)})
 	}
 	r.push(frame{kind: frameIndex})
 	d := r.depth - 1
@@ -951,6 +1002,9 @@ func (r *run) appendAnyList(dst []byte, ref *node, p *objectPlan, la []any, dept
 		} else {
 			var other source // zeroed here only
 			if other, ok = sourceOf(v, p); !ok {
+				if r.cfg.strict {
+					r.skipNotObject(d, i, out, v)
+				}
 				continue
 			}
 			src = &other
@@ -971,7 +1025,7 @@ func (r *run) appendAnyList(dst []byte, ref *node, p *objectPlan, la []any, dept
 				dst = r.appendMap(dst, p, src, depth-1)
 			}
 		} else {
-			dst = r.appendObject(dst, p, src, depth-1)
+			dst = r.appendMade(dst, p, src, depth-1)
 		}
 		if r.stop {
 			break
@@ -997,7 +1051,11 @@ func (r *run) appendElem(dst []byte, p *objectPlan, sub *source, i, out, depth i
 		r.pop()
 		return dst, false
 	}
-	dst = r.appendObject(dst, p, sub, depth-1)
+	if sub.obj != nil {
+		dst = r.appendMade(dst, p, sub, depth-1)
+	} else {
+		dst = r.appendObject(dst, p, sub, depth-1)
+	}
 	r.pop()
 	return dst, true
 }
@@ -1039,7 +1097,7 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 	l, ok := listOfRaw(in) // a nil Go slice is an empty list, as at the top of a call
 	if !ok {
 		switch {
-		case r.cfg.strict && !in.isNull():
+		case r.cfg.strict && (!in.isNull() || isNilObject(in)): // a nil map is an (empty) object, no null
 			r.failCode(n, "type", map[string]any{"type": rules.List.String(), "got": arrivedAs(in)}, errors.New(typeMessage(rules.List, arrivedAs(in))))
 		case n.refDefault:
 			return append(dst, "[]"...)
@@ -1055,19 +1113,16 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 	if len(n.outChecks) > 0 { // the list's own rules: min, max, len
 		r.judge(n, n.outChecks, rules.Value{Kind: rules.List, Len: l.count()})
 	}
-	r.push(frame{n: n, kind: frameRef})
+	r.push(frame{n: n, kind: frameRef, keys: r.fromKeysOf(n)})
 	dst = append(dst, '[')
 	elem := func(i int, sub *source, ok bool, got string) bool {
 		if !ok {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			if r.cfg.strict && got != "" && (got != "null" || r.cfg.request) { // a request's list of objects holds objects
+			if r.cfg.strict && got != "" { // a list of objects holds objects, not null
 				r.push(frame{kind: frameIndex, idx: int32(i), outIdx: int32(i)})
-				if !r.full() {
-					r.errs = append(r.errs, r.fieldError(n, "", "", failure{rule: "type", code: "type",
-						params: map[string]any{"type": rules.Object.String(), "got": got}, err: errors.New(typeMessage(rules.Object, got))}))
-				}
+				r.failNotObject(got)
 				r.pop()
 			}
 			dst = append(dst, "null"...)
@@ -1102,6 +1157,36 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 	}
 	r.pop()
 	return append(dst, ']')
+}
+
+// skipNotObject is failNotObject for element i of a Go list that is no
+// object, x, the list's index frame being frame d (out: the index the next
+// object written takes).
+//
+//go:noinline
+func (r *run) skipNotObject(d, i, out int, x any) {
+	f := r.frame(d)
+	f.idx, f.outIdx = int32(i), int32(out)
+	r.failNotObject(notObject(raw{a: x}))
+}
+
+// failNotObject records, in a strict call, an element of a list given to
+// a $name or a []$name that is no object, and arrived as got: a type error
+// at the element's index. The run's last frames are the reference's and
+// the element's; a list given at the top of a call, under no reference,
+// has no type to say, and its elements that are no objects are skipped.
+//
+//go:noinline
+func (r *run) failNotObject(got string) {
+	if r.depth < 2 || r.full() {
+		return
+	}
+	ref := r.frame(r.depth - 2)
+	if ref.kind != frameRef {
+		return
+	}
+	r.errs = append(r.errs, r.elemError(ref.n, failure{rule: "type", code: "type", field: ref.n.in,
+		params: map[string]any{"type": rules.Object.String(), "got": got}, err: errors.New(typeMessage(rules.Object, got))}))
 }
 
 // notObject says what an element of a []$name that is no object arrived

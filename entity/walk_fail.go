@@ -64,6 +64,7 @@ func (r *run) pathsOf(in, out string, named bool) (pin, pout, ptr string) {
 			bin = pathfmt.AppendIndex(bin, int(f.idx))
 			bout = pathfmt.AppendIndex(bout, int(f.outIdx))
 			bptr = strconv.AppendInt(append(bptr, '/'), int64(f.idx), 10)
+		case f.kind == frameInPlace:
 		case f.kind == frameNested:
 			bin = add(bin, f.n.in)
 			bout = add(bout, f.n.out)
@@ -73,7 +74,7 @@ func (r *run) pathsOf(in, out string, named bool) (pin, pout, ptr string) {
 			if fp := f.n.from; fp != nil { // it reads the object at its path
 				bin = add(bin, fp.first.in)
 				bptr = pathfmt.AppendPointerToken(bptr, fp.first.in)
-				bin, bptr = appendFromPath(bin, bptr, fp.rest)
+				bin, bptr = appendFromPath(bin, bptr, fp.rest, f.keys)
 			}
 		default:
 			in := f.n.in
@@ -86,7 +87,7 @@ func (r *run) pathsOf(in, out string, named bool) (pin, pout, ptr string) {
 			}
 			bptr = pathfmt.AppendPointerToken(bptr, in)
 			if fp := f.n.from; fp != nil {
-				bin, bptr = appendFromPath(bin, bptr, fp.rest)
+				bin, bptr = appendFromPath(bin, bptr, fp.rest, f.keys)
 			}
 		}
 	}
@@ -162,7 +163,7 @@ func (r *run) record(n *node, f failure) {
 	if n != nil && n.elemOf != nil {
 		r.push(frame{kind: frameIndex, idx: int32(r.elem), outIdx: int32(r.elem)})
 		f.field = n.elemOf.in
-		r.errs = append(r.errs, r.fieldError(n.elemOf, "", "", f))
+		r.errs = append(r.errs, r.elemError(n.elemOf, f))
 		r.pop()
 		return
 	}
@@ -180,11 +181,26 @@ func (r *run) fieldError(n *node, in, out string, f failure) *FieldError {
 	var pin, pout, ptr string
 	if n != nil && n.from != nil { // read at its from path
 		pin, pout, ptr = r.paths(n.from.first.in, out)
-		bin, bptr := appendFromPath([]byte(pin), []byte(ptr), n.from.rest)
+		bin, bptr := appendFromPath([]byte(pin), []byte(ptr), n.from.rest, r.fromKeysOf(n))
 		pin, ptr = string(bin), string(bptr)
 	} else {
 		pin, pout, ptr = r.paths(in, out)
 	}
+	return r.newFieldError(n, in, pin, pout, ptr, f)
+}
+
+// elemError builds the FieldError of a failure of an element of the list
+// node n (a typed list's, a []$name's), whose frame and the element's
+// index are the run's last: its paths are theirs, the list's from path
+// among them, with no name of its own.
+func (r *run) elemError(n *node, f failure) *FieldError {
+	pin, pout, ptr := r.pathsOf("", "", false)
+	return r.newFieldError(n, "", pin, pout, ptr, f)
+}
+
+// newFieldError builds the FieldError of a failure of node n at the paths
+// given: its code, params and message, in the call's language.
+func (r *run) newFieldError(n *node, in, pin, pout, ptr string, f failure) *FieldError {
 	fe := &FieldError{Path: pin, OutputPath: pout, Pointer: ptr, Rule: f.rule, Code: f.code, Params: f.params, cause: f.err}
 	if n != nil && r.request && r.depth == 0 { // a request's top-level field: where it was read
 		switch {

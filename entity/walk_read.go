@@ -58,35 +58,81 @@ func splitDotted(p string) []string {
 }
 
 // read returns the value node n reads from src: under its name, or at its
-// from path.
+// from path (and which of its number steps read an object's key: see
+// fromKeysOf).
 func (r *run) read(src *source, n *node) raw {
 	if n.from == nil {
 		return src.get(n)
 	}
-	return r.descend(src.get(n.from.first), n.from.rest)
+	in, keys := r.descend(src.get(n.from.first), n.from.rest)
+	r.fromOf, r.fromKeys = n, keys
+	return in
+}
+
+// fromKeysOf returns, for node n just read at its from path, which of the
+// path's number steps after the first read an object's key (bit i for
+// step i), so that its errors' paths name them as keys (a.0.b), not
+// indexes (a[0].b).
+func (r *run) fromKeysOf(n *node) uint32 {
+	if r.fromOf == n && n != nil { // (the run's field first: n.from is on a cold line of the node)
+		return r.fromKeys
+	}
+	return 0
 }
 
 // descend follows steps into in: absent (null) wherever a step finds
-// nothing, or a value that is neither an object nor a list.
-func (r *run) descend(in raw, steps []string) raw {
-	for _, step := range steps {
+// nothing, or a value that is neither an object nor a list. keys says
+// which number steps read an object's key (see fromKeysOf).
+func (r *run) descend(in raw, steps []string) (_ raw, keys uint32) {
+	for i, step := range steps {
+		if i < 32 && isObjectInput(in) {
+			if _, isNum := stepIndex(step); isNum {
+				keys |= 1 << i
+			}
+		}
 		switch in.kind {
 		case rawJSON:
 			in = r.jsonStep(in, step)
 		case rawAny:
 			if in.a == nil {
-				return raw{}
+				return raw{}, keys
 			}
 			in = goStep(in.a, step)
 		default:
-			return raw{}
+			return raw{}, keys
 		}
 	}
-	return in
+	return in, keys
 }
 
-// jsonStep reads key step of a raw JSON object, or element step of a raw
-// JSON array, through the run's tape (see rawjson.go).
+// isObjectInput reports whether a value a from path steps into is an
+// object (its steps are keys, numbers too).
+func isObjectInput(in raw) bool {
+	switch in.kind {
+	case rawJSON:
+		return in.s[0] == '{'
+	case rawAny:
+		switch x := in.a.(type) {
+		case nil, string, []any, bool, int, int64, float64, []byte:
+			return false
+		case map[string]any, map[string]string, *Object:
+			return true
+		case json.RawMessage: // JSON held in a Go value, stepped into decoded
+			return jsonKindOf(x) == "object"
+		default:
+			rv := reflect.ValueOf(x)
+			for rv.Kind() == reflect.Pointer && !rv.IsNil() {
+				rv = rv.Elem()
+			}
+			return rv.Kind() == reflect.Map && rv.Type().Key().Kind() == reflect.String || rv.Kind() == reflect.Struct && readsFields(rv.Type())
+		}
+	}
+	return false
+}
+
+// jsonStep reads key step of a raw JSON object (the last of duplicate
+// keys, as everywhere), or element step of a raw JSON array, through the
+// run's tape (see rawjson.go).
 func (r *run) jsonStep(in raw, step string) raw {
 	text, tape := in.s, r.js.tape
 	k := int(in.n) + 2 // the first entry inside the container
@@ -102,6 +148,7 @@ func (r *run) jsonStep(in raw, step string) raw {
 	if isIndex {
 		closer = ']'
 	}
+	var last raw // the value of the last key step met
 	for i, idx := jsonwire.SkipSpace(text, 1), 0; text[i] != closer; idx++ {
 		match := isIndex && idx == want
 		if !isIndex {
@@ -142,18 +189,22 @@ func (r *run) jsonStep(in raw, step string) raw {
 			end = jsonwire.ScalarEnd(text, i)
 			v = raw{kind: rawNum, s: text[i:end]}
 		}
-		if match {
+		switch {
+		case match && isIndex:
 			return v
+		case match:
+			last = v
 		}
 		if i = jsonwire.SkipSpace(text, end); text[i] == ',' {
 			i = jsonwire.SkipSpace(text, i+1)
 		}
 	}
-	return raw{}
+	return last
 }
 
 // goStep reads key step of a Go object (a map with string keys, a struct,
-// an *Object) or element step of a Go list.
+// an *Object) or element step of a Go list. A []byte is text, which no
+// step goes into.
 func goStep(v any, step string) raw {
 	switch x := v.(type) {
 	case map[string]any:
@@ -193,7 +244,7 @@ func goStep(v any, step string) raw {
 		return rawOfValue(e)
 	case reflect.Slice, reflect.Array:
 		i, ok := stepIndex(step)
-		if !ok || i >= rv.Len() {
+		if !ok || i >= rv.Len() || rv.Kind() == reflect.Slice && rv.Type().Elem().Kind() == reflect.Uint8 {
 			return raw{}
 		}
 		return rawOfValue(rv.Index(i))
@@ -225,10 +276,11 @@ func (r *run) groupSource(n *node, in raw) (sub source, release, ok bool) {
 }
 
 // appendFromPath appends the steps of a from path after its first to an
-// input path and a JSON Pointer.
-func appendFromPath(bin, bptr []byte, rest []string) ([]byte, []byte) {
-	for _, s := range rest {
-		if i, ok := stepIndex(s); ok {
+// input path and a JSON Pointer: a number as an index, but where keys
+// says it read an object's key.
+func appendFromPath(bin, bptr []byte, rest []string, keys uint32) ([]byte, []byte) {
+	for j, s := range rest {
+		if i, ok := stepIndex(s); ok && (j >= 32 || keys&(1<<j) == 0) {
 			bin = pathfmt.AppendIndex(bin, i)
 		} else {
 			bin = pathfmt.AppendKey(bin, s)
@@ -260,7 +312,10 @@ func (r *run) appendGroupApart(dst []byte, n *node, src *source, depth int) []by
 	if !ok {
 		return append(dst, "null"...)
 	}
-	r.push(frame{n: n, kind: kind})
+	if src.wire && sub.empty() {
+		sub.wire = true // an Object without the group's object: its fields are read by key there too, and find nothing
+	}
+	r.push(frame{n: n, kind: kind, keys: r.fromKeysOf(n)})
 	dst = r.appendObject(dst, n.group, &sub, depth-1)
 	if src.wire && r.cfg.denyUnknown && !n.group.checksUnknown && !r.stop {
 		// An Object read in the wire form holds the group as an object of

@@ -79,6 +79,9 @@ func (r *run) appendStructElems(dst []byte, p *objectPlan, l *elems, depth int) 
 		sub := source{st: l.st, sp: l.sbase.Index(i, l.ssize), frozen: l.sfrozen && !l.sptrs}
 		if l.sptrs {
 			if sub.sp = sub.sp.Pointer(); sub.sp.IsNil() {
+				if r.cfg.strict {
+					r.skipNotObject(d, i, out, nil)
+				}
 				continue
 			}
 		}

@@ -104,8 +104,8 @@ func (r *run) resolve(n *node, in raw) (v rules.Value, fromDefault bool) {
 			r.judge(n, n.inChecks, inputValue(in)) // what arrived, before any transform
 		}
 	}
-	if len(n.xforms) > 0 && v.Kind != rules.Null {
-		v = r.transform(n, v)
+	if len(n.xforms) > 0 && v.Kind != rules.Null && !(n.typ == rules.Any && isNoneBytes(in)) {
+		v = r.transform(n, v) // (a none field's []byte is no string: it passes as encoding/json writes it)
 	}
 	if v.Kind == rules.Null {
 		if n.hasDefault && !n.defNull {
@@ -345,7 +345,7 @@ func (r *run) appendTypedList(dst []byte, n *node, in raw, depth int) []byte {
 		return append(dst, "null"...)
 	}
 	en := n.each
-	r.push(frame{n: n, kind: frameRef}) // errors at tags[3]
+	r.push(frame{n: n, kind: frameRef, keys: r.fromKeysOf(n)}) // errors at tags[3]
 	dst = append(dst, '[')
 	switch {
 	case in.kind == rawJSON:
