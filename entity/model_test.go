@@ -1086,6 +1086,9 @@ func (c *mdlCall) mergePicked(e *mdlEntity, sel *mdlSel, exc *mdlExc, depth int)
 			}
 			continue
 		}
+		if c.directionHides(mf) { // a writeonly field of a response, which a selection may name, writes nothing
+			continue
+		}
 		if _, ok := sel.pick(mf); ok || (sel == nil && !mf.lazy) {
 			if _, ex := exc.pick(mf.key); !ex {
 				return true
