@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/expose-go/expose/internal/jsonfields"
 )
 
 // initialisms are the words Go-cased all in capitals, as Go code spells
@@ -96,21 +98,6 @@ func (s scope) claim(name string) string {
 	return got
 }
 
-// validTag reports whether encoding/json reads name from a struct tag
-// (its isValidTag; package entity matches struct fields the same way): a
-// name holding a quote, a backslash, a comma or another rune that is no
-// letter, digit or the punctuation it allows would be read as the Go
-// field's name instead.
-func validTag(name string) bool {
-	if name == "" {
-		return false
-	}
-	for _, c := range name {
-		switch {
-		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
-		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
-			return false
-		}
-	}
-	return true
-}
+// validTag reports whether encoding/json reads name from a struct tag:
+// a name it does not accept would be read as the Go field's name instead.
+func validTag(name string) bool { return jsonfields.ValidTag(name) }

@@ -64,7 +64,7 @@ func Of(t reflect.Type) map[string]*Field {
 					continue
 				}
 				name, _, _ := strings.Cut(tag, ",")
-				if !validTag(name) {
+				if !ValidTag(name) {
 					name = ""
 				}
 				index := append(append([]int(nil), lv.index...), i)
@@ -118,9 +118,10 @@ func Of(t reflect.Type) map[string]*Field {
 	return f.(map[string]*Field)
 }
 
-// validTag reports whether a json tag name is one encoding/json accepts;
-// it ignores others and uses the Go name.
-func validTag(s string) bool {
+// ValidTag reports whether a json tag name is one encoding/json accepts;
+// it ignores others and uses the Go name. (expose gen writes only tags it
+// accepts.)
+func ValidTag(s string) bool {
 	if s == "" {
 		return false
 	}
