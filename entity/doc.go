@@ -59,7 +59,9 @@
 //     pass per object without building a map; duplicate keys: the last
 //     wins;
 //   - an *Object (one the same entity made for a response is used as it
-//     is);
+//     is; one it made otherwise, with shaping options or from a request,
+//     is made again from its output keys, a formatted value read back in
+//     the format that wrote it);
 //   - lists of any of these (slices, arrays, JSON arrays) for MakeJSON,
 //     AppendJSON, Write and MakeList; a nil slice is an empty list;
 //   - nil, a nil map or a nil pointer: an empty input;

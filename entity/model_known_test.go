@@ -43,8 +43,8 @@ type mdlKnown struct {
 var mdlKnowns = []mdlKnown{
 	{
 		name: "ObjectWithFormatMadeAgain",
-		doc: `README, Per-call shaping: "An *Object made with shaping options is made again, from its own bytes"; Formats: "format name [args] says how a value field is written": ` +
-			`the docs do not say how a formatted value (a date as '2006-01-02 15:04', unix seconds) is read back from an Object's bytes, and the date conversion does not read them`,
+		doc: `go doc entity: an *Object the same entity made otherwise (with shaping options, from a request) "is made again from its output keys, a formatted value read back in the format that wrote it": ` +
+			`the model does not read a formatted value (a date as '2006-01-02 15:04', unix seconds) back; the library does`,
 		repro: mdlCase{
 			decls:  []mdlDecl{{"e0", []string{"d", "date", "format '2006-01-02 15:04'"}}},
 			entity: "e0",
