@@ -70,6 +70,8 @@ func TestMerge(t *testing.T) {
 		{"a list of numbers", map[string]any{"addr": []any{1}}},
 		{"a list of structs", map[string]any{"addr": []struct{ Street string }{{"s"}}}},
 		{"a JSON array", []byte(`{"addr":[{"street":"s"},{}]}`)},
+		{"a nil slice, an empty list to a $ref", map[string]any{"addr": []any(nil)}},
+		{"a nil slice of structs", map[string]any{"addr": []struct{ Street string }(nil)}},
 	} {
 		t.Run("strict: a list is one type error: "+tt.name, func(t *testing.T) {
 			_, err := e.MakeJSON(tt.in, entity.Strict())

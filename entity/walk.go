@@ -897,7 +897,7 @@ func (r *run) refInput(n *node, in raw, p *objectPlan) (sub source, list elems, 
 			}
 		}
 	}
-	if r.cfg.strict && !in.isNull() { // there, but no object (nor list)
+	if r.cfg.strict && (!in.isNull() || n.merge && r.dir == dirResponse && holdsList(in)) { // there, but no object (nor a list where one is made; a nil slice too is a list)
 		r.failType(n, arrivedAs(in))
 		return sub, list, false, false
 	}
@@ -908,6 +908,12 @@ func (r *run) refInput(n *node, in raw, p *objectPlan) (sub source, list elems, 
 		r.fail(n, "req", errRequired)
 	}
 	return sub, list, false, false
+}
+
+// holdsList reports whether in is a list (a nil slice too: an empty one).
+func holdsList(in raw) bool {
+	_, ok := listOfRaw(in)
+	return ok
 }
 
 // appendList writes the objects of a list made with the plan p, skipping
