@@ -1171,8 +1171,7 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 //
 //go:noinline
 func (r *run) skipNotObject(d, i, out int, x any) {
-	f := r.frame(d)
-	f.idx, f.outIdx = int32(i), int32(out)
+	r.setIndex(nil, d, i, out)
 	r.failNotObject(notObject(raw{a: x}))
 }
 
