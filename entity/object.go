@@ -289,6 +289,10 @@ func (h *hiddenSpans) cut(t, data []byte) []byte {
 // Make of dst gives this Object's response form again. It is what
 // Entity.Bind does with the Object of a request, and what a handler does
 // with the Object Patch merged. (Decode reads the output keys instead.)
+// The values are decoded as encoding/json decodes them: a struct field of
+// a driver.Valuer type that Make reads (sql.NullString) needs a
+// json.Unmarshaler too, else a pointer (*string) takes its place;
+// entitytest.CheckStruct with Input says so in a test.
 func (o *Object) Bind(dst any) error {
 	if err := json.Unmarshal(o.declaredText(), dst); err != nil {
 		return fmt.Errorf("entity: Object.Bind: %w", err)

@@ -2,6 +2,7 @@ package entitytest
 
 import (
 	"database/sql/driver"
+	"encoding/json"
 	"reflect"
 	"strconv"
 	"strings"
@@ -18,7 +19,9 @@ import (
 // struct that Make reads to write a response ([entity.Entity.Fields]: no
 // writeonly field is asked of it), with Input a struct that Bind fills from
 // a request ([entity.Entity.RequestFields]: no readonly field is asked of
-// it). Call gives the flags and version of the calls the type serves: a
+// it, and no value field may be of a driver.Valuer type that is no
+// json.Unmarshaler, such as sql.NullString, which Make reads and Bind
+// cannot fill). Call gives the flags and version of the calls the type serves: a
 // field they hide is not asked of it (check a type that serves several
 // audiences once per audience).
 //
@@ -97,7 +100,7 @@ func checkStruct(e *entity.Entity, t reflect.Type, cfg config) string {
 	}
 	c := structCheck{call: cfg.call, input: cfg.input, seen: map[structPair]bool{}, reported: map[path]bool{}}
 	c.entity(e, st, "")
-	if len(c.missing) == 0 {
+	if len(c.missing) == 0 && len(c.unfillable) == 0 {
 		return ""
 	}
 	var b strings.Builder
@@ -107,14 +110,29 @@ func checkStruct(e *entity.Entity, t reflect.Type, cfg config) string {
 	}
 	b.WriteString("type ")
 	b.WriteString(st.String())
-	b.WriteString(" has no field for ")
-	for i, m := range c.missing {
+	if len(c.missing) > 0 {
+		b.WriteString(" has no field for ")
+		writePaths(&b, c.missing)
+	}
+	if len(c.unfillable) > 0 {
+		if len(c.missing) > 0 {
+			b.WriteString(";")
+		}
+		b.WriteString(" cannot hold what Bind decodes for ")
+		writePaths(&b, c.unfillable)
+		b.WriteString(" (a driver.Valuer, which Make reads, is no json.Unmarshaler, which Bind needs: use a pointer, *string for sql.NullString)")
+	}
+	return b.String()
+}
+
+// writePaths writes ps quoted, separated by commas.
+func writePaths(b *strings.Builder, ps []path) {
+	for i, p := range ps {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(strconv.Quote(string(m)))
+		b.WriteString(strconv.Quote(string(p)))
 	}
-	return b.String()
 }
 
 // structCheck collects the fields a struct type cannot supply.
@@ -124,6 +142,18 @@ type structCheck struct {
 	seen     map[structPair]bool
 	reported map[path]bool
 	missing  []path // in declaration order
+
+	// unfillable are the request fields whose struct field Make reads
+	// through driver.Valuer but Bind, which decodes JSON into the struct,
+	// cannot fill (no json.Unmarshaler): sql.NullString and the like.
+	unfillable []path
+}
+
+// valuerOnly reports whether t (or *t) is a driver.Valuer, which Make reads
+// through Value, and neither is a json.Unmarshaler, which Bind would need.
+func valuerOnly(t reflect.Type) bool {
+	pt := reflect.PointerTo(t)
+	return (t.Implements(valuerType) || pt.Implements(valuerType)) && !t.Implements(unmarshalerType) && !pt.Implements(unmarshalerType)
 }
 
 // structPair is an entity checked against a type.
@@ -166,6 +196,11 @@ func (c *structCheck) object(fields []*entity.Field, t reflect.Type, at path) {
 		}
 		if ft == nil {
 			continue // in a map, a slice or an interface: known at run time only
+		}
+		if c.input && f.Kind == dsl.FieldValue && valuerOnly(ft) && !c.reported[fat] {
+			c.reported[fat] = true
+			c.unfillable = append(c.unfillable, fat)
+			continue
 		}
 		switch f.Kind {
 		case dsl.FieldGroup:
@@ -230,6 +265,7 @@ var (
 	timeType         = reflect.TypeFor[time.Time]()
 	entityObjectType = reflect.TypeFor[entity.Object]()
 	valuerType       = reflect.TypeFor[driver.Valuer]()
+	unmarshalerType  = reflect.TypeFor[json.Unmarshaler]()
 )
 
 // derefType returns the type a chain of pointers ends at.

@@ -1,6 +1,7 @@
 package entitytest
 
 import (
+	"database/sql"
 	"reflect"
 	"testing"
 
@@ -94,6 +95,18 @@ type newCustomer struct {
 	Password string `json:"password"`
 }
 
+// nullCustomer holds sql.NullString fields, which Make reads and Bind
+// cannot fill; nullRow is the response struct of the same kind.
+type nullCustomer struct {
+	Name     sql.NullString `json:"name"`
+	Password sql.NullString `json:"password"`
+}
+
+type nullRow struct {
+	ID   sql.NullInt64  `json:"id"`
+	Name sql.NullString `json:"name"`
+}
+
 // TestCheckStructChecksItsDirection: CheckStruct asks of a struct what its
 // direction reads: no writeonly field of a response struct, by default,
 // no readonly field of a request struct, with Input.
@@ -111,6 +124,9 @@ func TestCheckStructChecksItsDirection(t *testing.T) {
 			want: []string{`entity "customer": type entitytest.newCustomer has no field for "id"`}},
 		{name: "a response struct is no request struct", value: customer{}, opts: []Option{Input},
 			want: []string{`entity "customer": request type entitytest.customer has no field for "password"`}},
+		{name: "a request struct Bind cannot fill", value: nullCustomer{}, opts: []Option{Input},
+			want: []string{`entity "customer": request type entitytest.nullCustomer cannot hold what Bind decodes for "name", "password" (a driver.Valuer, which Make reads, is no json.Unmarshaler, which Bind needs: use a pointer, *string for sql.NullString)`}},
+		{name: "a response struct of Valuers is read through them", value: nullRow{}},
 		{name: "a request of something else", value: map[string]any{}, opts: []Option{Input},
 			want: []string{`entity "customer": type map[string]interface {} is not a struct, nor a pointer to one: Bind does not fill it by field`}},
 	}
