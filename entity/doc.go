@@ -64,7 +64,10 @@
 //     the format that wrote it);
 //   - lists of any of these (slices, arrays, JSON arrays) for MakeJSON,
 //     AppendJSON, Write and MakeList; a nil slice is an empty list;
-//   - nil, a nil map or a nil pointer: an empty input;
+//   - nil, a nil map or a nil pointer: an empty input (at the top of a
+//     call; as an element of a list, of MakeJSON's, under a $name or of
+//     EncodeSeq, a nil pointer or interface is skipped, and in a []$name
+//     it is null);
 //   - *http.Request, through MakeRequest.
 //
 // Server data is read by the declared names. A request (MakeRequest, Bind,
