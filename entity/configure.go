@@ -2,14 +2,15 @@ package entity
 
 import (
 	"fmt"
-	"math"
 	"net/http"
+
+	"github.com/expose-go/expose/internal/engine"
 )
 
 // This file holds a Registry's settings: the options NewRegistry and
 // Configure take (KeyCase, Limits, ProblemTypeBase, ServerErrors,
 // PathValues) and the
-// one place the engine reads its limits from (Registry.lim).
+// conversion of its limits into the engine's.
 
 // A RegistryOption is a setting of a Registry, given to NewRegistry or
 // Configure: KeyCase(style), a Limits value, ProblemTypeBase(base),
@@ -88,79 +89,16 @@ type Limits struct {
 	RequestOutputRatio int64
 }
 
-// The default limits, and the bounds of Depth and OutputBytes.
-const (
-	defaultDepth        = 64
-	defaultMaxErrors    = 100
-	defaultMaxBody      = 1 << 20
-	defaultMaxOutput    = 64 << 20
-	defaultRequestRatio = 8
-
-	// maxDepthLimit is the highest Depth a registry keeps.
-	maxDepthLimit = 10000
-	// maxOutputLimit is the highest output limit a run keeps (1 PiB: no
-	// output is larger), so that its arithmetic never overflows.
-	maxOutputLimit = 1 << 50
-	// minRequestOutput is the output limit of a request whatever its
-	// body: a query-only GET may still write this much.
-	minRequestOutput = 1 << 20
-)
-
-// defaultLimits are the limits of a Registry given none.
-var defaultLimits = Limits{}.effective()
-
-// effective returns l with its zero fields set to the defaults and every
-// field within its bounds.
-func (l Limits) effective() Limits {
-	pick := func(v, def, lo, hi int64) int64 {
-		switch {
-		case v == 0:
-			return def
-		case v < lo:
-			return lo
-		case v > hi:
-			return hi
-		}
-		return v
-	}
-	return Limits{
-		Depth:              int(pick(int64(l.Depth), defaultDepth, 1, maxDepthLimit)),
-		Errors:             int(pick(int64(l.Errors), defaultMaxErrors, 1, math.MaxInt32)),
-		BodyBytes:          pick(l.BodyBytes, defaultMaxBody, 0, math.MaxInt64),
-		OutputBytes:        pick(l.OutputBytes, defaultMaxOutput, 1, maxOutputLimit),
-		RequestOutputRatio: pick(l.RequestOutputRatio, defaultRequestRatio, 1, math.MaxInt64),
-	}
-}
-
 func (l Limits) applyRegistry(c *registryConfig) { c.limits = &l }
 
 // Limits returns the registry's limits in force, defaults filled in; a nil
 // registry's are the defaults.
-func (r *Registry) Limits() Limits { return *r.lim() }
-
-// lim returns the registry's limits in force: the one place every call
-// reads them from.
-func (r *Registry) lim() *Limits {
+func (r *Registry) Limits() Limits {
+	var env *engine.Env
 	if r != nil {
-		if l := r.limits.Load(); l != nil {
-			return l
-		}
+		env = r.env
 	}
-	return &defaultLimits
-}
-
-// requestOutputLimit returns MakeRequest's output limit for a body of n
-// bytes.
-func (r *Registry) requestOutputLimit(n int64) int64 {
-	l := r.lim()
-	k := l.RequestOutputRatio
-	lim := int64(minRequestOutput)
-	if n > 0 && n <= math.MaxInt64/k {
-		lim = max(lim, n*k)
-	} else if n > 0 {
-		lim = math.MaxInt64
-	}
-	return min(lim, l.OutputBytes)
+	return Limits(env.Limits())
 }
 
 type problemBaseOption string
@@ -211,17 +149,6 @@ func PathValues(value func(r *http.Request, name string) string) RegistryOption 
 	return pathValuesOption(value)
 }
 
-// pathValue reads the path parameter name of r, with the registry's
-// PathValues or http.Request.PathValue.
-func (r *Registry) pathValue(req *http.Request, name string) string {
-	if r != nil {
-		if f := r.pathValues.Load(); f != nil && *f != nil {
-			return (*f)(req, name)
-		}
-	}
-	return req.PathValue(name)
-}
-
 // serverErrors returns the registry's ServerErrors function, or nil.
 func (r *Registry) serverErrors() func(id string, err error) {
 	if r == nil {
@@ -269,11 +196,10 @@ func (r *Registry) configure(c *registryConfig, op, call string) error {
 // apply sets what c says. The caller holds mu, or is creating r.
 func (r *Registry) apply(c *registryConfig) {
 	if c.keyCase != nil {
-		r.keyCase = *c.keyCase
+		r.env.KeyCase = engine.KeyCase(*c.keyCase)
 	}
 	if c.limits != nil {
-		l := c.limits.effective()
-		r.limits.Store(&l)
+		r.env.SetLimits(engine.Limits(*c.limits))
 	}
 	if c.problemBase != nil {
 		base := *c.problemBase
@@ -283,7 +209,7 @@ func (r *Registry) apply(c *registryConfig) {
 		r.problemBase.Store(&base)
 	}
 	if c.pathValues != nil {
-		r.pathValues.Store(c.pathValues)
+		r.env.SetPathValues(*c.pathValues)
 	}
 	if c.serverErrors != nil {
 		if *c.serverErrors == nil {

@@ -1,78 +1,90 @@
 package entity
 
 import (
+	"context"
 	"net/http"
-	"sync"
+
+	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/engine"
 )
 
+// Entity is a compiled declaration. It is immutable and safe for concurrent
+// use. Make one with Registry.Expose.
+type Entity struct {
+	c   *engine.Entity // the compiled plans, which every call runs
+	reg *Registry
+	// checks are the handle's request checks (Checked), run in order.
+	checks []func(ctx context.Context, o *Object) error
+}
+
+// newEntity returns the handle of a compiled entity of reg.
+func newEntity(reg *Registry, c *engine.Entity) *Entity {
+	e := &Entity{c: c, reg: reg}
+	c.Handle = e
+	return e
+}
+
+// handleOf returns the handle of a compiled entity (nil for none).
+func handleOf(c *engine.Entity) *Entity {
+	if c == nil {
+		return nil
+	}
+	e, _ := c.Handle.(*Entity)
+	return e
+}
+
+// Name returns the name the entity was exposed under.
+func (e *Entity) Name() string {
+	if e == nil {
+		return ""
+	}
+	return e.c.Name()
+}
+
+// Decl returns a copy of the parsed declaration the entity was compiled
+// from, for tools (documentation, test kits). The copy is the caller's:
+// modifying it changes nothing in the entity.
+func (e *Entity) Decl() *dsl.Entity {
+	if e == nil {
+		return nil
+	}
+	return e.c.Decl()
+}
+
+// Registry returns the registry the entity belongs to.
+func (e *Entity) Registry() *Registry {
+	if e == nil {
+		return nil
+	}
+	return e.reg
+}
+
 // The entry points of a response: Make, MakeList, AppendJSON, MakeJSON
-// (and Write, in http.go). Each starts its run through start, and walks
-// its input with the response view: what a response writes is what that
+// (and Write, in http.go). Each decodes its options once and makes one
+// engine call with the response view: what a response writes is what that
 // view writes, whatever the input (an echoed request, an Object made by a
 // request, a $ref inside either).
 
-// start readies a run for one call of e: the input the call accepts at its
-// top, its direction, its options (a request reads strictly unless told
-// otherwise), the view and the limits. Every call starts here.
-func (r *run) start(e *Entity, top topKind, d direction, opts []Option) {
-	r.top, r.dir = top, d
-	r.cfg = config(d == dirRequest || d == dirPatch, opts) // what a client sent is read strictly
-	r.cfg.request = d == dirRequest || d == dirPatch
-	r.ent = e
-	r.elem = -1
-	r.maxOut = int(min(e.reg.lim().OutputBytes, maxOutputLimit))
-	if e.slot != nil {
-		r.pin(e.slot, e) // recursive references see this very entity
-	}
-	if r.cfg.shaped {
-		r.shape(e, opts)
-	}
-}
-
-// walkInto walks v with the started run, appending its JSON to dst, and
-// returns what the call gives: dst as it was on error (nothing partial is
-// ever returned), and the run's error.
-func (r *run) walkInto(dst []byte, e *Entity, v any) ([]byte, error) {
-	start := len(dst)
-	r.hidden = r.hidden[:0]
-	if r.fatal == nil { // a bad option (Select, Version…) ends the call before it starts
-		dst = r.appendTop(dst, e, v)
-	}
-	r.done()
-	if r.fatal != nil || len(r.errs) > 0 { // what err looks at, without its call on success
-		return dst[:start], r.err()
-	}
-	return dst, nil
-}
-
-// walkCopy is walkInto into a pooled buffer, returning a copy of what it
-// wrote (the one allocation of the bytes) unless the call fails.
-func (r *run) walkCopy(e *Entity, v any) ([]byte, error) {
-	bp := bufPool.Get().(*[]byte)
-	b, err := r.walkInto((*bp)[:0], e, v)
-	return copyOut(bp, b, err)
-}
-
 // responseInput returns what a response of e reads of v: an *Object that
-// e's response view made, in a call with no shaping, is written as it is
-// (ok); an *http.Request is read with MakeRequest first, and the Object it
-// makes is then made again, as any Object of a request is, through the
+// e's response view made, in a call without shaping, is written as it is
+// (same); an *http.Request is read with MakeRequest first, and the Object
+// it makes is then made again, as any Object of a request is, through the
 // response view.
-func (e *Entity) responseInput(v any, shaped bool, opts []Option) (in any, same *Object, err error) {
+func (e *Entity) responseInput(v any, o *engine.Opts, opts []Option) (in any, same *Object, err error) {
 	switch x := v.(type) {
 	case *Object:
-		if x != nil && x.madeBy(e) && !shaped {
+		if x != nil && !o.Shaped && engine.MadeBy(x.m(), e.c) {
 			return nil, x, nil
 		}
 	case *http.Request:
 		if x == nil {
 			return nil, nil, nil
 		}
-		o, err := e.MakeRequest(x, opts...)
+		obj, err := e.MakeRequest(x, opts...)
 		if err != nil {
 			return nil, nil, err
 		}
-		return o, nil, nil
+		return obj, nil, nil
 	}
 	return v, nil, nil
 }
@@ -103,20 +115,20 @@ func (e *Entity) Make(v any, opts ...Option) (*Object, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
-	var r run
-	r.start(e, topObject, dirResponse, opts)
-	in, same, err := e.responseInput(v, r.cfg.shaped, opts)
+	o := e.opts(false, opts)
+	in, same, err := e.responseInput(v, &o, opts)
 	switch {
 	case err != nil:
 		return nil, err
 	case same != nil:
 		return same, nil
 	}
-	data, err := r.walkCopy(e, in)
-	if err != nil {
-		return nil, err
+	c := engine.Call{Dir: engine.Response, Top: engine.TopObject}
+	data := c.AppendCopy(e.c, in, &o)
+	if c.Failed() {
+		return nil, e.callError(&c, langOpt(opts))
 	}
-	return &Object{plan: e.views[dirResponse], data: data, made: r.made()}, nil
+	return newObject(c.Made(data)), nil
 }
 
 // MakeList makes each object of v, a list ([]any, []map[string]any, a
@@ -128,13 +140,13 @@ func (e *Entity) MakeList(v any, opts ...Option) ([]*Object, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
-	var r run
-	r.start(e, topList, dirResponse, opts)
-	data, err := r.walkCopy(e, v)
-	if err != nil {
-		return nil, err
+	o := e.opts(false, opts)
+	c := engine.Call{Dir: engine.Response, Top: engine.TopList}
+	data := c.AppendCopy(e.c, v, &o)
+	if c.Failed() {
+		return nil, e.callError(&c, langOpt(opts))
 	}
-	return newObjects(e.views[dirResponse], data, r.made(), nil), nil
+	return newObjects(c.List(data)), nil
 }
 
 // AppendJSON makes v and appends its JSON to dst. v is an object, as for
@@ -148,46 +160,29 @@ func (e *Entity) AppendJSON(dst []byte, v any, opts ...Option) ([]byte, error) {
 	if e == nil {
 		return dst, errNilEntity
 	}
-	var r run
-	r.start(e, topAny, dirResponse, opts)
-	if _, ok := v.(map[string]any); ok { // the common input, which responseInput passes as it is
-		return r.walkInto(dst, e, v)
+	o := e.opts(false, opts)
+	if _, ok := v.(map[string]any); !ok { // the common input, which responseInput passes as it is
+		in, same, err := e.responseInput(v, &o, opts)
+		switch {
+		case err != nil:
+			return dst, err
+		case same != nil:
+			return same.AppendJSON(dst) // already made: written as it is
+		}
+		v = in
 	}
-	in, same, err := e.responseInput(v, r.cfg.shaped, opts)
-	switch {
-	case err != nil:
-		return dst, err
-	case same != nil:
-		return same.AppendJSON(dst) // already made: written as it is
+	c := engine.Call{Dir: engine.Response, Top: engine.TopAny}
+	dst = c.Append(dst, e.c, v, &o)
+	if c.Failed() {
+		return dst, e.callError(&c, langOpt(opts))
 	}
-	return r.walkInto(dst, e, in)
+	return dst, nil
 }
-
-// bufPool holds the buffers MakeJSON writes into before copying out.
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
-
-// maxPooled is the largest buffer put back into bufPool.
-const maxPooled = 1 << 20
 
 // MakeJSON makes v and returns its JSON, as AppendJSON does, in a new slice
 // (the only allocation on success).
 func (e *Entity) MakeJSON(v any, opts ...Option) ([]byte, error) {
-	bp := bufPool.Get().(*[]byte)
+	bp := engine.Buffer()
 	b, err := e.AppendJSON((*bp)[:0], v, opts...)
-	return copyOut(bp, b, err)
-}
-
-// copyOut returns a copy of b, which was written into the pooled buffer
-// *bp, unless err is set, and puts the buffer back in its pool.
-func copyOut(bp *[]byte, b []byte, err error) ([]byte, error) {
-	var out []byte
-	if err == nil {
-		out = make([]byte, len(b))
-		copy(out, b)
-	}
-	if cap(b) <= maxPooled {
-		*bp = b[:0]
-		bufPool.Put(bp)
-	}
-	return out, err
+	return engine.CopyOut(bp, b, err != nil), err
 }

@@ -4,11 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"runtime/debug"
+	"reflect"
 	"strconv"
 	"strings"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/engine"
 	"github.com/expose-go/expose/internal/pathfmt"
 )
 
@@ -20,11 +21,11 @@ var ErrValidation = errors.New("entity: validation failed")
 
 // ErrUnknownEntity is wrapped by the error that Make and friends return when
 // the entity named, or one that a `$ref` reaches, is not declared.
-var ErrUnknownEntity = errors.New("entity: unknown entity")
+var ErrUnknownEntity = engine.ErrUnknownEntity
 
 // ErrUnsupportedInput is wrapped by the error returned when Make is given a
 // value it cannot read fields from (an int, a string, a channel…).
-var ErrUnsupportedInput = errors.New("entity: unsupported input")
+var ErrUnsupportedInput = engine.ErrUnsupportedInput
 
 // errNilEntity is the error of a call on a nil *Entity: what Lookup
 // returns for a name that is not exposed.
@@ -37,11 +38,11 @@ var errNilWriter = errors.New("entity: Write: a nil http.ResponseWriter")
 // ErrTooLarge is wrapped by the error of a call whose output passed its
 // limit (Limits.OutputBytes; for MakeRequest, also
 // Limits.RequestOutputRatio): the call stopped and wrote nothing.
-var ErrTooLarge = errors.New("entity: output too large")
+var ErrTooLarge = engine.ErrTooLarge
 
 // ErrDepth is wrapped by the FieldError reported when output nesting, or a
 // value passed through, is deeper than the registry's depth limit.
-var ErrDepth = errors.New("entity: nesting too deep")
+var ErrDepth = engine.ErrDepth
 
 // FieldError is one failing field: where its value was read, where it would
 // have been written, which rule failed and why.
@@ -372,24 +373,24 @@ func (e *InputError) Unwrap() error {
 
 // ErrInvalidFields is wrapped by the InputError (400) of a Select spec
 // that does not parse or names a field that does not exist.
-var ErrInvalidFields = errors.New("entity: invalid field selection")
+var ErrInvalidFields = engine.ErrInvalidFields
 
 // ErrInvalidVersion is wrapped by the InputError (400) of a Version that
 // is not a version.
-var ErrInvalidVersion = errors.New("entity: invalid version")
+var ErrInvalidVersion = engine.ErrInvalidVersion
 
 // ErrUnknownField is wrapped by the error of an Only or Except path the
 // entity does not have: a programming error (500 in Write).
-var ErrUnknownField = errors.New("entity: unknown field")
+var ErrUnknownField = engine.ErrUnknownField
 
 // ErrUnknownFlag is wrapped by the error of a call whose With names a flag
 // the registry has not declared (WithContext ignores such flags).
-var ErrUnknownFlag = errors.New("entity: undeclared flag")
+var ErrUnknownFlag = engine.ErrUnknownFlag
 
 // ErrInvalidJSON is wrapped by the InputError for input that is not valid
 // JSON, or not a JSON object or array of objects: 400 for a request's, 500
 // for the raw JSON a response-side call was given (the server's).
-var ErrInvalidJSON = errors.New("entity: invalid JSON")
+var ErrInvalidJSON = engine.ErrInvalidJSON
 
 // ErrMethod is wrapped by the InputError (405) for a request whose method
 // the entity's declaration does not allow.
@@ -397,7 +398,7 @@ var ErrMethod = errors.New("entity: method not allowed")
 
 // ErrBodyTooLarge is wrapped by the InputError (413) for a request body
 // over the registry's limit.
-var ErrBodyTooLarge = errors.New("entity: request body too large")
+var ErrBodyTooLarge = engine.ErrBodyTooLarge
 
 // ErrUnsupportedMediaType is wrapped by the InputError (415) for a request
 // body that MakeRequest does not read: one whose Content-Type is neither
@@ -462,11 +463,10 @@ func (e *PanicError) Error() string {
 // FieldError.Unwrap).
 type rulePanic struct{ pe *PanicError }
 
-// newRulePanic returns the error for a check of rule that panicked with p.
-// Call it in the deferred function that recovered, so that the stack is
-// the panic's.
-func newRulePanic(rule string, p any) error {
-	return &rulePanic{&PanicError{Rule: rule, Value: p, Stack: debug.Stack()}}
+// panicOf returns the error a field fails with for the engine's record of
+// a check that panicked.
+func panicOf(p *engine.RulePanic) error {
+	return &rulePanic{&PanicError{Rule: p.Rule, Value: p.Value, Stack: p.Stack}}
 }
 
 func (e *rulePanic) Error() string { return "is not valid" }
@@ -513,7 +513,7 @@ func statusOf(err error) int {
 		return http.StatusUnsupportedMediaType
 	case errors.Is(err, ErrInvalidJSON), errors.Is(err, errUnreadableBody), errors.Is(err, ErrInvalidFields), errors.Is(err, ErrInvalidVersion):
 		return http.StatusBadRequest
-	case errors.As(err, &sc) && !isNil(sc):
+	case errors.As(err, &sc) && !isNilValue(sc):
 		if _, own := sc.(*InputError); !own { // its StatusCode is this function
 			if s := sc.StatusCode(); isClientError(s) {
 				return s
@@ -546,31 +546,6 @@ type statusError struct{ status int }
 func (e *statusError) Error() string {
 	return "entity: WriteStatus: status " + strconv.Itoa(e.status) + " is not an HTTP status (100–599)"
 }
-
-// errTooLarge is appendAny's error past its end: the run turns it into
-// its ErrTooLarge failure.
-var errTooLarge = errors.New("passes the output limit")
-
-// errUnsupportedValue reports a value that JSON cannot hold (NaN, a channel).
-var errUnsupportedValue = errors.New("cannot be written as JSON")
-
-// errCross are the errors of the cross-field rules, by kind.
-var errCross = [...]error{
-	crossRequiredIf:      errors.New("is required when another field has a given value"),
-	crossRequiredWith:    errors.New("is required when another field is given"),
-	crossRequiredWithout: errors.New("is required when the other fields are not given"),
-	crossExcludedWith:    errors.New("must be absent when another field is given"),
-}
-
-// errRequired is the error of req.
-var errRequired = errors.New("is required")
-
-// errDefaultCycle is the error of bare defaults on references that form a
-// cycle.
-var errDefaultCycle = errors.New("its default makes the entity from an empty input, which needs this default again: the defaults form a cycle")
-
-// errUnknown is the error of a key DenyUnknown refuses.
-var errUnknown = errors.New("is not a known field")
 
 // LoadError is the error of LoadFS: every error of every file it loaded,
 // sorted by file, line and column. Its text lists them all, each as
@@ -667,7 +642,7 @@ func inLang(err error, lang msgLang) error {
 // requestLang returns the language of the messages of a request's
 // errors: Lang's among opts, else the request's Accept-Language.
 func (r *Registry) requestLang(req *http.Request, opts []Option) msgLang {
-	pref := config(true, opts).lang
+	pref := langOpt(opts)
 	if pref == "" && req != nil {
 		pref = req.Header.Get("Accept-Language")
 	}
@@ -706,7 +681,7 @@ func (e *Entity) Fail(req *http.Request, err error, fields ...*FieldError) error
 		return err
 	}
 	var ve *ValidationError
-	out := &ValidationError{Entity: e.name}
+	out := &ValidationError{Entity: e.Name()}
 	switch {
 	case err == nil:
 		out.lang = e.reg.requestLang(req, nil)
@@ -721,7 +696,7 @@ func (e *Entity) Fail(req *http.Request, err error, fields ...*FieldError) error
 		return err
 	}
 	cat, li := out.lang.catalogs(), out.lang.li
-	limit := e.reg.lim().Errors
+	limit := e.reg.Limits().Errors
 	for _, f := range fields {
 		if f == nil {
 			continue
@@ -764,20 +739,12 @@ func fieldName(pointer string) string {
 	return ""
 }
 
-// maxKeyBytes is the most bytes of a client's key that an error's path
-// holds: an unknown key (DenyUnknown) is the one text of the client's
-// input that a problem writes, and not all of it.
-const maxKeyBytes = 64
-
-// clipKey returns key cut to its first maxKeyBytes bytes (back to the
-// start of a UTF-8 sequence) and "…", or key when it is no longer.
-func clipKey(key string) string {
-	if len(key) <= maxKeyBytes {
-		return key
+// isNilValue reports whether v holds a nil pointer (or map, slice…).
+func isNilValue(v any) bool {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface, reflect.Func, reflect.Chan:
+		return rv.IsNil()
 	}
-	i := maxKeyBytes
-	for i > 0 && key[i]&0xC0 == 0x80 {
-		i--
-	}
-	return key[:i] + "…"
+	return v == nil
 }

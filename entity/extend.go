@@ -116,8 +116,8 @@ func unexposeTriples(decl []string) []string {
 
 // extend compiles extension name of base, with its own parsed triples.
 func (r *Registry) extend(name string, base *Entity, own *dsl.Entity) (*Entity, error) {
-	whole, errs := combine(name, base.decl, own)
-	e, err := compile(r, whole)
+	whole, errs := combine(name, base.c.DeclRef(), own)
+	e, err := r.compile(whole)
 	var cl dsl.ErrorList
 	if errors.As(err, &cl) {
 		errs = append(errs, cl...)

@@ -1,12 +1,10 @@
 package entity
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
-	"slices"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/engine"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -78,7 +76,7 @@ type Field struct {
 	// query of a request without one).
 	In string
 
-	node *node
+	node *engine.Node
 	_    [0]func() // not comparable
 }
 
@@ -90,102 +88,33 @@ type CrossRule struct {
 	Rule   string // "required_if", "required_with", "required_without" or "excluded_with"
 	Fields []string
 	Values [][]byte
-
-	// A required_if naming a field declared in several version ranges:
-	// the values as each range's field writes them (ranges), for the view
-	// of a call to pick its own (filterFields).
-	ranges [][][]byte
-	others []*node
 }
 
-// fieldsOf describes the fields of p. decls is the copy of their
-// declarations, walked alongside the plan: a compiled entity has one node
-// per declared field, in order.
-func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
-	if len(decls) != len(p.nodes) {
-		decls = nil // not the plan's declaration: copy field by field
+// fieldsOf returns the Fields of the engine's descriptors.
+func fieldsOf(ds []*engine.FieldDesc) []*Field {
+	if ds == nil {
+		return nil
 	}
-	fs := make([]*Field, len(p.nodes))
-	for i, n := range p.nodes {
-		var decl *dsl.Field
-		if decls != nil && decls[i] != nil && decls[i].Name == n.decl.Name && decls[i].Pos == n.decl.Pos {
-			decl = decls[i]
-		} else {
-			decl = n.decl.Clone()
-		}
-		f := &Field{Name: n.decl.Name, Key: n.out, Type: n.typ, Required: n.req, Secret: n.secret,
-			HasDefault: n.hasDefault, Decl: decl, node: n}
-		if p.dir == dirRequest { // the key a client sends: a parameter's name where it is
-			f.Key, f.In = n.in, srcNames[n.src]
-		}
-		if n.defJSON != nil {
-			f.Default = append([]byte(nil), n.defJSON...)
-		}
-		f.Rules = append([]string(nil), n.ruleNames...)
-		f.Doc = n.doc
-		for _, cr := range p.cross {
-			if cr.target == n {
-				c := CrossRule{Rule: crossCodes[cr.kind]}
-				if len(cr.values) > 0 {
-					c.Values = cr.values[0]
-					if len(cr.values) > 1 {
-						c.ranges, c.others = cr.values, cr.others
-					}
-				}
-				for _, o := range cr.others {
-					k := o.out
-					if p.dir != dirResponse {
-						k = o.in
-					}
-					if !slices.Contains(c.Fields, k) { // a name of several version ranges, once
-						c.Fields = append(c.Fields, k)
-					}
-				}
-				f.Cross = append(f.Cross, c)
-			}
-		}
-		if n.example != nil {
-			f.Example = append([]byte(nil), n.example...)
-		}
-		f.Kind = n.kind
-		f.Lazy = n.lazy
-		f.OmitNil, f.OmitEmpty = n.omit == omitNil, n.omit == omitEmpty
-		f.ReadOnly, f.WriteOnly = n.readOnly, n.writeOnly
-		f.Merge = n.merge
-		if n.from != nil {
-			f.From = append([]string{n.from.first.in}, n.from.rest...)
-		}
-		if c := n.cond; c != nil {
-			f.If = slices.Clone(c.ifNames)
-			f.Unless = slices.Clone(c.unlessNames)
-			if c.since.set {
-				f.Since = c.since.String()
-			}
-			if c.until.set {
-				f.Until = c.until.String()
-			}
-		}
-		switch n.kind {
-		case dsl.FieldGroup:
-			f.Fields = fieldsOf(n.group, decl.Fields)
-		case dsl.FieldRef:
-			f.Ref = n.ref.name
-			f.List = n.refList
-		}
-		if n.format != nil {
-			f.Format = n.format.text
-		}
-		if en := n.each; en != nil {
-			f.List = true
-			f.Each = &Field{Name: n.in, Key: n.out, Kind: dsl.FieldValue, Type: en.typ,
-				Rules: append([]string(nil), en.ruleNames...), Decl: en.decl.Clone(), node: en}
-			if en.format != nil {
-				f.Each.Format = en.format.text
-			}
-		}
-		fs[i] = f
+	fs := make([]*Field, len(ds))
+	for i, d := range ds {
+		fs[i] = fieldOf(d)
 	}
 	return fs
+}
+
+func fieldOf(d *engine.FieldDesc) *Field {
+	if d == nil {
+		return nil
+	}
+	f := &Field{Name: d.Name, Key: d.Key, Kind: d.Kind, Type: d.Type, Required: d.Required, Secret: d.Secret,
+		HasDefault: d.HasDefault, Default: d.Default, Rules: d.Rules, Fields: fieldsOf(d.Fields), Ref: d.Ref, Decl: d.Decl,
+		List: d.List, Each: fieldOf(d.Each), Format: d.Format, Lazy: d.Lazy, If: d.If, Unless: d.Unless,
+		Since: d.Since, Until: d.Until, OmitNil: d.OmitNil, OmitEmpty: d.OmitEmpty, ReadOnly: d.ReadOnly,
+		WriteOnly: d.WriteOnly, Merge: d.Merge, From: d.From, Doc: d.Doc, Example: d.Example, In: d.In, node: d.Node}
+	for _, c := range d.Cross {
+		f.Cross = append(f.Cross, CrossRule{Rule: c.Rule, Fields: c.Fields, Values: c.Values})
+	}
+	return f
 }
 
 // Optional reports whether a call may leave the field's key out: it is
@@ -196,7 +125,7 @@ func (f *Field) Optional() bool {
 		return false
 	}
 	if f.node != nil {
-		return f.node.mayBeAbsent()
+		return engine.MayBeAbsent(f.node)
 	}
 	return f.Lazy || len(f.If) > 0 || len(f.Unless) > 0 || f.Since != "" || f.Until != "" ||
 		f.OmitNil || f.OmitEmpty || f.WriteOnly
@@ -211,38 +140,19 @@ func (f *Field) Optional() bool {
 // A field with transforms (trim, upper…) writes only what they return: a
 // string they would change fails with the first transform's name.
 func (f *Field) Check(v rules.Value) []RuleError {
-	if f == nil {
+	if f == nil || f.node == nil {
 		return nil
-	}
-	if f.node == nil || v.Kind == rules.Null {
-		return nil
-	}
-	if f.node.format != nil && v.Kind != f.node.typ {
-		return nil // what a format wrote (a unix date's number): the checks judged the value
 	}
 	var errs []RuleError
-	if xs := f.node.xforms; len(xs) > 0 {
-		tv, err := transformDefault(f.node, v)
-		switch {
-		case err != nil:
-			errs = append(errs, RuleError{Rule: xs[0].info.code, Err: err})
-		case v.Kind == rules.String && (tv.Kind != rules.String || tv.Str != v.Str):
-			errs = append(errs, RuleError{Rule: xs[0].info.code, Err: errNotTransformed})
+	for _, rf := range engine.Check(f.node, v) {
+		err := rf.Err
+		if p, ok := err.(*engine.RulePanic); ok {
+			err = panicOf(p)
 		}
-	}
-	for _, cks := range [2][]check{f.node.inChecks, f.node.outChecks} {
-		for _, ck := range cks {
-			if err := runCheck(ck, v); err != nil {
-				errs = append(errs, RuleError{Rule: ck.rule, Err: err})
-			}
-		}
+		errs = append(errs, RuleError{Rule: rf.Rule, Err: err})
 	}
 	return errs
 }
-
-// errNotTransformed is what Check says of a string the field's transforms
-// would change.
-var errNotTransformed = errors.New("is not what the field's transforms write")
 
 // Transform applies the field's transforms (trim, lower, upper, custom
 // ones) to a value, as Make does after its conversion and before its
@@ -252,10 +162,7 @@ func (f *Field) Transform(v rules.Value) (rules.Value, error) {
 	if f == nil {
 		return v, nil
 	}
-	if f.node == nil || len(f.node.xforms) == 0 || v.Kind == rules.Null {
-		return v, nil
-	}
-	return transformDefault(f.node, v)
+	return engine.Transform(f.node, v)
 }
 
 // ReadJSON reads text, the JSON of one value as the field writes it (white
@@ -279,19 +186,7 @@ func (f *Field) ReadJSON(text []byte) (v rules.Value, why string, ok bool) {
 	if f.Kind != dsl.FieldValue {
 		return v, "", false
 	}
-	if f.node != nil && f.node.format != nil {
-		switch w := f.node.format.writes; w {
-		case rules.Any:
-			v = decodeAnyValue(bytes.TrimSpace(text))
-			if v.Kind == rules.List || v.Kind == rules.Object || v.Kind == rules.Any {
-				return rules.Value{}, ": not a string, number or bool", false
-			}
-			return v, "", true
-		default:
-			return decodeValue(w, text)
-		}
-	}
-	return decodeValue(f.Type, text)
+	return engine.ReadJSON(f.node, f.Type, text)
 }
 
 // Unformat reads text, the JSON of a value as the field's built-in format
@@ -304,31 +199,10 @@ func (f *Field) ReadJSON(text []byte) (v rules.Value, why string, ok bool) {
 // ok is false with an empty why when the field has no format, or a
 // registered one (RegisterFormat), whose text cannot be read back.
 func (f *Field) Unformat(text []byte) (v rules.Value, why string, ok bool) {
-	if f == nil || f.node == nil || f.node.format == nil || f.node.format.user != nil {
+	if f == nil || f.node == nil {
 		return v, "", false
 	}
-	fm := f.node.format
-	text = bytes.TrimSpace(text)
-	if _, why, ok := decodeValue(fm.writes, text); !ok {
-		if why == "" {
-			why = ": not what " + fm.text + " writes"
-		}
-		return v, why, false
-	}
-	if fm.layout == "" && fm.unit == 0 { // fixed
-		frac := 0
-		if i := bytes.IndexByte(text, '.'); i >= 0 {
-			frac = len(text) - i - 1
-		}
-		if frac != fm.decimals || bytes.ContainsAny(text, "eE") {
-			return v, fmt.Sprintf(": not written with %d decimals (%s)", fm.decimals, fm.text), false
-		}
-		return decodeValue(rules.Float, text)
-	}
-	if v, ok = fm.unformat(text); !ok {
-		return v, ": not a date as " + fm.text + " writes it", false
-	}
-	return v, "", true
+	return engine.Unformat(f.node, text)
 }
 
 // Write returns the JSON the field writes for v, a value of its declared
@@ -340,10 +214,7 @@ func (f *Field) Write(v rules.Value) ([]byte, error) {
 	if f.Kind != dsl.FieldValue || f.node == nil {
 		return nil, errors.New("entity: Write: not a value field")
 	}
-	if f.node.format != nil && v.Kind != rules.Null {
-		return f.node.format.append(nil, v)
-	}
-	return appendValue(nil, f.node.typ, v, defaultDepth, maxOutputLimit)
+	return engine.Write(f.node, v)
 }
 
 // Entity returns the entity a reference field references, or nil when it is not
@@ -352,10 +223,7 @@ func (f *Field) Entity() *Entity {
 	if f == nil {
 		return nil
 	}
-	if f.node == nil || f.node.ref == nil {
-		return nil
-	}
-	return f.node.ref.e.Load()
+	return handleOf(engine.RefEntity(f.node))
 }
 
 // Nullable reports whether Make can write null for the field: never for a
@@ -366,37 +234,15 @@ func (f *Field) Nullable() bool {
 		return false
 	}
 	if f.node != nil {
-		return f.node.writesNull()
+		return engine.WritesNull(f.node)
 	}
 	switch {
 	case f.Kind == dsl.FieldGroup:
 		return false
-	case f.HasDefault && !(f.node != nil && f.node.defNull):
+	case f.HasDefault:
 		return false
 	}
 	return !f.Required
-}
-
-// mayBeAbsent reports whether a call may leave the field's key out of
-// Make's output: it is lazy, written under a condition (if, unless, since,
-// until), left out when null or empty (omitnil, omitempty), or writeonly.
-func (n *node) mayBeAbsent() bool {
-	return n.lazy || n.cond != nil || n.omit != omitNone || n.writeOnly
-}
-
-// writesNull reports whether Make may write null for the field: never for
-// a group, nor where a default fills the value (unless the default is
-// itself null), nor on a `req` field.
-func (n *node) writesNull() bool {
-	switch {
-	case n.kind == nodeGroup:
-		return false
-	case n.kind == nodeRef && n.refDefault:
-		return false
-	case n.kind == nodeValue && n.hasDefault && !n.defNull:
-		return false
-	}
-	return !n.req
 }
 
 // The Field view of one direction, as a call with given options sees it.
@@ -423,58 +269,6 @@ func (e *Entity) viewFields(request bool, opts []Option) []*Field {
 	if e == nil {
 		return nil
 	}
-	var r run
-	r.ent = e
-	r.cfg = config(request, opts)
-	r.cfg.request = request
-	d := dirResponse
-	if request {
-		d = dirRequest
-	}
-	if r.cfg.shaped {
-		r.shapeFlags(e, opts)
-	}
-	return filterFields(fieldsOf(e.views[d], nil), &r, request)
-}
-
-// shapeFlags reads only the flags and version of opts (no selection).
-func (r *run) shapeFlags(e *Entity, opts []Option) {
-	for _, o := range opts {
-		switch o.kind {
-		case optWith, optWithContext:
-			t := e.reg.flags.Load()
-			for _, name := range o.list {
-				if b, ok := t.declaredBit(name); ok {
-					r.flags |= 1 << b
-				}
-			}
-		case optVersion:
-			if v, ok := parseVersion(o.str); ok {
-				r.ver = v
-			}
-		}
-	}
-}
-
-func filterFields(fs []*Field, r *run, request bool) []*Field {
-	out := fs[:0]
-	for _, f := range fs {
-		n := f.node
-		if n != nil && (n.writeOnly && !request || n.readOnly && request || n.cond != nil && !r.shown(n.cond)) {
-			continue
-		}
-		if f.Fields != nil {
-			f.Fields = filterFields(f.Fields, r, request)
-		}
-		for i, c := range f.Cross {
-			for k, o := range c.others { // the call's version range's values
-				if o.cond == nil || r.shown(o.cond) {
-					f.Cross[i].Values = c.ranges[k]
-					break
-				}
-			}
-		}
-		out = append(out, f)
-	}
-	return out
+	o := e.opts(request, opts)
+	return fieldsOf(e.c.Fields(request, &o))
 }

@@ -14,78 +14,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/expose-go/expose/internal/engine"
 	"github.com/expose-go/expose/internal/jsontape"
 	"github.com/expose-go/expose/internal/jsonwire"
-	"github.com/expose-go/expose/rules"
 )
-
-// Requests: an entity's request view reads what a client sends in the wire
-// form (compile_view.go). A top-level field is read from one place: a
-// header field from the headers; any other from the body when the request
-// has one (JSON or a form), else from the query string.
-
-// requestSource reads the top-level fields of a request.
-type requestSource struct {
-	r      *http.Request
-	reg    *Registry // its PathValues
-	query  url.Values
-	form   url.Values
-	files  []string    // the names of a multipart body's file parts (for DenyUnknown)
-	js     *jsonObject // the JSON body, nil if none
-	header http.Header
-	body   bool // the request has a body (JSON or a form): fields are not read from the query
-}
-
-// get reads a field from where it comes: a parameter (path, query, header,
-// cookie) from there only (a header a trusted proxy sets, X-User-Id, must
-// not be supplied by the client in the query or the body when the proxy
-// leaves it out); any other from the body, or from the query when there is
-// no body. A list field gets every value of a repeated key (a query's, a
-// header's); others get the first.
-func (s *requestSource) get(n *node) raw {
-	switch {
-	case n.src == srcHeader:
-		if vs := s.header[n.header]; len(vs) > 0 {
-			return values(n, vs)
-		}
-	case n.src == srcQuery:
-		if vs := s.query[n.in]; len(vs) > 0 {
-			return values(n, vs)
-		}
-	case n.src == srcPath:
-		if v := s.reg.pathValue(s.r, n.in); v != "" {
-			return raw{kind: rawStr, s: v}
-		}
-	case n.src == srcCookie:
-		if c, err := s.r.Cookie(n.in); err == nil {
-			return raw{kind: rawStr, s: c.Value}
-		}
-	case s.js != nil:
-		return s.js.get(n.slot)
-	case s.form != nil:
-		if vs := s.form[n.in]; len(vs) > 0 {
-			return values(n, vs)
-		}
-	case !s.body:
-		if vs := s.query[n.in]; len(vs) > 0 {
-			return values(n, vs)
-		}
-	}
-	return raw{}
-}
-
-// isHeaderName reports whether a field of this name is read from the
-// request's headers (only): a name that starts with X-.
-func isHeaderName(name string) bool {
-	return len(name) > 2 && strings.EqualFold(name[:2], "x-")
-}
-
-func values(n *node, vs []string) raw {
-	if n.typ == rules.List {
-		return raw{a: vs}
-	}
-	return raw{kind: rawStr, s: vs[0]}
-}
 
 // MakeRequest reads the entity's fields from an HTTP request and makes
 // them, as Make does, with strict conversions (see Strict; Lax turns them
@@ -132,62 +64,155 @@ func values(n *node, vs []string) raw {
 // A nil r is an empty input, as a typed nil is for Make: it is made as
 // Make(nil) makes it, with no method to check. A request without a URL
 // has no query.
-func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err error) {
+func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
-	var run run
-	run.start(e, topObject, dirRequest, opts)
-	defer run.done()
+	c := engine.Call{Dir: engine.Request, Top: engine.TopObject}
+	return e.request(r, &c, opts, func(req *engine.HTTPRequest, o *engine.Opts) ([]byte, error) {
+		return c.AppendRequest(nil, e.c, req, o), nil
+	})
+}
+
+// request is the request assembly MakeRequest, Bind and Patch share: the
+// method checked, the options decoded, the body read by media type (as
+// body says, for Patch), the engine call made (make, which appends to
+// nil: the Object owns what it returns), and the handle's checks run;
+// every error in the request's language.
+func (e *Entity) request(r *http.Request, c *engine.Call, opts []Option, make func(req *engine.HTTPRequest, o *engine.Opts) ([]byte, error)) (_ *Object, err error) {
+	o := e.opts(true, opts)
+	pref := langOpt(opts)
+	if r != nil && pref == "" { // no Lang given: the client's languages
+		pref = r.Header.Get("Accept-Language")
+	}
 	defer func() {
 		if err != nil { // the errors of the request in its language, whichever step failed
-			err = inLang(err, e.reg.requestLang(r, opts))
+			cat := e.reg.messages()
+			err = inLang(err, msgLang{cat, cat.match(pref)})
 		}
 	}()
-	if r == nil {
-		b, err := run.walkCopy(e, nil)
-		if err != nil {
+	if r == nil { // an empty input, as a typed nil is for Make
+		c.Dir, c.Top = engine.Request, engine.TopObject
+		data := c.AppendCopy(e.c, nil, &o)
+		if c.Failed() {
+			return nil, e.callError(c, pref)
+		}
+		return e.checked(nil, newObject(c.Made(data)))
+	}
+	if err := e.checkMethod(r); err != nil {
+		return nil, err
+	}
+	req := &engine.HTTPRequest{R: r}
+	if r.URL != nil {
+		req.Query = r.URL.Query()
+	}
+	if c.Dir == engine.Request {
+		if err := readRequestBody(e, r, req); err != nil {
 			return nil, err
 		}
-		o := &Object{plan: e.views[dirRequest], data: b, made: run.made(), hid: newHidden(b, run.hidden)}
-		if len(e.checks) > 0 {
-			if err := e.runChecks(nil, o); err != nil {
-				return nil, err
+		c.MaxOut = e.reg.env.RequestOutputLimit(req.BodyLen)
+	}
+	data, err := make(req, &o)
+	if err != nil {
+		return nil, err
+	}
+	if c.Failed() {
+		err := e.callError(c, pref)
+		if errors.Is(err, ErrTooLarge) && c.Dir != engine.Response {
+			err = requestTooLarge(err, int(c.MaxOut))
+		}
+		return nil, err
+	}
+	return e.checked(r, newObject(c.Made(data)))
+}
+
+// MergePatchType is the media type of a JSON Merge Patch, the body Patch
+// reads.
+const MergePatchType = engine.MergePatchType
+
+// Patch reads the request r, a JSON Merge Patch (RFC 7396, Content-Type
+// application/merge-patch+json) in the wire form, and applies it to
+// current, the resource's value as the server holds it (a map, a struct,
+// raw JSON, an *Object: any input Make reads), with the entity: a key the
+// patch leaves out keeps its value, a null clears it, an object merges
+// into a group's or a $name's object, anything else replaces the value.
+// Then it judges the merged value as the entity judges a request, strictly
+// (a req field the patch clears is a 400), but that a readonly field keeps
+// its current value (the patch's is ignored) and a writeonly one the
+// patch does not touch is not required.
+//
+// It returns the merged value, an Object holding the fields of both
+// directions (Get, Map and Bind see its writeonly values; MarshalJSON and
+// every response write it through the response view, without them), and
+// the paths of the fields the patch set or cleared ("name",
+// "address.city"), in the order the patch gives them. Nothing is changed
+// on failure: current is only read.
+//
+// The errors are MakeRequest's: a *ValidationError for the fields that
+// fail (400), an *InputError for the request itself (405 for a method the
+// declaration does not name, 415 for another Content-Type, 413 for a body
+// past the limit, 400 for a body that is no JSON object); a current value
+// that does not make (it fails its entity as server data) is the server's
+// error (500).
+func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object, touched []string, err error) {
+	if e == nil {
+		return nil, nil, errNilEntity
+	}
+	if r == nil {
+		return nil, nil, newInputError(ErrUnsupportedMediaType, "problem.media.patch", nil)
+	}
+	c := engine.Call{Dir: engine.Patch, Top: engine.TopObject}
+	o, err := e.request(r, &c, opts, func(req *engine.HTTPRequest, o *engine.Opts) ([]byte, error) {
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != MergePatchType {
+			ie := newInputError(ErrUnsupportedMediaType, "problem.media.patch", nil)
+			ie.Accept = MergePatchType
+			return nil, ie
+		}
+		var body []byte
+		if r.Body != nil && r.Body != http.NoBody {
+			var err error
+			if body, err = readBody(r, e.reg.env.Limits().BodyBytes); err != nil {
+				return nil, bodyError(err)
 			}
 		}
-		return o, nil
-	}
-	if len(e.methods) > 0 && !slices.Contains(e.methods, r.Method) &&
-		!(r.Method == http.MethodHead && slices.Contains(e.methods, http.MethodGet)) { // as net/http's mux: GET serves HEAD
-		ie := newInputError(ErrMethod, "problem.method", map[string]any{"allow": strings.Join(e.methods, ", ")}) // not the method: the client's text
-		ie.Allow = strings.Join(e.methods, ", ")
-		return nil, ie
-	}
-	if run.cfg.lang == "" { // no Lang given: the client's languages, matched on the first failure
-		run.cfg.lang = r.Header.Get("Accept-Language")
-	}
-	if run.fatal != nil { // a bad option (Select, Version…): before the body is read
-		return nil, run.fatal
-	}
-	src := &requestSource{r: r, reg: e.reg, header: r.Header}
-	if r.URL != nil {
-		src.query = r.URL.Query()
-	}
-	p := e.views[dirRequest]
-	bodyLen, err := readRequestBody(&run, r, src, p)
+		if cr, ok := current.(*http.Request); ok && cr != nil { // a request's value, made as any Object of a request is
+			obj, err := e.MakeRequest(cr, opts...)
+			if err != nil {
+				return nil, err
+			}
+			current = obj
+		}
+		cur := e.currentOpts(opts)
+		var data []byte
+		data, touched = c.AppendPatch(nil, e.c, req, body, current, o, &cur)
+		return data, nil
+	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	run.request, run.reqBody = true, src.body
-	run.maxOut = int(min(e.reg.requestOutputLimit(bodyLen), maxOutputLimit))
-	data, err := run.walkCopy(e, src)
-	if errors.Is(err, ErrTooLarge) {
-		err = requestTooLarge(err, run.maxOut)
+	return o, touched, nil
+}
+
+// currentOpts returns the options the current value of a patch is made
+// with: the call's flags and version decide which fields are there (no
+// other option: a selection shapes the answer, not what is kept).
+func (e *Entity) currentOpts(opts []Option) engine.Opts {
+	var o engine.Opts
+	for i := range opts {
+		switch x := &opts[i]; x.kind {
+		case optWith:
+			o.AddFlags(x.list, false)
+		case optWithContext:
+			o.AddFlags(x.list, true)
+		case optVersion:
+			o.Version, o.Shaped = x.str, true
+		}
 	}
-	if err != nil {
-		return nil, err
-	}
-	o := &Object{plan: p, data: data, made: run.made(), hid: newHidden(data, run.hidden)}
+	return o
+}
+
+// checked runs the handle's checks on o, made from r.
+func (e *Entity) checked(r *http.Request, o *Object) (*Object, error) {
 	if len(e.checks) > 0 {
 		if err := e.runChecks(r, o); err != nil {
 			return nil, err
@@ -196,70 +221,81 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err er
 	return o, nil
 }
 
-// readRequestBody reads r's body into src, as its Content-Type says, and
-// returns its length. An entity that reads nothing from a body (its fields
-// are all path, query, header or cookie parameters) leaves the body
-// unread, for the handler (a PATCH's merge patch, read by Patch).
-func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPlan) (int64, error) {
-	if r.Body == nil || r.Body == http.NoBody || len(p.params) == len(p.nodes) {
-		return 0, nil
+// checkMethod returns the error (405) of a request whose method the
+// declaration does not name; HEAD is GET's, as net/http's mux has it.
+func (e *Entity) checkMethod(r *http.Request) error {
+	methods := e.c.Methods()
+	if len(methods) == 0 || slices.Contains(methods, r.Method) ||
+		r.Method == http.MethodHead && slices.Contains(methods, http.MethodGet) {
+		return nil
 	}
-	limit := run.ent.reg.lim().BodyBytes
+	ie := newInputError(ErrMethod, "problem.method", map[string]any{"allow": strings.Join(methods, ", ")}) // not the method: the client's text
+	ie.Allow = strings.Join(methods, ", ")
+	return ie
+}
+
+// readRequestBody reads r's body into req, as its Content-Type says. An
+// entity that reads nothing from a body (its fields are all path, query,
+// header or cookie parameters) leaves the body unread, for the handler (a
+// PATCH's merge patch, read by Patch).
+func readRequestBody(e *Entity, r *http.Request, req *engine.HTTPRequest) error {
+	if r.Body == nil || r.Body == http.NoBody || !e.c.ReadsBody() {
+		return nil
+	}
+	limit := e.reg.env.Limits().BodyBytes
 	ct := r.Header.Get("Content-Type")
 	mt, _, _ := mime.ParseMediaType(ct) // a bad parameter gives the type and an error
 	switch {
 	case ct == "":
 		body, err := readBody(r, limit)
 		if err != nil {
-			return 0, bodyError(err)
+			return bodyError(err)
 		}
-		if len(jsonwire.TrimSpace(bytesString(body))) > 0 {
-			return 0, newInputError(ErrUnsupportedMediaType, "problem.media.none", nil)
+		if len(jsonwire.TrimSpace(jsonwire.View(body))) > 0 {
+			return newInputError(ErrUnsupportedMediaType, "problem.media.none", nil)
 		}
-		return 0, nil
+		return nil
 	case mt == "":
-		return 0, newInputError(ErrUnsupportedMediaType, "problem.media.unparsed", nil)
+		return newInputError(ErrUnsupportedMediaType, "problem.media.unparsed", nil)
 	case isJSONMediaType(mt):
 		body, err := readBody(r, limit)
 		if err != nil {
-			return 0, bodyError(err)
+			return bodyError(err)
 		}
-		if len(jsonwire.TrimSpace(bytesString(body))) > 0 {
-			js, err := run.parseJSONOf(body, true)
-			if err != nil {
-				return 0, err
-			}
-			src.js, src.body = run.takeJSON(js, 0, p.in), true
+		if len(jsonwire.TrimSpace(jsonwire.View(body))) > 0 {
+			req.JSON, req.Body = body, true
 		}
-		return int64(len(body)), nil
+		req.BodyLen = int64(len(body))
+		return nil
 	case mt == "application/x-www-form-urlencoded":
-		form, n, err := readForm(r, limit, p)
+		form, n, err := readForm(r, limit, e)
 		if err != nil {
-			return 0, err
+			return err
 		}
-		src.form, src.body = form, true
-		return n, nil
+		req.Form, req.Body, req.BodyLen = form, true, n
+		return nil
 	case mt == "multipart/form-data":
 		r.Body = http.MaxBytesReader(nil, r.Body, limit)
 		if err := r.ParseMultipartForm(limit); err != nil {
-			return 0, formError(err, true)
+			return formError(err, true)
 		}
-		src.form, src.body = r.PostForm, true
+		req.Form, req.Body = r.PostForm, true
 		if r.MultipartForm != nil {
 			for k := range r.MultipartForm.File {
-				src.files = append(src.files, k)
+				req.Files = append(req.Files, k)
 			}
 		}
-		return formLen(r.PostForm), nil
+		req.BodyLen = formLen(r.PostForm)
+		return nil
 	}
 	body, err := readBody(r, limit)
 	if err != nil {
-		return 0, bodyError(err)
+		return bodyError(err)
 	}
-	if len(jsonwire.TrimSpace(bytesString(body))) == 0 {
-		return 0, nil // no body, whatever its type says
+	if len(jsonwire.TrimSpace(jsonwire.View(body))) == 0 {
+		return nil // no body, whatever its type says
 	}
-	return 0, newInputError(ErrUnsupportedMediaType, "problem.media.other", nil) // not the type: the client's text
+	return newInputError(ErrUnsupportedMediaType, "problem.media.other", nil) // not the type: the client's text
 }
 
 // readForm reads an application/x-www-form-urlencoded body of at most
@@ -269,14 +305,14 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 // the wrong Content-Type (curl -d sends this one by default): a 415 that
 // says so, rather than every field reported missing. So is such JSON
 // that does not parse as a form ({"off":"50%"}).
-func readForm(r *http.Request, limit int64, p *objectPlan) (url.Values, int64, error) {
+func readForm(r *http.Request, limit int64, e *Entity) (url.Values, int64, error) {
 	body, err := readBody(r, limit)
 	if err != nil {
 		return nil, 0, bodyError(err)
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	err = r.ParseForm()
-	if (err != nil || !declaresAny(p, r.PostForm)) && isJSONText(body) {
+	if (err != nil || !e.c.DeclaresAny(r.PostForm)) && isJSONText(body) {
 		return nil, 0, newInputError(ErrUnsupportedMediaType, "problem.media.json-form", nil)
 	}
 	if err != nil {
@@ -285,19 +321,9 @@ func readForm(r *http.Request, limit int64, p *objectPlan) (url.Values, int64, e
 	return r.PostForm, int64(len(body)), nil
 }
 
-// declaresAny reports whether the plan p reads any of the form's keys.
-func declaresAny(p *objectPlan, form url.Values) bool {
-	for k := range form {
-		if p.in.keys.Lookup(k) >= 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // isJSONText reports whether b is a JSON object or array.
 func isJSONText(b []byte) bool {
-	s := jsonwire.TrimSpace(bytesString(b))
+	s := jsonwire.TrimSpace(jsonwire.View(b))
 	if s == "" || s[0] != '{' && s[0] != '[' {
 		return false
 	}
@@ -433,7 +459,7 @@ func (e *Entity) Bind(r *http.Request, dst any, opts ...Option) error {
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(o.declaredText(), dst); err != nil {
+	if err := json.Unmarshal(engine.DeclaredText(o.m()), dst); err != nil {
 		return inLang(decodeError(e, dst, err), e.reg.requestLang(r, opts)) // its 500 in the request's language
 	}
 	return nil
@@ -460,7 +486,7 @@ func checkDst(e *Entity, dst any) error {
 }
 
 func bindPrefix(e *Entity) string {
-	return "entity " + strconv.Quote(e.name) + ": Bind: "
+	return "entity " + strconv.Quote(e.Name()) + ": Bind: "
 }
 
 // decodeError describes why the values made could not be stored in dst,
@@ -540,15 +566,9 @@ func (e *Entity) WriteStatus(w http.ResponseWriter, status int, v any, opts ...O
 		w.WriteHeader(status)
 		return nil
 	}
-	bp := bufPool.Get().(*[]byte)
-	defer func() {
-		if cap(*bp) <= maxPooled {
-			*bp = (*bp)[:0]
-			bufPool.Put(bp)
-		}
-	}()
+	bp := engine.Buffer()
 	b, err := e.AppendJSON((*bp)[:0], v, opts...)
-	*bp = b
+	defer engine.Release(bp, b)
 	if err != nil {
 		var reg *Registry // a nil *Entity's error is written as the default's
 		if e != nil {
@@ -592,7 +612,7 @@ func newJSONHeader(n int) *jsonHeader {
 	// The digits are written once, here, before the string that views them
 	// is made, and never again: the string is immutable as it must be.
 	d := strconv.AppendInt(hv.digits[:0], int64(n), 10)
-	hv.vals[1] = bytesString(d)
+	hv.vals[1] = jsonwire.View(d)
 	return hv
 }
 

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"strings"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/engine"
 )
 
 // LoadFS loads the entities declared in the .entity files of fsys that the
@@ -85,28 +85,27 @@ func (r *Registry) LoadFS(fsys fs.FS, patterns ...string) error {
 	// that references are checked, and bare defaults probed, before
 	// anything is exposed here.
 	s := r.scratch()
-	var compiled, failed []*Entity
+	var compiled, failed []*engine.Entity
 	for _, d := range decls {
-		e, err := compile(s, d)
+		e, err := s.compile(d)
 		if l, ok := err.(dsl.ErrorList); ok {
 			errs = append(errs, l...)
-			failed = append(failed, e)
+			failed = append(failed, e.c)
 			// An empty entity in its place, so that references to it are
 			// not reported as naming nothing.
-			e, _ = compile(s, &dsl.Entity{Name: d.Name})
+			e, _ = s.compile(&dsl.Entity{Name: d.Name})
 		} else {
-			compiled = append(compiled, e)
+			compiled = append(compiled, e.c)
 		}
 		if e != nil {
-			e.slot = s.slotFor(d.Name)
-			e.slot.e.Store(e)
+			s.env.Put(e.c)
 		}
 	}
 	// Every error at once: the references, flags and merges of every
 	// entity are checked whatever else failed, those of an entity in
 	// error too (as far as it compiled), so that nothing is reported
 	// only on a second run. An error found twice is reported once.
-	errs = append(errs, checkEntities(append(compiled, failed...))...)
+	errs = append(errs, s.checkEntities(append(compiled, failed...))...)
 	if len(errs) > 0 {
 		errs.Sort()
 		return &LoadError{Errors: uniqueErrors(errs)}
@@ -114,7 +113,7 @@ func (r *Registry) LoadFS(fsys fs.FS, patterns ...string) error {
 	ch := r.begin()
 	defer ch.end()
 	for _, d := range decls {
-		e, err := compile(r, d)
+		e, err := r.compile(d)
 		if err != nil { // the scratch compile passed: it cannot fail here
 			return &LoadError{Errors: dsl.ErrorList{{Entity: d.Name, Pos: d.Pos, Msg: "LoadFS: " + err.Error()}}}
 		}
@@ -122,7 +121,7 @@ func (r *Registry) LoadFS(fsys fs.FS, patterns ...string) error {
 	}
 	// The registry's entities that merge them must not write a key twice,
 	// as Expose checks.
-	err := ch.commitWith(func(p *Entity) string { return fmt.Sprintf("if %q were loaded as declared", p.name) })
+	err := ch.commitWith(func(p *Entity) string { return fmt.Sprintf("if %q were loaded as declared", p.Name()) })
 	if l, ok := err.(dsl.ErrorList); ok {
 		return &LoadError{Errors: l}
 	}
@@ -172,13 +171,8 @@ func (r *Registry) declaredOnce(decls []*dsl.Entity) dsl.ErrorList {
 // takes r's entity of that name: see slotFor): what a declaration compiled in it
 // means is what it would mean in r, and it changes nothing in r.
 func (r *Registry) scratch() *Registry {
-	s := &Registry{rules: r.rules, keyCase: r.keyCase, parent: r}
-	s.limits.Store(r.limits.Load())
+	s := &Registry{env: r.env.Scratch(), parent: r}
 	s.msgs.Store(r.msgs.Load())
 	s.problemBase.Store(r.problemBase.Load())
-	s.flags.Store(r.flags.Load())
-	r.fmu.RLock()
-	s.formats = maps.Clone(r.formats) // RegisterFormat's, which the files may name
-	r.fmu.RUnlock()
 	return s
 }

@@ -13,8 +13,8 @@ import (
 
 	"golang.org/x/text/language"
 
-	"github.com/expose-go/expose/internal/textconv"
-	"github.com/expose-go/expose/rules"
+	"github.com/expose-go/expose/internal/engine"
+	"github.com/expose-go/expose/internal/msgtext"
 )
 
 // Messages: the catalogs a FieldError's Message is rendered from, keyed by
@@ -52,7 +52,7 @@ var builtinMessages = []struct {
 		"type":     "must be {type}, got {got}",
 		"depth":    "is nested deeper than the limit of {limit} levels",
 		"limit":    "and {omitted} more field errors, not listed",
-		"default":  errDefaultCycle.Error(),
+		"default":  engine.ErrDefaultCycle.Error(),
 
 		"required_if":        "is required when {other} is {values}",
 		"required_if.secret": "is required for the value {other} has",
@@ -201,78 +201,11 @@ var codeParams = map[string][]string{
 	"excluded_with":      {"others"},
 }
 
-// message is a parsed message template: literal text and placeholders,
-// in turn.
-type message struct {
-	text  string // as written
-	parts []msgPart
-}
+// message is a parsed message template (package msgtext).
+type message = msgtext.Template
 
-// msgPart is literal text, or a placeholder when param is set.
-type msgPart struct {
-	lit   string
-	param string
-}
-
-// parseMessage parses a message template: text with {name} placeholders
-// (names of letters, digits and _) and {{ for a brace.
-func parseMessage(text string) (*message, error) {
-	m := &message{text: text}
-	var lit strings.Builder
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		switch {
-		case (c == '{' || c == '}') && i+1 < len(text) && text[i+1] == c:
-			lit.WriteByte(c)
-			i++
-		case c == '{':
-			end := strings.IndexByte(text[i+1:], '}')
-			if end < 0 {
-				return nil, fmt.Errorf("entity: message %q: a { at byte %d opens a placeholder that does not close (write {{ for a brace)", text, i)
-			}
-			name := text[i+1 : i+1+end]
-			if !isParamName(name) {
-				return nil, fmt.Errorf("entity: message %q: placeholder {%s} is not a name of letters, digits and _", text, name)
-			}
-			if lit.Len() > 0 {
-				m.parts = append(m.parts, msgPart{lit: lit.String()})
-				lit.Reset()
-			}
-			m.parts = append(m.parts, msgPart{param: name})
-			i += end + 1
-		default:
-			lit.WriteByte(c)
-		}
-	}
-	if lit.Len() > 0 {
-		m.parts = append(m.parts, msgPart{lit: lit.String()})
-	}
-	return m, nil
-}
-
-func isParamName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
-			return false
-		}
-	}
-	return true
-}
-
-// placeholders returns the names of m's placeholders.
-func (m *message) placeholders() []string {
-	var out []string
-	for _, p := range m.parts {
-		if p.param != "" {
-			out = append(out, p.param)
-		}
-	}
-	return out
-}
+// parseMessage parses a message template.
+func parseMessage(text string) (*message, error) { return msgtext.Parse(text) }
 
 // catalogs are the languages a registry has messages in, English first,
 // a matcher over them, and the codes declared with DeclareCode (each with
@@ -465,25 +398,25 @@ func (c *catalogs) lookup(li int, keys []string) (*message, int) {
 // for it under code ("type.got=string" → "a string"), else as its text; a
 // placeholder the failure has no value for is written as nothing.
 func (c *catalogs) render(m *message, li int, code, field string, params map[string]any) string {
-	if len(m.parts) == 1 && m.parts[0].param == "" {
-		return m.parts[0].lit
+	if len(m.Parts) == 1 && m.Parts[0].Param == "" {
+		return m.Parts[0].Lit
 	}
 	var b strings.Builder
-	for _, p := range m.parts {
+	for _, p := range m.Parts {
 		switch {
-		case p.param == "":
-			b.WriteString(p.lit)
-		case p.param == "field":
+		case p.Param == "":
+			b.WriteString(p.Lit)
+		case p.Param == "field":
 			b.WriteString(field)
 		default:
-			v, ok := params[p.param]
+			v, ok := params[p.Param]
 			if !ok {
 				continue
 			}
 			s := paramText(v)
 			if code != "" && c != nil {
-				if ph, _ := c.lookup(li, []string{code + "." + p.param + "=" + s}); ph != nil {
-					s = ph.text
+				if ph, _ := c.lookup(li, []string{code + "." + p.Param + "=" + s}); ph != nil {
+					s = ph.Text
 				}
 			}
 			b.WriteString(s)
@@ -590,7 +523,7 @@ func (r *Registry) DeclareCode(code string, msgs map[string]string) error {
 	case isOwnCode(code):
 		return fmt.Errorf("entity: DeclareCode: %q is a code of the package's own", code)
 	}
-	if _, found := r.rules.Lookup(code); found {
+	if _, found := r.env.Rules.Lookup(code); found {
 		return fmt.Errorf("entity: DeclareCode: %q is the name of a rule: its messages are set with SetMessages", code)
 	}
 	if _, ok := msgs["en"]; !ok {
@@ -617,7 +550,7 @@ func (r *Registry) DeclareCode(code string, msgs map[string]string) error {
 			continue
 		}
 		tags[i], parsed[i] = tag, m
-		for _, p := range m.placeholders() {
+		for _, p := range m.Placeholders() {
 			if p != "field" && !containsString(params, p) {
 				params = append(params, p)
 			}
@@ -762,7 +695,7 @@ func (r *Registry) checkMessage(key, text string) (*message, error) {
 		}
 	}
 	if !ok {
-		def, found := r.rules.Lookup(code)
+		def, found := r.env.Rules.Lookup(code)
 		if !found {
 			return nil, fmt.Errorf("entity: SetMessages: key %q: no code or rule is named %q", key, code)
 		}
@@ -779,7 +712,7 @@ func (r *Registry) checkMessage(key, text string) (*message, error) {
 		if !containsString(params, param) {
 			return nil, fmt.Errorf("entity: SetMessages: key %q: %q has no param %q", key, code, param)
 		}
-		if len(m.placeholders()) > 0 {
+		if len(m.Placeholders()) > 0 {
 			return nil, fmt.Errorf("entity: SetMessages: key %q: a phrase holds no placeholders", key)
 		}
 		return m, nil
@@ -789,7 +722,7 @@ func (r *Registry) checkMessage(key, text string) (*message, error) {
 	default:
 		return nil, fmt.Errorf("entity: SetMessages: key %q: %q is no kind (string, number, list, object; with .exact for equal bounds)", key, rest)
 	}
-	for _, p := range m.placeholders() {
+	for _, p := range m.Placeholders() {
 		if p != "field" && !containsString(params, p) {
 			return nil, fmt.Errorf("entity: SetMessages: key %q: placeholder {%s} is not {field} nor a param of %q (%s)", key, p, code, strings.Join(params, ", "))
 		}
@@ -804,34 +737,4 @@ func containsString(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// kindKey names the kind of a failing value in message keys: "string",
-// "number", "list", or "" for another.
-func kindKey(k rules.Kind) string {
-	switch k {
-	case rules.String:
-		return "string"
-	case rules.Int, rules.Float:
-		return "number"
-	case rules.List:
-		return "list"
-	case rules.Object:
-		return "object"
-	}
-	return ""
-}
-
-// typedArg returns a rule's argument as a param's value: an int64 or a
-// float64 when it is a number written without quotes, else its text.
-func typedArg(a string, quoted bool) any {
-	if !quoted {
-		if i, err := strconv.ParseInt(a, 10, 64); err == nil {
-			return i
-		}
-		if f, ok := textconv.ParseFloat(a); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
-			return f
-		}
-	}
-	return a
 }

@@ -1,6 +1,10 @@
 package entity
 
-import "context"
+import (
+	"context"
+
+	"github.com/expose-go/expose/internal/engine"
+)
 
 // Option changes one call of Make, MakeJSON, AppendJSON, MakeList, Write,
 // WriteStatus, MakeRequest or Bind: how strictly the input is read, which
@@ -73,38 +77,60 @@ func DenyUnknown() Option { return Option{kind: optDenyUnknown} }
 // Accept-Language header when no Lang is given.
 func Lang(tag string) Option { return Option{kind: optLang, str: tag} }
 
-// callConfig is what a call's options say, on the call's stack.
-type callConfig struct {
-	strict      bool // strict conversions (see Strict)
-	laxSet      bool // Lax was given
-	strictSet   bool // Strict was given
-	denyUnknown bool
-	lang        string // the tag given to Lang, or a request's Accept-Language, or ""
-	request     bool   // MakeRequest's: a selection shapes the output only (see appendShaped)
-
-	// shaped says that an option shapes the output (Select, Only,
-	// Except, With, Version): run.shape reads them once the entity is
-	// known.
-	shaped bool
-}
-
-// config applies opts over the entry point's defaults: strict says whether
-// the call reads strictly unless told otherwise (MakeRequest does).
-func config(strict bool, opts []Option) callConfig {
-	c := callConfig{strict: strict}
-	for _, o := range opts {
-		switch o.kind {
+// opts decodes a call's options into what the engine reads: the one
+// place they are read. request says whether the call reads strictly unless
+// told otherwise (MakeRequest, Bind and Patch do: what a client sent is
+// read strictly).
+func (e *Entity) opts(request bool, opts []Option) engine.Opts {
+	o := engine.Opts{Strict: request}
+	for i := range opts {
+		x := &opts[i]
+		switch x.kind {
 		case optStrict:
-			c.strict, c.strictSet = true, true
+			o.Strict = true
 		case optLax:
-			c.strict, c.laxSet = false, true
+			o.Strict = false
 		case optDenyUnknown:
-			c.denyUnknown = true
-		case optLang:
-			c.lang = o.str
-		case optSelect, optOnly, optExcept, optWith, optWithContext, optVersion:
-			c.shaped = true
+			o.DenyUnknown = true
+		case optSelect:
+			o.Shaped = true
+			if x.str != "" {
+				if o.Select != "" {
+					o.Selects++
+				}
+				o.Select = x.str
+			}
+		case optOnly, optExcept:
+			o.AddPaths(x.kind == optOnly, x.list)
+		case optWith:
+			o.AddFlags(x.list, false)
+		case optWithContext:
+			o.AddFlags(x.list, true)
+		case optVersion:
+			o.Version, o.Shaped = x.str, true
 		}
 	}
-	return c
+	return o
+}
+
+// langOpt returns the tag given to Lang among opts, or "".
+func langOpt(opts []Option) string {
+	lang := ""
+	for _, o := range opts {
+		if o.kind == optLang {
+			lang = o.str
+		}
+	}
+	return lang
+}
+
+// contextOpt returns the context given to WithContext among opts, or nil.
+func contextOpt(opts []Option) context.Context {
+	var ctx context.Context
+	for _, o := range opts {
+		if o.kind == optWithContext && o.ctx != nil {
+			ctx = o.ctx
+		}
+	}
+	return ctx
 }

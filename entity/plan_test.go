@@ -50,33 +50,3 @@ func TestDeclReturnsACopy(t *testing.T) {
 	}
 }
 
-// TestPlanChainsFollowNodes: every view's chain of nodes, which the walk
-// follows, is its nodes in order, whatever each direction leaves out
-// (writeonly, readonly, merged keys, version ranges) and in groups.
-func TestPlanChainsFollowNodes(t *testing.T) {
-	reg := entity.NewRegistry()
-	expose(t, reg, "addr", "GET",
-		"city", "string", "",
-		"zip", "string", "writeonly",
-	)
-	e := expose(t, reg, "user", "GET",
-		"id", "number", "readonly",
-		"password", "string", "writeonly",
-		"details", "{", "",
-		"secret", "string", "writeonly",
-		"mail", "string", "email",
-		"inner", "{", "",
-		"x", "number", "readonly",
-		"inner", "}", "",
-		"details", "}", "",
-		"home", "$addr", "merge",
-		"old", "string", "until 2",
-		"new", "string", "since 2",
-		"last", "string", "writeonly",
-	)
-	for _, ent := range []*entity.Entity{e, reg.MustLookup("addr")} {
-		if bad := entity.PlanChains(ent); len(bad) > 0 {
-			t.Errorf("%s", bad)
-		}
-	}
-}

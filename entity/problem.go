@@ -232,9 +232,9 @@ func checkProblemText(key, text string) (*message, error) {
 			return nil, errors.New("entity: SetMessages: key " + strconv.Quote(key) + ": no problem text has this key")
 		}
 		em, _ := parseMessage(en)
-		params = em.placeholders()
+		params = em.Placeholders()
 	}
-	for _, p := range m.placeholders() {
+	for _, p := range m.Placeholders() {
 		if !containsString(params, p) {
 			return nil, errors.New("entity: SetMessages: key " + strconv.Quote(key) + ": placeholder {" + p + "} is not one of the text's (" + strings.Join(params, ", ") + ")")
 		}

@@ -25,7 +25,7 @@ func TestProblemTextsComplete(t *testing.T) {
 			t.Errorf("%q: %v %v", pt.key, err1, err2)
 			continue
 		}
-		ep, jp := en.placeholders(), ja.placeholders()
+		ep, jp := en.Placeholders(), ja.Placeholders()
 		slices.Sort(ep)
 		slices.Sort(jp)
 		if !slices.Equal(ep, jp) {

@@ -3,15 +3,13 @@ package entity
 import (
 	"errors"
 	"fmt"
-	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/internal/engine"
 	"github.com/expose-go/expose/internal/suggest"
 	"github.com/expose-go/expose/rules"
 )
@@ -21,33 +19,19 @@ import (
 // safe for concurrent use: Expose, Make and rule registration may run at
 // the same time. Create one with NewRegistry.
 type Registry struct {
-	rules   *rules.Set
-	limits  atomic.Pointer[Limits]    // in force, defaults filled in (configure.go); nil: the defaults
-	mu      sync.Mutex                // serializes the changes of the registry: Expose, Extend, LoadFS, Configure, SetMessages
-	keyCase KeyCaseStyle              // guarded by mu; see KeyCase
-	msgs    atomic.Pointer[catalogs]  // nil: the built-in messages (see SetMessages)
-	slots   sync.Map                  // name → *slot
-	flags   atomic.Pointer[flagTable] // DeclareFlags' and the rules' flags (condition.go); nil: none
+	env  *engine.Env              // what the engine reads: rules, formats, flags, key case, limits, slots
+	mu   sync.Mutex               // serializes the changes of the registry: Expose, Extend, LoadFS, Configure, SetMessages
+	msgs atomic.Pointer[catalogs] // nil: the built-in messages (see SetMessages)
 
 	// Guarded by mu: how Extend declared each extension and, by base, the
-	// extensions of each entity (extend.go); by entity, the entities its
-	// plans merge and, by entity merged, the entities that merge it
-	// (merge.go); the change being made, whose entities compile sees
-	// before they are stored (change.go).
+	// extensions of each entity (extend.go).
 	exts       map[string]*extension
 	extendedBy map[string]map[string]bool
-	mergesOf   map[string][]string
-	mergedBy   map[string]map[string]bool
-	staging    map[string]*Entity
 
-	parent *Registry // a scratch registry's (load.go): its slots start with the parent's entities
+	parent *Registry // a scratch registry's (load.go): its entities start with the parent's
 
-	problemBase atomic.Pointer[string]                                    // ProblemTypeBase's; nil: the default
-	serverLog   atomic.Pointer[func(id string, err error)]                // ServerErrors', the log hook of 500s (problem.go); nil: none
-	pathValues  atomic.Pointer[func(r *http.Request, name string) string] // PathValues'; nil: http.Request.PathValue
-
-	fmu     sync.RWMutex
-	formats map[string]*formatDef // RegisterFormat's (format.go), guarded by fmu
+	problemBase atomic.Pointer[string]                     // ProblemTypeBase's; nil: the default
+	serverLog   atomic.Pointer[func(id string, err error)] // ServerErrors', the log hook of 500s (problem.go); nil: none
 }
 
 // errNilRegistry is what a nil *Registry's methods that can fail return.
@@ -61,7 +45,7 @@ var errNilRegistry = errors.New("entity: nil *Registry: create one with NewRegis
 // that is not one of the constants makes every Expose of the registry
 // fail.
 func NewRegistry(opts ...RegistryOption) *Registry {
-	r := &Registry{rules: rules.Builtin()}
+	r := &Registry{env: engine.NewEnv(rules.Builtin())}
 	c := configOf(opts)
 	r.apply(&c)
 	return r
@@ -73,7 +57,7 @@ func (r *Registry) Rules() *rules.Set {
 	if r == nil {
 		return nil
 	}
-	return r.rules
+	return r.env.Rules
 }
 
 // RegisterRule adds a custom rule, usable by name in declarations exposed
@@ -82,20 +66,14 @@ func (r *Registry) RegisterRule(d rules.Def) error {
 	if r == nil {
 		return errNilRegistry
 	}
-	return r.rules.Register(d)
+	return r.env.Rules.Register(d)
 }
 
-// slotFor returns the slot for name, creating an empty one.
-func (r *Registry) slotFor(name string) *slot {
-	if s, ok := r.slots.Load(name); ok {
-		return s.(*slot)
-	}
-	n := &slot{name: name}
-	if r.parent != nil {
-		n.e.Store(r.parent.Lookup(name))
-	}
-	s, _ := r.slots.LoadOrStore(name, n)
-	return s.(*slot)
+// compile compiles decl in the registry's environment, and returns its
+// handle (with what compiled, on error: see engine.Compile).
+func (r *Registry) compile(decl *dsl.Entity) (*Entity, error) {
+	c, err := engine.Compile(r.env, decl)
+	return newEntity(r, c), err
 }
 
 // Expose parses and compiles a declaration of field, type, rules triples
@@ -116,7 +94,7 @@ func (r *Registry) Expose(name string, decl ...string) (*Entity, error) {
 	defer r.mu.Unlock()
 	ch := r.begin()
 	defer ch.end()
-	e, err := compile(r, tree)
+	e, err := r.compile(tree)
 	if perr != nil {
 		// The rules of the triples that parsed are compiled too, so that
 		// one syntax error hides no other error.
@@ -137,17 +115,6 @@ func (r *Registry) Expose(name string, decl ...string) (*Entity, error) {
 		return nil, err
 	}
 	return e, nil
-}
-
-// keepFlags makes the flags e's rules named first the registry's. A
-// compile numbers new flags in a copy of the registry's table, so that
-// only a declaration that is exposed adds any (a change that fails puts
-// the registry's table back: see change.end).
-func (r *Registry) keepFlags(e *Entity) {
-	if e.newFlags != nil {
-		r.flags.Store(e.newFlags)
-		e.newFlags = nil
-	}
 }
 
 // MustExpose is like Expose but panics with every declaration error. It is
@@ -178,10 +145,7 @@ func (r *Registry) Lookup(name string) *Entity {
 	if r == nil {
 		return nil
 	}
-	if s, ok := r.slots.Load(name); ok {
-		return s.(*slot).e.Load()
-	}
-	return r.parent.Lookup(name)
+	return handleOf(r.env.Lookup(name))
 }
 
 // MustLookup returns the entity registered under name, and panics when
@@ -196,14 +160,13 @@ func (r *Registry) MustLookup(name string) *Entity {
 }
 
 // unknownEntityMessage says that no entity is exposed under name, with the
-// names nearest to it among names.
+// names nearest to it among names (at most 3).
 func unknownEntityMessage(op, name string, names []string) string {
 	msg := fmt.Sprintf("entity: %s(%q): no entity %q is exposed", op, name, name)
-	near := nearNames(name, names)
-	switch {
-	case len(names) == 0:
+	if len(names) == 0 {
 		return msg + " (the registry exposes none)"
-	case len(near) > 0:
+	}
+	if near := suggest.Nearest(name, names, 3); len(near) > 0 {
 		q := make([]string, len(near))
 		for i, n := range near {
 			q[i] = strconv.Quote(n)
@@ -213,75 +176,12 @@ func unknownEntityMessage(op, name string, names []string) string {
 	return msg
 }
 
-// nearNames returns the names of names at most a third of name's length
-// of edits away from it (at least one), or equal but for case, nearest
-// first; at most 3.
-func nearNames(name string, names []string) []string {
-	type near struct {
-		name string
-		d    int
-	}
-	limit := max(1, utf8.RuneCountInString(name)/3)
-	var found []near
-	for _, n := range names {
-		d := editDistance(strings.ToLower(name), strings.ToLower(n), limit)
-		if d <= limit {
-			found = append(found, near{n, d})
-		}
-	}
-	sort.SliceStable(found, func(i, j int) bool { return found[i].d < found[j].d })
-	var out []string
-	for _, f := range found[:min(len(found), 3)] {
-		out = append(out, f.name)
-	}
-	return out
-}
-
-// editDistance returns the Levenshtein distance of a and b in runes, or
-// limit+1 when it is larger than limit.
-func editDistance(a, b string, limit int) int {
-	ra, rb := []rune(a), []rune(b)
-	if d := len(ra) - len(rb); d > limit || -d > limit {
-		return limit + 1
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		low := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			low = min(low, cur[j])
-		}
-		if low > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
-
 // Names returns the names of the registered entities, sorted.
 func (r *Registry) Names() []string {
 	if r == nil {
 		return nil
 	}
-	var names []string
-	r.slots.Range(func(k, v any) bool {
-		if v.(*slot).e.Load() != nil {
-			names = append(names, k.(string))
-		}
-		return true
-	})
-	sort.Strings(names)
-	return names
+	return r.env.Names()
 }
 
 // Verify reports, all at once as a dsl.ErrorList, what Expose cannot know
@@ -297,13 +197,13 @@ func (r *Registry) Verify() error {
 	if r == nil {
 		return errNilRegistry
 	}
-	var es []*Entity
+	var es []*engine.Entity
 	for _, name := range r.Names() {
-		if e := r.Lookup(name); e != nil {
+		if e := r.env.Lookup(name); e != nil {
 			es = append(es, e)
 		}
 	}
-	errs := checkEntities(es)
+	errs := r.checkEntities(es)
 	errs.Sort()
 	return errs.Err()
 }
@@ -311,90 +211,10 @@ func (r *Registry) Verify() error {
 // checkEntities reports, for Verify and LoadFS, the references of es that
 // name no entity, the bare defaults on references that fail, the merges
 // that write a key twice and the flags not declared.
-func checkEntities(es []*Entity) dsl.ErrorList {
-	var errs dsl.ErrorList
-	type probe struct {
-		e       *Entity
-		request bool
-	}
-	probed := map[probe]error{}       // each entity is made from {} once a direction
-	names := map[*Registry][]string{} // the entities a misspelt $ref may have meant
-	for _, e := range es {
-		e.checkFlags(&errs)
-		e.checkMergesOf(&errs)
-		for _, n := range e.refs {
-			target := n.ref.e.Load()
-			pos := n.decl.Pos // the field's place, in triples or in a file
-			pos.Part, pos.Offset = dsl.PartType, -1
-			if target == nil {
-				if names[e.reg] == nil {
-					names[e.reg] = e.reg.Names()
-				}
-				if n.decl.TypePos != (dsl.Pos{}) { // zero in a declaration built by hand
-					pos = n.decl.TypePos
-				}
-				hint := suggest.DidYouMean(n.ref.name, names[e.reg], func(s string) string { return "$" + s })
-				errs.Add(dsl.NewError(e.name, n.decl, pos, fmt.Sprintf("$%s names no entity%s", n.ref.name, hint)))
-				continue
-			}
-			if !n.refDefault {
-				continue
-			}
-			pos.Part = dsl.PartRules
-			// A response fills the default unless the field is writeonly,
-			// a request unless it is readonly.
-			for _, request := range []bool{false, true} {
-				if request && n.readOnly || !request && n.writeOnly {
-					continue
-				}
-				p := probe{target, request}
-				err, seen := probed[p]
-				if !seen {
-					err = target.makeEmpty(request)
-					probed[p] = err
-				}
-				by := "" // a response, as Make
-				if request {
-					by = " in a request"
-				}
-				var ve *ValidationError
-				switch {
-				case errors.As(err, &ve):
-					errs.Add(dsl.NewError(e.name, n.decl, pos,
-						fmt.Sprintf("its bare default makes $%s from an empty input, which fails%s: %s", n.ref.name, by, ve.Fields[0].Error())))
-				case errors.Is(err, ErrTooLarge):
-					errs.Add(dsl.NewError(e.name, n.decl, pos,
-						fmt.Sprintf("its bare default makes $%s from an empty input, which writes more than %d bytes: bare defaults on references multiply objects", n.ref.name, checkOutputLimit)))
-				}
-				if err != nil {
-					break // one error a field
-				}
-			}
-		}
-	}
-	return errs
-}
-
-// checkOutputLimit bounds what Verify lets an entity write when it makes
-// it from an empty input: no bare default worth having writes a megabyte
-// from nothing, and a chain of them that doubles at every reference must
-// not make Verify itself run away.
-const checkOutputLimit = 1 << 20
-
-// makeEmpty makes the entity from an empty input, under Verify's output
-// limit, as a response does, or as a request does a bare default's (every
-// field a request reads: lazy and writeonly ones too, no readonly one),
-// and returns the error.
-func (e *Entity) makeEmpty(request bool) error {
-	d := dirResponse
-	if request {
-		d = dirRequest
-	}
-	var r run
-	r.start(e, topObject, d, nil)
-	r.maxOut = int(min(e.reg.lim().OutputBytes, checkOutputLimit))
-	_, err := r.walkCopy(e, nil)
-	return err
+func (r *Registry) checkEntities(es []*engine.Entity) dsl.ErrorList {
+	return engine.CheckEntities(es, func(c *engine.Call) string {
+		return fieldErrorOf(c.Failures[0], r.messages(), 0).Error()
+	})
 }
 
 // entity returns the entity named, or an error wrapping ErrUnknownEntity.
@@ -413,5 +233,52 @@ func (r *Registry) KeyCase() KeyCaseStyle {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.keyCase
+	return KeyCaseStyle(r.env.KeyCase)
+}
+
+// DeclareFlags declares the flags the registry's declarations and calls
+// may name (`if 'admin'`, With("admin")). Once any is declared, Expose
+// refuses a rule naming a flag that is not; Verify refuses every undeclared
+// flag whenever it runs, so that declarations exposed before (package-level
+// variables run before init) are checked too. A registry knows at most 64
+// flags; a flag is a non-empty name.
+func (r *Registry) DeclareFlags(names ...string) error {
+	if r == nil {
+		return errNilRegistry
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.env.DeclareFlags(names...)
+}
+
+// DeclaredFlags returns the registry's declared flags, sorted.
+func (r *Registry) DeclaredFlags() []string {
+	if r == nil {
+		return nil
+	}
+	return r.env.DeclaredFlags()
+}
+
+// FormatFunc formats a value for RegisterFormat: it returns the Go value
+// the field writes, which the library encodes itself: a string, a number
+// (any Go integer or float type, finite), a bool or nil. Anything else,
+// or an error, is the field's error (code "format"), so that a formatter
+// can never write invalid JSON. args are the format's arguments as written
+// after its name. It is called concurrently, on the request path.
+type FormatFunc func(v rules.Value, args []string) (any, error)
+
+// RegisterFormat adds a format that declarations exposed afterwards may
+// name (`format name args…`) on fields of the given types: f returns
+// what the field writes (see FormatFunc). The name may not be a built-in
+// format's (rfc1123, unix, unixms, date, fixed) nor one registered
+// already; types may not be empty.
+func (r *Registry) RegisterFormat(name string, types rules.KindSet, f FormatFunc) error {
+	if r == nil {
+		return errNilRegistry
+	}
+	var fn func(rules.Value, []string) (any, error)
+	if f != nil {
+		fn = f
+	}
+	return r.env.RegisterFormat(name, types, fn)
 }

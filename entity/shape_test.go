@@ -807,9 +807,10 @@ func TestOnlyExceptThroughVersionedKeys(t *testing.T) {
 	}
 }
 
-// TestMaskCacheBounded: a client sending endless different specs costs a
-// compile each, and the cache holds a bounded number of them.
-func TestMaskCacheBounded(t *testing.T) {
+// TestMaskCacheMemoryBounded: a client sending endless different specs
+// costs a compile each, and the cache's memory stays bounded (the engine's
+// TestMaskCacheBounded counts what it holds).
+func TestMaskCacheMemoryBounded(t *testing.T) {
 	reg := shapeRegistry(t)
 	users := reg.Lookup("users")
 	in := shapeInput()
@@ -827,9 +828,6 @@ func TestMaskCacheBounded(t *testing.T) {
 	after.read()
 	if grown := after.heap - before.heap; grown > 16<<20 {
 		t.Errorf("heap grew by %d bytes over 20000 specs", grown)
-	}
-	if n := entity.CachedMasks(users); n > 256 {
-		t.Errorf("%d masks cached, want at most 256", n)
 	}
 }
 

@@ -7,11 +7,12 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"math"
 	"net/http"
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/expose-go/expose/internal/engine"
 )
 
 // Streams: a list written as its elements come, each made and checked
@@ -160,7 +161,7 @@ func streamSeq[T any](s *stream, seq iter.Seq2[T, error]) error {
 	}
 	for v, err := range seq {
 		if err != nil {
-			s.fail(fmt.Errorf("entity: entity %q: the sequence failed after %d elements: %w", s.e.name, s.n, err))
+			s.fail(fmt.Errorf("entity: entity %q: the sequence failed after %d elements: %w", s.e.Name(), s.n, err))
 			break
 		}
 		if s.cancelled() {
@@ -207,7 +208,8 @@ func jsonBytes(p any) []byte {
 
 // stream is the state of one EncodeSeq.
 type stream struct {
-	r    run // one run for every element
+	r    engine.Stream // one run for every element
+	pref string        // the language the call's messages are in: Lang's
 	e    *Entity
 	w    io.Writer
 	rc   *http.ResponseController // w's, when it is an http.ResponseWriter
@@ -233,19 +235,16 @@ func newStream(e *Entity, w io.Writer, opts []Option) (*stream, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
-	s := &stream{e: e, w: w}
-	s.r.start(e, topObject, dirResponse, opts)
-	if s.r.fatal != nil {
-		err := s.r.err()
-		s.r.done()
-		return nil, err
+	s := &stream{e: e, w: w, pref: langOpt(opts)}
+	o := e.opts(false, opts)
+	var c engine.Call
+	s.r.Start(e.c, &o, &c)
+	if c.Failed() {
+		s.r.Done()
+		return nil, e.callError(&c, s.pref)
 	}
 	s.lang = e.reg.requestLang(nil, opts)
-	for _, o := range opts {
-		if o.kind == optWithContext && o.ctx != nil {
-			s.ctx = o.ctx
-		}
-	}
+	s.ctx = contextOpt(opts)
 	if s.ctx != nil {
 		s.done = s.ctx.Done()
 	}
@@ -256,7 +255,7 @@ func newStream(e *Entity, w io.Writer, opts []Option) (*stream, error) {
 	case http.Flusher:
 		s.fl = x
 	}
-	s.bp = bufPool.Get().(*[]byte)
+	s.bp = engine.Buffer()
 	s.buf = (*s.bp)[:0]
 	if cap(s.buf) < streamChunk+streamChunk/2 { // room for a chunk and the element that ends it, at once
 		s.buf = make([]byte, 0, 2*streamChunk)
@@ -282,11 +281,7 @@ func isNDJSON(h http.Header) bool {
 // MakeJSON leaves it out: a nil value no object is read from (a nil
 // interface or pointer; a nil map is an empty object).
 func (s *stream) skips(v any) bool {
-	if !isNil(v) {
-		return false
-	}
-	_, ok := sourceOf(v, s.e.view(s.r.dir))
-	return !ok
+	return s.r.Skips(v)
 }
 
 // cancelled reports whether the request's context is done, stopping the
@@ -308,21 +303,15 @@ func (s *stream) cancelled() bool {
 // buffer, and writes the buffer out once it holds a chunk. It reports
 // false when the stream stops.
 func (s *stream) elem(v any, b []byte, isJSON bool) bool {
-	r := &s.r
 	mark := len(s.buf)
 	if s.n > 0 && !s.ndjson {
 		s.buf = append(s.buf, ',')
 	}
-	r.push(frame{kind: frameIndex, idx: int32(min(s.in, math.MaxInt32)), outIdx: int32(min(s.n, math.MaxInt32))})
-	if isJSON {
-		s.buf = r.appendStreamJSON(s.buf, s.e, b)
-	} else {
-		s.buf = r.appendTop(s.buf, s.e, v)
-	}
-	r.pop()
-	if err := r.err(); err != nil {
+	var c engine.Call
+	s.buf = s.r.Append(s.buf, v, b, isJSON, s.in, s.n, &c)
+	if c.Failed() {
 		s.buf = s.buf[:mark]
-		s.fail(err)
+		s.fail(s.e.callError(&c, s.pref))
 		return false
 	}
 	if s.ndjson {
@@ -333,20 +322,6 @@ func (s *stream) elem(v any, b []byte, isJSON bool) bool {
 		return s.flush()
 	}
 	return true
-}
-
-// appendStreamJSON is appendTop for an element of raw JSON bytes, which
-// are not boxed into an interface.
-func (r *run) appendStreamJSON(dst []byte, e *Entity, b []byte) []byte {
-	r.base = len(dst)
-	if b == nil { // a nil []byte: an empty input, as for Make
-		return r.appendTop(dst, e, nil)
-	}
-	dst = r.appendJSONTop(dst, e, b, e.reg.lim().Depth)
-	if len(dst)-r.base > r.maxOut {
-		r.tooLarge()
-	}
-	return dst
 }
 
 // fail stops the stream with err: NDJSON gets its problem line.
@@ -430,10 +405,7 @@ func (s *stream) end() error {
 
 // release returns what the stream borrowed.
 func (s *stream) release() {
-	s.r.done()
-	if cap(s.buf) <= maxPooled {
-		*s.bp = s.buf[:0]
-		bufPool.Put(s.bp)
-	}
+	s.r.Done()
+	engine.Release(s.bp, s.buf)
 	s.buf, s.bp = nil, nil
 }

@@ -5,6 +5,7 @@
 package suggest
 
 import (
+	"slices"
 	"unicode"
 	"unicode/utf8"
 )
@@ -24,30 +25,48 @@ const maxName = 64
 // the candidates equally near, the first wins. A candidate equal to name
 // is never suggested.
 func Near(name string, candidates []string) string {
-	n := utf8.RuneCountInString(name)
-	if n == 0 || len(name) > maxName {
-		return ""
+	if near := Nearest(name, candidates, 1); len(near) > 0 {
+		return near[0]
+	}
+	return ""
+}
+
+// Nearest returns at most n of the candidates near name (as Near judges
+// them), nearest first; of those equally near, in the candidates' order.
+func Nearest(name string, candidates []string, n int) []string {
+	runes := utf8.RuneCountInString(name)
+	if runes == 0 || len(name) > maxName || n <= 0 {
+		return nil
 	}
 	limit := 1
 	switch {
-	case n > 8:
+	case runes > 8:
 		limit = 3
-	case n > 5:
+	case runes > 5:
 		limit = 2
-	case n == 1:
-		return "" // one edit of one rune keeps nothing of it
+	case runes == 1:
+		return nil // one edit of one rune keeps nothing of it
 	}
 	a := lower(name)
-	best, bestD := "", limit+1
+	type near struct {
+		name string
+		d    int
+	}
+	var found []near
 	for _, c := range candidates {
 		if c == name || c == "" || len(c) > maxName {
 			continue
 		}
-		if d := distance(a, lower(c), bestD); d < bestD {
-			best, bestD = c, d
+		if d := distance(a, lower(c), limit+1); d <= limit {
+			found = append(found, near{c, d})
 		}
 	}
-	return best
+	slices.SortStableFunc(found, func(x, y near) int { return x.d - y.d })
+	out := make([]string, 0, min(n, len(found)))
+	for _, f := range found[:min(n, len(found))] {
+		out = append(out, f.name)
+	}
+	return out
 }
 
 // DidYouMean returns " (did you mean X?)", X being the candidate Near

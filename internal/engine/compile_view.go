@@ -1,0 +1,233 @@
+package engine
+
+import (
+	"net/textproto"
+	"slices"
+
+	"github.com/expose-go/expose/internal/jsontape"
+	"github.com/expose-go/expose/internal/jsonwire"
+)
+
+// The direction views. An entity's declaration compiles once into its base
+// plan, every declared field in order; each direction then gets a view of
+// it, which is what calls run:
+//
+//   - the response view holds no writeonly field: a response cannot write
+//     a writeonly value, by any path, since no node of its plan reads one;
+//   - the request view holds no readonly field (their keys are ignored
+//     keys of its input tables, which DenyUnknown accepts: a client may
+//     send back what it got) and reads the wire form: each field under the
+//     key a response writes (after rename and key case), a group as the
+//     object under its key, a $ref as an object; `from` says where server
+//     data is read and is not read by a request. A header field is read
+//     from the headers under its declared name.
+//
+// Each view's nodes are copies of the base's, so that what differs (their
+// keys, their slots, how a group reads its object) is compiled into them,
+// and what does not (checks, defaults, formats) is shared.
+
+// viewBuilder builds one view of an entity.
+type viewBuilder struct {
+	d      direction
+	ent    *Entity
+	reads  map[*inputTable][]slotRead // what reads each table's slots, for DenyUnknown
+	tables []*inputTable
+	params []*node // a request view's fields read from the path, query, headers or cookies
+}
+
+// slotRead is one node reading a slot, under the conditions of its own and
+// of the groups around it.
+type slotRead struct {
+	slot  int
+	chain []*condition
+}
+
+// views compiles the entity's two views from its base plan.
+func (c *compiler) views() {
+	for _, d := range [...]direction{dirResponse, dirRequest} {
+		c.ent.views[d] = buildView(c.ent, d)
+	}
+}
+
+// buildView compiles the view of direction d of e's base plan.
+func buildView(e *Entity, d direction) *objectPlan {
+	vb := &viewBuilder{d: d, ent: e, reads: map[*inputTable][]slotRead{}}
+	root := vb.plan(e.base, vb.table(), true, nil)
+	root.ent, root.checksUnknown, root.params = e, true, vb.params
+	for _, t := range vb.tables {
+		t.keys = jsontape.NewKeyTable(t.slots)
+		t.conds = condSlots(t, vb.reads[t])
+	}
+	return root
+}
+
+// table makes a new input table of the view.
+func (vb *viewBuilder) table() *inputTable {
+	t := newInputTable()
+	vb.tables = append(vb.tables, t)
+	return t
+}
+
+// plan builds the view of base, whose nodes read the input table t. top
+// says whether it is an entity's own object; chain holds the conditions of
+// the groups around it.
+func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*condition) *objectPlan {
+	p := &objectPlan{in: t, dir: vb.d, owner: vb.ent}
+	var copies map[*node]*node // for the cross-field rules
+	if len(base.cross) > 0 {
+		copies = map[*node]*node{}
+	}
+	for _, bn := range base.nodes {
+		switch {
+		case vb.d == dirResponse && bn.writeOnly:
+			p.left = append(p.left, bn)
+			continue
+		case vb.d == dirRequest && bn.readOnly:
+			p.left = append(p.left, bn)
+			if !bn.merge { // an ignored key, known to the calls that see the field
+				c := chain
+				if bn.cond != nil {
+					c = append(slices.Clip(chain), bn.cond)
+				}
+				vb.reads[t] = append(vb.reads[t], slotRead{t.slot(bn.out), c})
+			}
+			continue
+		}
+		n := new(node)
+		*n = *bn
+		n.crossIdx, n.crossDecls, n.next = -1, nil, nil
+		if copies != nil {
+			copies[bn] = n
+		}
+		if vb.d == dirPatch && (n.writeOnly || n.readOnly) {
+			// A patch needs no writeonly value the server does not hold,
+			// and takes readonly ones from the current value only.
+			n.patchReq, n.req = n.req && n.writeOnly, false
+		}
+		if len(p.nodes) > 0 {
+			n.key = append(n.key, ',')
+		}
+		n.key = jsonwire.AppendString(n.key, n.out)
+		n.key = append(n.key, ':')
+		n.keyShort = len(n.key) <= len(n.keyPad)
+		copy(n.keyPad[:], n.key)
+		n.defShort = len(n.defJSON) <= len(n.defPad)
+		copy(n.defPad[:], n.defJSON)
+		c := chain
+		if n.cond != nil {
+			c = append(slices.Clip(chain), n.cond)
+		}
+		if vb.d == dirRequest || vb.d == dirPatch {
+			vb.requestNode(n, t, top, c)
+		} else {
+			vb.responseNode(n, t, c)
+			if n.in != n.out || n.from != nil {
+				w := *n
+				w.in, w.from = n.out, nil
+				n.wire = &w
+			}
+		}
+		p.nodes = append(p.nodes, n)
+		p.shaped = p.shaped || n.lazy || n.cond != nil || n.omit != omitNone || n.merge || n.writeOnly // appendShaped records where a writeonly member lies
+	}
+	if copies != nil {
+		p.cross = crossView(base.cross, copies)
+		p.shaped = p.shaped || len(p.cross) > 0
+	}
+	for i, n := range p.nodes {
+		if i == 0 {
+			p.head = n
+		} else {
+			p.nodes[i-1].next = n
+		}
+	}
+	return p
+}
+
+// responseNode compiles a node of the response view: it reads the input
+// under its declared name, or at its from path; a group reads the same
+// input object as its parent, or the object at its from path.
+func (vb *viewBuilder) responseNode(n *node, t *inputTable, chain []*condition) {
+	n.header, n.src = "", srcBody // server data has no headers: an X- field is a key like any
+	switch {
+	case n.from != nil:
+		first := *n.from.first
+		first.slot = t.slot(first.in)
+		first.step = len(n.from.rest) > 0 || n.kind != nodeValue || n.each != nil // it reads what is stepped into, or made
+		n.from = &fromPath{first: &first, rest: n.from.rest}
+		vb.reads[t] = append(vb.reads[t], slotRead{first.slot, chain})
+		if n.kind == nodeGroup { // it reads the object at the path: a table of its own
+			n.group = vb.plan(n.group, vb.table(), false, nil)
+		}
+	case n.kind == nodeGroup:
+		n.group = vb.plan(n.group, t, false, chain)
+	default:
+		n.slot = t.slot(n.in)
+		vb.reads[t] = append(vb.reads[t], slotRead{n.slot, chain})
+	}
+}
+
+// requestNode compiles a node of the request view: it reads the input
+// under its wire key; a group reads the object there with a table of its
+// own. A top-level field named X-… reads the header of its declared name.
+func (vb *viewBuilder) requestNode(n *node, t *inputTable, top bool, chain []*condition) {
+	n.from = nil
+	n.in, n.header = n.out, ""
+	switch {
+	case !top:
+		n.src = srcBody // a body's object holds no parameter: an X- field there is never read
+	case n.src != srcBody:
+		// Read from the request itself, never from its body (by the fast
+		// path neither): under the name its directive gives, or its key; a
+		// header under its declared name, case-insensitively.
+		switch {
+		case n.param != "":
+			n.in = n.param
+		case n.src == srcHeader:
+			n.in = n.decl.Name
+		}
+		if n.src == srcHeader {
+			n.header = textproto.CanonicalMIMEHeaderKey(n.in)
+		}
+		n.fast = fastNone
+		vb.params = append(vb.params, n)
+		return
+	}
+	if n.kind == nodeGroup {
+		n.nested = true
+		n.group = vb.plan(n.group, vb.table(), false, nil)
+		n.group.checksUnknown = true
+	}
+	if n.merge {
+		return // its entity's keys are read from this object (mergeSource)
+	}
+	n.slot = t.slot(n.in)
+	vb.reads[t] = append(vb.reads[t], slotRead{n.slot, chain})
+}
+
+// condSlots returns, for each slot of table t, the conditions under which
+// each node that reads it is read (its own and its groups'), when every
+// one of them has some (nil for a slot a node reads whatever the call);
+// nil when no node nor group has a condition.
+func condSlots(t *inputTable, reads []slotRead) [][][]*condition {
+	conds := make([][][]*condition, t.nslots)
+	always := make([]bool, t.nslots)
+	any := false
+	for _, rd := range reads {
+		if len(rd.chain) == 0 {
+			always[rd.slot] = true
+			continue
+		}
+		any = true
+		conds[rd.slot] = append(conds[rd.slot], rd.chain)
+	}
+	if !any {
+		return nil
+	}
+	for i := range conds {
+		if always[i] {
+			conds[i] = nil
+		}
+	}
+	return conds
+}

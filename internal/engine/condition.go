@@ -1,0 +1,159 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// This file holds the conditions of fields: the flags a registry
+// declares, the versions a call asks for, and whether a field's condition
+// (if, unless, since, until) shows it to the call.
+
+// ---- Flags
+
+// maxFlags is how many flags a registry knows: a call's flags are bits.
+const maxFlags = 64
+
+// flagTable is a registry's flags: every name declared or named by a rule,
+// numbered, and which of them are declared. It is replaced, never
+// modified, so that calls read it without a lock.
+type flagTable struct {
+	bit      map[string]uint8
+	names    []string // by bit
+	declared uint64
+}
+
+// declaredNames returns the names of the declared flags, by bit.
+func (t *flagTable) declaredNames() []string {
+	var out []string
+	for b, name := range t.list() {
+		if t.declared&(1<<b) != 0 {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func (t *flagTable) list() []string {
+	if t == nil {
+		return nil
+	}
+	return t.names
+}
+
+func (t *flagTable) clone() *flagTable {
+	c := &flagTable{bit: map[string]uint8{}}
+	if t != nil {
+		for k, v := range t.bit {
+			c.bit[k] = v
+		}
+		c.names = slices.Clone(t.names)
+		c.declared = t.declared
+	}
+	return c
+}
+
+// add numbers a flag, if it is new.
+func (t *flagTable) add(name string) (uint8, error) {
+	if b, ok := t.bit[name]; ok {
+		return b, nil
+	}
+	switch {
+	case strings.TrimSpace(name) == "":
+		return 0, errors.New("a flag is a non-empty name")
+	case len(t.names) >= maxFlags:
+		return 0, fmt.Errorf("flag %q would be the %dth: a registry knows at most %d", name, maxFlags+1, maxFlags)
+	}
+	b := uint8(len(t.names))
+	t.bit[name] = b
+	t.names = append(t.names, name)
+	return b, nil
+}
+
+// declaredBit returns the bit of a declared flag.
+func (t *flagTable) declaredBit(name string) (uint8, bool) {
+	if t == nil {
+		return 0, false
+	}
+	b, ok := t.bit[name]
+	return b, ok && t.declared&(1<<b) != 0
+}
+
+// ---- Versions
+
+// maxVersionParts is how many numbers a version has at most.
+const maxVersionParts = 4
+
+// version is a parsed version: its numbers, the missing ones 0.
+type version struct {
+	part [maxVersionParts]uint32
+	set  bool
+}
+
+// parseVersion reads a version: an optional v or V, then dotted decimal
+// numbers of at most 9 digits.
+func parseVersion(s string) (version, bool) {
+	var v version
+	if s != "" && (s[0] == 'v' || s[0] == 'V') {
+		s = s[1:]
+	}
+	n, digits := 0, 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == '.' {
+			if digits == 0 || i < len(s) && n+1 == maxVersionParts {
+				return version{}, false
+			}
+			n, digits = n+1, 0
+			continue
+		}
+		c := s[i] - '0'
+		if c > 9 || digits == 9 {
+			return version{}, false
+		}
+		v.part[n] = v.part[n]*10 + uint32(c)
+		digits++
+	}
+	v.set = true
+	return v, true
+}
+
+// compare returns -1, 0 or +1 as v is before, the same as or after w.
+func (v version) compare(w version) int {
+	for i := range v.part {
+		switch {
+		case v.part[i] < w.part[i]:
+			return -1
+		case v.part[i] > w.part[i]:
+			return 1
+		}
+	}
+	return 0
+}
+
+// ---- Conditions
+
+// shown reports whether a node of condition c is written in this call.
+func (r *run) shown(c *condition) bool { return c.shownFor(r.flags, r.ver) }
+
+// shownFor reports whether a node of condition c is written in a call of
+// these flags and version: its flags hold, and its version range holds
+// the version; a call without a version writes the latest range its flags
+// show.
+func (c *condition) shownFor(flags uint64, ver version) bool {
+	switch {
+	case !c.flagged(flags):
+		return false
+	case !ver.set:
+		for _, l := range c.later {
+			if l.flagged(flags) {
+				return false // a later version of the key is written
+			}
+		}
+		return true
+	case c.since.set && ver.compare(c.since) < 0, c.until.set && ver.compare(c.until) >= 0:
+		return false
+	}
+	return true
+}

@@ -1,0 +1,27 @@
+package engine
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestMaskCacheBounded: an entity keeps at most maxCachedMasks selections
+// compiled, whatever the specs its calls are given.
+func TestMaskCacheBounded(t *testing.T) {
+	env := newTestEnv()
+	e := expose(t, env, "user", "name", "string", "", "age", "number", "")
+	in := map[string]any{"name": "a", "age": 1}
+	for i := range 3 * maxCachedMasks {
+		o := Opts{Shaped: true, Select: fmt.Sprintf("name%*s", i, "")}
+		c := Call{Dir: Response, Top: TopObject}
+		if c.Append(nil, e, in, &o); c.Failed() {
+			t.Fatalf("spec %d: %v %v", i, c.Fatal, c.Failures)
+		}
+	}
+	e.cache.masks.mu.RLock()
+	n := len(e.cache.masks.m)
+	e.cache.masks.mu.RUnlock()
+	if n > maxCachedMasks {
+		t.Errorf("%d masks cached, want at most %d", n, maxCachedMasks)
+	}
+}

@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"bytes"
+	"slices"
+)
+
+// The cross-field rules of an object (compile_cross.go), judged once its
+// fields are made: appendShaped notes what each field the rules name
+// wrote (crossSeen), then judgeCross judges each rule whose fields the
+// call read.
+
+// crossState is what the fields a plan's cross-field rules name wrote in
+// one object: read (the call read it: a field the call does not read, a
+// selection's unselected one in a response or one its flags hide, leaves
+// the rules that name it unjudged), present (written, and not null), and
+// for each required_if rule whether its field holds one of the values.
+type crossState struct {
+	read, present [2 * maxCross]bool
+	match         [maxCross]bool
+}
+
+// crossSeen notes v, what node n wrote.
+func (st *crossState) seen(p *objectPlan, n *node, v []byte) {
+	i := n.crossIdx
+	st.read[i] = true
+	st.present[i] = len(v) > 0 && string(v) != "null"
+	if !st.present[i] {
+		return
+	}
+	for j, cr := range p.cross {
+		if k := slices.Index(cr.others, n); cr.kind == crossRequiredIf && k >= 0 {
+			for _, want := range cr.values[k] {
+				if bytes.Equal(v, want) {
+					st.match[j] = true
+					break
+				}
+			}
+		}
+	}
+}
+
+// judgeCross judges the plan's cross-field rules on what the object's
+// fields wrote, recording each that fails as its target field's.
+//
+//go:noinline
+func (r *run) judgeCross(p *objectPlan, st *crossState) {
+	for j, cr := range p.cross {
+		t := cr.target.crossIdx
+		judged := st.read[t]
+		anyPresent, allAbsent := false, true
+		nameRead := false // a name is read when the field of one of its version ranges is
+		for k, o := range cr.others {
+			if k > 0 && cr.name[k] != cr.name[k-1] {
+				judged, nameRead = judged && nameRead, false
+			}
+			nameRead = nameRead || st.read[o.crossIdx]
+			if st.present[o.crossIdx] {
+				anyPresent, allAbsent = true, false
+			}
+		}
+		judged = judged && nameRead
+		if !judged {
+			continue
+		}
+		var fails bool
+		switch cr.kind {
+		case crossRequiredIf:
+			fails = st.match[j] && !st.present[t]
+		case crossRequiredWith:
+			fails = anyPresent && !st.present[t]
+		case crossRequiredWithout:
+			fails = allAbsent && !st.present[t]
+		case crossExcludedWith:
+			fails = anyPresent && st.present[t]
+		}
+		if fails {
+			code := crossCodes[cr.kind]
+			params, msg := cr.params, cr.msg
+			if r.secret > 0 && cr.kind == crossRequiredIf { // under a secret $ref every field is secret: no values said
+				params, msg = params[:1], "secret"
+			}
+			r.record(cr.target, failure{rule: code, code: code, kind: msg, params: (&ruleInfo{params: params}).paramMap(), err: errCross[cr.kind]})
+		}
+	}
+}
