@@ -49,4 +49,3 @@ func TestDeclReturnsACopy(t *testing.T) {
 		})
 	}
 }
-
