@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/entity"
 	"github.com/expose-go/expose/entity/schema"
 )
@@ -135,26 +136,11 @@ func (a *API) declaredFlags() []string {
 // "v" and its numbers without the trailing zeros (v2.0 is v2): the same
 // text for versions a call does not tell apart.
 func canonicalVersion(v string) (string, bool) {
-	s := v
-	if s != "" && (s[0] == 'v' || s[0] == 'V') {
-		s = s[1:]
-	}
-	parts := strings.Split(s, ".")
-	if len(parts) > 4 {
+	ver, ok := dsl.ParseVersion(v)
+	if !ok {
 		return "", false
 	}
-	nums := make([]string, len(parts))
-	for i, p := range parts {
-		if p == "" || len(p) > 9 || strings.Trim(p, "0123456789") != "" {
-			return "", false
-		}
-		n, _ := strconv.Atoi(p)
-		nums[i] = strconv.Itoa(n)
-	}
-	for len(nums) > 1 && nums[len(nums)-1] == "0" {
-		nums = nums[:len(nums)-1]
-	}
-	return "v" + strings.Join(nums, "."), true
+	return ver.String(), true
 }
 
 // audienceOf returns the audience of a request for the documents.

@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/expose-go/expose/dsl"
@@ -26,7 +25,7 @@ type condition struct {
 }
 
 // ranged reports whether the condition bounds versions.
-func (c *condition) ranged() bool { return c != nil && (c.since.set || c.until.set) }
+func (c *condition) ranged() bool { return c != nil && (c.since.IsSet() || c.until.IsSet()) }
 
 // disjoint reports whether two version ranges share no version.
 func disjoint(a, b *condition) bool {
@@ -35,19 +34,19 @@ func disjoint(a, b *condition) bool {
 	}
 	// [a.since, a.until) and [b.since, b.until) are disjoint when one ends
 	// at or before the other starts.
-	ends := func(x, y *condition) bool { return x.until.set && y.since.set && x.until.compare(y.since) <= 0 }
+	ends := func(x, y *condition) bool { return x.until.IsSet() && y.since.IsSet() && x.until.Compare(y.since) <= 0 }
 	return ends(a, b) || ends(b, a)
 }
 
 // later reports whether a's range ends after b's (unbounded is last).
 func later(a, b *condition) bool {
 	switch {
-	case !a.until.set:
+	case !a.until.IsSet():
 		return true
-	case !b.until.set:
+	case !b.until.IsSet():
 		return false
 	}
-	return a.until.compare(b.until) > 0
+	return a.until.Compare(b.until) > 0
 }
 
 // writesFor reports whether, of the nodes sharing a key by version range,
@@ -60,7 +59,7 @@ func (c *condition) writesFor(m *objectMade) bool {
 	if m != nil {
 		v, flags = m.ver, m.flags
 	}
-	if !v.set {
+	if !v.IsSet() {
 		if !c.flagged(flags) {
 			return false
 		}
@@ -71,7 +70,7 @@ func (c *condition) writesFor(m *objectMade) bool {
 		}
 		return true
 	}
-	return !(c.since.set && v.compare(c.since) < 0 || c.until.set && v.compare(c.until) >= 0)
+	return !(c.since.IsSet() && v.Compare(c.since) < 0 || c.until.IsSet() && v.Compare(c.until) >= 0)
 }
 
 // flagged reports whether flags show a node of condition c: one of its
@@ -92,12 +91,12 @@ func (c *compiler) condRule(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directiv
 			c.errorf(f, r.Pos, "rule %q takes one argument, a version such as 'v2'", d)
 			return
 		}
-		v, ok := parseVersion(r.Args[0].Text)
+		v, ok := dsl.ParseVersion(r.Args[0].Text)
 		if !ok {
 			c.errorf(f, r.Args[0].Pos, "%s: %q is not a version: want dotted numbers with an optional leading v, such as 'v2' or 'v2.1'", d, r.Args[0].Text)
 			return
 		}
-		if d == rules.DirectiveUntil && n.cond.until.set || d == rules.DirectiveSince && n.cond.since.set {
+		if d == rules.DirectiveUntil && n.cond.until.IsSet() || d == rules.DirectiveSince && n.cond.since.IsSet() {
 			c.errorf(f, r.Pos, "%s is given twice: a field has one version range", d)
 			return
 		}
@@ -106,7 +105,7 @@ func (c *compiler) condRule(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directiv
 		} else {
 			n.cond.since = v
 		}
-		if n.cond.since.set && n.cond.until.set && n.cond.since.compare(n.cond.until) >= 0 {
+		if n.cond.since.IsSet() && n.cond.until.IsSet() && n.cond.since.Compare(n.cond.until) >= 0 {
 			c.errorf(f, r.Pos, "since %s and until %s leave no version in which the field is written", n.cond.since, n.cond.until)
 		}
 	default:
@@ -153,21 +152,6 @@ func (c *compiler) condRule(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directiv
 }
 
 // String returns the version as dotted numbers after a v, trailing zeros
-// left out.
-func (v version) String() string {
-	n := len(v.part)
-	for n > 1 && v.part[n-1] == 0 {
-		n--
-	}
-	b := []byte{'v'}
-	for i := range n {
-		if i > 0 {
-			b = append(b, '.')
-		}
-		b = strconv.AppendUint(b, uint64(v.part[i]), 10)
-	}
-	return string(b)
-}
 
 // flagTable returns the flags the compiler numbers flag names with: the
 // registry's, or its copy holding the names this declaration added.

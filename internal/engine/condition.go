@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/expose-go/expose/dsl"
 )
 
 // This file holds the conditions of fields: the flags a registry
@@ -83,54 +85,9 @@ func (t *flagTable) declaredBit(name string) (uint8, bool) {
 
 // ---- Versions
 
-// maxVersionParts is how many numbers a version has at most.
-const maxVersionParts = 4
-
-// version is a parsed version: its numbers, the missing ones 0.
-type version struct {
-	part [maxVersionParts]uint32
-	set  bool
-}
-
-// parseVersion reads a version: an optional v or V, then dotted decimal
-// numbers of at most 9 digits.
-func parseVersion(s string) (version, bool) {
-	var v version
-	if s != "" && (s[0] == 'v' || s[0] == 'V') {
-		s = s[1:]
-	}
-	n, digits := 0, 0
-	for i := 0; i <= len(s); i++ {
-		if i == len(s) || s[i] == '.' {
-			if digits == 0 || i < len(s) && n+1 == maxVersionParts {
-				return version{}, false
-			}
-			n, digits = n+1, 0
-			continue
-		}
-		c := s[i] - '0'
-		if c > 9 || digits == 9 {
-			return version{}, false
-		}
-		v.part[n] = v.part[n]*10 + uint32(c)
-		digits++
-	}
-	v.set = true
-	return v, true
-}
-
-// compare returns -1, 0 or +1 as v is before, the same as or after w.
-func (v version) compare(w version) int {
-	for i := range v.part {
-		switch {
-		case v.part[i] < w.part[i]:
-			return -1
-		case v.part[i] > w.part[i]:
-			return 1
-		}
-	}
-	return 0
-}
+// version is a parsed version (dsl.Version: its grammar is the
+// language's).
+type version = dsl.Version
 
 // ---- Conditions
 
@@ -145,14 +102,14 @@ func (c *condition) shownFor(flags uint64, ver version) bool {
 	switch {
 	case !c.flagged(flags):
 		return false
-	case !ver.set:
+	case !ver.IsSet():
 		for _, l := range c.later {
 			if l.flagged(flags) {
 				return false // a later version of the key is written
 			}
 		}
 		return true
-	case c.since.set && ver.compare(c.since) < 0, c.until.set && ver.compare(c.until) >= 0:
+	case c.since.IsSet() && ver.Compare(c.since) < 0, c.until.IsSet() && ver.Compare(c.until) >= 0:
 		return false
 	}
 	return true

@@ -120,10 +120,10 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*FieldDesc {
 		if c := n.cond; c != nil {
 			f.If = slices.Clone(c.ifNames)
 			f.Unless = slices.Clone(c.unlessNames)
-			if c.since.set {
+			if c.since.IsSet() {
 				f.Since = c.since.String()
 			}
-			if c.until.set {
+			if c.until.IsSet() {
 				f.Until = c.until.String()
 			}
 		}
@@ -316,7 +316,7 @@ func (r *run) shapeFlags(e *Entity, o *Opts) {
 		}
 		return true
 	})
-	if v, ok := parseVersion(o.Version); ok {
+	if v, ok := dsl.ParseVersion(o.Version); ok {
 		r.ver = v
 	}
 }

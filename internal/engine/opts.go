@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+
+	"github.com/expose-go/expose/dsl"
 )
 
 // Opts is what a call's options say, decoded once by the API (package
@@ -135,7 +137,7 @@ func (r *run) shape(e *Entity, o *Opts) {
 		return
 	}
 	if o.Version != "" {
-		v, ok := parseVersion(o.Version)
+		v, ok := dsl.ParseVersion(o.Version)
 		if !ok {
 			r.stopWith(newInputError(ErrInvalidVersion, "problem.version", nil)) // nothing of the client's text
 			return
@@ -188,12 +190,12 @@ func (r *run) shape(e *Entity, o *Opts) {
 	// A selection is compiled for the call's flags, version and direction:
 	// to a client, a field they hide does not exist (see
 	// maskBuilder.visible).
-	var fl [9 + maxVersionParts*4]byte
+	var fl [9 + dsl.MaxVersionParts*4]byte
 	binary.LittleEndian.PutUint64(fl[:], r.flags)
 	fl[8] = byte(r.dir)
-	if r.ver.set {
+	if r.ver.IsSet() {
 		fl[8] |= 2
-		for i, p := range r.ver.part {
+		for i, p := range r.ver.Parts() {
 			binary.LittleEndian.PutUint32(fl[9+4*i:], p)
 		}
 	}
