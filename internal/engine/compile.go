@@ -282,11 +282,8 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			c.errorf(f, defRule.Pos, "a bare default on a reference to %q itself would make it forever", f.Ref)
 		}
 		if defRule != nil && f.List { // a []$name's bare default, [], is judged by its rules as any default is
-			for _, ck := range n.outChecks {
-				if err := runCheck(ck, rules.Value{Kind: rules.List}); err != nil {
-					c.errorf(f, defRule.Pos, "the default fails rule %q: %v", ck.rule, err)
-					break
-				}
+			if fs := judgeStatic(rules.Value{Kind: rules.List}, false, n.outChecks); len(fs) > 0 {
+				c.errorf(f, defRule.Pos, "the default fails rule %q: %v", fs[0].Rule, fs[0].Err)
 			}
 		}
 		n.ref = c.env.slotFor(f.Ref)
@@ -746,15 +743,10 @@ func (c *compiler) defaultValue(f *dsl.Field, n *node, r *dsl.Rule) {
 			return
 		}
 	}
-	for _, cks := range [2][]check{n.inChecks, n.outChecks} {
-		for _, ck := range cks {
-			if v.Kind == rules.Null {
-				break
-			}
-			if err := runCheck(ck, v); err != nil {
-				c.errorf(f, pos, "the %s fails rule %q: %v", c.valueWord(), ck.rule, err)
-				return
-			}
+	if v.Kind != rules.Null {
+		if fs := judgeStatic(v, false, n.inChecks, n.outChecks); len(fs) > 0 {
+			c.errorf(f, pos, "the %s fails rule %q: %v", c.valueWord(), fs[0].Rule, fs[0].Err)
+			return
 		}
 	}
 	var js []byte

@@ -141,13 +141,9 @@ func (c *compiler) listDefault(f *dsl.Field, n *node, r *dsl.Rule) {
 	}
 	js = append(js, ']')
 	lv := rules.Value{Kind: rules.List, Len: len(l), Any: l}
-	for _, cks := range [2][]check{n.inChecks, n.outChecks} {
-		for _, ck := range cks {
-			if err := runCheck(ck, lv); err != nil {
-				c.errorf(f, a.Pos, "the %s fails rule %q: %v", c.valueWord(), ck.rule, err)
-				return
-			}
-		}
+	if fs := judgeStatic(lv, false, n.inChecks, n.outChecks); len(fs) > 0 {
+		c.errorf(f, a.Pos, "the %s fails rule %q: %v", c.valueWord(), fs[0].Rule, fs[0].Err)
+		return
 	}
 	n.hasDefault = true
 	n.defJSON = js
@@ -161,13 +157,9 @@ func (c *compiler) defaultElem(f *dsl.Field, en *node, a dsl.Arg, i int, v rules
 		c.errorf(f, a.Pos, "%s %q: element %d fails %v", c.valueWord(), a.Text, i, err)
 		return rules.Value{}
 	}
-	for _, cks := range [2][]check{en.inChecks, en.outChecks} {
-		for _, ck := range cks {
-			if err := runCheck(ck, v); err != nil {
-				c.errorf(f, a.Pos, "%s %q: element %d fails rule %q: %v", c.valueWord(), a.Text, i, ck.rule, err)
-				return rules.Value{}
-			}
-		}
+	if fs := judgeStatic(v, false, en.inChecks, en.outChecks); len(fs) > 0 {
+		c.errorf(f, a.Pos, "%s %q: element %d fails rule %q: %v", c.valueWord(), a.Text, i, fs[0].Rule, fs[0].Err)
+		return rules.Value{}
 	}
 	return v
 }

@@ -150,11 +150,29 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*FieldDesc {
 	return fs
 }
 
-// RuleFailure is one failed check of Check: the rule's name and the
-// error its check returned.
+// RuleFailure is one failed check of a value judged out of any run: the
+// rule's name and the error its check returned (a *RulePanic for one that
+// panicked).
 type RuleFailure struct {
 	Rule string
 	Err  error
+}
+
+// judgeStatic judges v with the checks of lists, in order, out of any run
+// (a default or an example at compile time, a Field's Check), and returns
+// the failures: every one when all, else the first.
+func judgeStatic(v rules.Value, all bool, lists ...[]check) []RuleFailure {
+	var fs []RuleFailure
+	for _, cks := range lists {
+		for _, ck := range cks {
+			if err := runCheck(ck, v); err != nil {
+				if fs = append(fs, RuleFailure{Rule: ck.rule, Err: err}); !all {
+					return fs
+				}
+			}
+		}
+	}
+	return fs
 }
 
 // Check judges an output value with the field's checks (package entity's
@@ -176,17 +194,7 @@ func Check(n *Node, v rules.Value) []RuleFailure {
 			errs = append(errs, RuleFailure{Rule: xs[0].info.code, Err: errNotTransformed})
 		}
 	}
-	for _, cks := range [2][]check{n.inChecks, n.outChecks} {
-		for _, ck := range cks {
-			if err := runCheck(ck, v); err != nil {
-				if p, ok := err.(*RulePanic); ok {
-					err = p
-				}
-				errs = append(errs, RuleFailure{Rule: ck.rule, Err: err})
-			}
-		}
-	}
-	return errs
+	return append(errs, judgeStatic(v, true, n.inChecks, n.outChecks)...)
 }
 
 // errNotTransformed is what Check says of a string the field's transforms

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -340,7 +339,3 @@ func (env *Env) indexMerges(e *Entity) {
 		env.mergedBy[t][e.name] = true
 	}
 }
-
-// errNoEnv is the error of a change of a nil Env (cannot happen: a
-// registry always has one).
-var errNoEnv = errors.New("entity: no registry")

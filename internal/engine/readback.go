@@ -58,10 +58,7 @@ func (s Sub) IsNull() bool { return s.plan == nil && s.data == nil }
 // Init makes m hold s. m must be new: no other goroutine has it yet.
 func Init(m *Made, s Sub) { m.plan, m.data, m.hid, m.made = s.plan, s.data, s.hid, s.made }
 
-// sub returns what m holds.
-func (o *Made) sub() Sub { return Sub{plan: o.plan, data: o.data, hid: o.hid, made: o.made} }
-
-// objectMade is how an Object was made (see Object.made).
+// objectMade is how an Object was made (see Made.made).
 type objectMade struct {
 	ver   version
 	flags uint64
