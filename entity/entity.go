@@ -123,7 +123,7 @@ func (e *Entity) Make(v any, opts ...Option) (*Object, error) {
 	case same != nil:
 		return same, nil
 	}
-	c := engine.Call{Dir: engine.Response, Top: engine.TopObject}
+	c := engine.Call{Dir: engine.Response, Top: engine.TopObject, Keep: true}
 	data := c.AppendCopy(e.c, in, &o)
 	if c.Failed() {
 		return nil, e.callError(&c, langOpt(opts))
@@ -141,7 +141,7 @@ func (e *Entity) MakeList(v any, opts ...Option) ([]*Object, error) {
 		return nil, errNilEntity
 	}
 	o := e.opts(false, opts)
-	c := engine.Call{Dir: engine.Response, Top: engine.TopList}
+	c := engine.Call{Dir: engine.Response, Top: engine.TopList, Keep: true}
 	data := c.AppendCopy(e.c, v, &o)
 	if c.Failed() {
 		return nil, e.callError(&c, langOpt(opts))

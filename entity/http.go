@@ -68,7 +68,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
-	c := engine.Call{Dir: engine.Request, Top: engine.TopObject}
+	c := engine.Call{Dir: engine.Request, Top: engine.TopObject, Keep: true}
 	return e.request(r, &c, opts, func(req *engine.HTTPRequest, o *engine.Opts) ([]byte, error) {
 		return c.AppendRequest(nil, e.c, req, o), nil
 	})
@@ -161,7 +161,7 @@ func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object,
 	if r == nil {
 		return nil, nil, newInputError(ErrUnsupportedMediaType, "problem.media.patch", nil)
 	}
-	c := engine.Call{Dir: engine.Patch, Top: engine.TopObject}
+	c := engine.Call{Dir: engine.Patch, Top: engine.TopObject, Keep: true}
 	o, err := e.request(r, &c, opts, func(req *engine.HTTPRequest, o *engine.Opts) ([]byte, error) {
 		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != MergePatchType {
 			ie := newInputError(ErrUnsupportedMediaType, "problem.media.patch", nil)
@@ -197,15 +197,10 @@ func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object,
 // with: the call's flags and version decide which fields are there (no
 // other option: a selection shapes the answer, not what is kept).
 func (e *Entity) currentOpts(opts []Option) engine.Opts {
-	var o engine.Opts
-	for i := range opts {
-		switch x := &opts[i]; x.kind {
-		case optWith:
-			o.AddFlags(x.list, false)
-		case optWithContext:
-			o.AddFlags(x.list, true)
-		case optVersion:
-			o.Version, o.Shaped = x.str, true
+	o := engine.Opts{FlagsOnly: true, List: engineOptions(opts)}
+	for _, x := range opts {
+		if k := x.o.Kind; k == engine.OptWith || k == engine.OptWithContext || k == engine.OptVersion {
+			o.Shaped = true
 		}
 	}
 	return o

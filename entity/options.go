@@ -2,6 +2,7 @@ package entity
 
 import (
 	"context"
+	"unsafe"
 
 	"github.com/expose-go/expose/internal/engine"
 )
@@ -15,26 +16,8 @@ import (
 // from the context with WithContext), and a call given none pays nothing
 // for them.
 type Option struct {
-	kind optionKind
-	str  string
-	list []string
-	ctx  context.Context // WithContext's: EncodeSeq stops when it is done
+	o engine.Option // its kind and argument: the engine reads the options as they are
 }
-
-type optionKind uint8
-
-const (
-	optStrict optionKind = iota + 1
-	optLax
-	optDenyUnknown
-	optLang
-	optSelect
-	optOnly
-	optExcept
-	optWith
-	optWithContext
-	optVersion
-)
 
 // Strict makes a call read its input as MakeRequest does: a value that is
 // present must convert to its field's type without loss, or it is a field
@@ -54,13 +37,13 @@ const (
 //	object  an object
 //	$ref    an object, or a list of objects
 //	none    anything
-func Strict() Option { return Option{kind: optStrict} }
+func Strict() Option { return Option{engine.Option{Kind: engine.OptStrict}} }
 
 // Lax makes a call read its input with the response side's lenient
 // conversions (a value that does not convert is null), which is the
 // default of every call but MakeRequest and Bind: Lax turns a request back
 // to msful's behaviour, for endpoints that need it.
-func Lax() Option { return Option{kind: optLax} }
+func Lax() Option { return Option{engine.Option{Kind: engine.OptLax}} }
 
 // DenyUnknown makes every key of an input object that the declaration does
 // not know a field error of code "unknown" (what JSON Schema's
@@ -68,57 +51,35 @@ func Lax() Option { return Option{kind: optLax} }
 // of maps, raw JSON and Objects, and of a request's JSON body, form and
 // query. Struct fields are not keys: a struct has the fields its type
 // says.
-func DenyUnknown() Option { return Option{kind: optDenyUnknown} }
+func DenyUnknown() Option { return Option{engine.Option{Kind: engine.OptDenyUnknown}} }
 
 // Lang sets the language of a call's messages: a BCP 47 tag such as "ja"
 // or "en-US", matched against the languages the registry has messages in
 // (English and Japanese built in); an unknown or malformed tag gives
 // English. MakeRequest and Bind choose from the request's
 // Accept-Language header when no Lang is given.
-func Lang(tag string) Option { return Option{kind: optLang, str: tag} }
+func Lang(tag string) Option { return Option{engine.Option{Kind: engine.OptLang, Str: tag}} }
 
 // opts decodes a call's options into what the engine reads: the one
-// place they are read. request says whether the call reads strictly unless
-// told otherwise (MakeRequest, Bind and Patch do: what a client sent is
-// read strictly).
+// place they are decoded. request says whether the call reads strictly
+// unless told otherwise (MakeRequest, Bind and Patch do: what a client sent
+// is read strictly).
 func (e *Entity) opts(request bool, opts []Option) engine.Opts {
-	o := engine.Opts{Strict: request}
-	for i := range opts {
-		x := &opts[i]
-		switch x.kind {
-		case optStrict:
-			o.Strict = true
-		case optLax:
-			o.Strict = false
-		case optDenyUnknown:
-			o.DenyUnknown = true
-		case optSelect:
-			o.Shaped = true
-			if x.str != "" {
-				if o.Select != "" {
-					o.Selects++
-				}
-				o.Select = x.str
-			}
-		case optOnly, optExcept:
-			o.AddPaths(x.kind == optOnly, x.list)
-		case optWith:
-			o.AddFlags(x.list, false)
-		case optWithContext:
-			o.AddFlags(x.list, true)
-		case optVersion:
-			o.Version, o.Shaped = x.str, true
-		}
-	}
-	return o
+	return engine.Decode(request, engineOptions(opts))
+}
+
+// engineOptions views opts as the engine's options, which each Option
+// holds and nothing else: the same memory, no copy.
+func engineOptions(opts []Option) []engine.Option {
+	return unsafe.Slice((*engine.Option)(unsafe.Pointer(unsafe.SliceData(opts))), len(opts))
 }
 
 // langOpt returns the tag given to Lang among opts, or "".
 func langOpt(opts []Option) string {
 	lang := ""
 	for _, o := range opts {
-		if o.kind == optLang {
-			lang = o.str
+		if o.o.Kind == engine.OptLang {
+			lang = o.o.Str
 		}
 	}
 	return lang
@@ -128,8 +89,8 @@ func langOpt(opts []Option) string {
 func contextOpt(opts []Option) context.Context {
 	var ctx context.Context
 	for _, o := range opts {
-		if o.kind == optWithContext && o.ctx != nil {
-			ctx = o.ctx
+		if o.o.Kind == engine.OptWithContext && o.o.Ctx != nil {
+			ctx = o.o.Ctx
 		}
 	}
 	return ctx

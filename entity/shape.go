@@ -3,6 +3,8 @@ package entity
 import (
 	"context"
 	"slices"
+
+	"github.com/expose-go/expose/internal/engine"
 )
 
 // This file holds per-call shaping: which of an entity's fields one call
@@ -46,7 +48,7 @@ import (
 // most 256 specs per entity (a client sending endless different specs
 // costs a compile each, never memory without bound); a call with a spec
 // already seen allocates nothing for it.
-func Select(spec string) Option { return Option{kind: optSelect, str: spec} }
+func Select(spec string) Option { return Option{engine.Option{Kind: engine.OptSelect, Str: spec}} }
 
 // Only is Select for code: it writes only the fields at the dotted output
 // paths given (list.details.mail; `\.` is a dot within a name; `*` as the
@@ -56,7 +58,7 @@ func Select(spec string) Option { return Option{kind: optSelect, str: spec} }
 // the call's flags or version hide, a writeonly field of a response and a
 // readonly one of a request are valid paths that select nothing (Only of
 // such a field alone writes {}). Only and Select may not be combined.
-func Only(paths ...string) Option { return Option{kind: optOnly, list: paths} }
+func Only(paths ...string) Option { return Option{engine.Option{Kind: engine.OptOnly, List: paths}} }
 
 // Except leaves out the fields at the dotted output paths given, from
 // what the call would write otherwise (everything, or what Select or Only
@@ -64,7 +66,9 @@ func Only(paths ...string) Option { return Option{kind: optOnly, list: paths} }
 // declared field the call does not write (Only says which) is a valid
 // path, and leaving it out changes nothing: Except("password") of a
 // writeonly password is a safe default.
-func Except(paths ...string) Option { return Option{kind: optExcept, list: paths} }
+func Except(paths ...string) Option {
+	return Option{engine.Option{Kind: engine.OptExcept, List: paths}}
+}
 
 // With sets flags for one call: a field whose rules say `if 'admin'` is
 // written only in calls that set admin (or another flag its `if` names),
@@ -73,7 +77,7 @@ func Except(paths ...string) Option { return Option{kind: optExcept, list: paths
 // must be declared first (Registry.DeclareFlags): a call naming one that
 // is not fails with an error wrapping ErrUnknownFlag, so that a misspelled
 // flag can never expose a field. Several With options add up.
-func With(flags ...string) Option { return Option{kind: optWith, list: flags} }
+func With(flags ...string) Option { return Option{engine.Option{Kind: engine.OptWith, List: flags}} }
 
 // WithContext sets the flags stored in ctx by NewContext, as With does:
 // middleware sets a request's roles once, handlers pass r.Context(). It
@@ -84,7 +88,7 @@ func With(flags ...string) Option { return Option{kind: optWith, list: flags} }
 // declaration names can show no field (Verify refuses undeclared flags in
 // rules), so ignoring it fails closed.
 func WithContext(ctx context.Context) Option {
-	return Option{kind: optWithContext, list: FlagsFromContext(ctx), ctx: ctx}
+	return Option{engine.Option{Kind: engine.OptWithContext, List: FlagsFromContext(ctx), Ctx: ctx}}
 }
 
 // flagsKey is the context key of NewContext's flags.
@@ -127,4 +131,4 @@ func sortedCopy(s []string) []string {
 // writes every field; where two fields share an output key by disjoint
 // version ranges, it writes the one of the latest range. The empty string
 // is no version.
-func Version(v string) Option { return Option{kind: optVersion, str: v} }
+func Version(v string) Option { return Option{engine.Option{Kind: engine.OptVersion, Str: v}} }

@@ -51,6 +51,10 @@ type Call struct {
 	Failures []*FieldError
 	Omitted  int
 
+	// Keep says that the caller makes a Made of what the call wrote (Made,
+	// List): the call then keeps what they need.
+	Keep bool
+
 	plan   *objectPlan // the view walked, for the Made of what it wrote
 	made   objectMade  // how the call shaped what it wrote, when shaped
 	shaped bool
@@ -92,7 +96,9 @@ func (c *Call) Append(dst []byte, e *Entity, v any, o *Opts) []byte {
 		r.maxOut = int(min(c.MaxOut, maxOutputLimit))
 	}
 	dst = r.walkInto(dst, e, v)
-	c.report(&r)
+	if c.Keep || r.fatal != nil || len(r.errs) > 0 {
+		c.report(&r)
+	}
 	return dst
 }
 
@@ -107,9 +113,11 @@ func (c *Call) AppendCopy(e *Entity, v any, o *Opts) []byte {
 // report records what the run found.
 func (c *Call) report(r *run) {
 	c.Fatal, c.Failures, c.Omitted = r.fatal, r.errs, r.omitted
-	c.plan = r.ent.view(r.dir)
-	c.made, c.shaped = objectMade{ver: r.ver, flags: r.flags}, r.cfg.shaped
-	c.hidden = r.hidden
+	if c.Keep {
+		c.plan = r.ent.view(r.dir)
+		c.made, c.shaped = objectMade{ver: r.ver, flags: r.flags}, r.cfg.shaped
+		c.hidden = r.hidden
+	}
 }
 
 // start readies a run for one call of e: the input the call accepts at its

@@ -316,16 +316,19 @@ func (e *Entity) Fields(request bool, o *Opts) []*FieldDesc {
 // shapeFlags reads only the flags and version of o (no selection).
 func (r *run) shapeFlags(e *Entity, o *Opts) {
 	t := e.env.flags.Load()
-	o.eachFlags(func(fl FlagsOpt) bool {
-		for _, name := range fl.Names {
-			if b, ok := t.declaredBit(name); ok {
-				r.flags |= 1 << b
+	for _, x := range o.List {
+		switch x.Kind {
+		case OptWith, OptWithContext:
+			for _, name := range x.List {
+				if b, ok := t.declaredBit(name); ok {
+					r.flags |= 1 << b
+				}
+			}
+		case OptVersion:
+			if v, ok := dsl.ParseVersion(x.Str); ok {
+				r.ver = v
 			}
 		}
-		return true
-	})
-	if v, ok := dsl.ParseVersion(o.Version); ok {
-		r.ver = v
 	}
 }
 

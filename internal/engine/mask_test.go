@@ -12,7 +12,7 @@ func TestMaskCacheBounded(t *testing.T) {
 	e := expose(t, env, "user", "name", "string", "", "age", "number", "")
 	in := map[string]any{"name": "a", "age": 1}
 	for i := range 3 * maxCachedMasks {
-		o := Opts{Shaped: true, Select: fmt.Sprintf("name%*s", i, "")}
+		o := Decode(false, []Option{{Kind: OptSelect, Str: fmt.Sprintf("name%*s", i, "")}})
 		c := Call{Dir: Response, Top: TopObject}
 		if c.Append(nil, e, in, &o); c.Failed() {
 			t.Fatalf("spec %d: %v %v", i, c.Fatal, c.Failures)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"strings"
@@ -8,100 +9,65 @@ import (
 	"github.com/expose-go/expose/dsl"
 )
 
-// Opts is what a call's options say, decoded once by the API (package
-// entity's Option) into one value, on the caller's stack: building it
-// allocates nothing, and a call given no option reads none of it but its
-// booleans.
+// Option is one option of a call, as package entity's Option holds it
+// (which says what each does): its kind and its argument. Options are
+// small values, built without allocating.
+type Option struct {
+	Kind OptionKind
+	Str  string
+	List []string
+	Ctx  context.Context // WithContext's
+}
+
+// OptionKind says what an Option is.
+type OptionKind uint8
+
+// The kinds of options.
+const (
+	OptStrict OptionKind = iota + 1
+	OptLax
+	OptDenyUnknown
+	OptLang
+	OptSelect
+	OptOnly
+	OptExcept
+	OptWith
+	OptWithContext
+	OptVersion
+)
+
+// Opts is what a call's options say, decoded once (Decode) into one value
+// on the caller's stack: what the walk reads of every call (how strictly,
+// whether unknown keys fail), and whether the options shape the output,
+// whose shaping options the run then reads once (run.shape).
 type Opts struct {
-	// Strict: the call reads its input strictly (a request's default);
-	// Lax turns it off. DenyUnknown: unknown keys are field errors.
 	Strict, DenyUnknown bool
-
-	// Shaped says that an option shapes the output: a selection, flags or
-	// a version follow.
-	Shaped bool
-
-	// Select is Select's spec ("" for none); Selects counts the Select
-	// options given a spec past the first, and the Only options: a call
-	// takes one of them.
-	Select  string
-	Selects int
-
-	// Paths are Only's and Except's lists, in the order given; Flags
-	// With's and the context's flag names (a With's undeclared flag is an
-	// error, a context's is ignored).
-	Paths [4]PathsOpt
-	More  []PathsOpt // past Paths
-	Flags [2]FlagsOpt
-	MoreF []FlagsOpt // past Flags
-
-	// Version is Version's text ("" for none).
-	Version string
-
-	np, nf int // how many Paths and Flags options were added
+	Shaped              bool // an option shapes the output: Select, Only, Except, With, WithContext, Version
+	// FlagsOnly: of the shaping options only the flags and the version
+	// count (a patch's current value: which fields it has, not which the
+	// answer shows).
+	FlagsOnly bool
+	List      []Option // the call's options, as given
 }
 
-// PathsOpt is one Only or Except option's paths.
-type PathsOpt struct {
-	Only  bool
-	Paths []string
-}
-
-// FlagsOpt is one With option's flags, or those a context holds.
-type FlagsOpt struct {
-	Names   []string
-	Context bool // WithContext's (or a request's context): undeclared ones are ignored
-}
-
-// AddPaths adds an Only or Except option's paths.
-func (o *Opts) AddPaths(only bool, paths []string) {
-	p := PathsOpt{Only: only, Paths: paths}
-	if only {
-		o.Selects++
-	}
-	o.Shaped = true
-	if o.np < len(o.Paths) {
-		o.Paths[o.np] = p
-	} else {
-		o.More = append(o.More, p)
-	}
-	o.np++
-}
-
-// AddFlags adds With's (or a context's) flag names.
-func (o *Opts) AddFlags(names []string, context bool) {
-	o.Shaped = true
-	f := FlagsOpt{Names: names, Context: context}
-	if o.nf < len(o.Flags) {
-		o.Flags[o.nf] = f
-	} else {
-		o.MoreF = append(o.MoreF, f)
-	}
-	o.nf++
-}
-
-// eachPaths calls f with each Only and Except option, in order.
-func (o *Opts) eachPaths(f func(p PathsOpt)) {
-	for _, p := range o.Paths[:min(o.np, len(o.Paths))] {
-		f(p)
-	}
-	for _, p := range o.More {
-		f(p)
-	}
-}
-
-// eachFlags calls f with each flags option.
-func (o *Opts) eachFlags(f func(fl FlagsOpt) bool) {
-	for _, fl := range o.Flags[:min(o.nf, len(o.Flags))] {
-		if !f(fl) {
-			return
+// Decode decodes a call's options. request says whether the call reads
+// strictly unless told otherwise (a request does: what a client sent is
+// read strictly).
+func Decode(request bool, list []Option) Opts {
+	o := Opts{Strict: request, List: list}
+	for i := range list {
+		switch list[i].Kind {
+		case OptStrict:
+			o.Strict = true
+		case OptLax:
+			o.Strict = false
+		case OptDenyUnknown:
+			o.DenyUnknown = true
+		case OptSelect, OptOnly, OptExcept, OptWith, OptWithContext, OptVersion:
+			o.Shaped = true
 		}
 	}
-	for _, fl := range o.MoreF {
-		if !f(fl) {
-			return
-		}
-	}
+	return o
 }
 
 // callConfig is what the walk reads of a call's options, on the run.
@@ -117,45 +83,6 @@ type callConfig struct {
 // shape reads the call's shaping options for entity e: its flags, its
 // version and its mask. A bad option ends the call before it starts.
 func (r *run) shape(e *Entity, o *Opts) {
-	t := e.env.flags.Load()
-	bad := ""
-	o.eachFlags(func(fl FlagsOpt) bool {
-		for _, name := range fl.Names {
-			b, ok := t.declaredBit(name)
-			switch {
-			case ok:
-				r.flags |= 1 << b
-			case !fl.Context:
-				bad = name
-				return false
-			}
-		}
-		return true
-	})
-	if bad != "" {
-		r.stopWith(fmt.Errorf("%w %q in With: declare it with Registry.DeclareFlags", ErrUnknownFlag, bad))
-		return
-	}
-	if o.Version != "" {
-		v, ok := dsl.ParseVersion(o.Version)
-		if !ok {
-			r.stopWith(newInputError(ErrInvalidVersion, "problem.version", nil)) // nothing of the client's text
-			return
-		}
-		r.ver = v
-	}
-	selects := o.Selects
-	if o.Select != "" {
-		selects++
-	}
-	if selects > 1 {
-		r.stopWith(fmt.Errorf("entity: entity %q: a call takes one Select or Only, not several", e.name))
-		return
-	}
-	if o.Select == "" && o.np == 0 {
-		return
-	}
-
 	// The selection's cache key: each part its kind, its length and its
 	// bytes, so that no two selections have one key. Built on the stack, or
 	// in a pooled buffer when longer.
@@ -174,19 +101,59 @@ func (r *run) shape(e *Entity, o *Opts) {
 		}
 		key = append(binary.AppendUvarint(append(key, kind), uint64(len(s))), s...)
 	}
-	if o.Select != "" {
-		part('S', o.Select)
+	selects := 0
+	for i := range o.List {
+		x := &o.List[i]
+		switch x.Kind {
+		case OptSelect:
+			if x.Str != "" && !o.FlagsOnly {
+				selects++
+				part('S', x.Str)
+			}
+		case OptOnly, OptExcept:
+			if o.FlagsOnly {
+				continue
+			}
+			kind := byte('E')
+			if x.Kind == OptOnly {
+				selects++
+				kind = 'O'
+			}
+			part(kind, "")
+			for _, p := range x.List {
+				part('.', p)
+			}
+		case OptWith, OptWithContext:
+			t := e.env.flags.Load()
+			for _, name := range x.List {
+				b, ok := t.declaredBit(name)
+				switch {
+				case ok:
+					r.flags |= 1 << b
+				case x.Kind == OptWith:
+					r.stopWith(fmt.Errorf("%w %q in With: declare it with Registry.DeclareFlags", ErrUnknownFlag, name))
+					return
+				}
+			}
+		case OptVersion:
+			if x.Str == "" {
+				continue
+			}
+			v, ok := dsl.ParseVersion(x.Str)
+			if !ok {
+				r.stopWith(newInputError(ErrInvalidVersion, "problem.version", nil)) // nothing of the client's text
+				return
+			}
+			r.ver = v
+		}
 	}
-	o.eachPaths(func(p PathsOpt) {
-		kind := byte('E')
-		if p.Only {
-			kind = 'O'
-		}
-		part(kind, "")
-		for _, s := range p.Paths {
-			part('.', s)
-		}
-	})
+	switch {
+	case selects > 1:
+		r.stopWith(fmt.Errorf("entity: entity %q: a call takes one Select or Only, not several", e.name))
+		return
+	case len(key) == 0:
+		return
+	}
 	// A selection is compiled for the call's flags, version and direction:
 	// to a client, a field they hide does not exist (see
 	// maskBuilder.visible).
@@ -203,7 +170,7 @@ func (r *run) shape(e *Entity, o *Opts) {
 	m := e.cache.masks.lookup(e, key)
 	if m == nil {
 		var err error
-		sel := selectionOf(o)
+		sel := selectionOf(o.List)
 		sel.flags, sel.ver, sel.dir = r.flags, r.ver, r.dir
 		if m, err = e.cache.masks.compile(e, key, sel); err != nil {
 			r.stopWith(err)
@@ -229,23 +196,23 @@ type selection struct {
 	dir          direction // the view the call walks
 }
 
-func selectionOf(o *Opts) selection {
+func selectionOf(list []Option) selection {
 	var s selection
-	if o.Select != "" {
-		s.spec, s.hasSpec = strings.Clone(o.Select), true
-	}
-	o.eachPaths(func(p PathsOpt) {
-		if p.Only {
+	for _, o := range list {
+		switch {
+		case o.Kind == OptSelect && o.Str != "":
+			s.spec, s.hasSpec = strings.Clone(o.Str), true
+		case o.Kind == OptOnly:
 			s.hasOnly = true
-		}
-		for _, x := range p.Paths {
-			if p.Only {
-				s.only = append(s.only, strings.Clone(x))
-			} else {
-				s.except = append(s.except, strings.Clone(x))
+			for _, p := range o.List {
+				s.only = append(s.only, strings.Clone(p))
+			}
+		case o.Kind == OptExcept:
+			for _, p := range o.List {
+				s.except = append(s.except, strings.Clone(p))
 			}
 		}
-	})
+	}
 	return s
 }
 
