@@ -68,62 +68,73 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
-	c := engine.Call{Dir: engine.Request, Top: engine.TopObject, Keep: true}
-	return e.request(r, &c, opts, func(req *engine.HTTPRequest, o *engine.Opts) ([]byte, error) {
-		return c.AppendRequest(nil, e.c, req, o), nil
-	})
-}
-
-// request is the request assembly MakeRequest, Bind and Patch share: the
-// method checked, the options decoded, the body read by media type (as
-// body says, for Patch), the engine call made (make, which appends to
-// nil: the Object owns what it returns), and the handle's checks run;
-// every error in the request's language.
-func (e *Entity) request(r *http.Request, c *engine.Call, opts []Option, make func(req *engine.HTTPRequest, o *engine.Opts) ([]byte, error)) (_ *Object, err error) {
 	o := e.opts(true, opts)
-	pref := langOpt(opts)
-	if r != nil && pref == "" { // no Lang given: the client's languages
-		pref = r.Header.Get("Accept-Language")
-	}
-	defer func() {
-		if err != nil { // the errors of the request in its language, whichever step failed
-			cat := e.reg.messages()
-			err = inLang(err, msgLang{cat, cat.match(pref)})
-		}
-	}()
-	if r == nil { // an empty input, as a typed nil is for Make
-		c.Dir, c.Top = engine.Request, engine.TopObject
-		data := c.AppendCopy(e.c, nil, &o)
-		if c.Failed() {
-			return nil, e.callError(c, pref)
-		}
-		return e.checked(nil, newObject(c.Made(data)))
-	}
-	if err := e.checkMethod(r); err != nil {
+	c := engine.Call{Dir: engine.Request, Top: engine.TopObject, Keep: true}
+	req, pref, err := e.beginRequest(r, &c, opts)
+	if err != nil {
 		return nil, err
 	}
-	req := &engine.HTTPRequest{R: r}
+	if r == nil { // an empty input, as a typed nil is for Make
+		return e.endRequest(r, &c, pref, c.AppendCopy(e.c, nil, &o))
+	}
+	return e.endRequest(r, &c, pref, c.AppendRequest(nil, e.c, &req, &o))
+}
+
+// The request assembly MakeRequest, Bind and Patch share: beginRequest
+// checks the method, reads the body by media type (but for Patch, which
+// reads its own) and names the language the request prefers (Lang's,
+// else its Accept-Language); endRequest turns what the engine call made
+// into an Object, once the handle's checks passed. Every error is in the
+// request's language. (The call's options stay in the caller's own
+// variable, apart from all this, so that they never leave its stack.)
+
+// beginRequest readies the call c of e for r: r's method and (for a
+// request) body.
+func (e *Entity) beginRequest(r *http.Request, c *engine.Call, opts []Option) (req engine.HTTPRequest, pref string, err error) {
+	pref = langOpt(opts)
+	if r == nil {
+		return req, pref, nil
+	}
+	if pref == "" { // no Lang given: the client's languages
+		pref = r.Header.Get("Accept-Language")
+	}
+	if err := e.checkMethod(r); err != nil {
+		return req, pref, e.inRequestLang(err, pref)
+	}
+	req.R = r
 	if r.URL != nil {
 		req.Query = r.URL.Query()
 	}
 	if c.Dir == engine.Request {
-		if err := readRequestBody(e, r, req); err != nil {
-			return nil, err
+		if err := readRequestBody(e, r, &req); err != nil {
+			return req, pref, e.inRequestLang(err, pref)
 		}
 		c.MaxOut = e.reg.env.RequestOutputLimit(req.BodyLen)
 	}
-	data, err := make(req, &o)
-	if err != nil {
-		return nil, err
-	}
+	return req, pref, nil
+}
+
+// inRequestLang returns err in the language pref prefers.
+func (e *Entity) inRequestLang(err error, pref string) error {
+	cat := e.reg.messages()
+	return inLang(err, msgLang{cat, cat.match(pref)})
+}
+
+// endRequest returns the Object of what the call c made, data, once the
+// handle's checks passed, or the call's error.
+func (e *Entity) endRequest(r *http.Request, c *engine.Call, pref string, data []byte) (*Object, error) {
 	if c.Failed() {
 		err := e.callError(c, pref)
 		if errors.Is(err, ErrTooLarge) && c.Dir != engine.Response {
 			err = requestTooLarge(err, int(c.MaxOut))
 		}
-		return nil, err
+		return nil, e.inRequestLang(err, pref)
 	}
-	return e.checked(r, newObject(c.Made(data)))
+	o, err := e.checked(r, newObject(c.Made(data)))
+	if err != nil {
+		return nil, e.inRequestLang(err, pref)
+	}
+	return o, nil
 }
 
 // MergePatchType is the media type of a JSON Merge Patch, the body Patch
@@ -161,36 +172,52 @@ func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object,
 	if r == nil {
 		return nil, nil, newInputError(ErrUnsupportedMediaType, "problem.media.patch", nil)
 	}
+	o, cur := e.opts(true, opts), e.currentOpts(opts)
 	c := engine.Call{Dir: engine.Patch, Top: engine.TopObject, Keep: true}
-	o, err := e.request(r, &c, opts, func(req *engine.HTTPRequest, o *engine.Opts) ([]byte, error) {
-		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != MergePatchType {
-			ie := newInputError(ErrUnsupportedMediaType, "problem.media.patch", nil)
-			ie.Accept = MergePatchType
-			return nil, ie
-		}
-		var body []byte
-		if r.Body != nil && r.Body != http.NoBody {
-			var err error
-			if body, err = readBody(r, e.reg.env.Limits().BodyBytes); err != nil {
-				return nil, bodyError(err)
-			}
-		}
-		if cr, ok := current.(*http.Request); ok && cr != nil { // a request's value, made as any Object of a request is
-			obj, err := e.MakeRequest(cr, opts...)
-			if err != nil {
-				return nil, err
-			}
-			current = obj
-		}
-		cur := e.currentOpts(opts)
-		var data []byte
-		data, touched = c.AppendPatch(nil, e.c, req, body, current, o, &cur)
-		return data, nil
-	})
+	req, pref, err := e.beginRequest(r, &c, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	return o, touched, nil
+	body, err := e.patchBody(r)
+	if err == nil {
+		current, err = e.currentValue(current, opts)
+	}
+	if err != nil {
+		return nil, nil, e.inRequestLang(err, pref)
+	}
+	data, touched := c.AppendPatch(nil, e.c, &req, body, current, &o, &cur)
+	merged, err := e.endRequest(r, &c, pref, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return merged, touched, nil
+}
+
+// patchBody reads the merge patch a PATCH request holds: a 415 for
+// another media type, a 413 past the body limit.
+func (e *Entity) patchBody(r *http.Request) ([]byte, error) {
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != MergePatchType {
+		ie := newInputError(ErrUnsupportedMediaType, "problem.media.patch", nil)
+		ie.Accept = MergePatchType
+		return nil, ie
+	}
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, nil
+	}
+	body, err := readBody(r, e.reg.env.Limits().BodyBytes)
+	if err != nil {
+		return nil, bodyError(err)
+	}
+	return body, nil
+}
+
+// currentValue returns the current value of a patch as the engine reads
+// it: a request's is its Object, made as any Object of a request is.
+func (e *Entity) currentValue(current any, opts []Option) (any, error) {
+	if cr, ok := current.(*http.Request); ok && cr != nil {
+		return e.MakeRequest(cr, opts...)
+	}
+	return current, nil
 }
 
 // currentOpts returns the options the current value of a patch is made
