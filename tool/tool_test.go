@@ -1,59 +1,15 @@
-package main
+package tool
 
 import (
 	"bytes"
-	"errors"
-	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
-
-// binary is the expose command built once for the tests.
-var binary string
-
-func TestMain(m *testing.M) {
-	flag.Parse()
-	dir, err := os.MkdirTemp("", "expose-test")
-	if err != nil {
-		panic(err)
-	}
-	binary = filepath.Join(dir, "expose")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		os.RemoveAll(dir)
-		panic("go build: " + err.Error() + "\n" + string(out))
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// runBinary runs the built command in testdata with args and stdin, and
-// returns its exit status, standard output and standard error.
-func runBinary(t *testing.T, dir, stdin string, args ...string) (int, string, string) {
-	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Dir = dir
-	cmd.Stdin = strings.NewReader(stdin)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return code, stdout.String(), stderr.String()
-}
-
-// commandTests run the built binary in testdata; each case's exit status,
+// commandTests run in testdata with a new registry; each case's exit status,
 // standard output and standard error are compared with
 // testdata/golden/NAME.golden.
 var commandTests = []struct {
@@ -124,7 +80,7 @@ var commandTests = []struct {
 func TestCommands(t *testing.T) {
 	for _, tt := range commandTests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runBinary(t, "testdata", tt.stdin, tt.args...)
+			code, stdout, stderr := runTool(t, "testdata", tt.stdin, tt.args...)
 			got := "exit " + strconv.Itoa(code) + "\n-- stdout --\n" + stdout + "-- stderr --\n" + stderr
 			golden(t, filepath.Join("testdata", "golden", tt.name+".golden"), got)
 		})
@@ -137,7 +93,7 @@ func TestHelpForEveryCommand(t *testing.T) {
 	for _, c := range commands {
 		t.Run(c.name, func(t *testing.T) {
 			for _, args := range [][]string{{"help", c.name}, {c.name, "-h"}, {c.name, "--help"}} {
-				code, stdout, stderr := runBinary(t, "testdata", "", args...)
+				code, stdout, stderr := runTool(t, "testdata", "", args...)
 				if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "usage: expose "+c.name+" ") || len(stdout) < 200 {
 					t.Errorf("expose %s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), code, stdout, stderr)
 				}
@@ -157,7 +113,7 @@ func TestFmtWrite(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "m.entity"), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, stdout, stderr := runBinary(t, dir, "", "fmt", "-w", "m.entity"); code != 0 || stdout != "" || stderr != "" {
+	if code, stdout, stderr := runTool(t, dir, "", "fmt", "-w", "m.entity"); code != 0 || stdout != "" || stderr != "" {
 		t.Fatalf("fmt -w: exit %d, %q, %q", code, stdout, stderr)
 	}
 	got, _ := os.ReadFile(filepath.Join(dir, "m.entity"))
@@ -165,7 +121,7 @@ func TestFmtWrite(t *testing.T) {
 	if !strings.Contains(string(want), string(got)) {
 		t.Errorf("fmt -w wrote\n%s\nnot what fmt printed:\n%s", got, want)
 	}
-	if code, stdout, _ := runBinary(t, dir, "", "fmt", "-l", "m.entity"); code != 0 || stdout != "" {
+	if code, stdout, _ := runTool(t, dir, "", "fmt", "-l", "m.entity"); code != 0 || stdout != "" {
 		t.Errorf("fmt -l after fmt -w: exit %d, %q", code, stdout)
 	}
 }
@@ -177,29 +133,9 @@ func TestCheckAbsolutePath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr := runBinary(t, t.TempDir(), "", "check", abs)
+	code, _, stderr := runTool(t, t.TempDir(), "", "check", abs)
 	if code != 1 || !strings.HasPrefix(stderr, abs+":2:10: ") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
-	}
-}
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s: got\n%s\nwant\n%s", path, got, want)
 	}
 }
 
@@ -214,14 +150,10 @@ func TestFmtStdoutFailureFails(t *testing.T) {
 	defer full.Close()
 	for _, args := range [][]string{{"fmt", "messy.entity"}, {"fmt", "-l", "messy.entity"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			cmd := exec.Command(binary, args...)
-			cmd.Dir = "testdata"
 			var stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = full, &stderr
-			err := cmd.Run()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "no space left on device") {
-				t.Errorf("expose %s > /dev/full: %v, stderr %q; want exit 1 and the write error", strings.Join(args, " "), err, stderr.String())
+			code := runIn(t, "testdata", &env{strings.NewReader(""), full, &stderr, nil}, args...)
+			if code != 1 || !strings.Contains(stderr.String(), "no space left on device") {
+				t.Errorf("expose %s > /dev/full: exit %d, stderr %q; want exit 1 and the write error", strings.Join(args, " "), code, stderr.String())
 			}
 		})
 	}
@@ -245,7 +177,7 @@ func TestFmtWriteFollowsSymlink(t *testing.T) {
 	if err := os.Symlink(filepath.Join("real", "m.entity"), filepath.Join(dir, "link.entity")); err != nil {
 		t.Skip("no symbolic links:", err)
 	}
-	if code, stdout, stderr := runBinary(t, dir, "", "fmt", "-w", "link.entity"); code != 0 || stdout != "" || stderr != "" {
+	if code, stdout, stderr := runTool(t, dir, "", "fmt", "-w", "link.entity"); code != 0 || stdout != "" || stderr != "" {
 		t.Fatalf("fmt -w: exit %d, %q, %q", code, stdout, stderr)
 	}
 	fi, err := os.Lstat(filepath.Join(dir, "link.entity"))
@@ -263,18 +195,6 @@ func TestFmtWriteFollowsSymlink(t *testing.T) {
 	if entries, _ := os.ReadDir(filepath.Join(dir, "real")); len(entries) != 1 {
 		t.Errorf("%d files beside the target, want none", len(entries)-1)
 	}
-}
-
-// writeFiles writes name → content files in a new temporary directory.
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
 }
 
 const userFile = "user {\n  id    number  num | rename number\n  name  string  req\n}\nusers {\n  list  $user\n}\n"
@@ -297,7 +217,7 @@ func TestCommandLinesThatSucceed(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"u.entity": userFile, "v[1].entity": "other {\n  x  string\n}\n"})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runBinary(t, dir, "", tt.args...)
+			code, stdout, stderr := runTool(t, dir, "", tt.args...)
 			if code != 0 {
 				t.Errorf("expose %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(tt.args, " "), code, stdout, stderr)
 			}
@@ -309,7 +229,7 @@ func TestCommandLinesThatSucceed(t *testing.T) {
 // file:line:col: message, as every error check prints, in file order.
 func TestCheckEachErrorPlaced(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"e.entity": "a {\n  x  string  rnge\n  t  []string  each 'trim | rnge 1'\n}\n"})
-	code, _, stderr := runBinary(t, dir, "", "check", "e.entity")
+	code, _, stderr := runTool(t, dir, "", "check", "e.entity")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1", code)
 	}
@@ -333,13 +253,13 @@ func TestCheckEachErrorPlaced(t *testing.T) {
 // byte order mark ParseFile strips) keeps it.
 func TestFmtWriteKeepsFileValid(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"b.entity": "\ufeff\ufeffx {\n  a string\n}\n"})
-	if code, _, stderr := runBinary(t, dir, "", "check", "b.entity"); code != 0 {
+	if code, _, stderr := runTool(t, dir, "", "check", "b.entity"); code != 0 {
 		t.Fatalf("the file does not check before fmt: %s", stderr)
 	}
-	if code, _, stderr := runBinary(t, dir, "", "fmt", "-w", "b.entity"); code != 0 {
+	if code, _, stderr := runTool(t, dir, "", "fmt", "-w", "b.entity"); code != 0 {
 		t.Fatalf("fmt -w: exit %d: %s", code, stderr)
 	}
-	code, _, stderr := runBinary(t, dir, "{}", "make", "-f", "b.entity", "\ufeffx", "-")
+	code, _, stderr := runTool(t, dir, "{}", "make", "-f", "b.entity", "\ufeffx", "-")
 	if code != 0 {
 		b, _ := os.ReadFile(filepath.Join(dir, "b.entity"))
 		t.Errorf("after fmt -w the entity %q is gone (exit %d): %s\nfile: %q", "\ufeffx", code, stderr, b)
@@ -350,8 +270,18 @@ func TestFmtWriteKeepsFileValid(t *testing.T) {
 // next one, as it does after a file with syntax errors.
 func TestFmtGoesOn(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"messy.entity": "a {\n x string\n}\n"})
-	code, stdout, stderr := runBinary(t, dir, "", "fmt", "-l", "missing.entity", "messy.entity")
+	code, stdout, stderr := runTool(t, dir, "", "fmt", "-l", "missing.entity", "messy.entity")
 	if code != 1 || stdout != "messy.entity\n" {
 		t.Errorf("exit %d, stdout %q (stderr %q); want 1 and messy.entity listed", code, stdout, stderr)
+	}
+}
+
+// TestMainNilRegistry: Main given no registry runs with a new one, as the
+// expose command does (check prints nothing when the files check).
+func TestMainNilRegistry(t *testing.T) {
+	for range 2 { // a new one each call: the second loads the same files
+		if code := Main(nil, []string{"check", "testdata/users.entity"}); code != 0 {
+			t.Errorf("Main(nil, check): exit %d, want 0", code)
+		}
 	}
 }
