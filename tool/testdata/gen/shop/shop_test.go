@@ -1,7 +1,7 @@
 package shop
 
 // The tests of the types expose gen writes for shop.entity (shop_gen.go,
-// its golden file): cmd/expose's TestGeneratedCode runs them with go test.
+// its golden file): package tool's TestGeneratedCode runs them with go test.
 
 import (
 	"encoding/json"
