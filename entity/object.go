@@ -285,7 +285,8 @@ func (h *hiddenSpans) cut(t, data []byte) []byte {
 
 // Bind stores the object's values in dst, a pointer to a struct or a map,
 // by their declared names (a group's fields beside their siblings, a
-// $ref's by its entity's declared names): the struct Make reads, so that
+// $ref's by its entity's declared names under the reference's name, a
+// merged one's too, with its groups): the struct Make reads, so that
 // Make of dst gives this Object's response form again. It is what
 // Entity.Bind does with the Object of a request, and what a handler does
 // with the Object Patch merged. (Decode reads the output keys instead.)
@@ -324,11 +325,7 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 	var merged map[*node][]byte // the members each merged $ref wrote here
 	for it.next() {
 		n := it.n
-		if n != nil && n.kind == nodeGroup && it.val[0] == '{' && depth < maxMergeDepth*16 {
-			dst = appendDeclared(dst, it.val, n.group.nodes, made, dir, first, depth+1)
-			continue
-		}
-		if n != nil && it.i < 0 { // a key a merged $ref wrote: back under the reference
+		if n != nil && it.i < 0 { // a key a merged $ref wrote (a group's too): back under the reference
 			if m := mergerOf(nodes, n, dir, 0); m != nil {
 				if merged == nil {
 					merged = map[*node][]byte{}
@@ -340,6 +337,10 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 				merged[m] = append(append(append(b, it.key...), ':'), it.val...)
 				continue
 			}
+		}
+		if n != nil && n.kind == nodeGroup && it.val[0] == '{' && depth < maxMergeDepth*16 {
+			dst = appendDeclared(dst, it.val, n.group.nodes, made, dir, first, depth+1)
+			continue
 		}
 		if !*first {
 			dst = append(dst, ',')
