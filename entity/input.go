@@ -91,7 +91,9 @@ type source struct {
 	// keys (the wire form: a group as the object under its key), as a
 	// request is. merged: the object is also read by the plan around a
 	// merged reference of a request, which judges its keys (unknownKeys).
-	wire, merged bool
+	// writeOnly: in a merge patch's merged value, the object read for a
+	// writeonly merged reference, whose fields are writeonly too.
+	wire, merged, writeOnly bool
 }
 
 // get returns the value the node reads.

@@ -52,8 +52,10 @@ type Object struct {
 	idx atomic.Pointer[[]span]
 
 	// hid is where its writeonly members lie, for an Object of a request
-	// view that wrote some (nil otherwise); vis is the Object as a response
-	// sees it, without them (see visible), made on first need.
+	// view that wrote some (nil otherwise), and in a merge patch's merged
+	// value the members its omitnil and omitempty leave out of a response;
+	// vis is the Object as a response sees it, without them (see visible),
+	// made on first need.
 	hid *hiddenSpans
 	vis atomic.Pointer[Object]
 
@@ -175,7 +177,9 @@ func (o *Object) index() []span {
 // MarshalJSON returns the object's JSON as a response writes it: the same
 // bytes as MakeJSON for an Object a response made; for one MakeRequest
 // made, its JSON without its writeonly fields (at every depth: groups,
-// references, lists of them), which only Get, Map and Decode see. The
+// references, lists of them), which only Get, Map and Decode see; for one
+// Patch merged, also without the values its omitnil and omitempty fields
+// leave out of a response, which it holds for Bind. The
 // slice is the Object's own, as a json.RawMessage would be: it must not be
 // modified (copy it first, or use AppendJSON).
 func (o *Object) MarshalJSON() ([]byte, error) {
@@ -285,14 +289,18 @@ func (h *hiddenSpans) cut(t, data []byte) []byte {
 
 // Bind stores the object's values in dst, a pointer to a struct or a map,
 // by their declared names (a group's fields beside their siblings, a
-// $ref's by its entity's declared names): the struct Make reads, so that
+// $ref's by its entity's declared names under the reference's name, a
+// merged one's too, with its groups): the struct Make reads, so that
 // Make of dst gives this Object's response form again. It is what
 // Entity.Bind does with the Object of a request, and what a handler does
-// with the Object Patch merged. (Decode reads the output keys instead.)
-// The values are decoded as encoding/json decodes them: a struct field of
-// a driver.Valuer type that Make reads (sql.NullString) needs a
-// json.Unmarshaler too, else a pointer (*string) takes its place;
-// entitytest.CheckStruct with Input says so in a test.
+// with the Object Patch merged: a field the Object does not hold (a
+// writeonly one the patch did not give) stays as it was in dst. (Decode
+// reads the output keys instead.) The values are decoded as encoding/json
+// decodes them: a null leaves a field that cannot hold one (a string, an
+// int) as it was, and a struct field of a driver.Valuer type that Make
+// reads (sql.NullString) needs a json.Unmarshaler too, else a pointer
+// (*string) takes its place; entitytest.CheckStruct with Input says so in
+// a test.
 func (o *Object) Bind(dst any) error {
 	if err := json.Unmarshal(o.declaredText(), dst); err != nil {
 		return fmt.Errorf("entity: Object.Bind: %w", err)
@@ -324,11 +332,7 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 	var merged map[*node][]byte // the members each merged $ref wrote here
 	for it.next() {
 		n := it.n
-		if n != nil && n.kind == nodeGroup && it.val[0] == '{' && depth < maxMergeDepth*16 {
-			dst = appendDeclared(dst, it.val, n.group.nodes, made, dir, first, depth+1)
-			continue
-		}
-		if n != nil && it.i < 0 { // a key a merged $ref wrote: back under the reference
+		if n != nil && it.i < 0 { // a key a merged $ref wrote (a group's too): back under the reference
 			if m := mergerOf(nodes, n, dir, 0); m != nil {
 				if merged == nil {
 					merged = map[*node][]byte{}
@@ -340,6 +344,10 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 				merged[m] = append(append(append(b, it.key...), ':'), it.val...)
 				continue
 			}
+		}
+		if n != nil && n.kind == nodeGroup && it.val[0] == '{' && depth < maxMergeDepth*16 {
+			dst = appendDeclared(dst, it.val, n.group.nodes, made, dir, first, depth+1)
+			continue
 		}
 		if !*first {
 			dst = append(dst, ',')

@@ -209,9 +209,9 @@ func (r *run) shape(e *Entity, opts []Option) {
 	// maskBuilder.visible).
 	var fl [9 + maxVersionParts*4]byte
 	binary.LittleEndian.PutUint64(fl[:], r.flags)
-	fl[8] = byte(r.dir)
+	fl[8] = byte(r.dir) << 1
 	if r.ver.set {
-		fl[8] |= 2
+		fl[8] |= 1
 		for i, p := range r.ver.part {
 			binary.LittleEndian.PutUint32(fl[9+4*i:], p)
 		}

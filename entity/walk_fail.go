@@ -20,7 +20,7 @@ func (r *run) err() error {
 	if r.fatal != nil {
 		r.messages()
 		var ie *InputError
-		if r.dir == dirResponse && errors.As(r.fatal, &ie) && ie != nil &&
+		if r.dir.responds() && errors.As(r.fatal, &ie) && ie != nil &&
 			(errors.Is(ie, ErrInvalidJSON) || errors.Is(ie, ErrBodyTooLarge)) {
 			ie.server, ie.Status = true, http.StatusInternalServerError
 		}
@@ -35,7 +35,7 @@ func (r *run) err() error {
 				params: map[string]any{"omitted": int64(r.omitted)}}))
 		}
 		return &ValidationError{Entity: r.ent.name, Fields: fields, Omitted: r.omitted,
-			response: r.dir == dirResponse, lang: msgLang{r.msgs, r.lang}}
+			response: r.dir.responds(), lang: msgLang{r.msgs, r.lang}}
 	}
 	return nil
 }

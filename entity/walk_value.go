@@ -86,7 +86,7 @@ func (r *run) resolve(n *node, in raw) (v rules.Value, fromDefault bool) {
 	}
 	if !in.isNull() {
 		converted := false
-		if n.format != nil && r.dir != dirResponse { // the wire form holds what the format wrote
+		if n.format != nil && !r.dir.responds() { // the wire form holds what the format wrote
 			v, converted = n.format.unformatRaw(in)
 		}
 		if !converted {
