@@ -417,7 +417,10 @@ flags show or hide them, and a version picks those of that version. A
 field the call leaves out is not written at all, its key included.
 
   - lazy: the field is written only when the call's selection names it
-    (not by "*"): bulky fields stay out of the default response.
+    (not by "*"): bulky fields stay out of the default response. It
+    shapes responses only: a request reads, checks and keeps a lazy field
+    as any other (the Object of MakeRequest holds it, Bind stores it, a
+    merge patch sets it).
   - if 'admin' 'staff': written only in calls that set one of the flags;
     unless 'guest': left out of calls that set one of them. Flags are
     declared by the program

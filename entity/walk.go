@@ -483,7 +483,8 @@ func (r *run) appendSlow(dst []byte, n *node, src *source, depth int) []byte {
 // node the selection leaves out (or a lazy node no selection names) is
 // not read either, but on a request (MakeRequest, Bind) it is read and
 // checked like any other and what it wrote taken back: a selection shapes
-// a request's answer, never which fields are validated.
+// a request's answer, never which fields are validated. (A request view
+// has no lazy node: see compile_view.go.)
 //
 //go:noinline
 func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []byte {
