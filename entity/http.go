@@ -74,6 +74,16 @@ func (s *requestSource) get(n *node) raw {
 	return raw{}
 }
 
+// requestFlags returns the flags NewContext stored in the context of r
+// (nil for a nil r): the flags of every call that reads r, as
+// WithContext(r.Context()) would set them.
+func requestFlags(r *http.Request) []string {
+	if r == nil {
+		return nil
+	}
+	return FlagsFromContext(r.Context())
+}
+
 // isHeaderName reports whether a field of this name is read from the
 // request's headers (only): a name that starts with X-.
 func isHeaderName(name string) bool {
@@ -127,7 +137,11 @@ func values(n *node, vs []string) raw {
 // error's problem, are in the language the request's Accept-Language
 // header prefers among the registry's (q-values honoured, "ja-JP" finding
 // "ja", English when none matches; see Registry.RequestLang), unless a
-// Lang option says otherwise.
+// Lang option says otherwise. Likewise the flags NewContext stored in r's
+// context are the call's, as WithContext(r.Context()) would set them (a
+// flag the registry does not declare is ignored), With and WithContext
+// adding theirs: middleware that marks an admin's request shows the
+// admin's fields to MakeRequest, Bind and Patch alike.
 //
 // A nil r is an empty input, as a typed nil is for Make: it is made as
 // Make(nil) makes it, with no method to check. A request without a URL
@@ -137,7 +151,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err er
 		return nil, errNilEntity
 	}
 	var run run
-	run.start(e, topObject, dirRequest, opts)
+	run.startWith(e, topObject, dirRequest, requestFlags(r), opts)
 	defer run.done()
 	defer func() {
 		if err != nil { // the errors of the request in its language, whichever step failed

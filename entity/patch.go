@@ -46,6 +46,10 @@ const MergePatchType = "application/merge-patch+json"
 // "address.city"), in the order the patch gives them. Nothing is changed
 // on failure: current is only read.
 //
+// The call's language and flags are MakeRequest's: the request's
+// Accept-Language and the flags of its context (NewContext), which make
+// the current value too, besides those of its options.
+//
 // The errors are MakeRequest's: a *ValidationError for the fields that
 // fail (400), an *InputError for the request itself (405 for a method the
 // declaration does not name, 415 for another Content-Type, 413 for a body
@@ -80,13 +84,13 @@ func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object,
 			return nil, nil, bodyError(err)
 		}
 	}
-	curJSON, err := e.currentJSON(current, opts)
+	curJSON, err := e.currentJSON(current, requestFlags(r), opts)
 	if err != nil {
 		return nil, nil, err
 	}
 
 	var run run
-	run.start(e, topObject, dirPatch, opts)
+	run.startWith(e, topObject, dirPatch, requestFlags(r), opts)
 	if run.cfg.lang == "" {
 		run.cfg.lang = r.Header.Get("Accept-Language")
 	}
@@ -143,10 +147,11 @@ func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object,
 }
 
 // currentJSON returns the JSON of the current value of a patch, made as a
-// response of the call makes it: its flags and version decide which
-// fields are there (no other option: a selection shapes the answer, not
-// what is kept). Its failure is the server's data's (500).
-func (e *Entity) currentJSON(current any, opts []Option) ([]byte, error) {
+// response of the call makes it: its flags (those of the request's
+// context, ctxFlags, among them) and version decide which fields are there
+// (no other option: a selection shapes the answer, not what is kept). Its
+// failure is the server's data's (500).
+func (e *Entity) currentJSON(current any, ctxFlags []string, opts []Option) ([]byte, error) {
 	var shaping []Option
 	for _, o := range opts {
 		if o.kind == optWith || o.kind == optWithContext || o.kind == optVersion {
@@ -154,7 +159,7 @@ func (e *Entity) currentJSON(current any, opts []Option) ([]byte, error) {
 		}
 	}
 	var cur run
-	cur.start(e, topObject, dirResponse, shaping)
+	cur.startWith(e, topObject, dirResponse, ctxFlags, shaping)
 	in, same, err := e.responseInput(current, cur.cfg.shaped, shaping)
 	switch {
 	case err != nil:

@@ -1,6 +1,7 @@
 package entity_test
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -109,3 +110,90 @@ func TestRequestKeepsLazyFields(t *testing.T) {
 	})
 }
 
+// TestRequestFlagsFromContext: the flags NewContext stored in a request's
+// context are the flags of every call that reads it (MakeRequest, Bind,
+// Patch), without WithContext, as its Accept-Language is its language.
+func TestRequestFlagsFromContext(t *testing.T) {
+	reg := entity.NewRegistry()
+	if err := reg.DeclareFlags("admin", "staff"); err != nil {
+		t.Fatal(err)
+	}
+	e := expose(t, reg, "account", "POST|PATCH",
+		"name", "string", "req",
+		"role", "string", "if 'admin' | req",
+		"desk", "string", "if 'staff'",
+	)
+	request := func(method, ct, body string, flags ...string) *http.Request {
+		r := httptest.NewRequest(method, "/", strings.NewReader(body))
+		r.Header.Set("Content-Type", ct)
+		if flags != nil {
+			r = r.WithContext(entity.NewContext(r.Context(), flags...))
+		}
+		return r
+	}
+	tests := []struct {
+		name  string
+		flags []string
+		opts  []entity.Option
+		body  string
+		want  string // the Object's response form, or the failing paths and codes
+	}{
+		{"admin's echo is read", []string{"admin"}, nil, `{"name":"a","role":"r"}`, `{"name":"a","role":"r"}`},
+		{"admin's req applies", []string{"admin"}, nil, `{"name":"a"}`, "role required"},
+		{"no flags: the key is unknown", nil, []entity.Option{entity.DenyUnknown()}, `{"name":"a","role":"r"}`, "role unknown"},
+		{"admin under DenyUnknown", []string{"admin"}, []entity.Option{entity.DenyUnknown()}, `{"name":"a","role":"r"}`, `{"name":"a","role":"r"}`},
+		{"With adds to them", []string{"admin"}, []entity.Option{entity.With("staff")}, `{"name":"a","role":"r","desk":"d"}`, `{"name":"a","role":"r","desk":"d"}`},
+		{"an undeclared flag is ignored", []string{"root"}, []entity.Option{entity.DenyUnknown()}, `{"name":"a","role":"r"}`, "role unknown"},
+		{"with a selection", []string{"admin"}, []entity.Option{entity.Select("role")}, `{"name":"a","role":"r"}`, `{"role":"r"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := e.MakeRequest(request("POST", "application/json", tt.body, tt.flags...), tt.opts...)
+			got := outcome(t, o, err)
+			if got != tt.want {
+				t.Errorf("MakeRequest: got %s, want %s", got, tt.want)
+			}
+			var dst map[string]any
+			err = e.Bind(request("POST", "application/json", tt.body, tt.flags...), &dst, tt.opts...)
+			if (err == nil) != strings.HasPrefix(tt.want, "{") {
+				t.Errorf("Bind: %v, want %s", err, tt.want)
+			}
+			if err == nil && tt.opts == nil && dst["role"] != "r" {
+				t.Errorf("Bind: %v, want the role", dst)
+			}
+		})
+	}
+	t.Run("Patch", func(t *testing.T) {
+		current := map[string]any{"name": "a", "role": "r"}
+		merged, touched, err := e.Patch(request("PATCH", entity.MergePatchType, `{"role":"s"}`, "admin"), current, entity.DenyUnknown())
+		if got := outcome(t, merged, err); got != `{"name":"a","role":"s"}` || len(touched) != 1 {
+			t.Errorf("admin: got %s, touched %q", got, touched)
+		}
+		// Without the flag the current value has no role, and the key is unknown.
+		_, _, err = e.Patch(request("PATCH", entity.MergePatchType, `{"role":"s"}`), current, entity.DenyUnknown())
+		if got := outcome(t, nil, err); got != "role unknown" {
+			t.Errorf("no flag: got %s", got)
+		}
+		// The current value is made with the flags too: the admin's stored
+		// role is kept, and judged.
+		merged, _, err = e.Patch(request("PATCH", entity.MergePatchType, `{"name":"b"}`, "admin"), current)
+		if got := outcome(t, merged, err); got != `{"name":"b","role":"r"}` {
+			t.Errorf("admin, role kept: got %s", got)
+		}
+	})
+}
+
+// outcome describes a request call's result: the Object's response form,
+// or its failing paths and codes.
+func outcome(t testing.TB, o *entity.Object, err error) string {
+	t.Helper()
+	if err != nil {
+		var parts []string
+		for _, fe := range fieldErrors(t, err) {
+			parts = append(parts, fe.Path+" "+fe.Code)
+		}
+		return strings.Join(parts, ", ")
+	}
+	b, _ := o.MarshalJSON()
+	return string(b)
+}
