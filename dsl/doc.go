@@ -109,7 +109,10 @@ string, number, float, bool or date, under any of their names ([]int,
   - Each element is converted as a field of the element type converts its
     value. An element that does not convert is written as null, so that
     indexes stay aligned (strictly, a "type" error at tags[3]); a null
-    element stays null.
+    element stays null in a response. A request read strictly (MakeRequest,
+    Bind and Patch, unless given Lax) refuses a null element: a "type"
+    error at its index, as for a []$name, so that what a request stores
+    is a list of values of the element type.
   - The field's rules judge the list: min 1 is at least one element, len 3
     exactly three.
   - each 'rules' gives the rules of every element that is not null, checks,
