@@ -21,8 +21,10 @@ import (
 
 // Requests: an entity's request view reads what a client sends in the wire
 // form (compile_view.go). A top-level field is read from one place: a
-// header field from the headers; any other from the body when the request
-// has one (JSON or a form), else from the query string.
+// parameter from where its directive says (a header field from the
+// headers); any other from the body when the request has one (JSON or a
+// form) or its method has one (methodHasBody: no body is then an empty
+// object), else from the query string.
 
 // requestSource reads the top-level fields of a request.
 type requestSource struct {
@@ -33,14 +35,14 @@ type requestSource struct {
 	files  []string    // the names of a multipart body's file parts (for DenyUnknown)
 	js     *jsonObject // the JSON body, nil if none
 	header http.Header
-	body   bool // the request has a body (JSON or a form): fields are not read from the query
+	body   bool // the request has a body (JSON or a form), or its method has one: fields are not read from the query
 }
 
 // get reads a field from where it comes: a parameter (path, query, header,
 // cookie) from there only (a header a trusted proxy sets, X-User-Id, must
 // not be supplied by the client in the query or the body when the proxy
 // leaves it out); any other from the body, or from the query when there is
-// no body. A list field gets every value of a repeated key (a query's, a
+// no body and the method has none (GET, HEAD, DELETE, OPTIONS). A list field gets every value of a repeated key (a query's, a
 // header's); others get the first.
 func (s *requestSource) get(n *node) raw {
 	switch {
@@ -84,6 +86,21 @@ func requestFlags(r *http.Request) []string {
 	return FlagsFromContext(r.Context())
 }
 
+// methodHasBody reports whether a request of method reads its body
+// fields from its body only, an absent body being an empty object: every
+// method but GET, HEAD, DELETE and OPTIONS (and "", GET to net/http's
+// client), which give a request's content no meaning without a body, and
+// whose body fields are read from the query string when it has none. A
+// link or a cross-site form can send a URL's query, so that a POST, PUT,
+// PATCH (or any other method) must never take its body from there.
+func methodHasBody(method string) bool {
+	switch method {
+	case "", http.MethodGet, http.MethodHead, http.MethodDelete, http.MethodOptions:
+		return false
+	}
+	return true
+}
+
 // isHeaderName reports whether a field of this name is read from the
 // request's headers (only): a name that starts with X-.
 func isHeaderName(name string) bool {
@@ -105,7 +122,12 @@ func values(n *node, vs []string) raw {
 // declared path, query, header or cookie from the URL path's parameter,
 // the query string, the headers (so is a field whose name starts with X-)
 // or a cookie; any other field from the body when the request has one,
-// else from the query string. The body is JSON (Content-Type
+// else, for a GET, HEAD, DELETE or OPTIONS request, from the query string.
+// A request of any other method (POST, PUT, PATCH…) reads its body fields
+// from its body only: without a body they are absent (a req one fails),
+// whatever its query holds, since a link or a cross-site form can set a
+// URL's query; a field the entity reads from the query is declared query.
+// The body is JSON (Content-Type
 // application/json or any +json type, parameters such as charset ignored;
 // an object, read through the raw JSON path) or a form
 // (application/x-www-form-urlencoded or multipart/form-data: top-level
@@ -192,6 +214,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err er
 	if err != nil {
 		return nil, err
 	}
+	src.body = src.body || methodHasBody(r.Method) // a POST without a body is an empty object, never its query
 	run.request, run.reqBody = true, src.body
 	run.maxOut = int(min(e.reg.requestOutputLimit(bodyLen), maxOutputLimit))
 	data, err := run.walkCopy(e, src)

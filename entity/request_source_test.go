@@ -12,7 +12,8 @@ import (
 
 // Where a request's field comes from: its source directive (path, query,
 // header, cookie), an X-… name (a header), else the body when the request
-// has one and the query when it has none; never from two places.
+// has one, and when it has none the query for GET, HEAD, DELETE and
+// OPTIONS, nothing for another method; never from two places.
 
 func sourceRegistry(t testing.TB, opts ...entity.RegistryOption) *entity.Entity {
 	t.Helper()
@@ -157,4 +158,55 @@ func TestParamsOnlyEntityLeavesTheBody(t *testing.T) {
 	if v, _ := merged.Get("name"); v != "b" {
 		t.Errorf("the patch read after the path parameter: %v", v)
 	}
+}
+
+// TestBodyMethodsReadNoQuery: a request whose method has a body (every
+// method but GET, HEAD, DELETE and OPTIONS) reads its body fields from the
+// body only: without one they are absent, whatever the query holds (a link
+// or a cross-site form can set a URL's query); a field declared query is
+// read from there.
+func TestBodyMethodsReadNoQuery(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "user",
+		"name", "string", "req",
+		"mail", "string", "",
+		"dry", "bool", "query",
+	)
+	tests := []struct {
+		method, target, ct, body string
+		opts                     []entity.Option
+		want                     string // the Object, or the failing paths and codes
+	}{
+		{"POST", "/u?name=Ann&mail=a@b.c", "", "", nil, "name required"},
+		{"PUT", "/u?name=Ann", "", "", nil, "name required"},
+		{"PATCH", "/u?name=Ann", "", "", nil, "name required"},
+		{"PROPPATCH", "/u?name=Ann", "", "", nil, "name required"},
+		{"POST", "/u?name=Ann", "application/json", "  ", nil, "name required"},
+		{"POST", "/u?name=Ann&dry=true", "", "", nil, "name required"},
+		{"POST", "/u?dry=true", "application/json", `{"name":"Bo"}`, nil, `{"name":"Bo","mail":null,"dry":true}`},
+		{"POST", "/u?name=Ann", "", "", []entity.Option{entity.DenyUnknown()}, "name required, name unknown"},
+		{"GET", "/u?name=Ann&mail=a@b.c", "", "", nil, `{"name":"Ann","mail":"a@b.c","dry":null}`},
+		{"HEAD", "/u?name=Ann", "", "", nil, `{"name":"Ann","mail":null,"dry":null}`},
+		{"DELETE", "/u?name=Ann", "", "", nil, `{"name":"Ann","mail":null,"dry":null}`},
+		{"OPTIONS", "/u?name=Ann", "", "", nil, `{"name":"Ann","mail":null,"dry":null}`},
+		{"GET", "/u?name=Ann", "application/json", `{"name":"Bo"}`, nil, `{"name":"Bo","mail":null,"dry":null}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.method+" "+tt.target+" "+tt.body, func(t *testing.T) {
+			r := httptest.NewRequest(tt.method, tt.target, strings.NewReader(tt.body))
+			if tt.ct != "" {
+				r.Header.Set("Content-Type", tt.ct)
+			}
+			o, err := e.MakeRequest(r, tt.opts...)
+			if got := outcome(t, o, err); got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+	t.Run("the error says the body", func(t *testing.T) {
+		_, err := e.MakeRequest(httptest.NewRequest("POST", "/u?name=Ann", nil))
+		if fes := fieldErrors(t, err); len(fes) != 1 || fes[0].In != "" || fes[0].Pointer != "/name" {
+			t.Errorf("got %+v", fes)
+		}
+	})
 }
