@@ -75,6 +75,14 @@ It is recognised when the strings number one more than a multiple of three
 and the first is such a list; a request of another method is refused with
 status 405. The methods end up in [Entity.Methods].
 
+A request body is JSON. The word form among the methods ("POST form",
+"POST|PUT form", or "form" alone for any method; in any case) lets the
+entity's requests send a form instead
+(application/x-www-form-urlencoded or multipart/form-data, top-level
+fields only), as an HTML form posts it ([Entity.Forms]); without it a form
+body is refused with status 415. In an .entity file the word stands with
+the methods: "login POST form {".
+
 # Types
 
 A field's type says what it writes. Type names are case-insensitive and

@@ -31,7 +31,7 @@ type compiler struct {
 // holds what compiled, for more error reports only (LoadFS checks its
 // references and flags): it is never exposed.
 func compile(reg *Registry, decl *dsl.Entity) (*Entity, error) {
-	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl, methods: decl.Methods, cache: new(entityCache)}}
+	c := &compiler{reg: reg, ent: &Entity{name: decl.Name, reg: reg, decl: decl, methods: decl.Methods, forms: decl.Forms, cache: new(entityCache)}}
 	if !reg.keyCase.valid() {
 		c.errs.Add(&dsl.Error{Entity: decl.Name, Msg: fmt.Sprintf("the registry's key case %v is not a style: give KeyCase one of CamelCase, SnakeCase, KebabCase, PascalCase or AsDeclared", reg.keyCase)})
 	}

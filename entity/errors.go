@@ -284,7 +284,9 @@ type InputError struct {
 	Allow  string // for 405: the methods allowed, for the Allow header
 	// Accept is, for 415, the request media types accepted, comma
 	// separated as an Accept header lists them; empty means
-	// acceptedMediaTypes, those MakeRequest reads.
+	// application/json. MakeRequest's name those its entity reads:
+	// application/json, and the form types for an entity whose methods
+	// hold the word form.
 	Accept string
 	// Offset is, when HasOffset reports true, the byte offset in the JSON
 	// input (a request body, or the []byte or json.RawMessage given to
@@ -336,10 +338,13 @@ func newInputError(err error, key string, params map[string]any) *InputError {
 	return ie
 }
 
-// acceptedMediaTypes are the request body media types MakeRequest reads:
-// JSON (and any +json type) and the two form encodings. A 415 answer
-// names them in its Accept header and its "accept" member.
-const acceptedMediaTypes = "application/json, application/x-www-form-urlencoded, multipart/form-data"
+// The request body media types MakeRequest reads: JSON (and any +json
+// type), and the two form encodings for an entity that reads forms. A 415
+// answer names them in its Accept header and its "accept" member.
+const (
+	jsonMediaType  = "application/json"
+	formMediaTypes = "application/json, application/x-www-form-urlencoded, multipart/form-data"
+)
 
 // requestTooLarge returns the InputError (413) of a request whose output
 // passed its limit (err wraps ErrTooLarge). The same ErrTooLarge from Make
@@ -400,11 +405,12 @@ var ErrMethod = errors.New("entity: method not allowed")
 var ErrBodyTooLarge = errors.New("entity: request body too large")
 
 // ErrUnsupportedMediaType is wrapped by the InputError (415) for a request
-// body that MakeRequest does not read: one whose Content-Type is neither
-// JSON (application/json, any +json) nor a form
-// (application/x-www-form-urlencoded, multipart/form-data), one with no
-// Content-Type, and a form none of whose keys the entity declares while
-// its text is JSON (what `curl -d '{…}'` sends).
+// body that MakeRequest does not read: one whose Content-Type is not JSON
+// (application/json, any +json), nor, for an entity whose methods hold the
+// word form, a form (application/x-www-form-urlencoded,
+// multipart/form-data); one with no Content-Type; and a form none of whose
+// keys the entity declares while its text is JSON (what `curl -d '{…}'`
+// sends).
 var ErrUnsupportedMediaType = errors.New("entity: unsupported media type")
 
 // errUnreadableBody is wrapped, with the error that reading it gave, by the

@@ -129,7 +129,8 @@ func values(n *node, vs []string) raw {
 // URL's query; a field the entity reads from the query is declared query.
 // The body is JSON (Content-Type
 // application/json or any +json type, parameters such as charset ignored;
-// an object, read through the raw JSON path) or a form
+// an object, read through the raw JSON path), or, for an entity whose
+// methods hold the word form ("POST form": see dsl.Entity.Forms), a form
 // (application/x-www-form-urlencoded or multipart/form-data: top-level
 // fields only). A body never supplies a header field. A repeated query or
 // form key gives a list field all its values and other fields the first.
@@ -142,11 +143,15 @@ func values(n *node, vs []string) raw {
 //   - 413 (ErrBodyTooLarge) for a body over the registry's
 //     Limits.BodyBytes;
 //   - 415 (ErrUnsupportedMediaType) for a body of another media type, or
-//     without a Content-Type, naming the types read; and for a form body
-//     none of whose keys the entity declares while its text is a JSON
-//     object or array (what `curl -d '{…}'` sends), telling the client to
-//     send Content-Type: application/json. A body without a Content-Type
-//     that is empty, or only white space, is no body;
+//     without a Content-Type, naming the types read (InputError.Accept:
+//     application/json, and the form types for an entity that reads
+//     forms); for a form body sent to an entity that does not read forms;
+//     and for a form body none of whose keys the entity declares while its
+//     text is a JSON object or array (what `curl -d '{…}'` sends), telling
+//     the client to send Content-Type: application/json. A body that is
+//     empty, or only white space, is no body, whatever its Content-Type
+//     (but multipart/form-data's, read by an entity that reads forms,
+//     which is a 400: no multipart form);
 //   - 400 (ErrInvalidJSON) for a JSON body that does not parse, with the
 //     byte offset, from the body's first byte, where it stops being JSON
 //     and what was expected there (InputError.Offset, HasOffset): "the
@@ -251,11 +256,11 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 			return 0, bodyError(err)
 		}
 		if len(jsonwire.TrimSpace(bytesString(body))) > 0 {
-			return 0, newInputError(ErrUnsupportedMediaType, "problem.media.none", nil)
+			return 0, mediaError(run.ent, "problem.media.none")
 		}
 		return 0, nil
 	case mt == "":
-		return 0, newInputError(ErrUnsupportedMediaType, "problem.media.unparsed", nil)
+		return 0, mediaError(run.ent, "problem.media.unparsed")
 	case isJSONMediaType(mt):
 		body, err := readBody(r, limit)
 		if err != nil {
@@ -269,14 +274,16 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 			src.js, src.body = run.takeJSON(js, 0, p.in), true
 		}
 		return int64(len(body)), nil
-	case mt == "application/x-www-form-urlencoded":
+	case !run.ent.forms && (mt == formType || mt == multipartType):
+		return 0, formRefused(r, limit, mt)
+	case mt == formType:
 		form, n, err := readForm(r, limit, p)
-		if err != nil {
+		if err != nil || form == nil {
 			return 0, err
 		}
 		src.form, src.body = form, true
 		return n, nil
-	case mt == "multipart/form-data":
+	case mt == multipartType:
 		r.Body = http.MaxBytesReader(nil, r.Body, limit)
 		if err := r.ParseMultipartForm(limit); err != nil {
 			return 0, formError(err, true)
@@ -296,12 +303,55 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 	if len(jsonwire.TrimSpace(bytesString(body))) == 0 {
 		return 0, nil // no body, whatever its type says
 	}
-	return 0, newInputError(ErrUnsupportedMediaType, "problem.media.other", nil) // not the type: the client's text
+	return 0, mediaError(run.ent, "problem.media.other") // not the type: the client's text
+}
+
+// The form media types, which an entity reads when its methods string
+// holds the word form (dsl.Entity.Forms).
+const (
+	formType      = "application/x-www-form-urlencoded"
+	multipartType = "multipart/form-data"
+)
+
+// mediaError returns the 415 of a request body e does not read, of the
+// catalog key given (the .form one for an entity that reads forms): it
+// accepts the media types e reads.
+func mediaError(e *Entity, key string) *InputError {
+	accept := jsonMediaType
+	if e.forms {
+		key += ".form"
+		accept = formMediaTypes
+	}
+	ie := newInputError(ErrUnsupportedMediaType, key, nil)
+	ie.Accept = accept
+	return ie
+}
+
+// formRefused returns the 415 of a form body (of media type mt) sent to an
+// entity that reads JSON only: JSON sent as a form (what curl -d sends) is
+// told so, any other form that the endpoint takes JSON. An empty body, or
+// only white space, is no body, whatever its type says (nil).
+func formRefused(r *http.Request, limit int64, mt string) error {
+	body, err := readBody(r, limit)
+	if err != nil {
+		return bodyError(err)
+	}
+	key := "problem.media.form"
+	switch {
+	case len(jsonwire.TrimSpace(bytesString(body))) == 0:
+		return nil
+	case mt == formType && isJSONText(body):
+		key = "problem.media.json-form"
+	}
+	ie := newInputError(ErrUnsupportedMediaType, key, nil)
+	ie.Accept = jsonMediaType
+	return ie
 }
 
 // readForm reads an application/x-www-form-urlencoded body of at most
 // limit bytes, as r.ParseForm does (r.PostForm and r.Form are set), and
-// returns its values and its length. A form none of whose keys e
+// returns its values and its length; nil values for a body that is empty,
+// or only white space (no body). A form none of whose keys e
 // declares, while its text is a JSON object or array, is JSON sent with
 // the wrong Content-Type (curl -d sends this one by default): a 415 that
 // says so, rather than every field reported missing. So is such JSON
@@ -311,10 +361,15 @@ func readForm(r *http.Request, limit int64, p *objectPlan) (url.Values, int64, e
 	if err != nil {
 		return nil, 0, bodyError(err)
 	}
+	if len(jsonwire.TrimSpace(bytesString(body))) == 0 {
+		return nil, 0, nil
+	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	err = r.ParseForm()
 	if (err != nil || !declaresAny(p, r.PostForm)) && isJSONText(body) {
-		return nil, 0, newInputError(ErrUnsupportedMediaType, "problem.media.json-form", nil)
+		ie := newInputError(ErrUnsupportedMediaType, "problem.media.json-form", nil)
+		ie.Accept = formMediaTypes
+		return nil, 0, ie
 	}
 	if err != nil {
 		return nil, 0, formError(err, false)

@@ -344,6 +344,7 @@ type Entity struct {
 	checks []func(ctx context.Context, o *Object) error
 
 	methods []string // HTTP methods MakeRequest accepts; empty for any
+	forms   bool     // MakeRequest reads a form body (the word form among the methods)
 
 	merges   bool       // a plan of it merges a $ref (merge.go)
 	newFlags *flagTable // flags its rules named first, kept by Expose when it succeeds (condition.go)

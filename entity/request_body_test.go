@@ -64,9 +64,10 @@ func TestRequestBodyLength(t *testing.T) {
 }
 
 // A body is read as JSON (application/json or any +json type, parameters
-// ignored) or as a form (urlencoded or multipart); any other, or none with
-// something in the body, is a 415 naming what to send. JSON sent as a
-// form (curl -d '{…}') is a 415 that says to send application/json.
+// ignored) or, by an entity whose methods hold the word form, as a form
+// (urlencoded or multipart); any other, or none with something in the
+// body, is a 415 naming what to send. JSON sent as a form (curl -d '{…}')
+// is a 415 that says to send application/json.
 func TestRequestMediaType(t *testing.T) {
 	mp, mpType := rqMultipart(t, "name", "ann")
 	const accepted = "send Content-Type: application/json (or any +json type), application/x-www-form-urlencoded or multipart/form-data"
@@ -117,7 +118,7 @@ func TestRequestMediaType(t *testing.T) {
 		{"a form of undeclared keys that is bad JSON", "application/x-www-form-urlencoded", `{"name":}`, false, `{"name":null,"age":null}`},
 	}
 	reg := entity.NewRegistry()
-	e := expose(t, reg, "user", "name", "string", "", "age", "number", "")
+	e := expose(t, reg, "user", "form", "name", "string", "", "age", "number", "")
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(c.body))
@@ -139,6 +140,9 @@ func TestRequestMediaType(t *testing.T) {
 				if ie.StatusCode() == http.StatusUnsupportedMediaType && !errors.Is(err, entity.ErrUnsupportedMediaType) {
 					t.Errorf("a 415 that is not ErrUnsupportedMediaType: %v", err)
 				}
+				if ie.StatusCode() == http.StatusUnsupportedMediaType && ie.Accept != "application/json, application/x-www-form-urlencoded, multipart/form-data" {
+					t.Errorf("a 415 accepting %q", ie.Accept)
+				}
 				if ie.HasOffset() {
 					t.Errorf("HasOffset for %v", err)
 				}
@@ -149,6 +153,108 @@ func TestRequestMediaType(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRequestFormsAreOptIn: an entity whose methods do not hold the word
+// form reads JSON only: a form body (urlencoded or multipart) is a 415
+// accepting application/json, and the other 415s name JSON alone.
+func TestRequestFormsAreOptIn(t *testing.T) {
+	mp, mpType := rqMultipart(t, "name", "ann")
+	const sendJSON = "send Content-Type: application/json (or any +json type)"
+	cases := []struct {
+		name string
+		ct   string // "-" for no Content-Type header
+		body string
+		want string // the output, or the error's status and message
+	}{
+		{"json", "application/json", `{"name":"ann"}`, `{"name":"ann","age":null}`},
+		{"form", "application/x-www-form-urlencoded", `name=ann&age=3`, "415 this request takes no form body: " + sendJSON},
+		{"form with parameters", "application/x-www-form-urlencoded; charset=utf-8", `name=ann`, "415 this request takes no form body: " + sendJSON},
+		{"an empty form", "application/x-www-form-urlencoded", ``, `{"name":null,"age":null}`},
+		{"a form that does not parse", "application/x-www-form-urlencoded", `name=%zz`, "415 this request takes no form body: " + sendJSON},
+		{"multipart", mpType, mp, "415 this request takes no form body: " + sendJSON},
+		{"multipart without a boundary", "multipart/form-data", `--x--`, "415 this request takes no form body: " + sendJSON},
+		{"curl -d '{…}'", "application/x-www-form-urlencoded", `{"name":"ann"}`,
+			"415 the request body is JSON sent as a form (application/x-www-form-urlencoded, what curl -d sends): send Content-Type: application/json"},
+		{"text/plain", "text/plain", `{"name":"ann"}`, "415 the request body's Content-Type is not JSON: " + sendJSON},
+		{"no type, a body", "-", `{"name":"ann"}`, "415 the request body has no Content-Type: " + sendJSON},
+		{"a type that does not parse", ";;;", `{"name":"ann"}`, "415 the request's Content-Type does not parse: " + sendJSON},
+	}
+	reg := entity.NewRegistry()
+	for _, methods := range []string{"", "POST"} {
+		decl := []string{"name", "string", "", "age", "number", ""}
+		if methods != "" {
+			decl = append([]string{methods}, decl...)
+		}
+		e := expose(t, reg, "user", decl...)
+		for _, c := range cases {
+			t.Run(methods+" "+c.name, func(t *testing.T) {
+				r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(c.body))
+				if c.ct != "-" {
+					r.Header.Set("Content-Type", c.ct)
+				}
+				o, err := e.MakeRequest(r)
+				if err != nil {
+					var ie *entity.InputError
+					if !errors.As(err, &ie) {
+						t.Fatalf("%v (%T) is not an InputError", err, err)
+					}
+					if got := strconv.Itoa(ie.StatusCode()) + " " + ie.Msg; got != c.want {
+						t.Fatalf("error\n got %s\nwant %s", got, c.want)
+					}
+					if !errors.Is(err, entity.ErrUnsupportedMediaType) || ie.Accept != "application/json" {
+						t.Errorf("%v: not ErrUnsupportedMediaType, or accepting %q", err, ie.Accept)
+					}
+					rec := httptest.NewRecorder()
+					entity.WriteError(rec, err)
+					if got := rec.Header().Get("Accept"); got != "application/json" {
+						t.Errorf("Accept: %q", got)
+					}
+					if !strings.Contains(rec.Body.String(), `"accept":["application/json"]`) {
+						t.Errorf("problem %s", rec.Body)
+					}
+					return
+				}
+				if got := o.String(); got != c.want {
+					t.Errorf("got %s, want %s", got, c.want)
+				}
+			})
+		}
+	}
+	t.Run("Bind", func(t *testing.T) {
+		e := expose(t, reg, "login", "POST", "name", "string", "req")
+		r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("name=ann"))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		var dst struct{ Name string }
+		if err := e.Bind(r, &dst); !errors.Is(err, entity.ErrUnsupportedMediaType) || dst.Name != "" {
+			t.Errorf("got %v, %q", err, dst.Name)
+		}
+	})
+	t.Run("an empty body is no body, whatever its type", func(t *testing.T) {
+		forms := expose(t, reg, "withforms", "form", "name", "string", "")
+		json := expose(t, reg, "jsononly", "name", "string", "")
+		for _, e := range []*entity.Entity{forms, json} {
+			for _, ct := range []string{"application/json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain"} {
+				if e == forms && strings.HasPrefix(ct, "multipart/") {
+					continue // read as a form: an empty one is no multipart form, a 400
+				}
+				r := httptest.NewRequest(http.MethodGet, "/?name=q", strings.NewReader(" \n"))
+				r.Header.Set("Content-Type", ct)
+				o, err := e.MakeRequest(r)
+				if got := outcome(t, o, err); got != `{"name":"q"}` {
+					t.Errorf("%s, %s: got %s, want the query's name", e.Name(), ct, got)
+				}
+			}
+		}
+	})
+	t.Run("an entity of parameters only reads no body", func(t *testing.T) {
+		e := expose(t, reg, "byid", "id", "number", "query")
+		r := httptest.NewRequest(http.MethodPost, "/?id=1", strings.NewReader("name=ann"))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if _, err := e.MakeRequest(r); err != nil {
+			t.Error(err)
+		}
+	})
 }
 
 // A JSON body that does not parse, or is not an object, is a 400 giving

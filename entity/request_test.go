@@ -19,11 +19,12 @@ import (
 // JSON body, then X- headers, the later source winning a clash.
 
 // rqRegistry declares the request entities: "search" takes any method,
-// "newuser" only POST, "edit" PUT or PATCH.
+// "newuser" only POST, both with JSON or form bodies, "edit" PUT or PATCH
+// with JSON.
 func rqRegistry(t testing.TB) *entity.Registry {
 	t.Helper()
 	reg := entity.NewRegistry()
-	expose(t, reg, "search",
+	expose(t, reg, "search", "form",
 		"q", "string", "",
 		"page", "number", "default 1",
 		"tags", "list", "",
@@ -35,7 +36,7 @@ func rqRegistry(t testing.TB) *entity.Registry {
 		"min", "float", "",
 		"filter", "}", "",
 	)
-	expose(t, reg, "newuser", "POST",
+	expose(t, reg, "newuser", "POST form",
 		"name", "string", "req | min 2",
 		"mail", "string", "req | email",
 		"age", "number", "range 0 150",
@@ -487,8 +488,9 @@ func TestMakeRequestHandler(t *testing.T) {
 	}
 }
 
-// MakeRequest reads a declaration's fields from the query string, a form or
-// JSON body, and X- headers; a declaration may start with the methods it
+// MakeRequest reads a declaration's fields from the body (JSON; a form too
+// where the methods hold the word form), the query string of a GET without
+// one, and X- headers; a declaration may start with the methods it
 // accepts.
 func ExampleEntity_MakeRequest_sources() {
 	reg := entity.NewRegistry()
@@ -530,8 +532,8 @@ func ExampleEntity_MakeRequest() {
 		fmt.Fprintln(w, obj)
 	}
 	rec := httptest.NewRecorder()
-	r := httptest.NewRequest("POST", "/", strings.NewReader("mail=nope"))
-	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r := httptest.NewRequest("POST", "/", strings.NewReader(`{"mail":"nope"}`))
+	r.Header.Set("Content-Type", "application/json")
 	handler(rec, r)
 	fmt.Println(rec.Code, rec.Body)
 	// Output:

@@ -13,11 +13,12 @@ import (
 	"github.com/expose-go/expose/entity"
 )
 
-// strictEntity has a field of every type, read from every request source.
+// strictEntity has a field of every type, read from every request source
+// (forms too).
 func strictEntity(t *testing.T) *entity.Entity {
 	reg := entity.NewRegistry()
 	expose(t, reg, "item", "n", "number", "")
-	return expose(t, reg, "in",
+	return expose(t, reg, "in", "form",
 		"i", "number", "", "f", "float", "", "s", "string", "", "b", "bool", "",
 		"d", "date", "", "l", "list", "", "o", "object", "", "x", "none", "", "r", "$item", "",
 		"X-Int", "number", "",
