@@ -36,44 +36,63 @@ type requestSource struct {
 	js     *jsonObject // the JSON body, nil if none
 	header http.Header
 	body   bool // the request has a body (JSON or a form), or its method has one: fields are not read from the query
+	strict bool // the call reads strictly: a repeated key is a list, for every field (see keyValues)
 }
 
 // get reads a field from where it comes: a parameter (path, query, header,
 // cookie) from there only (a header a trusted proxy sets, X-User-Id, must
 // not be supplied by the client in the query or the body when the proxy
 // leaves it out); any other from the body, or from the query when there is
-// no body and the method has none (GET, HEAD, DELETE, OPTIONS). A list field gets every value of a repeated key (a query's, a
-// header's); others get the first.
+// no body and the method has none (GET, HEAD, DELETE, OPTIONS). What the
+// path, the query, a header or a cookie gives is a parameter's text
+// (raw.param: an integer there is decimal digits). A query or form key is
+// read by keyValues; a header gives a list field all its values, another
+// field the first.
 func (s *requestSource) get(n *node) raw {
 	switch {
 	case n.src == srcHeader:
 		if vs := s.header[n.header]; len(vs) > 0 {
-			return values(n, vs)
+			if n.typ == rules.List {
+				return raw{a: vs, param: true}
+			}
+			return raw{kind: rawStr, s: vs[0], param: true}
 		}
 	case n.src == srcQuery:
 		if vs := s.query[n.in]; len(vs) > 0 {
-			return values(n, vs)
+			return s.keyValues(n, vs, true)
 		}
 	case n.src == srcPath:
 		if v := s.reg.pathValue(s.r, n.in); v != "" {
-			return raw{kind: rawStr, s: v}
+			return raw{kind: rawStr, s: v, param: true}
 		}
 	case n.src == srcCookie:
 		if c, err := s.r.Cookie(n.in); err == nil {
-			return raw{kind: rawStr, s: c.Value}
+			return raw{kind: rawStr, s: c.Value, param: true}
 		}
 	case s.js != nil:
 		return s.js.get(n.slot)
 	case s.form != nil:
 		if vs := s.form[n.in]; len(vs) > 0 {
-			return values(n, vs)
+			return s.keyValues(n, vs, false)
 		}
 	case !s.body:
 		if vs := s.query[n.in]; len(vs) > 0 {
-			return values(n, vs)
+			return s.keyValues(n, vs, true)
 		}
 	}
 	return raw{}
+}
+
+// keyValues reads the values vs of a query or form key (param: the
+// query's) for the field n: a list field gets them all; another field its
+// one value, and a key repeated for it is a list (a type error, when
+// strict: the client said two things where one is read), never the first
+// of them silently (under Lax it is, as msful read it).
+func (s *requestSource) keyValues(n *node, vs []string, param bool) raw {
+	if n.typ == rules.List || len(vs) > 1 && s.strict {
+		return raw{a: vs, param: param}
+	}
+	return raw{kind: rawStr, s: vs[0], param: param}
 }
 
 // requestFlags returns the flags NewContext stored in the context of r
@@ -107,13 +126,6 @@ func isHeaderName(name string) bool {
 	return len(name) > 2 && strings.EqualFold(name[:2], "x-")
 }
 
-func values(n *node, vs []string) raw {
-	if n.typ == rules.List {
-		return raw{a: vs}
-	}
-	return raw{kind: rawStr, s: vs[0]}
-}
-
 // MakeRequest reads the entity's fields from an HTTP request and makes
 // them, as Make does, with strict conversions (see Strict; Lax turns them
 // off). It reads the wire form, the shape a response writes: each field
@@ -133,7 +145,13 @@ func values(n *node, vs []string) raw {
 // methods hold the word form ("POST form": see dsl.Entity.Forms), a form
 // (application/x-www-form-urlencoded or multipart/form-data: top-level
 // fields only). A body never supplies a header field. A repeated query or
-// form key gives a list field all its values and other fields the first.
+// form key gives a list field all its values; for any other field it is a
+// list, which a strict call refuses as a "type" error naming the
+// parameter ("got an array"), and Lax reads as its first value. A repeated
+// header gives a list field all its values, another field the first.
+// Path, query, header and cookie values are text, read strictly as text
+// is, but that an integer there is decimal digits with an optional minus
+// sign ("007", "-3"), nothing else ("2.0", "1e3", "+1" are type errors).
 //
 // Errors in the request itself are *InputError values whose StatusCode
 // Write answers with:
@@ -210,7 +228,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err er
 	if run.fatal != nil { // a bad option (Select, Version…): before the body is read
 		return nil, run.fatal
 	}
-	src := &requestSource{r: r, reg: e.reg, header: r.Header}
+	src := &requestSource{r: r, reg: e.reg, header: r.Header, strict: run.cfg.strict}
 	if r.URL != nil {
 		src.query = r.URL.Query()
 	}

@@ -33,10 +33,14 @@ const (
 type raw struct {
 	kind rawKind
 	view bool // s views the caller's bytes (raw JSON input): an Object copies it
-	s    string
-	n    int64
-	f    float64
-	a    any
+	// param: s (or each string of a []string a) is the text of a request's
+	// parameter (path, query, header, cookie), where an integer is decimal
+	// digits with an optional minus sign, nothing else (exactInt).
+	param bool
+	s     string
+	n     int64
+	f     float64
+	a     any
 }
 
 // isNull reports whether the value is absent or null: nil, or a nil

@@ -120,7 +120,7 @@ func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object,
 		return nil, nil, err
 	}
 	p := e.view(dirPatch)
-	src := &requestSource{r: r, reg: e.reg, header: r.Header, body: true}
+	src := &requestSource{r: r, reg: e.reg, header: r.Header, body: true, strict: run.cfg.strict}
 	if r.URL != nil {
 		src.query = r.URL.Query()
 	}

@@ -458,7 +458,7 @@ func (r *run) appendGoElems(dst []byte, en *node, in raw, depth int) []byte {
 				dst = r.judgeString(dst, en, s) // a plain one was written above
 				continue
 			}
-			if dst = r.valuePath(dst, en, raw{kind: rawStr, s: s}, depth); r.stop {
+			if dst = r.valuePath(dst, en, raw{kind: rawStr, s: s, param: in.param}, depth); r.stop { // a repeated query key's value is a parameter's
 				break
 			}
 		}
