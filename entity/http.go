@@ -455,31 +455,69 @@ func formError(err error, multipartForm bool) error {
 	return newInputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "problem.body.form", nil)
 }
 
-// readBody reads a request body of at most limit bytes. A body that states
-// its length is read into a slice of that size (io.ReadAll grows its slice
-// by a quarter at a time, allocating about five times a large body); one
-// that does not, or that turns out longer, is read as io.ReadAll reads it.
+// readBody reads a request body of at most limit bytes. Its slice grows
+// with what arrives: to firstChunk at first, then each time it is full to
+// four times its size, or to the body's stated length when that is at
+// most twice as much again, so that it never holds more than eight times
+// the bytes read so far. A Content-Length is the client's claim: it caps
+// the growth (a body as long as it says ends in a slice of its length)
+// but never sizes a slice by itself, so that a 9-byte body claiming 256
+// MiB allocates a few KiB. A large body so allocates about a third more
+// than its length (io.ReadAll grows its slice by a quarter at a time,
+// allocating about five times a large body).
 func readBody(r *http.Request, limit int64) ([]byte, error) {
 	body := http.MaxBytesReader(nil, r.Body, limit)
-	if r.ContentLength <= 0 || r.ContentLength > limit {
-		return io.ReadAll(body)
+	end := limit // the longest body read: past it MaxBytesReader fails
+	if r.ContentLength >= 0 && r.ContentLength < limit {
+		end = r.ContentLength
 	}
-	b := make([]byte, 0, r.ContentLength+1) // one more, to see the end
-	for len(b) < cap(b) {
+	b := make([]byte, 0, min(max(end, 1), firstChunk))
+	for {
+		if len(b) == cap(b) {
+			// Full: see whether the body ends here before growing, so that
+			// a body of the slice's size allocates nothing more.
+			var probe [512]byte
+			n, err := body.Read(probe[:])
+			if err != nil && err != io.EOF {
+				return nil, err
+			}
+			if n > 0 {
+				b = append(growBody(b, end, n), probe[:n]...)
+			}
+			if err == io.EOF {
+				return b, nil
+			}
+			continue
+		}
 		n, err := body.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
-		if err == io.EOF {
+		switch {
+		case err == io.EOF:
 			return b, nil
-		}
-		if err != nil {
+		case err != nil:
 			return nil, err
 		}
 	}
-	rest, err := io.ReadAll(body) // longer than it said
-	if err != nil {
-		return nil, err
+}
+
+// firstChunk is the first slice readBody reads a body of unknown or
+// larger length into.
+const firstChunk = 4 << 10
+
+// growBody returns b, full, in a slice with room for at least more bytes:
+// four times as large, or end (the body's stated length, or the limit)
+// when that is at most twice as much again; past end, a body longer than
+// it said, four times as large (MaxBytesReader stops it at the limit).
+func growBody(b []byte, end int64, more int) []byte {
+	c := int64(cap(b))
+	n := 4 * c
+	if c < end && end/2 <= n {
+		n = end
 	}
-	return append(b, rest...), nil
+	n = max(n, c+int64(more), firstChunk)
+	nb := make([]byte, len(b), n)
+	copy(nb, b)
+	return nb
 }
 
 // isJSONMediaType reports whether mt (lower-cased, without parameters) is

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -352,6 +353,50 @@ func TestInputErrorHasOffset(t *testing.T) {
 			}
 			if got := ie.HasOffset(); got != c.want {
 				t.Errorf("HasOffset() = %v, want %v (%v)", got, c.want, c.err)
+			}
+		})
+	}
+}
+
+// TestRequestBodyMemoryFollowsWhatArrives: reading a body allocates with
+// the bytes that arrive, never with what its Content-Length claims: a
+// 9-byte body claiming 256 MiB allocates a few KiB, a claim near MaxInt64
+// is read as any other (no panic), and a large honest body allocates a
+// small multiple of its length.
+func TestRequestBodyMemoryFollowsWhatArrives(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	large := `{"text":"` + strings.Repeat("a", 4<<20-11) + `"}`
+	tests := []struct {
+		name   string
+		limit  int64
+		body   string
+		length int64
+		most   uint64 // bytes the call may allocate
+	}{
+		{"9 bytes claiming 256 MiB", 1 << 30, `{"text":1`, 256 << 20, 256 << 10},
+		{"10 bytes claiming MaxInt64", math.MaxInt64, `{"text":1}`, math.MaxInt64, 256 << 10},
+		{"10 bytes claiming MaxInt64 - 1", math.MaxInt64, `{"text":1}`, math.MaxInt64 - 1, 256 << 10},
+		{"4 MiB stated", 1 << 30, large, int64(len(large)), 4 * uint64(len(large))},
+		{"4 MiB not stated", 1 << 30, large, -1, 4 * uint64(len(large))},
+		{"4 MiB claiming 5 bytes", 1 << 30, large, 5, 4 * uint64(len(large))},
+		{"4 MiB claiming 1 GiB", 1 << 30, large, 1 << 30, 4 * uint64(len(large))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := entity.NewRegistry(entity.Limits{BodyBytes: tt.limit})
+			e := expose(t, reg, "doc", "text", "none", "")
+			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(tt.body))
+			r.Header.Set("Content-Type", "application/json")
+			r.ContentLength = tt.length
+			var err error
+			alloc, _ := allocated(func() { _, err = e.MakeRequest(r) })
+			if tt.body == large && err != nil {
+				t.Fatal(err)
+			}
+			if alloc > tt.most {
+				t.Errorf("allocated %d bytes for a body of %d, want at most %d", alloc, len(tt.body), tt.most)
 			}
 		})
 	}
