@@ -526,6 +526,9 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 			key = nil // its object's members are written instead (mergeInto)
 		}
 		dst = append(dst, key...)
+		// The node's own failures are those recorded after this count
+		// (crossState.failed).
+		failures := len(r.errs) + r.omitted
 		if n.fast != fastNone && show && n.omit == omitNone { // as appendObject: the busiest case without a call
 			var ok bool
 			if dst, ok = r.appendFast(dst, n, src); ok {
@@ -533,7 +536,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 					return dst
 				}
 				if n.crossIdx >= 0 {
-					st.seen(p, n, dst[mark+len(key):])
+					st.seen(p, n, dst[mark+len(key):], len(r.errs)+r.omitted > failures)
 				}
 				if n.writeOnly {
 					r.hide(mark, len(dst))
@@ -553,7 +556,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 			if n.omit != omitNone && n.omits(v) {
 				v = nil // not written, so not present
 			}
-			st.seen(p, n, v)
+			st.seen(p, n, v, len(r.errs)+r.omitted > failures)
 		}
 		if n.merge && show {
 			if dst = r.mergeInto(dst, mark, first); len(dst) > mark {
