@@ -208,9 +208,10 @@ The directives, with their arguments and where they apply:
 	                                 only a bare default (see Semantics)
 	rename name         all          the output key, which requests read too; server data is
 	                                 still read under the field's name
-	secret              values, $    the value never appears in an error's message: the
-	                                 messages that may describe it (in, regex, a program's
-	                                 rules) are "is not valid"; those that quote no value stay
+	secret              values, $    the value never appears in an error: the messages that
+	                                 may describe it (in, regex, a program's rules) are "is
+	                                 not valid", without params; those that quote no value
+	                                 stay, and a msg names no value placeholder ({values})
 	msg 'text'          all          the field's own message for any of its failures (below)
 	lazy                all          written only when a call's selection names it
 	if 'flag'…          all          written only in calls that set one of the flags
@@ -306,8 +307,12 @@ it). A rule on a group, or naming one, is a declaration error (a group is
 always written, so always present), as is one naming no sibling or the
 field itself; an object takes at most 16 of them. Their failures have the
 codes of their names, with the params other and values (required_if) or
-others; a required_if on a secret field, or under a secret $ref, names no
-value.
+others. The rules name siblings, never a value of the field itself, so
+that a secret field's keep their messages; a required_if names the values
+of its sibling ("is required when delivery is ship"), but for a secret
+sibling, or under a secret $ref where every field is secret, whose values
+it never quotes: params other only, "is required for the value delivery
+has".
 
 # Built-in rules
 

@@ -64,9 +64,11 @@ type FieldError struct {
 	// text. Under a secret field it is "is not valid" in that language for
 	// the rules whose words may describe the value (in, regex, a custom
 	// rule's); the built-in messages that quote no value (those of req,
-	// type, min, max, len, range, email, url and date) and a field's own
-	// msg stay. An error of NewFieldError has its Message rendered when
-	// Entity.Fail answers it.
+	// type, min, max, len, range, email, url and date, and of the
+	// cross-field rules, which name siblings) and a field's own msg stay,
+	// the msg without the params that would describe the value. An error
+	// of NewFieldError has its Message rendered when Entity.Fail answers
+	// it.
 	Message string
 	// Pointer is where the value was read, as an RFC 6901 JSON Pointer into
 	// the input: "/list/1/mail".
@@ -80,8 +82,10 @@ type FieldError struct {
 	// Params are the failing rule's arguments by the names its Def gives
 	// them ({"min": 3}; a number written without quotes is an int64 or a
 	// float64, anything else its text); "type" and "got" for type, "limit"
-	// for depth, "omitted" for limit; nil when there are none. Each
-	// FieldError has its own.
+	// for depth, "omitted" for limit; nil when there are none, and under
+	// a secret field for a rule whose Message is "is not valid" (in's
+	// values, a pattern: what the field may hold). Each FieldError has its
+	// own.
 	Params map[string]any
 	// In says where a request's value was when it was not in the body: the
 	// parameter's place, "path", "query", "header" or "cookie" (Path is

@@ -137,6 +137,7 @@ type node struct {
 	secret    bool
 	msg       *message    // the field's own message (msg 'text'), or nil
 	msgParams []ruleParam // the params of all the field's rules, for msg's placeholders
+	msgSafe   []ruleParam // those of them that describe no value (quotesNoValue), which a msg says under a secret
 
 	// The default, when there is one, written as defJSON. A bare default on
 	// a reference makes the entity from an empty input instead (refDefault).
