@@ -189,7 +189,8 @@ func (s *source) empty() bool {
 
 // sourceOf returns v as a source for the plan p when it is an object: a
 // map with string keys, an *Object, a struct or a pointer to one. A nil map
-// is an empty object. An Object of p's entity is read in its wire form.
+// is an empty object. An Object of p's entity is read in its wire form
+// (but at a group's from path: see appendGroupApart).
 func sourceOf(v any, p *objectPlan) (source, bool) {
 	switch v := v.(type) {
 	case map[string]any:

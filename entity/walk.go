@@ -875,6 +875,8 @@ func (r *run) appendMergedRequest(dst []byte, n *node, p *objectPlan, src *sourc
 		sub.req = &rs
 	case src.obj != nil:
 		sub.obj, sub.wire = src.obj, src.wire
+	case src.wire:
+		sub.wire = true // an Object without this object (appendGroupApart): the merged keys are read by key there too, and find nothing
 	}
 	dst = r.appendRefObject(dst, n, p, &sub, depth)
 	if release {
