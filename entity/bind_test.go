@@ -153,11 +153,11 @@ func TestBind(t *testing.T) {
 	}
 }
 
-// TestBindForm: a form (and a query, without a body) gives top-level
-// fields; a header field is read from the headers.
+// TestBindForm: a form, read by an entity whose methods hold the word
+// form, gives top-level fields; a header field is read from the headers.
 func TestBindForm(t *testing.T) {
 	reg := entity.NewRegistry()
-	e := expose(t, reg, "login", "POST", "name", "string", "req", "age", "number", "", "X-Request-Id", "string", "rename requestId")
+	e := expose(t, reg, "login", "POST form", "name", "string", "req", "age", "number", "", "X-Request-Id", "string", "rename requestId")
 	var got struct {
 		Name      string `json:"name"`
 		Age       int    `json:"age"`

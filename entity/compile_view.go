@@ -19,8 +19,10 @@ import (
 //     send back what it got) and reads the wire form: each field under the
 //     key a response writes (after rename and key case), a group as the
 //     object under its key, a $ref as an object; `from` says where server
-//     data is read and is not read by a request. A header field is read
-//     from the headers under its declared name.
+//     data is read and is not read by a request, and `lazy` (written only
+//     when a selection names it) shapes responses only: a request reads
+//     and keeps a lazy field like any other. A header field is read from
+//     the headers under its declared name.
 //
 // Each view's nodes are copies of the base's, so that what differs (their
 // keys, their slots, how a group reads its object) is compiled into them,
@@ -185,6 +187,7 @@ func (vb *viewBuilder) responseNode(n *node, t *inputTable, chain []*condition) 
 // own. A top-level field named X-… reads the header of its declared name.
 func (vb *viewBuilder) requestNode(n *node, t *inputTable, top bool, chain []*condition) {
 	n.from = nil
+	n.lazy = false // a selection shapes what a call returns, never what a request reads
 	n.in, n.header = n.out, ""
 	switch {
 	case !top:

@@ -15,6 +15,13 @@ import (
 // top, its direction, its options (a request reads strictly unless told
 // otherwise), the view and the limits. Every call starts here.
 func (r *run) start(e *Entity, top topKind, d direction, opts []Option) {
+	r.startWith(e, top, d, nil, opts)
+}
+
+// startWith is start with ctxFlags, the flags of the context of the HTTP
+// request the call reads (requestFlags), set before the options' as
+// WithContext sets them: a flag the registry has not declared is ignored.
+func (r *run) startWith(e *Entity, top topKind, d direction, ctxFlags []string, opts []Option) {
 	r.top, r.dir = top, d
 	r.cfg = config(d == dirRequest || d == dirPatch, opts) // what a client sent is read strictly
 	r.cfg.request = d == dirRequest || d == dirPatch
@@ -23,6 +30,10 @@ func (r *run) start(e *Entity, top topKind, d direction, opts []Option) {
 	r.maxOut = int(min(e.reg.lim().OutputBytes, maxOutputLimit))
 	if e.slot != nil {
 		r.pin(e.slot, e) // recursive references see this very entity
+	}
+	if len(ctxFlags) > 0 {
+		r.cfg.shaped = true
+		r.setFlags(e, ctxFlags)
 	}
 	if r.cfg.shaped {
 		r.shape(e, opts)

@@ -16,8 +16,8 @@ func SetServerErrors(r *Registry, f func(id string, err error)) { r.setServerErr
 // the default problem type base.
 func ProblemJSON(e *ValidationError) []byte { return e.appendProblemJSON(nil) }
 
-// AcceptedMediaTypes returns the media types a 415 names.
-func AcceptedMediaTypes() string { return acceptedMediaTypes }
+// AcceptedMediaTypes returns the media types a 415 names by default.
+func AcceptedMediaTypes() string { return jsonMediaType }
 
 // PlanChains reports where a view of e (response, request, patch) and the
 // plans of its groups have a chain of nodes (head, next) that is not their

@@ -21,8 +21,10 @@ import (
 
 // Requests: an entity's request view reads what a client sends in the wire
 // form (compile_view.go). A top-level field is read from one place: a
-// header field from the headers; any other from the body when the request
-// has one (JSON or a form), else from the query string.
+// parameter from where its directive says (a header field from the
+// headers); any other from the body when the request has one (JSON or a
+// form) or its method has one (methodHasBody: no body is then an empty
+// object), else from the query string.
 
 // requestSource reads the top-level fields of a request.
 type requestSource struct {
@@ -33,58 +35,95 @@ type requestSource struct {
 	files  []string    // the names of a multipart body's file parts (for DenyUnknown)
 	js     *jsonObject // the JSON body, nil if none
 	header http.Header
-	body   bool // the request has a body (JSON or a form): fields are not read from the query
+	body   bool // the request has a body (JSON or a form), or its method has one: fields are not read from the query
+	strict bool // the call reads strictly: a repeated key is a list, for every field (see keyValues)
 }
 
 // get reads a field from where it comes: a parameter (path, query, header,
 // cookie) from there only (a header a trusted proxy sets, X-User-Id, must
 // not be supplied by the client in the query or the body when the proxy
 // leaves it out); any other from the body, or from the query when there is
-// no body. A list field gets every value of a repeated key (a query's, a
-// header's); others get the first.
+// no body and the method has none (GET, HEAD, DELETE, OPTIONS). What the
+// path, the query, a header or a cookie gives is a parameter's text
+// (raw.param: an integer there is decimal digits). A query or form key is
+// read by keyValues; a header gives a list field all its values, another
+// field the first.
 func (s *requestSource) get(n *node) raw {
 	switch {
 	case n.src == srcHeader:
 		if vs := s.header[n.header]; len(vs) > 0 {
-			return values(n, vs)
+			if n.typ == rules.List {
+				return raw{a: vs, param: true}
+			}
+			return raw{kind: rawStr, s: vs[0], param: true}
 		}
 	case n.src == srcQuery:
 		if vs := s.query[n.in]; len(vs) > 0 {
-			return values(n, vs)
+			return s.keyValues(n, vs, true)
 		}
 	case n.src == srcPath:
 		if v := s.reg.pathValue(s.r, n.in); v != "" {
-			return raw{kind: rawStr, s: v}
+			return raw{kind: rawStr, s: v, param: true}
 		}
 	case n.src == srcCookie:
 		if c, err := s.r.Cookie(n.in); err == nil {
-			return raw{kind: rawStr, s: c.Value}
+			return raw{kind: rawStr, s: c.Value, param: true}
 		}
 	case s.js != nil:
 		return s.js.get(n.slot)
 	case s.form != nil:
 		if vs := s.form[n.in]; len(vs) > 0 {
-			return values(n, vs)
+			return s.keyValues(n, vs, false)
 		}
 	case !s.body:
 		if vs := s.query[n.in]; len(vs) > 0 {
-			return values(n, vs)
+			return s.keyValues(n, vs, true)
 		}
 	}
 	return raw{}
+}
+
+// keyValues reads the values vs of a query or form key (param: the
+// query's) for the field n: a list field gets them all; another field its
+// one value, and a key repeated for it is a list (a type error, when
+// strict: the client said two things where one is read), never the first
+// of them silently (under Lax it is, as msful read it).
+func (s *requestSource) keyValues(n *node, vs []string, param bool) raw {
+	if n.typ == rules.List || len(vs) > 1 && s.strict {
+		return raw{a: vs, param: param}
+	}
+	return raw{kind: rawStr, s: vs[0], param: param}
+}
+
+// requestFlags returns the flags NewContext stored in the context of r
+// (nil for a nil r): the flags of every call that reads r, as
+// WithContext(r.Context()) would set them.
+func requestFlags(r *http.Request) []string {
+	if r == nil {
+		return nil
+	}
+	return FlagsFromContext(r.Context())
+}
+
+// methodHasBody reports whether a request of method reads its body
+// fields from its body only, an absent body being an empty object: every
+// method but GET, HEAD, DELETE and OPTIONS (and "", GET to net/http's
+// client), which give a request's content no meaning without a body, and
+// whose body fields are read from the query string when it has none. A
+// link or a cross-site form can send a URL's query, so that a POST, PUT,
+// PATCH (or any other method) must never take its body from there.
+func methodHasBody(method string) bool {
+	switch method {
+	case "", http.MethodGet, http.MethodHead, http.MethodDelete, http.MethodOptions:
+		return false
+	}
+	return true
 }
 
 // isHeaderName reports whether a field of this name is read from the
 // request's headers (only): a name that starts with X-.
 func isHeaderName(name string) bool {
 	return len(name) > 2 && strings.EqualFold(name[:2], "x-")
-}
-
-func values(n *node, vs []string) raw {
-	if n.typ == rules.List {
-		return raw{a: vs}
-	}
-	return raw{kind: rawStr, s: vs[0]}
 }
 
 // MakeRequest reads the entity's fields from an HTTP request and makes
@@ -95,12 +134,24 @@ func values(n *node, vs []string) raw {
 // declared path, query, header or cookie from the URL path's parameter,
 // the query string, the headers (so is a field whose name starts with X-)
 // or a cookie; any other field from the body when the request has one,
-// else from the query string. The body is JSON (Content-Type
+// else, for a GET, HEAD, DELETE or OPTIONS request, from the query string.
+// A request of any other method (POST, PUT, PATCH…) reads its body fields
+// from its body only: without a body they are absent (a req one fails),
+// whatever its query holds, since a link or a cross-site form can set a
+// URL's query; a field the entity reads from the query is declared query.
+// The body is JSON (Content-Type
 // application/json or any +json type, parameters such as charset ignored;
-// an object, read through the raw JSON path) or a form
+// an object, read through the raw JSON path), or, for an entity whose
+// methods hold the word form ("POST form": see dsl.Entity.Forms), a form
 // (application/x-www-form-urlencoded or multipart/form-data: top-level
 // fields only). A body never supplies a header field. A repeated query or
-// form key gives a list field all its values and other fields the first.
+// form key gives a list field all its values; for any other field it is a
+// list, which a strict call refuses as a "type" error naming the
+// parameter ("got an array"), and Lax reads as its first value. A repeated
+// header gives a list field all its values, another field the first.
+// Path, query, header and cookie values are text, read strictly as text
+// is, but that an integer there is decimal digits with an optional minus
+// sign ("007", "-3"), nothing else ("2.0", "1e3", "+1" are type errors).
 //
 // Errors in the request itself are *InputError values whose StatusCode
 // Write answers with:
@@ -110,11 +161,15 @@ func values(n *node, vs []string) raw {
 //   - 413 (ErrBodyTooLarge) for a body over the registry's
 //     Limits.BodyBytes;
 //   - 415 (ErrUnsupportedMediaType) for a body of another media type, or
-//     without a Content-Type, naming the types read; and for a form body
-//     none of whose keys the entity declares while its text is a JSON
-//     object or array (what `curl -d '{…}'` sends), telling the client to
-//     send Content-Type: application/json. A body without a Content-Type
-//     that is empty, or only white space, is no body;
+//     without a Content-Type, naming the types read (InputError.Accept:
+//     application/json, and the form types for an entity that reads
+//     forms); for a form body sent to an entity that does not read forms;
+//     and for a form body none of whose keys the entity declares while its
+//     text is a JSON object or array (what `curl -d '{…}'` sends), telling
+//     the client to send Content-Type: application/json. A body that is
+//     empty, or only white space, is no body, whatever its Content-Type
+//     (but multipart/form-data's, read by an entity that reads forms,
+//     which is a 400: no multipart form);
 //   - 400 (ErrInvalidJSON) for a JSON body that does not parse, with the
 //     byte offset, from the body's first byte, where it stops being JSON
 //     and what was expected there (InputError.Offset, HasOffset): "the
@@ -127,7 +182,11 @@ func values(n *node, vs []string) raw {
 // error's problem, are in the language the request's Accept-Language
 // header prefers among the registry's (q-values honoured, "ja-JP" finding
 // "ja", English when none matches; see Registry.RequestLang), unless a
-// Lang option says otherwise.
+// Lang option says otherwise. Likewise the flags NewContext stored in r's
+// context are the call's, as WithContext(r.Context()) would set them (a
+// flag the registry does not declare is ignored), With and WithContext
+// adding theirs: middleware that marks an admin's request shows the
+// admin's fields to MakeRequest, Bind and Patch alike.
 //
 // A nil r is an empty input, as a typed nil is for Make: it is made as
 // Make(nil) makes it, with no method to check. A request without a URL
@@ -137,7 +196,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err er
 		return nil, errNilEntity
 	}
 	var run run
-	run.start(e, topObject, dirRequest, opts)
+	run.startWith(e, topObject, dirRequest, requestFlags(r), opts)
 	defer run.done()
 	defer func() {
 		if err != nil { // the errors of the request in its language, whichever step failed
@@ -169,7 +228,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err er
 	if run.fatal != nil { // a bad option (Select, Version…): before the body is read
 		return nil, run.fatal
 	}
-	src := &requestSource{r: r, reg: e.reg, header: r.Header}
+	src := &requestSource{r: r, reg: e.reg, header: r.Header, strict: run.cfg.strict}
 	if r.URL != nil {
 		src.query = r.URL.Query()
 	}
@@ -178,6 +237,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (_ *Object, err er
 	if err != nil {
 		return nil, err
 	}
+	src.body = src.body || methodHasBody(r.Method) // a POST without a body is an empty object, never its query
 	run.request, run.reqBody = true, src.body
 	run.maxOut = int(min(e.reg.requestOutputLimit(bodyLen), maxOutputLimit))
 	data, err := run.walkCopy(e, src)
@@ -214,11 +274,11 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 			return 0, bodyError(err)
 		}
 		if len(jsonwire.TrimSpace(bytesString(body))) > 0 {
-			return 0, newInputError(ErrUnsupportedMediaType, "problem.media.none", nil)
+			return 0, mediaError(run.ent, "problem.media.none")
 		}
 		return 0, nil
 	case mt == "":
-		return 0, newInputError(ErrUnsupportedMediaType, "problem.media.unparsed", nil)
+		return 0, mediaError(run.ent, "problem.media.unparsed")
 	case isJSONMediaType(mt):
 		body, err := readBody(r, limit)
 		if err != nil {
@@ -232,14 +292,16 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 			src.js, src.body = run.takeJSON(js, 0, p.in), true
 		}
 		return int64(len(body)), nil
-	case mt == "application/x-www-form-urlencoded":
+	case !run.ent.forms && (mt == formType || mt == multipartType):
+		return 0, formRefused(r, limit, mt)
+	case mt == formType:
 		form, n, err := readForm(r, limit, p)
-		if err != nil {
+		if err != nil || form == nil {
 			return 0, err
 		}
 		src.form, src.body = form, true
 		return n, nil
-	case mt == "multipart/form-data":
+	case mt == multipartType:
 		r.Body = http.MaxBytesReader(nil, r.Body, limit)
 		if err := r.ParseMultipartForm(limit); err != nil {
 			return 0, formError(err, true)
@@ -259,12 +321,55 @@ func readRequestBody(run *run, r *http.Request, src *requestSource, p *objectPla
 	if len(jsonwire.TrimSpace(bytesString(body))) == 0 {
 		return 0, nil // no body, whatever its type says
 	}
-	return 0, newInputError(ErrUnsupportedMediaType, "problem.media.other", nil) // not the type: the client's text
+	return 0, mediaError(run.ent, "problem.media.other") // not the type: the client's text
+}
+
+// The form media types, which an entity reads when its methods string
+// holds the word form (dsl.Entity.Forms).
+const (
+	formType      = "application/x-www-form-urlencoded"
+	multipartType = "multipart/form-data"
+)
+
+// mediaError returns the 415 of a request body e does not read, of the
+// catalog key given (the .form one for an entity that reads forms): it
+// accepts the media types e reads.
+func mediaError(e *Entity, key string) *InputError {
+	accept := jsonMediaType
+	if e.forms {
+		key += ".form"
+		accept = formMediaTypes
+	}
+	ie := newInputError(ErrUnsupportedMediaType, key, nil)
+	ie.Accept = accept
+	return ie
+}
+
+// formRefused returns the 415 of a form body (of media type mt) sent to an
+// entity that reads JSON only: JSON sent as a form (what curl -d sends) is
+// told so, any other form that the endpoint takes JSON. An empty body, or
+// only white space, is no body, whatever its type says (nil).
+func formRefused(r *http.Request, limit int64, mt string) error {
+	body, err := readBody(r, limit)
+	if err != nil {
+		return bodyError(err)
+	}
+	key := "problem.media.form"
+	switch {
+	case len(jsonwire.TrimSpace(bytesString(body))) == 0:
+		return nil
+	case mt == formType && isJSONText(body):
+		key = "problem.media.json-form"
+	}
+	ie := newInputError(ErrUnsupportedMediaType, key, nil)
+	ie.Accept = jsonMediaType
+	return ie
 }
 
 // readForm reads an application/x-www-form-urlencoded body of at most
 // limit bytes, as r.ParseForm does (r.PostForm and r.Form are set), and
-// returns its values and its length. A form none of whose keys e
+// returns its values and its length; nil values for a body that is empty,
+// or only white space (no body). A form none of whose keys e
 // declares, while its text is a JSON object or array, is JSON sent with
 // the wrong Content-Type (curl -d sends this one by default): a 415 that
 // says so, rather than every field reported missing. So is such JSON
@@ -274,10 +379,15 @@ func readForm(r *http.Request, limit int64, p *objectPlan) (url.Values, int64, e
 	if err != nil {
 		return nil, 0, bodyError(err)
 	}
+	if len(jsonwire.TrimSpace(bytesString(body))) == 0 {
+		return nil, 0, nil
+	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	err = r.ParseForm()
 	if (err != nil || !declaresAny(p, r.PostForm)) && isJSONText(body) {
-		return nil, 0, newInputError(ErrUnsupportedMediaType, "problem.media.json-form", nil)
+		ie := newInputError(ErrUnsupportedMediaType, "problem.media.json-form", nil)
+		ie.Accept = formMediaTypes
+		return nil, 0, ie
 	}
 	if err != nil {
 		return nil, 0, formError(err, false)
@@ -345,31 +455,69 @@ func formError(err error, multipartForm bool) error {
 	return newInputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "problem.body.form", nil)
 }
 
-// readBody reads a request body of at most limit bytes. A body that states
-// its length is read into a slice of that size (io.ReadAll grows its slice
-// by a quarter at a time, allocating about five times a large body); one
-// that does not, or that turns out longer, is read as io.ReadAll reads it.
+// readBody reads a request body of at most limit bytes. Its slice grows
+// with what arrives: to firstChunk at first, then each time it is full to
+// four times its size, or to the body's stated length when that is at
+// most twice as much again, so that it never holds more than eight times
+// the bytes read so far. A Content-Length is the client's claim: it caps
+// the growth (a body as long as it says ends in a slice of its length)
+// but never sizes a slice by itself, so that a 9-byte body claiming 256
+// MiB allocates a few KiB. A large body so allocates about a third more
+// than its length (io.ReadAll grows its slice by a quarter at a time,
+// allocating about five times a large body).
 func readBody(r *http.Request, limit int64) ([]byte, error) {
 	body := http.MaxBytesReader(nil, r.Body, limit)
-	if r.ContentLength <= 0 || r.ContentLength > limit {
-		return io.ReadAll(body)
+	end := limit // the longest body read: past it MaxBytesReader fails
+	if r.ContentLength >= 0 && r.ContentLength < limit {
+		end = r.ContentLength
 	}
-	b := make([]byte, 0, r.ContentLength+1) // one more, to see the end
-	for len(b) < cap(b) {
+	b := make([]byte, 0, min(max(end, 1), firstChunk))
+	for {
+		if len(b) == cap(b) {
+			// Full: see whether the body ends here before growing, so that
+			// a body of the slice's size allocates nothing more.
+			var probe [512]byte
+			n, err := body.Read(probe[:])
+			if err != nil && err != io.EOF {
+				return nil, err
+			}
+			if n > 0 {
+				b = append(growBody(b, end, n), probe[:n]...)
+			}
+			if err == io.EOF {
+				return b, nil
+			}
+			continue
+		}
 		n, err := body.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
-		if err == io.EOF {
+		switch {
+		case err == io.EOF:
 			return b, nil
-		}
-		if err != nil {
+		case err != nil:
 			return nil, err
 		}
 	}
-	rest, err := io.ReadAll(body) // longer than it said
-	if err != nil {
-		return nil, err
+}
+
+// firstChunk is the first slice readBody reads a body of unknown or
+// larger length into.
+const firstChunk = 4 << 10
+
+// growBody returns b, full, in a slice with room for at least more bytes:
+// four times as large, or end (the body's stated length, or the limit)
+// when that is at most twice as much again; past end, a body longer than
+// it said, four times as large (MaxBytesReader stops it at the limit).
+func growBody(b []byte, end int64, more int) []byte {
+	c := int64(cap(b))
+	n := 4 * c
+	if c < end && end/2 <= n {
+		n = end
 	}
-	return append(b, rest...), nil
+	n = max(n, c+int64(more), firstChunk)
+	nb := make([]byte, len(b), n)
+	copy(nb, b)
+	return nb
 }
 
 // isJSONMediaType reports whether mt (lower-cased, without parameters) is

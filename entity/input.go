@@ -33,10 +33,14 @@ const (
 type raw struct {
 	kind rawKind
 	view bool // s views the caller's bytes (raw JSON input): an Object copies it
-	s    string
-	n    int64
-	f    float64
-	a    any
+	// param: s (or each string of a []string a) is the text of a request's
+	// parameter (path, query, header, cookie), where an integer is decimal
+	// digits with an optional minus sign, nothing else (exactInt).
+	param bool
+	s     string
+	n     int64
+	f     float64
+	a     any
 }
 
 // isNull reports whether the value is absent or null: nil, or a nil
@@ -187,7 +191,8 @@ func (s *source) empty() bool {
 
 // sourceOf returns v as a source for the plan p when it is an object: a
 // map with string keys, an *Object, a struct or a pointer to one. A nil map
-// is an empty object. An Object of p's entity is read in its wire form.
+// is an empty object. An Object of p's entity is read in its wire form
+// (but at a group's from path: see appendGroupApart).
 func sourceOf(v any, p *objectPlan) (source, bool) {
 	switch v := v.(type) {
 	case map[string]any:

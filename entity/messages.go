@@ -167,15 +167,19 @@ var builtinMessages = []struct {
 // code: the FieldError keeps the failing rule's.
 const keyInvalid = "invalid"
 
-// quotesNoValue reports whether the messages of code are safe under a
-// secret field: the built-in ones that say what was wanted, never what
-// came (the length asked for, the kind that arrived). The messages of in,
+// quotesNoValue reports whether the messages and params of code are safe
+// under a secret field: the built-in ones that say what was wanted, never
+// what came (the length asked for, the kind that arrived), and the
+// cross-field rules', which name siblings (and a required_if the values of
+// a sibling that is no secret: see crossRule.msg). The messages of in,
 // regex and custom rules would describe a secret's value (one of these
-// words, a pattern it failed): under a secret they are "is not valid".
-// Built-in rules cannot be registered again, so these codes are theirs.
+// words, a pattern it failed): under a secret they are "is not valid",
+// without params. Built-in rules cannot be registered again, so these
+// codes are theirs.
 func quotesNoValue(code string) bool {
 	switch code {
-	case "required", "depth", "type", "min", "max", "len", "range", "email", "url", "date":
+	case "required", "depth", "type", "min", "max", "len", "range", "email", "url", "date",
+		"required_if", "required_with", "required_without", "excluded_with":
 		return true
 	}
 	return false

@@ -87,6 +87,10 @@ const MergePatchType = "application/merge-patch+json"
 // in the order the patch gives them. Nothing is changed on failure:
 // current is only read.
 //
+// The call's language and flags are MakeRequest's: the request's
+// Accept-Language and the flags of its context (NewContext), which make
+// the current value too, besides those of its options.
+//
 // The errors are MakeRequest's: a *ValidationError for the fields that
 // fail (400), an *InputError for the request itself (405 for a method the
 // declaration does not name, 415 for another Content-Type, 413 for a body
@@ -122,14 +126,14 @@ func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object,
 			return nil, nil, bodyError(err)
 		}
 	}
-	cur, err := e.readCurrent(current, opts)
+	cur, err := e.readCurrent(current, requestFlags(r), opts)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer cur.release()
 
 	var run run
-	run.start(e, topObject, dirPatch, opts)
+	run.startWith(e, topObject, dirPatch, requestFlags(r), opts)
 	if run.cfg.lang == "" {
 		run.cfg.lang = r.Header.Get("Accept-Language")
 	}
@@ -152,7 +156,7 @@ func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object,
 	if text, err = run.parseJSONOf(*mb, true); err != nil {
 		return nil, nil, err
 	}
-	src := &requestSource{r: r, reg: e.reg, header: r.Header, body: true}
+	src := &requestSource{r: r, reg: e.reg, header: r.Header, body: true, strict: run.cfg.strict}
 	if r.URL != nil {
 		src.query = r.URL.Query()
 	}
@@ -187,10 +191,11 @@ type currentValue struct {
 // readCurrent writes the current value of a patch in the wire form, with
 // the view dirCurrent, as the call sees it: its flags and version (no
 // other option: a selection shapes the answer, not what is kept) decide
-// which fields are there. An Object the entity made for a response, in a
+// which fields are there, the flags of the request's context (ctxFlags)
+// among them. An Object the entity made for a response, in a
 // call without them, is its own text. A failure is the server's data's
 // (500).
-func (e *Entity) readCurrent(current any, opts []Option) (currentValue, error) {
+func (e *Entity) readCurrent(current any, ctxFlags []string, opts []Option) (currentValue, error) {
 	var shaping []Option
 	for _, o := range opts {
 		if o.kind == optWith || o.kind == optWithContext || o.kind == optVersion {
@@ -198,7 +203,7 @@ func (e *Entity) readCurrent(current any, opts []Option) (currentValue, error) {
 		}
 	}
 	var cur run
-	cur.start(e, topObject, dirCurrent, shaping)
+	cur.startWith(e, topObject, dirCurrent, ctxFlags, shaping)
 	in, same, err := e.responseInput(current, cur.cfg.shaped, shaping)
 	var cv currentValue
 	switch {

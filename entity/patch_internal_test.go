@@ -109,7 +109,7 @@ func TestMergerCountsTheMergedTape(t *testing.T) {
 		for _, current := range currents {
 			var r run
 			r.start(e, topObject, dirPatch, nil)
-			cur, err := e.readCurrent(current, nil)
+			cur, err := e.readCurrent(current, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

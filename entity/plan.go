@@ -156,6 +156,7 @@ type node struct {
 	secret    bool
 	msg       *message    // the field's own message (msg 'text'), or nil
 	msgParams []ruleParam // the params of all the field's rules, for msg's placeholders
+	msgSafe   []ruleParam // those of them that describe no value (quotesNoValue), which a msg says under a secret
 
 	// The default, when there is one, written as defJSON. A bare default on
 	// a reference makes the entity from an empty input instead (refDefault).
@@ -360,6 +361,7 @@ type Entity struct {
 	checks []func(ctx context.Context, o *Object) error
 
 	methods []string // HTTP methods MakeRequest accepts; empty for any
+	forms   bool     // MakeRequest reads a form body (the word form among the methods)
 
 	merges   bool       // a plan of it merges a $ref (merge.go)
 	newFlags *flagTable // flags its rules named first, kept by Expose when it succeeds (condition.go)

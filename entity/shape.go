@@ -80,7 +80,10 @@ func With(flags ...string) Option { return Option{kind: optWith, list: flags} }
 
 // WithContext sets the flags stored in ctx by NewContext, as With does:
 // middleware sets a request's roles once, handlers pass r.Context(). It
-// also binds a stream to ctx: EncodeSeq stops when ctx is done.
+// also binds a stream to ctx: EncodeSeq stops when ctx is done. A call
+// that reads a request (MakeRequest, Bind, Patch) needs no WithContext for
+// the request's own context: it takes that context's flags, as it takes
+// its Accept-Language.
 //
 // Unlike With, it ignores a flag the registry has not declared: one
 // middleware may set flags for every registry of a server, and a flag no
@@ -173,18 +176,18 @@ func (r *run) shape(e *Entity, opts []Option) {
 			for _, p := range o.list {
 				part('.', p)
 			}
-		case optWith, optWithContext:
+		case optWith:
 			t := e.reg.flags.Load()
 			for _, name := range o.list {
 				b, ok := t.declaredBit(name)
-				switch {
-				case ok:
-					r.flags |= 1 << b
-				case o.kind == optWith:
+				if !ok {
 					r.stopWith(fmt.Errorf("%w %q in With: declare it with Registry.DeclareFlags", ErrUnknownFlag, name))
 					return
 				}
+				r.flags |= 1 << b
 			}
+		case optWithContext:
+			r.setFlags(e, o.list)
 		case optVersion:
 			if o.str == "" {
 				continue
@@ -230,6 +233,18 @@ func (r *run) shape(e *Entity, opts []Option) {
 	r.mask = m.root
 	for _, d := range m.deps {
 		r.pin(d.s, d.e)
+	}
+}
+
+// setFlags sets the flags named that the registry has declared, as
+// WithContext does: one middleware may set flags for every registry of a
+// server, and a flag no declaration names can show no field.
+func (r *run) setFlags(e *Entity, names []string) {
+	t := e.reg.flags.Load()
+	for _, name := range names {
+		if b, ok := t.declaredBit(name); ok {
+			r.flags |= 1 << b
+		}
 	}
 }
 

@@ -488,7 +488,8 @@ func (r *run) appendSlow(dst []byte, n *node, src *source, depth int) []byte {
 // selection leaves out (or a lazy node no selection names) is
 // not read either, but on a request (MakeRequest, Bind) it is read and
 // checked like any other and what it wrote taken back: a selection shapes
-// a request's answer, never which fields are validated.
+// a request's answer, never which fields are validated. (A request view
+// has no lazy node: see compile_view.go.)
 //
 //go:noinline
 func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []byte {
@@ -533,6 +534,9 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 			key = nil // its object's members are written instead (mergeInto)
 		}
 		dst = append(dst, key...)
+		// The node's own failures are those recorded after this count
+		// (crossState.failed).
+		failures := len(r.errs) + r.omitted
 		if n.fast != fastNone && show && n.omit == omitNone { // as appendObject: the busiest case without a call
 			var ok bool
 			if dst, ok = r.appendFast(dst, n, src); ok {
@@ -540,7 +544,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 					return dst
 				}
 				if n.crossIdx >= 0 {
-					st.seen(p, n, dst[mark+len(key):])
+					st.seen(p, n, dst[mark+len(key):], len(r.errs)+r.omitted > failures)
 				}
 				if n.writeOnly {
 					r.hide(mark, len(dst))
@@ -560,7 +564,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 			if n.omit != omitNone && n.omits(v) {
 				v = nil // not written, so not present
 			}
-			st.seen(p, n, v)
+			st.seen(p, n, v, len(r.errs)+r.omitted > failures)
 		}
 		if n.merge && show {
 			if dst = r.mergeInto(dst, mark, first); len(dst) > mark {
@@ -951,6 +955,8 @@ func (r *run) appendMergedRequest(dst []byte, n *node, p *objectPlan, src *sourc
 		sub.req = &rs
 	case src.obj != nil:
 		sub.obj, sub.wire = src.obj, src.wire
+	case src.wire:
+		sub.wire = true // an Object without this object (appendGroupApart): the merged keys are read by key there too, and find nothing
 	}
 	if sub.writeOnly && depth > 0 { // each of its fields read only when the patch gives it: appendShaped
 		r.push(frame{n: n, kind: frameInPlace, keys: r.fromKeysOf(n)})

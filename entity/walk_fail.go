@@ -219,8 +219,13 @@ func (r *run) newFieldError(n *node, in, pin, pout, ptr string, f failure) *Fiel
 	if secret {
 		// A secret's value must never reach a message: rules written by
 		// users may quote it, so none of their words, nor their error, are
-		// kept. Under a secret reference every field is secret.
+		// kept, nor the params of a rule that would describe it (in's
+		// values, a pattern). Under a secret reference every field is
+		// secret.
 		fe.cause = nil
+		if !quotesNoValue(fe.Code) {
+			fe.Params = nil
+		}
 	}
 	field := in
 	if f.field != "" {
@@ -238,9 +243,13 @@ func (r *run) newFieldError(n *node, in, pin, pout, ptr string, f failure) *Fiel
 func (r *run) message(n *node, field, code string, params map[string]any, f failure, secret bool) string {
 	cat := r.messages()
 	if n != nil && n.msg != nil { // one text for every language: params as they are
-		if len(n.msgParams) > 0 { // a placeholder of another rule than the failing one still says its value
-			all := make(map[string]any, len(n.msgParams)+len(params))
-			for _, p := range n.msgParams {
+		msgParams := n.msgParams
+		if secret { // only the params that describe no value (n.msgSafe), which a secret's params are too
+			msgParams = n.msgSafe
+		}
+		if len(msgParams) > 0 { // a placeholder of another rule than the failing one still says its value
+			all := make(map[string]any, len(msgParams)+len(params))
+			for _, p := range msgParams {
 				all[p.name] = p.value
 			}
 			maps.Copy(all, params)
