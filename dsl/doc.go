@@ -75,6 +75,14 @@ It is recognised when the strings number one more than a multiple of three
 and the first is such a list; a request of another method is refused with
 status 405. The methods end up in [Entity.Methods].
 
+A request body is JSON. The word form among the methods ("POST form",
+"POST|PUT form", or "form" alone for any method; in any case) lets the
+entity's requests send a form instead
+(application/x-www-form-urlencoded or multipart/form-data, top-level
+fields only), as an HTML form posts it ([Entity.Forms]); without it a form
+body is refused with status 415. In an .entity file the word stands with
+the methods: "login POST form {".
+
 # Types
 
 A field's type says what it writes. Type names are case-insensitive and
@@ -109,7 +117,10 @@ string, number, float, bool or date, under any of their names ([]int,
   - Each element is converted as a field of the element type converts its
     value. An element that does not convert is written as null, so that
     indexes stay aligned (strictly, a "type" error at tags[3]); a null
-    element stays null.
+    element stays null in a response. A request read strictly (MakeRequest,
+    Bind and Patch, unless given Lax) refuses a null element: a "type"
+    error at its index, as for a []$name, so that what a request stores
+    is a list of values of the element type.
   - The field's rules judge the list: min 1 is at least one element, len 3
     exactly three.
   - each 'rules' gives the rules of every element that is not null, checks,
@@ -197,9 +208,10 @@ The directives, with their arguments and where they apply:
 	                                 only a bare default (see Semantics)
 	rename name         all          the output key, which requests read too; server data is
 	                                 still read under the field's name
-	secret              values, $    the value never appears in an error's message: the
-	                                 messages that may describe it (in, regex, a program's
-	                                 rules) are "is not valid"; those that quote no value stay
+	secret              values, $    the value never appears in an error: the messages that
+	                                 may describe it (in, regex, a program's rules) are "is
+	                                 not valid", without params; those that quote no value
+	                                 stay, and a msg names no value placeholder ({values})
 	msg 'text'          all          the field's own message for any of its failures (below)
 	lazy                all          written only when a call's selection names it
 	if 'flag'…          all          written only in calls that set one of the flags
@@ -283,7 +295,9 @@ fields of the same object, named by their declared names:
 
 Present means written and not null, after defaults: a sibling that
 omitnil or omitempty leaves out is absent. They are judged on requests and
-responses alike, once the object's fields are made; a rule that names a
+responses alike, once the object's fields are made; a field whose own
+value failed (a "type" error, req, a check) and so wrote null is not
+reported again by a rule that requires it: one error per field and cause; a rule that names a
 field a call does not read (a writeonly one in a response, one its flags
 hide, one its selection leaves out of a response) is not judged there. A
 name declared in several version ranges is judged as the call's range
@@ -293,8 +307,12 @@ it). A rule on a group, or naming one, is a declaration error (a group is
 always written, so always present), as is one naming no sibling or the
 field itself; an object takes at most 16 of them. Their failures have the
 codes of their names, with the params other and values (required_if) or
-others; a required_if on a secret field, or under a secret $ref, names no
-value.
+others. The rules name siblings, never a value of the field itself, so
+that a secret field's keep their messages; a required_if names the values
+of its sibling ("is required when delivery is ship"), but for a secret
+sibling, or under a secret $ref where every field is secret, whose values
+it never quotes: params other only, "is required for the value delivery
+has".
 
 # Built-in rules
 
@@ -417,7 +435,10 @@ flags show or hide them, and a version picks those of that version. A
 field the call leaves out is not written at all, its key included.
 
   - lazy: the field is written only when the call's selection names it
-    (not by "*"): bulky fields stay out of the default response.
+    (not by "*"): bulky fields stay out of the default response. It
+    shapes responses only: a request reads, checks and keeps a lazy field
+    as any other (the Object of MakeRequest holds it, Bind stores it, a
+    merge patch sets it).
   - if 'admin' 'staff': written only in calls that set one of the flags;
     unless 'guest': left out of calls that set one of them. Flags are
     declared by the program

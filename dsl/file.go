@@ -267,7 +267,7 @@ func (fp *fileParser) entity(l *lineLexer, doc string) {
 		methods = append(methods, w)
 	}
 	if len(methods) > 0 {
-		e.Methods = splitMethods(strings.Join(methods, " "))
+		e.Methods, e.Forms = splitMethods(strings.Join(methods, " "))
 	}
 	read = true
 	fp.file.Entities = append(fp.file.Entities, e)

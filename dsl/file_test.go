@@ -50,6 +50,8 @@ var parseFileTests = []struct {
 	{"methods", "u POST {\n}\n", `"u",` + "\n\t" + `"POST",` + "\n"},
 	{"methods separated by bars", "u GET|HEAD {\n}\n", `"u",` + "\n\t" + `"GET|HEAD",` + "\n"},
 	{"methods separated by spaces and commas", "u PUT, PATCH {\n}\n", `"u",` + "\n\t" + `"PUT|PATCH",` + "\n"},
+	{"the word form with the methods", "u POST form {\n}\n", `"u",` + "\n\t" + `"POST form",` + "\n"},
+	{"the word form alone, in any case", "u FORM {\n}\n", `"u",` + "\n\t" + `"form",` + "\n"},
 	{"a group", "u {\n  g { rename h\n    a string\n  }\n}\n",
 		`"u",` + "\n\t" + `"g", "{", "rename h",` + "\n\t\t" + `"a", "string", "",` + "\n\t" + `"g", "}", "",` + "\n"},
 	{"a group's closing name", "u {\n  g {\n  } other\n}\n",

@@ -9,8 +9,8 @@ import (
 
 // TestParseMethods: a declaration may start with one extra string naming
 // the HTTP methods a request must use, as msful's validate took the method
-// first. Only a string of HTTP method names, in front of whole triples,
-// counts.
+// first. Only a string of HTTP method names (and the word form), in front
+// of whole triples, counts.
 func TestParseMethods(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -18,15 +18,20 @@ func TestParseMethods(t *testing.T) {
 		methods []string
 		fields  int
 		errText string
+		forms   bool
 	}{
-		{"one method", []string{"POST", "name", "string", "req"}, []string{"POST"}, 1, ""},
-		{"bar separated", []string{"GET|HEAD", "id", "number", ""}, []string{"GET", "HEAD"}, 1, ""},
-		{"comma and space separated", []string{"PUT, PATCH", "id", "number", ""}, []string{"PUT", "PATCH"}, 1, ""},
-		{"methods and nothing else", []string{"DELETE"}, []string{"DELETE"}, 0, ""},
-		{"no methods", []string{"id", "number", ""}, nil, 1, ""},
-		{"lower case is no method", []string{"post", "id", "number", ""}, nil, 0, "whole triple"},
-		{"an unknown word is no method", []string{"FETCH", "id", "number", ""}, nil, 0, "whole triple"},
-		{"a method in front of broken triples", []string{"POST", "id", "number"}, nil, 0, "unknown type"},
+		{"form", []string{"POST form", "name", "string", "req"}, []string{"POST"}, 1, "", true},
+		{"form alone, any case", []string{"Form", "name", "string", "req"}, nil, 1, "", true},
+		{"form among bars", []string{"PUT|form|PATCH", "name", "string", "req"}, []string{"PUT", "PATCH"}, 1, "", true},
+		{"forms is no method", []string{"POST forms", "name", "string", "req"}, nil, 0, "whole triple", false},
+		{"one method", []string{"POST", "name", "string", "req"}, []string{"POST"}, 1, "", false},
+		{"bar separated", []string{"GET|HEAD", "id", "number", ""}, []string{"GET", "HEAD"}, 1, "", false},
+		{"comma and space separated", []string{"PUT, PATCH", "id", "number", ""}, []string{"PUT", "PATCH"}, 1, "", false},
+		{"methods and nothing else", []string{"DELETE"}, []string{"DELETE"}, 0, "", false},
+		{"no methods", []string{"id", "number", ""}, nil, 1, "", false},
+		{"lower case is no method", []string{"post", "id", "number", ""}, nil, 0, "whole triple", false},
+		{"an unknown word is no method", []string{"FETCH", "id", "number", ""}, nil, 0, "whole triple", false},
+		{"a method in front of broken triples", []string{"POST", "id", "number"}, nil, 0, "unknown type", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -46,11 +51,11 @@ func TestParseMethods(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(e.Methods, tt.methods) || len(e.Fields) != tt.fields {
-				t.Fatalf("Methods %q, %d fields; want %q, %d", e.Methods, len(e.Fields), tt.methods, tt.fields)
+			if !slices.Equal(e.Methods, tt.methods) || len(e.Fields) != tt.fields || e.Forms != tt.forms {
+				t.Fatalf("Methods %q, %d fields, Forms %v; want %q, %d, %v", e.Methods, len(e.Fields), e.Forms, tt.methods, tt.fields, tt.forms)
 			}
 			back, err := Parse("e", e.Triples()...)
-			if err != nil || !slices.Equal(back.Methods, e.Methods) {
+			if err != nil || !slices.Equal(back.Methods, e.Methods) || back.Forms != e.Forms {
 				t.Fatalf("round trip: %v, %v", back, err)
 			}
 		})

@@ -30,12 +30,17 @@ const (
 // of HTTP methods, as the package doc says.
 //
 // In an .entity file the methods stand between the name and the "{":
-// "users POST {".
+// "users POST {". The word form among them ("POST form") is Forms.
 type Entity struct {
 	Name    string
 	Methods []string // the HTTP methods allowed; empty for any
-	Fields  []*Field
-	Pos     Pos // in a file: the entity's name; zero for triples
+	// Forms reports the word form among the methods ("POST form"): the
+	// entity's requests may send a form body
+	// (application/x-www-form-urlencoded, multipart/form-data) besides
+	// JSON, which is all they send otherwise.
+	Forms  bool
+	Fields []*Field
+	Pos    Pos // in a file: the entity's name; zero for triples
 	// Doc is the entity's description: in a file, the text of the comment
 	// lines directly above its first line (see ParseFile); empty for
 	// triples, which have no place for it.
@@ -174,8 +179,8 @@ func cloneSlice[T any](s []T) []T {
 // for the descriptions (Entity.Doc, Field.Doc), which triples do not hold.
 func (e *Entity) Triples() []string {
 	var out []string
-	if len(e.Methods) > 0 {
-		out = append(out, strings.Join(e.Methods, "|"))
+	if ms := e.methodList(); ms != "" {
+		out = append(out, ms)
 	}
 	e.walk(func(f *Field, _ int, closing bool) {
 		if closing {
@@ -236,8 +241,8 @@ func (e *Entity) String() string {
 	var b strings.Builder
 	b.WriteString(strconv.Quote(e.Name))
 	b.WriteString(",\n")
-	if len(e.Methods) > 0 {
-		b.WriteString("\t" + strconv.Quote(strings.Join(e.Methods, "|")) + ",\n")
+	if ms := e.methodList(); ms != "" {
+		b.WriteString("\t" + strconv.Quote(ms) + ",\n")
 	}
 	e.walk(func(f *Field, depth int, closing bool) {
 		for range depth + 1 {

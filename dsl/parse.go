@@ -82,7 +82,7 @@ func (p *parser) parse(decl []string) {
 		p.errorf("", Pos{Offset: -1}, "", "the entity name is empty")
 	}
 	if len(decl)%3 == 1 && isMethodList(decl[0]) {
-		p.ent.Methods = splitMethods(decl[0])
+		p.ent.Methods, p.ent.Forms = splitMethods(decl[0])
 		decl = decl[1:]
 	}
 	n := len(decl) / 3
@@ -359,15 +359,17 @@ func (p *parser) parseRules(f *Field, s string, where *site) []*Rule {
 }
 
 // isMethodList reports whether s names HTTP methods, separated by "|", ","
-// or spaces ("POST", "GET|HEAD", "PUT, PATCH").
+// or spaces ("POST", "GET|HEAD", "PUT, PATCH"), and the word form
+// ("POST form", or form alone) among them.
 func isMethodList(s string) bool {
-	ms := splitMethods(s)
-	if len(ms) == 0 {
+	words := methodWords(s)
+	if len(words) == 0 {
 		return false
 	}
-	for _, m := range ms {
-		switch m {
-		case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE":
+	for _, m := range words {
+		switch {
+		case strings.EqualFold(m, formWord):
+		case m == "GET", m == "HEAD", m == "POST", m == "PUT", m == "PATCH", m == "DELETE", m == "OPTIONS", m == "CONNECT", m == "TRACE":
 		default:
 			return false
 		}
@@ -375,6 +377,37 @@ func isMethodList(s string) bool {
 	return true
 }
 
-func splitMethods(s string) []string {
+// formWord is the word of a declaration's methods that lets its requests
+// send a form body (Entity.Forms): "POST form", "POST|PUT|form", or form
+// alone for any method; in any case.
+const formWord = "form"
+
+// splitMethods returns the methods a method list names (see isMethodList)
+// and whether it holds the word form.
+func splitMethods(s string) (methods []string, forms bool) {
+	for _, w := range methodWords(s) {
+		if strings.EqualFold(w, formWord) {
+			forms = true
+			continue
+		}
+		methods = append(methods, w)
+	}
+	return methods, forms
+}
+
+func methodWords(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == '|' || r == ',' || r == ' ' || r == '\t' })
+}
+
+// methodList is the methods string of e: its methods, then the word form
+// when its requests read forms; "" for neither.
+func (e *Entity) methodList() string {
+	s := strings.Join(e.Methods, "|")
+	if e.Forms {
+		if s != "" {
+			s += " "
+		}
+		s += formWord
+	}
+	return s
 }

@@ -172,9 +172,9 @@ func (pr *printer) entity(e *Entity) {
 	pr.doc(e.Doc, e.Pos.Line, 0)
 	pr.line(0, e.Pos.Line)
 	pr.text(fileName(e.Name))
-	if len(e.Methods) > 0 {
+	if ms := e.methodList(); ms != "" {
 		pr.b.WriteByte(' ')
-		pr.text(strings.Join(e.Methods, "|"))
+		pr.text(ms)
 	}
 	pr.b.WriteString(" {")
 	pr.end(e.Pos.Line)

@@ -1,7 +1,10 @@
 package entity_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/expose-go/expose/entity"
@@ -107,4 +110,35 @@ func BenchmarkSeedRaw(b *testing.B) {
 			b.Fatalf("struct input gave %s", buf)
 		}
 	})
+}
+
+// BenchmarkRequestBody measures reading a request body of 4 MiB (a JSON
+// object of one long string): stating its length, not stating it, and
+// claiming 256 MiB for a body of 9 bytes. B/op shows what the body read
+// allocates besides the Object.
+func BenchmarkRequestBody(b *testing.B) {
+	reg := entity.NewRegistry(entity.Limits{BodyBytes: 1 << 30, OutputBytes: 64 << 20})
+	e := reg.MustExpose("doc", "text", "string", "")
+	large := []byte(`{"text":"` + strings.Repeat("a", 4<<20-11) + `"}`)
+	small := []byte(`{"text":1}`)
+	for _, bc := range []struct {
+		name   string
+		body   []byte
+		length int64
+	}{
+		{"4 MiB stated", large, int64(len(large))},
+		{"4 MiB unstated", large, -1},
+		{"9 bytes claiming 256 MiB", small[:9], 256 << 20},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(bc.body)))
+			for b.Loop() {
+				r := httptest.NewRequest("POST", "/", bytes.NewReader(bc.body))
+				r.Header.Set("Content-Type", "application/json")
+				r.ContentLength = bc.length
+				_, _ = e.MakeRequest(r)
+			}
+		})
+	}
 }

@@ -66,7 +66,7 @@ func fieldErrorOf(f *engine.FieldError, cat *catalogs, li int) *FieldError {
 // the catalog's for language li, else (for a rule no catalog names) the
 // rule's error text. For a rule that panicked it is the catalog's "is not
 // valid", and under a secret too, but for the built-in messages that
-// quote no value (quotesNoValue).
+// quote no value (engine.QuotesNoValue).
 func (c *catalogs) fieldMessage(f *engine.FieldError, li int) string {
 	params := f.Params
 	if f.Msg != nil { // one text for every language: params as they are
@@ -84,7 +84,7 @@ func (c *catalogs) fieldMessage(f *engine.FieldError, li int) string {
 	keys := arr[:0]
 	code := f.Code
 	switch {
-	case f.Panicked || f.Secret && !quotesNoValue(code):
+	case f.Panicked || f.Secret && !engine.QuotesNoValue(code):
 		keys = append(keys, keyInvalid)
 	case f.Kind != "" && f.Exact:
 		keys = append(keys, code+"."+f.Kind+".exact", code+"."+f.Kind, code)

@@ -98,3 +98,50 @@ func TestCrossFieldRules(t *testing.T) {
 		})
 	}
 }
+
+// TestCrossRuleOfAFailedField: a field whose own value fails (a type
+// error, req) has that error only, not a cross-field rule's besides: the
+// client sent it, or was told it is required. One error per field and
+// cause.
+func TestCrossRuleOfAFailedField(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "address", "city", "string", "")
+	e := expose(t, reg, "order",
+		"delivery", "string", "",
+		"n", "number", "required_if delivery ship",
+		"ship", "$address", "required_if delivery ship",
+		"m", "number", "required_with delivery",
+		"k", "number", "required_without delivery",
+		"r", "number", "req | required_if delivery ship",
+		"x", "number", "excluded_with delivery",
+	)
+	tests := []struct {
+		name, in string
+		fails    string // path code, comma-separated
+	}{
+		{"required_if, wrongly typed", `{"delivery":"ship","n":"zz","ship":{},"m":1,"r":1}`, "n type"},
+		{"required_if, a list for a $name", `{"delivery":"ship","n":1,"ship":7,"m":1,"r":1}`, "ship type"},
+		{"required_with, wrongly typed", `{"delivery":"ship","n":1,"ship":{},"m":true,"r":1}`, "m type"},
+		{"required_without, wrongly typed", `{"k":1.5,"r":1}`, "k type"},
+		{"req and required_if, absent", `{"delivery":"ship","n":1,"ship":{},"m":1}`, "r required"},
+		{"excluded_with, wrongly typed", `{"delivery":"pickup","m":1,"r":1,"x":"zz"}`, "x type"},
+		{"excluded_with, sent", `{"delivery":"pickup","m":1,"r":1,"x":1}`, "x excluded_with"},
+		{"absent: the rule's error", `{"delivery":"ship","ship":{},"m":1,"r":1}`, "n required_if"},
+		{"all at once", `{"delivery":"ship","n":"a","ship":"b","m":"c","r":"d"}`, "n type,ship type,m type,r type"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := e.MakeRequest(rqRequest("POST", "/", "application/json", tt.in))
+			_, merr := e.MakeJSON([]byte(tt.in), entity.Strict())
+			for what, err := range map[string]error{"MakeRequest": err, "MakeJSON(Strict)": merr} {
+				var got []string
+				for _, f := range fieldErrorsOrNone(err) {
+					got = append(got, f.Path+" "+f.Code)
+				}
+				if strings.Join(got, ",") != tt.fails {
+					t.Errorf("%s: got %q, want %q", what, got, tt.fails)
+				}
+			}
+		})
+	}
+}

@@ -60,8 +60,10 @@
 //     wins;
 //   - an *Object (one the same entity made for a response is used as it
 //     is; one it made otherwise, with shaping options or from a request,
-//     is made again from its output keys, a formatted value read back in
-//     the format that wrote it);
+//     is made again from its output keys at every level below it, a
+//     formatted value read back in the format that wrote it; found at a
+//     group's from path, it is an object like any there, read by the
+//     group's declared names);
 //   - lists of any of these (slices, arrays, JSON arrays) for MakeJSON,
 //     AppendJSON, Write and MakeList; a nil slice is an empty list;
 //   - nil, a nil map or a nil pointer: an empty input (at the top of a

@@ -65,9 +65,11 @@ type FieldError struct {
 	// text. Under a secret field it is "is not valid" in that language for
 	// the rules whose words may describe the value (in, regex, a custom
 	// rule's); the built-in messages that quote no value (those of req,
-	// type, min, max, len, range, email, url and date) and a field's own
-	// msg stay. An error of NewFieldError has its Message rendered when
-	// Entity.Fail answers it.
+	// type, min, max, len, range, email, url and date, and of the
+	// cross-field rules, which name siblings) and a field's own msg stay,
+	// the msg without the params that would describe the value. An error
+	// of NewFieldError has its Message rendered when Entity.Fail answers
+	// it.
 	Message string
 	// Pointer is where the value was read, as an RFC 6901 JSON Pointer into
 	// the input: "/list/1/mail".
@@ -81,8 +83,10 @@ type FieldError struct {
 	// Params are the failing rule's arguments by the names its Def gives
 	// them ({"min": 3}; a number written without quotes is an int64 or a
 	// float64, anything else its text); "type" and "got" for type, "limit"
-	// for depth, "omitted" for limit; nil when there are none. Each
-	// FieldError has its own.
+	// for depth, "omitted" for limit; nil when there are none, and under
+	// a secret field for a rule whose Message is "is not valid" (in's
+	// values, a pattern: what the field may hold). Each FieldError has its
+	// own.
 	Params map[string]any
 	// In says where a request's value was when it was not in the body: the
 	// parameter's place, "path", "query", "header" or "cookie" (Path is
@@ -285,7 +289,9 @@ type InputError struct {
 	Allow  string // for 405: the methods allowed, for the Allow header
 	// Accept is, for 415, the request media types accepted, comma
 	// separated as an Accept header lists them; empty means
-	// acceptedMediaTypes, those MakeRequest reads.
+	// application/json. MakeRequest's name those its entity reads:
+	// application/json, and the form types for an entity whose methods
+	// hold the word form.
 	Accept string
 	// Offset is, when HasOffset reports true, the byte offset in the JSON
 	// input (a request body, or the []byte or json.RawMessage given to
@@ -337,10 +343,13 @@ func newInputError(err error, key string, params map[string]any) *InputError {
 	return ie
 }
 
-// acceptedMediaTypes are the request body media types MakeRequest reads:
-// JSON (and any +json type) and the two form encodings. A 415 answer
-// names them in its Accept header and its "accept" member.
-const acceptedMediaTypes = "application/json, application/x-www-form-urlencoded, multipart/form-data"
+// The request body media types MakeRequest reads: JSON (and any +json
+// type), and the two form encodings for an entity that reads forms. A 415
+// answer names them in its Accept header and its "accept" member.
+const (
+	jsonMediaType  = "application/json"
+	formMediaTypes = "application/json, application/x-www-form-urlencoded, multipart/form-data"
+)
 
 // requestTooLarge returns the InputError (413) of a request whose output
 // passed its limit (err wraps ErrTooLarge). The same ErrTooLarge from Make
@@ -401,11 +410,12 @@ var ErrMethod = errors.New("entity: method not allowed")
 var ErrBodyTooLarge = engine.ErrBodyTooLarge
 
 // ErrUnsupportedMediaType is wrapped by the InputError (415) for a request
-// body that MakeRequest does not read: one whose Content-Type is neither
-// JSON (application/json, any +json) nor a form
-// (application/x-www-form-urlencoded, multipart/form-data), one with no
-// Content-Type, and a form none of whose keys the entity declares while
-// its text is JSON (what `curl -d '{…}'` sends).
+// body that MakeRequest does not read: one whose Content-Type is not JSON
+// (application/json, any +json), nor, for an entity whose methods hold the
+// word form, a form (application/x-www-form-urlencoded,
+// multipart/form-data); one with no Content-Type; and a form none of whose
+// keys the entity declares while its text is JSON (what `curl -d '{…}'`
+// sends).
 var ErrUnsupportedMediaType = errors.New("entity: unsupported media type")
 
 // errUnreadableBody is wrapped, with the error that reading it gave, by the

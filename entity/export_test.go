@@ -8,5 +8,5 @@ func SetServerErrors(r *Registry, f func(id string, err error)) { r.setServerErr
 // the default problem type base.
 func ProblemJSON(e *ValidationError) []byte { return e.appendProblemJSON(nil) }
 
-// AcceptedMediaTypes returns the media types a 415 names.
-func AcceptedMediaTypes() string { return acceptedMediaTypes }
+// AcceptedMediaTypes returns the media types a 415 names by default.
+func AcceptedMediaTypes() string { return jsonMediaType }

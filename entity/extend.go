@@ -30,7 +30,8 @@ type extension struct {
 // a top-level field of base; every field of that name, when base
 // declares it in several version ranges); declaring a field base has
 // without unexposing it first is a declaration error, as is unexposing a
-// field base does not have. The methods are decl's when it declares some,
+// field base does not have. The methods (and the word form among them:
+// see Entity.ReadsForms) are decl's when it declares a methods string,
 // else base's.
 //
 // Exposing base again (or extending it again) compiles the extension
@@ -169,11 +170,11 @@ func combine(name string, base, own *dsl.Entity) (*dsl.Entity, dsl.ErrorList) {
 		kept = append(kept, f)
 	}
 	added = kept
-	methods := own.Methods
-	if len(methods) == 0 {
-		methods = b.Methods
+	methods, forms := own.Methods, own.Forms
+	if len(methods) == 0 && !forms {
+		methods, forms = b.Methods, b.Forms
 	}
-	return &dsl.Entity{Name: name, Methods: methods, Fields: append(fields, added...)}, errs
+	return &dsl.Entity{Name: name, Methods: methods, Forms: forms, Fields: append(fields, added...)}, errs
 }
 
 // unexposes reports whether a field of Extend's triples is an unexpose.

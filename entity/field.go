@@ -40,9 +40,11 @@ type Field struct {
 	// format writes, and Write writes a value with it.
 	Format string
 
-	// Per-call shaping: `lazy` (written only when a selection names it),
-	// the flags of `if` and `unless`, the versions of `since` and `until`
-	// (normalized: "v2.1"; "" when there is none).
+	// Per-call shaping: `lazy` (written only when a selection names it;
+	// a response's only, so RequestFields never reports it: a request
+	// reads a lazy field like any other), the flags of `if` and `unless`,
+	// the versions of `since` and `until` (normalized: "v2.1"; "" when
+	// there is none).
 	Lazy         bool
 	If, Unless   []string
 	Since, Until string

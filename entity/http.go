@@ -19,6 +19,31 @@ import (
 	"github.com/expose-go/expose/internal/jsonwire"
 )
 
+// requestFlags returns the flags NewContext stored in the context of r
+// (nil for a nil r): the flags of every call that reads r, as
+// WithContext(r.Context()) would set them.
+func requestFlags(r *http.Request) []string {
+	if r == nil {
+		return nil
+	}
+	return FlagsFromContext(r.Context())
+}
+
+// methodHasBody reports whether a request of method reads its body
+// fields from its body only, an absent body being an empty object: every
+// method but GET, HEAD, DELETE and OPTIONS (and "", GET to net/http's
+// client), which give a request's content no meaning without a body, and
+// whose body fields are read from the query string when it has none. A
+// link or a cross-site form can send a URL's query, so that a POST, PUT,
+// PATCH (or any other method) must never take its body from there.
+func methodHasBody(method string) bool {
+	switch method {
+	case "", http.MethodGet, http.MethodHead, http.MethodDelete, http.MethodOptions:
+		return false
+	}
+	return true
+}
+
 // MakeRequest reads the entity's fields from an HTTP request and makes
 // them, as Make does, with strict conversions (see Strict; Lax turns them
 // off). It reads the wire form, the shape a response writes: each field
@@ -27,12 +52,24 @@ import (
 // declared path, query, header or cookie from the URL path's parameter,
 // the query string, the headers (so is a field whose name starts with X-)
 // or a cookie; any other field from the body when the request has one,
-// else from the query string. The body is JSON (Content-Type
+// else, for a GET, HEAD, DELETE or OPTIONS request, from the query string.
+// A request of any other method (POST, PUT, PATCH…) reads its body fields
+// from its body only: without a body they are absent (a req one fails),
+// whatever its query holds, since a link or a cross-site form can set a
+// URL's query; a field the entity reads from the query is declared query.
+// The body is JSON (Content-Type
 // application/json or any +json type, parameters such as charset ignored;
-// an object, read through the raw JSON path) or a form
+// an object, read through the raw JSON path), or, for an entity whose
+// methods hold the word form ("POST form": see dsl.Entity.Forms), a form
 // (application/x-www-form-urlencoded or multipart/form-data: top-level
 // fields only). A body never supplies a header field. A repeated query or
-// form key gives a list field all its values and other fields the first.
+// form key gives a list field all its values; for any other field it is a
+// list, which a strict call refuses as a "type" error naming the
+// parameter ("got an array"), and Lax reads as its first value. A repeated
+// header gives a list field all its values, another field the first.
+// Path, query, header and cookie values are text, read strictly as text
+// is, but that an integer there is decimal digits with an optional minus
+// sign ("007", "-3"), nothing else ("2.0", "1e3", "+1" are type errors).
 //
 // Errors in the request itself are *InputError values whose StatusCode
 // Write answers with:
@@ -42,11 +79,15 @@ import (
 //   - 413 (ErrBodyTooLarge) for a body over the registry's
 //     Limits.BodyBytes;
 //   - 415 (ErrUnsupportedMediaType) for a body of another media type, or
-//     without a Content-Type, naming the types read; and for a form body
-//     none of whose keys the entity declares while its text is a JSON
-//     object or array (what `curl -d '{…}'` sends), telling the client to
-//     send Content-Type: application/json. A body without a Content-Type
-//     that is empty, or only white space, is no body;
+//     without a Content-Type, naming the types read (InputError.Accept:
+//     application/json, and the form types for an entity that reads
+//     forms); for a form body sent to an entity that does not read forms;
+//     and for a form body none of whose keys the entity declares while its
+//     text is a JSON object or array (what `curl -d '{…}'` sends), telling
+//     the client to send Content-Type: application/json. A body that is
+//     empty, or only white space, is no body, whatever its Content-Type
+//     (but multipart/form-data's, read by an entity that reads forms,
+//     which is a 400: no multipart form);
 //   - 400 (ErrInvalidJSON) for a JSON body that does not parse, with the
 //     byte offset, from the body's first byte, where it stops being JSON
 //     and what was expected there (InputError.Offset, HasOffset): "the
@@ -59,7 +100,11 @@ import (
 // error's problem, are in the language the request's Accept-Language
 // header prefers among the registry's (q-values honoured, "ja-JP" finding
 // "ja", English when none matches; see Registry.RequestLang), unless a
-// Lang option says otherwise.
+// Lang option says otherwise. Likewise the flags NewContext stored in r's
+// context are the call's, as WithContext(r.Context()) would set them (a
+// flag the registry does not declare is ignored), With and WithContext
+// adding theirs: middleware that marks an admin's request shows the
+// admin's fields to MakeRequest, Bind and Patch alike.
 //
 // A nil r is an empty input, as a typed nil is for Make: it is made as
 // Make(nil) makes it, with no method to check. A request without a URL
@@ -69,6 +114,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 		return nil, errNilEntity
 	}
 	o := e.opts(true, opts)
+	o.CtxFlags = requestFlags(r)
 	c := engine.Call{Dir: engine.Request, Top: engine.TopObject, Keep: true}
 	req, pref, err := e.beginRequest(r, &c, opts)
 	if err != nil {
@@ -109,6 +155,7 @@ func (e *Entity) beginRequest(r *http.Request, c *engine.Call, opts []Option) (r
 		if err := readRequestBody(e, r, &req); err != nil {
 			return req, pref, e.inRequestLang(err, pref)
 		}
+		req.Body = req.Body || methodHasBody(r.Method) // a POST without a body is an empty object, never its query
 		c.MaxOut = e.reg.env.RequestOutputLimit(req.BodyLen)
 	}
 	return req, pref, nil
@@ -146,25 +193,44 @@ const MergePatchType = engine.MergePatchType
 // current, the resource's value as the server holds it (a map, a struct,
 // raw JSON, an *Object: any input Make reads), with the entity: a key the
 // patch leaves out keeps its value, a null clears it, an object merges
-// into a group's or a $name's object, anything else replaces the value.
-// Then it judges the merged value as the entity judges a request, strictly
-// (a req field the patch clears is a 400), but that a readonly field keeps
-// its current value (the patch's is ignored) and a writeonly one the
-// patch does not touch is not required.
+// into the object the current value holds there (a group's, a $name's, a
+// none or object field's), recursively, and anything else replaces the
+// value: a list is replaced whole, and read as MakeRequest reads it (as is
+// a $name's object given where the current value holds none: a writeonly
+// req field in them is required, as in a POST). A null for a group clears
+// it, but for its readonly fields (the group is then an object of them).
+// A key the patch gives twice has its last value. Then it judges the merged
+// value once, as the entity judges a request, strictly (a req field the
+// patch clears is a 400), but that a readonly field keeps its current
+// value, as the server holds it (the patch's is ignored; nothing judges
+// it), and a writeonly one the patch does not give is not read: it is not
+// in the merged value, so that Bind of it leaves the server's value.
+//
+// The current value is read as it is stored, in the call's flags and
+// version, without running its rules: the merged value's are run instead,
+// so that a value the patch leaves is judged there, with the rest (a value
+// stored before a rule was tightened fails as a 400 naming its field,
+// which the client may send again).
 //
 // It returns the merged value, an Object holding the fields of both
-// directions (Get, Map and Bind see its writeonly values; MarshalJSON and
-// every response write it through the response view, without them), and
-// the paths of the fields the patch set or cleared ("name",
-// "address.city"), in the order the patch gives them. Nothing is changed
-// on failure: current is only read.
+// directions (Get, Map and Bind see its writeonly values, and the values
+// its omitnil and omitempty leave out of a response; MarshalJSON and every
+// response write it through the response view, without them), and the
+// paths of the fields the patch set or cleared ("name", "address.city"),
+// in the order the patch gives them. Nothing is changed on failure:
+// current is only read.
+//
+// The call's language and flags are MakeRequest's: the request's
+// Accept-Language and the flags of its context (NewContext), which make
+// the current value too, besides those of its options.
 //
 // The errors are MakeRequest's: a *ValidationError for the fields that
 // fail (400), an *InputError for the request itself (405 for a method the
 // declaration does not name, 415 for another Content-Type, 413 for a body
 // past the limit, 400 for a body that is no JSON object); a current value
-// that does not make (it fails its entity as server data) is the server's
-// error (500).
+// that cannot be read (one Make refuses, raw JSON that does not parse, a
+// value that fails to be read, such as a driver.Valuer's error) is the
+// server's error (500).
 func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object, touched []string, err error) {
 	if e == nil {
 		return nil, nil, errNilEntity
@@ -173,6 +239,8 @@ func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object,
 		return nil, nil, newInputError(ErrUnsupportedMediaType, "problem.media.patch", nil)
 	}
 	o, cur := e.opts(true, opts), e.currentOpts(opts)
+	o.CtxFlags = requestFlags(r)
+	cur.CtxFlags = o.CtxFlags
 	c := engine.Call{Dir: engine.Patch, Top: engine.TopObject, Keep: true}
 	req, pref, err := e.beginRequest(r, &c, opts)
 	if err != nil {
@@ -256,10 +324,10 @@ func (e *Entity) checkMethod(r *http.Request) error {
 	return ie
 }
 
-// readRequestBody reads r's body into req, as its Content-Type says. An
-// entity that reads nothing from a body (its fields are all path, query,
-// header or cookie parameters) leaves the body unread, for the handler (a
-// PATCH's merge patch, read by Patch).
+// readRequestBody reads r's body into req, as its Content-Type says, and
+// its length. An entity that reads nothing from a body (its fields
+// are all path, query, header or cookie parameters) leaves the body
+// unread, for the handler (a PATCH's merge patch, read by Patch).
 func readRequestBody(e *Entity, r *http.Request, req *engine.HTTPRequest) error {
 	if r.Body == nil || r.Body == http.NoBody || !e.c.ReadsBody() {
 		return nil
@@ -274,11 +342,11 @@ func readRequestBody(e *Entity, r *http.Request, req *engine.HTTPRequest) error 
 			return bodyError(err)
 		}
 		if len(jsonwire.TrimSpace(jsonwire.View(body))) > 0 {
-			return newInputError(ErrUnsupportedMediaType, "problem.media.none", nil)
+			return mediaError(e, "problem.media.none")
 		}
 		return nil
 	case mt == "":
-		return newInputError(ErrUnsupportedMediaType, "problem.media.unparsed", nil)
+		return mediaError(e, "problem.media.unparsed")
 	case isJSONMediaType(mt):
 		body, err := readBody(r, limit)
 		if err != nil {
@@ -289,14 +357,16 @@ func readRequestBody(e *Entity, r *http.Request, req *engine.HTTPRequest) error 
 		}
 		req.BodyLen = int64(len(body))
 		return nil
-	case mt == "application/x-www-form-urlencoded":
+	case !e.c.Forms() && (mt == formType || mt == multipartType):
+		return formRefused(r, limit, mt)
+	case mt == formType:
 		form, n, err := readForm(r, limit, e)
-		if err != nil {
+		if err != nil || form == nil {
 			return err
 		}
 		req.Form, req.Body, req.BodyLen = form, true, n
 		return nil
-	case mt == "multipart/form-data":
+	case mt == multipartType:
 		r.Body = http.MaxBytesReader(nil, r.Body, limit)
 		if err := r.ParseMultipartForm(limit); err != nil {
 			return formError(err, true)
@@ -317,12 +387,55 @@ func readRequestBody(e *Entity, r *http.Request, req *engine.HTTPRequest) error 
 	if len(jsonwire.TrimSpace(jsonwire.View(body))) == 0 {
 		return nil // no body, whatever its type says
 	}
-	return newInputError(ErrUnsupportedMediaType, "problem.media.other", nil) // not the type: the client's text
+	return mediaError(e, "problem.media.other") // not the type: the client's text
+}
+
+// The form media types, which an entity reads when its methods string
+// holds the word form (dsl.Entity.Forms).
+const (
+	formType      = "application/x-www-form-urlencoded"
+	multipartType = "multipart/form-data"
+)
+
+// mediaError returns the 415 of a request body e does not read, of the
+// catalog key given (the .form one for an entity that reads forms): it
+// accepts the media types e reads.
+func mediaError(e *Entity, key string) *InputError {
+	accept := jsonMediaType
+	if e.c.Forms() {
+		key += ".form"
+		accept = formMediaTypes
+	}
+	ie := newInputError(ErrUnsupportedMediaType, key, nil)
+	ie.Accept = accept
+	return ie
+}
+
+// formRefused returns the 415 of a form body (of media type mt) sent to an
+// entity that reads JSON only: JSON sent as a form (what curl -d sends) is
+// told so, any other form that the endpoint takes JSON. An empty body, or
+// only white space, is no body, whatever its type says (nil).
+func formRefused(r *http.Request, limit int64, mt string) error {
+	body, err := readBody(r, limit)
+	if err != nil {
+		return bodyError(err)
+	}
+	key := "problem.media.form"
+	switch {
+	case len(jsonwire.TrimSpace(jsonwire.View(body))) == 0:
+		return nil
+	case mt == formType && isJSONText(body):
+		key = "problem.media.json-form"
+	}
+	ie := newInputError(ErrUnsupportedMediaType, key, nil)
+	ie.Accept = jsonMediaType
+	return ie
 }
 
 // readForm reads an application/x-www-form-urlencoded body of at most
 // limit bytes, as r.ParseForm does (r.PostForm and r.Form are set), and
-// returns its values and its length. A form none of whose keys e
+// returns its values and its length; nil values for a body that is empty,
+// or only white space (no body). A form none of whose keys e
 // declares, while its text is a JSON object or array, is JSON sent with
 // the wrong Content-Type (curl -d sends this one by default): a 415 that
 // says so, rather than every field reported missing. So is such JSON
@@ -332,10 +445,15 @@ func readForm(r *http.Request, limit int64, e *Entity) (url.Values, int64, error
 	if err != nil {
 		return nil, 0, bodyError(err)
 	}
+	if len(jsonwire.TrimSpace(jsonwire.View(body))) == 0 {
+		return nil, 0, nil
+	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	err = r.ParseForm()
 	if (err != nil || !e.c.DeclaresAny(r.PostForm)) && isJSONText(body) {
-		return nil, 0, newInputError(ErrUnsupportedMediaType, "problem.media.json-form", nil)
+		ie := newInputError(ErrUnsupportedMediaType, "problem.media.json-form", nil)
+		ie.Accept = formMediaTypes
+		return nil, 0, ie
 	}
 	if err != nil {
 		return nil, 0, formError(err, false)
@@ -393,31 +511,69 @@ func formError(err error, multipartForm bool) error {
 	return newInputError(fmt.Errorf("%w: %w", errUnreadableBody, err), "problem.body.form", nil)
 }
 
-// readBody reads a request body of at most limit bytes. A body that states
-// its length is read into a slice of that size (io.ReadAll grows its slice
-// by a quarter at a time, allocating about five times a large body); one
-// that does not, or that turns out longer, is read as io.ReadAll reads it.
+// readBody reads a request body of at most limit bytes. Its slice grows
+// with what arrives: to firstChunk at first, then each time it is full to
+// four times its size, or to the body's stated length when that is at
+// most twice as much again, so that it never holds more than eight times
+// the bytes read so far. A Content-Length is the client's claim: it caps
+// the growth (a body as long as it says ends in a slice of its length)
+// but never sizes a slice by itself, so that a 9-byte body claiming 256
+// MiB allocates a few KiB. A large body so allocates about a third more
+// than its length (io.ReadAll grows its slice by a quarter at a time,
+// allocating about five times a large body).
 func readBody(r *http.Request, limit int64) ([]byte, error) {
 	body := http.MaxBytesReader(nil, r.Body, limit)
-	if r.ContentLength <= 0 || r.ContentLength > limit {
-		return io.ReadAll(body)
+	end := limit // the longest body read: past it MaxBytesReader fails
+	if r.ContentLength >= 0 && r.ContentLength < limit {
+		end = r.ContentLength
 	}
-	b := make([]byte, 0, r.ContentLength+1) // one more, to see the end
-	for len(b) < cap(b) {
+	b := make([]byte, 0, min(max(end, 1), firstChunk))
+	for {
+		if len(b) == cap(b) {
+			// Full: see whether the body ends here before growing, so that
+			// a body of the slice's size allocates nothing more.
+			var probe [512]byte
+			n, err := body.Read(probe[:])
+			if err != nil && err != io.EOF {
+				return nil, err
+			}
+			if n > 0 {
+				b = append(growBody(b, end, n), probe[:n]...)
+			}
+			if err == io.EOF {
+				return b, nil
+			}
+			continue
+		}
 		n, err := body.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
-		if err == io.EOF {
+		switch {
+		case err == io.EOF:
 			return b, nil
-		}
-		if err != nil {
+		case err != nil:
 			return nil, err
 		}
 	}
-	rest, err := io.ReadAll(body) // longer than it said
-	if err != nil {
-		return nil, err
+}
+
+// firstChunk is the first slice readBody reads a body of unknown or
+// larger length into.
+const firstChunk = 4 << 10
+
+// growBody returns b, full, in a slice with room for at least more bytes:
+// four times as large, or end (the body's stated length, or the limit)
+// when that is at most twice as much again; past end, a body longer than
+// it said, four times as large (MaxBytesReader stops it at the limit).
+func growBody(b []byte, end int64, more int) []byte {
+	c := int64(cap(b))
+	n := 4 * c
+	if c < end && end/2 <= n {
+		n = end
 	}
-	return append(b, rest...), nil
+	n = max(n, c+int64(more), firstChunk)
+	nb := make([]byte, len(b), n)
+	copy(nb, b)
+	return nb
 }
 
 // isJSONMediaType reports whether mt (lower-cased, without parameters) is

@@ -167,20 +167,6 @@ var builtinMessages = []struct {
 // code: the FieldError keeps the failing rule's.
 const keyInvalid = "invalid"
 
-// quotesNoValue reports whether the messages of code are safe under a
-// secret field: the built-in ones that say what was wanted, never what
-// came (the length asked for, the kind that arrived). The messages of in,
-// regex and custom rules would describe a secret's value (one of these
-// words, a pattern it failed): under a secret they are "is not valid".
-// Built-in rules cannot be registered again, so these codes are theirs.
-func quotesNoValue(code string) bool {
-	switch code {
-	case "required", "depth", "type", "min", "max", "len", "range", "email", "url", "date":
-		return true
-	}
-	return false
-}
-
 // codeParams names the params of the codes that are no rule's: what a
 // catalog's messages for them may hold. (A rule's params are its Def's.)
 var codeParams = map[string][]string{

@@ -100,7 +100,9 @@ func (o *Object) Get(key string) (any, bool) {
 // MarshalJSON returns the object's JSON as a response writes it: the same
 // bytes as MakeJSON for an Object a response made; for one MakeRequest
 // made, its JSON without its writeonly fields (at every depth: groups,
-// references, lists of them), which only Get, Map and Decode see. The
+// references, lists of them), which only Get, Map and Decode see; for one
+// Patch merged, also without the values its omitnil and omitempty fields
+// leave out of a response, which it holds for Bind. The
 // slice is the Object's own, as a json.RawMessage would be: it must not be
 // modified (copy it first, or use AppendJSON).
 func (o *Object) MarshalJSON() ([]byte, error) {
@@ -120,14 +122,18 @@ func (o *Object) AppendJSON(dst []byte) ([]byte, error) {
 
 // Bind stores the object's values in dst, a pointer to a struct or a map,
 // by their declared names (a group's fields beside their siblings, a
-// $ref's by its entity's declared names): the struct Make reads, so that
+// $ref's by its entity's declared names under the reference's name, a
+// merged one's too, with its groups): the struct Make reads, so that
 // Make of dst gives this Object's response form again. It is what
 // Entity.Bind does with the Object of a request, and what a handler does
-// with the Object Patch merged. (Decode reads the output keys instead.)
-// The values are decoded as encoding/json decodes them: a struct field of
-// a driver.Valuer type that Make reads (sql.NullString) needs a
-// json.Unmarshaler too, else a pointer (*string) takes its place;
-// entitytest.CheckStruct with Input says so in a test.
+// with the Object Patch merged: a field the Object does not hold (a
+// writeonly one the patch did not give) stays as it was in dst. (Decode
+// reads the output keys instead.) The values are decoded as encoding/json
+// decodes them: a null leaves a field that cannot hold one (a string, an
+// int) as it was, and a struct field of a driver.Valuer type that Make
+// reads (sql.NullString) needs a json.Unmarshaler too, else a pointer
+// (*string) takes its place; entitytest.CheckStruct with Input says so in
+// a test.
 func (o *Object) Bind(dst any) error {
 	if err := json.Unmarshal(engine.DeclaredText(o.m()), dst); err != nil {
 		return fmt.Errorf("entity: Object.Bind: %w", err)

@@ -27,13 +27,15 @@ type Option struct {
 //
 //	number  an integral number (12, 12.0), or a string ParseInt reads with no
 //	        fraction but zeros ("27", "007", "-3", "12.0"); never 12.5, "12.5",
-//	        "1e3", "+27" or " 27"
+//	        "1e3", "+27" or " 27"; a request's path, query, header or cookie
+//	        value: decimal digits with an optional minus sign only (not "12.0")
 //	float   a number or a numeric string
 //	string  a string only (a JSON 123 or true is a type error; query, form and
 //	        header values are text, and always strings)
 //	bool    true/false, 1/0, and the conversion table's strings
 //	date    what the conversion table accepts
-//	list    an array (or a repeated query or form key)
+//	list    an array (or a repeated query or form key, which is a list for
+//	        any field: a type error for a field that is no list)
 //	object  an object
 //	$ref    an object, or a list of objects
 //	none    anything

@@ -83,3 +83,59 @@ func TestPatchOutputLimitIs413(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchMemoryOfRepeatedKeys: a patch's time and memory are bounded by
+// its body size plus the current value's, whatever it repeats: a group
+// key given hundreds of times is merged once (its last value, as
+// MakeRequest reads it), so that a current value's long string is copied
+// once, not once per repetition; nor does a repeated key of a merged
+// object, a none field's object or an object merged into nothing
+// multiply anything. Counted with runtime.MemStats, against a bound
+// proportional to the input.
+func TestPatchMemoryOfRepeatedKeys(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	reg := entity.NewRegistry()
+	expose(t, reg, "ref", "s", "string", "", "x", "string", "")
+	e := expose(t, reg, "doc",
+		"title", "string", "",
+		"g", "{", "",
+		"s", "string", "",
+		"g", "}", "",
+		"meta", "none", "",
+		"r", "$ref", "",
+	)
+	long := strings.Repeat("a", 100<<10)
+	current := map[string]any{"title": "t", "s": long, "meta": map[string]any{"s": long}, "r": map[string]any{"s": long}}
+	repeat := func(member string, n int) []byte {
+		return []byte(`{` + strings.Repeat(member+`,`, n) + `"title":"u"}`)
+	}
+	tests := []struct {
+		name string
+		body []byte
+	}{
+		{"a group given 400 times", repeat(`"g":{}`, 400)},
+		{"a none field's object given 400 times", repeat(`"meta":{}`, 400)},
+		{"a $name's object given 400 times", repeat(`"r":{}`, 400)},
+		{"a key given 400 times inside a group", []byte(`{"g":{` + strings.Repeat(`"s":"b",`, 400) + `"s":"c"}}`)},
+		{"a long patch of one repeated key", repeat(`"g":{"s":null}`, 20000)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			size := len(tt.body) + 3*len(long)                           // the body and the current value, as JSON
+			_, _, err := e.Patch(patchRequest(string(tt.body)), current) // the pools warm
+			alloc, _ := allocated(func() {
+				_, _, err = e.Patch(patchRequest(string(tt.body)), current)
+			})
+			if err != nil {
+				t.Fatalf("Patch: %v", err)
+			}
+			perByte := float64(alloc) / float64(size)
+			t.Logf("%d bytes of body and current value: %d bytes allocated, %.1f per byte", size, alloc, perByte)
+			if perByte > 16 {
+				t.Errorf("%.1f bytes allocated per byte of the body and the current value, want at most 16", perByte)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package entity_test
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/expose-go/expose/entity"
@@ -65,7 +66,8 @@ func TestPatchKeepsReadonlyInReplacedValues(t *testing.T) {
 // TestPatchKeepsReadonlyInMergedObjects: a patch's object merges into a
 // group's or a $name's: a readonly key in it is ignored there too, and the
 // current value's readonly value stays (none when the current value has
-// none).
+// none: the $name's object is then read as MakeRequest reads it, without
+// its readonly fields).
 func TestPatchKeepsReadonlyInMergedObjects(t *testing.T) {
 	reg := entity.NewRegistry()
 	expose(t, reg, "addr", "id", "number", "readonly", "city", "string", "", "zip", "string", "")
@@ -86,7 +88,7 @@ func TestPatchKeepsReadonlyInMergedObjects(t *testing.T) {
 		{"a $name's readonly key", map[string]any{"name": "n", "a": map[string]any{"id": 3, "city": "c"}}, `{"a":{"id":9,"zip":"z"}}`,
 			`{"name":"n","a":{"id":3,"city":"c","zip":"z"},"g":{"by":null,"note":null}}`},
 		{"a $name the current value lacks", map[string]any{"name": "n"}, `{"a":{"id":9,"zip":"z"}}`,
-			`{"name":"n","a":{"id":null,"city":null,"zip":"z"},"g":{"by":null,"note":null}}`},
+			`{"name":"n","a":{"city":null,"zip":"z"},"g":{"by":null,"note":null}}`},
 		{"a group's readonly key", map[string]any{"name": "n", "by": "ann"}, `{"g":{"by":"mallory","note":"x"}}`,
 			`{"name":"n","a":null,"g":{"by":"ann","note":"x"}}`},
 	}
@@ -101,4 +103,78 @@ func TestPatchKeepsReadonlyInMergedObjects(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPatchTakesReadonlyFromTheStoredValue: a readonly value comes from
+// the current value only, always, and from the stored value itself, not
+// from its response form: a group the patch sets to null keeps its
+// readonly fields (a null clears what a client may write), a value a
+// response leaves out (omitempty) or defaults keeps the stored value,
+// and a readonly value is not judged again (a readonly req under
+// omitempty does not make the patch a 400, nor does a stored value its
+// rule would refuse now, in a readonly group or $name too).
+func TestPatchTakesReadonlyFromTheStoredValue(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "user", "email", "string", "req | email", "pw", "string", "writeonly | req")
+	expose(t, reg, "stamp", "on", "string", "req | min 5")
+	e := expose(t, reg, "doc",
+		"name", "string", "",
+		"f6", "{", "",
+		"f7", "string", "readonly",
+		"f8", "string", "",
+		"inner", "{", "",
+		"at", "string", "readonly",
+		"note", "string", "",
+		"inner", "}", "",
+		"f6", "}", "",
+		"flag", "bool", "readonly | default true | omitempty",
+		"owner", "string", "readonly | req | omitempty",
+		"code", "string", "readonly | min 3",
+		"audit", "{", "readonly",
+		"by", "string", "req",
+		"audit", "}", "",
+		"author", "$user", "readonly",
+		"st", "$stamp", "readonly | merge",
+	)
+	stored := map[string]any{"name": "n", "f7": "ab", "f8": "x", "at": "t1", "note": "y",
+		"flag": false, "owner": "", "code": "z", "by": "ann", "author": map[string]any{"email": "not-an-email"},
+		"st": map[string]any{"on": "x"}}
+	tests := []struct {
+		name, patch string
+		want        map[string]any // keys of the merged value's Map
+	}{
+		{"a group set to null keeps its readonly fields", `{"f6":null}`,
+			map[string]any{"f6": map[string]any{"f7": "ab", "f8": nil, "inner": map[string]any{"at": "t1", "note": nil}}}},
+		{"a readonly value a response leaves out", `{}`, map[string]any{"flag": false, "owner": ""}},
+		{"a readonly value its rule refuses now", `{"name":"m"}`, map[string]any{"code": "z"}},
+		{"a readonly group's req field", `{"audit":{"by":null}}`, map[string]any{"audit": map[string]any{"by": "ann"}}},
+		{"a readonly $name's values its rules refuse now", `{"author":{"email":"a@example.com"}}`,
+			map[string]any{"author": map[string]any{"email": "not-an-email"}}},
+		{"a readonly merged $name's values", `{"on":"yesterday"}`, map[string]any{"on": "x"}},
+		{"a patch's readonly keys", `{"f6":{"f7":"zz","inner":{"at":"t9"}},"flag":true,"code":"abcd"}`,
+			map[string]any{"flag": false, "code": "z", "f6": map[string]any{"f7": "ab", "f8": "x", "inner": map[string]any{"at": "t1", "note": "y"}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, _, err := e.Patch(patchRequest(tt.patch), stored)
+			if err != nil {
+				t.Fatalf("Patch: %v", err)
+			}
+			got := o.Map()
+			for k, want := range tt.want {
+				if !reflect.DeepEqual(got[k], want) {
+					t.Errorf("%s = %#v, want %#v; merged: %s", k, got[k], want, o)
+				}
+			}
+		})
+	}
+	t.Run("a req group without readonly fields set to null", func(t *testing.T) {
+		e := expose(t, reg, "addressed", "name", "string", "", "address", "{", "req", "city", "string", "req", "address", "}", "")
+		_, reqErr := e.MakeRequest(bindRequest("POST", "/", `{"address":null}`))
+		_, _, err := e.Patch(patchRequest(`{"address":null}`), map[string]any{"name": "n", "city": "c"})
+		got, want := fieldErrorsOrNone(err), fieldErrorsOrNone(reqErr)
+		if len(got) != 1 || len(want) != 1 || got[0].Path != want[0].Path || got[0].Code != want[0].Code {
+			t.Errorf("Patch: %v; want MakeRequest's %v (the group is missing)", err, reqErr)
+		}
+	})
 }

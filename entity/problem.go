@@ -84,9 +84,12 @@ const (
 // phrases of their params, "problem.got=an array".
 const problemCode = "problem"
 
-// sendMediaTypes names the media types of the request bodies
-// MakeRequest reads, for the texts of a 415.
+// sendJSON and sendMediaTypes name the media types of the request bodies
+// MakeRequest reads, for the texts of a 415: JSON, and the forms for an
+// entity that reads them.
 const (
+	sendJSON         = "send Content-Type: application/json (or any +json type)"
+	sendJSONJa       = "Content-Type を application/json（または +json の型）にしてください"
 	sendMediaTypes   = "send Content-Type: application/json (or any +json type), application/x-www-form-urlencoded or multipart/form-data"
 	sendMediaTypesJa = "Content-Type を application/json（または +json の型）、application/x-www-form-urlencoded、multipart/form-data のいずれかにしてください"
 )
@@ -127,9 +130,13 @@ var problemTexts = []struct{ key, en, ja string }{
 	{"problem.body.form", "the request body is not a valid form (application/x-www-form-urlencoded)", "リクエストの本文がフォーム（application/x-www-form-urlencoded）として正しくありません"},
 
 	{"problem.media", "the body's media type is not one of {accept}", "本文のメディアタイプが {accept} のいずれでもありません"},
-	{"problem.media.none", "the request body has no Content-Type: " + sendMediaTypes, "リクエストの本文に Content-Type がありません。" + sendMediaTypesJa},
-	{"problem.media.unparsed", "the request's Content-Type does not parse: " + sendMediaTypes, "リクエストの Content-Type を読み取れません。" + sendMediaTypesJa},
-	{"problem.media.other", "the request body's Content-Type is not JSON or a form: " + sendMediaTypes, "リクエストの本文の Content-Type が JSON でもフォームでもありません。" + sendMediaTypesJa},
+	{"problem.media.none", "the request body has no Content-Type: " + sendJSON, "リクエストの本文に Content-Type がありません。" + sendJSONJa},
+	{"problem.media.unparsed", "the request's Content-Type does not parse: " + sendJSON, "リクエストの Content-Type を読み取れません。" + sendJSONJa},
+	{"problem.media.other", "the request body's Content-Type is not JSON: " + sendJSON, "リクエストの本文の Content-Type が JSON ではありません。" + sendJSONJa},
+	{"problem.media.form", "this request takes no form body: " + sendJSON, "このリクエストはフォームの本文を受け付けません。" + sendJSONJa},
+	{"problem.media.none.form", "the request body has no Content-Type: " + sendMediaTypes, "リクエストの本文に Content-Type がありません。" + sendMediaTypesJa},
+	{"problem.media.unparsed.form", "the request's Content-Type does not parse: " + sendMediaTypes, "リクエストの Content-Type を読み取れません。" + sendMediaTypesJa},
+	{"problem.media.other.form", "the request body's Content-Type is not JSON or a form: " + sendMediaTypes, "リクエストの本文の Content-Type が JSON でもフォームでもありません。" + sendMediaTypesJa},
 	{"problem.media.json-form", "the request body is JSON sent as a form (application/x-www-form-urlencoded, what curl -d sends): send Content-Type: application/json",
 		"リクエストの本文は、フォーム（application/x-www-form-urlencoded、curl -d が送る形式）として送られた JSON です。Content-Type: application/json で送ってください"},
 
@@ -486,7 +493,7 @@ func problemOf(err error, lang msgLang) problem {
 	case p.status == http.StatusUnsupportedMediaType:
 		p.kind = problemMediaType
 		if p.accept == "" {
-			p.accept = acceptedMediaTypes
+			p.accept = jsonMediaType
 		}
 		if p.detail == "" {
 			p.detail = cat.text(li, "problem.media", map[string]any{"accept": p.accept})

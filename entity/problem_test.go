@@ -73,15 +73,18 @@ func TestProblemDetails(t *testing.T) {
 		{name: "unsupported media type", err: &entity.InputError{Status: 415, Msg: "the body is text/plain; send Content-Type: application/json", Err: entity.ErrUnsupportedMediaType},
 			status: 415, typ: "/problems/unsupported-media-type", title: "Unsupported Media Type",
 			detail: "the body is text/plain; send Content-Type: application/json", offset: -1,
-			accept: []string{"application/json", "application/x-www-form-urlencoded", "multipart/form-data"},
+			accept: []string{"application/json"},
 			header: [2]string{"Accept", entity.AcceptedMediaTypes()}},
 		{name: "unsupported media type, accepting one", err: &entity.InputError{Status: 415, Msg: "send JSON", Accept: "application/json"},
 			status: 415, typ: "/problems/unsupported-media-type", title: "Unsupported Media Type", detail: "send JSON", offset: -1,
 			accept: []string{"application/json"}, header: [2]string{"Accept", "application/json"}},
+		{name: "unsupported media type, accepting forms", err: &entity.InputError{Status: 415, Msg: "send JSON or a form", Accept: "application/json, multipart/form-data"},
+			status: 415, typ: "/problems/unsupported-media-type", title: "Unsupported Media Type", detail: "send JSON or a form", offset: -1,
+			accept: []string{"application/json", "multipart/form-data"}, header: [2]string{"Accept", "application/json, multipart/form-data"}},
 		{name: "the 415 sentinel wrapped", err: fmt.Errorf("upload: %w", entity.ErrUnsupportedMediaType),
 			status: 415, typ: "/problems/unsupported-media-type", title: "Unsupported Media Type",
 			detail: "the body's media type is not one of " + entity.AcceptedMediaTypes(), offset: -1,
-			accept: []string{"application/json", "application/x-www-form-urlencoded", "multipart/form-data"},
+			accept: []string{"application/json"},
 			header: [2]string{"Accept", entity.AcceptedMediaTypes()}},
 		{name: "server error", err: errors.New("pq: password=hunter2 at 10.0.0.5"), status: 500, typ: "about:blank",
 			title: "Internal Server Error", detail: "the server could not answer the request", offset: -1},
@@ -280,7 +283,7 @@ func TestProblemsQuoteNoInput(t *testing.T) {
 	reg := entity.NewRegistry()
 	setLimit(reg, func(l *entity.Limits) { l.BodyBytes = 1 << 10 })
 	expose(t, reg, "sub", "city", "string", "req | min 3")
-	e := expose(t, reg, "item", "POST|PUT",
+	e := expose(t, reg, "item", "POST|PUT form",
 		"name", "string", "req | min 3 | max 5",
 		"mail", "string", "email",
 		"site", "string", "url",
@@ -462,6 +465,7 @@ func TestProblemsInJapanese(t *testing.T) {
 	reg := entity.NewRegistry()
 	setLimit(reg, func(l *entity.Limits) { l.BodyBytes = 64 })
 	e := expose(t, reg, "item", "POST", "v", "string", "req")
+	forms := expose(t, reg, "formitem", "POST form", "v", "string", "req")
 	ja := func(method, ct, body string) func() *http.Request {
 		return func() *http.Request { return requestWith(method, ct, body, "Accept-Language", "ja-JP,ja;q=0.9") }
 	}
@@ -471,30 +475,39 @@ func TestProblemsInJapanese(t *testing.T) {
 		opts          []entity.Option
 		status        int
 		title, detail string
+		forms         bool // made with the entity that reads forms
 	}{
 		{"validation", ja("POST", "application/json", `{}`), nil, 400,
-			"入力内容に誤りがあります", "1件の項目に誤りがあります"},
+			"入力内容に誤りがあります", "1件の項目に誤りがあります", false},
 		{"invalid JSON", ja("POST", "application/json", `{"v":`), nil, 400,
-			"JSONとして読めません", "本文がJSONとして正しくありません（5バイト目: 入力が途中で終わっています）"},
+			"JSONとして読めません", "本文がJSONとして正しくありません（5バイト目: 入力が途中で終わっています）", false},
 		{"not an object", ja("POST", "application/json", `[1]`), nil, 400,
-			"JSONとして読めません", "本文がJSONのオブジェクトではありません（0バイト目: 配列）"},
+			"JSONとして読めません", "本文がJSONのオブジェクトではありません（0バイト目: 配列）", false},
 		{"invalid fields", ja("POST", "application/json", `{"v":"a"}`), []entity.Option{entity.Select("w")}, 400,
-			"項目の選択が正しくありません", `項目の選択が正しくありません（0バイト目: ここにその名前の項目はありません。あるのは "v" です）`},
+			"項目の選択が正しくありません", `項目の選択が正しくありません（0バイト目: ここにその名前の項目はありません。あるのは "v" です）`, false},
 		{"invalid version", ja("POST", "application/json", `{"v":"a"}`), []entity.Option{entity.Version("latest")}, 400,
-			"バージョンが正しくありません", "バージョンの指定が正しくありません。v2 や v2.1 のように、ドットで区切った数字（先頭の v は省略可）で指定してください"},
+			"バージョンが正しくありません", "バージョンの指定が正しくありません。v2 や v2.1 のように、ドットで区切った数字（先頭の v は省略可）で指定してください", false},
 		{"unsupported media type", ja("POST", "text/plain", `v`), nil, 415,
-			"対応していないメディアタイプです", "リクエストの本文の Content-Type が JSON でもフォームでもありません。Content-Type を application/json（または +json の型）、application/x-www-form-urlencoded、multipart/form-data のいずれかにしてください"},
+			"対応していないメディアタイプです", "リクエストの本文の Content-Type が JSON ではありません。Content-Type を application/json（または +json の型）にしてください", false},
+		{"unsupported media type, forms read", ja("POST", "text/plain", `v`), nil, 415,
+			"対応していないメディアタイプです", "リクエストの本文の Content-Type が JSON でもフォームでもありません。Content-Type を application/json（または +json の型）、application/x-www-form-urlencoded、multipart/form-data のいずれかにしてください", true},
+		{"a form, forms not read", ja("POST", "application/x-www-form-urlencoded", "v=a"), nil, 415,
+			"対応していないメディアタイプです", "このリクエストはフォームの本文を受け付けません。Content-Type を application/json（または +json の型）にしてください", false},
 		{"method not allowed", ja("GET", "", ""), nil, 405,
-			"許可されていないメソッドです", "このメソッドは使えません（使えるメソッド: POST）"},
+			"許可されていないメソッドです", "このメソッドは使えません（使えるメソッド: POST）", false},
 		{"body too large", ja("POST", "application/json", `{"v":"`+strings.Repeat("a", 100)+`"}`), nil, 413,
-			"リクエストが大きすぎます", "リクエストの本文が上限の64バイトを超えています"},
+			"リクエストが大きすぎます", "リクエストの本文が上限の64バイトを超えています", false},
 		{"a form that does not parse", ja("POST", "application/x-www-form-urlencoded", "v=%zz"), nil, 400,
-			"リクエストが正しくありません", "リクエストの本文がフォーム（application/x-www-form-urlencoded）として正しくありません"},
+			"リクエストが正しくありません", "リクエストの本文がフォーム（application/x-www-form-urlencoded）として正しくありません", true},
 		{"Lang over Accept-Language", ja("POST", "application/json", `{}`), []entity.Option{entity.Lang("en")}, 400,
-			"Validation failed", "1 field failed validation"},
+			"Validation failed", "1 field failed validation", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			e := e
+			if tt.forms {
+				e = forms
+			}
 			rec := httptest.NewRecorder()
 			e.Write(rec, tt.req(), tt.opts...)
 			_, err := e.MakeRequest(tt.req(), tt.opts...)

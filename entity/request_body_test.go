@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -64,9 +65,10 @@ func TestRequestBodyLength(t *testing.T) {
 }
 
 // A body is read as JSON (application/json or any +json type, parameters
-// ignored) or as a form (urlencoded or multipart); any other, or none with
-// something in the body, is a 415 naming what to send. JSON sent as a
-// form (curl -d '{…}') is a 415 that says to send application/json.
+// ignored) or, by an entity whose methods hold the word form, as a form
+// (urlencoded or multipart); any other, or none with something in the
+// body, is a 415 naming what to send. JSON sent as a form (curl -d '{…}')
+// is a 415 that says to send application/json.
 func TestRequestMediaType(t *testing.T) {
 	mp, mpType := rqMultipart(t, "name", "ann")
 	const accepted = "send Content-Type: application/json (or any +json type), application/x-www-form-urlencoded or multipart/form-data"
@@ -117,7 +119,7 @@ func TestRequestMediaType(t *testing.T) {
 		{"a form of undeclared keys that is bad JSON", "application/x-www-form-urlencoded", `{"name":}`, false, `{"name":null,"age":null}`},
 	}
 	reg := entity.NewRegistry()
-	e := expose(t, reg, "user", "name", "string", "", "age", "number", "")
+	e := expose(t, reg, "user", "form", "name", "string", "", "age", "number", "")
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(c.body))
@@ -139,6 +141,9 @@ func TestRequestMediaType(t *testing.T) {
 				if ie.StatusCode() == http.StatusUnsupportedMediaType && !errors.Is(err, entity.ErrUnsupportedMediaType) {
 					t.Errorf("a 415 that is not ErrUnsupportedMediaType: %v", err)
 				}
+				if ie.StatusCode() == http.StatusUnsupportedMediaType && ie.Accept != "application/json, application/x-www-form-urlencoded, multipart/form-data" {
+					t.Errorf("a 415 accepting %q", ie.Accept)
+				}
 				if ie.HasOffset() {
 					t.Errorf("HasOffset for %v", err)
 				}
@@ -149,6 +154,108 @@ func TestRequestMediaType(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRequestFormsAreOptIn: an entity whose methods do not hold the word
+// form reads JSON only: a form body (urlencoded or multipart) is a 415
+// accepting application/json, and the other 415s name JSON alone.
+func TestRequestFormsAreOptIn(t *testing.T) {
+	mp, mpType := rqMultipart(t, "name", "ann")
+	const sendJSON = "send Content-Type: application/json (or any +json type)"
+	cases := []struct {
+		name string
+		ct   string // "-" for no Content-Type header
+		body string
+		want string // the output, or the error's status and message
+	}{
+		{"json", "application/json", `{"name":"ann"}`, `{"name":"ann","age":null}`},
+		{"form", "application/x-www-form-urlencoded", `name=ann&age=3`, "415 this request takes no form body: " + sendJSON},
+		{"form with parameters", "application/x-www-form-urlencoded; charset=utf-8", `name=ann`, "415 this request takes no form body: " + sendJSON},
+		{"an empty form", "application/x-www-form-urlencoded", ``, `{"name":null,"age":null}`},
+		{"a form that does not parse", "application/x-www-form-urlencoded", `name=%zz`, "415 this request takes no form body: " + sendJSON},
+		{"multipart", mpType, mp, "415 this request takes no form body: " + sendJSON},
+		{"multipart without a boundary", "multipart/form-data", `--x--`, "415 this request takes no form body: " + sendJSON},
+		{"curl -d '{…}'", "application/x-www-form-urlencoded", `{"name":"ann"}`,
+			"415 the request body is JSON sent as a form (application/x-www-form-urlencoded, what curl -d sends): send Content-Type: application/json"},
+		{"text/plain", "text/plain", `{"name":"ann"}`, "415 the request body's Content-Type is not JSON: " + sendJSON},
+		{"no type, a body", "-", `{"name":"ann"}`, "415 the request body has no Content-Type: " + sendJSON},
+		{"a type that does not parse", ";;;", `{"name":"ann"}`, "415 the request's Content-Type does not parse: " + sendJSON},
+	}
+	reg := entity.NewRegistry()
+	for _, methods := range []string{"", "POST"} {
+		decl := []string{"name", "string", "", "age", "number", ""}
+		if methods != "" {
+			decl = append([]string{methods}, decl...)
+		}
+		e := expose(t, reg, "user", decl...)
+		for _, c := range cases {
+			t.Run(methods+" "+c.name, func(t *testing.T) {
+				r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(c.body))
+				if c.ct != "-" {
+					r.Header.Set("Content-Type", c.ct)
+				}
+				o, err := e.MakeRequest(r)
+				if err != nil {
+					var ie *entity.InputError
+					if !errors.As(err, &ie) {
+						t.Fatalf("%v (%T) is not an InputError", err, err)
+					}
+					if got := strconv.Itoa(ie.StatusCode()) + " " + ie.Msg; got != c.want {
+						t.Fatalf("error\n got %s\nwant %s", got, c.want)
+					}
+					if !errors.Is(err, entity.ErrUnsupportedMediaType) || ie.Accept != "application/json" {
+						t.Errorf("%v: not ErrUnsupportedMediaType, or accepting %q", err, ie.Accept)
+					}
+					rec := httptest.NewRecorder()
+					entity.WriteError(rec, err)
+					if got := rec.Header().Get("Accept"); got != "application/json" {
+						t.Errorf("Accept: %q", got)
+					}
+					if !strings.Contains(rec.Body.String(), `"accept":["application/json"]`) {
+						t.Errorf("problem %s", rec.Body)
+					}
+					return
+				}
+				if got := o.String(); got != c.want {
+					t.Errorf("got %s, want %s", got, c.want)
+				}
+			})
+		}
+	}
+	t.Run("Bind", func(t *testing.T) {
+		e := expose(t, reg, "login", "POST", "name", "string", "req")
+		r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("name=ann"))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		var dst struct{ Name string }
+		if err := e.Bind(r, &dst); !errors.Is(err, entity.ErrUnsupportedMediaType) || dst.Name != "" {
+			t.Errorf("got %v, %q", err, dst.Name)
+		}
+	})
+	t.Run("an empty body is no body, whatever its type", func(t *testing.T) {
+		forms := expose(t, reg, "withforms", "form", "name", "string", "")
+		json := expose(t, reg, "jsononly", "name", "string", "")
+		for _, e := range []*entity.Entity{forms, json} {
+			for _, ct := range []string{"application/json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain"} {
+				if e == forms && strings.HasPrefix(ct, "multipart/") {
+					continue // read as a form: an empty one is no multipart form, a 400
+				}
+				r := httptest.NewRequest(http.MethodGet, "/?name=q", strings.NewReader(" \n"))
+				r.Header.Set("Content-Type", ct)
+				o, err := e.MakeRequest(r)
+				if got := outcome(t, o, err); got != `{"name":"q"}` {
+					t.Errorf("%s, %s: got %s, want the query's name", e.Name(), ct, got)
+				}
+			}
+		}
+	})
+	t.Run("an entity of parameters only reads no body", func(t *testing.T) {
+		e := expose(t, reg, "byid", "id", "number", "query")
+		r := httptest.NewRequest(http.MethodPost, "/?id=1", strings.NewReader("name=ann"))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if _, err := e.MakeRequest(r); err != nil {
+			t.Error(err)
+		}
+	})
 }
 
 // A JSON body that does not parse, or is not an object, is a 400 giving
@@ -246,6 +353,50 @@ func TestInputErrorHasOffset(t *testing.T) {
 			}
 			if got := ie.HasOffset(); got != c.want {
 				t.Errorf("HasOffset() = %v, want %v (%v)", got, c.want, c.err)
+			}
+		})
+	}
+}
+
+// TestRequestBodyMemoryFollowsWhatArrives: reading a body allocates with
+// the bytes that arrive, never with what its Content-Length claims: a
+// 9-byte body claiming 256 MiB allocates a few KiB, a claim near MaxInt64
+// is read as any other (no panic), and a large honest body allocates a
+// small multiple of its length.
+func TestRequestBodyMemoryFollowsWhatArrives(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	large := `{"text":"` + strings.Repeat("a", 4<<20-11) + `"}`
+	tests := []struct {
+		name   string
+		limit  int64
+		body   string
+		length int64
+		most   uint64 // bytes the call may allocate
+	}{
+		{"9 bytes claiming 256 MiB", 1 << 30, `{"text":1`, 256 << 20, 256 << 10},
+		{"10 bytes claiming MaxInt64", math.MaxInt64, `{"text":1}`, math.MaxInt64, 256 << 10},
+		{"10 bytes claiming MaxInt64 - 1", math.MaxInt64, `{"text":1}`, math.MaxInt64 - 1, 256 << 10},
+		{"4 MiB stated", 1 << 30, large, int64(len(large)), 4 * uint64(len(large))},
+		{"4 MiB not stated", 1 << 30, large, -1, 4 * uint64(len(large))},
+		{"4 MiB claiming 5 bytes", 1 << 30, large, 5, 4 * uint64(len(large))},
+		{"4 MiB claiming 1 GiB", 1 << 30, large, 1 << 30, 4 * uint64(len(large))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := entity.NewRegistry(entity.Limits{BodyBytes: tt.limit})
+			e := expose(t, reg, "doc", "text", "none", "")
+			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(tt.body))
+			r.Header.Set("Content-Type", "application/json")
+			r.ContentLength = tt.length
+			var err error
+			alloc, _ := allocated(func() { _, err = e.MakeRequest(r) })
+			if tt.body == large && err != nil {
+				t.Fatal(err)
+			}
+			if alloc > tt.most {
+				t.Errorf("allocated %d bytes for a body of %d, want at most %d", alloc, len(tt.body), tt.most)
 			}
 		})
 	}

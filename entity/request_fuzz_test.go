@@ -18,7 +18,7 @@ import (
 
 // FuzzMakeRequest makes random HTTP requests: any method, query string,
 // Content-Type, body (JSON, form, multipart, garbage) and headers (X-
-// fields among them). Properties: MakeRequest never panics; it fails with
+// fields among them), to an entity that reads forms and one that does not. Properties: MakeRequest never panics; it fails with
 // an *InputError of status 400, 405 (with the allowed methods), 413 or 415, or
 // a *ValidationError, or succeeds with an Object whose JSON is valid and
 // conforms to the entity; WriteError answers with the error's status.
@@ -53,7 +53,7 @@ func FuzzMakeRequest(f *testing.F) {
 	reg := entity.NewRegistry()
 	setLimit(reg, func(l *entity.Limits) { l.BodyBytes = 256 })
 	expose(f, reg, "rqkid", "n", "string", "req | max 5")
-	post := expose(f, reg, "rqpost", "POST|PUT",
+	post := expose(f, reg, "rqpost", "POST|PUT form",
 		"name", "string", "req | max 20",
 		"age", "number", "range 0 150",
 		"tags", "list", "max 3",
@@ -155,8 +155,12 @@ func fzReqCheckError(t *testing.T, e *entity.Entity, r *http.Request, err error)
 				t.Fatalf("415 %v is not ErrUnsupportedMediaType", err)
 			}
 			switch mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt {
-			case "application/json", "multipart/form-data":
+			case "application/json":
 				t.Fatalf("415 %v for a body of type %s", err, mt)
+			case "multipart/form-data":
+				if e.Decl().Forms {
+					t.Fatalf("415 %v for a body of type %s, which %s reads", err, mt, e.Name())
+				}
 			}
 		default:
 			t.Fatalf("InputError with status %d: %v", status, err)

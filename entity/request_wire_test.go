@@ -258,3 +258,67 @@ func TestMergedKeysPathInTheWireForm(t *testing.T) {
 		})
 	}
 }
+
+// TestRequestTypedListNullElement: a request's typed list holds values of
+// its element type: a null element is a type error at its index, as in a
+// []$name, where a response writes it as null. Under Lax a request keeps
+// it, as a response does.
+func TestRequestTypedListNullElement(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "post", "POST|PATCH",
+		"tags", "[]string", "each 'min 1'",
+		"ns", "[]int", "",
+		"g", "{", "",
+		"flags", "[]bool", "",
+		"g", "}", "",
+	)
+	tests := []struct {
+		name, body string
+		opts       []entity.Option
+		want       string // the Object's response form, or the failing paths and codes
+	}{
+		{"a null element", `{"tags":["a",null]}`, nil, "tags[1] type"},
+		{"null elements of every type", `{"tags":[null],"ns":[1,null],"g":{"flags":[null,true]}}`, nil, "tags[0] type, ns[1] type, g.flags[0] type"},
+		{"a null list is no element", `{"tags":null}`, nil, `{"tags":null,"ns":null,"g":{"flags":null}}`},
+		{"values", `{"tags":["a"],"ns":[2]}`, nil, `{"tags":["a"],"ns":[2],"g":{"flags":null}}`},
+		{"Lax keeps a null element", `{"tags":["a",null]}`, []entity.Option{entity.Lax()}, `{"tags":["a",null],"ns":null,"g":{"flags":null}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := e.MakeRequest(rqRequest("POST", "/", "application/json", tt.body), tt.opts...)
+			if got := outcome(t, o, err); got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+	t.Run("the message", func(t *testing.T) {
+		_, err := e.MakeRequest(rqRequest("POST", "/", "application/json", `{"tags":[null]}`))
+		fes := fieldErrors(t, err)
+		if len(fes) != 1 || fes[0].Message != "must be a string, got null" || fes[0].Pointer != "/tags/0" ||
+			fes[0].Params["type"] != "string" || fes[0].Params["got"] != "null" {
+			t.Errorf("got %+v", fes[0])
+		}
+	})
+	t.Run("Bind stores no empty string for it", func(t *testing.T) {
+		var dst struct {
+			Tags []string `json:"tags"`
+		}
+		err := e.Bind(rqRequest("POST", "/", "application/json", `{"tags":["a",null]}`), &dst)
+		if got := outcome(t, nil, err); got != "tags[1] type" || dst.Tags != nil {
+			t.Errorf("got %s, %q", got, dst.Tags)
+		}
+	})
+	t.Run("a merge patch's list", func(t *testing.T) {
+		r := rqRequest("PATCH", "/", entity.MergePatchType, `{"tags":["b",null]}`)
+		_, _, err := e.Patch(r, map[string]any{"tags": []string{"a"}})
+		if got := outcome(t, nil, err); got != "tags[1] type" {
+			t.Errorf("got %s", got)
+		}
+	})
+	t.Run("a response writes it as null", func(t *testing.T) {
+		out, err := e.MakeJSON(map[string]any{"tags": []any{"a", nil}}, entity.Strict())
+		if err != nil || string(out) != `{"tags":["a",null],"ns":null,"g":{"flags":null}}` {
+			t.Errorf("got %s, %v", out, err)
+		}
+	})
+}

@@ -69,7 +69,7 @@ func secRegistry(t testing.TB) *entity.Registry {
 		}
 	}
 	for _, r := range secRules {
-		expose(t, reg, "sec_"+r.name,
+		expose(t, reg, "sec_"+r.name, "form",
 			"pw", "string", "secret | "+r.rules,
 			"X-Pw", "string", "secret | "+r.rules,
 			"plain", "string", "",

@@ -81,7 +81,10 @@ func With(flags ...string) Option { return Option{engine.Option{Kind: engine.Opt
 
 // WithContext sets the flags stored in ctx by NewContext, as With does:
 // middleware sets a request's roles once, handlers pass r.Context(). It
-// also binds a stream to ctx: EncodeSeq stops when ctx is done.
+// also binds a stream to ctx: EncodeSeq stops when ctx is done. A call
+// that reads a request (MakeRequest, Bind, Patch) needs no WithContext for
+// the request's own context: it takes that context's flags, as it takes
+// its Accept-Language.
 //
 // Unlike With, it ignores a flag the registry has not declared: one
 // middleware may set flags for every registry of a server, and a flag no

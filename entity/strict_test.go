@@ -13,11 +13,12 @@ import (
 	"github.com/expose-go/expose/entity"
 )
 
-// strictEntity has a field of every type, read from every request source.
+// strictEntity has a field of every type, read from every request source
+// (forms too).
 func strictEntity(t *testing.T) *entity.Entity {
 	reg := entity.NewRegistry()
 	expose(t, reg, "item", "n", "number", "")
-	return expose(t, reg, "in",
+	return expose(t, reg, "in", "form",
 		"i", "number", "", "f", "float", "", "s", "string", "", "b", "bool", "",
 		"d", "date", "", "l", "list", "", "o", "object", "", "x", "none", "", "r", "$item", "",
 		"X-Int", "number", "",
@@ -131,22 +132,29 @@ func checkStrict(t *testing.T, what string, c strictCase, o *entity.Object, err 
 }
 
 // TestStrictText: query, form and header values are text, always strings:
-// a string field takes them, other fields read them as their text says.
+// a string field takes them, other fields read them as their text says,
+// but that a parameter's integer (the query's, a header's) is decimal
+// digits with an optional minus sign.
 func TestStrictText(t *testing.T) {
 	e := strictEntity(t)
 	cases := []struct {
 		name, field, text, want string
+		param                   string // the want of a query's or header's value, when it differs
 	}{
-		{"int", "i", "27", "27"},
-		{"int with zeros", "i", "12.00", "12"},
-		{"int with a fraction", "i", "12.5", "!must be an integer, got a string with a fraction"},
-		{"int that is no number", "i", "abc", "!must be an integer, got a string"},
-		{"an empty value is there", "i", "", "!must be an integer, got a string"},
-		{"string from digits", "s", "123", `"123"`},
-		{"bool", "b", "off", "false"},
-		{"bool from yes", "b", "yes", "!must be a boolean, got a string"},
-		{"float", "f", "1e3", "1000"},
-		{"list of one", "l", "a", `["a"]`},
+		{"int", "i", "27", "27", ""},
+		{"int with leading zeros", "i", "007", "7", ""},
+		{"a negative int", "i", "-3", "-3", ""},
+		{"int with zeros", "i", "12.00", "12", "!must be an integer, got a string with a fraction"},
+		{"int with a fraction", "i", "12.5", "!must be an integer, got a string with a fraction", ""},
+		{"int that is no number", "i", "abc", "!must be an integer, got a string", ""},
+		{"int with a plus sign", "i", "+1", "!must be an integer, got a string", ""},
+		{"int in exponent form", "i", "1e3", "!must be an integer, got a string", ""},
+		{"an empty value is there", "i", "", "!must be an integer, got a string", ""},
+		{"string from digits", "s", "123", `"123"`, ""},
+		{"bool", "b", "off", "false", ""},
+		{"bool from yes", "b", "yes", "!must be a boolean, got a string", ""},
+		{"float", "f", "1e3", "1000", ""},
+		{"list of one", "l", "a", `["a"]`, ""},
 	}
 	for _, c := range cases {
 		for _, src := range []string{"query", "form", "header"} {
@@ -165,8 +173,12 @@ func TestStrictText(t *testing.T) {
 					field = "X-Int"
 					r = rqRequest(http.MethodGet, "/", "", "", "X-Int", c.text)
 				}
+				want := c.want
+				if c.param != "" && src != "form" {
+					want = c.param
+				}
 				o, err := e.MakeRequest(r)
-				checkStrict(t, src, strictCase{name: c.name, field: field, want: c.want}, o, err)
+				checkStrict(t, src, strictCase{name: c.name, field: field, want: want}, o, err)
 			})
 		}
 	}

@@ -18,7 +18,7 @@ import (
 func TestDenyUnknown(t *testing.T) {
 	reg := entity.NewRegistry()
 	expose(t, reg, "item", "n", "number", "")
-	e := expose(t, reg, "order",
+	e := expose(t, reg, "order", "form",
 		"id", "number", "rename 'number'",
 		"g", "{", "", "note", "string", "", "g", "}", "",
 		"items", "$item", "",

@@ -115,7 +115,7 @@ type Def struct {
 	// Sample returns a candidate value that passes the rule, as a Go value
 	// of the kind the field writes (string, int64, float64, bool,
 	// time.Time, []any, map[string]any), or nil when it has none.
-	// entitytest.Sample tries it.
+	// schema.Sample (package entity/schema) tries it.
 	Sample func(args []string, declared Kind) any
 	// Schema returns the JSON Schema (2020-12) keywords that the rule adds
 	// to the field's schema ("minLength", "pattern", …), or nil when it adds

@@ -22,6 +22,12 @@
 // status is 0 on success, 1 when the files or the data have errors, and 2
 // on a usage error.
 //
+// The command is package tool's Main given a new registry, which knows
+// the built-in rules and formats only. A program whose files use rules,
+// formats or flags of its own, or a key case, builds its own expose in a
+// few lines with the registry it sets up (see package
+// github.com/expose-go/expose/tool); its command line is this one.
+//
 // # Go types
 //
 // expose gen writes Go struct types from the files, two an entity, so that
@@ -61,114 +67,12 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"io"
 	"os"
-	"strings"
+
+	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/tool"
 )
 
-// command is one subcommand: its usage line, its help text and its run.
-type command struct {
-	name  string
-	usage string // the arguments, after "expose NAME"
-	help  string
-	run   func(env *env, args []string) error
-}
-
-// commands lists the subcommands in the order help prints them.
-var commands = []*command{checkCmd, fmtCmd, makeCmd, sampleCmd, schemaCmd, genCmd}
-
-// env is what a command reads and writes.
-type env struct {
-	stdin          io.Reader
-	stdout, stderr io.Writer
-}
-
-// errUsage is wrapped by the errors of a command line that is wrong: the
-// exit status is then 2 and the command's usage is printed.
-var errUsage = errors.New("usage")
-
-// errReported is returned by a command that has printed its errors: the
-// exit status is 1 and nothing more is printed.
-var errReported = errors.New("errors reported")
-
 func main() {
-	os.Exit(run(&env{os.Stdin, os.Stdout, os.Stderr}, os.Args[1:]))
-}
-
-// run runs the command line args and returns the exit status.
-func run(env *env, args []string) int {
-	if len(args) == 0 {
-		usage(env.stderr)
-		return 2
-	}
-	name, args := args[0], args[1:]
-	switch name {
-	case "help", "-h", "-help", "--help":
-		if len(args) == 0 {
-			usage(env.stdout)
-			return 0
-		}
-		if c := lookup(args[0]); c != nil {
-			c.printHelp(env.stdout)
-			return 0
-		}
-		if args[0] == "help" {
-			usage(env.stdout)
-			return 0
-		}
-		fmt.Fprintf(env.stderr, "expose: help: unknown command %q\n", args[0])
-		return 2
-	}
-	c := lookup(name)
-	if c == nil {
-		fmt.Fprintf(env.stderr, "expose: unknown command %q\n\n", name)
-		usage(env.stderr)
-		return 2
-	}
-	err := c.run(env, args)
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, errHelp):
-		c.printHelp(env.stdout)
-		return 0
-	case errors.Is(err, errUsage):
-		msg := strings.TrimPrefix(err.Error(), errUsage.Error()+": ") // the usage line follows
-		fmt.Fprintf(env.stderr, "expose %s: %s\nusage: expose %s %s\n(expose help %s for more)\n", c.name, msg, c.name, c.usage, c.name)
-		return 2
-	case errors.Is(err, errReported):
-		return 1
-	}
-	fmt.Fprintf(env.stderr, "expose %s: %v\n", c.name, err)
-	return 1
-}
-
-func lookup(name string) *command {
-	for _, c := range commands {
-		if c.name == name {
-			return c
-		}
-	}
-	return nil
-}
-
-func usage(w io.Writer) {
-	fmt.Fprint(w, `expose checks, formats and runs .entity files (expose help COMMAND for more).
-
-usage:
-`)
-	for _, c := range commands {
-		fmt.Fprintf(w, "  expose %s %s\n", c.name, c.usage)
-	}
-	fmt.Fprint(w, `  expose help [COMMAND]
-
-FILE may be a glob, and -f may be repeated. Exit status: 0 on success, 1 when
-the files or the data have errors, 2 on a usage error.
-`)
-}
-
-func (c *command) printHelp(w io.Writer) {
-	fmt.Fprintf(w, "usage: expose %s %s\n\n%s", c.name, c.usage, c.help)
+	os.Exit(tool.Main(entity.NewRegistry(), os.Args[1:]))
 }

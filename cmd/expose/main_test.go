@@ -1,357 +1,80 @@
 package main
 
 import (
-	"bytes"
-	"errors"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
-
-// binary is the expose command built once for the tests.
-var binary string
-
-func TestMain(m *testing.M) {
-	flag.Parse()
-	dir, err := os.MkdirTemp("", "expose-test")
-	if err != nil {
-		panic(err)
+// TestCommand: the command is package tool's Main with a new registry:
+// its exit statuses, and a file that uses a rule no new registry has
+// fails. Package tool's tests test every command.
+func TestCommand(t *testing.T) {
+	goCmd := goCommand(t)
+	binary := filepath.Join(t.TempDir(), "expose")
+	if out, err := exec.Command(goCmd, "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	binary = filepath.Join(dir, "expose")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		os.RemoveAll(dir)
-		panic("go build: " + err.Error() + "\n" + string(out))
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// runBinary runs the built command in testdata with args and stdin, and
-// returns its exit status, standard output and standard error.
-func runBinary(t *testing.T, dir, stdin string, args ...string) (int, string, string) {
-	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Dir = dir
-	cmd.Stdin = strings.NewReader(stdin)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return code, stdout.String(), stderr.String()
-}
-
-// commandTests run the built binary in testdata; each case's exit status,
-// standard output and standard error are compared with
-// testdata/golden/NAME.golden.
-var commandTests = []struct {
-	name  string
-	args  []string
-	stdin string
-}{
-	{"check", []string{"check", "users.entity", "orders.entity"}, ""},
-	{"check_glob", []string{"check", "*rs.entity"}, ""},
-	{"check_errors", []string{"check", "bad.entity"}, ""},
-	// Every error of a file with a mistake on nearly every line, at once,
-	// in file order, with the names misspelt ones were meant to be.
-	{"check_mistakes", []string{"check", "mistakes.entity"}, ""},
-	{"check_missing_reference", []string{"check", "orders.entity"}, ""},
-	{"check_twice", []string{"check", "-f", "users.entity", "-f", "users.entity", "messy.entity"}, ""},
-	{"check_unused", []string{"check", "-unused", "users.entity", "orders.entity"}, ""},
-	{"check_no_file", []string{"check"}, ""},
-	{"check_flags_undeclared", []string{"check", "flags.entity"}, ""},
-	{"check_flags", []string{"check", "-flags", "admin", "--flags", "beta", "flags.entity"}, ""},
-	{"make_flags", []string{"make", "-flags", "admin,beta", "-f", "flags.entity", "scores"}, `{"name": "x", "score": 3}`},
-	{"make_with_select", []string{"make", "-flags", "admin,beta", "--with", "admin", "--select", "score", "-f", "flags.entity", "scores"}, `{"name": "x", "score": 3}`},
-	{"make_bad_select", []string{"make", "-flags", "admin,beta", "--select", "nme", "-f", "flags.entity", "scores"}, `{"name": "x"}`},
-	{"make_undeclared_with", []string{"make", "-flags", "admin,beta", "--with", "root", "-f", "flags.entity", "scores"}, `{"name": "x"}`},
-	{"make_strict_version", []string{"make", "--strict", "--version", "v2", "-f", "users.entity", "user"}, `{"id": "7.5", "name": "n"}`},
-	{"check_glob_matches_nothing", []string{"check", "nothing*.entity"}, ""},
-	{"fmt", []string{"fmt", "messy.entity"}, ""},
-	{"fmt_canonical", []string{"fmt", "users.entity"}, ""},
-	{"fmt_list", []string{"fmt", "-l", "users.entity", "messy.entity"}, ""},
-	{"fmt_errors", []string{"fmt", "bad.entity", "-f", "users.entity"}, ""},
-	{"make", []string{"make", "-f", "users.entity", "users", "input.json"}, ""},
-	{"make_stdin_pretty", []string{"make", "-f", "users.entity", "user", "--pretty"}, `{"id": 7, "name": "x", "extra": true}`},
-	{"make_fails", []string{"make", "-f", "users.entity", "users", "badinput.json"}, ""},
-	{"make_not_json", []string{"make", "-f", "users.entity", "user"}, `{"id": `},
-	{"make_unknown_entity", []string{"make", "-f", "users.entity", "usr", "input.json"}, ""},
-	{"make_file_errors", []string{"make", "-f", "bad.entity", "user", "input.json"}, ""},
-	{"make_too_many_arguments", []string{"make", "-f", "users.entity", "user", "a.json", "b.json"}, ""},
-	{"make_bad_flag", []string{"make", "-x", "-f", "users.entity", "user"}, ""},
-	{"sample", []string{"sample", "-f", "orders.entity", "-f", "user*.entity", "-f", "users.entity", "--pretty", "order"}, ""},
-	{"sample_input", []string{"sample", "--input", "-f", "users.entity", "user"}, ""},
-	{"schema", []string{"schema", "-f", "users.entity", "user"}, ""},
-	{"schema_bad_mode", []string{"schema", "-f", "users.entity", "--mode", "both", "user"}, ""},
-	{"schema_request", []string{"schema", "-f", "users.entity", "--mode", "request", "users"}, ""},
-	{"schema_patch", []string{"schema", "-f", "users.entity", "--mode", "patch", "users"}, ""},
-	{"schema_public", []string{"schema", "-flags", "admin,beta", "-f", "flags.entity", "scores"}, ""},
-	{"schema_audience", []string{"schema", "-flags", "admin,beta", "--with", "admin,beta", "--mode", "request", "-f", "flags.entity", "scores"}, ""},
-	{"schema_every_entity", []string{"schema", "-f", "users.entity"}, ""},
-	{"schema_openapi", []string{"schema", "-f", "users.entity", "-f", "orders.entity", "--openapi"}, ""},
-	{"schema_unknown_entity", []string{"schema", "-f", "users.entity", "usr"}, ""},
-	{"schema_warnings", []string{"schema", "-f", "patterns.entity", "codes"}, ""},
-	{"gen_subset", []string{"gen", "-f", "users.entity", "-f", "orders.entity", "order"}, ""},
-	{"gen_bad_names", []string{"gen", "-f", "badnames.entity"}, ""},
-	// Entities named: the others' names are not judged.
-	{"gen_named_skips_bad_names", []string{"gen", "-f", "badnames.entity", "-f", "orders.entity", "-f", "users.entity", "users"}, ""},
-	{"gen_from_left_out", []string{"gen", "-f", "fromconflict.entity"}, ""},
-	{"gen_unknown_entity", []string{"gen", "-f", "users.entity", "usr"}, ""},
-	{"gen_file_as_entity", []string{"gen", "-f", "users.entity", "orders.entity"}, ""},
-	{"gen_no_file", []string{"gen", "user"}, ""},
-	{"gen_file_errors", []string{"gen", "-f", "bad.entity"}, ""},
-	{"help_gen", []string{"help", "gen"}, ""},
-	{"no_command", nil, ""},
-	{"unknown_command", []string{"frobnicate"}, ""},
-	{"help", []string{"help"}, ""},
-	{"help_make", []string{"help", "make"}, ""},
-	{"help_flag", []string{"check", "-h"}, ""},
-	{"help_unknown", []string{"help", "frobnicate"}, ""},
-}
-
-func TestCommands(t *testing.T) {
-	for _, tt := range commandTests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runBinary(t, "testdata", tt.stdin, tt.args...)
-			got := "exit " + strconv.Itoa(code) + "\n-- stdout --\n" + stdout + "-- stderr --\n" + stderr
-			golden(t, filepath.Join("testdata", "golden", tt.name+".golden"), got)
-		})
-	}
-}
-
-// TestHelpForEveryCommand: every command has help text, printed with exit
-// status 0 by "help NAME" and by "NAME -h".
-func TestHelpForEveryCommand(t *testing.T) {
-	for _, c := range commands {
-		t.Run(c.name, func(t *testing.T) {
-			for _, args := range [][]string{{"help", c.name}, {c.name, "-h"}, {c.name, "--help"}} {
-				code, stdout, stderr := runBinary(t, "testdata", "", args...)
-				if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "usage: expose "+c.name+" ") || len(stdout) < 200 {
-					t.Errorf("expose %s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), code, stdout, stderr)
-				}
-			}
-		})
-	}
-}
-
-// TestFmtWrite: fmt -w rewrites a file in the canonical form, which check
-// accepts and fmt -l then leaves out.
-func TestFmtWrite(t *testing.T) {
-	dir := t.TempDir()
-	src, err := os.ReadFile("testdata/messy.entity")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "m.entity"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if code, stdout, stderr := runBinary(t, dir, "", "fmt", "-w", "m.entity"); code != 0 || stdout != "" || stderr != "" {
-		t.Fatalf("fmt -w: exit %d, %q, %q", code, stdout, stderr)
-	}
-	got, _ := os.ReadFile(filepath.Join(dir, "m.entity"))
-	want, _ := os.ReadFile("testdata/golden/fmt.golden")
-	if !strings.Contains(string(want), string(got)) {
-		t.Errorf("fmt -w wrote\n%s\nnot what fmt printed:\n%s", got, want)
-	}
-	if code, stdout, _ := runBinary(t, dir, "", "fmt", "-l", "m.entity"); code != 0 || stdout != "" {
-		t.Errorf("fmt -l after fmt -w: exit %d, %q", code, stdout)
-	}
-}
-
-// TestCheckAbsolutePath: errors name a file as the command line names it,
-// outside the working directory too.
-func TestCheckAbsolutePath(t *testing.T) {
-	abs, err := filepath.Abs("testdata/bad.entity")
-	if err != nil {
-		t.Fatal(err)
-	}
-	code, _, stderr := runBinary(t, t.TempDir(), "", "check", abs)
-	if code != 1 || !strings.HasPrefix(stderr, abs+":2:10: ") {
-		t.Errorf("exit %d, stderr %q", code, stderr)
-	}
-}
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s: got\n%s\nwant\n%s", path, got, want)
-	}
-}
-
-// TestFmtStdoutFailureFails: fmt and fmt -l exit 1 with the write error
-// when the standard output cannot be written (a full disk), so that a cut
-// output never passes for a whole one.
-func TestFmtStdoutFailureFails(t *testing.T) {
-	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
-	if err != nil {
-		t.Skip("no /dev/full:", err)
-	}
-	defer full.Close()
-	for _, args := range [][]string{{"fmt", "messy.entity"}, {"fmt", "-l", "messy.entity"}} {
-		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			cmd := exec.Command(binary, args...)
-			cmd.Dir = "testdata"
-			var stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = full, &stderr
-			err := cmd.Run()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "no space left on device") {
-				t.Errorf("expose %s > /dev/full: %v, stderr %q; want exit 1 and the write error", strings.Join(args, " "), err, stderr.String())
-			}
-		})
-	}
-}
-
-// TestFmtWriteFollowsSymlink: fmt -w on a symbolic link rewrites the file
-// it points to and keeps the link, as gofmt -w does.
-func TestFmtWriteFollowsSymlink(t *testing.T) {
-	dir := t.TempDir()
-	src, err := os.ReadFile("testdata/messy.entity")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(filepath.Join(dir, "real"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	target := filepath.Join(dir, "real", "m.entity")
-	if err := os.WriteFile(target, src, 0o640); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join("real", "m.entity"), filepath.Join(dir, "link.entity")); err != nil {
-		t.Skip("no symbolic links:", err)
-	}
-	if code, stdout, stderr := runBinary(t, dir, "", "fmt", "-w", "link.entity"); code != 0 || stdout != "" || stderr != "" {
-		t.Fatalf("fmt -w: exit %d, %q, %q", code, stdout, stderr)
-	}
-	fi, err := os.Lstat(filepath.Join(dir, "link.entity"))
-	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Fatalf("the link is gone: %v, %v", fi, err)
-	}
-	got, _ := os.ReadFile(target)
-	want, _ := os.ReadFile("testdata/golden/fmt.golden")
-	if bytes.Equal(got, src) || !strings.Contains(string(want), string(got)) {
-		t.Errorf("the target holds\n%s\nnot what fmt prints:\n%s", got, want)
-	}
-	if fi, err := os.Stat(target); err != nil || fi.Mode().Perm() != 0o640 {
-		t.Errorf("the target's mode: %v, %v; want 0640", fi.Mode(), err)
-	}
-	if entries, _ := os.ReadDir(filepath.Join(dir, "real")); len(entries) != 1 {
-		t.Errorf("%d files beside the target, want none", len(entries)-1)
-	}
-}
-
-// writeFiles writes name → content files in a new temporary directory.
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-const userFile = "user {\n  id    number  num | rename number\n  name  string  req\n}\nusers {\n  list  $user\n}\n"
-
-// TestCommandLinesThatSucceed: command lines that exit 0.
-func TestCommandLinesThatSucceed(t *testing.T) {
 	tests := []struct {
-		name string
-		args []string
+		name   string
+		args   []string
+		code   int
+		stdout string // a prefix
+		stderr string // a prefix
 	}{
-		// The same file named twice ("u.entity" and "./u.entity", or a
-		// glob and a name) is loaded once.
-		{"same file under two spellings", []string{"check", "u.entity", "./u.entity"}},
-		{"glob and a name of the same file", []string{"check", "*.entity", "./u.entity"}},
-		// An existing file named like a glob is that file.
-		{"file name with brackets", []string{"check", "v[1].entity"}},
-		// help is a command, which help explains.
-		{"help help", []string{"help", "help"}},
+		{"help", []string{"help"}, 0, "expose checks, formats and runs .entity files", ""},
+		{"a file that checks", []string{"check", "users.entity"}, 0, "", ""},
+		{"a file with errors", []string{"check", "bad.entity"}, 1, "", "bad.entity:2:10: "},
+		{"a program's own rule", []string{"check", "program.entity"}, 1, "", `program.entity:4:29: entity "event", field "starts_at": unknown rule "rfc3339"`},
+		{"a usage error", []string{"frobnicate"}, 2, "", `expose: unknown command "frobnicate"`},
 	}
-	dir := writeFiles(t, map[string]string{"u.entity": userFile, "v[1].entity": "other {\n  x  string\n}\n"})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runBinary(t, dir, "", tt.args...)
-			if code != 0 {
-				t.Errorf("expose %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(tt.args, " "), code, stdout, stderr)
+			cmd := exec.Command(binary, tt.args...)
+			cmd.Dir = "../../tool/testdata"
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			code := 0
+			if err := cmd.Run(); err != nil {
+				ee, ok := err.(*exec.ExitError)
+				if !ok {
+					t.Fatal(err)
+				}
+				code = ee.ExitCode()
+			}
+			if code != tt.code || !strings.HasPrefix(stdout.String(), tt.stdout) || !strings.HasPrefix(stderr.String(), tt.stderr) {
+				t.Errorf("expose %s: exit %d, stdout %q, stderr %q; want exit %d, stdout %q…, stderr %q…",
+					strings.Join(tt.args, " "), code, stdout.String(), stderr.String(), tt.code, tt.stdout, tt.stderr)
 			}
 		})
 	}
 }
 
-// TestCheckEachErrorPlaced: an error inside "each '…'" is printed as
-// file:line:col: message, as every error check prints, in file order.
-func TestCheckEachErrorPlaced(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"e.entity": "a {\n  x  string  rnge\n  t  []string  each 'trim | rnge 1'\n}\n"})
-	code, _, stderr := runBinary(t, dir, "", "check", "e.entity")
-	if code != 1 {
-		t.Fatalf("exit %d, want 1", code)
+// TestLinksNoTestKit: the command links no testing package and nothing of
+// the test kit (net/http/httptest, go-cmp), so that go run of it in a
+// program's module pulls in no test dependency.
+func TestLinksNoTestKit(t *testing.T) {
+	cmd := exec.Command(goCommand(t), "list", "-deps", ".")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
 	}
-	var firsts []string
-	for _, l := range strings.Split(stderr, "\n") {
-		if l != "" && !strings.HasPrefix(l, " ") && !strings.HasSuffix(l, " errors") {
-			firsts = append(firsts, l)
+	for _, p := range strings.Fields(string(out)) {
+		if p == "testing" || strings.HasPrefix(p, "testing/") || p == "net/http/httptest" || strings.HasPrefix(p, "github.com/google/go-cmp/") {
+			t.Errorf("the command links %s", p)
 		}
 	}
-	want := []string{
-		`e.entity:2:14: entity "a", field "x": unknown rule "rnge" (did you mean "range"?)`,
-		`e.entity:3:29: entity "a", field "t": unknown rule "rnge" (did you mean "range"?)`,
-	}
-	if strings.Join(firsts, "\n") != strings.Join(want, "\n") {
-		t.Errorf("errors:\n%s\nwant\n%s\nstderr:\n%s", strings.Join(firsts, "\n"), strings.Join(want, "\n"), stderr)
-	}
 }
 
-// TestFmtWriteKeepsFileValid: fmt -w never turns a file that checks into
-// one that does not: an entity whose name starts with U+FEFF (after the
-// byte order mark ParseFile strips) keeps it.
-func TestFmtWriteKeepsFileValid(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"b.entity": "\ufeff\ufeffx {\n  a string\n}\n"})
-	if code, _, stderr := runBinary(t, dir, "", "check", "b.entity"); code != 0 {
-		t.Fatalf("the file does not check before fmt: %s", stderr)
+// goCommand returns the go command's path, skipping the test without one.
+func goCommand(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command:", err)
 	}
-	if code, _, stderr := runBinary(t, dir, "", "fmt", "-w", "b.entity"); code != 0 {
-		t.Fatalf("fmt -w: exit %d: %s", code, stderr)
-	}
-	code, _, stderr := runBinary(t, dir, "{}", "make", "-f", "b.entity", "\ufeffx", "-")
-	if code != 0 {
-		b, _ := os.ReadFile(filepath.Join(dir, "b.entity"))
-		t.Errorf("after fmt -w the entity %q is gone (exit %d): %s\nfile: %q", "\ufeffx", code, stderr, b)
-	}
-}
-
-// TestFmtGoesOn: fmt reports a file it cannot read and goes on with the
-// next one, as it does after a file with syntax errors.
-func TestFmtGoesOn(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"messy.entity": "a {\n x string\n}\n"})
-	code, stdout, stderr := runBinary(t, dir, "", "fmt", "-l", "missing.entity", "messy.entity")
-	if code != 1 || stdout != "messy.entity\n" {
-		t.Errorf("exit %d, stdout %q (stderr %q); want 1 and messy.entity listed", code, stdout, stderr)
-	}
+	return p
 }

@@ -15,7 +15,7 @@
 //     the test package's own -update);
 //   - Sample builds a valid payload from a declaration, for docs and tests;
 //     Sample(e, Input) a valid request body, in the wire form a client
-//     sends;
+//     sends (schema.Sample, for code outside tests);
 //   - CheckStruct checks that a struct type has a field for every field
 //     its direction reads, so that Make does not read one as absent (with
 //     Input, a struct that Bind fills).

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/entity/schema"
 )
 
 // An Option changes what a checker checks or what Sample builds. Each
@@ -105,6 +106,25 @@ func IgnoreOrder() Option { return optionFunc(func(c *config) { c.ignoreOrder = 
 // fills. Conform and CheckResponse check responses only, and report it as
 // a mistake.
 var Input = inputOption{}
+
+// Sample returns an example payload of the entity, [schema.Sample]'s:
+// what a response call with the options given by Call writes (without
+// Call, a call without flags or version), or with Input a request body
+// such a request reads, in the wire form a client sends (schema.Sample's
+// Request). schema.Sample documents how the values are chosen; the payload
+// conforms (Conform) unless a field's rules have no value in common.
+// Sample takes Call and Input and ignores the other options.
+//
+//	entitytest.Sample(user)                   // schema.Sample(user, schema.Response)
+//	entitytest.Sample(user, entitytest.Input) // schema.Sample(user, schema.Request)
+func Sample(e *entity.Entity, opts ...Option) []byte {
+	cfg := configOf(opts)
+	mode := schema.Response
+	if cfg.input {
+		mode = schema.Request
+	}
+	return schema.Sample(e, mode, cfg.call...)
+}
 
 // inputOption is the type of Input.
 type inputOption struct{}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/entity/schema"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -42,6 +43,34 @@ func TestSample(t *testing.T) {
 	}
 	if got := Sample(nil); string(got) != "null" {
 		t.Errorf("Sample(nil) = %s", got)
+	}
+}
+
+// TestSampleIsSchemaSample: Sample is schema.Sample, Input its Request
+// mode and Call its options, for every entity of the corpus.
+func TestSampleIsSchemaSample(t *testing.T) {
+	admin := entity.With("admin")
+	tests := []struct {
+		name string
+		opts []Option
+		mode schema.Mode
+		call []entity.Option
+	}{
+		{"no option", nil, schema.Response, nil},
+		{"Input", []Option{Input}, schema.Request, nil},
+		{"Call", []Option{Call(admin)}, schema.Response, []entity.Option{admin}},
+		{"Input and Call", []Option{Call(admin), Input}, schema.Request, []entity.Option{admin}},
+		{"options Sample does not read", []Option{Partial(), IgnoreOrder(), nil}, schema.Response, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, d := range corpusDecls {
+				e := corpus.Lookup(d.name)
+				if got, want := Sample(e, tt.opts...), schema.Sample(e, tt.mode, tt.call...); !bytes.Equal(got, want) {
+					t.Errorf("%s: Sample = %s, schema.Sample = %s", d.name, got, want)
+				}
+			}
+		})
 	}
 }
 
@@ -314,7 +343,7 @@ var endlessRequests = map[string][]string{
 
 // TestSampleInputIsMade: for every entity of the corpus, MakeRequest takes
 // a JSON body of Sample(e, Input), strictly and refusing unknown keys, and
-// makes exactly Sample(e). Where the output sample does not conform
+// its Object, made as a response, is exactly Sample(e). Where the output sample does not conform
 // (sampleConflicts, a $ref to nothing), the request fails at those fields
 // only.
 func TestSampleInputIsMade(t *testing.T) {
@@ -354,8 +383,12 @@ func TestSampleInputIsMade(t *testing.T) {
 			if err != nil {
 				t.Fatalf("MakeRequest(%s): %v", in, err)
 			}
-			if got, want := o.String(), string(Sample(e)); got != want {
-				t.Errorf("MakeRequest(%s):\n got %s\nwant %s (Sample)", in, got, want)
+			made, err := e.MakeJSON(o) // the response form of what the request read
+			if err != nil {
+				t.Fatalf("MakeJSON(MakeRequest(%s)): %v", in, err)
+			}
+			if got, want := string(made), string(Sample(e)); got != want {
+				t.Errorf("MakeJSON(MakeRequest(%s)):\n got %s\nwant %s (Sample)", in, got, want)
 			}
 		})
 	}

@@ -92,6 +92,10 @@ type Security struct {
 	Scopes []string
 }
 
+// formMediaTypes are the media types of the form bodies a Request entity
+// whose methods hold the word form reads (dsl.Entity.Forms).
+var formMediaTypes = [...]string{"application/x-www-form-urlencoded", "multipart/form-data"}
+
 // OpenAPI returns an OpenAPI 3.1 document for the routes, as calls made
 // with opts see the entities (With, Version: see JSON; the document of an
 // audience lists only what it sees), indented, its keys sorted, the same
@@ -109,7 +113,9 @@ type Security struct {
 //     query parameters (groups flattened);
 //   - its request body: on PATCH the Request entity's Patch schema as
 //     application/merge-patch+json, on a method with a body its Request
-//     schema (without the parameters) as application/json;
+//     schema (without the parameters) as application/json, and as
+//     application/x-www-form-urlencoded and multipart/form-data too when
+//     the entity reads forms (the word form among its methods);
 //   - its success response: the Response entity's Response schema as
 //     application/json, or no content;
 //   - the problem details error responses (application/problem+json,
@@ -273,7 +279,13 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		op["requestBody"] = map[string]any{"content": map[string]any{media: map[string]any{"schema": body}}}
+		content := map[string]any{media: map[string]any{"schema": body}}
+		if mode == Request && e.Decl().Forms { // the forms it reads too, of the same fields
+			for _, mt := range formMediaTypes {
+				content[mt] = map[string]any{"schema": body}
+			}
+		}
+		op["requestBody"] = map[string]any{"content": content}
 		errorStatuses = append(errorStatuses, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
 	}
 	success := map[string]any{"description": http.StatusText(status)}

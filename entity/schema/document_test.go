@@ -3,6 +3,7 @@ package schema_test
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -246,5 +247,50 @@ func TestDescriptionsFromFiles(t *testing.T) {
 		if got := at(t, doc, "properties", "name", "description"); got != `"The full name."` {
 			t.Errorf("%s: the field's description %s", mode, got)
 		}
+	}
+}
+
+// TestOpenAPIRequestMediaTypes: a request body lists the media types
+// MakeRequest reads of its entity: application/json, and the form types
+// only for an entity whose methods hold the word form; a merge patch its
+// own type whatever the entity reads.
+func TestOpenAPIRequestMediaTypes(t *testing.T) {
+	reg := entity.NewRegistry()
+	login := expose(t, reg, "login", "POST|PATCH form", "user", "string", "req")
+	signup := expose(t, reg, "signup", "POST", "user", "string", "req")
+	doc, err := schema.OpenAPI(schema.Info{Title: "t", Version: "1"}, []schema.Route{
+		{Method: "POST", Path: "/login", Request: login},
+		{Method: "PATCH", Path: "/login", Request: login},
+		{Method: "POST", Path: "/signup", Request: signup},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path []string
+		want []string
+	}{
+		{[]string{"paths", "/login", "post"}, []string{"application/json", "application/x-www-form-urlencoded", "multipart/form-data"}},
+		{[]string{"paths", "/login", "patch"}, []string{"application/merge-patch+json"}},
+		{[]string{"paths", "/signup", "post"}, []string{"application/json"}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.path, "/"), func(t *testing.T) {
+			var content map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(at(t, doc, append(tt.path, "requestBody", "content")...)), &content); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for mt, s := range content {
+				got = append(got, mt)
+				if want := at(t, doc, append(tt.path, "requestBody", "content", tt.want[0], "schema")...); string(s) != `{"schema":`+want+`}` {
+					t.Errorf("%s: %s, want the schema of %s", mt, s, tt.want[0])
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("media types %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -175,3 +175,21 @@ func ExampleComponents() {
 	// {"$ref":"#/components/schemas/customer.request"}
 	// {"properties":{"address":{"$ref":"#/components/schemas/address.request"},"name":{"type":"string"}},"required":["address","name"],"type":"object"}
 }
+
+// Sample builds an example payload from the declaration, for a response or
+// for a request body: defaults where there are (never a secret's), else a
+// value that passes every rule of the field.
+func ExampleSample() {
+	reg := entity.NewRegistry()
+	e := reg.MustExpose("signup",
+		"id", "number", "readonly",
+		"mail", "string", "req | email",
+		"password", "string", "req | writeonly | secret | min 8",
+		"plan", "string", "default 'free'",
+	)
+	fmt.Printf("%s\n", schema.Sample(e, schema.Response))
+	fmt.Printf("%s\n", schema.Sample(e, schema.Request))
+	// Output:
+	// {"id":1,"mail":"user@example.com","plan":"free"}
+	// {"mail":"user@example.com","password":"aaaaaaaa","plan":"free"}
+}

@@ -46,8 +46,8 @@ func (g *gen) value(e *entity.Entity, f *entity.Field, name string, nullable, se
 		alts = f.Type.InputSchema()
 		comments = g.rules(e, f, name, alts, secret)
 	}
-	if f.Each != nil { // a typed list: its elements, null where one does not convert
-		alts[0]["items"] = g.value(e, f.Each, name+"[]", true, secret)
+	if f.Each != nil { // a typed list: its elements, in a response null where one does not convert (a request refuses a null element)
+		alts[0]["items"] = g.value(e, f.Each, name+"[]", g.mode == Response, secret)
 	}
 	var s map[string]any
 	if len(alts) == 1 {

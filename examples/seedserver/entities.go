@@ -61,8 +61,9 @@ var (
 	// newUserEntity validates POST /api/users, as msful's validate checked
 	// request parameters with the same triples. The leading "POST" is the
 	// declaration's method restriction: MakeRequest answers any other
-	// method with a 405 InputError naming it.
-	newUserEntity = entity.MustExpose("newuser", "POST",
+	// method with a 405 InputError naming it; the word form lets the
+	// request send a form body (as msful read one) besides JSON.
+	newUserEntity = entity.MustExpose("newuser", "POST form",
 		"name", "string", "req",
 		"mail", "string", "req | email",
 		"age", "number", "range 0 150",

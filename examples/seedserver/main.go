@@ -99,8 +99,9 @@ type newUser struct {
 	RequestID *string `json:"X-Request-Id"`
 }
 
-// createUser binds a new user from a JSON or form body (or the query, when
-// there is no body) and the X-Request-Id header, strictly (a present value that does not convert
+// createUser binds a new user from a JSON or form body (a POST without a
+// body has none of its fields, whatever its query holds) and the
+// X-Request-Id header, strictly (a present value that does not convert
 // is an error), and answers 201 with the user; 400 with every field error
 // in the language the client's Accept-Language prefers (English or
 // Japanese), 413 for a body over the limit, 415 for a body that is neither

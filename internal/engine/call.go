@@ -135,6 +135,10 @@ func (r *run) start(e *Entity, top topKind, d direction, o *Opts) {
 	if e.slot != nil {
 		r.pin(e.slot, e) // recursive references see this very entity
 	}
+	if o != nil && len(o.CtxFlags) > 0 {
+		r.cfg.shaped = true
+		r.setFlags(e, o.CtxFlags)
+	}
 	if r.cfg.shaped {
 		r.shape(e, o)
 	}
@@ -212,7 +216,7 @@ func (c *Call) AppendRequest(dst []byte, e *Entity, req *HTTPRequest, o *Opts) [
 		c.report(&r)
 		return dst
 	}
-	src := &requestSource{r: req.R, env: e.env, header: req.R.Header, query: req.Query, form: req.Form, files: req.Files, body: req.Body}
+	src := &requestSource{r: req.R, env: e.env, header: req.R.Header, query: req.Query, form: req.Form, files: req.Files, body: req.Body, strict: r.cfg.strict}
 	p := e.view(r.dir)
 	if req.JSON != nil {
 		js, err := r.parseJSONOf(req.JSON, true)

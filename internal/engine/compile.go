@@ -34,7 +34,7 @@ type compiler struct {
 // holds what compiled, for more error reports only (LoadFS checks its
 // references and flags): it is never exposed.
 func Compile(env *Env, decl *dsl.Entity) (*Entity, error) {
-	c := &compiler{env: env, ent: &Entity{name: decl.Name, env: env, decl: decl, methods: decl.Methods, cache: new(entityCache)}}
+	c := &compiler{env: env, ent: &Entity{name: decl.Name, env: env, decl: decl, methods: decl.Methods, forms: decl.Forms, cache: new(entityCache)}}
 	if !env.KeyCase.Valid() {
 		c.errs.Add(&dsl.Error{Entity: decl.Name, Msg: fmt.Sprintf("the registry's key case %v is not a style: give KeyCase one of CamelCase, SnakeCase, KebabCase, PascalCase or AsDeclared", env.KeyCase)})
 	}
@@ -492,17 +492,26 @@ func (c *compiler) message(f *dsl.Field, n *node, r *dsl.Rule) {
 	if n.each != nil { // a typed list's msg speaks for its elements too
 		checks = append(checks, n.each.inChecks, n.each.outChecks)
 	}
+	var quoting []string // the placeholders that would describe a value (in's values, a pattern): not a secret's
 	for _, cks := range checks {
 		for _, ck := range cks {
 			for _, p := range ck.info.params {
 				known = append(known, p.Name)
 				n.msgParams = append(n.msgParams, p)
+				if QuotesNoValue(ck.info.code) {
+					n.msgSafe = append(n.msgSafe, p)
+				} else {
+					quoting = append(quoting, p.Name)
+				}
 			}
 		}
 	}
 	for _, p := range m.Placeholders() {
-		if !slices.Contains(known, p) {
+		switch {
+		case !slices.Contains(known, p):
 			c.errorf(f, a.Pos, "msg: placeholder {%s} is not {field} nor a param of the field's rules (%s)", p, strings.Join(known[1:], ", "))
+		case n.secret && slices.Contains(quoting, p) && !slices.ContainsFunc(n.msgSafe, func(s RuleParam) bool { return s.Name == p }):
+			c.errorf(f, a.Pos, "msg: placeholder {%s} would say what the secret field may hold: a secret's message names no value", p)
 		}
 	}
 	n.msg = m

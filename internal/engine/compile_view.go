@@ -19,8 +19,10 @@ import (
 //     send back what it got) and reads the wire form: each field under the
 //     key a response writes (after rename and key case), a group as the
 //     object under its key, a $ref as an object; `from` says where server
-//     data is read and is not read by a request. A header field is read
-//     from the headers under its declared name.
+//     data is read and is not read by a request, and `lazy` (written only
+//     when a selection names it) shapes responses only: a request reads
+//     and keeps a lazy field like any other. A header field is read from
+//     the headers under its declared name.
 //
 // Each view's nodes are copies of the base's, so that what differs (their
 // keys, their slots, how a group reads its object) is compiled into them,
@@ -33,6 +35,10 @@ type viewBuilder struct {
 	reads  map[*inputTable][]slotRead // what reads each table's slots, for DenyUnknown
 	tables []*inputTable
 	params []*node // a request view's fields read from the path, query, headers or cookies
+
+	// readOnly and writeOnly, in a patch view, are how many readonly and
+	// writeonly groups hold the plan being built: their fields are so too.
+	readOnly, writeOnly int
 }
 
 // slotRead is one node reading a slot, under the conditions of its own and
@@ -74,12 +80,12 @@ func (vb *viewBuilder) table() *inputTable {
 func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*condition) *objectPlan {
 	p := &objectPlan{in: t, dir: vb.d, owner: vb.ent}
 	var copies map[*node]*node // for the cross-field rules
-	if len(base.cross) > 0 {
+	if len(base.cross) > 0 && vb.d != dirCurrent && vb.d != dirStored {
 		copies = map[*node]*node{}
 	}
 	for _, bn := range base.nodes {
 		switch {
-		case vb.d == dirResponse && bn.writeOnly:
+		case (vb.d.responds() || vb.d == dirStored) && bn.writeOnly:
 			p.left = append(p.left, bn)
 			continue
 		case vb.d == dirRequest && bn.readOnly:
@@ -99,10 +105,19 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		if copies != nil {
 			copies[bn] = n
 		}
-		if vb.d == dirPatch && (n.writeOnly || n.readOnly) {
-			// A patch needs no writeonly value the server does not hold,
-			// and takes readonly ones from the current value only.
-			n.patchReq, n.req = n.req && n.writeOnly, false
+		switch {
+		case vb.d == dirCurrent:
+			// The stored value as it is: nothing judged, defaulted, left
+			// out or kept for a selection (patch.go).
+			n.unjudged()
+			n.hasDefault, n.refDefault, n.defNull, n.defJSON = false, false, false, nil
+			n.omit, n.lazy = omitNone, false
+		case vb.d == dirStored || vb.d == dirPatch && (n.readOnly || vb.readOnly > 0):
+			// A readonly value is the server's, taken from the current
+			// value as it is (a group's fields with it).
+			n.unjudged()
+		case vb.d == dirPatch && vb.writeOnly > 0:
+			n.writeOnly = true // a writeonly group's: read only when the patch gives it
 		}
 		if len(p.nodes) > 0 {
 			n.key = append(n.key, ',')
@@ -117,7 +132,7 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		if n.cond != nil {
 			c = append(slices.Clip(chain), n.cond)
 		}
-		if vb.d == dirRequest || vb.d == dirPatch {
+		if !vb.d.responds() {
 			vb.requestNode(n, t, top, c)
 		} else {
 			vb.responseNode(n, t, c)
@@ -172,6 +187,7 @@ func (vb *viewBuilder) responseNode(n *node, t *inputTable, chain []*condition) 
 // own. A top-level field named X-… reads the header of its declared name.
 func (vb *viewBuilder) requestNode(n *node, t *inputTable, top bool, chain []*condition) {
 	n.from = nil
+	n.lazy = false // a selection shapes what a call returns, never what a request reads
 	n.in, n.header = n.out, ""
 	switch {
 	case !top:
@@ -195,6 +211,15 @@ func (vb *viewBuilder) requestNode(n *node, t *inputTable, top bool, chain []*co
 	}
 	if n.kind == nodeGroup {
 		n.nested = true
+		switch {
+		case vb.d != dirPatch:
+		case n.readOnly:
+			vb.readOnly++
+			defer func() { vb.readOnly-- }()
+		case n.writeOnly:
+			vb.writeOnly++
+			defer func() { vb.writeOnly-- }()
+		}
 		n.group = vb.plan(n.group, vb.table(), false, nil)
 		n.group.checksUnknown = true
 	}
@@ -203,6 +228,23 @@ func (vb *viewBuilder) requestNode(n *node, t *inputTable, top bool, chain []*co
 	}
 	n.slot = t.slot(n.in)
 	vb.reads[t] = append(vb.reads[t], slotRead{n.slot, chain})
+}
+
+// unjudged strips a view's copy of a node of what judges its value: its
+// rules (a typed list's elements' too), its transforms and req. Its fast
+// path is then the one a field without rules takes.
+func (n *node) unjudged() {
+	n.inChecks, n.outChecks, n.xforms, n.strChecks, n.intChecks = nil, nil, nil, nil, nil
+	n.req = false
+	if n.kind == nodeValue && n.from == nil {
+		n.fast = fastNone
+		setFast(n)
+	}
+	if n.each != nil {
+		each := *n.each
+		each.unjudged()
+		n.each = &each
+	}
 }
 
 // condSlots returns, for each slot of table t, the conditions under which

@@ -133,3 +133,21 @@ func clipKey(key string) string {
 	}
 	return key[:i] + "…"
 }
+
+// QuotesNoValue reports whether the messages and params of code are safe
+// under a secret field: the built-in ones that say what was wanted, never
+// what came (the length asked for, the kind that arrived), and the
+// cross-field rules', which name siblings (and a required_if the values of
+// a sibling that is no secret: see crossRule.msg). The messages of in,
+// regex and custom rules would describe a secret's value (one of these
+// words, a pattern it failed): under a secret they are "is not valid",
+// without params. Built-in rules cannot be registered again, so these
+// codes are theirs.
+func QuotesNoValue(code string) bool {
+	switch code {
+	case "required", "depth", "type", "min", "max", "len", "range", "email", "url", "date",
+		"required_if", "required_with", "required_without", "excluded_with":
+		return true
+	}
+	return false
+}

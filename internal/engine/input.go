@@ -32,10 +32,14 @@ const (
 type raw struct {
 	kind rawKind
 	view bool // s views the caller's bytes (raw JSON input): an Object copies it
-	s    string
-	n    int64
-	f    float64
-	a    any
+	// param: s (or each string of a []string a) is the text of a request's
+	// parameter (path, query, header, cookie), where an integer is decimal
+	// digits with an optional minus sign, nothing else (exactInt).
+	param bool
+	s     string
+	n     int64
+	f     float64
+	a     any
 }
 
 // isNull reports whether the value is absent or null: nil, or a nil
@@ -90,7 +94,9 @@ type source struct {
 	// keys (the wire form: a group as the object under its key), as a
 	// request is. merged: the object is also read by the plan around a
 	// merged reference of a request, which judges its keys (unknownKeys).
-	wire, merged bool
+	// writeOnly: in a merge patch's merged value, the object read for a
+	// writeonly merged reference, whose fields are writeonly too.
+	wire, merged, writeOnly bool
 }
 
 // get returns the value the node reads.
@@ -184,7 +190,8 @@ func (s *source) empty() bool {
 
 // sourceOf returns v as a source for the plan p when it is an object: a
 // map with string keys, an *Object, a struct or a pointer to one. A nil map
-// is an empty object. An Object of p's entity is read in its wire form.
+// is an empty object. An Object of p's entity is read in its wire form
+// (but at a group's from path: see appendGroupApart).
 func sourceOf(v any, p *objectPlan) (source, bool) {
 	switch v := v.(type) {
 	case map[string]any:

@@ -48,6 +48,10 @@ type Opts struct {
 	// answer shows).
 	FlagsOnly bool
 	List      []Option // the call's options, as given
+	// CtxFlags are the flags of the context of the HTTP request the call
+	// reads, set as WithContext sets them (a flag the registry has not
+	// declared is ignored), before the options'.
+	CtxFlags []string
 }
 
 // Decode decodes a call's options. request says whether the call reads
@@ -123,18 +127,18 @@ func (r *run) shape(e *Entity, o *Opts) {
 			for _, p := range x.List {
 				part('.', p)
 			}
-		case OptWith, OptWithContext:
+		case OptWith:
 			t := e.env.flags.Load()
 			for _, name := range x.List {
 				b, ok := t.declaredBit(name)
-				switch {
-				case ok:
-					r.flags |= 1 << b
-				case x.Kind == OptWith:
+				if !ok {
 					r.stopWith(fmt.Errorf("%w %q in With: declare it with Registry.DeclareFlags", ErrUnknownFlag, name))
 					return
 				}
+				r.flags |= 1 << b
 			}
+		case OptWithContext:
+			r.setFlags(e, x.List)
 		case OptVersion:
 			if x.Str == "" {
 				continue
@@ -159,9 +163,9 @@ func (r *run) shape(e *Entity, o *Opts) {
 	// maskBuilder.visible).
 	var fl [9 + dsl.MaxVersionParts*4]byte
 	binary.LittleEndian.PutUint64(fl[:], r.flags)
-	fl[8] = byte(r.dir)
+	fl[8] = byte(r.dir) << 1
 	if r.ver.IsSet() {
-		fl[8] |= 2
+		fl[8] |= 1
 		for i, p := range r.ver.Parts() {
 			binary.LittleEndian.PutUint32(fl[9+4*i:], p)
 		}
@@ -180,6 +184,18 @@ func (r *run) shape(e *Entity, o *Opts) {
 	r.mask = m.root
 	for _, d := range m.deps {
 		r.pin(d.s, d.e)
+	}
+}
+
+// setFlags sets the flags named that the registry has declared, as
+// WithContext does: one middleware may set flags for every registry of a
+// server, and a flag no declaration names can show no field.
+func (r *run) setFlags(e *Entity, names []string) {
+	t := e.env.flags.Load()
+	for _, name := range names {
+		if b, ok := t.declaredBit(name); ok {
+			r.flags |= 1 << b
+		}
 	}
 }
 

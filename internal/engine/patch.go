@@ -1,9 +1,9 @@
 package engine
 
 import (
+	"encoding/binary"
 	"errors"
 	"slices"
-	"strings"
 
 	"github.com/expose-go/expose/internal/jsontape"
 	"github.com/expose-go/expose/internal/jsonwire"
@@ -15,49 +15,70 @@ import (
 const MergePatchType = "application/merge-patch+json"
 
 // PATCH: a JSON Merge Patch (RFC 7396) applied to the current value of a
-// resource, then judged as a request. The current value is server data,
-// made as a response of the call makes it (the response view, with the
-// call's flags and version: the fields the call sees, in the wire form);
-// the patch, the request's body, is merged into it as text (merger), and
-// the merged document is read as MakeRequest reads a JSON body, with the
-// request's parameters, through the view dirPatch: the request view but
-// that it holds the readonly fields too (a readonly field keeps its
-// current value: the merger drops a patch's readonly keys, at every
-// depth, as a POST ignores them) and that a writeonly one the patch does
-// not touch is not required (the server need not hold it).
+// resource, then judged as a request, in three steps of one view each:
+//
+//  1. The current value, server data in any form Make reads, is written in
+//     the wire form by the view dirCurrent: the response view without
+//     rules, transforms, defaults, omissions or lazy fields, with the
+//     call's flags and version, so that it holds every field the call
+//     sees as the server holds it (a readonly value too, where a response
+//     would leave it out or default it). Nothing of it is judged there:
+//     its rules run once, in step 3.
+//  2. The patch, the request's body, is merged into it as text (merger),
+//     as RFC 7396 says: a repeated key has its last value, as MakeRequest
+//     reads it; an object merges into the object the current value holds
+//     (a group's, a $name's, a value field's), recursively, a null
+//     removing a key; anything else replaces the value, a list whole. The
+//     merger knows the entity's fields: a readonly key of the patch is
+//     dropped at every depth (the current value's stays, also inside a
+//     group the patch sets to null), a writeonly one's null is kept (it
+//     clears what the server holds), and a $name's object or a []$name's
+//     list that the patch gives where the current value holds none is
+//     marked, on the merged text's tape, to be read as MakeRequest reads
+//     it (jsonStack.fresh).
+//  3. The merged document is read as MakeRequest reads a JSON body, with
+//     the request's parameters, through the view dirPatch: the request
+//     view but that it holds the readonly fields, taken as they are
+//     (nothing judges them; a readonly $name's object is read with the
+//     view dirStored, which judges nothing either), that a writeonly
+//     field is read only when its object holds its key (the server's
+//     value stays otherwise: it is not in the current value), and that a
+//     value its omitnil or omitempty leaves out is kept, hidden from its
+//     response form, so that Bind of the merged Object sets it. What the
+//     merger marked fresh is read with the request view (appendInView).
+//
+// The stored value's rules thus run once, on the merged value; a later
+// step may skip those of the values the patch leaves, which the merger
+// knows (it copies them from the current value's text) and could mark on
+// the merged tape as it marks the fresh ones.
 
 // AppendPatch applies body, a merge patch, to current, the resource's
 // value as the server holds it (any input Make reads; an Object is used as
 // it is when e's response view made it unshaped), and reads the merged
 // value as a request of req: the view Patch (package entity's
 // Entity.Patch documents what it does). cur holds the options the current
-// value is made with (the call's flags and version). It appends what it
+// value is read with (the call's flags and version). It appends what it
 // made to dst and returns the paths the patch touched; on failure c says
 // why.
 func (c *Call) AppendPatch(dst []byte, e *Entity, req *HTTPRequest, body []byte, current any, o, cur *Opts) (_ []byte, touched []string) {
-	cc := Call{Dir: Response, Top: TopObject}
-	var curJSON []byte
-	if m := madeIn(current); m != nil && MadeBy(m, e) && (cur == nil || !cur.Shaped) {
-		curJSON = m.data
-	} else {
-		curJSON = cc.AppendCopy(e, current, cur)
-		if cc.Failed() {
-			*c = cc
-			return dst, nil
-		}
+	cv, ok := c.readCurrent(e, current, cur)
+	if !ok {
+		return dst, nil
 	}
+	defer cv.release()
 
 	var run run
 	run.start(e, topObject, dirPatch, o)
 	defer run.done()
-	if run.fatal != nil {
+	fail := func(err error) ([]byte, []string) {
+		if err != nil {
+			run.fatal = err
+		}
 		c.report(&run)
 		return dst, nil
 	}
-	fail := func(err error) ([]byte, []string) {
-		run.fatal = err
-		c.report(&run)
-		return dst, nil
+	if run.fatal != nil {
+		return fail(nil)
 	}
 
 	// The patch, merged into the current value: the body of the request.
@@ -65,44 +86,120 @@ func (c *Call) AppendPatch(dst []byte, e *Entity, req *HTTPRequest, body []byte,
 	if err != nil {
 		return fail(err)
 	}
-	m := merger{run: &run, tape: run.js.tape}
-	var ctext string
-	if len(curJSON) > 0 {
-		ctext = jsonwire.TrimSpace(bytesString(curJSON))
-		if code, _ := jsontape.Scan(ctext, jsontape.MaxNesting, &m.curTape); code != jsontape.OK || ctext[0] != '{' {
-			return fail(errors.New("entity: Patch: the current value's JSON does not read back")) // cannot happen: the walk writes JSON
-		}
-	}
-	merged := make([]byte, 0, len(body)+len(ctext)+2)
-	merged = m.object(merged, ctext, 0, text, 0, e.view(dirPatch), nil, true, e.env.lim().Depth)
+	p := e.view(dirPatch)
+	mb := bufPool.Get().(*[]byte)
+	defer putBuf(mb)
+	*mb, touched = run.mergePatch((*mb)[:0], p, text, &cv)
 
 	// The merged value, read as MakeRequest reads a JSON body.
-	if text, err = run.parseJSONOf(merged, true); err != nil {
+	if text, err = run.parseJSONOf(*mb, true); err != nil {
 		return fail(err)
 	}
-	p := e.view(dirPatch)
-	src := &requestSource{r: req.R, env: e.env, header: req.R.Header, query: req.Query, body: true}
+	src := &requestSource{r: req.R, env: e.env, header: req.R.Header, query: req.Query, body: true, strict: run.cfg.strict}
 	src.js = run.takeJSON(text, 0, p.in)
 	run.request, run.reqBody = true, true
-	c.MaxOut = e.env.RequestOutputLimit(int64(len(body) + len(ctext)))
+	c.MaxOut = e.env.RequestOutputLimit(int64(len(body) + len(cv.text)))
 	run.maxOut = int(min(c.MaxOut, maxOutputLimit))
 	dst = run.walkInto(dst, e, src)
 	c.report(&run)
-	if len(m.cleared) > 0 {
-		c.Failures = append(c.Failures, m.cleared...)
+	return dst, touched
+}
+
+// currentValue is the current value of a patch in the wire form, on its
+// tape, in pooled memory that release gives back.
+type currentValue struct {
+	text string
+	tape []int32
+	buf  *[]byte    // the bufPool buffer holding text, if any
+	js   *jsonStack // the jsonStackPool stack holding tape
+}
+
+// readCurrent writes the current value of a patch in the wire form, with
+// the view dirCurrent, as the call sees it: its flags and version (cur:
+// no other option, since a selection shapes the answer, not what is kept)
+// decide which fields are there. An Object the entity made for a
+// response, in a call without them, is its own text. A failure is the
+// server's data's (500), reported in c.
+func (c *Call) readCurrent(e *Entity, current any, cur *Opts) (currentValue, bool) {
+	var cv currentValue
+	if m := madeIn(current); m != nil && MadeBy(m, e) && (cur == nil || !cur.Shaped) {
+		cv.text = bytesString(m.data)
+	} else {
+		var r run
+		r.start(e, topObject, dirCurrent, cur)
+		cv.buf = bufPool.Get().(*[]byte)
+		b := r.walkInto((*cv.buf)[:0], e, current)
+		*cv.buf = b
+		if r.fatal != nil || len(r.errs) > 0 {
+			c.Dir = Response // the server's data
+			c.report(&r)
+			putBuf(cv.buf)
+			return currentValue{}, false
+		}
+		cv.text = bytesString(b)
 	}
-	return dst, m.touched
+	cv.js = jsonStackPool.Get().(*jsonStack)
+	if code, _ := jsontape.Scan(cv.text, jsontape.MaxNesting, &cv.js.tape); code != jsontape.OK || cv.text[0] != '{' {
+		cv.release()
+		c.Dir, c.Fatal = Response, errors.New("entity: Patch: the current value's JSON does not read back") // cannot happen: the walk writes JSON
+		return currentValue{}, false
+	}
+	cv.tape = cv.js.tape
+	return cv, true
+}
+
+// release gives back the memory of the current value.
+func (cv *currentValue) release() {
+	if cv.buf != nil {
+		putBuf(cv.buf)
+	}
+	if cv.js != nil && cap(cv.js.tape) <= 1<<16 {
+		jsonStackPool.Put(cv.js)
+	}
+	*cv = currentValue{}
+}
+
+// putBuf puts a bufPool buffer back, unless it grew too large.
+func putBuf(bp *[]byte) {
+	if cap(*bp) <= maxPooled {
+		*bp = (*bp)[:0]
+		bufPool.Put(bp)
+	}
+}
+
+// mergePatch appends the patch text, parsed by the run (on its tape),
+// merged into the current value cur, objects of the plan p, and returns
+// the paths it touched.
+func (r *run) mergePatch(dst []byte, p *objectPlan, text string, cur *currentValue) ([]byte, []string) {
+	m := merger{tape: r.js.tape, curTape: cur.tape, path: r.scratchBuf(), touched: r.xbuf()}
+	r.js.fresh = r.js.fresh[:0]
+	dst = m.object(r, dst, cur.text, 0, text, 0, p, r.ent.env.lim().Depth)
+	return dst, m.paths()
 }
 
 // merger writes a merge patch applied to a current value (RFC 7396), both
-// JSON text on tapes, as the JSON object a request's view then reads,
-// recording the paths the patch touches.
+// JSON text on tapes, as the JSON object the patch view then reads,
+// recording the paths the patch touches. Each member of either is written
+// once at most, so that the merged text is no longer than the two
+// together (and the writeonly keys a null for a group clears), whatever
+// the patch repeats.
 type merger struct {
-	run     *run
 	tape    []int32 // the patch's
 	curTape []int32 // the current value's
-	touched []string
-	cleared []*FieldError // writeonly req fields the patch clears: the view does not require them
+	// ord is the ordinal the merged text's tape gives the next string
+	// literal or container written (see package jsontape): each literal
+	// takes one entry, each container two, in the order they begin. The
+	// ordinals of the objects and lists that the patch gives whole to a
+	// $name or a []$name where the current value holds none are recorded
+	// in the run's jsonStack.fresh, for the walk of the merged text to
+	// read them as MakeRequest reads them (appendInView).
+	ord int32
+	// path is the path of the object being merged, in pathfmt's form;
+	// touched the paths the patch set or cleared, each after its length
+	// in 4 bytes, little-endian. Both are in the run's buffers. (The
+	// merger holds no pointer into the stack, nor the run: as its methods
+	// store into it, whatever it points to would be moved to the heap.)
+	path, touched []byte
 }
 
 // member is one member of a JSON object on a tape: its key (decoded), its
@@ -160,18 +257,130 @@ func (it *members) next() (member, bool) {
 	return mb, true
 }
 
+// lastKeys says which members of a JSON object are the last of their key:
+// a key said twice has its last value, as MakeRequest reads it (and as
+// encoding/json does).
+type lastKeys struct {
+	keys []string       // every key, in order, for an object of few members
+	last map[string]int // the index of each key's last member, for one of many
+}
+
+// readKeys reads the keys of the object text, numbered ord on tape, into
+// keys (room for a few; past it, a map).
+func readKeys(keys []string, text string, ord int32, tape []int32) lastKeys {
+	l := lastKeys{keys: keys[:0]}
+	i := 0
+	for it := membersOf(text, ord, tape); ; i++ {
+		mb, ok := it.next()
+		if !ok {
+			return l
+		}
+		if l.last == nil {
+			if len(l.keys) < cap(l.keys) {
+				l.keys = append(l.keys, mb.key)
+				continue
+			}
+			l.last = make(map[string]int, 2*len(l.keys))
+			for j, k := range l.keys {
+				l.last[k] = j
+			}
+		}
+		l.last[mb.key] = i
+	}
+}
+
+// isLast reports whether member i, of key k, is the last of its key.
+func (l lastKeys) isLast(i int, k string) bool {
+	if l.last != nil {
+		return l.last[k] == i
+	}
+	return !slices.Contains(l.keys[i+1:], k)
+}
+
+// has reports whether the object has key k.
+func (l lastKeys) has(k string) bool {
+	if l.last != nil {
+		_, ok := l.last[k]
+		return ok
+	}
+	return slices.Contains(l.keys, k)
+}
+
+// put appends val, a value copied from the text of tape (numbered ord
+// there when it is a container), counting its entries on the merged
+// text's tape.
+func (m *merger) put(dst []byte, val string, ord int32, tape []int32) []byte {
+	switch val[0] {
+	case '"':
+		m.ord++
+	case '{', '[':
+		_, next := jsontape.Container(tape, int(ord))
+		m.ord += int32(next) - ord
+	}
+	return append(dst, val...)
+}
+
+// key appends the key k of an object's member and its colon, after a
+// comma unless it is the first since mark.
+func (m *merger) key(dst []byte, mark int, k string) []byte {
+	if len(dst) > mark {
+		dst = append(dst, ',')
+	}
+	m.ord++
+	dst = jsonwire.AppendString(dst, k)
+	return append(dst, ':')
+}
+
+// open appends the first byte of a container, and returns its ordinal on
+// the merged text's tape.
+func (m *merger) open(dst []byte, c byte) ([]byte, int32) {
+	o := m.ord
+	m.ord += 2
+	return append(dst, c), o
+}
+
+// touch records the path of the member at key k of the object being
+// merged as one the patch set or cleared.
+func (m *merger) touch(k string) {
+	at := len(m.touched)
+	m.touched = append(m.touched, 0, 0, 0, 0)
+	if len(m.path) == 0 {
+		m.touched = pathfmt.AppendFirstKey(m.touched, k)
+	} else {
+		m.touched = pathfmt.AppendKey(append(m.touched, m.path...), k)
+	}
+	binary.LittleEndian.PutUint32(m.touched[at:], uint32(len(m.touched)-at-4))
+}
+
+// paths returns the paths touch recorded, views of one string. (The
+// run's buffers it used stay the run's: what they grew to is dropped.)
+func (m *merger) paths() []string {
+	if len(m.touched) == 0 {
+		return nil
+	}
+	all := string(m.touched)
+	n := 0
+	for i := 0; i < len(all); n++ {
+		i += 4 + int(binary.LittleEndian.Uint32(m.touched[i:]))
+	}
+	out := make([]string, 0, n)
+	for i := 0; i < len(all); {
+		size := int(binary.LittleEndian.Uint32(m.touched[i:]))
+		out = append(out, all[i+4:i+4+size])
+		i += 4 + size
+	}
+	return out
+}
+
 // object appends the merge of the patch's object ptext (numbered pord on
 // its tape) into the current value's object ctext (numbered cord; "" for
-// none), objects of the plan p at path: a null removes a key, an object
-// merges into the object of a group or a $name, anything else replaces
-// (with the readonly keys of the plan's objects in it dropped). A patch's
-// readonly key is dropped (the current value's stays), and so is a
-// parameter field's key of the current value (a request's parameters are
-// read from the request); a key the call does not read stays as the patch
-// gives it, for DenyUnknown. record says whether the paths the patch sets
-// are recorded (not in the elements of a list it replaces, which it gives
-// whole). depth is how many more objects may nest.
-func (m *merger) object(dst []byte, ctext string, cord int32, ptext string, pord int32, p *objectPlan, path []byte, record bool, depth int) []byte {
+// none), objects of the plan p, as RFC 7396 merges them (see member). A
+// patch's readonly key is dropped (the current value's stays), and so is
+// a parameter field's key of the current value (a request's parameters
+// are read from the request); a key the call does not read stays as the
+// patch gives it, for DenyUnknown. A key the patch gives twice is merged
+// once, with its last value. depth is how many more objects may nest.
+func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext string, pord int32, p *objectPlan, depth int) []byte {
 	var buf [16]member
 	cur := buf[:0]
 	if ctext != "" {
@@ -183,158 +392,306 @@ func (m *merger) object(dst []byte, ctext string, cord int32, ptext string, pord
 			cur = append(cur, mb)
 		}
 	}
-	dst = append(dst, '{')
+	var keys [16]string
+	last := readKeys(keys[:0], ptext, pord, m.tape)
+	dst, _ = m.open(dst, '{')
 	mark := len(dst)
+	i := -1
 	for it := membersOf(ptext, pord, m.tape); ; {
 		pm, ok := it.next()
 		if !ok {
 			break
 		}
-		n := m.run.wireNode(p, pm.key, 0)
+		i++
+		n, ro, wo := r.wireNode(p, pm.key, 0)
 		switch {
 		case n == nil || n.src != srcBody: // read by nothing, or a parameter read from the request: kept for DenyUnknown
-			dst = appendMember(dst, mark, pm.key, pm.val)
+			dst = m.put(m.key(dst, mark, pm.key), pm.val, pm.ord, m.tape)
 			continue
-		case n.readOnly:
+		case ro:
 			continue // the server's: ignored, as in a POST
+		case !last.isLast(i, pm.key):
+			continue // a later value replaces it
 		}
-		for i := range cur {
-			if cur[i].key == pm.key {
-				cur[i].over = true
+		c := -1
+		for j := range cur {
+			if cur[j].key == pm.key {
+				cur[j].over, c = true, j
 			}
 		}
-		var at []byte
-		if record {
-			at = appendPathKey(path, pm.key)
+		var cm member
+		if c >= 0 {
+			cm = cur[c]
 		}
-		if sub := m.run.objectOf(n); sub != nil && pm.val[0] == '{' && depth > 1 {
-			ct, co := "", int32(-1)
-			for _, c := range cur {
-				if c.key == pm.key && c.val[0] == '{' {
-					ct, co = c.val, c.ord
-				}
-			}
-			dst = appendMember(dst, mark, pm.key, "")
-			dst = m.object(dst, ct, co, pm.val, pm.ord, sub, at, record, depth-1)
-			continue
-		}
-		if record && !slices.Contains(m.touched, string(at)) {
-			m.touched = append(m.touched, string(at))
-		}
-		if pm.val == "null" {
-			if record && n.writeOnly && n.patchReq {
-				m.cleared = append(m.cleared, m.run.clearedError(n, string(at)))
-			}
-			continue
-		}
-		dst = appendMember(dst, mark, pm.key, "")
-		dst = m.value(dst, n, pm, depth)
+		dst = m.member(r, dst, mark, n, wo, pm, cm, depth)
 	}
 	for _, c := range cur {
 		if c.over {
 			continue
 		}
-		if n := m.run.wireNode(p, c.key, 0); n != nil && n.src != srcBody {
+		if n, _, _ := r.wireNode(p, c.key, 0); n != nil && n.src != srcBody {
 			continue // a parameter: read from the request
 		}
-		dst = appendMember(dst, mark, c.key, c.val)
+		dst = m.put(m.key(dst, mark, c.key), c.val, c.ord, m.curTape)
 	}
 	return append(dst, '}')
 }
 
-// value appends a value the patch gives a node whole: a []$name's
-// elements without their readonly keys, an object with its nulls removed
-// (RFC 7396: merged into nothing), anything else as it is.
-func (m *merger) value(dst []byte, n *node, pm member, depth int) []byte {
-	switch {
-	case pm.val[0] == '[' && n.kind == nodeRef && n.refList && depth > 1:
-		t := m.run.refTarget(n)
-		if t == nil {
-			break
+// member appends the merge of one member of the patch, pm, for the node
+// n (writeonly when wo says so, itself or through a merged reference),
+// into the current value's member of the same key, c (c.val "" for none):
+//
+//   - an object merges into the object of a group, or of a $name that the
+//     current value holds one for, with the plan of its object (object);
+//     given to a $name that holds none, it is merged into nothing (its
+//     nulls removed) and marked fresh: read as MakeRequest reads it;
+//   - a null removes the key, but a writeonly field's (kept: it clears
+//     the value the server holds, which the current value does not), and
+//     a group's that holds readonly values: its object is then what
+//     clearedGroup leaves;
+//   - an object given to a value field (none, object) merges into the
+//     object the current value holds, as RFC 7396 merges any JSON
+//     (plain), or into nothing;
+//   - a list replaces the value whole, as it is (a []$name's marked
+//     fresh), and so does anything else.
+func (m *merger) member(r *run, dst []byte, mark int, n *node, wo bool, pm, c member, depth int) []byte {
+	curObj := c.val != "" && c.val[0] == '{'
+	if sub := r.objectOf(n); sub != nil && pm.val[0] == '{' && depth > 1 && (n.kind == nodeGroup || curObj) {
+		if !curObj {
+			c = member{ord: -1}
 		}
-		p := t.view(m.run.dir)
-		dst = append(dst, '[')
-		jsontape.EachValue(pm.val, pm.ord, m.tape, func(i int, text string, k int32, _ bool) bool {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			if text[0] == '{' {
-				dst = m.object(dst, "", -1, text, k, p, nil, false, depth-1)
-			} else {
-				dst = append(dst, text...)
-			}
-			return true
-		})
-		return append(dst, ']')
-	case pm.val[0] == '{':
-		return m.withoutNulls(dst, pm.val, pm.ord)
+		at := len(m.path)
+		m.path = appendPathKey(m.path, pm.key)
+		dst = m.object(r, m.key(dst, mark, pm.key), c.val, c.ord, pm.val, pm.ord, sub, depth-1)
+		m.path = m.path[:at]
+		return dst
 	}
-	return append(dst, pm.val...)
+	m.touch(pm.key)
+	switch {
+	case pm.val == "null" && n.kind == nodeGroup && curObj && depth > 1 && m.holdsReadOnly(r, c.val, c.ord, n.group, depth-1):
+		return m.clearedGroup(r, m.key(dst, mark, pm.key), c.val, c.ord, n.group, depth-1)
+	case pm.val == "null":
+		if wo {
+			dst = append(m.key(dst, mark, pm.key), "null"...)
+		}
+		return dst
+	case pm.val[0] == '{' && n.kind == nodeRef && !n.refList:
+		dst, o := m.withoutNulls(m.key(dst, mark, pm.key), pm.val, pm.ord, depth)
+		r.js.fresh = append(r.js.fresh, o)
+		return dst
+	case pm.val[0] == '{' && n.kind == nodeValue && curObj:
+		return m.plain(m.key(dst, mark, pm.key), c.val, c.ord, pm.val, pm.ord, depth)
+	case pm.val[0] == '{' && n.kind == nodeValue:
+		dst, _ = m.withoutNulls(m.key(dst, mark, pm.key), pm.val, pm.ord, depth)
+		return dst
+	case pm.val[0] == '[' && n.kind == nodeRef && n.refList:
+		dst = m.key(dst, mark, pm.key)
+		r.js.fresh = append(r.js.fresh, m.ord)
+	default:
+		dst = m.key(dst, mark, pm.key)
+	}
+	return m.put(dst, pm.val, pm.ord, m.tape)
 }
 
-// withoutNulls appends the object text, numbered ord on the patch's tape,
-// with its nulls removed at every depth of its objects (RFC 7396).
-func (m *merger) withoutNulls(dst []byte, text string, ord int32) []byte {
-	dst = append(dst, '{')
+// holdsReadOnly reports whether a group's object in the current value,
+// ctext (numbered cord), of the plan p, holds a readonly value, in it or
+// in a group of it.
+func (m *merger) holdsReadOnly(r *run, ctext string, cord int32, p *objectPlan, depth int) bool {
+	for it := membersOf(ctext, cord, m.curTape); ; {
+		c, ok := it.next()
+		if !ok {
+			return false
+		}
+		switch n, ro, _ := r.wireNode(p, c.key, 0); {
+		case n == nil:
+		case ro:
+			return true
+		case n.kind == nodeGroup && c.val[0] == '{' && depth > 1 && m.holdsReadOnly(r, c.val, c.ord, n.group, depth-1):
+			return true
+		}
+	}
+}
+
+// clearedGroup appends what a null leaves of a group whose object in the
+// current value, ctext (numbered cord), of the plan p, holds readonly
+// values (holdsReadOnly; a null removes any other group, as in a
+// request): its readonly members, the server's, as they are, and in each
+// of its groups that holds some what a null leaves of it, with a null for
+// each writeonly field (it clears the value the server holds, which the
+// current value does not). Its other fields are cleared by their absence.
+func (m *merger) clearedGroup(r *run, dst []byte, ctext string, cord int32, p *objectPlan, depth int) []byte {
+	dst, _ = m.open(dst, '{')
 	mark := len(dst)
+	for it := membersOf(ctext, cord, m.curTape); ; {
+		c, ok := it.next()
+		if !ok {
+			break
+		}
+		switch n, ro, _ := r.wireNode(p, c.key, 0); {
+		case n == nil:
+		case ro:
+			dst = m.put(m.key(dst, mark, c.key), c.val, c.ord, m.curTape)
+		case n.kind == nodeGroup && c.val[0] == '{' && depth > 1 && m.holdsReadOnly(r, c.val, c.ord, n.group, depth-1):
+			dst = m.clearedGroup(r, m.key(dst, mark, c.key), c.val, c.ord, n.group, depth-1)
+		}
+	}
+	r.eachWriteOnly(p, false, 0, func(k string) {
+		dst = append(m.key(dst, mark, k), "null"...)
+	})
+	return append(dst, '}')
+}
+
+// plain appends the merge of the patch's object ptext (numbered pord on
+// its tape) into the current value's object ctext (numbered cord), JSON
+// no plan describes (a none or object field's), as RFC 7396 merges any:
+// a null removes a key, an object merges into the object there, anything
+// else replaces the value.
+func (m *merger) plain(dst []byte, ctext string, cord int32, ptext string, pord int32, depth int) []byte {
+	if depth <= 1 {
+		dst, _ = m.withoutNulls(dst, ptext, pord, depth)
+		return dst
+	}
+	var buf [16]member
+	cur := buf[:0]
+	for it := membersOf(ctext, cord, m.curTape); ; {
+		mb, ok := it.next()
+		if !ok {
+			break
+		}
+		cur = append(cur, mb)
+	}
+	var at map[string]int // the index of each key's last member in cur, for one of many
+	find := func(k string) int {
+		if len(cur) <= len(buf) {
+			for j := len(cur) - 1; j >= 0; j-- {
+				if cur[j].key == k {
+					return j
+				}
+			}
+			return -1
+		}
+		if at == nil {
+			at = make(map[string]int, len(cur))
+			for j, c := range cur {
+				at[c.key] = j
+			}
+		}
+		if j, ok := at[k]; ok {
+			return j
+		}
+		return -1
+	}
+	var keys [16]string
+	last := readKeys(keys[:0], ptext, pord, m.tape)
+	dst, _ = m.open(dst, '{')
+	mark := len(dst)
+	i := -1
+	for it := membersOf(ptext, pord, m.tape); ; {
+		pm, ok := it.next()
+		if !ok {
+			break
+		}
+		i++
+		switch {
+		case !last.isLast(i, pm.key), pm.val == "null":
+		case pm.val[0] == '{':
+			if j := find(pm.key); j >= 0 && cur[j].val[0] == '{' {
+				dst = m.plain(m.key(dst, mark, pm.key), cur[j].val, cur[j].ord, pm.val, pm.ord, depth-1)
+			} else {
+				dst, _ = m.withoutNulls(m.key(dst, mark, pm.key), pm.val, pm.ord, depth-1)
+			}
+		default:
+			dst = m.put(m.key(dst, mark, pm.key), pm.val, pm.ord, m.tape)
+		}
+	}
+	for _, c := range cur {
+		if !last.has(c.key) {
+			dst = m.put(m.key(dst, mark, c.key), c.val, c.ord, m.curTape)
+		}
+	}
+	return append(dst, '}')
+}
+
+// withoutNulls appends the patch's object text, numbered ord on its tape,
+// merged into nothing (RFC 7396): its nulls removed at every depth of its
+// objects, a repeated key's last value kept. It returns the object's
+// ordinal on the merged text's tape. Past the depth limit it is copied as
+// it is (the walk refuses it).
+func (m *merger) withoutNulls(dst []byte, text string, ord int32, depth int) ([]byte, int32) {
+	o := m.ord
+	if depth <= 1 {
+		return m.put(dst, text, ord, m.tape), o
+	}
+	var keys [16]string
+	last := readKeys(keys[:0], text, ord, m.tape)
+	dst, _ = m.open(dst, '{')
+	mark := len(dst)
+	i := -1
 	for it := membersOf(text, ord, m.tape); ; {
 		mb, ok := it.next()
 		if !ok {
 			break
 		}
-		switch mb.val[0] {
-		case 'n':
-		case '{':
-			dst = appendMember(dst, mark, mb.key, "")
-			dst = m.withoutNulls(dst, mb.val, mb.ord)
+		i++
+		switch {
+		case !last.isLast(i, mb.key), mb.val == "null":
+		case mb.val[0] == '{':
+			dst, _ = m.withoutNulls(m.key(dst, mark, mb.key), mb.val, mb.ord, depth-1)
 		default:
-			dst = appendMember(dst, mark, mb.key, mb.val)
+			dst = m.put(m.key(dst, mark, mb.key), mb.val, mb.ord, m.tape)
 		}
 	}
-	return append(dst, '}')
+	return append(dst, '}'), o
 }
 
-// appendMember appends the key and the value text of an object's member,
-// after a comma unless it is the first since mark.
-func appendMember(dst []byte, mark int, key, val string) []byte {
-	if len(dst) > mark {
-		dst = append(dst, ',')
-	}
-	dst = jsonwire.AppendString(dst, key)
-	dst = append(dst, ':')
-	return append(dst, val...)
-}
-
-// appendPathKey returns path followed by the key k, in a new slice.
+// appendPathKey appends the key k to a path.
 func appendPathKey(path []byte, k string) []byte {
 	if len(path) == 0 {
-		return pathfmt.AppendFirstKey(nil, k)
+		return pathfmt.AppendFirstKey(path, k)
 	}
-	return pathfmt.AppendKey(slices.Clip(path), k)
+	return pathfmt.AppendKey(path, k)
 }
 
 // wireNode returns the node of p that reads the wire key k in this call
 // (its condition holds), looking into the merged references it shows
-// (their keys are p's), or nil.
-func (r *run) wireNode(p *objectPlan, k string, depth int) *node {
+// (their keys are p's), or nil; ro and wo say whether it is readonly or
+// writeonly, itself or through a merged reference it is reached by.
+func (r *run) wireNode(p *objectPlan, k string, depth int) (_ *node, ro, wo bool) {
 	for _, n := range p.nodes {
 		if !n.merge && n.out == k && (n.cond == nil || r.shown(n.cond)) {
-			return n
+			return n, n.readOnly, n.writeOnly
 		}
 	}
 	if depth > maxMergeDepth {
-		return nil
+		return nil, false, false
 	}
-	for _, n := range p.nodes {
-		if n.merge && (n.cond == nil || r.shown(n.cond)) {
-			if t := r.refTarget(n); t != nil {
-				if m := r.wireNode(t.view(r.dir), k, depth+1); m != nil {
-					return m
+	for _, mn := range p.nodes {
+		if mn.merge && (mn.cond == nil || r.shown(mn.cond)) {
+			if t := r.refTarget(mn); t != nil {
+				if n, ro, wo := r.wireNode(t.view(r.dir), k, depth+1); n != nil {
+					return n, ro || mn.readOnly, wo || mn.writeOnly
 				}
 			}
 		}
 	}
-	return nil
+	return nil, false, false
+}
+
+// eachWriteOnly calls f with the wire key of each writeonly field of p
+// the call shows (wo: every field, of a writeonly merged reference),
+// those of the entities it merges included; readonly ones excepted.
+func (r *run) eachWriteOnly(p *objectPlan, wo bool, depth int, f func(k string)) {
+	for _, n := range p.nodes {
+		switch {
+		case n.cond != nil && !r.shown(n.cond), n.readOnly:
+		case n.merge:
+			if t := r.refTarget(n); t != nil && depth < maxMergeDepth {
+				r.eachWriteOnly(t.view(r.dir), wo || n.writeOnly, depth+1, f)
+			}
+		case wo || n.writeOnly:
+			f(n.out)
+		}
+	}
 }
 
 // objectOf returns the plan of the object a node holds, for a merge patch
@@ -350,23 +707,4 @@ func (r *run) objectOf(n *node) *objectPlan {
 		}
 	}
 	return nil
-}
-
-// clearedError is the FieldError of a writeonly req field a patch clears,
-// at path.
-func (r *run) clearedError(n *node, path string) *FieldError {
-	fe := &FieldError{Path: path, OutputPath: path, Pointer: pointerOf(path), Rule: "req", Code: "required", Cause: errRequired, Err: errRequired, Field: n.in}
-	if n.msg != nil {
-		fe.Msg, fe.MsgParams = n.msg, n.msgParams
-	}
-	return fe
-}
-
-// pointerOf returns the JSON Pointer of a dotted path of plain keys.
-func pointerOf(path string) string {
-	var b []byte
-	for _, k := range strings.Split(path, ".") {
-		b = pathfmt.AppendPointerToken(b, k)
-	}
-	return string(b)
 }

@@ -69,10 +69,29 @@ const (
 	dirRequest
 	// The view of a merge patch (patch.go), made on first need: the
 	// merged value read in the wire form, as a request is, with every
-	// field, readonly and writeonly alike (the current value is made
-	// through the response view).
+	// field, readonly and writeonly alike.
 	dirPatch
+	// The view a merge patch reads the current value with (patch.go),
+	// made on first need: the response view without a rule, a
+	// transform, a default, an omission or a lazy field, so that it
+	// writes the stored value in the wire form as it is, judging
+	// nothing.
+	dirCurrent
+	// The view of a readonly $name's object in a merge patch's merged
+	// value (patch.go), made on first need: the patch view without its
+	// writeonly fields and without anything that judges a value, since
+	// every value there is the server's, taken from the current value as
+	// it is.
+	dirStored
 )
+
+// responds reports whether a view of direction d reads server data: the
+// response view, and the one a merge patch reads its current value with.
+func (d direction) responds() bool { return d == dirResponse || d == dirCurrent }
+
+// merged reports whether a view of direction d reads a merge patch's
+// merged value (as a request is read: responds is false).
+func (d direction) merged() bool { return d == dirPatch || d == dirStored }
 
 // inputTable numbers the distinct keys one input object is read by: the
 // slots raw JSON objects and structs are read into, their lookup table,
@@ -137,6 +156,7 @@ type node struct {
 	secret    bool
 	msg       *msgtext.Template // the field's own message (msg 'text'), or nil
 	msgParams []RuleParam       // the params of all the field's rules, for msg's placeholders
+	msgSafe   []RuleParam       // those of them that describe no value (QuotesNoValue), which a msg says under a secret
 
 	// The default, when there is one, written as defJSON. A bare default on
 	// a reference makes the entity from an empty input instead (refDefault).
@@ -165,10 +185,7 @@ type node struct {
 	crossDecls []crossDecl
 	crossIdx   int8
 
-	// patchReq: a writeonly node of a patch view that its declaration
-	// requires (the view does not: patch.go).
-	patchReq bool
-	param    string // the name its source directive gives, if any
+	param string // the name its source directive gives, if any
 
 	decl *dsl.Field // the field as declared, for errors and tools
 
@@ -342,6 +359,7 @@ type Entity struct {
 	cache *entityCache
 
 	methods []string // HTTP methods a request may have; empty for any
+	forms   bool     // a request reads a form body (the word form among the methods)
 
 	merges   bool       // a plan of it merges a $ref (merge.go)
 	newFlags *flagTable // flags its rules named first, kept by a change that stores it (condition.go)
@@ -359,21 +377,27 @@ func (e *Entity) view(d direction) *objectPlan {
 	return e.patchView(d)
 }
 
-// patchView returns the view of a merge patch, compiling it on first need
-// (an entity that is never patched pays nothing for it).
+// patchView returns a view of a merge patch (dirPatch, dirCurrent,
+// dirStored), compiling it on first need (an entity that is never patched
+// pays nothing for them).
 //
 //go:noinline
 func (e *Entity) patchView(d direction) *objectPlan {
-	c := e.cache
-	c.patchOnce.Do(func() { c.patch = buildView(e, d) })
-	return c.patch
+	v := &e.cache.views[d-dirPatch]
+	v.once.Do(func() { v.plan = buildView(e, d) })
+	return v.plan
 }
 
 // entityCache is what an entity makes on first need and keeps.
 type entityCache struct {
-	patchOnce sync.Once
-	patch     *objectPlan // dirPatch: see view
-	masks     maskCache   // compiled selections (compile_mask.go)
+	views [3]lazyView // dirPatch, dirCurrent, dirStored: see view
+	masks maskCache   // compiled selections (compile_mask.go)
+}
+
+// lazyView is a view compiled on first need.
+type lazyView struct {
+	once sync.Once
+	plan *objectPlan
 }
 
 // Name returns the name the entity was exposed under.
@@ -385,6 +409,10 @@ func (e *Entity) Decl() *dsl.Entity { return e.decl.Clone() }
 
 // DeclRef returns the parsed declaration itself, for reading only.
 func (e *Entity) DeclRef() *dsl.Entity { return e.decl }
+
+// Forms reports whether a request reads a form body (the word form among
+// the methods).
+func (e *Entity) Forms() bool { return e.forms }
 
 // Methods returns the HTTP methods a request may have (empty: any); the
 // slice is the entity's, for reading only.

@@ -154,6 +154,11 @@ type jsonStack struct {
 	tape []int32 // the document's string literals and containers (package jsontape)
 	objs []*jsonObject
 	used int
+
+	// fresh holds, for a merge patch's merged document, the ordinals of
+	// the objects and lists read as MakeRequest reads them (see merger),
+	// in increasing order; empty for any other document.
+	fresh []int32
 }
 
 var jsonStackPool = sync.Pool{New: func() any { return new(jsonStack) }}
@@ -243,7 +248,7 @@ func (r *run) releaseJSON() { r.js.used-- }
 // document is dropped rather than kept.
 func (r *run) putJSON() {
 	if r.js != nil {
-		r.js.used = 0
+		r.js.used, r.js.fresh = 0, r.js.fresh[:0]
 		for _, o := range r.js.objs {
 			o.text = "" // do not keep the caller's input alive in the pool
 		}

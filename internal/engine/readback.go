@@ -29,8 +29,10 @@ type Made struct {
 	idx atomic.Pointer[[]span]
 
 	// hid is where its writeonly members lie, for a Made of a request
-	// view that wrote some (nil otherwise); vis is the Made as a response
-	// sees it, without them (see visible), made on first need.
+	// view that wrote some (nil otherwise), and in a merge patch's merged
+	// value the members its omitnil and omitempty leave out of a response;
+	// vis is the Made as a response sees it, without them (see visible),
+	// made on first need.
 	hid *hiddenSpans
 	vis atomic.Pointer[Made]
 
@@ -281,11 +283,7 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 	var merged map[*node][]byte // the members each merged $ref wrote here
 	for it.next() {
 		n := it.n
-		if n != nil && n.kind == nodeGroup && it.val[0] == '{' && depth < maxMergeDepth*16 {
-			dst = appendDeclared(dst, it.val, n.group.nodes, made, dir, first, depth+1)
-			continue
-		}
-		if n != nil && it.i < 0 { // a key a merged $ref wrote: back under the reference
+		if n != nil && it.i < 0 { // a key a merged $ref wrote (a group's too): back under the reference
 			if m := mergerOf(nodes, n, dir, 0); m != nil {
 				if merged == nil {
 					merged = map[*node][]byte{}
@@ -297,6 +295,10 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 				merged[m] = append(append(append(b, it.key...), ':'), it.val...)
 				continue
 			}
+		}
+		if n != nil && n.kind == nodeGroup && it.val[0] == '{' && depth < maxMergeDepth*16 {
+			dst = appendDeclared(dst, it.val, n.group.nodes, made, dir, first, depth+1)
+			continue
 		}
 		if !*first {
 			dst = append(dst, ',')

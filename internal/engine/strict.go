@@ -50,8 +50,10 @@ func strictly(k rules.Kind, in raw, v rules.Value) (rules.Value, string, bool) {
 // exactInt reads a present input for an integer field without loss: an
 // integral number, read exactly from its text (12, 12.0, 1e3,
 // 9007199254740993), or text ParseInt reads with no fraction but zeros
-// ("27", "007", "12.0"; never "12.5", "1e3" or "+27"); v is what the
-// lenient conversion made of it.
+// ("27", "007", "12.0"; never "12.5", "1e3" or "+27"), but a request
+// parameter's text, which is decimal digits with an optional minus sign
+// ("27", "007", "-3"; never "12.0"); v is what the lenient conversion made
+// of it.
 func exactInt(in raw, v rules.Value) (rules.Value, string, bool) {
 	text, isText := "", false
 	switch {
@@ -98,6 +100,9 @@ func exactInt(in raw, v rules.Value) (rules.Value, string, bool) {
 		return v, "string", false
 	}
 	if n, ok := textconv.ExactInt(text); ok {
+		if in.param && !isDecimal(text) { // "12.0" in a URL is no integer a client means
+			return v, "string with a fraction", false
+		}
 		return rules.Value{Kind: rules.Int, Int: n}, "", true
 	}
 	if _, fits := textconv.TruncInt(text); !fits {
@@ -110,6 +115,23 @@ func exactInt(in raw, v rules.Value) (rules.Value, string, bool) {
 		return v, "string with a fraction", false
 	}
 	return v, "number with a fraction", false
+}
+
+// isDecimal reports whether s is decimal digits with an optional minus
+// sign: the text of an integer parameter.
+func isDecimal(s string) bool {
+	if s != "" && s[0] == '-' {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // fractionOf judges a Go float read for an integer field: integral, in

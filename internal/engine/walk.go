@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/expose-go/expose/internal/jsontape"
@@ -103,8 +104,10 @@ type run struct {
 	more  []frame
 
 	// hidden is where the writeonly members the run wrote lie in its
-	// output (from base): an Object of a request view leaves them out of
-	// what it writes (Object.responseText), whatever is exposed later.
+	// output (from base), and in a merge patch's merged value those its
+	// omitnil and omitempty leave out (see hide): an Object of a request
+	// view leaves them out of what it writes (Object.responseText),
+	// whatever is exposed later.
 	hidden []span
 
 	// The node read last at its from path, and which of the path's number
@@ -477,11 +480,14 @@ func (r *run) appendSlow(dst []byte, n *node, src *source, depth int) []byte {
 // condition fails, a writeonly node in a response and a readonly node in
 // a request are left out, key and all: neither read nor checked. A node
 // whose value is what its omitnil or omitempty leaves out is written and
-// taken back. A
-// node the selection leaves out (or a lazy node no selection names) is
+// taken back (in a merge patch's merged value, kept and hidden from the
+// response form). In a merge patch's merged value, a writeonly node whose
+// key its object does not hold is left out too (patch.go). A node the
+// selection leaves out (or a lazy node no selection names) is
 // not read either, but on a request (MakeRequest, Bind) it is read and
 // checked like any other and what it wrote taken back: a selection shapes
-// a request's answer, never which fields are validated.
+// a request's answer, never which fields are validated. (A request view
+// has no lazy node: see compile_view.go.)
 //
 //go:noinline
 func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []byte {
@@ -497,6 +503,9 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 	for i, n := range p.nodes {
 		if n.cond != nil && !r.shown(n.cond) {
 			continue
+		}
+		if (n.writeOnly || src.writeOnly) && r.dir == dirPatch && !r.present(src, n) {
+			continue // a patch that does not give it leaves the server's value (patch.go)
 		}
 		show := !n.lazy
 		var sub *mask
@@ -523,6 +532,9 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 			key = nil // its object's members are written instead (mergeInto)
 		}
 		dst = append(dst, key...)
+		// The node's own failures are those recorded after this count
+		// (crossState.failed).
+		failures := len(r.errs) + r.omitted
 		if n.fast != fastNone && show && n.omit == omitNone { // as appendObject: the busiest case without a call
 			var ok bool
 			if dst, ok = r.appendFast(dst, n, src); ok {
@@ -530,7 +542,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 					return dst
 				}
 				if n.crossIdx >= 0 {
-					st.seen(p, n, dst[mark+len(key):])
+					st.seen(p, n, dst[mark+len(key):], len(r.errs)+r.omitted > failures)
 				}
 				if n.writeOnly {
 					r.hide(mark, len(dst))
@@ -550,7 +562,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 			if n.omit != omitNone && n.omits(v) {
 				v = nil // not written, so not present
 			}
-			st.seen(p, n, v)
+			st.seen(p, n, v, len(r.errs)+r.omitted > failures)
 		}
 		if n.merge && show {
 			if dst = r.mergeInto(dst, mark, first); len(dst) > mark {
@@ -562,6 +574,11 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 			continue
 		}
 		if !show || n.omit != omitNone && n.omits(dst[mark+len(key):]) {
+			if show && r.dir.merged() { // the merged value holds it, which a response leaves out (patch.go)
+				r.hide(mark, len(dst))
+				first = false
+				continue
+			}
 			dst = r.takeBack(dst, mark)
 			continue
 		}
@@ -579,8 +596,35 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 	return append(dst, '}')
 }
 
-// hide records that dst[start:end] is a writeonly member (with the comma
-// before it, unless it is the first).
+// present reports whether the object src, read by a patch view, holds a
+// value for node n (null too): its key, or for a merged reference one of
+// its entity's keys. A parameter is the request's: always read.
+func (r *run) present(src *source, n *node) bool {
+	var js *jsonObject
+	switch {
+	case src.js != nil:
+		js = src.js
+	case src.req != nil && n.src == srcBody:
+		js = src.req.js
+	}
+	switch {
+	case js == nil || n.src != srcBody:
+		return true
+	case n.merge:
+		t := r.refTarget(n)
+		if t == nil {
+			return false
+		}
+		found := false
+		eachJSONKey(js.text, func(k string) { found = found || r.knownOutKey(t.view(r.dir), k, 1) })
+		return found
+	}
+	return js.at(n.slot).kind != jsontape.None
+}
+
+// hide records that dst[start:end] is a member a response does not write
+// (with the comma before it, unless it is the first): a writeonly one, or
+// in a merge patch's merged value one its omitnil or omitempty leaves out.
 func (r *run) hide(start, end int) {
 	r.hidden = append(r.hidden, span{start - r.base, end - r.base})
 }
@@ -739,6 +783,9 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		}
 	}
 	if n.merge && (r.cfg.request || src.wire) { // the wire form: its keys are those of this very object
+		if r.dir == dirPatch && n.readOnly {
+			return r.appendInView(dirStored, dst, n, ent, raw{}, src, depth)
+		}
 		return r.appendMergedRequest(dst, n, p, src, depth)
 	}
 	if src.st != nil && !n.refList && !n.merge && n.from == nil && r.dir != dirRequest {
@@ -749,6 +796,16 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 	in := r.read(src, n)
 	if m, ok := in.a.(json.RawMessage); ok && in.kind == rawAny { // JSON in a Go value: its object or list
 		in = decodeRawMessage(m)
+	}
+	if r.dir == dirPatch {
+		if n.readOnly {
+			return r.appendInView(dirStored, dst, n, ent, in, src, depth)
+		}
+		if in.kind == rawJSON && len(r.js.fresh) > 0 {
+			if _, ok := slices.BinarySearch(r.js.fresh, int32(in.n)); ok {
+				return r.appendInView(dirRequest, dst, n, ent, in, src, depth)
+			}
+		}
 	}
 	if n.refList { // []$name, always a list
 		return r.appendRefTyped(dst, n, p, in, depth)
@@ -767,6 +824,33 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		return r.appendRefOther(dst, n, p, in, depth)
 	}
 	return r.appendRefList(dst, n, p, &l, depth)
+}
+
+// appendInView writes a reference of a merge patch's merged value, read
+// in (src, for a merged one), with the view d of its entity and of every
+// entity below it (patch.go): a readonly one's, the server's, with
+// dirStored, judging nothing; an object or a list the patch gives where
+// the current value holds none (see merger) as MakeRequest reads it, with
+// the request view (a writeonly req field required, a readonly key
+// ignored). A selection of the call shapes neither.
+//
+//go:noinline
+func (r *run) appendInView(d direction, dst []byte, n *node, ent *Entity, in raw, src *source, depth int) []byte {
+	saved, mask := r.dir, r.mask
+	r.dir, r.mask = d, nil
+	p := ent.view(d)
+	switch {
+	case n.merge:
+		dst = r.appendMergedRequest(dst, n, p, src, depth)
+	case n.refList:
+		dst = r.appendRefTyped(dst, n, p, in, depth)
+	case in.kind == rawJSON && in.s[0] == '{':
+		dst = r.appendRefJSON(dst, n, p, in.s, int32(in.n), depth)
+	default:
+		dst = r.appendRefOther(dst, n, p, in, depth)
+	}
+	r.dir, r.mask = saved, mask
+	return dst
 }
 
 // appendRefJSON writes a reference read from a raw JSON object, numbered
@@ -856,7 +940,7 @@ func (r *run) appendMade(dst []byte, p *objectPlan, src *source, depth int) []by
 //
 //go:noinline
 func (r *run) appendMergedRequest(dst []byte, n *node, p *objectPlan, src *source, depth int) []byte {
-	sub := source{ma: src.ma, ms: src.ms, merged: true}
+	sub := source{ma: src.ma, ms: src.ms, merged: true, writeOnly: src.writeOnly || n.writeOnly && r.dir == dirPatch}
 	release := false
 	switch {
 	case src.js != nil:
@@ -869,8 +953,16 @@ func (r *run) appendMergedRequest(dst []byte, n *node, p *objectPlan, src *sourc
 		sub.req = &rs
 	case src.obj != nil:
 		sub.obj, sub.wire = src.obj, src.wire
+	case src.wire:
+		sub.wire = true // an Object without this object (appendGroupApart): the merged keys are read by key there too, and find nothing
 	}
-	dst = r.appendRefObject(dst, n, p, &sub, depth)
+	if sub.writeOnly && depth > 0 { // each of its fields read only when the patch gives it: appendShaped
+		r.push(frame{n: n, kind: frameInPlace, keys: r.fromKeysOf(n)})
+		dst = r.appendShaped(dst, p, &sub, depth-1)
+		r.pop()
+	} else {
+		dst = r.appendRefObject(dst, n, p, &sub, depth)
+	}
 	if release {
 		r.releaseJSON()
 	}
@@ -889,13 +981,13 @@ func (r *run) refInput(n *node, in raw, p *objectPlan) (sub source, list elems, 
 				return sub, list, false, true
 			}
 		}
-		if r.dir == dirResponse && !n.merge { // a list has no keys to merge
+		if r.dir.responds() && !n.merge { // a list has no keys to merge
 			if list, ok = listOfRaw(in); ok {
 				return sub, list, true, true
 			}
 		}
 	}
-	if r.cfg.strict && (!in.isNull() || n.merge && r.dir == dirResponse && holdsList(in)) { // there, but no object (nor a list where one is made; a nil slice too is a list)
+	if r.cfg.strict && (!in.isNull() || n.merge && r.dir.responds() && holdsList(in)) { // there, but no object (nor a list where one is made; a nil slice too is a list)
 		r.failType(n, arrivedAs(in))
 		return sub, list, false, false
 	}

@@ -14,16 +14,20 @@ import (
 // one object: read (the call read it: a field the call does not read, a
 // selection's unselected one in a response or one its flags hide, leaves
 // the rules that name it unjudged), present (written, and not null), and
-// for each required_if rule whether its field holds one of the values.
+// for each required_if rule whether its field holds one of the values;
+// failed, that the field's own value failed (a type error, a check): what
+// it wrote instead (null) is no absence a rule requiring it should report
+// again, since the client sent it.
 type crossState struct {
-	read, present [2 * maxCross]bool
-	match         [maxCross]bool
+	read, present, failed [2 * maxCross]bool
+	match                 [maxCross]bool
 }
 
-// crossSeen notes v, what node n wrote.
-func (st *crossState) seen(p *objectPlan, n *node, v []byte) {
+// crossSeen notes v, what node n wrote, and whether its value failed.
+func (st *crossState) seen(p *objectPlan, n *node, v []byte, failed bool) {
 	i := n.crossIdx
 	st.read[i] = true
+	st.failed[i] = failed
 	st.present[i] = len(v) > 0 && string(v) != "null"
 	if !st.present[i] {
 		return
@@ -60,8 +64,8 @@ func (r *run) judgeCross(p *objectPlan, st *crossState) {
 			}
 		}
 		judged = judged && nameRead
-		if !judged {
-			continue
+		if !judged || st.failed[t] && !st.present[t] && cr.kind != crossExcludedWith {
+			continue // a field whose value failed has its error: one per field and cause
 		}
 		var fails bool
 		switch cr.kind {

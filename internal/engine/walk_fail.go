@@ -189,8 +189,13 @@ func (r *run) newFieldError(n *node, in, pin, pout, ptr string, f failure) *Fiel
 	if fe.Secret {
 		// A secret's value must never reach a message: rules written by
 		// users may quote it, so none of their words, nor their error, are
-		// kept. Under a secret reference every field is secret.
+		// kept, nor the params of a rule that would describe it (in's
+		// values, a pattern). Under a secret reference every field is
+		// secret.
 		fe.Cause = nil
+		if !QuotesNoValue(fe.Code) {
+			fe.Params = nil
+		}
 	}
 	fe.Field = in
 	if f.field != "" {
@@ -198,6 +203,9 @@ func (r *run) newFieldError(n *node, in, pin, pout, ptr string, f failure) *Fiel
 	}
 	if n != nil && n.msg != nil {
 		fe.Msg, fe.MsgParams = n.msg, n.msgParams
+		if fe.Secret { // only the params that describe no value, which a secret's params are too
+			fe.MsgParams = n.msgSafe
+		}
 	}
 	return fe
 }

@@ -328,9 +328,12 @@ func (r *run) appendGroupApart(dst []byte, n *node, src *source, depth int) []by
 	if !ok {
 		return append(dst, "null"...)
 	}
-	if src.wire && sub.empty() {
-		sub.wire = true // an Object without the group's object: its fields are read by key there too, and find nothing
-	}
+	// The group's object is in the wire form when its parent is (the
+	// object under its key, or none: an Object without the group's object,
+	// whose fields are read by key there too, and find nothing); an
+	// Object at a group's from path is server data like any, read by the
+	// declared names, whatever entity made it.
+	sub.wire = src.wire && (sub.obj != nil || sub.empty())
 	r.push(frame{n: n, kind: kind, keys: r.fromKeysOf(n)})
 	dst = r.appendObject(dst, n.group, &sub, depth-1)
 	if src.wire && r.cfg.denyUnknown && !n.group.checksUnknown && !r.stop {

@@ -86,7 +86,7 @@ func (r *run) resolve(n *node, in raw) (v rules.Value, fromDefault bool) {
 	}
 	if !in.isNull() {
 		converted := false
-		if n.format != nil && r.dir != dirResponse { // the wire form holds what the format wrote
+		if n.format != nil && !r.dir.responds() { // the wire form holds what the format wrote
 			v, converted = n.format.unformatRaw(in)
 		}
 		if !converted {
@@ -108,6 +108,13 @@ func (r *run) resolve(n *node, in raw) (v rules.Value, fromDefault bool) {
 		v = r.transform(n, v) // (a none field's []byte is no string: it passes as encoding/json writes it)
 	}
 	if v.Kind == rules.Null {
+		if n.elemOf != nil && r.cfg.request && r.cfg.strict && in.isNull() {
+			// A request's list of T holds T's: a null element is no
+			// value a later response of it could write (each's rules
+			// never judged it), as for a []$name.
+			r.failType(n, "null")
+			return v, false
+		}
 		if n.hasDefault && !n.defNull {
 			return v, true
 		}
@@ -425,8 +432,10 @@ func (r *run) appendGoElems(dst []byte, en *node, in raw, depth int) []byte {
 					continue
 				}
 			case nil:
-				dst = append(dst, "null"...)
-				continue
+				if !r.cfg.request { // a request's null element is judged (resolve)
+					dst = append(dst, "null"...)
+					continue
+				}
 			}
 			if dst = r.valuePath(dst, en, raw{a: x}, depth); r.stop {
 				break
@@ -449,7 +458,7 @@ func (r *run) appendGoElems(dst []byte, en *node, in raw, depth int) []byte {
 				dst = r.judgeString(dst, en, s) // a plain one was written above
 				continue
 			}
-			if dst = r.valuePath(dst, en, raw{kind: rawStr, s: s}, depth); r.stop {
+			if dst = r.valuePath(dst, en, raw{kind: rawStr, s: s, param: in.param}, depth); r.stop { // a repeated query key's value is a parameter's
 				break
 			}
 		}

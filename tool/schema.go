@@ -1,4 +1,4 @@
-package main
+package tool
 
 // expose schema: the JSON Schema and OpenAPI export of package
 // entity/schema, printed from the entities of the files, for the audience

@@ -97,7 +97,8 @@ type UsersRequest struct {
 // Newuser is entity "newuser" as a response writes it: the struct Make reads,
 // by declared names.
 //
-// newuser validates POST /api/users: other methods are answered with 405.
+// newuser validates POST /api/users: other methods are answered with 405;
+// its body is JSON or a form.
 type Newuser struct {
 	Name       string  `json:"name"`
 	Mail       string  `json:"mail"`
@@ -108,7 +109,8 @@ type Newuser struct {
 // NewuserRequest is entity "newuser" as a request reads it: the struct Bind
 // fills, by declared names.
 //
-// newuser validates POST /api/users: other methods are answered with 405.
+// newuser validates POST /api/users: other methods are answered with 405;
+// its body is JSON or a form.
 type NewuserRequest struct {
 	Name       string  `json:"name"`
 	Mail       string  `json:"mail"`

@@ -1,4 +1,4 @@
-package main
+package tool
 
 // expose gen's model: the Go struct types of entities, one a direction,
 // built from entity's Field views (Entity.Fields and RequestFields) of

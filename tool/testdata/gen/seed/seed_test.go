@@ -2,7 +2,7 @@ package seed
 
 // The tests of the types expose gen writes for the example server's files
 // (examples/seedserver/schemas/*.entity; seed_gen.go is their golden
-// file): cmd/expose's TestGeneratedCode runs them with go test.
+// file): package tool's TestGeneratedCode runs them with go test.
 
 import (
 	"encoding/json"
@@ -22,7 +22,7 @@ func load(t *testing.T) *entity.Registry {
 	if err := reg.DeclareFlags("admin"); err != nil {
 		t.Fatal(err)
 	}
-	if err := reg.LoadFS(os.DirFS("../../../../../examples/seedserver/schemas"), "*.entity"); err != nil {
+	if err := reg.LoadFS(os.DirFS("../../../../examples/seedserver/schemas"), "*.entity"); err != nil {
 		t.Fatal(err)
 	}
 	return reg

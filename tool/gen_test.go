@@ -1,4 +1,4 @@
-package main
+package tool
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ var genGoldens = []struct {
 	args   []string
 	golden string // in dir
 }{
-	{"seed", "testdata/gen/seed", []string{"gen", "-flags", "admin", "-f", "../../../../../examples/seedserver/schemas/*.entity", "-package", "seed"}, "seed_gen.go"},
+	{"seed", "testdata/gen/seed", []string{"gen", "-flags", "admin", "-f", "../../../../examples/seedserver/schemas/*.entity", "-package", "seed"}, "seed_gen.go"},
 	{"shop", "testdata/gen/shop", []string{"gen", "-flags", "admin,beta", "-f", "*.entity", "-package", "shop"}, "shop_gen.go"},
 }
 
@@ -32,7 +32,7 @@ var genGoldens = []struct {
 func TestGenGolden(t *testing.T) {
 	for _, tt := range genGoldens {
 		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runBinary(t, tt.dir, "", tt.args...)
+			code, stdout, stderr := runTool(t, tt.dir, "", tt.args...)
 			if code != 0 || stderr != "" {
 				t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 			}
@@ -76,7 +76,7 @@ func TestGenIsDeterministic(t *testing.T) {
 		{"-f", "shop.entity", "-f", "naming.entity"},
 	} {
 		args := append([]string{"gen", "-flags", "admin,beta"}, files...)
-		code, stdout, stderr := runBinary(t, dir, "", args...)
+		code, stdout, stderr := runTool(t, dir, "", args...)
 		if code != 0 {
 			t.Fatalf("expose %s: exit %d: %s", strings.Join(args, " "), code, stderr)
 		}
@@ -122,7 +122,7 @@ func TestGenOutputFile(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "users.entity"), src, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			code, stdout, stderr := runBinary(t, dir, "", "gen", "-f", "users.entity", "-o", tt.out)
+			code, stdout, stderr := runTool(t, dir, "", "gen", "-f", "users.entity", "-o", tt.out)
 			if code != 0 || stdout != "" || stderr != "" {
 				t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 			}
@@ -138,7 +138,7 @@ func TestGenOutputFile(t *testing.T) {
 			if err := os.Chtimes(out, old, old); err != nil {
 				t.Fatal(err)
 			}
-			if code, _, stderr := runBinary(t, dir, "", "gen", "-f", "users.entity", "-o", tt.out); code != 0 {
+			if code, _, stderr := runTool(t, dir, "", "gen", "-f", "users.entity", "-o", tt.out); code != 0 {
 				t.Fatalf("second run: exit %d: %s", code, stderr)
 			}
 			if fi, err := os.Stat(out); err != nil || !fi.ModTime().Equal(old) {
@@ -172,7 +172,7 @@ func TestGenOutputFileErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runBinary(t, dir, "", tt.args...)
+			code, stdout, stderr := runTool(t, dir, "", tt.args...)
 			if code != tt.code || stdout != "" || !strings.Contains(stderr, tt.want) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, stdout, stderr, tt.code, tt.want)
 			}

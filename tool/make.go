@@ -1,4 +1,4 @@
-package main
+package tool
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/expose-go/expose/entity"
-	"github.com/expose-go/expose/entity/entitytest"
+	"github.com/expose-go/expose/entity/schema"
 )
 
 var makeCmd = &command{
@@ -91,7 +91,7 @@ var sampleCmd = &command{
 	name:  "sample",
 	usage: "-f FILE… [-flags NAMES] [--input] [--pretty] ENTITY",
 	help: `Sample prints an example payload of ENTITY, built from its declaration by
-entitytest.Sample: defaults where there are, else a value that passes every
+schema.Sample: defaults where there are, else a value that passes every
 rule of the field.
 
   -f FILE        an .entity file or glob declaring ENTITY and what it
@@ -119,11 +119,11 @@ func runSample(env *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var opts []entitytest.Option
+	mode := schema.Response
 	if *input {
-		opts = append(opts, entitytest.Input)
+		mode = schema.Request
 	}
-	return writeJSON(env, entitytest.Sample(e, opts...), *pretty)
+	return writeJSON(env, schema.Sample(e, mode), *pretty)
 }
 
 // loadEntity loads the files and returns the entity named name, or an

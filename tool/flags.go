@@ -1,4 +1,4 @@
-package main
+package tool
 
 import (
 	"errors"
@@ -104,10 +104,10 @@ func expand(names []string) ([]string, error) {
 	return out, nil
 }
 
-// load reads the files fl names, and those of more, and loads them into a
-// new registry that declares fl's flags, with entity.LoadFS. On errors it
-// prints every one of them, each with its place and its caret, and returns
-// errReported.
+// load reads the files fl names, and those of more, and loads them into
+// env's registry, after declaring fl's flags in it, with entity.LoadFS.
+// On errors it prints every one of them, each with its place and its
+// caret, and returns errReported.
 func load(env *env, fl *files, more ...string) (*entity.Registry, error) {
 	names := append(fl.names[:len(fl.names):len(fl.names)], more...)
 	if len(names) == 0 {
@@ -125,7 +125,7 @@ func load(env *env, fl *files, more ...string) (*entity.Registry, error) {
 		}
 		fsys[p] = b
 	}
-	reg := entity.NewRegistry()
+	reg := env.reg
 	if len(fl.flags) > 0 {
 		if err := reg.DeclareFlags(fl.flags...); err != nil {
 			return nil, fmt.Errorf("%w: -flags: %v", errUsage, err)

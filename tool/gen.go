@@ -1,4 +1,4 @@
-package main
+package tool
 
 // expose gen: Go struct types from .entity files, for both directions (the
 // struct Make reads, the struct Bind fills), printed as one gofmt'ed Go

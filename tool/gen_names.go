@@ -1,4 +1,4 @@
-package main
+package tool
 
 // The Go names of expose gen: an entity's or a field's declared name
 // Go-cased into an exported identifier, and clashes settled by a number.

@@ -1,9 +1,8 @@
-package entitytest
+package schema
 
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -18,39 +17,36 @@ import (
 // an empty list when it is required or has a default.
 const sampleRefDepth = 2
 
-// Sample returns an example payload of the entity: a JSON object built from
-// the declaration, what a response call with the options given by Call
-// writes ([entity.Entity.Fields]): without Call, a call without flags or
-// version; no lazy field (a call writes one only when its selection names
-// it). Each value field holds its default when it has one (but a secret
-// or writeonly field's, which Sample never prints), else its example
-// (`example 'value'`, likewise never a secret or writeonly field's);
-// otherwise Sample tries, in order,
-// the candidate of each of the field's rules (the Sample hook of its
-// rules.Def) and then the sample of the field's type (rules.Kind.Sample),
-// and keeps the first that passes every check of the field. A group holds
-// its fields; a $ref one object made the same way, two references deep,
-// then null (an empty list where the reference is required or has a
-// default). A field that omitnil or omitempty leaves out when its value is
-// null or empty is left out when its sample is, as Make leaves it out: the
-// payload holds nothing Make would not write. The cross-field rules
-// (entity.Field.Cross) hold as the library judges them: a field
-// excluded_with a present one is left out (null where the response always
-// writes its key; of two fields that exclude each other, the later), and a
-// field that required_if, required_with or required_without asks for holds
-// a value that is not null.
+// Sample returns an example payload of e in mode, as a call with opts sees
+// e ([entity.With]'s flags and [entity.Version]'s version; other options
+// are ignored, as [JSON] ignores them): for a Response a JSON object built
+// from the declaration, what such a call writes ([entity.Entity.Fields]);
+// without options, a call without flags or version; no lazy field (a call
+// writes one only when its selection names it). Each value field holds its
+// default when it has one (but a secret or writeonly field's, which Sample
+// never prints), else its example (`example 'value'`, likewise never a
+// secret or writeonly field's); otherwise Sample tries, in order, the
+// candidate of each of the field's rules (the Sample hook of its
+// [rules.Def]) and then the sample of the field's type
+// ([rules.Kind.Sample]), and keeps the first that passes every check of
+// the field. A group holds its fields; a $ref one object made the same
+// way, two references deep, then null (an empty list where the reference
+// is required or has a default). A field that omitnil or omitempty leaves
+// out when its value is null or empty is left out when its sample is, as
+// Make leaves it out: the payload holds nothing Make would not write. The
+// cross-field rules ([entity.Field.Cross]) hold as the library judges
+// them: a field excluded_with a present one is left out (null where the
+// response always writes its key; of two fields that exclude each other,
+// the later), and a field that required_if, required_with or
+// required_without asks for holds a value that is not null.
 //
 // Where no candidate passes every check (two rules that each want
 // something the other's candidate lacks, or a custom rule without a Sample
 // hook that the type's sample fails), the field holds its type's zero
 // value ("", 0, false, the Unix epoch, [], {}, null for none): the payload
-// is then one that Conform rejects, and Conform names the rule. A hook that
-// panics or returns a value that is not JSON is skipped. The same entity
-// and options always give the same bytes.
-//
-// With Input, the sample is a request body the entity reads rather than an
-// output it writes (see Input). Sample takes Call and Input and ignores
-// the other options.
+// is then one that entitytest.Conform rejects, naming the rule. A hook that
+// panics or returns a value that is not JSON is skipped. The same entity,
+// mode and options always give the same bytes.
 //
 //	user := entity.MustExpose("user",
 //		"id", "number", "readonly",
@@ -60,29 +56,35 @@ const sampleRefDepth = 2
 //		"city", "string", "",
 //		"address", "}", "",
 //	)
-//	Sample(user)        // {"id":1,"userName":"sample","address":{"city":"sample"}}
-//	Sample(user, Input) // {"userName":"sample","password":"aaaaaaaa","address":{"city":"sample"}}
+//	schema.Sample(user, schema.Response) // {"id":1,"userName":"sample","address":{"city":"sample"}}
+//	schema.Sample(user, schema.Request)  // {"userName":"sample","password":"aaaaaaaa","address":{"city":"sample"}}
 //
-// A request body holds what a request reads ([entity.Entity.RequestFields]),
-// in the wire form a client sends: each field under its key (after rename
-// and key case), groups as nested objects, the keys of a merged $ref in
-// the object that holds it, lazy and writeonly fields included, no
-// readonly field, and no parameter (a path, query, header or cookie field,
-// or one named X-…), which a request reads outside its body. Its values are those of the output sample (a formatted
-// field's as an input of its type), so that a request of it makes the
-// output sample, and so that it fails exactly where the output sample
-// does not conform: at a field whose rules no candidate satisfies, and at
-// a $ref to an entity not declared.
-func Sample(e *entity.Entity, opts ...Option) []byte {
+// For a Request the sample is a request body the entity reads
+// ([entity.Entity.RequestFields]) rather than an output it writes, in the
+// wire form a client sends: each field under its key (after rename and key
+// case), groups as nested objects, the keys of a merged $ref in the object
+// that holds it, lazy and writeonly fields included, no readonly field,
+// and no parameter (a path, query, header or cookie field, or one named
+// X-…: [entity.Field.In]), which a request reads outside its body. Its
+// values are those of the Response sample (a formatted field's as an input
+// of its type), so that a request of it makes the Response sample, and so
+// that it fails exactly where the Response sample does not conform: at a
+// field whose rules no candidate satisfies, and at a $ref to an entity not
+// declared. For a Patch it is the Request sample, a merge patch that sets
+// every field it holds. For a nil e, or a mode that is none of the three,
+// it is null.
+func Sample(e *entity.Entity, mode Mode, opts ...entity.Option) []byte {
 	if e == nil {
 		return []byte("null")
 	}
-	cfg := configOf(opts)
-	s := &sampler{call: cfg.call}
-	if cfg.input {
-		return s.inputObject(nil, e.Registry().Rules(), e.RequestFields(cfg.call...), 0, false, true)
+	s := &sampler{call: opts}
+	switch mode {
+	case Response:
+		return s.object(nil, e.Registry().Rules(), e.Fields(opts...), 0, false)
+	case Request, Patch:
+		return s.inputObject(nil, e.Registry().Rules(), e.RequestFields(opts...), 0, false, true)
 	}
-	return s.object(nil, e.Registry().Rules(), e.Fields(cfg.call...), 0, false)
+	return []byte("null")
 }
 
 // sampler builds one sample.
@@ -198,10 +200,6 @@ func (s *sampler) inputMembers(dst []byte, set *rules.Set, fields []*entity.Fiel
 	}
 	return dst
 }
-
-// isParam reports whether a request reads a top-level field outside its
-// body: from its path, query, headers or cookies.
-func isParam(f *entity.Field) bool { return f.In != "" || isHeaderName(f.Name) }
 
 // decision is what the cross-field rules make of one field of a sample:
 // left out, or written with val.
@@ -332,12 +330,6 @@ func withoutDefault(f *entity.Field) *entity.Field {
 	c := *f
 	c.HasDefault, c.Default = false, nil
 	return &c
-}
-
-// isHeaderName reports whether a top-level field is read from a request's
-// headers: its name starts with X-.
-func isHeaderName(name string) bool {
-	return len(name) > 2 && strings.EqualFold(name[:2], "x-")
 }
 
 // omits reports whether Make leaves out f's key when its value is the JSON

@@ -1,0 +1,172 @@
+package entity_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// account is a row as the server stores it, its writeonly values too, in
+// the form Make reads: a group's field beside its siblings, a merged
+// $ref's under the reference's name.
+type account struct {
+	Name  string      `json:"name"`
+	Pass  string      `json:"password"`
+	Pin   string      `json:"pin"`
+	Token string      `json:"token"` // the writeonly group's
+	C     accountCred `json:"c"`
+	K     accountKeys `json:"k"`
+	Nick  *string     `json:"nick"`
+	Tag   string      `json:"tag"`
+	N     int         `json:"n"`
+}
+
+type accountCred struct {
+	Login  string `json:"login"`
+	Secret string `json:"secret"`
+}
+
+type accountKeys struct {
+	Key  string `json:"key"`
+	Salt string `json:"salt"`
+}
+
+func accountEntity(t testing.TB) *entity.Entity {
+	t.Helper()
+	reg := entity.NewRegistry()
+	expose(t, reg, "cred", "login", "string", "", "secret", "string", "writeonly")
+	expose(t, reg, "keys", "key", "string", "", "salt", "string", "")
+	return expose(t, reg, "account",
+		"name", "string", "",
+		"password", "string", "writeonly | min 8",
+		"pin", "string", "writeonly | default 'changeme'",
+		"g", "{", "writeonly",
+		"token", "string", "",
+		"g", "}", "",
+		"c", "$cred", "merge",
+		"k", "$keys", "merge | writeonly",
+		"nick", "string", "omitnil",
+		"tag", "string", "omitempty",
+		"n", "number", "omitempty",
+	)
+}
+
+func storedAccount() account {
+	nick := "annie"
+	return account{Name: "ann", Pass: "stored pass", Pin: "1234", Token: "tok", C: accountCred{"ann1", "s3"},
+		K: accountKeys{"k1", "salt1"}, Nick: &nick, Tag: "t", N: 3}
+}
+
+// TestPatchBindLeavesWhatThePatchDoesNotSet: a writeonly field is in the
+// merged Object only when the patch gives it (never null, never its
+// default otherwise), so that merged.Bind(&current) leaves every field the
+// patch did not set as it was: a stored password is never wiped nor reset
+// to a default, and the writeonly fields of a writeonly group or a
+// writeonly merged $ref are each kept unless the patch gives them.
+func TestPatchBindLeavesWhatThePatchDoesNotSet(t *testing.T) {
+	e := accountEntity(t)
+	tests := []struct {
+		name   string
+		patch  string
+		change func(*account) // what the patch changes in the stored row
+		absent []string       // keys the merged Object does not hold
+	}{
+		{"another field", `{"name":"bob"}`, func(a *account) { a.Name = "bob" },
+			[]string{"password", "pin", "g", "secret", "key", "salt"}},
+		{"the password", `{"password":"new password"}`, func(a *account) { a.Pass = "new password" },
+			[]string{"pin", "g", "secret", "key", "salt"}},
+		{"a null clears it", `{"pin":null}`, func(a *account) { a.Pin = "changeme" }, // its default fills it, as a null does
+			[]string{"password", "g", "secret", "key", "salt"}},
+		{"a writeonly group's field", `{"g":{"token":"t2"}}`, func(a *account) { a.Token = "t2" },
+			[]string{"password", "pin", "secret", "key", "salt"}},
+		{"a merged $ref's writeonly field", `{"secret":"s4"}`, func(a *account) { a.C.Secret = "s4" },
+			[]string{"password", "pin", "g", "key", "salt"}},
+		{"one field of a writeonly merged $ref", `{"salt":"salt2"}`, func(a *account) { a.K.Salt = "salt2" },
+			[]string{"password", "pin", "g", "secret", "key"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stored := storedAccount()
+			merged, _, err := e.Patch(patchRequest(tt.patch), stored)
+			if err != nil {
+				t.Fatalf("Patch: %v", err)
+			}
+			for _, k := range tt.absent {
+				if v, ok := merged.Get(k); ok {
+					t.Errorf("Get(%q) = %v, true: the patch does not give it, so the merged Object must not hold it", k, v)
+				}
+			}
+			want := storedAccount()
+			tt.change(&want)
+			got := stored
+			if err := merged.Bind(&got); err != nil {
+				t.Fatalf("Bind: %v", err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("merged.Bind(&stored):\n got %+v\nwant %+v", got, want)
+			}
+			for _, secret := range []string{"stored pass", "new password", "1234", "tok", "s3", "s4", "k1", "salt"} {
+				if strings.Contains(merged.String(), secret) {
+					t.Errorf("the merged Object's response form %s writes a writeonly value", merged)
+				}
+			}
+		})
+	}
+}
+
+// TestPatchBindClearsOmittedFields: a patch clears an omitnil field and
+// empties an omitempty one through merged.Bind(&current), as touched says:
+// the merged Object holds the values a response leaves out (Get sees
+// them), and its response form leaves them out as a response does.
+func TestPatchBindClearsOmittedFields(t *testing.T) {
+	e := accountEntity(t)
+	tests := []struct {
+		name   string
+		patch  string
+		change func(*account)
+	}{
+		{"a null for omitnil, empty values for omitempty", `{"nick":null,"tag":"","n":0}`,
+			func(a *account) { a.Nick, a.Tag, a.N = nil, "", 0 }},
+		{"an omitnil field cleared by an empty value", `{"nick":""}`, func(a *account) { a.Nick = new(string) }},
+		{"values a response writes", `{"tag":"u","n":4}`, func(a *account) { a.Tag, a.N = "u", 4 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stored := storedAccount()
+			merged, _, err := e.Patch(patchRequest(tt.patch), stored)
+			if err != nil {
+				t.Fatalf("Patch: %v", err)
+			}
+			want := storedAccount()
+			tt.change(&want)
+			got := stored
+			if err := merged.Bind(&got); err != nil {
+				t.Fatalf("Bind: %v", err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("merged.Bind(&stored):\n got %+v\nwant %+v", got, want)
+			}
+			again, err := e.MakeJSON(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if merged.String() != string(again) {
+				t.Errorf("the merged Object's response form is %s, want %s (what a response of the row writes)", merged, again)
+			}
+		})
+	}
+	t.Run("Get sees what the response form leaves out", func(t *testing.T) {
+		merged, _, err := e.Patch(patchRequest(`{"nick":null,"tag":""}`), storedAccount())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, ok := merged.Get("nick"); v != nil || !ok {
+			t.Errorf("Get(nick) = %v, %v; want nil, true", v, ok)
+		}
+		if v, ok := merged.Get("tag"); v != "" || !ok {
+			t.Errorf("Get(tag) = %#v, %v; want \"\", true", v, ok)
+		}
+	})
+}
