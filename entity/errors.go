@@ -314,7 +314,7 @@ type InputError struct {
 
 	// The text of the error as the catalogs have it: Msg is its English
 	// rendering, and the problem's detail its rendering in lang.
-	key    string         // a key of problemTexts
+	key    string         // the key of a problem text of the catalogs (catalog_en.go)
 	params map[string]any // its placeholders' values
 	lang   msgLang        // the language of the call that failed
 }
@@ -329,7 +329,7 @@ func (e *InputError) HasOffset() bool { return e != nil && e.hasOffset }
 
 // newInputError returns the InputError for what err (ErrInvalidJSON,
 // ErrBodyTooLarge, ErrMethod, or an error wrapping one) says is wrong,
-// with the status statusOf gives it and the text of problemTexts that key
+// with the status statusOf gives it and the problem text of the catalogs that key
 // names, with params: its Msg is the text in English, and a problem
 // writes it in the language of the call. An "offset" param (an int) is
 // also the error's Offset. The text holds nothing of the client's input

@@ -13,7 +13,6 @@ import (
 
 	"golang.org/x/text/language"
 
-	"github.com/expose-go/expose/internal/engine"
 	"github.com/expose-go/expose/internal/msgtext"
 )
 
@@ -41,125 +40,14 @@ import (
 // a built-in rule's English message is its own text, as a custom rule's
 // is, until a catalog names its code.
 
-// builtinMessages are the built-in catalogs, English first.
+// builtinMessages are the built-in catalogs, English first: data, one
+// file a language (catalog_en.go, catalog_ja.go).
 var builtinMessages = []struct {
 	lang string
 	msgs map[string]string
 }{
-	{"en", map[string]string{
-		keyInvalid: "is not valid",
-		"required": "is required",
-		"type":     "must be {type}, got {got}",
-		"depth":    "is nested deeper than the limit of {limit} levels",
-		"limit":    "and {omitted} more field errors, not listed",
-		"default":  engine.ErrDefaultCycle.Error(),
-
-		"required_if":        "is required when {other} is {values}",
-		"required_if.secret": "is required for the value {other} has",
-		"required_with":      "is required when {others} is given",
-		"required_without":   "is required when none of {others} is given",
-		"excluded_with":      "must be absent when {others} is given",
-
-		"type.type=string": "a string",
-		"type.type=number": "an integer",
-		"type.type=float":  "a number",
-		"type.type=bool":   "a boolean",
-		"type.type=date":   "a date",
-		"type.type=list":   "a list",
-		"type.type=object": "an object",
-		"type.type=none":   "a value",
-
-		"type.got=string":                       "a string",
-		"type.got=number":                       "a number",
-		"type.got=boolean":                      "a boolean",
-		"type.got=array":                        "an array",
-		"type.got=object":                       "an object",
-		"type.got=date":                         "a date",
-		"type.got=value":                        "a value",
-		"type.got=number with a fraction":       "a number with a fraction",
-		"type.got=string with a fraction":       "a string with a fraction",
-		"type.got=number out of range":          "a number out of range",
-		"type.got=string out of range":          "a string out of range",
-		"type.got=date out of range":            "a date out of range",
-		"type.got=value that is no JSON object": "a value that is no JSON object",
-		"type.got=null":                         "null",
-	}},
-	{"ja", map[string]string{
-		keyInvalid: "正しくありません",
-		"required": "必須です",
-
-		"required_if":        "{other}が{values}のときは必須です",
-		"required_if.secret": "{other}の値により必須です",
-		"required_with":      "{others}を指定したときは必須です",
-		"required_without":   "{others}のいずれも指定しないときは必須です",
-		"excluded_with":      "{others}と同時には指定できません",
-		"type":               "{type}で指定してください（{got}が送られました）",
-		"unknown":            "定義されていない項目です",
-		"depth":              "入れ子が深すぎます（上限は{limit}階層です）",
-		"json":               "JSONとして書き出せない値です",
-		"limit":              "ほか{omitted}件のエラーは省略されました",
-		"default":            "既定値が循環しています（既定値を作るのに同じ既定値が必要です）",
-		"value":              "値を読み取れませんでした",
-
-		"type.type=string": "文字列",
-		"type.type=number": "整数",
-		"type.type=float":  "数値",
-		"type.type=bool":   "真偽値",
-		"type.type=date":   "日付",
-		"type.type=list":   "配列",
-		"type.type=object": "オブジェクト",
-		"type.type=none":   "値",
-
-		"type.got=string":                       "文字列",
-		"type.got=number":                       "数値",
-		"type.got=boolean":                      "真偽値",
-		"type.got=array":                        "配列",
-		"type.got=object":                       "オブジェクト",
-		"type.got=date":                         "日付",
-		"type.got=value":                        "値",
-		"type.got=number with a fraction":       "小数を含む数値",
-		"type.got=string with a fraction":       "小数を含む文字列",
-		"type.got=number out of range":          "範囲外の数値",
-		"type.got=string out of range":          "範囲外の数値を表す文字列",
-		"type.got=date out of range":            "範囲外の日付",
-		"type.got=value that is no JSON object": "JSON オブジェクトでない値",
-		"type.got=null":                         "null",
-
-		"min":        "文字列・数値・配列のいずれかを指定してください",
-		"min.string": "{min}文字以上で入力してください",
-		"min.number": "{min}以上の値にしてください",
-		"min.list":   "要素を{min}個以上にしてください",
-
-		"max":        "文字列・数値・配列のいずれかを指定してください",
-		"max.string": "{max}文字以内で入力してください",
-		"max.number": "{max}以下の値にしてください",
-		"max.list":   "要素を{max}個以内にしてください",
-
-		"range":              "文字列・数値・配列のいずれかを指定してください",
-		"range.string":       "{min}文字以上{max}文字以内で入力してください",
-		"range.number":       "{min}以上{max}以下の値にしてください",
-		"range.list":         "要素を{min}個以上{max}個以内にしてください",
-		"range.string.exact": "{min}文字で入力してください",
-		"range.number.exact": "{min}にしてください",
-		"range.list.exact":   "要素をちょうど{min}個にしてください",
-
-		"len":        "文字列・配列・オブジェクトのいずれかを指定してください",
-		"len.string": "{len}文字で入力してください",
-		"len.list":   "要素をちょうど{len}個にしてください",
-		"len.object": "項目をちょうど{len}個にしてください",
-
-		"in": "{values}のいずれかを指定してください",
-
-		"regex":     "形式が正しくありません（/{pattern}/ に一致しません）",
-		"url":       "有効なURLを入力してください",
-		"email":     "有効なメールアドレスを入力してください",
-		"date":      "有効な日付（YYYY-MM-DD または YYYY/M/D）を入力してください",
-		"time":      "有効な時刻（HH:mm）を入力してください",
-		"num":       "数値を入力してください",
-		"float":     "数値を入力してください",
-		"bool":      "真偽値を入力してください",
-		"timestamp": "日付または日時を入力してください",
-	}},
+	{"en", catalogEN},
+	{"ja", catalogJA},
 }
 
 // keyInvalid is the key of the message that stands for every other under a
@@ -205,31 +93,17 @@ type catalogs struct {
 }
 
 // builtinCatalogs parses the built-in messages once, on first need: the
-// field messages above and the texts of the problems (problemTexts).
+// catalogs of catalog_en.go and catalog_ja.go.
 var builtinCatalogs = sync.OnceValue(func() *catalogs {
 	c := &catalogs{}
-	for li, b := range builtinMessages {
-		msgs := make(map[string]*message, len(b.msgs)+len(problemTexts)+len(problemPhrases))
-		add := func(k, text string) {
+	for _, b := range builtinMessages {
+		msgs := make(map[string]*message, len(b.msgs))
+		for k, text := range b.msgs {
 			m, err := parseMessage(text)
 			if err != nil {
 				panic(err) // the built-in messages are tested
 			}
 			msgs[k] = m
-		}
-		for k, text := range b.msgs {
-			add(k, text)
-		}
-		for _, t := range problemTexts {
-			add(t.key, [...]string{t.en, t.ja}[li])
-		}
-		for _, ph := range problemPhrases {
-			add(problemCode+"."+ph.param+"="+ph.en, [...]string{ph.en, ph.ja}[li])
-		}
-		for status, title := range problemStatusTitles {
-			if li > 0 { // English titles are net/http's StatusText
-				add(problemCode+".title."+strconv.Itoa(status), title)
-			}
 		}
 		c.tags = append(c.tags, language.MustParse(b.lang))
 		c.byLang = append(c.byLang, msgs)
@@ -411,7 +285,7 @@ func (c *catalogs) render(m *message, li int, code, field string, params map[str
 	return b.String()
 }
 
-// text renders the problem text key (see problemTexts) in language li,
+// text renders the problem text key (see catalog_en.go) in language li,
 // or else English, with params in its placeholders; "" when no catalog
 // has it.
 func (c *catalogs) text(li int, key string, params map[string]any) string {

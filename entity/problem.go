@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/expose-go/expose/internal/jsontape"
 	"github.com/expose-go/expose/internal/jsonwire"
 )
 
@@ -35,7 +34,7 @@ import (
 // problem that means no more than its status. A 500 has an "instance", the
 // id under which the registry's log hook got the error.
 //
-// Titles and details are texts of the message catalogs (problemTexts),
+// Titles and details are texts of the message catalogs (catalog_en.go),
 // in the language of the call that failed: the one its error was built in
 // (see msgLang), else the one Write was given.
 
@@ -94,128 +93,8 @@ const (
 	sendMediaTypesJa = "Content-Type を application/json（または +json の型）、application/x-www-form-urlencoded、multipart/form-data のいずれかにしてください"
 )
 
-// problemTexts are the titles and details of the problems the package
-// writes, in English and Japanese, under their catalog keys: an
-// InputError names its detail by key (InputError.key), and its params
-// fill the placeholders. Registry.SetMessages takes these keys too (a
-// text's params are the placeholders of its English text), and keys
-// "problem.title.NNN" for the title of an about:blank problem of status
-// NNN (English: net/http's StatusText).
-var problemTexts = []struct{ key, en, ja string }{
-	{"problem.title.validation", "Validation failed", "入力内容に誤りがあります"},
-	{"problem.title.invalid-json", "Invalid JSON", "JSONとして読めません"},
-	{"problem.title.invalid-fields", "Invalid field selection", "項目の選択が正しくありません"},
-	{"problem.title.invalid-version", "Invalid version", "バージョンが正しくありません"},
-	{"problem.title.unsupported-media-type", "Unsupported Media Type", "対応していないメディアタイプです"},
-
-	{"problem.validation.one", "1 field failed validation", "1件の項目に誤りがあります"},
-	{"problem.validation", "{count} fields failed validation", "{count}件の項目に誤りがあります"},
-	{"problem.validation.omitted", "{count} fields failed validation; {listed} listed", "{count}件の項目に誤りがあります（うち{listed}件を表示）"},
-	{"problem.server", "the server could not answer the request", "サーバーがリクエストに応えられませんでした"},
-
-	{"problem.json", "the body is not valid JSON", "本文がJSONとして正しくありません"},
-	{"problem.json.syntax", "the body is not valid JSON: at byte {offset}, {reason}", "本文がJSONとして正しくありません（{offset}バイト目: {reason}）"},
-	{"problem.json.not-object", "the body is not a JSON object: at byte {offset}, got {got}", "本文がJSONのオブジェクトではありません（{offset}バイト目: {got}）"},
-	{"problem.json.not-object-or-array", "the body is not a JSON object or array: at byte {offset}, got {got}", "本文がJSONのオブジェクトでも配列でもありません（{offset}バイト目: {got}）"},
-	{"problem.json.array", "the body is a JSON array, not an object", "本文がJSONの配列です。オブジェクトを送ってください"},
-	{"problem.json.not-list", "the body is not a JSON array of objects", "本文がオブジェクトのJSON配列ではありません"},
-	{"problem.json.too-large", "the body is too large to read", "本文が大きすぎて読めません"},
-
-	{"problem.body.too-large", "the request body is larger than the limit of {limit} bytes", "リクエストの本文が上限の{limit}バイトを超えています"},
-	{"problem.body.output", "the request makes an output larger than its limit of {limit} bytes", "リクエストから作られる出力が上限の{limit}バイトを超えます"},
-	{"problem.body.unreadable", "the request body cannot be read", "リクエストの本文を読み取れません"},
-	{"problem.body.no-boundary", "the multipart body's Content-Type has no boundary parameter", "マルチパートの本文の Content-Type に boundary パラメーターがありません"},
-	{"problem.body.not-multipart", "the multipart body's Content-Type is not multipart", "マルチパートの本文の Content-Type が multipart ではありません"},
-	{"problem.body.multipart", "the request body is not a valid multipart form", "リクエストの本文がマルチパートのフォームとして正しくありません"},
-	{"problem.body.form", "the request body is not a valid form (application/x-www-form-urlencoded)", "リクエストの本文がフォーム（application/x-www-form-urlencoded）として正しくありません"},
-
-	{"problem.media", "the body's media type is not one of {accept}", "本文のメディアタイプが {accept} のいずれでもありません"},
-	{"problem.media.none", "the request body has no Content-Type: " + sendJSON, "リクエストの本文に Content-Type がありません。" + sendJSONJa},
-	{"problem.media.unparsed", "the request's Content-Type does not parse: " + sendJSON, "リクエストの Content-Type を読み取れません。" + sendJSONJa},
-	{"problem.media.other", "the request body's Content-Type is not JSON: " + sendJSON, "リクエストの本文の Content-Type が JSON ではありません。" + sendJSONJa},
-	{"problem.media.form", "this request takes no form body: " + sendJSON, "このリクエストはフォームの本文を受け付けません。" + sendJSONJa},
-	{"problem.media.none.form", "the request body has no Content-Type: " + sendMediaTypes, "リクエストの本文に Content-Type がありません。" + sendMediaTypesJa},
-	{"problem.media.unparsed.form", "the request's Content-Type does not parse: " + sendMediaTypes, "リクエストの Content-Type を読み取れません。" + sendMediaTypesJa},
-	{"problem.media.other.form", "the request body's Content-Type is not JSON or a form: " + sendMediaTypes, "リクエストの本文の Content-Type が JSON でもフォームでもありません。" + sendMediaTypesJa},
-	{"problem.media.json-form", "the request body is JSON sent as a form (application/x-www-form-urlencoded, what curl -d sends): send Content-Type: application/json",
-		"リクエストの本文は、フォーム（application/x-www-form-urlencoded、curl -d が送る形式）として送られた JSON です。Content-Type: application/json で送ってください"},
-
-	{"problem.media.patch", "a merge patch is sent as Content-Type: application/merge-patch+json (RFC 7396)",
-		"マージパッチは Content-Type: application/merge-patch+json（RFC 7396）で送ってください"},
-
-	{"problem.method", "the method is not allowed; use {allow}", "このメソッドは使えません（使えるメソッド: {allow}）"},
-	{"problem.method.any", "the method is not allowed", "このメソッドは使えません"},
-
-	{"problem.version", "the version asked for is not a version: want dotted numbers with an optional leading v, such as v2 or v2.1",
-		"バージョンの指定が正しくありません。v2 や v2.1 のように、ドットで区切った数字（先頭の v は省略可）で指定してください"},
-
-	{"problem.fields.too-long", "the field selection is not valid: at byte {offset}, it is longer than {max} bytes", "項目の選択が正しくありません（{offset}バイト目: {max}バイトを超えています）"},
-	{"problem.fields.close", "the field selection is not valid: at byte {offset}, a ')' closes no '('", "項目の選択が正しくありません（{offset}バイト目: 対応する ( のない ) があります）"},
-	{"problem.fields.after", "the field selection is not valid: at byte {offset}, expected ',' after the sub-selection", "項目の選択が正しくありません（{offset}バイト目: ( ) の後には , が必要です）"},
-	{"problem.fields.deep", "the field selection is not valid: at byte {offset}, it nests more than {max} levels", "項目の選択が正しくありません（{offset}バイト目: 入れ子が{max}階層を超えています）"},
-	{"problem.fields.unclosed", "the field selection is not valid: at byte {offset}, expected ')' to close the '(' at byte {open}", "項目の選択が正しくありません（{offset}バイト目: {open}バイト目の ( を閉じる ) がありません）"},
-	{"problem.fields.name", "the field selection is not valid: at byte {offset}, expected a field name", "項目の選択が正しくありません（{offset}バイト目: 項目名がありません）"},
-	{"problem.fields.star", "the field selection is not valid: at byte {offset}, * selects every field of its level: it ends a path and takes no sub-selection",
-		"項目の選択が正しくありません（{offset}バイト目: * はその階層のすべての項目を選びます。パスの最後に置き、( ) は付けられません）"},
-	{"problem.fields.unknown", "the field selection is not valid: at byte {offset}, no field here has that name (there are {names})", "項目の選択が正しくありません（{offset}バイト目: ここにその名前の項目はありません。あるのは {names} です）"},
-	{"problem.fields.scalar", "the field selection is not valid: at byte {offset}, the field is of type {type}: it has no fields to select", "項目の選択が正しくありません（{offset}バイト目: {type} 型の項目なので、その中の項目は選べません）"},
-	{"problem.fields.none", "the field selection is not valid: at byte {offset}, the field has no fields to select", "項目の選択が正しくありません（{offset}バイト目: この項目には選べる項目がありません）"},
-}
-
-// problemPhrases are the phrases that stand for the values of the params
-// reason and got in the problems' texts (the reasons are jsontape.SyntaxError's).
-var problemPhrases = []struct{ param, en, ja string }{
-	{"reason", "unexpected end of input", "入力が途中で終わっています"},
-	{"reason", "nested too deep", "入れ子が深すぎます"},
-	{"reason", "nested deeper than " + strconv.Itoa(jsontape.MaxNesting) + " levels", "入れ子が" + strconv.Itoa(jsontape.MaxNesting) + "階層を超えています"},
-	{"reason", "too large to read", "大きすぎて読めません"},
-	{"reason", "expected a string key", "文字列のキーが必要です"},
-	{"reason", "expected ':' after the key", "キーの後に : が必要です"},
-	{"reason", "expected ',' or '}'", ", か } が必要です"},
-	{"reason", "expected ',' or ']'", ", か ] が必要です"},
-	{"reason", "expected the end of input after the value", "値の後に余分な入力があります"},
-	{"reason", "invalid escape", "エスケープが正しくありません"},
-	{"reason", "invalid number", "数値が正しくありません"},
-	{"reason", "invalid literal", "リテラルが正しくありません"},
-	{"reason", "invalid literal, expected true", "リテラルが正しくありません（true のはずです）"},
-	{"reason", "invalid literal, expected false", "リテラルが正しくありません（false のはずです）"},
-	{"reason", "invalid literal, expected null", "リテラルが正しくありません（null のはずです）"},
-	{"reason", "unescaped control character in a string", "文字列にエスケープされていない制御文字があります"},
-	{"reason", "expected a value", "値が必要です"},
-	{"got", "a number", "数値"},
-	{"got", "an object", "オブジェクト"},
-	{"got", "an array", "配列"},
-	{"got", "a string", "文字列"},
-	{"got", "a boolean", "真偽値"},
-	{"got", "null", "null"},
-}
-
-// problemStatusTitles are the Japanese titles of the about:blank problems
-// of the statuses an API answers with most.
-var problemStatusTitles = map[int]string{
-	400: "リクエストが正しくありません",
-	401: "認証が必要です",
-	403: "アクセスが許可されていません",
-	404: "見つかりません",
-	405: "許可されていないメソッドです",
-	406: "受け付けられない形式です",
-	408: "リクエストがタイムアウトしました",
-	409: "競合が発生しました",
-	410: "削除されました",
-	411: "Content-Length が必要です",
-	412: "前提条件を満たしていません",
-	413: "リクエストが大きすぎます",
-	414: "URIが長すぎます",
-	415: "対応していないメディアタイプです",
-	422: "処理できない内容です",
-	428: "前提条件が必要です",
-	429: "リクエストが多すぎます",
-	431: "ヘッダーが大きすぎます",
-	500: "サーバー内部でエラーが発生しました",
-}
-
 // checkProblemText parses a problem's text given to SetMessages, checking
-// its key and placeholders: the key of one of problemTexts (its
+// its key and placeholders: the key of a problem text of the catalogs (its
 // placeholders among the English text's), "problem.title.NNN" for a 4xx
 // or 5xx status (no placeholders), or a phrase of reason or got.
 func checkProblemText(key, text string) (*message, error) {
@@ -249,17 +128,16 @@ func checkProblemText(key, text string) (*message, error) {
 	return m, nil
 }
 
-// isProblemKey reports whether key is one of problemTexts'.
+// isProblemKey reports whether key is a problem text's (one the English
+// catalog holds under "problem.").
 func isProblemKey(key string) bool { return problemEnglish(key) != "" }
 
 // problemEnglish returns the English text of the problem text key, or "".
 func problemEnglish(key string) string {
-	for _, t := range problemTexts {
-		if t.key == key {
-			return t.en
-		}
+	if !strings.HasPrefix(key, problemCode+".") {
+		return ""
 	}
-	return ""
+	return catalogEN[key]
 }
 
 // ProblemTypeBase returns the URI reference the type of each of the

@@ -14,27 +14,37 @@ import (
 // names has its phrase, and every key an InputError of the package names
 // is a text.
 func TestProblemTextsComplete(t *testing.T) {
-	for _, pt := range problemTexts {
-		if pt.en == "" || pt.ja == "" || !strings.HasPrefix(pt.key, problemCode+".") {
-			t.Errorf("%q: en %q, ja %q", pt.key, pt.en, pt.ja)
+	phrases := map[string]bool{}
+	for key, enText := range catalogEN {
+		rest, ok := strings.CutPrefix(key, problemCode+".")
+		if !ok {
 			continue
 		}
-		en, err1 := parseMessage(pt.en)
-		ja, err2 := parseMessage(pt.ja)
+		jaText := catalogJA[key]
+		if enText == "" || jaText == "" {
+			t.Errorf("%q: en %q, ja %q", key, enText, jaText)
+			continue
+		}
+		if strings.HasPrefix(rest, "reason=") || strings.HasPrefix(rest, "got=") {
+			phrases[rest] = true
+		}
+		en, err1 := parseMessage(enText)
+		ja, err2 := parseMessage(jaText)
 		if err1 != nil || err2 != nil {
-			t.Errorf("%q: %v %v", pt.key, err1, err2)
+			t.Errorf("%q: %v %v", key, err1, err2)
 			continue
 		}
 		ep, jp := en.Placeholders(), ja.Placeholders()
 		slices.Sort(ep)
 		slices.Sort(jp)
 		if !slices.Equal(ep, jp) {
-			t.Errorf("%q: English placeholders %v, Japanese %v", pt.key, ep, jp)
+			t.Errorf("%q: English placeholders %v, Japanese %v", key, ep, jp)
 		}
 	}
-	phrases := map[string]bool{}
-	for _, ph := range problemPhrases {
-		phrases[ph.param+"="+ph.en] = true
+	for key := range catalogJA {
+		if rest, ok := strings.CutPrefix(key, problemCode+"."); ok && catalogEN[key] == "" && !strings.HasPrefix(rest, "title.") {
+			t.Errorf("%q: a Japanese problem text without its English one", key)
+		}
 	}
 	var reasons []string
 	for _, r := range jsontape.Reasons() {
