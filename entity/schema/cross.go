@@ -97,7 +97,7 @@ func (g *gen) crossRule(e *entity.Entity, t *entity.Field, cr entity.CrossRule, 
 	switch cr.Rule {
 	case "required_if":
 		o := others[0]
-		if o.Secret {
+		if g.isSecret(o) {
 			return nil, fmt.Sprintf("required_if: left out of the schema, which publishes nothing of the secret field %q's values", o.Key)
 		}
 		if alwaysT {

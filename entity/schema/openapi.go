@@ -63,8 +63,17 @@ func ComponentName(name string, mode Mode) string {
 
 func componentRef(comp string) string { return "#/components/schemas/" + comp }
 
-func entityComponentRef(name string, mode Mode) string {
-	return componentRef(ComponentName(name, mode))
+func entityComponentRef(name string, mode Mode, secret bool) string {
+	return componentRef(componentName(name, mode, secret))
+}
+
+// componentName is ComponentName, and for the schema a secret reference
+// holds (each of its fields secret) ".secret" after it.
+func componentName(name string, mode Mode, secret bool) string {
+	if secret {
+		return ComponentName(name, mode) + secretSuffix
+	}
+	return ComponentName(name, mode)
 }
 
 // Ref adds the schema of e in mode, and of every entity it references, and
@@ -79,7 +88,7 @@ func (c *Components) Ref(e *entity.Entity, mode Mode) (json.RawMessage, error) {
 	if err := c.add(e, mode); err != nil {
 		return nil, err
 	}
-	return compact(map[string]any{"$ref": entityComponentRef(e.Name(), mode)})
+	return compact(map[string]any{"$ref": entityComponentRef(e.Name(), mode, false)})
 }
 
 // Body returns the schema of a body made with e: in a Response, the
@@ -271,7 +280,7 @@ func (c *Components) add(e *entity.Entity, mode Mode) error {
 	if err != nil {
 		return err
 	}
-	g.want(e, mode)
+	g.want(e, mode, false)
 	return c.drain(g)
 }
 
@@ -279,16 +288,16 @@ func (c *Components) add(e *entity.Entity, mode Mode) error {
 // reference, each in its mode; and g's warnings.
 func (c *Components) drain(g *gen) error {
 	for g.more() {
-		d, mode := g.next()
-		name := ComponentName(d.Name(), mode)
-		if c.owner[name] == entityOwner(d.Name(), mode) {
+		w := g.next()
+		name, owner := componentName(w.name, w.mode, w.secret), entityOwner(w)
+		if c.owner[name] == owner {
 			continue // added before
 		}
-		s := g.entityIn(d, mode)
+		s := g.entityIn(w)
 		if g.err != nil {
 			return g.err
 		}
-		if err := c.put(name, entityOwner(d.Name(), mode), s); err != nil {
+		if err := c.put(name, owner, s); err != nil {
 			return err
 		}
 	}
@@ -298,8 +307,13 @@ func (c *Components) drain(g *gen) error {
 	return g.err
 }
 
-func entityOwner(name string, mode Mode) string {
-	return fmt.Sprintf("the %s schema of entity %q", mode, name)
+// entityOwner says what a component is made from: an entity's schema in a
+// mode, as a secret reference holds it or not.
+func entityOwner(w wanted) string {
+	if w.secret {
+		return fmt.Sprintf("the %s schema of entity %q under a secret reference", w.mode, w.name)
+	}
+	return fmt.Sprintf("the %s schema of entity %q", w.mode, w.name)
 }
 
 // put sets the component name to s, made from what from says.

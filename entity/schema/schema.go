@@ -86,7 +86,11 @@ var errNilEntity = errors.New("schema: a nil *entity.Entity (Lookup finds nothin
 // Schema hook, a bound of a float's text, the checks of a formatted or
 // transformed value) is named in the property's "$comment" and reported by
 // Warnings, never dropped silently. Nothing of a secret field's values is
-// published: no enum, pattern, const or default.
+// published: no enum, pattern, const, default or example. Under a secret
+// `$ref` every field of the referenced entity, and of the entities it
+// references, is secret: the reference names that entity's schema as a
+// secret reference holds it ($defs "NAME.secret", a component
+// "NAME.secret"), which lists the fields without their values.
 //
 // The schema of an entity holds its description (in a file, the comment
 // lines above it: dsl.Entity.Doc) as "description", and so does a field's
@@ -107,7 +111,7 @@ func JSON(e *entity.Entity, mode Mode, opts ...entity.Option) ([]byte, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
-	g, err := newGen(mode, opts, func(name string, m Mode) string { return defsRef(defsName(name, m, mode)) })
+	g, err := newGen(mode, opts, func(name string, m Mode, secret bool) string { return defsRef(defsName(name, m, mode, secret)) })
 	if err != nil {
 		return nil, err
 	}
@@ -115,8 +119,8 @@ func JSON(e *entity.Entity, mode Mode, opts ...entity.Option) ([]byte, error) {
 	root["$schema"] = Dialect
 	defs := map[string]any{}
 	for g.more() {
-		d, m := g.next()
-		defs[defsName(d.Name(), m, mode)] = g.entityIn(d, m)
+		w := g.next()
+		defs[defsName(w.name, w.mode, mode, w.secret)] = g.entityIn(w)
 	}
 	if len(defs) > 0 {
 		root["$defs"] = defs
@@ -129,13 +133,20 @@ func JSON(e *entity.Entity, mode Mode, opts ...entity.Option) ([]byte, error) {
 
 // defsName is the name of an entity's schema in mode among the $defs of
 // a document of mode root: its name, and for another mode a suffix
-// (".request").
-func defsName(name string, mode, root Mode) string {
-	if mode == root {
-		return name
+// (".request"); under a secret reference, ".secret" after it.
+func defsName(name string, mode, root Mode, secret bool) string {
+	if mode != root {
+		name += "." + mode.String()
 	}
-	return name + "." + mode.String()
+	if secret {
+		name += secretSuffix
+	}
+	return name
 }
+
+// secretSuffix ends the name of an entity's schema as a secret reference
+// holds it: every field of it secret, none of their values published.
+const secretSuffix = ".secret"
 
 // Warnings returns what the schemas of e, and of the entities it
 // references, cannot say, in both modes, as a call with opts sees them:
@@ -148,11 +159,10 @@ func Warnings(e *entity.Entity, opts ...entity.Option) []string {
 	}
 	all := map[string]bool{}
 	for _, mode := range []Mode{Response, Request} {
-		g, _ := newGen(mode, opts, func(name string, _ Mode) string { return defsRef(name) })
+		g, _ := newGen(mode, opts, func(name string, _ Mode, _ bool) string { return defsRef(name) })
 		g.entity(e, true)
 		for g.more() {
-			d, m := g.next()
-			g.entityIn(d, m)
+			g.entityIn(g.next())
 		}
 		for w := range g.warnings {
 			all[w] = true
@@ -166,8 +176,12 @@ type gen struct {
 	mode Mode
 	opts []entity.Option
 	// ref returns the URI reference of a referenced entity's schema: its
-	// $defs entry in a JSON Schema, a component in OpenAPI.
-	ref func(name string, mode Mode) string
+	// $defs entry in a JSON Schema, a component in OpenAPI; secret says
+	// the schema as a secret reference holds it.
+	ref func(name string, mode Mode, secret bool) string
+	// secret says that the fields described are under a secret reference
+	// (or merged from one): each of them is secret.
+	secret bool
 
 	queue    []wanted        // referenced entities whose schemas are wanted
 	queued   map[wanted]bool // the same, as a set
@@ -176,38 +190,42 @@ type gen struct {
 	err      error
 }
 
-// wanted is an entity whose schema in a mode a document needs.
+// wanted is an entity whose schema in a mode a document needs; secret:
+// as a secret reference holds it.
 type wanted struct {
-	name string
-	mode Mode
-	e    *entity.Entity
+	name   string
+	mode   Mode
+	secret bool
+	e      *entity.Entity
 }
 
-func newGen(mode Mode, opts []entity.Option, ref func(string, Mode) string) (*gen, error) {
+func newGen(mode Mode, opts []entity.Option, ref func(string, Mode, bool) string) (*gen, error) {
 	if mode != Response && mode != Request && mode != Patch {
 		return nil, fmt.Errorf("schema: %v is no mode: use Response, Request or Patch", mode)
 	}
 	return &gen{mode: mode, opts: opts, ref: ref, queued: map[wanted]bool{}, merging: map[string]bool{}, warnings: map[string]bool{}}, nil
 }
 
-// want queues the schema of e in mode, once, and returns its reference.
-func (g *gen) want(e *entity.Entity, mode Mode) string {
-	w := wanted{e.Name(), mode, nil}
+// want queues the schema of e in mode, once, and returns its reference:
+// under a secret reference (secret, or g.secret), the schema whose fields
+// are all secret.
+func (g *gen) want(e *entity.Entity, mode Mode, secret bool) string {
+	w := wanted{e.Name(), mode, secret || g.secret, nil}
 	if !g.queued[w] {
 		g.queued[w] = true
 		w.e = e
 		g.queue = append(g.queue, w)
 	}
-	return g.ref(e.Name(), mode)
+	return g.ref(w.name, w.mode, w.secret)
 }
 
 // more reports whether schemas are queued; next takes the first.
 func (g *gen) more() bool { return len(g.queue) > 0 }
 
-func (g *gen) next() (*entity.Entity, Mode) {
+func (g *gen) next() wanted {
 	w := g.queue[0]
 	g.queue = g.queue[1:]
-	return w.e, w.mode
+	return w
 }
 
 // fields returns the fields of e the mode's direction has, for the
@@ -230,12 +248,13 @@ func (g *gen) entity(e *entity.Entity, top bool) map[string]any {
 	return s
 }
 
-// entityIn returns the schema of e, a referenced entity, in mode.
-func (g *gen) entityIn(e *entity.Entity, mode Mode) map[string]any {
-	saved := g.mode
-	g.mode = mode
-	defer func() { g.mode = saved }()
-	return g.entity(e, false)
+// entityIn returns the schema of a referenced entity, in its mode, secret
+// or not.
+func (g *gen) entityIn(w wanted) map[string]any {
+	savedMode, savedSecret := g.mode, g.secret
+	g.mode, g.secret = w.mode, w.secret
+	defer func() { g.mode, g.secret = savedMode, savedSecret }()
+	return g.entity(w.e, false)
 }
 
 // isRequest reports whether the generator describes what a request reads:
@@ -277,7 +296,10 @@ func (g *gen) members(e *entity.Entity, fs []*entity.Field, top bool, path strin
 				continue
 			}
 			g.merging[t.Name()] = true
+			saved := g.secret
+			g.secret = g.secret || f.Secret // a secret reference's fields are secret, merged too
 			g.members(t, g.fields(t), false, "", props, required, true)
+			g.secret = saved
 			delete(g.merging, t.Name())
 			continue
 		case f.Kind == dsl.FieldGroup:
@@ -288,7 +310,7 @@ func (g *gen) members(e *entity.Entity, fs []*entity.Field, top bool, path strin
 		case f.Kind == dsl.FieldRef:
 			s = g.refSchema(e, f, name)
 		default:
-			s = g.value(e, f, name, g.nullable(f), f.Secret)
+			s = g.value(e, f, name, g.nullable(f), g.isSecret(f))
 		}
 		switch {
 		case g.mode == Response && f.ReadOnly:
@@ -360,6 +382,10 @@ func (g *gen) nullable(f *entity.Field) bool {
 // from its path, query, headers or cookies (entity.Field.In).
 func isParam(f *entity.Field) bool { return f.In != "" }
 
+// isSecret reports whether f is secret: declared so, or under a secret
+// reference.
+func (g *gen) isSecret(f *entity.Field) bool { return f.Secret || g.secret }
+
 // annotate adds the field's description and example to its schema s:
 // never a secret field's example, nor in a request a formatted one's (it
 // is what the format writes, not what a request sends).
@@ -367,7 +393,7 @@ func (g *gen) annotate(f *entity.Field, s map[string]any) {
 	if f.Doc != "" {
 		s["description"] = f.Doc
 	}
-	if f.Example != nil && !f.Secret && !(g.isRequest() && f.Format != "") {
+	if f.Example != nil && !g.isSecret(f) && !(g.isRequest() && f.Format != "") {
 		s["examples"] = []any{json.RawMessage(f.Example)}
 	}
 }
@@ -384,9 +410,9 @@ func (g *gen) refSchema(e *entity.Entity, f *entity.Field, name string) map[stri
 	}
 	var one map[string]any
 	if f.List && g.mode == Patch {
-		one = map[string]any{"$ref": g.want(target, Request)} // a list is replaced, not merged
+		one = map[string]any{"$ref": g.want(target, Request, f.Secret)} // a list is replaced, not merged
 	} else {
-		one = map[string]any{"$ref": g.want(target, g.mode)}
+		one = map[string]any{"$ref": g.want(target, g.mode, f.Secret)}
 	}
 	nullable := g.nullable(f)
 	var s map[string]any
