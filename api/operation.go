@@ -2,7 +2,6 @@ package api
 
 import (
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -154,7 +153,7 @@ func wildcards(path string) []string {
 func checkPathFields(pattern, path string, op Operation) error {
 	names := wildcards(path)
 	for _, e := range []*entity.Entity{op.Params, op.Request} {
-		if e == nil || e == op.Request && strings.HasPrefix(pattern, http.MethodPatch+" ") {
+		if e == nil {
 			continue
 		}
 		for _, f := range e.RequestFields() {
