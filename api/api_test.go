@@ -149,6 +149,8 @@ func TestHandleRefusesBadRoutes(t *testing.T) {
 			`api: Handle GET /customers: entity "customer_ref" reads the path value "id", which the pattern has no wildcard for`},
 		{"a PATCH's path field the pattern lacks", "PATCH /customers", ok, api.Operation{Request: reg.MustLookup("customer_ref")},
 			`api: Handle PATCH /customers: entity "customer_ref" reads the path value "id", which the pattern has no wildcard for`},
+		{"a merged path field the pattern lacks", "POST /notes", ok, api.Operation{Request: reg.MustExpose("note", "at", "$customer_ref", "merge")},
+			`api: Handle POST /notes: entity "note" reads the path value "id", which the pattern has no wildcard for`},
 		{"an ID twice", "GET /other", ok, api.Operation{ID: "getCustomer"}, `api: Handle GET /other: another operation has ID "getCustomer"`},
 		{"a nil handler", "GET /other", nil, api.Operation{}, "api: Handle GET /other: a nil handler"},
 		{"a pattern the router refuses", "GET /customers/{id}", ok, api.Operation{}, "conflicts with pattern"},

@@ -47,8 +47,8 @@
 // operation with its parameters, request body and responses, every schema
 // with its fields, their types, their rules in words as the schemas state
 // them (and so nothing of a secret field's values, nor of the fields under
-// a secret reference, which the schemas never hold), their descriptions and examples. Its style is inline; it has no
-// script and asks nothing of any other host (its Content Security Policy
-// lets it load nothing), and reads on a phone's width without scrolling
-// sideways.
+// a secret reference, which the schemas never hold), their descriptions
+// and examples. Its style is inline; it has no script and asks nothing of
+// any other host (its Content Security Policy lets it load nothing), and
+// reads on a phone's width without scrolling sideways.
 package api

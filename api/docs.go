@@ -48,6 +48,7 @@ type operation struct {
 	Security             []string
 	Params               []row
 	BodyMedia            string
+	BodyRequired         bool // a request without a body is refused
 	Body                 *described
 	BodyLink             string // the component of the body, when it is one
 	Responses, Problems  []response
@@ -152,6 +153,7 @@ func pageOperation(method, pth string, op map[string]any, schemas, responses, sc
 	if rb, ok := op["requestBody"].(map[string]any); ok {
 		var s map[string]any
 		o.BodyMedia, s = firstContent(rb)
+		o.BodyRequired, _ = rb["required"].(bool)
 		if name := componentOf(jsonString(s["$ref"])); name != "" {
 			o.BodyLink = name
 			s, _ = schemas[name].(map[string]any) // its fields, here

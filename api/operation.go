@@ -149,6 +149,7 @@ func wildcards(path string) []string {
 }
 
 // checkPathFields checks that each path field of the operation's entities
+// (of the entities they merge too: the parameters the document lists)
 // reads a wildcard of the pattern: one that does not would read nothing.
 func checkPathFields(pattern, path string, op Operation) error {
 	names := wildcards(path)
@@ -156,9 +157,13 @@ func checkPathFields(pattern, path string, op Operation) error {
 		if e == nil {
 			continue
 		}
-		for _, f := range e.RequestFields() {
-			if f.In == "path" && !slices.Contains(names, f.Key) {
-				return fmt.Errorf("api: Handle %s: entity %q reads the path value %q, which the pattern has no wildcard for", pattern, e.Name(), f.Key)
+		ps, err := schema.NewComponents().Parameters(e, false)
+		if err != nil {
+			continue // a $ref that names no entity (yet): the document says so
+		}
+		for _, p := range ps {
+			if p.In == "path" && !slices.Contains(names, p.Name) {
+				return fmt.Errorf("api: Handle %s: entity %q reads the path value %q, which the pattern has no wildcard for", pattern, e.Name(), p.Name)
 			}
 		}
 	}

@@ -32,8 +32,8 @@ import (
 // selection writes none), is not judged there and not said.
 
 // cross adds the cross-field rules of the fields fs to s, their object's
-// schema; top says s is a request's body, which holds no parameter.
-func (g *gen) cross(e *entity.Entity, fs []*entity.Field, top bool, path string, s map[string]any) {
+// schema.
+func (g *gen) cross(e *entity.Entity, fs []*entity.Field, path string, s map[string]any) {
 	byKey := map[string]*entity.Field{}
 	for _, f := range fs {
 		if !f.Merge {
@@ -45,7 +45,7 @@ func (g *gen) cross(e *entity.Entity, fs []*entity.Field, top bool, path string,
 	dep := map[string][]string{}
 	for _, f := range fs {
 		for _, cr := range f.Cross {
-			cs, comment := g.crossRule(e, f, cr, byKey, top, dep)
+			cs, comment := g.crossRule(e, f, cr, byKey, dep)
 			all = append(all, cs...)
 			if comment != "" {
 				g.warn(e, path+f.Name, comment)
@@ -74,7 +74,7 @@ func (g *gen) cross(e *entity.Entity, fs []*entity.Field, top bool, path string,
 // crossRule returns the constraints of one rule of the field t, with what
 // the schema cannot say of it; keys that only require others go to dep
 // (dependentRequired).
-func (g *gen) crossRule(e *entity.Entity, t *entity.Field, cr entity.CrossRule, byKey map[string]*entity.Field, top bool, dep map[string][]string) ([]any, string) {
+func (g *gen) crossRule(e *entity.Entity, t *entity.Field, cr entity.CrossRule, byKey map[string]*entity.Field, dep map[string][]string) ([]any, string) {
 	others := make([]*entity.Field, 0, len(cr.Fields))
 	for _, k := range cr.Fields {
 		o := byKey[k]
@@ -87,7 +87,7 @@ func (g *gen) crossRule(e *entity.Entity, t *entity.Field, cr entity.CrossRule, 
 		switch {
 		case g.mode == Response && f.Lazy:
 			return nil, "" // written only when a selection names it, which the schema does not describe
-		case g.isRequest() && top && isParam(f):
+		case g.isRequest() && isParam(f):
 			return nil, fmt.Sprintf("%s: %q is a parameter (%s), which the body's schema does not hold: the schema does not say the rule", cr.Rule, f.Key, f.In)
 		}
 	}

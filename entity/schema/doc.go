@@ -33,7 +33,7 @@
 // declarations.
 //
 // [Components] gives the pieces an OpenAPI document is made of (entity
-// schemas as components, references to them, request bodies, parameters,
+// schemas as components, references to them, which are the bodies, parameters,
 // problem details) to a package that assembles one; [OpenAPI] assembles a
 // document for a list of [Route]s: each operation's parameters (path,
 // query, header and cookie fields, typed as their text's value), its body,

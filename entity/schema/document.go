@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/internal/reqsource"
 )
 
 // Info is the "info" of an OpenAPI document.
@@ -35,17 +36,20 @@ type Route struct {
 	// Params is the entity the handler reads the request's parameters with
 	// apart from its body, or nil (a Request entity's own path, query,
 	// header and cookie fields are parameters too). Its path, query,
-	// header and cookie fields are parameters, and so are, on GET, HEAD and
-	// DELETE, its other value fields (query parameters).
+	// header and cookie fields are parameters, and so are, on a method whose
+	// requests read their body fields from the query (GET, HEAD, DELETE,
+	// OPTIONS, TRACE), its other value fields (query parameters); see
+	// Components.Parameters.
 	Params *entity.Entity
 	// Request is the entity the handler reads the request with
 	// (MakeRequest, Bind, or Patch on PATCH), or nil for none. Its path,
-	// query, header and cookie fields are parameters; its other fields are
-	// query parameters on GET, HEAD and DELETE, a JSON Merge Patch body on
-	// PATCH (application/merge-patch+json, its Patch schema, without the
-	// parameters, which entity.Entity.Patch reads from the request as
-	// MakeRequest does), and a JSON request body otherwise (its Request
-	// schema, without the parameters).
+	// query, header and cookie fields are parameters; its other value
+	// fields are query parameters on GET, HEAD, DELETE, OPTIONS and TRACE
+	// (its groups and references, objects, are not read there); on PATCH
+	// its body is a JSON Merge Patch (application/merge-patch+json, its
+	// Patch schema, which holds no parameter: entity.Entity.Patch reads
+	// those from the request as MakeRequest does), and on another method a
+	// JSON request body (its Request schema).
 	Request *entity.Entity
 	// Response is the entity the answer is made with (Write), or nil for
 	// an answer without a body.
@@ -103,13 +107,17 @@ type Security struct {
 //     route gives them;
 //   - a path parameter for each {name} of its path, typed by the path field
 //     that reads it;
-//   - the parameters of its Params and Request entities: their path,
-//     query, header and cookie fields (required where `req` has no
-//     default), and on GET, HEAD and DELETE their other value fields as
-//     query parameters (groups flattened);
-//   - its request body: on PATCH the Request entity's Patch schema as
-//     application/merge-patch+json, on a method with a body its Request
-//     schema (without the parameters) as application/json;
+//   - the parameters of its Params and Request entities
+//     (Components.Parameters): their path, query, header and cookie
+//     fields, those of the entities they merge included (required where
+//     `req` has no default), and on GET, HEAD, DELETE, OPTIONS and TRACE,
+//     whose requests read their body fields from the query, their other
+//     value fields as query parameters;
+//   - its request body, on another method: on PATCH the Request entity's
+//     Patch schema as application/merge-patch+json, required (Patch
+//     refuses a request without one), else its Request schema as
+//     application/json, required when the schema requires a key (a
+//     request without a body reads as an empty object);
 //   - its success response: the Response entity's Response schema as
 //     application/json, or no content;
 //   - the problem details error responses (application/problem+json,
@@ -231,7 +239,7 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 		op["tags"] = tags
 	}
 
-	inQuery := method == http.MethodGet || method == http.MethodHead || method == http.MethodDelete
+	inQuery := reqsource.QueryMethod(method) // its body fields are read from the query
 	errorStatuses := []int{http.StatusBadRequest, http.StatusInternalServerError}
 	var params []Parameter
 	seen := map[string]bool{}
@@ -269,11 +277,15 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 		if method == http.MethodPatch {
 			mode, media = Patch, entity.MergePatchType
 		}
-		body, err := c.Body(e, mode)
+		body, err := c.Ref(e, mode)
 		if err != nil {
 			return nil, err
 		}
-		op["requestBody"] = map[string]any{"content": map[string]any{media: map[string]any{"schema": body}}}
+		rb := map[string]any{"content": map[string]any{media: map[string]any{"schema": body}}}
+		if mode == Patch || c.requires(e, mode) {
+			rb["required"] = true // Patch refuses a request without a merge patch; no other body reads as {}
+		}
+		op["requestBody"] = rb
 		errorStatuses = append(errorStatuses, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
 	}
 	success := map[string]any{"description": http.StatusText(status)}

@@ -162,12 +162,11 @@ func TestParametersBySource(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("Parameters = %s\nwant %s", got, want)
 	}
-	body, err := c.Body(e, schema.Request)
-	if err != nil {
+	if _, err := c.Ref(e, schema.Request); err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}`; string(body) != want {
-		t.Errorf("Body = %s, want %s", body, want)
+	if body, want := string(c.Schemas()["e.request"]), `{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}`; body != want {
+		t.Errorf("the Request schema = %s, want %s", body, want)
 	}
 }
 
@@ -214,7 +213,8 @@ func TestOpenAPIOperationRecords(t *testing.T) {
 		{"a patch's 415", append(patch, "responses", "415"), `{"$ref":"#/components/responses/Problem415"}`},
 		{"security", append(patch, "security"), `[{"bearer":[]}]`},
 		{"a patched entity's own path parameter", []string{"paths", "/items/{id}", "patch", "parameters"}, `[{"in":"path","name":"id","required":true,"schema":{"maximum":9223372036854775807,"minimum":1,"type":"integer"}}]`},
-		{"a patch body without the parameter", []string{"paths", "/items/{id}", "patch", "requestBody", "content", "application/merge-patch+json", "schema"}, `{"properties":{"name":{"type":"string"}},"type":"object"}`},
+		{"a patch body without the parameter", []string{"components", "schemas", "item.patch"}, `{"properties":{"name":{"type":"string"}},"type":"object"}`},
+		{"a merge patch is required", append(patch, "requestBody", "required"), `true`},
 		{"no security where none is given", append(get, "security"), `null`},
 		{"the security scheme", []string{"components", "securitySchemes"}, `{"bearer":{"bearerFormat":"JWT","scheme":"bearer","type":"http"}}`},
 	}

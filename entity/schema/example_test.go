@@ -145,7 +145,7 @@ func ExampleOpenAPI() {
 	}
 	// Output:
 	// parameters {"in":"header","name":"X-Request-Id","schema":{"type":"string"}}
-	// body {"content":{"application/json":{"schema":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}}}}
+	// body {"content":{"application/json":{"schema":{"$ref":"#/components/schemas/newuser.request"}}},"required":true}
 	// 201 {"content":{"application/json":{"schema":{"$ref":"#/components/schemas/user"}}},"description":"Created"}
 	// 400 {"$ref":"#/components/responses/Problem400"}
 	// 405 {"$ref":"#/components/responses/Problem405"}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,8 +97,9 @@ func TestOpenAPIOperations(t *testing.T) {
 		{"version", []string{"openapi"}, `"3.1.0"`},
 		{"a header parameter", []string{"paths", "/api/users", "post", "parameters"},
 			`[{"in":"header","name":"X-Request-Id","schema":{"type":"string"}}]`},
-		{"the body without the header", []string{"paths", "/api/users", "post", "requestBody", "content", "application/json", "schema", "properties", "requestId"}, `null`},
-		{"the body's required", []string{"paths", "/api/users", "post", "requestBody", "content", "application/json", "schema", "required"}, `["mail","name"]`},
+		{"the body", []string{"paths", "/api/users", "post", "requestBody"}, `{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/newuser.request"}}},"required":true}`},
+		{"the body without the header", []string{"components", "schemas", "newuser.request", "properties", "requestId"}, `null`},
+		{"the body's required", []string{"components", "schemas", "newuser.request", "required"}, `["mail","name"]`},
 		{"the success response", []string{"paths", "/api/users", "post", "responses", "201", "content", "application/json", "schema"}, `{"$ref":"#/components/schemas/user"}`},
 		{"a body's problems", []string{"paths", "/api/users", "post", "responses", "415"}, `{"$ref":"#/components/responses/Problem415"}`},
 		{"405 where the entity names its methods", []string{"paths", "/api/users", "post", "responses", "405"}, `{"$ref":"#/components/responses/Problem405"}`},
@@ -112,7 +114,6 @@ func TestOpenAPIOperations(t *testing.T) {
 		{"every operation answers 500", []string{"paths", "/api/test", "get", "responses", "500"}, `{"$ref":"#/components/responses/Problem500"}`},
 		{"problems are problem+json", []string{"components", "responses", "Problem400", "content", "application/problem+json", "schema"}, `{"$ref":"#/components/schemas/Problem"}`},
 		{"problem types", []string{"components", "schemas", "Problem", "properties", "type"}, `{"format":"uri-reference","type":"string"}`},
-		{"a body with headers is inline, not a component", []string{"components", "schemas", "newuser.request"}, `null`},
 		{"the public user has no score", []string{"components", "schemas", "user", "properties", "score"}, `null`},
 	}
 	for _, tt := range tests {
@@ -199,9 +200,10 @@ func TestComponents(t *testing.T) {
 		want string
 	}{
 		{"a reference", func() (any, error) { return c.Ref(users, schema.Response) }, `{"$ref":"#/components/schemas/users"}`},
-		{"a body without headers is its reference", func() (any, error) { return c.Body(users, schema.Request) }, `{"$ref":"#/components/schemas/users.request"}`},
-		{"a body with headers is inline", func() (any, error) {
-			b, err := c.Body(newUser, schema.Request)
+		{"a request's reference", func() (any, error) { return c.Ref(users, schema.Request) }, `{"$ref":"#/components/schemas/users.request"}`},
+		{"a request schema holds no header", func() (any, error) {
+			_, err := c.Ref(newUser, schema.Request)
+			b := c.Schemas()["newuser.request"]
 			var s struct {
 				Properties map[string]any
 				Required   []string
@@ -238,7 +240,7 @@ func TestComponents(t *testing.T) {
 	for name := range c.Schemas() {
 		names = append(names, name)
 	}
-	if want := "Problem,ProblemFieldError,user,user.request,users,users.request"; strings.Join(sorted(names), ",") != want {
+	if want := "Problem,ProblemFieldError,newuser.request,user,user.request,users,users.request"; strings.Join(sorted(names), ",") != want {
 		t.Errorf("components %v, want %s", sorted(names), want)
 	}
 	s := c.Schemas()
@@ -258,4 +260,52 @@ func sorted(l []string) []string {
 		}
 	}
 	return l
+}
+
+// TestRequestBodyRequired: an operation's request body is required where
+// a request without one is refused: a merge patch always (Patch refuses
+// a request without one), another body when its schema requires a key
+// (no body reads as an empty object); and a request without a body is
+// refused exactly there.
+func TestRequestBodyRequired(t *testing.T) {
+	reg := entity.NewRegistry()
+	named := expose(t, reg, "named", "name", "string", "req")
+	optional := expose(t, reg, "optional", "name", "string", "", "X-Id", "string", "req")
+	tests := []struct {
+		name     string
+		method   string
+		e        *entity.Entity
+		required bool
+	}{
+		{"a POST of a required key", "POST", named, true},
+		{"a PUT of a required key", "PUT", named, true},
+		{"a POST of optional keys", "POST", optional, false},
+		{"a PATCH of a required key", "PATCH", named, true},
+		{"a PATCH of optional keys", "PATCH", optional, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := schema.OpenAPI(seedInfo, []schema.Route{{Method: tt.method, Path: "/r", Request: tt.e}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "null"
+			if tt.required {
+				want = "true"
+			}
+			if got := at(t, doc, "paths", "/r", strings.ToLower(tt.method), "requestBody", "required"); got != want {
+				t.Errorf("requestBody.required = %s, want %s", got, want)
+			}
+			r := httptest.NewRequest(tt.method, "/r", nil)
+			r.Header.Set("X-Id", "1")
+			if tt.method == "PATCH" {
+				_, _, err = tt.e.Patch(r, map[string]any{"name": "a"})
+			} else {
+				_, err = tt.e.MakeRequest(r)
+			}
+			if refused := err != nil; refused != tt.required {
+				t.Errorf("a request without a body: %v, refused %v, want %v", err, refused, tt.required)
+			}
+		})
+	}
 }

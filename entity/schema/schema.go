@@ -28,11 +28,13 @@ const (
 	// the fields of [entity.Entity.RequestFields] under the keys a client sends,
 	// groups as nested objects, required where `req` has no default to fill
 	// it, every form strict input converts without loss ("27" for a
-	// number); other keys are allowed (they are dropped). The parameters
-	// of the top level (path, query, header and cookie fields, X- ones
-	// included: entity.Field.In) are not in it: a request reads them
-	// outside its body (see Components.Parameters). Writeonly fields are
-	// marked writeOnly.
+	// number); other keys are allowed (they are dropped). No parameter
+	// (path, query, header and cookie fields, X- ones included:
+	// entity.Field.In) is in it: a request reads those of the top level,
+	// and of the entities merged there, outside its body (see
+	// Components.Parameters), and those of a referenced entity, or of one
+	// merged into a group, from nowhere. Writeonly fields are marked
+	// writeOnly.
 	Request
 	// Patch describes the body of a JSON Merge Patch (RFC 7396,
 	// entity.MergePatchType) that [entity.Entity.Patch] reads: the body
@@ -115,7 +117,7 @@ func JSON(e *entity.Entity, mode Mode, opts ...entity.Option) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	root := g.entity(e, true)
+	root := g.entity(e)
 	root["$schema"] = Dialect
 	defs := map[string]any{}
 	for g.more() {
@@ -160,7 +162,7 @@ func Warnings(e *entity.Entity, opts ...entity.Option) []string {
 	all := map[string]bool{}
 	for _, mode := range []Mode{Response, Request} {
 		g, _ := newGen(mode, opts, func(name string, _ Mode, _ bool) string { return defsRef(name) })
-		g.entity(e, true)
+		g.entity(e)
 		for g.more() {
 			g.entityIn(g.next())
 		}
@@ -237,11 +239,9 @@ func (g *gen) fields(e *entity.Entity) []*entity.Field {
 	return e.RequestFields(g.opts...)
 }
 
-// entity returns the object schema of e. top says that it is a request's
-// body, whose parameters (path, query, header and cookie fields) are not
-// keys.
-func (g *gen) entity(e *entity.Entity, top bool) map[string]any {
-	s := g.object(e, g.fields(e), top, "")
+// entity returns the object schema of e.
+func (g *gen) entity(e *entity.Entity) map[string]any {
+	s := g.object(e, g.fields(e), "")
 	if d := e.Decl(); d != nil && d.Doc != "" {
 		s["description"] = d.Doc // in a file, the comment above the entity
 	}
@@ -254,7 +254,7 @@ func (g *gen) entityIn(w wanted) map[string]any {
 	savedMode, savedSecret := g.mode, g.secret
 	g.mode, g.secret = w.mode, w.secret
 	defer func() { g.mode, g.secret = savedMode, savedSecret }()
-	return g.entity(w.e, false)
+	return g.entity(w.e)
 }
 
 // isRequest reports whether the generator describes what a request reads:
@@ -263,10 +263,10 @@ func (g *gen) isRequest() bool { return g.mode != Response }
 
 // object returns the schema of an object of the fields fs of e; path is
 // the declared names of the groups around them ("details.").
-func (g *gen) object(e *entity.Entity, fs []*entity.Field, top bool, path string) map[string]any {
+func (g *gen) object(e *entity.Entity, fs []*entity.Field, path string) map[string]any {
 	props := map[string]any{}
 	var required []string
-	g.members(e, fs, top, path, props, &required, false)
+	g.members(e, fs, path, props, &required, false)
 	s := map[string]any{"type": "object", "properties": props}
 	if g.mode == Response {
 		s["additionalProperties"] = false
@@ -275,7 +275,7 @@ func (g *gen) object(e *entity.Entity, fs []*entity.Field, top bool, path string
 		s["required"] = sortedSet(required)
 	}
 	if g.mode != Patch {
-		g.cross(e, fs, top, path, s)
+		g.cross(e, fs, path, s)
 	}
 	return s
 }
@@ -283,13 +283,17 @@ func (g *gen) object(e *entity.Entity, fs []*entity.Field, top bool, path string
 // members adds the properties of the fields fs of e to props, those of
 // the entities they merge included; merged says that the object is merged
 // into another, whose keys are there only when it is.
-func (g *gen) members(e *entity.Entity, fs []*entity.Field, top bool, path string, props map[string]any, required *[]string, merged bool) {
+func (g *gen) members(e *entity.Entity, fs []*entity.Field, path string, props map[string]any, required *[]string, merged bool) {
 	for _, f := range fs {
 		name := path + f.Name
 		var s map[string]any
 		switch {
-		case g.isRequest() && top && isParam(f):
-			continue // a parameter, never a key of the body
+		case g.isRequest() && isParam(f):
+			// A parameter is never a key of a body: at the top level (an
+			// entity merged there included) the request reads it outside
+			// its body (see Components.Parameters); below it, in a
+			// referenced object or merged into a group, it reads nothing.
+			continue
 		case f.Merge:
 			t := g.target(e, f, name)
 			if t == nil || g.merging[t.Name()] {
@@ -298,12 +302,12 @@ func (g *gen) members(e *entity.Entity, fs []*entity.Field, top bool, path strin
 			g.merging[t.Name()] = true
 			saved := g.secret
 			g.secret = g.secret || f.Secret // a secret reference's fields are secret, merged too
-			g.members(t, g.fields(t), false, "", props, required, true)
+			g.members(t, g.fields(t), "", props, required, true)
 			g.secret = saved
 			delete(g.merging, t.Name())
 			continue
 		case f.Kind == dsl.FieldGroup:
-			s = g.object(e, f.Fields, false, name+".")
+			s = g.object(e, f.Fields, name+".")
 			if g.mode == Patch && !holdsRequired(f.Fields) {
 				s = withNull(s) // null clears every field of the group
 			}
