@@ -27,7 +27,9 @@ const (
 	// Request describes the JSON body a request reads (MakeRequest, Bind):
 	// the fields of [entity.Entity.RequestFields] under the keys a client sends,
 	// groups as nested objects, required where `req` has no default to fill
-	// it, every form strict input converts without loss ("27" for a
+	// it (a group where it is `req` or holds a required field; another group
+	// may be null, read as an absent one), every form strict input converts
+	// without loss ("27" for a
 	// number); other keys are allowed (they are dropped). No parameter
 	// (path, query, header and cookie fields, X- ones included:
 	// entity.Field.In) is in it: a request reads those of the top level,
@@ -41,7 +43,8 @@ const (
 	// fields of a Request (no readonly field, no parameter), every one
 	// optional (a key left out keeps its value), null allowed where
 	// clearing the field leaves a value the entity accepts (not on a `req`
-	// field without a default, nor on a group holding one); a `$name`
+	// field without a default, nor on a `req` group or one holding such a
+	// field); a `$name`
 	// is the referenced entity's Patch schema (a patch object merges into
 	// it), a `[]$name` a list of its Request schema (a list is replaced);
 	// no default (absent means unchanged) and no cross-field rule (they
@@ -308,8 +311,8 @@ func (g *gen) members(e *entity.Entity, fs []*entity.Field, path string, props m
 			continue
 		case f.Kind == dsl.FieldGroup:
 			s = g.object(e, f.Fields, name+".")
-			if g.mode == Patch && !holdsRequired(f.Fields) {
-				s = withNull(s) // null clears every field of the group
+			if g.isRequest() && !groupRequired(f) {
+				s = withNull(s) // null, as absent, reads the group from nothing (in a patch: clears it)
 			}
 		case f.Kind == dsl.FieldRef:
 			s = g.refSchema(e, f, name)
@@ -328,7 +331,7 @@ func (g *gen) members(e *entity.Entity, fs []*entity.Field, path string, props m
 			combine = "allOf" // two fields read from one key: both judge it
 		}
 		addProperty(props, f.Key, s, combine)
-		if !merged && g.required(f, s) {
+		if !merged && g.required(f) {
 			*required = append(*required, f.Key)
 		}
 	}
@@ -336,9 +339,9 @@ func (g *gen) members(e *entity.Entity, fs []*entity.Field, path string, props m
 
 // required reports whether the key of f is always there: in a response,
 // unless a call may leave it out (lazy, omitnil, omitempty); in a request,
-// when `req` has no default to fill it, or, for a group, when one of its
-// fields is required.
-func (g *gen) required(f *entity.Field, s map[string]any) bool {
+// when `req` has no default to fill it, or, for a group, when it is `req`
+// or one of its fields is required (groupRequired).
+func (g *gen) required(f *entity.Field) bool {
 	switch g.mode {
 	case Response:
 		return !f.Lazy && !f.OmitNil && !f.OmitEmpty
@@ -346,8 +349,7 @@ func (g *gen) required(f *entity.Field, s map[string]any) bool {
 		return false // a key left out keeps its value
 	}
 	if f.Kind == dsl.FieldGroup {
-		r, _ := s["required"].([]any)
-		return len(r) > 0
+		return groupRequired(f)
 	}
 	return requestRequired(f)
 }
@@ -361,11 +363,18 @@ func requestRequired(f *entity.Field) bool { return f.Required && !fills(f) }
 // from an empty input: its Default is nil).
 func fills(f *entity.Field) bool { return f.HasDefault && string(f.Default) != "null" }
 
+// groupRequired reports whether a request must send the group f's
+// object: it is `req` (its fields all optional or not), or one of its
+// fields must be sent. Otherwise an absent group, or null, is read as an
+// empty one.
+func groupRequired(f *entity.Field) bool { return f.Required || holdsRequired(f.Fields) }
+
 // holdsRequired reports whether one of fs, or of the groups among them,
-// is required in a request: a patch that clears them fails.
+// is required in a request: a request without them (a patch that clears
+// them) fails.
 func holdsRequired(fs []*entity.Field) bool {
 	for _, f := range fs {
-		if requestRequired(f) || f.Kind == dsl.FieldGroup && holdsRequired(f.Fields) {
+		if requestRequired(f) || f.Kind == dsl.FieldGroup && groupRequired(f) {
 			return true
 		}
 	}
