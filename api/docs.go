@@ -144,7 +144,9 @@ func pageOperation(method, pth string, op map[string]any, schemas, responses, sc
 	for _, pv := range list(op["parameters"]) {
 		pm, _ := pv.(map[string]any)
 		d := describe(pm["schema"], "", 0)
-		if desc := jsonString(pm["description"]); desc != "" {
+		if desc := jsonString(pm["description"]); desc != "" && d.Desc != "" {
+			d.Desc = desc + " " + d.Desc // the parameter's, then its schema's (a selection's grammar)
+		} else if desc != "" {
 			d.Desc = desc
 		}
 		req, _ := pm["required"].(bool)

@@ -56,6 +56,17 @@ type Route struct {
 	Response *entity.Entity
 	// Status is the success status, 200 when 0.
 	Status int
+	// Select names the query parameter whose value the handler passes to
+	// entity.Select ("fields"), "" for none. Its schema then says the
+	// selection's grammar and the Response entity's keys, with an example
+	// and a default that select from it (the default of a field that
+	// reads the parameter, which must be a selection of the Response
+	// entity); the parameter is added when no entity reads it. And the
+	// success response is the Response entity's schema as a selection
+	// shapes it, the component NAME.partial: no field is required there,
+	// nor judged by a cross-field rule, since a selection may leave out
+	// any of them.
+	Select string
 	// Errors are the operation's other error answers, problem details of
 	// the handler's own (404 for an unknown id, 409 for a conflict),
 	// beside those of the library (see OpenAPI); one of a status the
@@ -265,6 +276,12 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 			errorStatuses = append(errorStatuses, http.StatusMethodNotAllowed)
 		}
 	}
+	if rt.Select != "" {
+		var err error
+		if params, err = d.selection(where, rt, params); err != nil {
+			return nil, err
+		}
+	}
 	all, err := pathParams(where, rt.Path, params)
 	if err != nil {
 		return nil, err
@@ -291,6 +308,9 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 	success := map[string]any{"description": http.StatusText(status)}
 	if e := rt.Response; e != nil {
 		ref, err := c.Ref(e, Response)
+		if rt.Select != "" {
+			ref, err = c.partialRef(e)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -63,18 +63,11 @@ func ComponentName(name string, mode Mode) string {
 
 func componentRef(comp string) string { return "#/components/schemas/" + comp }
 
-func entityComponentRef(name string, mode Mode, secret bool) string {
-	return componentRef(componentName(name, mode, secret))
-}
+func entityComponentRef(w wanted) string { return componentRef(componentName(w)) }
 
-// componentName is ComponentName, and for the schema a secret reference
-// holds (each of its fields secret) ".secret" after it.
-func componentName(name string, mode Mode, secret bool) string {
-	if secret {
-		return ComponentName(name, mode) + secretSuffix
-	}
-	return ComponentName(name, mode)
-}
+// componentName is the component name of a wanted schema: ComponentName,
+// and its variant's suffix (".partial", ".secret") after it.
+func componentName(w wanted) string { return ComponentName(w.name, w.mode) + w.variantSuffix() }
 
 // Ref adds the schema of e in mode, and of every entity it references, and
 // returns a reference to it: {"$ref":"#/components/schemas/NAME"}, a
@@ -89,14 +82,31 @@ func (c *Components) Ref(e *entity.Entity, mode Mode) (json.RawMessage, error) {
 	if err := c.add(e, mode); err != nil {
 		return nil, err
 	}
-	return compact(map[string]any{"$ref": entityComponentRef(e.Name(), mode, false)})
+	return compact(map[string]any{"$ref": entityComponentRef(wanted{name: e.Name(), mode: mode})})
+}
+
+// partialRef adds the Response schema of e as a response a selection
+// shapes writes it (the component NAME.partial: no field required, no
+// cross-field rule, and so are the entities it references), and returns
+// a reference to it.
+func (c *Components) partialRef(e *entity.Entity) (json.RawMessage, error) {
+	g, err := newGen(Response, c.opts, entityComponentRef)
+	if err != nil {
+		return nil, err
+	}
+	g.partial = true
+	ref := g.want(e, Response, false)
+	if err := c.drain(g); err != nil {
+		return nil, err
+	}
+	return compact(map[string]any{"$ref": ref})
 }
 
 // requires reports whether the schema of e in mode, added before,
 // requires a key.
 func (c *Components) requires(e *entity.Entity, mode Mode) bool {
 	var s struct{ Required []string }
-	json.Unmarshal(c.schemas[ComponentName(e.Name(), mode)], &s)
+	json.Unmarshal(c.schemas[componentName(wanted{name: e.Name(), mode: mode})], &s)
 	return len(s.Required) > 0
 }
 
@@ -275,7 +285,7 @@ func (c *Components) add(e *entity.Entity, mode Mode) error {
 func (c *Components) drain(g *gen) error {
 	for g.more() {
 		w := g.next()
-		name, owner := componentName(w.name, w.mode, w.secret), entityOwner(w)
+		name, owner := componentName(w), entityOwner(w)
 		if c.owner[name] == owner {
 			continue // added before
 		}
@@ -296,10 +306,14 @@ func (c *Components) drain(g *gen) error {
 // entityOwner says what a component is made from: an entity's schema in a
 // mode, as a secret reference holds it or not.
 func entityOwner(w wanted) string {
-	if w.secret {
-		return fmt.Sprintf("the %s schema of entity %q under a secret reference", w.mode, w.name)
+	var as string
+	if w.partial {
+		as += " as a selection shapes it"
 	}
-	return fmt.Sprintf("the %s schema of entity %q", w.mode, w.name)
+	if w.secret {
+		as += " under a secret reference"
+	}
+	return fmt.Sprintf("the %s schema of entity %q%s", w.mode, w.name, as)
 }
 
 // put sets the component name to s, made from what from says.

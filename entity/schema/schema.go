@@ -116,7 +116,7 @@ func JSON(e *entity.Entity, mode Mode, opts ...entity.Option) ([]byte, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
-	g, err := newGen(mode, opts, func(name string, m Mode, secret bool) string { return defsRef(defsName(name, m, mode, secret)) })
+	g, err := newGen(mode, opts, func(w wanted) string { return defsRef(defsName(w, mode)) })
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func JSON(e *entity.Entity, mode Mode, opts ...entity.Option) ([]byte, error) {
 	defs := map[string]any{}
 	for g.more() {
 		w := g.next()
-		defs[defsName(w.name, w.mode, mode, w.secret)] = g.entityIn(w)
+		defs[defsName(w, mode)] = g.entityIn(w)
 	}
 	if len(defs) > 0 {
 		root["$defs"] = defs
@@ -136,22 +136,36 @@ func JSON(e *entity.Entity, mode Mode, opts ...entity.Option) ([]byte, error) {
 	return marshal(root)
 }
 
-// defsName is the name of an entity's schema in mode among the $defs of
-// a document of mode root: its name, and for another mode a suffix
-// (".request"); under a secret reference, ".secret" after it.
-func defsName(name string, mode, root Mode, secret bool) string {
-	if mode != root {
-		name += "." + mode.String()
+// defsName is the name of a wanted schema among the $defs of a document
+// of mode root: its entity's name, for another mode a suffix (".request"),
+// and its variant's (variantSuffix).
+func defsName(w wanted, root Mode) string {
+	name := w.name
+	if w.mode != root {
+		name += "." + w.mode.String()
 	}
-	if secret {
-		name += secretSuffix
-	}
-	return name
+	return name + w.variantSuffix()
 }
 
-// secretSuffix ends the name of an entity's schema as a secret reference
-// holds it: every field of it secret, none of their values published.
-const secretSuffix = ".secret"
+// variantSuffix ends the name of a variant of an entity's schema:
+// ".partial" for a response a selection shapes (no field required),
+// ".secret" for one a secret reference holds (every field secret, none of
+// their values published), both in that order.
+func (w wanted) variantSuffix() string {
+	suffix := ""
+	if w.partial {
+		suffix += partialSuffix
+	}
+	if w.secret {
+		suffix += secretSuffix
+	}
+	return suffix
+}
+
+const (
+	partialSuffix = ".partial"
+	secretSuffix  = ".secret"
+)
 
 // Warnings returns what the schemas of e, and of the entities it
 // references, cannot say, in both modes, as a call with opts sees them:
@@ -164,7 +178,7 @@ func Warnings(e *entity.Entity, opts ...entity.Option) []string {
 	}
 	all := map[string]bool{}
 	for _, mode := range []Mode{Response, Request} {
-		g, _ := newGen(mode, opts, func(name string, _ Mode, _ bool) string { return defsRef(name) })
+		g, _ := newGen(mode, opts, func(w wanted) string { return defsRef(w.name) })
 		g.entity(e)
 		for g.more() {
 			g.entityIn(g.next())
@@ -181,12 +195,13 @@ type gen struct {
 	mode Mode
 	opts []entity.Option
 	// ref returns the URI reference of a referenced entity's schema: its
-	// $defs entry in a JSON Schema, a component in OpenAPI; secret says
-	// the schema as a secret reference holds it.
-	ref func(name string, mode Mode, secret bool) string
+	// $defs entry in a JSON Schema, a component in OpenAPI.
+	ref func(w wanted) string
 	// secret says that the fields described are under a secret reference
-	// (or merged from one): each of them is secret.
-	secret bool
+	// (or merged from one): each of them is secret. partial says that they
+	// are in a response a selection shapes (Route.Select), which may leave
+	// out any of them.
+	secret, partial bool
 
 	queue    []wanted        // referenced entities whose schemas are wanted
 	queued   map[wanted]bool // the same, as a set
@@ -195,16 +210,17 @@ type gen struct {
 	err      error
 }
 
-// wanted is an entity whose schema in a mode a document needs; secret:
-// as a secret reference holds it.
+// wanted is an entity whose schema in a mode a document needs, and which
+// variant of it: secret, as a secret reference holds it; partial, as a
+// response a selection shapes writes it.
 type wanted struct {
-	name   string
-	mode   Mode
-	secret bool
-	e      *entity.Entity
+	name            string
+	mode            Mode
+	secret, partial bool
+	e               *entity.Entity
 }
 
-func newGen(mode Mode, opts []entity.Option, ref func(string, Mode, bool) string) (*gen, error) {
+func newGen(mode Mode, opts []entity.Option, ref func(wanted) string) (*gen, error) {
 	if mode != Response && mode != Request && mode != Patch {
 		return nil, fmt.Errorf("schema: %v is no mode: use Response, Request or Patch", mode)
 	}
@@ -213,15 +229,15 @@ func newGen(mode Mode, opts []entity.Option, ref func(string, Mode, bool) string
 
 // want queues the schema of e in mode, once, and returns its reference:
 // under a secret reference (secret, or g.secret), the schema whose fields
-// are all secret.
+// are all secret; in a response a selection shapes, the partial one.
 func (g *gen) want(e *entity.Entity, mode Mode, secret bool) string {
-	w := wanted{e.Name(), mode, secret || g.secret, nil}
+	w := wanted{name: e.Name(), mode: mode, secret: secret || g.secret, partial: g.partial && mode == Response}
 	if !g.queued[w] {
 		g.queued[w] = true
 		w.e = e
 		g.queue = append(g.queue, w)
 	}
-	return g.ref(w.name, w.mode, w.secret)
+	return g.ref(w)
 }
 
 // more reports whether schemas are queued; next takes the first.
@@ -254,9 +270,9 @@ func (g *gen) entity(e *entity.Entity) map[string]any {
 // entityIn returns the schema of a referenced entity, in its mode, secret
 // or not.
 func (g *gen) entityIn(w wanted) map[string]any {
-	savedMode, savedSecret := g.mode, g.secret
-	g.mode, g.secret = w.mode, w.secret
-	defer func() { g.mode, g.secret = savedMode, savedSecret }()
+	savedMode, savedSecret, savedPartial := g.mode, g.secret, g.partial
+	g.mode, g.secret, g.partial = w.mode, w.secret, w.partial
+	defer func() { g.mode, g.secret, g.partial = savedMode, savedSecret, savedPartial }()
 	return g.entity(w.e)
 }
 
@@ -277,8 +293,8 @@ func (g *gen) object(e *entity.Entity, fs []*entity.Field, path string) map[stri
 	if len(required) > 0 {
 		s["required"] = sortedSet(required)
 	}
-	if g.mode != Patch {
-		g.cross(e, fs, path, s)
+	if g.mode != Patch && !g.partial {
+		g.cross(e, fs, path, s) // a selection leaves out fields the rules name, and then they are not judged
 	}
 	return s
 }
@@ -344,7 +360,7 @@ func (g *gen) members(e *entity.Entity, fs []*entity.Field, path string, props m
 func (g *gen) required(f *entity.Field) bool {
 	switch g.mode {
 	case Response:
-		return !f.Lazy && !f.OmitNil && !f.OmitEmpty
+		return !f.Lazy && !f.OmitNil && !f.OmitEmpty && !g.partial // a selection may leave out any field
 	case Patch:
 		return false // a key left out keeps its value
 	}

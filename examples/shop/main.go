@@ -77,15 +77,15 @@ func newServer() http.Handler {
 	a.HandleFunc("POST /customers", s.createCustomer, api.Operation{Summary: "Create a customer",
 		Request: customers, Response: customers, Status: http.StatusCreated})
 	a.HandleFunc("GET /customers", s.listCustomers, api.Operation{Summary: "List the customers",
-		Request: customerQuery, Response: customerPage})
+		Request: customerQuery, Response: customerPage, Select: "fields"})
 	a.HandleFunc("GET /customers/{id}", s.getCustomer, api.Operation{Summary: "Get a customer",
-		Request: byID, Response: customers, Errors: notFound})
+		Request: byID, Response: customers, Errors: notFound, Select: "fields"})
 	a.HandleFunc("PATCH /customers/{id}", s.patchCustomer, api.Operation{Summary: "Change a customer",
-		Params: byID, Request: customers, Response: customers, Errors: notFound})
+		Params: byID, Request: customers, Response: customers, Errors: notFound, Select: "fields"})
 	a.HandleFunc("POST /orders", s.createOrder(orders), api.Operation{Summary: "Place an order",
 		Request: orders, Response: orders, Status: http.StatusCreated})
 	a.HandleFunc("GET /orders/{id}", s.getOrder(orders), api.Operation{Summary: "Get an order",
-		Request: byID, Response: orders, Errors: notFound})
+		Request: byID, Response: orders, Errors: notFound, Select: "fields"})
 	return roles(mux)
 }
 
