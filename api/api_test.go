@@ -242,7 +242,7 @@ func TestOperationsReachTheDocument(t *testing.T) {
 		{"a derived operationId", []string{"paths", "/customers/{id}", "patch", "operationId"}, `"patchCustomersById"`},
 		{"tags", []string{"paths", "/orders", "post", "tags"}, `["orders"]`},
 		{"a typed path parameter", []string{"paths", "/customers/{id}", "get", "parameters"},
-			`[{"description":"The customer.","in":"path","name":"id","required":true,"schema":{"maximum":9223372036854775807,"minimum":1,"type":"integer"}}]`},
+			`[{"description":"The customer.","in":"path","name":"id","required":true,"schema":{"format":"int64","maximum":9223372036854775807,"minimum":1,"type":"integer"}}]`},
 		{"the PATCH's path from its Params entity", []string{"paths", "/customers/{id}", "patch", "parameters", "0", "schema", "minimum"}, `1`},
 		{"a merge patch body", []string{"paths", "/customers/{id}", "patch", "requestBody", "content"},
 			`{"application/merge-patch+json":{"schema":{"$ref":"#/components/schemas/customer.patch"}}}`},

@@ -28,6 +28,7 @@ func ExampleJSON() {
 	//   "additionalProperties": false,
 	//   "properties": {
 	//     "ID": {
+	//       "format": "int64",
 	//       "type": "integer"
 	//     },
 	//     "name": {

@@ -104,7 +104,7 @@ func TestOpenAPIOperations(t *testing.T) {
 		{"a body's problems", []string{"paths", "/api/users", "post", "responses", "415"}, `{"$ref":"#/components/responses/Problem415"}`},
 		{"405 where the entity names its methods", []string{"paths", "/api/users", "post", "responses", "405"}, `{"$ref":"#/components/responses/Problem405"}`},
 		{"GET fields are query parameters, typed as the values their text stands for", []string{"paths", "/api/users", "get", "parameters"},
-			`[{"in":"query","name":"n","required":true,"schema":{"maximum":10000,"minimum":1,"type":"integer"}},` +
+			`[{"in":"query","name":"n","required":true,"schema":{"format":"int64","maximum":10000,"minimum":1,"type":"integer"}},` +
 				`{"in":"query","name":"tags","schema":{"type":"array"}},` +
 				`{"in":"header","name":"X-Trace","required":true,"schema":{"type":"string"}}]`},
 		{"GET has no body", []string{"paths", "/api/users", "get", "requestBody"}, `null`},

@@ -129,18 +129,18 @@ func TestJSONProperties(t *testing.T) {
 	}{
 		{"a string may be null", "string", "", schema.Response, `{"type":["string","null"]}`, true},
 		{"req: never null", "string", "req", schema.Response, `{"type":"string"}`, true},
-		{"a default: never null", "number", "default 3", schema.Response, `{"type":"integer"}`, true},
+		{"a default: never null", "number", "default 3", schema.Response, `{"format":"int64","type":"integer"}`, true},
 		{"a null default on none", "none", "default null", schema.Response, `{}`, true},
 		{"none with req: anything but null", "none", "req", schema.Response, `{"type":["array","boolean","number","object","string"]}`, true},
 		{"a date", "date", "", schema.Response, `{"format":"date-time","type":["string","null"]}`, true},
-		{"an enum and null", "number", "bool", schema.Response, `{"anyOf":[{"enum":[0,1],"type":"integer"},{"type":"null"}]}`, true},
+		{"an enum and null", "number", "bool", schema.Response, `{"anyOf":[{"enum":[0,1],"format":"int64","type":"integer"},{"type":"null"}]}`, true},
 		{"rules clash: allOf", "string", "regex '^a' | regex 'b$'", schema.Response,
 			`{"anyOf":[{"allOf":[{"pattern":"b$"}],"pattern":"^a","type":"string"},{"type":"null"}]}`, true},
 		{"bounds: the tighter", "string", "min 2 | min 4 | max 9 | range 1 7", schema.Response, `{"maxLength":7,"minLength":4,"type":["string","null"]}`, true},
 		{"a regex with no ECMA-262 form", "string", "regex '(?m)^a'", schema.Response,
 			`{"$comment":"regex: not written as a pattern: its line anchors ((?m) ^ or $) have no ECMA-262 form without a flag","type":["string","null"]}`, true},
 		{"a regex with case folding", "string", "regex '(?i)^ab'", schema.Response, `{"pattern":"^[Aa][Bb]","type":["string","null"]}`, true},
-		{"a formatted date", "date", "format unix", schema.Response, `{"type":["integer","null"]}`, true},
+		{"a formatted date", "date", "format unix", schema.Response, `{"format":"int64","type":["integer","null"]}`, true},
 		{"a fixed float", "float", "format fixed 2 | req", schema.Response, `{"type":"number"}`, true},
 		{"a date layout", "date", "format date | req", schema.Response, `{"type":"string"}`, true},
 		{"request: req", "string", "req", schema.Request, `{"type":"string"}`, true},
@@ -325,8 +325,8 @@ func TestPublicSchemaHidesFlaggedFields(t *testing.T) {
 		mode     schema.Mode
 		has, not []string
 	}{
-		{"public", nil, schema.Response, []string{`"nick"`, `"id": {"type": ["integer"`}, []string{`"score"`}},
-		{"public", nil, schema.Request, []string{`"nick"`, `"id": {"anyOf": [{"maximum"`}, []string{`"score"`}},
+		{"public", nil, schema.Response, []string{`"nick"`, `"id": {"format": "int64", "type": ["integer"`}, []string{`"score"`}},
+		{"public", nil, schema.Request, []string{`"nick"`, `"id": {"anyOf": [{"format": "int64", "maximum"`}, []string{`"score"`}},
 		{"admin", []entity.Option{entity.With("admin")}, schema.Response, []string{`"score"`}, []string{`"nick"`}},
 		{"admin", []entity.Option{entity.With("admin")}, schema.Request, []string{`"score"`}, []string{`"nick"`}},
 		{"v1", []entity.Option{entity.Version("v1")}, schema.Response, []string{`"id": {"type": ["string"`}, []string{`"score"`, `"integer"`}},
@@ -572,7 +572,7 @@ func TestSchemaHookOfAUserRule(t *testing.T) {
 	}
 	e := expose(t, reg, "n", "v", "number", "req | even | boom")
 	b, _ := schema.JSON(e, schema.Response)
-	if got, _ := property(t, b, "v"); got != `{"$comment":"rule \"boom\": its Schema hook panicked: the schema does not say what it checks","multipleOf":2,"type":"integer"}` {
+	if got, _ := property(t, b, "v"); got != `{"$comment":"rule \"boom\": its Schema hook panicked: the schema does not say what it checks","format":"int64","multipleOf":2,"type":"integer"}` {
 		t.Errorf("v = %s", got)
 	}
 	w := strings.Join(schema.Warnings(e), "\n")
@@ -588,5 +588,39 @@ func TestModeString(t *testing.T) {
 		if m.String() != want {
 			t.Errorf("%d.String() = %q, want %q", uint8(m), m.String(), want)
 		}
+	}
+}
+
+// TestIntegersAreInt64: a number field, a typed list's element and an
+// integer parameter are integers of format int64 (what a generator needs
+// to pick a 64-bit type) in the response, the request and the
+// parameters, and so is a date a response writes as Unix seconds; a
+// float is none.
+func TestIntegersAreInt64(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "e",
+		"id", "number", "path",
+		"n", "number", "",
+		"ns", "[]number", "",
+		"at", "date", "format unix",
+		"f", "float", "",
+	)
+	for _, mode := range []schema.Mode{schema.Response, schema.Request} {
+		b, err := schema.JSON(e, mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, key := range []string{"n", "ns", "at", "f"} {
+			if key == "at" && mode == schema.Request {
+				continue // a request sends a date, as text or milliseconds, not what the format writes
+			}
+			p, _ := property(t, b, key)
+			if int64 := strings.Contains(p, `"format":"int64"`); int64 != (key != "f") || p == "" {
+				t.Errorf("%s: %s = %s", mode, key, p)
+			}
+		}
+	}
+	ps, err := schema.NewComponents().Parameters(e, false)
+	if err != nil || len(ps) != 1 || !strings.Contains(string(ps[0].Schema), `"format":"int64"`) {
+		t.Errorf("Parameters = %+v, %v", ps, err)
 	}
 }

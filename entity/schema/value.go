@@ -74,7 +74,7 @@ func (g *gen) value(e *entity.Entity, f *entity.Field, name string, nullable, se
 }
 
 // formatSchema returns the schema of what a field's format writes, as
-// Field.ReadJSON reads it: a string (a date layout), an integer (unix,
+// Field.ReadJSON reads it: a string (a date layout), an int64 (unix,
 // unixms), a number (fixed), or, for a registered format, any string,
 // number, bool or null.
 func formatSchema(f *entity.Field) map[string]any {
@@ -87,7 +87,7 @@ func formatSchema(f *entity.Field) map[string]any {
 	case reads("1.5"):
 		return map[string]any{"type": "number"}
 	}
-	return map[string]any{"type": "integer"}
+	return map[string]any{"type": "integer", "format": "int64"}
 }
 
 // ruleDefs returns the rules of f that check its value, with their
