@@ -112,7 +112,8 @@ type Security struct {
 // audience lists only what it sees), indented, its keys sorted, the same
 // bytes every time: "info", "paths", and "components" with the schemas
 // of the routes' entities (and of those they reference), the problem
-// responses and the security schemes. Each operation has:
+// responses and the security schemes, each one an operation uses (no
+// component is declared that nothing references). Each operation has:
 //
 //   - its operationId, summary, description, tags and security, as the
 //     route gives them;
@@ -155,10 +156,7 @@ func OpenAPI(info Info, routes []Route, opts ...entity.Option) ([]byte, error) {
 			}
 		}
 	}
-	if _, err := c.Problem(reg.ProblemTypeBase()); err != nil {
-		return nil, err
-	}
-	d := &document{c: c, ids: map[string]string{}, schemes: map[string]SecurityScheme{}, statuses: slices.Clone(problemResponseStatuses)}
+	d := &document{c: c, ids: map[string]string{}, schemes: map[string]SecurityScheme{}}
 	paths := map[string]any{}
 	for _, rt := range routes {
 		op, err := d.operation(rt)
@@ -176,13 +174,18 @@ func OpenAPI(info Info, routes []Route, opts ...entity.Option) ([]byte, error) {
 		}
 		item[m] = op
 	}
+	if len(d.statuses) > 0 { // the problem details, which the problem responses name
+		if _, err := c.Problem(reg.ProblemTypeBase()); err != nil {
+			return nil, err
+		}
+	}
 	infoObj := map[string]any{"title": info.Title, "version": info.Version}
 	if info.Description != "" {
 		infoObj["description"] = info.Description
 	}
-	components := map[string]any{
-		"schemas":   c.schemas,
-		"responses": problemResponses(d.statuses),
+	components := map[string]any{"schemas": c.schemas}
+	if len(d.statuses) > 0 {
+		components["responses"] = problemResponses(d.statuses)
 	}
 	if len(d.schemes) > 0 {
 		s := map[string]any{}
@@ -204,7 +207,7 @@ type document struct {
 	c        *Components
 	ids      map[string]string         // operationId → the route that has it
 	schemes  map[string]SecurityScheme // by name
-	statuses []int                     // of the problem responses referenced
+	statuses []int                     // of the problem responses referenced, each once
 }
 
 // operation returns the OpenAPI operation of a route.
@@ -307,9 +310,12 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 	}
 	success := map[string]any{"description": http.StatusText(status)}
 	if e := rt.Response; e != nil {
-		ref, err := c.Ref(e, Response)
+		var ref json.RawMessage
+		var err error
 		if rt.Select != "" {
 			ref, err = c.partialRef(e)
+		} else {
+			ref, err = c.Ref(e, Response)
 		}
 		if err != nil {
 			return nil, err
@@ -320,7 +326,7 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 	}
 	responses := map[string]any{strconv.Itoa(status): success}
 	for _, s := range errorStatuses {
-		responses[strconv.Itoa(s)] = problemResponseRef(s)
+		responses[strconv.Itoa(s)] = d.problemResponseRef(s)
 	}
 	own := map[int]bool{}
 	for _, r := range rt.Errors {
@@ -332,10 +338,7 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 		}
 		own[r.Status] = true
 		if r.Description == "" {
-			responses[strconv.Itoa(r.Status)] = problemResponseRef(r.Status)
-			if !slices.Contains(d.statuses, r.Status) {
-				d.statuses = append(d.statuses, r.Status)
-			}
+			responses[strconv.Itoa(r.Status)] = d.problemResponseRef(r.Status)
 			continue
 		}
 		responses[strconv.Itoa(r.Status)] = map[string]any{"description": r.Description, "content": problemContent()}
@@ -448,16 +451,15 @@ func pathParams(where, path string, params []Parameter) ([]any, error) {
 	return out, nil
 }
 
-// problemResponseStatuses are the error statuses of the library's own
-// answers, whose problem responses every document has.
-var problemResponseStatuses = []int{
-	http.StatusBadRequest, http.StatusMethodNotAllowed, http.StatusRequestEntityTooLarge,
-	http.StatusUnsupportedMediaType, http.StatusInternalServerError,
-}
-
 func problemResponseName(status int) string { return "Problem" + strconv.Itoa(status) }
 
-func problemResponseRef(status int) map[string]any {
+// problemResponseRef returns the reference to the problem response of the
+// status, recording it: the document declares the problem responses its
+// operations name, and no other.
+func (d *document) problemResponseRef(status int) map[string]any {
+	if !slices.Contains(d.statuses, status) {
+		d.statuses = append(d.statuses, status)
+	}
 	return map[string]any{"$ref": "#/components/responses/" + problemResponseName(status)}
 }
 

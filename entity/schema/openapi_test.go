@@ -309,3 +309,76 @@ func TestRequestBodyRequired(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryComponentIsReferenced: a document declares no component that
+// nothing references: each schema and each problem response is named by
+// a $ref of an operation or of another component used (no Problem405
+// where no entity names its methods, no Problem where there is no
+// operation); and what is referenced is declared.
+func TestEveryComponentIsReferenced(t *testing.T) {
+	reg := entity.NewRegistry()
+	a := expose(t, reg, "a", "b", "$b", "", "n", "number", "")
+	expose(t, reg, "b", "c", "string", "")
+	routes := map[string][]schema.Route{
+		"the seed":     seedAPI(t),
+		"no methods":   {{Method: "GET", Path: "/a", Response: a}, {Method: "POST", Path: "/a", Request: a, Response: a}},
+		"a selection":  {{Method: "GET", Path: "/a", Response: a, Select: "fields"}},
+		"no operation": nil,
+	}
+	for name, rs := range routes {
+		t.Run(name, func(t *testing.T) {
+			doc, err := schema.OpenAPI(seedInfo, rs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var d struct {
+				Components struct {
+					Schemas, Responses map[string]json.RawMessage
+				}
+			}
+			if err := json.Unmarshal(doc, &d); err != nil {
+				t.Fatal(err)
+			}
+			declared := map[string]bool{}
+			for n := range d.Components.Schemas {
+				declared["#/components/schemas/"+n] = true
+			}
+			for n := range d.Components.Responses {
+				declared["#/components/responses/"+n] = true
+			}
+			// What is used: the $refs reachable from the paths.
+			var paths struct{ Paths json.RawMessage }
+			json.Unmarshal(doc, &paths)
+			used := map[string]bool{}
+			queue := []json.RawMessage{paths.Paths}
+			for len(queue) > 0 {
+				text := string(queue[0])
+				queue = queue[1:]
+				for _, part := range strings.Split(text, `"$ref":`)[1:] {
+					var ref string
+					json.NewDecoder(strings.NewReader(part)).Decode(&ref)
+					if used[ref] {
+						continue
+					}
+					used[ref] = true
+					if c, ok := d.Components.Schemas[strings.TrimPrefix(ref, "#/components/schemas/")]; ok {
+						queue = append(queue, c)
+					}
+					if c, ok := d.Components.Responses[strings.TrimPrefix(ref, "#/components/responses/")]; ok {
+						queue = append(queue, c)
+					}
+				}
+			}
+			for ref := range declared {
+				if !used[ref] {
+					t.Errorf("%s is declared and never used", ref)
+				}
+			}
+			for ref := range used {
+				if !declared[ref] {
+					t.Errorf("%s is used and never declared", ref)
+				}
+			}
+		})
+	}
+}
