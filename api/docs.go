@@ -57,6 +57,12 @@ type operation struct {
 
 type response struct {
 	Status, Desc, Media, Link string
+	Headers                   []header
+}
+
+// header is a header of a response.
+type header struct {
+	Name, Desc string
 }
 
 type component struct {
@@ -170,6 +176,11 @@ func pageOperation(method, pth string, op map[string]any, schemas, responses, sc
 			r, _ = responses[strings.TrimPrefix(ref, "#/components/responses/")].(map[string]any)
 		}
 		resp := response{Status: status, Desc: jsonString(r["description"])}
+		hs, _ := r["headers"].(map[string]any)
+		for _, name := range sortedKeys(hs) {
+			h, _ := hs[name].(map[string]any)
+			resp.Headers = append(resp.Headers, header{Name: name, Desc: jsonString(h["description"])})
+		}
 		var s map[string]any
 		resp.Media, s = firstContent(r)
 		resp.Link = componentOf(jsonString(s["$ref"]))

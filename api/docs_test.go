@@ -39,6 +39,7 @@ func TestDocsPage(t *testing.T) {
 		"no customer has this id", "a customer has this e-mail address", // the handlers' own errors
 		"bearer: HTTP bearer (JWT) — a token of the shop&#39;s staff",
 		`<a href="./openapi.json">`,
+		"Created<br><code>Location</code> header: the URI of the resource created", // a 201's header
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %s", want)

@@ -131,7 +131,8 @@ type Security struct {
 //     application/json, required when the schema requires a key (a
 //     request without a body reads as an empty object);
 //   - its success response: the Response entity's Response schema as
-//     application/json, or no content;
+//     application/json, or no content; for a 201, its Location header,
+//     the URI of the resource created (RFC 9110);
 //   - the problem details error responses (application/problem+json,
 //     the Problem schema) the library may answer: 400 (validation, invalid
 //     JSON), 405 where the Request entity names its methods, 413 and 415
@@ -309,6 +310,12 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 		errorStatuses = append(errorStatuses, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
 	}
 	success := map[string]any{"description": http.StatusText(status)}
+	if status == http.StatusCreated { // RFC 9110: a 201 names the resource it created in Location
+		success["headers"] = map[string]any{"Location": map[string]any{
+			"description": "the URI of the resource created",
+			"schema":      map[string]any{"type": "string", "format": "uri-reference"},
+		}}
+	}
 	if e := rt.Response; e != nil {
 		var ref json.RawMessage
 		var err error
