@@ -89,8 +89,11 @@ var errNilEntity = errors.New("schema: a nil *entity.Entity (Lookup finds nothin
 // [rules.Def]'s Schema hook gives, said of every form of a request's value
 // as far as [rules.Kind.InputKeywords] can; what no keyword says (a rule without a
 // Schema hook, a bound of a float's text, the checks of a formatted or
-// transformed value) is named in the property's "$comment" and reported by
-// Warnings, never dropped silently. Nothing of a secret field's values is
+// transformed value, each rule by name) is named in the property's
+// "$comment" and reported by Warnings, never dropped silently; in a
+// request, the keywords of the rules that judge a transformed value ("trim
+// | min 1") are said in words in its "description" ("Judged once
+// transformed by "trim": minLength 1."). Nothing of a secret field's values is
 // published: no enum, pattern, const, default or example. Under a secret
 // `$ref` every field of the referenced entity, and of the entities it
 // references, is secret: the reference names that entity's schema as a
@@ -419,7 +422,9 @@ func (g *gen) isSecret(f *entity.Field) bool { return f.Secret || g.secret }
 // never a secret field's example, nor in a request a formatted one's (it
 // is what the format writes, not what a request sends).
 func (g *gen) annotate(f *entity.Field, s map[string]any) {
-	if f.Doc != "" {
+	if prev, _ := s["description"].(string); f.Doc != "" && prev != "" {
+		s["description"] = f.Doc + " " + prev // what the schema says in words (rules judging a transformed value)
+	} else if f.Doc != "" {
 		s["description"] = f.Doc
 	}
 	if f.Example != nil && !g.isSecret(f) && !(g.isRequest() && f.Format != "") {

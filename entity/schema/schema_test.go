@@ -105,7 +105,7 @@ func TestWarnings(t *testing.T) {
 		{"none", schema.Warnings(reg.Lookup("user")), nil},
 		{"a nil entity", schema.Warnings(nil), nil},
 		{"a float's bounds and a transform", schema.Warnings(reg.Lookup("typedlists")), []string{
-			`entity "typedlists", field "tags[]": its rules judge the value once transformed, which the request schema does not say`,
+			`entity "typedlists", field "tags[]": rule "len": it judges the value once transformed by "upper": the request schema says it in its description, not in keywords`,
 		}},
 	}
 	for _, tt := range tests {
@@ -247,7 +247,7 @@ func TestJSONInOnDates(t *testing.T) {
 		{schema.Response, `"enum"`, true},
 		{schema.Response, `"2024-01-15T00:00:00Z"`, true},
 		{schema.Request, `"enum"`, false},
-		{schema.Request, `"$comment": "rule \"in\": the request schema says it of the JSON date-time text only, not of the other forms a request may send it in"`, true},
+		{schema.Request, `"$comment": "rule \"in\": the request schema does not say it: its keywords describe the value once converted, which no form a request sends it in is"`, true},
 	} {
 		b, err := schema.JSON(e, tt.mode)
 		if err != nil {
@@ -622,5 +622,65 @@ func TestIntegersAreInt64(t *testing.T) {
 	ps, err := schema.NewComponents().Parameters(e, false)
 	if err != nil || len(ps) != 1 || !strings.Contains(string(ps[0].Schema), `"format":"int64"`) {
 		t.Errorf("Parameters = %+v, %v", ps, err)
+	}
+}
+
+// TestTransformedRulesAreStated: a request schema states the rules of a
+// transformed field (`trim | min 1 | max 100`), which judge the value once
+// transformed, in its description, after the field's own; its $comment
+// and Warnings name each such rule. The response schema keeps them as
+// keywords.
+func TestTransformedRulesAreStated(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "e", "name", "string", "trim | min 1 | max 100 | doc 'The name.'")
+	b, err := schema.JSON(e, schema.Request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"$comment":"rule \"min\": it judges the value once transformed by \"trim\": the request schema says it in its description, not in keywords; ` +
+		`rule \"max\": it judges the value once transformed by \"trim\": the request schema says it in its description, not in keywords",` +
+		`"description":"The name. Judged once transformed by \"trim\": minLength 1, maxLength 100.","type":["string","null"]}`
+	if got, _ := property(t, b, "name"); got != want {
+		t.Errorf("request: name = %s\nwant %s", got, want)
+	}
+	w := strings.Join(schema.Warnings(e), "\n")
+	for _, rule := range []string{"min", "max"} {
+		if !strings.Contains(w, `rule "`+rule+`": it judges the value once transformed by "trim"`) {
+			t.Errorf("Warnings do not name rule %s:\n%s", rule, w)
+		}
+	}
+	b, _ = schema.JSON(e, schema.Response)
+	if got, _ := property(t, b, "name"); !strings.Contains(got, `"maxLength":100,"minLength":1`) {
+		t.Errorf("response: name = %s", got)
+	}
+}
+
+// TestHookUnsaidInRequestIsWarned: a rule's Schema hook whose keywords no
+// form of a request's value can hold (a date's, sent as text or a number)
+// is not said to be stated there: the request schema leaves the hook's
+// own comment out and Warnings name the rule; the response states it.
+func TestHookUnsaidInRequestIsWarned(t *testing.T) {
+	reg := entity.NewRegistry()
+	err := reg.RegisterRule(rules.Def{Name: "weekday", Types: rules.Kinds(rules.Time),
+		Compile: func([]string, rules.Kind) (rules.Checker, error) {
+			return rules.CheckFunc(func(rules.Value) error { return nil }), nil
+		},
+		Schema: func([]string, rules.Kind) map[string]any {
+			return map[string]any{"x-weekday": true, "$comment": "stated as x-weekday"}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := expose(t, reg, "e", "at", "date", "weekday")
+	b, _ := schema.JSON(e, schema.Request)
+	got, _ := property(t, b, "at")
+	if strings.Contains(got, "x-weekday") || !strings.Contains(got, `rule \"weekday\": the request schema does not say it`) {
+		t.Errorf("request: at = %s", got)
+	}
+	if w := strings.Join(schema.Warnings(e), "\n"); !strings.Contains(w, `field "at": rule "weekday": the request schema does not say it`) {
+		t.Errorf("Warnings = %s", w)
+	}
+	b, _ = schema.JSON(e, schema.Response)
+	if got, _ := property(t, b, "at"); !strings.Contains(got, `"x-weekday":true`) || !strings.Contains(got, "stated as x-weekday") {
+		t.Errorf("response: at = %s", got)
 	}
 }
