@@ -38,13 +38,13 @@ type Route struct {
 	// header and cookie fields are parameters too). Its path, query,
 	// header and cookie fields are parameters, and so are, on a method whose
 	// requests read their body fields from the query (GET, HEAD, DELETE,
-	// OPTIONS, TRACE), its other value fields (query parameters); see
+	// OPTIONS), its other value fields (query parameters); see
 	// Components.Parameters.
 	Params *entity.Entity
 	// Request is the entity the handler reads the request with
 	// (MakeRequest, Bind, or Patch on PATCH), or nil for none. Its path,
 	// query, header and cookie fields are parameters; its other value
-	// fields are query parameters on GET, HEAD, DELETE, OPTIONS and TRACE
+	// fields are query parameters on GET, HEAD, DELETE and OPTIONS
 	// (its groups and references, objects, are not read there); on PATCH
 	// its body is a JSON Merge Patch (application/merge-patch+json, its
 	// Patch schema, which holds no parameter: entity.Entity.Patch reads
@@ -122,7 +122,7 @@ type Security struct {
 //   - the parameters of its Params and Request entities
 //     (Components.Parameters): their path, query, header and cookie
 //     fields, those of the entities they merge included (required where
-//     `req` has no default), and on GET, HEAD, DELETE, OPTIONS and TRACE,
+//     `req` has no default), and on GET, HEAD, DELETE and OPTIONS,
 //     whose requests read their body fields from the query, their other
 //     value fields as query parameters;
 //   - its request body, on another method: on PATCH the Request entity's

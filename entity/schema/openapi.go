@@ -140,7 +140,7 @@ func (p Parameter) MarshalJSON() ([]byte, error) {
 // fields that a source directive or an X- name puts in the request's path,
 // query, headers or cookies ([entity.Field.In]), under the names a request
 // gives them, and when query is true (a method whose requests read their
-// body fields from the query: GET, HEAD, DELETE, OPTIONS, TRACE) its other
+// body fields from the query: GET, HEAD, DELETE, OPTIONS) its other
 // value fields as query parameters; those of the entities it merges
 // (`merge`) too, whose keys are its own. A group or a reference, an
 // object, is read from a body only, and so are the fields in it. A name

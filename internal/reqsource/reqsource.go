@@ -7,16 +7,16 @@ package reqsource
 import "net/http"
 
 // QueryMethod reports whether a request of method reads its body fields
-// from the query string rather than from a body: GET, HEAD, DELETE,
-// OPTIONS, TRACE and CONNECT, whose requests carry no body a server is
-// meant to read (RFC 9110: their content has no defined semantics, or is
-// not allowed). A request of any other method (POST, PUT, PATCH, and
-// methods of other specifications) reads them from its body only. Only
-// value fields are read from a query, which holds text: a group or a
-// reference, an object, is read from a body only.
+// from the query string when it has no body: GET, HEAD, DELETE and
+// OPTIONS (and "", GET to net/http's client), which give a request's
+// content no meaning. A request of any other method (POST, PUT, PATCH,
+// TRACE, methods of other specifications) reads them from its body only,
+// an absent body being an empty object: a link or a cross-site form can
+// set a URL's query. Only value fields are read from a query, which holds
+// text: a group or a reference, an object, is read from a body only.
 func QueryMethod(method string) bool {
 	switch method {
-	case http.MethodGet, http.MethodHead, http.MethodDelete, http.MethodOptions, http.MethodTrace, http.MethodConnect:
+	case "", http.MethodGet, http.MethodHead, http.MethodDelete, http.MethodOptions:
 		return true
 	}
 	return false

@@ -7,8 +7,8 @@ func TestQueryMethod(t *testing.T) {
 		method string
 		query  bool
 	}{
-		{"GET", true}, {"HEAD", true}, {"DELETE", true}, {"OPTIONS", true}, {"TRACE", true}, {"CONNECT", true},
-		{"POST", false}, {"PUT", false}, {"PATCH", false}, {"PROPFIND", false},
+		{"GET", true}, {"HEAD", true}, {"DELETE", true}, {"OPTIONS", true}, {"", true},
+		{"POST", false}, {"PUT", false}, {"PATCH", false}, {"TRACE", false}, {"CONNECT", false}, {"PROPFIND", false},
 		{"get", false}, // methods are case-sensitive: "get" is no GET
 	} {
 		if got := QueryMethod(tt.method); got != tt.query {
