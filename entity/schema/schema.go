@@ -81,7 +81,8 @@ var errNilEntity = errors.New("schema: a nil *entity.Entity (Lookup finds nothin
 // an object schema with "properties", "required" (sorted) and, for a
 // Response, "additionalProperties": false; each entity e references is in
 // "$defs" under its name, recursion included (a `$ref` field is an object
-// of that schema, or an array of them).
+// of that schema, or an array of them; one object in a registry of
+// entity.SingleRefs, Field.One).
 //
 // A type maps as its [rules.Kind.Schema] says (number → integer, date → a
 // date-time string…), for a Request as [rules.Kind.InputSchema] says (a
@@ -433,10 +434,10 @@ func (g *gen) annotate(f *entity.Field, s map[string]any) {
 }
 
 // refSchema returns the schema of a `$ref` field. In a response: an object
-// of the referenced entity or a list of them ([]$name: always a list,
-// null where an element is no object). In a request: one object, or for
-// []$name a list of objects; in a patch one object's patch, or a list of
-// objects as a request sends them.
+// of the referenced entity or a list of them (one object where it holds one,
+// Field.One; []$name: always a list, null where an element is no object).
+// In a request: one object, or for []$name a list of objects; in a patch
+// one object's patch, or a list of objects as a request sends them.
 func (g *gen) refSchema(e *entity.Entity, f *entity.Field, name string) map[string]any {
 	target := g.target(e, f, name)
 	if target == nil {
@@ -457,7 +458,7 @@ func (g *gen) refSchema(e *entity.Entity, f *entity.Field, name string) map[stri
 	case f.List:
 		s = map[string]any{"type": "array", "items": one}
 		g.counts(e, f, name, s)
-	case g.mode == Response:
+	case g.mode == Response && !f.One: // msful's: an object, or a list of them
 		s = map[string]any{"anyOf": []any{one, map[string]any{"type": "array", "items": map[string]any{"$ref": one["$ref"]}}}}
 	default:
 		s = one

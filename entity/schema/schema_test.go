@@ -684,3 +684,41 @@ func TestHookUnsaidInRequestIsWarned(t *testing.T) {
 		t.Errorf("response: at = %s", got)
 	}
 }
+
+// TestSingleRefSchemaIsOneObject: in a registry of SingleRefs a response's
+// $name is one object (or null where it may be), never msful's list of
+// them; a []$name stays a list, and without SingleRefs a $name is an
+// object or a list.
+func TestSingleRefSchemaIsOneObject(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		opts       []entity.RegistryOption
+		ship, list string
+	}{
+		{"SingleRefs", []entity.RegistryOption{entity.SingleRefs()},
+			`{"anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]}`,
+			`{"items":{"anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]},"type":["array","null"]}`},
+		{"msful's", nil,
+			`{"anyOf":[{"$ref":"#/$defs/address"},{"items":{"$ref":"#/$defs/address"},"type":"array"},{"type":"null"}]}`,
+			`{"items":{"anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]},"type":["array","null"]}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := entity.NewRegistry(tt.opts...)
+			expose(t, reg, "address", "city", "string", "")
+			e := expose(t, reg, "order", "ship", "$address", "", "stops", "[]$address", "", "home", "$address", "req")
+			b, err := schema.JSON(e, schema.Response)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := property(t, b, "ship"); got != tt.ship {
+				t.Errorf("ship = %s\nwant %s", got, tt.ship)
+			}
+			if got, _ := property(t, b, "stops"); got != tt.list {
+				t.Errorf("stops = %s\nwant %s", got, tt.list)
+			}
+			if got, _ := property(t, b, "home"); tt.opts != nil && got != `{"$ref":"#/$defs/address"}` {
+				t.Errorf("home = %s, want one address", got)
+			}
+		})
+	}
+}

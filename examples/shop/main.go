@@ -32,9 +32,10 @@ import (
 //go:embed schemas/*.entity
 var schemas embed.FS
 
-// reg holds the shop's entities, loaded from schemas/.
+// reg holds the shop's entities, loaded from schemas/; each $address holds
+// one object (SingleRefs), never msful's list of them.
 var reg = func() *entity.Registry {
-	reg := entity.NewRegistry(entity.ServerErrors(func(id string, err error) { log.Printf("%s: %v", id, err) }))
+	reg := entity.NewRegistry(entity.SingleRefs(), entity.ServerErrors(func(id string, err error) { log.Printf("%s: %v", id, err) }))
 	err := errors.Join(
 		reg.DeclareFlags("admin"),
 		reg.LoadFS(schemas, "schemas/*.entity"),
