@@ -26,10 +26,11 @@ import (
 //	required_without 'o'…  {"anyOf": [present(t), present(o)…]}
 //	excluded_with 'o'…     {"if": present(o), "then": {"not": present(t)}} for each o
 //
-// where present(k) is {"required": [k]}, and where k may be null also
-// {"properties": {k: {"not": {"type": "null"}}}}. A rule that names a field
-// the audience does not see, or in a response a lazy one (a call without a
-// selection writes none), is not judged there and not said.
+// where present(k) is {"required": [k], "properties": {k: {}}}, and where
+// k may be null {"required": [k], "properties": {k: {"not": {"type":
+// "null"}}}}. A rule that names a field the audience does not see, or in
+// a response a lazy one (a call without a selection writes none), is not
+// judged there and not said.
 
 // cross adds the cross-field rules of the fields fs to s, their object's
 // schema.
@@ -170,16 +171,26 @@ func (g *gen) presence(f *entity.Field) (s map[string]any, always bool) {
 	case g.isRequest() && fills(f):
 		return nil, true
 	}
-	s = map[string]any{"required": []any{f.Key}}
+	prop := map[string]any{} // the key's own schema refuses null
 	if f.Kind != dsl.FieldGroup && g.nullable(f) {
-		s["properties"] = map[string]any{f.Key: map[string]any{"not": map[string]any{"type": "null"}}}
+		prop = map[string]any{"not": map[string]any{"type": "null"}}
 	}
-	return s, false
+	// "properties" names the key beside "required" even where it adds
+	// nothing, as strict validators (ajv's strictRequired) want.
+	return map[string]any{"required": []any{f.Key}, "properties": map[string]any{f.Key: prop}}, false
 }
 
-// simple reports whether a presence schema is only "required": the key's
-// own schema refuses null.
-func simple(s map[string]any) bool { return len(s) == 1 }
+// simple reports whether a presence schema requires no more than the key:
+// its own schema refuses null.
+func simple(s map[string]any) bool {
+	props, _ := s["properties"].(map[string]any)
+	for _, p := range props {
+		if m, _ := p.(map[string]any); len(m) > 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // valueIs returns the schema that holds when the field o has one of
 // values, the JSON it writes: in a request a default that is one of them
