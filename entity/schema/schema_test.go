@@ -628,8 +628,8 @@ func TestIntegersAreInt64(t *testing.T) {
 // TestTransformedRulesAreStated: a request schema states the rules of a
 // transformed field (`trim | min 1 | max 100`), which judge the value once
 // transformed, in its description, after the field's own; its $comment
-// and Warnings name each such rule. The response schema keeps them as
-// keywords.
+// and Warnings name each such rule (one whose Schema hook panicked too).
+// The response schema keeps them as keywords.
 func TestTransformedRulesAreStated(t *testing.T) {
 	e := expose(t, entity.NewRegistry(), "e", "name", "string", "trim | min 1 | max 100 | doc 'The name.'")
 	b, err := schema.JSON(e, schema.Request)
@@ -651,6 +651,19 @@ func TestTransformedRulesAreStated(t *testing.T) {
 	b, _ = schema.JSON(e, schema.Response)
 	if got, _ := property(t, b, "name"); !strings.Contains(got, `"maxLength":100,"minLength":1`) {
 		t.Errorf("response: name = %s", got)
+	}
+	reg := entity.NewRegistry()
+	err = reg.RegisterRule(rules.Def{Name: "boom", Types: rules.Kinds(rules.String),
+		Compile: func([]string, rules.Kind) (rules.Checker, error) {
+			return rules.CheckFunc(func(rules.Value) error { return nil }), nil
+		},
+		Schema: func([]string, rules.Kind) map[string]any { panic("boom") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	boom := expose(t, reg, "b", "v", "string", "trim | boom")
+	if w := strings.Join(schema.Warnings(boom), "\n"); !strings.Contains(w, `field "v": rule "boom": its Schema hook panicked`) {
+		t.Errorf("a transformed field's panicking hook is not named: %s", w)
 	}
 }
 

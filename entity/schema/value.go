@@ -202,8 +202,8 @@ func (g *gen) rules(e *entity.Entity, f *entity.Field, name string, alts []map[s
 
 // transformedRules says, for a request schema, what the rules of f say of
 // its value once its transforms made it: the keywords of their Schema
-// hooks in words (for the description: "Judged once transformed by trim:
-// maxLength 100, minLength 1."), which the schema's own keywords cannot
+// hooks in words (for the description: "Judged once transformed by
+// "trim": minLength 1, maxLength 100."), which the schema's own keywords cannot
 // say of the text a request sends; and, for "$comment" and as warnings,
 // each rule the schema leaves out, by name.
 func (g *gen) transformedRules(e *entity.Entity, f *entity.Field, name string, secret bool) (comments []string, judged string) {
@@ -233,11 +233,14 @@ func (g *gen) transformedRules(e *entity.Entity, f *entity.Field, name string, s
 		for j, a := range r.Args {
 			args[j] = a.Text
 		}
-		kw, _ := callSchemaHook(def, args, f.Type)
+		kw, c := callSchemaHook(def, args, f.Type)
 		if secret && withoutValues(kw) {
 			say(fmt.Sprintf("rule %q: left out of the schema, which publishes nothing of a secret field's values", r.Name))
 		}
 		if len(kw) == 0 {
+			if c != "" {
+				say(c) // a hook that panicked, or says no keyword
+			}
 			continue
 		}
 		say(fmt.Sprintf("rule %q: it judges the value once transformed by %s: the request schema says it in its description, not in keywords", r.Name, by))
