@@ -287,7 +287,8 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			}
 		}
 		n.ref = c.reg.slotFor(f.Ref)
-		n.refList = f.List // []$name
+		n.refList = f.List                     // []$name
+		n.refOne = !f.List && c.reg.singleRefs // $name, one object in responses too
 		n.refDefault = defRule != nil
 		n.hasDefault = defRule != nil
 		c.ent.refs = append(c.ent.refs, n)

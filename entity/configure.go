@@ -7,13 +7,13 @@ import (
 )
 
 // This file holds a Registry's settings: the options NewRegistry and
-// Configure take (KeyCase, Limits, ProblemTypeBase, ServerErrors,
-// PathValues) and the
+// Configure take (KeyCase, SingleRefs, Limits, ProblemTypeBase,
+// ServerErrors, PathValues) and the
 // one place the engine reads its limits from (Registry.lim).
 
 // A RegistryOption is a setting of a Registry, given to NewRegistry or
-// Configure: KeyCase(style), a Limits value, ProblemTypeBase(base),
-// ServerErrors(log) or PathValues(f).
+// Configure: KeyCase(style), SingleRefs(), a Limits value,
+// ProblemTypeBase(base), ServerErrors(log) or PathValues(f).
 type RegistryOption interface {
 	applyRegistry(*registryConfig)
 }
@@ -22,6 +22,7 @@ type RegistryOption interface {
 // nothing.
 type registryConfig struct {
 	keyCase      *KeyCaseStyle
+	singleRefs   bool
 	limits       *Limits
 	problemBase  *string
 	serverErrors *func(id string, err error)
@@ -178,6 +179,21 @@ func (o problemBaseOption) applyRegistry(c *registryConfig) { b := string(o); c.
 // default.
 func ProblemTypeBase(base string) RegistryOption { return problemBaseOption(base) }
 
+type singleRefsOption struct{}
+
+func (singleRefsOption) applyRegistry(c *registryConfig) { c.singleRefs = true }
+
+// SingleRefs is the RegistryOption (of NewRegistry, or of Configure before
+// anything is exposed) that makes every `$name` of the registry hold
+// exactly one object in responses too, as it does in requests: a list
+// given to one is the server's error (a "type" failure, which Write
+// answers 500), and its schema is one object (Field.One). Without it a
+// response's `$name` is msful's: made from an object or, element by
+// element, from a list. `[]$name` is always a list, and a merged `$name`
+// one object, either way. It is compiled into the plans: a call pays
+// nothing for it.
+func SingleRefs() RegistryOption { return singleRefsOption{} }
+
 type serverErrorsOption func(id string, err error)
 
 func (o serverErrorsOption) applyRegistry(c *registryConfig) {
@@ -238,7 +254,7 @@ func (r *Registry) serverErrors() func(id string, err error) {
 // exposed, so that every entity of a registry, and every reference between
 // them, writes keys in one style: once an entity is exposed, or for a
 // style that is not one of the constants, Configure changes nothing and
-// returns an error. A Limits value sets every limit (a zero field is its
+// returns an error; and so must SingleRefs, for the same reason. A Limits value sets every limit (a zero field is its
 // default); the other settings given replace theirs and those not given
 // stay.
 func (r *Registry) Configure(opts ...RegistryOption) error {
@@ -262,6 +278,11 @@ func (r *Registry) configure(c *registryConfig, op, call string) error {
 			return fmt.Errorf("entity: "+call+" after entity %q was exposed: set the key case before exposing anything", *s, names[0])
 		}
 	}
+	if c.singleRefs && !r.singleRefs {
+		if names := r.Names(); len(names) > 0 {
+			return fmt.Errorf("entity: %s(SingleRefs()) after entity %q was exposed: set it before exposing anything", op, names[0])
+		}
+	}
 	r.apply(c)
 	return nil
 }
@@ -270,6 +291,9 @@ func (r *Registry) configure(c *registryConfig, op, call string) error {
 func (r *Registry) apply(c *registryConfig) {
 	if c.keyCase != nil {
 		r.keyCase = *c.keyCase
+	}
+	if c.singleRefs {
+		r.singleRefs = true
 	}
 	if c.limits != nil {
 		l := c.limits.effective()

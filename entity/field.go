@@ -37,6 +37,12 @@ type Field struct {
 	// `each 'rules'` (its Decl holds them as rules); nil otherwise.
 	List bool
 	Each *Field
+	// One reports a `$name` that holds exactly one object in responses
+	// too, in a registry of SingleRefs (a list given to it is the server's
+	// error); otherwise a response's `$name` is made from an object or,
+	// element by element, from a list of them. A request's `$name` is
+	// always one object.
+	One bool
 	// Format is the field's `format` as written after the word ("unix",
 	// "fixed 2", "'2006-01-02'"), or "". ReadJSON then reads what the
 	// format writes, and Write writes a value with it.
@@ -172,7 +178,7 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*Field {
 			f.Fields = fieldsOf(n.group, decl.Fields)
 		case dsl.FieldRef:
 			f.Ref = n.ref.name
-			f.List = n.refList
+			f.List, f.One = n.refList, n.refOne
 		}
 		if n.format != nil {
 			f.Format = n.format.text

@@ -16,6 +16,7 @@ import (
 
 	"github.com/expose-go/expose/internal/jsontape"
 	"github.com/expose-go/expose/internal/jsonwire"
+	"github.com/expose-go/expose/internal/reqsource"
 	"github.com/expose-go/expose/rules"
 )
 
@@ -112,13 +113,7 @@ func requestFlags(r *http.Request) []string {
 // whose body fields are read from the query string when it has none. A
 // link or a cross-site form can send a URL's query, so that a POST, PUT,
 // PATCH (or any other method) must never take its body from there.
-func methodHasBody(method string) bool {
-	switch method {
-	case "", http.MethodGet, http.MethodHead, http.MethodDelete, http.MethodOptions:
-		return false
-	}
-	return true
-}
+func methodHasBody(method string) bool { return !reqsource.QueryMethod(method) }
 
 // isHeaderName reports whether a field of this name is read from the
 // request's headers (only): a name that starts with X-.

@@ -41,6 +41,9 @@ type Registry struct {
 	staging    map[string]*Entity
 
 	parent *Registry // a scratch registry's (load.go): its slots start with the parent's entities
+	// singleRefs: every $name holds one object in responses too
+	// (SingleRefs), guarded by mu; set before anything is exposed.
+	singleRefs bool
 
 	problemBase atomic.Pointer[string]                                    // ProblemTypeBase's; nil: the default
 	serverLog   atomic.Pointer[func(id string, err error)]                // ServerErrors', the log hook of 500s (problem.go); nil: none
