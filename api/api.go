@@ -132,7 +132,8 @@ func New(router Router, cfg Config) *API {
 // It panics, as http.ServeMux.Handle does, on a pattern without a method
 // or with a host, on an ID another operation has, on an entity's path
 // field ([entity.Field.In] "path") that the pattern has no wildcard for,
-// and when the router refuses the pattern; and on a pattern the document
+// on a Select without a Response entity or whose parameter defaults to
+// no selection of it, and when the router refuses the pattern; and on a pattern the document
 // cannot state as the router serves it: a method that is not upper case
 // (methods are case-sensitive: "get" is not GET), a path another route
 // of the same method already documents ("GET /a/{$}" and "GET /a/" are
@@ -148,6 +149,9 @@ func (a *API) Handle(pattern string, h http.Handler, op Operation) {
 		panic(err.Error())
 	}
 	if err := checkPathFields(pattern, path, op); err != nil {
+		panic(err.Error())
+	}
+	if err := checkSelect(pattern, method, op); err != nil {
 		panic(err.Error())
 	}
 	op = op.clone()

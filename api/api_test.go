@@ -147,6 +147,15 @@ func TestHandleRefusesBadRoutes(t *testing.T) {
 		{"a bad method", "GE(T /x", ok, api.Operation{}, `api: pattern "GE(T /x": its method is not one`},
 		{"a path field the pattern lacks", "GET /customers", ok, api.Operation{Request: reg.MustLookup("customer_ref")},
 			`api: Handle GET /customers: entity "customer_ref" reads the path value "id", which the pattern has no wildcard for`},
+		{"a PATCH's path field the pattern lacks", "PATCH /customers", ok, api.Operation{Request: reg.MustLookup("customer_ref")},
+			`api: Handle PATCH /customers: entity "customer_ref" reads the path value "id", which the pattern has no wildcard for`},
+		{"a merged path field the pattern lacks", "POST /notes", ok, api.Operation{Request: reg.MustExpose("note", "at", "$customer_ref", "merge")},
+			`api: Handle POST /notes: entity "note" reads the path value "id", which the pattern has no wildcard for`},
+		{"a selection of no response", "GET /other", ok, api.Operation{Request: reg.MustLookup("customer_query"), Select: "fields"},
+			`api: Handle GET /other: Select names the parameter "fields", but the operation has no Response entity to select from`},
+		{"a selection whose default selects nothing", "GET /other", ok, api.Operation{Request: reg.MustExpose("q", "fields", "string", "query | default 'nope'"),
+			Response: reg.MustLookup("customer"), Select: "fields"},
+			`api: Handle GET /other: entity "q" reads the selection "fields" with a default that is no selection of entity "customer"`},
 		{"an ID twice", "GET /other", ok, api.Operation{ID: "getCustomer"}, `api: Handle GET /other: another operation has ID "getCustomer"`},
 		{"a nil handler", "GET /other", nil, api.Operation{}, "api: Handle GET /other: a nil handler"},
 		{"a pattern the router refuses", "GET /customers/{id}", ok, api.Operation{}, "conflicts with pattern"},
@@ -233,7 +242,7 @@ func TestOperationsReachTheDocument(t *testing.T) {
 		{"a derived operationId", []string{"paths", "/customers/{id}", "patch", "operationId"}, `"patchCustomersById"`},
 		{"tags", []string{"paths", "/orders", "post", "tags"}, `["orders"]`},
 		{"a typed path parameter", []string{"paths", "/customers/{id}", "get", "parameters"},
-			`[{"description":"The customer.","in":"path","name":"id","required":true,"schema":{"maximum":9223372036854775807,"minimum":1,"type":"integer"}}]`},
+			`[{"description":"The customer.","in":"path","name":"id","required":true,"schema":{"format":"int64","maximum":9223372036854775807,"minimum":1,"type":"integer"}}]`},
 		{"the PATCH's path from its Params entity", []string{"paths", "/customers/{id}", "patch", "parameters", "0", "schema", "minimum"}, `1`},
 		{"a merge patch body", []string{"paths", "/customers/{id}", "patch", "requestBody", "content"},
 			`{"application/merge-patch+json":{"schema":{"$ref":"#/components/schemas/customer.patch"}}}`},
@@ -291,7 +300,7 @@ func TestEntityDescriptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"customer", "customer.request", "customer.patch", "address", "order.request", "customer_list"} {
+	for _, name := range []string{"customer", "customer.request", "customer.patch", "address", "order.request", "customer_list.partial"} {
 		if got := at(t, doc, "components", "schemas", name, "description"); got == "null" {
 			t.Errorf("component %s has no description", name)
 		}

@@ -23,8 +23,10 @@
 // answers, operationId (derived from the pattern when not given), tags,
 // summary, description and security. Its {name} wildcards are typed by the
 // path fields of its entities ([entity.Field.In]); a PATCH's body is a JSON
-// Merge Patch of its Request entity (entity.Entity.Patch); see
-// [schema.OpenAPI] for the rest.
+// Merge Patch of its Request entity (entity.Entity.Patch); an operation
+// whose handler passes a query parameter to entity.Select names it
+// ([Operation.Select]), so that the document says its grammar and keys and
+// that a 200 may leave out any field; see [schema.OpenAPI] for the rest.
 //
 // The API registers GET /openapi.json, GET /docs and, for the answers of
 // paths no route takes, "/": an unknown path is a 404, a method that no
@@ -46,9 +48,9 @@
 // /docs is one HTML page made from the audience's document: every
 // operation with its parameters, request body and responses, every schema
 // with its fields, their types, their rules in words as the schemas state
-// them (and so nothing of a secret field's values, which the schemas never
-// hold), their descriptions and examples. Its style is inline; it has no
-// script and asks nothing of any other host (its Content Security Policy
-// lets it load nothing), and reads on a phone's width without scrolling
-// sideways.
+// them (and so nothing of a secret field's values, nor of the fields under
+// a secret reference, which the schemas never hold), their descriptions
+// and examples. Its style is inline; it has no script and asks nothing of
+// any other host (its Content Security Policy lets it load nothing), and
+// reads on a phone's width without scrolling sideways.
 package api

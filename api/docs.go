@@ -48,6 +48,7 @@ type operation struct {
 	Security             []string
 	Params               []row
 	BodyMedia            string
+	BodyRequired         bool // a request without a body is refused
 	Body                 *described
 	BodyLink             string // the component of the body, when it is one
 	Responses, Problems  []response
@@ -56,6 +57,12 @@ type operation struct {
 
 type response struct {
 	Status, Desc, Media, Link string
+	Headers                   []header
+}
+
+// header is a header of a response.
+type header struct {
+	Name, Desc string
 }
 
 type component struct {
@@ -143,7 +150,9 @@ func pageOperation(method, pth string, op map[string]any, schemas, responses, sc
 	for _, pv := range list(op["parameters"]) {
 		pm, _ := pv.(map[string]any)
 		d := describe(pm["schema"], "", 0)
-		if desc := jsonString(pm["description"]); desc != "" {
+		if desc := jsonString(pm["description"]); desc != "" && d.Desc != "" {
+			d.Desc = desc + " " + d.Desc // the parameter's, then its schema's (a selection's grammar)
+		} else if desc != "" {
 			d.Desc = desc
 		}
 		req, _ := pm["required"].(bool)
@@ -152,6 +161,7 @@ func pageOperation(method, pth string, op map[string]any, schemas, responses, sc
 	if rb, ok := op["requestBody"].(map[string]any); ok {
 		var s map[string]any
 		o.BodyMedia, s = firstContent(rb)
+		o.BodyRequired, _ = rb["required"].(bool)
 		if name := componentOf(jsonString(s["$ref"])); name != "" {
 			o.BodyLink = name
 			s, _ = schemas[name].(map[string]any) // its fields, here
@@ -166,6 +176,11 @@ func pageOperation(method, pth string, op map[string]any, schemas, responses, sc
 			r, _ = responses[strings.TrimPrefix(ref, "#/components/responses/")].(map[string]any)
 		}
 		resp := response{Status: status, Desc: jsonString(r["description"])}
+		hs, _ := r["headers"].(map[string]any)
+		for _, name := range sortedKeys(hs) {
+			h, _ := hs[name].(map[string]any)
+			resp.Headers = append(resp.Headers, header{Name: name, Desc: jsonString(h["description"])})
+		}
 		var s map[string]any
 		resp.Media, s = firstContent(r)
 		resp.Link = componentOf(jsonString(s["$ref"]))

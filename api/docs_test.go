@@ -1,11 +1,14 @@
 package api_test
 
 import (
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/expose-go/expose/api"
+	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/entity/schema"
 )
 
 // TestDocsPage: the page served at /docs holds every operation (its path,
@@ -36,6 +39,7 @@ func TestDocsPage(t *testing.T) {
 		"no customer has this id", "a customer has this e-mail address", // the handlers' own errors
 		"bearer: HTTP bearer (JWT) — a token of the shop&#39;s staff",
 		`<a href="./openapi.json">`,
+		"Created<br><code>Location</code> header: the URI of the resource created", // a 201's header
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %s", want)
@@ -56,6 +60,37 @@ func TestDocsPage(t *testing.T) {
 		u := m[1] + m[2] + m[3]
 		if absoluteURL.MatchString(u) {
 			t.Errorf("an absolute URL: %s", m[0])
+		}
+	}
+}
+
+// TestDocumentsHideWhatASecretReferenceHolds: /openapi.json and /docs
+// publish nothing of the values of an entity held under a secret
+// reference (its in values, pattern, example, default), while its fields
+// are listed.
+func TestDocumentsHideWhatASecretReferenceHolds(t *testing.T) {
+	reg := entity.NewRegistry()
+	reg.MustExpose("card",
+		"number", "string", "req | regex '^4[0-9]{15}zz$' | example '4111111111111111zz'",
+		"kind", "string", "in 'visa-gold' 'amex-black' | default 'visa-gold'",
+	)
+	payment := reg.MustExpose("payment", "amount", "number", "req", "card", "$card", "secret | req")
+	mux := http.NewServeMux()
+	a := api.New(mux, api.Config{Info: schema.Info{Title: "pay", Version: "1"}})
+	a.HandleFunc("POST /payments", func(http.ResponseWriter, *http.Request) {}, api.Operation{Request: payment, Response: payment})
+	for _, path := range []string{"/openapi.json", "/docs"} {
+		rec := serve(mux, "GET", path)
+		if rec.Code != 200 {
+			t.Fatalf("GET %s: %d %s", path, rec.Code, rec.Body)
+		}
+		body := rec.Body.String()
+		for _, v := range []string{"4[0-9]", "4111", "visa-gold", "amex-black"} {
+			if strings.Contains(body, v) {
+				t.Errorf("%s publishes %q of a secret reference's entity", path, v)
+			}
+		}
+		if !strings.Contains(body, "number") || !strings.Contains(body, "kind") {
+			t.Errorf("%s does not list the fields of the secret reference's entity", path)
 		}
 	}
 }

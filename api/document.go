@@ -56,7 +56,7 @@ func (a *API) documents(aud Audience) (*documents, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := strings.Join(flags, ",") + "|" + version
+	key := audienceKey(flags, version)
 	a.mu.Lock()
 	if d, ok := a.cache[key]; ok {
 		a.mu.Unlock()
@@ -111,6 +111,19 @@ func (a *API) normalize(aud Audience) (flags []string, version string, err error
 		return nil, "", fmt.Errorf("api: %w", entity.ErrInvalidVersion)
 	}
 	return flags, v, nil
+}
+
+// audienceKey returns the cache key of an audience (its flags
+// normalized): each flag quoted, so that no two audiences share a key
+// whatever their flags' names hold ({"a", "b"} and {"a,b"} are two).
+func audienceKey(flags []string, version string) string {
+	var b strings.Builder
+	for _, f := range flags {
+		b.WriteString(strconv.Quote(f))
+		b.WriteByte(' ')
+	}
+	b.WriteString(version)
+	return b.String()
 }
 
 // declaredFlags returns the flags the registries of the routes' entities

@@ -180,3 +180,42 @@ func TestDocumentsFollowRoutes(t *testing.T) {
 		t.Errorf("the docs page has no section of the new route")
 	}
 }
+
+// TestDocumentsCacheKeepsAudiencesApart: audiences whose flags would
+// read alike joined by commas ({admin, staff} and the one flag
+// "admin,staff") are two documents, each with its own fields, whichever
+// is asked for first.
+func TestDocumentsCacheKeepsAudiencesApart(t *testing.T) {
+	for _, first := range []int{0, 1} {
+		reg := entity.NewRegistry()
+		if err := reg.DeclareFlags("admin", "staff", "admin,staff"); err != nil {
+			t.Fatal(err)
+		}
+		e := reg.MustExpose("member",
+			"name", "string", "",
+			"salary", "number", "if 'admin' | if 'staff'",
+			"badge", "string", "if 'admin,staff'",
+		)
+		a := api.New(http.NewServeMux(), api.Config{Info: shopInfo})
+		a.HandleFunc("GET /member", func(http.ResponseWriter, *http.Request) {}, api.Operation{Response: e})
+		audiences := []struct {
+			aud        api.Audience
+			has, lacks string
+		}{
+			{api.Audience{Flags: []string{"admin", "staff"}}, `"salary"`, `"badge"`},
+			{api.Audience{Flags: []string{"admin,staff"}}, `"badge"`, `"salary"`},
+		}
+		order := []int{first, 1 - first}
+		for _, i := range order {
+			tt := audiences[i]
+			doc, err := a.OpenAPI(tt.aud)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(doc, []byte(tt.has)) || bytes.Contains(doc, []byte(tt.lacks)) {
+				t.Errorf("asked for first %v: the document of %q does not list %s alone of %s and %s",
+					audiences[order[0]].aud.Flags, tt.aud.Flags, tt.has, tt.has, tt.lacks)
+			}
+		}
+	}
+}

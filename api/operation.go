@@ -1,8 +1,9 @@
 package api
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/expose-go/expose/entity"
 	"github.com/expose-go/expose/entity/schema"
+	"github.com/expose-go/expose/internal/reqsource"
 )
 
 // Operation is what a route's handler reads and answers, for the OpenAPI
@@ -37,6 +39,13 @@ type Operation struct {
 	Response *entity.Entity
 	// Status is the success status: 200 when 0.
 	Status int
+	// Select names the query parameter the handler passes to
+	// entity.Select ("fields": Select(r.FormValue("fields"))), "" for
+	// none: the document then says its grammar and the Response entity's
+	// keys, and that a success response may leave out any field (see
+	// schema.Route.Select). A field of Params or Request that reads it
+	// must default to a selection of the Response entity.
+	Select string
 	// Errors are the handler's own error answers, problem details (404
 	// for an id that names nothing, 409 for a conflict), beside the
 	// library's (400, 413, 415, 500).
@@ -76,7 +85,7 @@ func (rt *route) schemaRoute() schema.Route {
 	return schema.Route{
 		Method: rt.method, Path: rt.path, OperationID: op.ID, Summary: op.Summary, Description: op.Description,
 		Tags: op.Tags, Params: op.Params, Request: op.Request, Response: op.Response, Status: op.Status,
-		Errors: op.Errors, Security: op.Security,
+		Select: op.Select, Errors: op.Errors, Security: op.Security,
 	}
 }
 
@@ -150,16 +159,53 @@ func wildcards(path string) []string {
 }
 
 // checkPathFields checks that each path field of the operation's entities
+// (of the entities they merge too: the parameters the document lists)
 // reads a wildcard of the pattern: one that does not would read nothing.
 func checkPathFields(pattern, path string, op Operation) error {
 	names := wildcards(path)
 	for _, e := range []*entity.Entity{op.Params, op.Request} {
-		if e == nil || e == op.Request && strings.HasPrefix(pattern, http.MethodPatch+" ") {
+		if e == nil {
 			continue
 		}
-		for _, f := range e.RequestFields() {
-			if f.In == "path" && !slices.Contains(names, f.Key) {
-				return fmt.Errorf("api: Handle %s: entity %q reads the path value %q, which the pattern has no wildcard for", pattern, e.Name(), f.Key)
+		ps, err := schema.NewComponents().Parameters(e, false)
+		if err != nil {
+			continue // a $ref that names no entity (yet): the document says so
+		}
+		for _, p := range ps {
+			if p.In == "path" && !slices.Contains(names, p.Name) {
+				return fmt.Errorf("api: Handle %s: entity %q reads the path value %q, which the pattern has no wildcard for", pattern, e.Name(), p.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// checkSelect checks that an operation that names a selection parameter
+// has a Response entity to select from, and that the default of the field
+// that reads the parameter (if any) is a selection of it: otherwise every
+// request without the parameter would fail.
+func checkSelect(pattern, method string, op Operation) error {
+	if op.Select == "" {
+		return nil
+	}
+	if op.Response == nil {
+		return fmt.Errorf("api: Handle %s: Select names the parameter %q, but the operation has no Response entity to select from", pattern, op.Select)
+	}
+	for _, e := range []*entity.Entity{op.Params, op.Request} {
+		if e == nil {
+			continue
+		}
+		ps, err := schema.NewComponents().Parameters(e, reqsource.QueryMethod(method))
+		if err != nil {
+			continue // a $ref that names no entity (yet): the document says so
+		}
+		for _, p := range ps {
+			var s struct{ Default *string }
+			if p.In != "query" || p.Name != op.Select || json.Unmarshal(p.Schema, &s) != nil || s.Default == nil {
+				continue
+			}
+			if _, err := op.Response.MakeJSON(map[string]any{}, entity.Select(*s.Default)); errors.Is(err, entity.ErrInvalidFields) {
+				return fmt.Errorf("api: Handle %s: entity %q reads the selection %q with a default that is no selection of entity %q: %w", pattern, e.Name(), op.Select, op.Response.Name(), err)
 			}
 		}
 	}

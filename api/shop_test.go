@@ -53,7 +53,7 @@ func shopAPI(t testing.TB, cfg api.Config) (*http.ServeMux, *api.API) {
 	})
 	a.HandleFunc("GET /customers", ok, api.Operation{
 		Summary: "the customers, in the order they were created", Tags: []string{"customers"},
-		Request: reg.MustLookup("customer_query"), Response: reg.MustLookup("customer_list"),
+		Request: reg.MustLookup("customer_query"), Response: reg.MustLookup("customer_list"), Select: "fields",
 	})
 	a.HandleFunc("GET /customers/{id}", ok, api.Operation{
 		ID: "getCustomer", Summary: "a customer", Tags: []string{"customers"},

@@ -154,8 +154,11 @@ instead).
 "owner", "$user", "" makes the field with the entity user: an object input
 is made with it; a list input gives a list made element by element, the
 elements that are not objects skipped, order kept; anything else is null
-(strictly, a "type" error). "owners", "[]$user", "" is always a list (see
-Typed lists). A name holding white space is quoted: $'first name'.
+(strictly, a "type" error). A registry made with
+[github.com/expose-go/expose/entity.SingleRefs] makes a $user one object in
+responses too, as in requests: a list given to it is the server's error.
+"owners", "[]$user", "" is always a list (see Typed lists). A name holding
+white space is quoted: $'first name'.
 
 References may name entities declared later, and an entity may refer to
 itself: a reference is resolved when a call runs, to the entity exposed

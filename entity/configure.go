@@ -8,13 +8,13 @@ import (
 )
 
 // This file holds a Registry's settings: the options NewRegistry and
-// Configure take (KeyCase, Limits, ProblemTypeBase, ServerErrors,
-// PathValues) and the
-// conversion of its limits into the engine's.
+// Configure take (KeyCase, SingleRefs, Limits, ProblemTypeBase,
+// ServerErrors, PathValues) and the conversion of its limits into the
+// engine's.
 
 // A RegistryOption is a setting of a Registry, given to NewRegistry or
-// Configure: KeyCase(style), a Limits value, ProblemTypeBase(base),
-// ServerErrors(log) or PathValues(f).
+// Configure: KeyCase(style), SingleRefs(), a Limits value,
+// ProblemTypeBase(base), ServerErrors(log) or PathValues(f).
 type RegistryOption interface {
 	applyRegistry(*registryConfig)
 }
@@ -23,6 +23,7 @@ type RegistryOption interface {
 // nothing.
 type registryConfig struct {
 	keyCase      *KeyCaseStyle
+	singleRefs   bool
 	limits       *Limits
 	problemBase  *string
 	serverErrors *func(id string, err error)
@@ -116,6 +117,21 @@ func (o problemBaseOption) applyRegistry(c *registryConfig) { b := string(o); c.
 // default.
 func ProblemTypeBase(base string) RegistryOption { return problemBaseOption(base) }
 
+type singleRefsOption struct{}
+
+func (singleRefsOption) applyRegistry(c *registryConfig) { c.singleRefs = true }
+
+// SingleRefs is the RegistryOption (of NewRegistry, or of Configure before
+// anything is exposed) that makes every `$name` of the registry hold
+// exactly one object in responses too, as it does in requests: a list
+// given to one is the server's error (a "type" failure, which Write
+// answers 500), and its schema is one object (Field.One). Without it a
+// response's `$name` is msful's: made from an object or, element by
+// element, from a list. `[]$name` is always a list, and a merged `$name`
+// one object, either way. It is compiled into the plans: a call pays
+// nothing for it.
+func SingleRefs() RegistryOption { return singleRefsOption{} }
+
 type serverErrorsOption func(id string, err error)
 
 func (o serverErrorsOption) applyRegistry(c *registryConfig) {
@@ -165,7 +181,7 @@ func (r *Registry) serverErrors() func(id string, err error) {
 // exposed, so that every entity of a registry, and every reference between
 // them, writes keys in one style: once an entity is exposed, or for a
 // style that is not one of the constants, Configure changes nothing and
-// returns an error. A Limits value sets every limit (a zero field is its
+// returns an error; and so must SingleRefs, for the same reason. A Limits value sets every limit (a zero field is its
 // default); the other settings given replace theirs and those not given
 // stay.
 func (r *Registry) Configure(opts ...RegistryOption) error {
@@ -189,6 +205,11 @@ func (r *Registry) configure(c *registryConfig, op, call string) error {
 			return fmt.Errorf("entity: "+call+" after entity %q was exposed: set the key case before exposing anything", *s, names[0])
 		}
 	}
+	if c.singleRefs && !r.env.SingleRefs {
+		if names := r.Names(); len(names) > 0 {
+			return fmt.Errorf("entity: %s(SingleRefs()) after entity %q was exposed: set it before exposing anything", op, names[0])
+		}
+	}
 	r.apply(c)
 	return nil
 }
@@ -197,6 +218,9 @@ func (r *Registry) configure(c *registryConfig, op, call string) error {
 func (r *Registry) apply(c *registryConfig) {
 	if c.keyCase != nil {
 		r.env.KeyCase = engine.KeyCase(*c.keyCase)
+	}
+	if c.singleRefs {
+		r.env.SingleRefs = true
 	}
 	if c.limits != nil {
 		r.env.SetLimits(engine.Limits(*c.limits))

@@ -105,8 +105,9 @@
 // option pays nothing for them.
 //
 // A Registry's settings are RegistryOptions given to NewRegistry or
-// Configure: KeyCase (every output key in one style), Limits,
-// ProblemTypeBase, ServerErrors and PathValues.
+// Configure: KeyCase (every output key in one style), SingleRefs (every
+// $name one object in responses too), Limits, ProblemTypeBase,
+// ServerErrors and PathValues.
 //
 // # Errors
 //

@@ -35,6 +35,12 @@ type Field struct {
 	// `each 'rules'` (its Decl holds them as rules); nil otherwise.
 	List bool
 	Each *Field
+	// One reports a `$name` that holds exactly one object in responses
+	// too, in a registry of SingleRefs (a list given to it is the server's
+	// error); otherwise a response's `$name` is made from an object or,
+	// element by element, from a list of them. A request's `$name` is
+	// always one object.
+	One bool
 	// Format is the field's `format` as written after the word ("unix",
 	// "fixed 2", "'2006-01-02'"), or "". ReadJSON then reads what the
 	// format writes, and Write writes a value with it.
@@ -110,7 +116,7 @@ func fieldOf(d *engine.FieldDesc) *Field {
 	}
 	f := &Field{Name: d.Name, Key: d.Key, Kind: d.Kind, Type: d.Type, Required: d.Required, Secret: d.Secret,
 		HasDefault: d.HasDefault, Default: d.Default, Rules: d.Rules, Fields: fieldsOf(d.Fields), Ref: d.Ref, Decl: d.Decl,
-		List: d.List, Each: fieldOf(d.Each), Format: d.Format, Lazy: d.Lazy, If: d.If, Unless: d.Unless,
+		List: d.List, One: d.One, Each: fieldOf(d.Each), Format: d.Format, Lazy: d.Lazy, If: d.If, Unless: d.Unless,
 		Since: d.Since, Until: d.Until, OmitNil: d.OmitNil, OmitEmpty: d.OmitEmpty, ReadOnly: d.ReadOnly,
 		WriteOnly: d.WriteOnly, Merge: d.Merge, From: d.From, Doc: d.Doc, Example: d.Example, In: d.In, node: d.Node}
 	for _, c := range d.Cross {

@@ -166,8 +166,8 @@ func (r *Registry) declaredOnce(decls []*dsl.Entity) dsl.ErrorList {
 	return errs
 }
 
-// scratch returns a registry with r's rules, formats, key case, messages
-// and limits, whose slots hold r's entities (each slot, as it is made,
+// scratch returns a registry with r's rules, formats, key case, single
+// references, messages and limits, whose slots hold r's entities (each slot, as it is made,
 // takes r's entity of that name: see slotFor): what a declaration compiled in it
 // means is what it would mean in r, and it changes nothing in r.
 func (r *Registry) scratch() *Registry {

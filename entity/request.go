@@ -17,6 +17,7 @@ import (
 	"github.com/expose-go/expose/internal/engine"
 	"github.com/expose-go/expose/internal/jsontape"
 	"github.com/expose-go/expose/internal/jsonwire"
+	"github.com/expose-go/expose/internal/reqsource"
 )
 
 // requestFlags returns the flags NewContext stored in the context of r
@@ -36,13 +37,7 @@ func requestFlags(r *http.Request) []string {
 // whose body fields are read from the query string when it has none. A
 // link or a cross-site form can send a URL's query, so that a POST, PUT,
 // PATCH (or any other method) must never take its body from there.
-func methodHasBody(method string) bool {
-	switch method {
-	case "", http.MethodGet, http.MethodHead, http.MethodDelete, http.MethodOptions:
-		return false
-	}
-	return true
-}
+func methodHasBody(method string) bool { return !reqsource.QueryMethod(method) }
 
 // MakeRequest reads the entity's fields from an HTTP request and makes
 // them, as Make does, with strict conversions (see Strict; Lax turns them

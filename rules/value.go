@@ -46,7 +46,7 @@ var kindDefs = [...]struct {
 }{
 	Null:   {name: "null", zero: none, sample: none, schema: schemaOf("type", "null"), input: inputOf(schemaOf("type", "null"))},
 	String: {name: "string", aliases: []string{"text"}, elem: true, zero: func() any { return "" }, sample: func() any { return "sample" }, schema: schemaOf("type", "string"), input: inputOf(schemaOf("type", "string"))},
-	Int:    {name: "number", aliases: []string{"num", "int", "integer", "long"}, elem: true, zero: func() any { return int64(0) }, sample: func() any { return int64(1) }, schema: schemaOf("type", "integer"), input: inputOf(intSchema, schemaOf("type", "string", "pattern", intTextPattern))},
+	Int:    {name: "number", aliases: []string{"num", "int", "integer", "long"}, elem: true, zero: func() any { return int64(0) }, sample: func() any { return int64(1) }, schema: schemaOf("type", "integer", "format", "int64"), input: inputOf(intSchema, schemaOf("type", "string", "pattern", intTextPattern))},
 	Float:  {name: "float", aliases: []string{"double"}, elem: true, zero: func() any { return 0.0 }, sample: func() any { return 1.5 }, schema: schemaOf("type", "number"), input: inputOf(floatSchema, schemaOf("type", "string", "pattern", floatTextPattern))},
 	Bool:   {name: "bool", aliases: []string{"boolean", "flag"}, elem: true, zero: func() any { return false }, sample: func() any { return true }, schema: schemaOf("type", "boolean"), input: inputOf(schemaOf("type", "boolean"), schemaOf("enum", []any{int64(0), int64(1)}), schemaOf("type", "string", "pattern", boolPattern))},
 	Time:   {name: "date", aliases: []string{"datetime", "timestamp"}, elem: true, zero: func() any { return textconv.IntToTime(0) }, sample: func() any { return sampleTime }, schema: schemaOf("type", "string", "format", "date-time"), input: inputOf(schemaOf("type", "string", "pattern", timestampPattern), millisSchema)},
@@ -59,7 +59,7 @@ var kindDefs = [...]struct {
 var (
 	// intSchema is a JSON integer in the range of int64 (12.0 is one, as
 	// JSON Schema counts integers by value).
-	intSchema = schemaOf("type", "integer", "minimum", int64(math.MinInt64), "maximum", int64(math.MaxInt64))
+	intSchema = schemaOf("type", "integer", "format", "int64", "minimum", int64(math.MinInt64), "maximum", int64(math.MaxInt64))
 	// floatSchema is a JSON number that a float64 holds: 1e400 is refused.
 	floatSchema = schemaOf("type", "number", "minimum", -math.MaxFloat64, "maximum", math.MaxFloat64)
 	// millisSchema is a number of Unix milliseconds whose date, its
@@ -164,8 +164,9 @@ func (k Kind) Sample() any {
 }
 
 // Schema returns the JSON Schema (2020-12) of the values a field of the
-// kind writes, as a new map: {"type": "string"} for String, "integer" for
-// Int, "number" for Float, "boolean" for Bool, a string of format
+// kind writes, as a new map: {"type": "string"} for String, "integer" of
+// format "int64" (OpenAPI's: a signed 64-bit integer) for Int, "number"
+// for Float, "boolean" for Bool, a string of format
 // "date-time" for Time (RFC 3339 in UTC), "array" for List, "object" for
 // Object, and no keyword at all for Any (none writes any JSON value). Null
 // is {"type": "null"}. Null values of a field are not included: whether a

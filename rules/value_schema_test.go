@@ -17,7 +17,7 @@ func TestKindSchema(t *testing.T) {
 		want map[string]any
 	}{
 		{String, map[string]any{"type": "string"}},
-		{Int, map[string]any{"type": "integer"}},
+		{Int, map[string]any{"type": "integer", "format": "int64"}},
 		{Float, map[string]any{"type": "number"}},
 		{Bool, map[string]any{"type": "boolean"}},
 		{Time, map[string]any{"type": "string", "format": "date-time"}},

@@ -85,8 +85,8 @@ func runGen(env *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *pkg != "" && !token.IsIdentifier(*pkg) {
-		return fmt.Errorf("%w: -package %q is no Go identifier", errUsage, *pkg)
+	if *pkg != "" && !isPackageName(*pkg) {
+		return fmt.Errorf("%w: -package %q is no package name (a Go identifier other than _)", errUsage, *pkg)
 	}
 	if len(fl.names) == 0 {
 		return fmt.Errorf("%w: no file: give .entity files with -f FILE (the other arguments name entities)", errUsage)
@@ -137,18 +137,26 @@ func packageOf(path string) (string, error) {
 		return "", fmt.Errorf("-o %s: no directory to write it in: %w", path, err)
 	}
 	p, err := build.ImportDir(dir, 0)
-	if err == nil && p.Name != "" {
+	if err == nil && isPackageName(p.Name) {
 		return p.Name, nil
 	}
 	var noGo *build.NoGoError
 	if err != nil && !errors.As(err, &noGo) {
 		return "", fmt.Errorf("%w: -o %s: %v; give -package", errUsage, path, err)
 	}
-	if name := strings.ToLower(filepath.Base(dir)); token.IsIdentifier(name) && !token.IsKeyword(name) {
+	if err == nil { // Go files whose package clause Go refuses
+		return "", fmt.Errorf("%w: -o %s: the package of its directory's Go files, %q, is no package name: give -package", errUsage, path, p.Name)
+	}
+	if name := strings.ToLower(filepath.Base(dir)); isPackageName(name) {
 		return name, nil
 	}
 	return "", fmt.Errorf("%w: -o %s: the directory's name is no package name: give -package", errUsage, path)
 }
+
+// isPackageName reports whether name may be a package clause's: a Go
+// identifier (no keyword) other than the blank identifier, which Go
+// refuses there.
+func isPackageName(name string) bool { return token.IsIdentifier(name) && name != "_" }
 
 // generate returns the Go file of the types of the named entities (all
 // when names is empty) and those they reference, in package pkg. errs are

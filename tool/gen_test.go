@@ -149,15 +149,22 @@ func TestGenOutputFile(t *testing.T) {
 }
 
 // TestGenOutputFileErrors: -o in a directory whose name is no package
-// name, without -package, is a usage error (exit 2); so is a -package
-// that is no identifier; -o in no directory is an error (exit 1).
+// name (_ among them) or whose Go files' package is none, without
+// -package, is a usage error (exit 2); so is a -package that is no
+// identifier, or the blank identifier _, which Go refuses as a package
+// name; -o in no directory is an error (exit 1).
 func TestGenOutputFileErrors(t *testing.T) {
 	src, err := os.ReadFile("testdata/users.entity")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := writeFiles(t, map[string]string{"users.entity": string(src)})
-	if err := os.Mkdir(filepath.Join(dir, "my-types"), 0o755); err != nil {
+	for _, d := range []string{"my-types", "_", "blank"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "blank", "x.go"), []byte("package _\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -167,7 +174,10 @@ func TestGenOutputFileErrors(t *testing.T) {
 		want string
 	}{
 		{"a directory name that is no package name", []string{"gen", "-f", "users.entity", "-o", "my-types/t.go"}, 2, "give -package"},
-		{"a -package that is no identifier", []string{"gen", "-f", "users.entity", "-package", "my-types"}, 2, `-package "my-types" is no Go identifier`},
+		{"a -package that is no identifier", []string{"gen", "-f", "users.entity", "-package", "my-types"}, 2, `-package "my-types" is no package name`},
+		{"a -package of the blank identifier", []string{"gen", "-f", "users.entity", "-package", "_"}, 2, `-package "_" is no package name`},
+		{"a directory named _", []string{"gen", "-f", "users.entity", "-o", "_/t.go"}, 2, "-o _/t.go: the directory's name is no package name: give -package"},
+		{"Go files of package _", []string{"gen", "-f", "users.entity", "-o", "blank/t.go"}, 2, `the package of its directory's Go files, "_", is no package name: give -package`},
 		{"no directory", []string{"gen", "-f", "users.entity", "-o", "nodir/t.go"}, 1, "-o nodir/t.go: no directory to write it in"},
 	}
 	for _, tt := range tests {
@@ -178,7 +188,9 @@ func TestGenOutputFileErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := os.Stat(filepath.Join(dir, "my-types", "t.go")); err == nil {
-		t.Error("a file was written after a usage error")
+	for _, d := range []string{"my-types", "_", "blank"} {
+		if _, err := os.Stat(filepath.Join(dir, d, "t.go")); err == nil {
+			t.Errorf("a file was written in %s after a usage error", d)
+		}
 	}
 }

@@ -26,14 +26,15 @@ import (
 //	required_without 'o'…  {"anyOf": [present(t), present(o)…]}
 //	excluded_with 'o'…     {"if": present(o), "then": {"not": present(t)}} for each o
 //
-// where present(k) is {"required": [k]}, and where k may be null also
-// {"properties": {k: {"not": {"type": "null"}}}}. A rule that names a field
-// the audience does not see, or in a response a lazy one (a call without a
-// selection writes none), is not judged there and not said.
+// where present(k) is {"required": [k], "properties": {k: {}}}, and where
+// k may be null {"required": [k], "properties": {k: {"not": {"type":
+// "null"}}}}. A rule that names a field the audience does not see, or in
+// a response a lazy one (a call without a selection writes none), is not
+// judged there and not said.
 
 // cross adds the cross-field rules of the fields fs to s, their object's
-// schema; top says s is a request's body, which holds no parameter.
-func (g *gen) cross(e *entity.Entity, fs []*entity.Field, top bool, path string, s map[string]any) {
+// schema.
+func (g *gen) cross(e *entity.Entity, fs []*entity.Field, path string, s map[string]any) {
 	byKey := map[string]*entity.Field{}
 	for _, f := range fs {
 		if !f.Merge {
@@ -45,7 +46,7 @@ func (g *gen) cross(e *entity.Entity, fs []*entity.Field, top bool, path string,
 	dep := map[string][]string{}
 	for _, f := range fs {
 		for _, cr := range f.Cross {
-			cs, comment := g.crossRule(e, f, cr, byKey, top, dep)
+			cs, comment := g.crossRule(e, f, cr, byKey, dep)
 			all = append(all, cs...)
 			if comment != "" {
 				g.warn(e, path+f.Name, comment)
@@ -74,7 +75,7 @@ func (g *gen) cross(e *entity.Entity, fs []*entity.Field, top bool, path string,
 // crossRule returns the constraints of one rule of the field t, with what
 // the schema cannot say of it; keys that only require others go to dep
 // (dependentRequired).
-func (g *gen) crossRule(e *entity.Entity, t *entity.Field, cr entity.CrossRule, byKey map[string]*entity.Field, top bool, dep map[string][]string) ([]any, string) {
+func (g *gen) crossRule(e *entity.Entity, t *entity.Field, cr entity.CrossRule, byKey map[string]*entity.Field, dep map[string][]string) ([]any, string) {
 	others := make([]*entity.Field, 0, len(cr.Fields))
 	for _, k := range cr.Fields {
 		o := byKey[k]
@@ -87,7 +88,7 @@ func (g *gen) crossRule(e *entity.Entity, t *entity.Field, cr entity.CrossRule, 
 		switch {
 		case g.mode == Response && f.Lazy:
 			return nil, "" // written only when a selection names it, which the schema does not describe
-		case g.isRequest() && top && isParam(f):
+		case g.isRequest() && isParam(f):
 			return nil, fmt.Sprintf("%s: %q is a parameter (%s), which the body's schema does not hold: the schema does not say the rule", cr.Rule, f.Key, f.In)
 		}
 	}
@@ -97,7 +98,7 @@ func (g *gen) crossRule(e *entity.Entity, t *entity.Field, cr entity.CrossRule, 
 	switch cr.Rule {
 	case "required_if":
 		o := others[0]
-		if o.Secret {
+		if g.isSecret(o) {
 			return nil, fmt.Sprintf("required_if: left out of the schema, which publishes nothing of the secret field %q's values", o.Key)
 		}
 		if alwaysT {
@@ -170,16 +171,26 @@ func (g *gen) presence(f *entity.Field) (s map[string]any, always bool) {
 	case g.isRequest() && fills(f):
 		return nil, true
 	}
-	s = map[string]any{"required": []any{f.Key}}
+	prop := map[string]any{} // the key's own schema refuses null
 	if f.Kind != dsl.FieldGroup && g.nullable(f) {
-		s["properties"] = map[string]any{f.Key: map[string]any{"not": map[string]any{"type": "null"}}}
+		prop = map[string]any{"not": map[string]any{"type": "null"}}
 	}
-	return s, false
+	// "properties" names the key beside "required" even where it adds
+	// nothing, as strict validators (ajv's strictRequired) want.
+	return map[string]any{"required": []any{f.Key}, "properties": map[string]any{f.Key: prop}}, false
 }
 
-// simple reports whether a presence schema is only "required": the key's
-// own schema refuses null.
-func simple(s map[string]any) bool { return len(s) == 1 }
+// simple reports whether a presence schema requires no more than the key:
+// its own schema refuses null.
+func simple(s map[string]any) bool {
+	props, _ := s["properties"].(map[string]any)
+	for _, p := range props {
+		if m, _ := p.(map[string]any); len(m) > 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // valueIs returns the schema that holds when the field o has one of
 // values, the JSON it writes: in a request a default that is one of them

@@ -28,11 +28,12 @@
 // ([entity.Field.Doc], [entity.Field.Example]) are its "description" and
 // "examples"; the cross-field rules ([entity.Field.Cross]) are constraints
 // of their object, said as the library judges them. Nothing of a secret
-// field's values is published. The documents are deterministic: the same
-// bytes for the same declarations.
+// field's values is published, nor of any field under a secret `$ref`.
+// The documents are deterministic: the same bytes for the same
+// declarations.
 //
 // [Components] gives the pieces an OpenAPI document is made of (entity
-// schemas as components, references to them, request bodies, parameters,
+// schemas as components, references to them, which are the bodies, parameters,
 // problem details) to a package that assembles one; [OpenAPI] assembles a
 // document for a list of [Route]s: each operation's parameters (path,
 // query, header and cookie fields, typed as their text's value), its body,

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/internal/reqsource"
 )
 
 // Info is the "info" of an OpenAPI document.
@@ -35,23 +36,37 @@ type Route struct {
 	// Params is the entity the handler reads the request's parameters with
 	// apart from its body, or nil (a Request entity's own path, query,
 	// header and cookie fields are parameters too). Its path, query,
-	// header and cookie fields are parameters, and so are, on GET, HEAD and
-	// DELETE, its other value fields (query parameters).
+	// header and cookie fields are parameters, and so are, on a method whose
+	// requests read their body fields from the query (GET, HEAD, DELETE,
+	// OPTIONS), its other value fields (query parameters); see
+	// Components.Parameters.
 	Params *entity.Entity
 	// Request is the entity the handler reads the request with
 	// (MakeRequest, Bind, or Patch on PATCH), or nil for none. Its path,
-	// query, header and cookie fields are parameters; its other fields are
-	// query parameters on GET, HEAD and DELETE, a JSON Merge Patch body on
-	// PATCH (application/merge-patch+json, its Patch schema, without the
-	// parameters, which entity.Entity.Patch reads from the request as
-	// MakeRequest does), and a JSON request body otherwise (its Request
-	// schema, without the parameters).
+	// query, header and cookie fields are parameters; its other value
+	// fields are query parameters on GET, HEAD, DELETE and OPTIONS
+	// (its groups and references, objects, are not read there); on PATCH
+	// its body is a JSON Merge Patch (application/merge-patch+json, its
+	// Patch schema, which holds no parameter: entity.Entity.Patch reads
+	// those from the request as MakeRequest does), and on another method a
+	// JSON request body (its Request schema).
 	Request *entity.Entity
 	// Response is the entity the answer is made with (Write), or nil for
 	// an answer without a body.
 	Response *entity.Entity
 	// Status is the success status, 200 when 0.
 	Status int
+	// Select names the query parameter whose value the handler passes to
+	// entity.Select ("fields"), "" for none. Its schema then says the
+	// selection's grammar and the Response entity's keys, with an example
+	// and a default that select from it (the default of a field that
+	// reads the parameter, which must be a selection of the Response
+	// entity); the parameter is added when no entity reads it. And the
+	// success response is the Response entity's schema as a selection
+	// shapes it, the component NAME.partial: no field is required there,
+	// nor judged by a cross-field rule, since a selection may leave out
+	// any of them.
+	Select string
 	// Errors are the operation's other error answers, problem details of
 	// the handler's own (404 for an unknown id, 409 for a conflict),
 	// beside those of the library (see OpenAPI); one of a status the
@@ -101,23 +116,29 @@ var formMediaTypes = [...]string{"application/x-www-form-urlencoded", "multipart
 // audience lists only what it sees), indented, its keys sorted, the same
 // bytes every time: "info", "paths", and "components" with the schemas
 // of the routes' entities (and of those they reference), the problem
-// responses and the security schemes. Each operation has:
+// responses and the security schemes, each one an operation uses (no
+// component is declared that nothing references). Each operation has:
 //
 //   - its operationId, summary, description, tags and security, as the
 //     route gives them;
 //   - a path parameter for each {name} of its path, typed by the path field
 //     that reads it;
-//   - the parameters of its Params and Request entities: their path,
-//     query, header and cookie fields (required where `req` has no
-//     default), and on GET, HEAD and DELETE their other value fields as
-//     query parameters (groups flattened);
-//   - its request body: on PATCH the Request entity's Patch schema as
-//     application/merge-patch+json, on a method with a body its Request
-//     schema (without the parameters) as application/json, and as
-//     application/x-www-form-urlencoded and multipart/form-data too when
-//     the entity reads forms (the word form among its methods);
+//   - the parameters of its Params and Request entities
+//     (Components.Parameters): their path, query, header and cookie
+//     fields, those of the entities they merge included (required where
+//     `req` has no default), and on GET, HEAD, DELETE and OPTIONS,
+//     whose requests read their body fields from the query, their other
+//     value fields as query parameters;
+//   - its request body, on another method: on PATCH the Request entity's
+//     Patch schema as application/merge-patch+json, required (Patch
+//     refuses a request without one), else its Request schema as
+//     application/json, and as application/x-www-form-urlencoded and
+//     multipart/form-data too when the entity reads forms (the word form
+//     among its methods), required when the schema requires a key (a
+//     request without a body reads as an empty object);
 //   - its success response: the Response entity's Response schema as
-//     application/json, or no content;
+//     application/json, or no content; for a 201, its Location header,
+//     the URI of the resource created (RFC 9110);
 //   - the problem details error responses (application/problem+json,
 //     the Problem schema) the library may answer: 400 (validation, invalid
 //     JSON), 405 where the Request entity names its methods, 413 and 415
@@ -142,10 +163,7 @@ func OpenAPI(info Info, routes []Route, opts ...entity.Option) ([]byte, error) {
 			}
 		}
 	}
-	if _, err := c.Problem(reg.ProblemTypeBase()); err != nil {
-		return nil, err
-	}
-	d := &document{c: c, ids: map[string]string{}, schemes: map[string]SecurityScheme{}, statuses: slices.Clone(problemResponseStatuses)}
+	d := &document{c: c, ids: map[string]string{}, schemes: map[string]SecurityScheme{}}
 	paths := map[string]any{}
 	for _, rt := range routes {
 		op, err := d.operation(rt)
@@ -163,13 +181,18 @@ func OpenAPI(info Info, routes []Route, opts ...entity.Option) ([]byte, error) {
 		}
 		item[m] = op
 	}
+	if len(d.statuses) > 0 { // the problem details, which the problem responses name
+		if _, err := c.Problem(reg.ProblemTypeBase()); err != nil {
+			return nil, err
+		}
+	}
 	infoObj := map[string]any{"title": info.Title, "version": info.Version}
 	if info.Description != "" {
 		infoObj["description"] = info.Description
 	}
-	components := map[string]any{
-		"schemas":   c.schemas,
-		"responses": problemResponses(d.statuses),
+	components := map[string]any{"schemas": c.schemas}
+	if len(d.statuses) > 0 {
+		components["responses"] = problemResponses(d.statuses)
 	}
 	if len(d.schemes) > 0 {
 		s := map[string]any{}
@@ -191,7 +214,7 @@ type document struct {
 	c        *Components
 	ids      map[string]string         // operationId → the route that has it
 	schemes  map[string]SecurityScheme // by name
-	statuses []int                     // of the problem responses referenced
+	statuses []int                     // of the problem responses referenced, each once
 }
 
 // operation returns the OpenAPI operation of a route.
@@ -237,7 +260,7 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 		op["tags"] = tags
 	}
 
-	inQuery := method == http.MethodGet || method == http.MethodHead || method == http.MethodDelete
+	inQuery := reqsource.QueryMethod(method) // its body fields are read from the query
 	errorStatuses := []int{http.StatusBadRequest, http.StatusInternalServerError}
 	var params []Parameter
 	seen := map[string]bool{}
@@ -263,6 +286,12 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 			errorStatuses = append(errorStatuses, http.StatusMethodNotAllowed)
 		}
 	}
+	if rt.Select != "" {
+		var err error
+		if params, err = d.selection(where, rt, params); err != nil {
+			return nil, err
+		}
+	}
 	all, err := pathParams(where, rt.Path, params)
 	if err != nil {
 		return nil, err
@@ -275,7 +304,7 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 		if method == http.MethodPatch {
 			mode, media = Patch, entity.MergePatchType
 		}
-		body, err := c.Body(e, mode)
+		body, err := c.Ref(e, mode)
 		if err != nil {
 			return nil, err
 		}
@@ -285,12 +314,28 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 				content[mt] = map[string]any{"schema": body}
 			}
 		}
-		op["requestBody"] = map[string]any{"content": content}
+		rb := map[string]any{"content": content}
+		if mode == Patch || c.requires(e, mode) {
+			rb["required"] = true // Patch refuses a request without a merge patch; no other body reads as {}
+		}
+		op["requestBody"] = rb
 		errorStatuses = append(errorStatuses, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType)
 	}
 	success := map[string]any{"description": http.StatusText(status)}
+	if status == http.StatusCreated { // RFC 9110: a 201 names the resource it created in Location
+		success["headers"] = map[string]any{"Location": map[string]any{
+			"description": "the URI of the resource created",
+			"schema":      map[string]any{"type": "string", "format": "uri-reference"},
+		}}
+	}
 	if e := rt.Response; e != nil {
-		ref, err := c.Ref(e, Response)
+		var ref json.RawMessage
+		var err error
+		if rt.Select != "" {
+			ref, err = c.partialRef(e)
+		} else {
+			ref, err = c.Ref(e, Response)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -300,7 +345,7 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 	}
 	responses := map[string]any{strconv.Itoa(status): success}
 	for _, s := range errorStatuses {
-		responses[strconv.Itoa(s)] = problemResponseRef(s)
+		responses[strconv.Itoa(s)] = d.problemResponseRef(s)
 	}
 	own := map[int]bool{}
 	for _, r := range rt.Errors {
@@ -312,10 +357,7 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 		}
 		own[r.Status] = true
 		if r.Description == "" {
-			responses[strconv.Itoa(r.Status)] = problemResponseRef(r.Status)
-			if !slices.Contains(d.statuses, r.Status) {
-				d.statuses = append(d.statuses, r.Status)
-			}
+			responses[strconv.Itoa(r.Status)] = d.problemResponseRef(r.Status)
 			continue
 		}
 		responses[strconv.Itoa(r.Status)] = map[string]any{"description": r.Description, "content": problemContent()}
@@ -428,16 +470,15 @@ func pathParams(where, path string, params []Parameter) ([]any, error) {
 	return out, nil
 }
 
-// problemResponseStatuses are the error statuses of the library's own
-// answers, whose problem responses every document has.
-var problemResponseStatuses = []int{
-	http.StatusBadRequest, http.StatusMethodNotAllowed, http.StatusRequestEntityTooLarge,
-	http.StatusUnsupportedMediaType, http.StatusInternalServerError,
-}
-
 func problemResponseName(status int) string { return "Problem" + strconv.Itoa(status) }
 
-func problemResponseRef(status int) map[string]any {
+// problemResponseRef returns the reference to the problem response of the
+// status, recording it: the document declares the problem responses its
+// operations name, and no other.
+func (d *document) problemResponseRef(status int) map[string]any {
+	if !slices.Contains(d.statuses, status) {
+		d.statuses = append(d.statuses, status)
+	}
 	return map[string]any{"$ref": "#/components/responses/" + problemResponseName(status)}
 }
 

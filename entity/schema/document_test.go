@@ -155,20 +155,19 @@ func TestParametersBySource(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := json.Marshal(ps)
-	want := `[{"description":"the customer","in":"path","name":"id","required":true,"schema":{"maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"}},` +
-		`{"in":"query","name":"limit","schema":{"default":20,"maximum":100,"minimum":1,"type":"integer"}},` +
+	want := `[{"description":"the customer","in":"path","name":"id","required":true,"schema":{"format":"int64","maximum":9223372036854775807,"minimum":-9223372036854775808,"type":"integer"}},` +
+		`{"in":"query","name":"limit","schema":{"default":20,"format":"int64","maximum":100,"minimum":1,"type":"integer"}},` +
 		`{"in":"header","name":"Accept-Language","schema":{"type":"string"}},` +
 		`{"in":"cookie","name":"sid","required":true,"schema":{"type":"string"}},` +
 		`{"in":"header","name":"X-Trace","schema":{"type":"string"}}]`
 	if string(got) != want {
 		t.Errorf("Parameters = %s\nwant %s", got, want)
 	}
-	body, err := c.Body(e, schema.Request)
-	if err != nil {
+	if _, err := c.Ref(e, schema.Request); err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}`; string(body) != want {
-		t.Errorf("Body = %s, want %s", body, want)
+	if body, want := string(c.Schemas()["e.request"]), `{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}`; body != want {
+		t.Errorf("the Request schema = %s, want %s", body, want)
 	}
 }
 
@@ -204,7 +203,7 @@ func TestOpenAPIOperationRecords(t *testing.T) {
 		{"tags", append(get, "tags"), `["customers"]`},
 		{"summary", append(get, "summary"), `"a customer"`},
 		{"description", append(get, "description"), `"The customer of an id."`},
-		{"a typed path parameter", append(get, "parameters"), `[{"in":"path","name":"id","required":true,"schema":{"maximum":9223372036854775807,"minimum":1,"type":"integer"}}]`},
+		{"a typed path parameter", append(get, "parameters"), `[{"in":"path","name":"id","required":true,"schema":{"format":"int64","maximum":9223372036854775807,"minimum":1,"type":"integer"}}]`},
 		{"the Params entity's path parameter", append(patch, "parameters", "0", "schema", "type"), `"integer"`},
 		{"an error response of its own words", append(get, "responses", "404"),
 			`{"content":{"application/problem+json":{"schema":{"$ref":"#/components/schemas/Problem"}}},"description":"no customer has this id"}`},
@@ -214,8 +213,9 @@ func TestOpenAPIOperationRecords(t *testing.T) {
 		{"the patch component", []string{"components", "schemas", "customer.patch"}, `{"properties":{"name":{"type":"string"}},"type":"object"}`},
 		{"a patch's 415", append(patch, "responses", "415"), `{"$ref":"#/components/responses/Problem415"}`},
 		{"security", append(patch, "security"), `[{"bearer":[]}]`},
-		{"a patched entity's own path parameter", []string{"paths", "/items/{id}", "patch", "parameters"}, `[{"in":"path","name":"id","required":true,"schema":{"maximum":9223372036854775807,"minimum":1,"type":"integer"}}]`},
-		{"a patch body without the parameter", []string{"paths", "/items/{id}", "patch", "requestBody", "content", "application/merge-patch+json", "schema"}, `{"properties":{"name":{"type":"string"}},"type":"object"}`},
+		{"a patched entity's own path parameter", []string{"paths", "/items/{id}", "patch", "parameters"}, `[{"in":"path","name":"id","required":true,"schema":{"format":"int64","maximum":9223372036854775807,"minimum":1,"type":"integer"}}]`},
+		{"a patch body without the parameter", []string{"components", "schemas", "item.patch"}, `{"properties":{"name":{"type":"string"}},"type":"object"}`},
+		{"a merge patch is required", append(patch, "requestBody", "required"), `true`},
 		{"no security where none is given", append(get, "security"), `null`},
 		{"the security scheme", []string{"components", "securitySchemes"}, `{"bearer":{"bearerFormat":"JWT","scheme":"bearer","type":"http"}}`},
 	}

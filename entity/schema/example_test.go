@@ -28,6 +28,7 @@ func ExampleJSON() {
 	//   "additionalProperties": false,
 	//   "properties": {
 	//     "ID": {
+	//       "format": "int64",
 	//       "type": "integer"
 	//     },
 	//     "name": {
@@ -145,8 +146,8 @@ func ExampleOpenAPI() {
 	}
 	// Output:
 	// parameters {"in":"header","name":"X-Request-Id","schema":{"type":"string"}}
-	// body {"content":{"application/json":{"schema":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}}}}
-	// 201 {"content":{"application/json":{"schema":{"$ref":"#/components/schemas/user"}}},"description":"Created"}
+	// body {"content":{"application/json":{"schema":{"$ref":"#/components/schemas/newuser.request"}}},"required":true}
+	// 201 {"content":{"application/json":{"schema":{"$ref":"#/components/schemas/user"}}},"description":"Created","headers":{"Location":{"description":"the URI of the resource created","schema":{"format":"uri-reference","type":"string"}}}}
 	// 400 {"$ref":"#/components/responses/Problem400"}
 	// 405 {"$ref":"#/components/responses/Problem405"}
 	// 413 {"$ref":"#/components/responses/Problem413"}

@@ -11,7 +11,7 @@ import (
 
 // OpenAPI 3.1: Components holds the schemas of a set of entities for one
 // audience, under OpenAPI component names, and gives the pieces an API
-// document is made of (a reference to an entity's schema, a request body,
+// document is made of (a reference to an entity's schema, a body's,
 // the parameters a request reads outside its body, the problem details);
 // OpenAPI assembles a whole document for a list of Routes from them.
 
@@ -63,15 +63,18 @@ func ComponentName(name string, mode Mode) string {
 
 func componentRef(comp string) string { return "#/components/schemas/" + comp }
 
-func entityComponentRef(name string, mode Mode) string {
-	return componentRef(ComponentName(name, mode))
-}
+func entityComponentRef(w wanted) string { return componentRef(componentName(w)) }
+
+// componentName is the component name of a wanted schema: ComponentName,
+// and its variant's suffix (".partial", ".secret") after it.
+func componentName(w wanted) string { return ComponentName(w.name, w.mode) + w.variantSuffix() }
 
 // Ref adds the schema of e in mode, and of every entity it references, and
-// returns a reference to it: {"$ref":"#/components/schemas/NAME"}. A
-// Request or Patch component is e as an object inside another (its
-// parameters' keys are keys there); see Body for a request's body. It
-// fails as JSON does, and when two names become one component name.
+// returns a reference to it: {"$ref":"#/components/schemas/NAME"}, a
+// response's body, a request's or a patch's (a Request or Patch schema
+// holds no parameter: a request reads those outside its body, see
+// Parameters). It fails as JSON does, and when two names become one
+// component name.
 func (c *Components) Ref(e *entity.Entity, mode Mode) (json.RawMessage, error) {
 	if e == nil {
 		return nil, errNilEntity
@@ -79,41 +82,32 @@ func (c *Components) Ref(e *entity.Entity, mode Mode) (json.RawMessage, error) {
 	if err := c.add(e, mode); err != nil {
 		return nil, err
 	}
-	return compact(map[string]any{"$ref": entityComponentRef(e.Name(), mode)})
+	return compact(map[string]any{"$ref": entityComponentRef(wanted{name: e.Name(), mode: mode})})
 }
 
-// Body returns the schema of a body made with e: in a Response, the
-// reference Ref gives; in a Request or a Patch, the same unless e has
-// parameters (fields a request reads from its path, query, headers or
-// cookies), else e's object schema without them, inline, its references
-// to components. Every entity it references is added.
-func (c *Components) Body(e *entity.Entity, mode Mode) (json.RawMessage, error) {
-	if e == nil {
-		return nil, errNilEntity
-	}
-	if mode == Response || !hasParams(e.RequestFields(c.opts...)) {
-		return c.Ref(e, mode)
-	}
-	g, err := newGen(mode, c.opts, entityComponentRef)
+// partialRef adds the Response schema of e as a response a selection
+// shapes writes it (the component NAME.partial: no field required, no
+// cross-field rule, and so are the entities it references), and returns
+// a reference to it.
+func (c *Components) partialRef(e *entity.Entity) (json.RawMessage, error) {
+	g, err := newGen(Response, c.opts, entityComponentRef)
 	if err != nil {
 		return nil, err
 	}
-	s := g.entity(e, true)
+	g.partial = true
+	ref := g.want(e, Response, false)
 	if err := c.drain(g); err != nil {
 		return nil, err
 	}
-	return compact(s)
+	return compact(map[string]any{"$ref": ref})
 }
 
-// hasParams reports whether a request reads some of fs (the top level of
-// an entity) outside its body.
-func hasParams(fs []*entity.Field) bool {
-	for _, f := range fs {
-		if isParam(f) {
-			return true
-		}
-	}
-	return false
+// requires reports whether the schema of e in mode, added before,
+// requires a key.
+func (c *Components) requires(e *entity.Entity, mode Mode) bool {
+	var s struct{ Required []string }
+	json.Unmarshal(c.schemas[componentName(wanted{name: e.Name(), mode: mode})], &s)
+	return len(s.Required) > 0
 }
 
 // Parameter is a value a request reads outside its body, as OpenAPI
@@ -145,10 +139,13 @@ func (p Parameter) MarshalJSON() ([]byte, error) {
 // Parameters returns the parameters a request made with e reads: its
 // fields that a source directive or an X- name puts in the request's path,
 // query, headers or cookies ([entity.Field.In]), under the names a request
-// gives them, and when query is true (a request without a body: GET, HEAD,
-// DELETE) its other value fields, groups' fields included, as query
-// parameters. References are read from a body only. A name read by two
-// fields is one parameter (a header's name case-insensitively).
+// gives them, and when query is true (a method whose requests read their
+// body fields from the query: GET, HEAD, DELETE, OPTIONS) its other
+// value fields as query parameters; those of the entities it merges
+// (`merge`) too, whose keys are its own. A group or a reference, an
+// object, is read from a body only, and so are the fields in it. A name
+// read by two fields is one parameter (a header's name
+// case-insensitively).
 func (c *Components) Parameters(e *entity.Entity, query bool) ([]Parameter, error) {
 	if e == nil {
 		return nil, errNilEntity
@@ -156,19 +153,27 @@ func (c *Components) Parameters(e *entity.Entity, query bool) ([]Parameter, erro
 	g, _ := newGen(Request, c.opts, entityComponentRef)
 	var out []Parameter
 	seen := map[string]bool{}
-	var walk func(fs []*entity.Field, path string) error
-	walk = func(fs []*entity.Field, path string) error {
+	var walk func(e *entity.Entity, fs []*entity.Field) error
+	walk = func(e *entity.Entity, fs []*entity.Field) error {
 		for _, f := range fs {
 			switch {
-			case f.Kind == dsl.FieldGroup:
-				if query {
-					if err := walk(f.Fields, path+f.Name+"."); err != nil {
-						return err
-					}
+			case f.Merge:
+				t := g.target(e, f, f.Name)
+				if t == nil || g.merging[t.Name()] {
+					continue
+				}
+				g.merging[t.Name()] = true
+				saved := g.secret
+				g.secret = g.secret || f.Secret
+				err := walk(t, t.RequestFields(c.opts...))
+				g.secret = saved
+				delete(g.merging, t.Name())
+				if err != nil {
+					return err
 				}
 				continue
-			case f.Kind == dsl.FieldRef:
-				continue
+			case f.Kind != dsl.FieldValue:
+				continue // an object: read from a body only
 			case !isParam(f) && !query:
 				continue
 			}
@@ -184,7 +189,7 @@ func (c *Components) Parameters(e *entity.Entity, query bool) ([]Parameter, erro
 				continue
 			}
 			seen[key] = true
-			s := paramSchema(g.value(e, f, path+f.Name, false, f.Secret))
+			s := paramSchema(g.value(e, f, f.Name, false, g.isSecret(f)))
 			g.annotate(f, s)
 			delete(s, "description") // the parameter's own
 			b, err := compact(s)
@@ -196,7 +201,7 @@ func (c *Components) Parameters(e *entity.Entity, query bool) ([]Parameter, erro
 		}
 		return nil
 	}
-	if err := walk(e.RequestFields(c.opts...), ""); err != nil {
+	if err := walk(e, e.RequestFields(c.opts...)); err != nil {
 		return nil, err
 	}
 	if err := c.drain(g); err != nil {
@@ -271,7 +276,7 @@ func (c *Components) add(e *entity.Entity, mode Mode) error {
 	if err != nil {
 		return err
 	}
-	g.want(e, mode)
+	g.want(e, mode, false)
 	return c.drain(g)
 }
 
@@ -279,16 +284,16 @@ func (c *Components) add(e *entity.Entity, mode Mode) error {
 // reference, each in its mode; and g's warnings.
 func (c *Components) drain(g *gen) error {
 	for g.more() {
-		d, mode := g.next()
-		name := ComponentName(d.Name(), mode)
-		if c.owner[name] == entityOwner(d.Name(), mode) {
+		w := g.next()
+		name, owner := componentName(w), entityOwner(w)
+		if c.owner[name] == owner {
 			continue // added before
 		}
-		s := g.entityIn(d, mode)
+		s := g.entityIn(w)
 		if g.err != nil {
 			return g.err
 		}
-		if err := c.put(name, entityOwner(d.Name(), mode), s); err != nil {
+		if err := c.put(name, owner, s); err != nil {
 			return err
 		}
 	}
@@ -298,8 +303,17 @@ func (c *Components) drain(g *gen) error {
 	return g.err
 }
 
-func entityOwner(name string, mode Mode) string {
-	return fmt.Sprintf("the %s schema of entity %q", mode, name)
+// entityOwner says what a component is made from: an entity's schema in a
+// mode, as a secret reference holds it or not.
+func entityOwner(w wanted) string {
+	var as string
+	if w.partial {
+		as += " as a selection shapes it"
+	}
+	if w.secret {
+		as += " under a secret reference"
+	}
+	return fmt.Sprintf("the %s schema of entity %q%s", w.mode, w.name, as)
 }
 
 // put sets the component name to s, made from what from says.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,13 +97,17 @@ func TestOpenAPIOperations(t *testing.T) {
 		{"version", []string{"openapi"}, `"3.1.0"`},
 		{"a header parameter", []string{"paths", "/api/users", "post", "parameters"},
 			`[{"in":"header","name":"X-Request-Id","schema":{"type":"string"}}]`},
-		{"the body without the header", []string{"paths", "/api/users", "post", "requestBody", "content", "application/json", "schema", "properties", "requestId"}, `null`},
-		{"the body's required", []string{"paths", "/api/users", "post", "requestBody", "content", "application/json", "schema", "required"}, `["mail","name"]`},
+		{"the body", []string{"paths", "/api/users", "post", "requestBody"}, `{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/newuser.request"}}},"required":true}`},
+		{"the body without the header", []string{"components", "schemas", "newuser.request", "properties", "requestId"}, `null`},
+		{"the body's required", []string{"components", "schemas", "newuser.request", "required"}, `["mail","name"]`},
 		{"the success response", []string{"paths", "/api/users", "post", "responses", "201", "content", "application/json", "schema"}, `{"$ref":"#/components/schemas/user"}`},
+		{"a 201's Location", []string{"paths", "/api/users", "post", "responses", "201", "headers"},
+			`{"Location":{"description":"the URI of the resource created","schema":{"format":"uri-reference","type":"string"}}}`},
+		{"no Location but for a 201", []string{"paths", "/api/users", "get", "responses", "200", "headers"}, `null`},
 		{"a body's problems", []string{"paths", "/api/users", "post", "responses", "415"}, `{"$ref":"#/components/responses/Problem415"}`},
 		{"405 where the entity names its methods", []string{"paths", "/api/users", "post", "responses", "405"}, `{"$ref":"#/components/responses/Problem405"}`},
 		{"GET fields are query parameters, typed as the values their text stands for", []string{"paths", "/api/users", "get", "parameters"},
-			`[{"in":"query","name":"n","required":true,"schema":{"maximum":10000,"minimum":1,"type":"integer"}},` +
+			`[{"in":"query","name":"n","required":true,"schema":{"format":"int64","maximum":10000,"minimum":1,"type":"integer"}},` +
 				`{"in":"query","name":"tags","schema":{"type":"array"}},` +
 				`{"in":"header","name":"X-Trace","required":true,"schema":{"type":"string"}}]`},
 		{"GET has no body", []string{"paths", "/api/users", "get", "requestBody"}, `null`},
@@ -112,7 +117,6 @@ func TestOpenAPIOperations(t *testing.T) {
 		{"every operation answers 500", []string{"paths", "/api/test", "get", "responses", "500"}, `{"$ref":"#/components/responses/Problem500"}`},
 		{"problems are problem+json", []string{"components", "responses", "Problem400", "content", "application/problem+json", "schema"}, `{"$ref":"#/components/schemas/Problem"}`},
 		{"problem types", []string{"components", "schemas", "Problem", "properties", "type"}, `{"format":"uri-reference","type":"string"}`},
-		{"a body with headers is inline, not a component", []string{"components", "schemas", "newuser.request"}, `null`},
 		{"the public user has no score", []string{"components", "schemas", "user", "properties", "score"}, `null`},
 	}
 	for _, tt := range tests {
@@ -199,9 +203,10 @@ func TestComponents(t *testing.T) {
 		want string
 	}{
 		{"a reference", func() (any, error) { return c.Ref(users, schema.Response) }, `{"$ref":"#/components/schemas/users"}`},
-		{"a body without headers is its reference", func() (any, error) { return c.Body(users, schema.Request) }, `{"$ref":"#/components/schemas/users.request"}`},
-		{"a body with headers is inline", func() (any, error) {
-			b, err := c.Body(newUser, schema.Request)
+		{"a request's reference", func() (any, error) { return c.Ref(users, schema.Request) }, `{"$ref":"#/components/schemas/users.request"}`},
+		{"a request schema holds no header", func() (any, error) {
+			_, err := c.Ref(newUser, schema.Request)
+			b := c.Schemas()["newuser.request"]
 			var s struct {
 				Properties map[string]any
 				Required   []string
@@ -238,7 +243,7 @@ func TestComponents(t *testing.T) {
 	for name := range c.Schemas() {
 		names = append(names, name)
 	}
-	if want := "Problem,ProblemFieldError,user,user.request,users,users.request"; strings.Join(sorted(names), ",") != want {
+	if want := "Problem,ProblemFieldError,newuser.request,user,user.request,users,users.request"; strings.Join(sorted(names), ",") != want {
 		t.Errorf("components %v, want %s", sorted(names), want)
 	}
 	s := c.Schemas()
@@ -258,4 +263,125 @@ func sorted(l []string) []string {
 		}
 	}
 	return l
+}
+
+// TestRequestBodyRequired: an operation's request body is required where
+// a request without one is refused: a merge patch always (Patch refuses
+// a request without one), another body when its schema requires a key
+// (no body reads as an empty object); and a request without a body is
+// refused exactly there.
+func TestRequestBodyRequired(t *testing.T) {
+	reg := entity.NewRegistry()
+	named := expose(t, reg, "named", "name", "string", "req")
+	optional := expose(t, reg, "optional", "name", "string", "", "X-Id", "string", "req")
+	tests := []struct {
+		name     string
+		method   string
+		e        *entity.Entity
+		required bool
+	}{
+		{"a POST of a required key", "POST", named, true},
+		{"a PUT of a required key", "PUT", named, true},
+		{"a POST of optional keys", "POST", optional, false},
+		{"a PATCH of a required key", "PATCH", named, true},
+		{"a PATCH of optional keys", "PATCH", optional, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := schema.OpenAPI(seedInfo, []schema.Route{{Method: tt.method, Path: "/r", Request: tt.e}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "null"
+			if tt.required {
+				want = "true"
+			}
+			if got := at(t, doc, "paths", "/r", strings.ToLower(tt.method), "requestBody", "required"); got != want {
+				t.Errorf("requestBody.required = %s, want %s", got, want)
+			}
+			r := httptest.NewRequest(tt.method, "/r", nil)
+			r.Header.Set("X-Id", "1")
+			if tt.method == "PATCH" {
+				_, _, err = tt.e.Patch(r, map[string]any{"name": "a"})
+			} else {
+				_, err = tt.e.MakeRequest(r)
+			}
+			if refused := err != nil; refused != tt.required {
+				t.Errorf("a request without a body: %v, refused %v, want %v", err, refused, tt.required)
+			}
+		})
+	}
+}
+
+// TestEveryComponentIsReferenced: a document declares no component that
+// nothing references: each schema and each problem response is named by
+// a $ref of an operation or of another component used (no Problem405
+// where no entity names its methods, no Problem where there is no
+// operation); and what is referenced is declared.
+func TestEveryComponentIsReferenced(t *testing.T) {
+	reg := entity.NewRegistry()
+	a := expose(t, reg, "a", "b", "$b", "", "n", "number", "")
+	expose(t, reg, "b", "c", "string", "")
+	routes := map[string][]schema.Route{
+		"the seed":     seedAPI(t),
+		"no methods":   {{Method: "GET", Path: "/a", Response: a}, {Method: "POST", Path: "/a", Request: a, Response: a}},
+		"a selection":  {{Method: "GET", Path: "/a", Response: a, Select: "fields"}},
+		"no operation": nil,
+	}
+	for name, rs := range routes {
+		t.Run(name, func(t *testing.T) {
+			doc, err := schema.OpenAPI(seedInfo, rs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var d struct {
+				Components struct {
+					Schemas, Responses map[string]json.RawMessage
+				}
+			}
+			if err := json.Unmarshal(doc, &d); err != nil {
+				t.Fatal(err)
+			}
+			declared := map[string]bool{}
+			for n := range d.Components.Schemas {
+				declared["#/components/schemas/"+n] = true
+			}
+			for n := range d.Components.Responses {
+				declared["#/components/responses/"+n] = true
+			}
+			// What is used: the $refs reachable from the paths.
+			var paths struct{ Paths json.RawMessage }
+			json.Unmarshal(doc, &paths)
+			used := map[string]bool{}
+			queue := []json.RawMessage{paths.Paths}
+			for len(queue) > 0 {
+				text := string(queue[0])
+				queue = queue[1:]
+				for _, part := range strings.Split(text, `"$ref":`)[1:] {
+					var ref string
+					json.NewDecoder(strings.NewReader(part)).Decode(&ref)
+					if used[ref] {
+						continue
+					}
+					used[ref] = true
+					if c, ok := d.Components.Schemas[strings.TrimPrefix(ref, "#/components/schemas/")]; ok {
+						queue = append(queue, c)
+					}
+					if c, ok := d.Components.Responses[strings.TrimPrefix(ref, "#/components/responses/")]; ok {
+						queue = append(queue, c)
+					}
+				}
+			}
+			for ref := range declared {
+				if !used[ref] {
+					t.Errorf("%s is declared and never used", ref)
+				}
+			}
+			for ref := range used {
+				if !declared[ref] {
+					t.Errorf("%s is used and never declared", ref)
+				}
+			}
+		})
+	}
 }

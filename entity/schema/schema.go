@@ -27,19 +27,24 @@ const (
 	// Request describes the JSON body a request reads (MakeRequest, Bind):
 	// the fields of [entity.Entity.RequestFields] under the keys a client sends,
 	// groups as nested objects, required where `req` has no default to fill
-	// it, every form strict input converts without loss ("27" for a
-	// number); other keys are allowed (they are dropped). The parameters
-	// of the top level (path, query, header and cookie fields, X- ones
-	// included: entity.Field.In) are not in it: a request reads them
-	// outside its body (see Components.Parameters). Writeonly fields are
-	// marked writeOnly.
+	// it (a group where it is `req` or holds a required field; another group
+	// may be null, read as an absent one), every form strict input converts
+	// without loss ("27" for a
+	// number); other keys are allowed (they are dropped). No parameter
+	// (path, query, header and cookie fields, X- ones included:
+	// entity.Field.In) is in it: a request reads those of the top level,
+	// and of the entities merged there, outside its body (see
+	// Components.Parameters), and those of a referenced entity, or of one
+	// merged into a group, from nowhere. Writeonly fields are marked
+	// writeOnly.
 	Request
 	// Patch describes the body of a JSON Merge Patch (RFC 7396,
 	// entity.MergePatchType) that [entity.Entity.Patch] reads: the body
 	// fields of a Request (no readonly field, no parameter), every one
 	// optional (a key left out keeps its value), null allowed where
 	// clearing the field leaves a value the entity accepts (not on a `req`
-	// field without a default, nor on a group holding one); a `$name`
+	// field without a default, nor on a `req` group or one holding such a
+	// field); a `$name`
 	// is the referenced entity's Patch schema (a patch object merges into
 	// it), a `[]$name` a list of its Request schema (a list is replaced);
 	// no default (absent means unchanged) and no cross-field rule (they
@@ -76,7 +81,8 @@ var errNilEntity = errors.New("schema: a nil *entity.Entity (Lookup finds nothin
 // an object schema with "properties", "required" (sorted) and, for a
 // Response, "additionalProperties": false; each entity e references is in
 // "$defs" under its name, recursion included (a `$ref` field is an object
-// of that schema, or an array of them).
+// of that schema, or an array of them; one object in a registry of
+// entity.SingleRefs, Field.One).
 //
 // A type maps as its [rules.Kind.Schema] says (number → integer, date → a
 // date-time string…), for a Request as [rules.Kind.InputSchema] says (a
@@ -84,9 +90,16 @@ var errNilEntity = errors.New("schema: a nil *entity.Entity (Lookup finds nothin
 // [rules.Def]'s Schema hook gives, said of every form of a request's value
 // as far as [rules.Kind.InputKeywords] can; what no keyword says (a rule without a
 // Schema hook, a bound of a float's text, the checks of a formatted or
-// transformed value) is named in the property's "$comment" and reported by
-// Warnings, never dropped silently. Nothing of a secret field's values is
-// published: no enum, pattern, const or default.
+// transformed value, each rule by name) is named in the property's
+// "$comment" and reported by Warnings, never dropped silently; in a
+// request, the keywords of the rules that judge a transformed value ("trim
+// | min 1") are said in words in its "description" ("Judged once
+// transformed by "trim": minLength 1."). Nothing of a secret field's values is
+// published: no enum, pattern, const, default or example. Under a secret
+// `$ref` every field of the referenced entity, and of the entities it
+// references, is secret: the reference names that entity's schema as a
+// secret reference holds it ($defs "NAME.secret", a component
+// "NAME.secret"), which lists the fields without their values.
 //
 // The schema of an entity holds its description (in a file, the comment
 // lines above it: dsl.Entity.Doc) as "description", and so does a field's
@@ -107,16 +120,16 @@ func JSON(e *entity.Entity, mode Mode, opts ...entity.Option) ([]byte, error) {
 	if e == nil {
 		return nil, errNilEntity
 	}
-	g, err := newGen(mode, opts, func(name string, m Mode) string { return defsRef(defsName(name, m, mode)) })
+	g, err := newGen(mode, opts, func(w wanted) string { return defsRef(defsName(w, mode)) })
 	if err != nil {
 		return nil, err
 	}
-	root := g.entity(e, true)
+	root := g.entity(e)
 	root["$schema"] = Dialect
 	defs := map[string]any{}
 	for g.more() {
-		d, m := g.next()
-		defs[defsName(d.Name(), m, mode)] = g.entityIn(d, m)
+		w := g.next()
+		defs[defsName(w, mode)] = g.entityIn(w)
 	}
 	if len(defs) > 0 {
 		root["$defs"] = defs
@@ -127,15 +140,36 @@ func JSON(e *entity.Entity, mode Mode, opts ...entity.Option) ([]byte, error) {
 	return marshal(root)
 }
 
-// defsName is the name of an entity's schema in mode among the $defs of
-// a document of mode root: its name, and for another mode a suffix
-// (".request").
-func defsName(name string, mode, root Mode) string {
-	if mode == root {
-		return name
+// defsName is the name of a wanted schema among the $defs of a document
+// of mode root: its entity's name, for another mode a suffix (".request"),
+// and its variant's (variantSuffix).
+func defsName(w wanted, root Mode) string {
+	name := w.name
+	if w.mode != root {
+		name += "." + w.mode.String()
 	}
-	return name + "." + mode.String()
+	return name + w.variantSuffix()
 }
+
+// variantSuffix ends the name of a variant of an entity's schema:
+// ".partial" for a response a selection shapes (no field required),
+// ".secret" for one a secret reference holds (every field secret, none of
+// their values published), both in that order.
+func (w wanted) variantSuffix() string {
+	suffix := ""
+	if w.partial {
+		suffix += partialSuffix
+	}
+	if w.secret {
+		suffix += secretSuffix
+	}
+	return suffix
+}
+
+const (
+	partialSuffix = ".partial"
+	secretSuffix  = ".secret"
+)
 
 // Warnings returns what the schemas of e, and of the entities it
 // references, cannot say, in both modes, as a call with opts sees them:
@@ -148,11 +182,10 @@ func Warnings(e *entity.Entity, opts ...entity.Option) []string {
 	}
 	all := map[string]bool{}
 	for _, mode := range []Mode{Response, Request} {
-		g, _ := newGen(mode, opts, func(name string, _ Mode) string { return defsRef(name) })
-		g.entity(e, true)
+		g, _ := newGen(mode, opts, func(w wanted) string { return defsRef(w.name) })
+		g.entity(e)
 		for g.more() {
-			d, m := g.next()
-			g.entityIn(d, m)
+			g.entityIn(g.next())
 		}
 		for w := range g.warnings {
 			all[w] = true
@@ -167,7 +200,12 @@ type gen struct {
 	opts []entity.Option
 	// ref returns the URI reference of a referenced entity's schema: its
 	// $defs entry in a JSON Schema, a component in OpenAPI.
-	ref func(name string, mode Mode) string
+	ref func(w wanted) string
+	// secret says that the fields described are under a secret reference
+	// (or merged from one): each of them is secret. partial says that they
+	// are in a response a selection shapes (Route.Select), which may leave
+	// out any of them.
+	secret, partial bool
 
 	queue    []wanted        // referenced entities whose schemas are wanted
 	queued   map[wanted]bool // the same, as a set
@@ -176,38 +214,43 @@ type gen struct {
 	err      error
 }
 
-// wanted is an entity whose schema in a mode a document needs.
+// wanted is an entity whose schema in a mode a document needs, and which
+// variant of it: secret, as a secret reference holds it; partial, as a
+// response a selection shapes writes it.
 type wanted struct {
-	name string
-	mode Mode
-	e    *entity.Entity
+	name            string
+	mode            Mode
+	secret, partial bool
+	e               *entity.Entity
 }
 
-func newGen(mode Mode, opts []entity.Option, ref func(string, Mode) string) (*gen, error) {
+func newGen(mode Mode, opts []entity.Option, ref func(wanted) string) (*gen, error) {
 	if mode != Response && mode != Request && mode != Patch {
 		return nil, fmt.Errorf("schema: %v is no mode: use Response, Request or Patch", mode)
 	}
 	return &gen{mode: mode, opts: opts, ref: ref, queued: map[wanted]bool{}, merging: map[string]bool{}, warnings: map[string]bool{}}, nil
 }
 
-// want queues the schema of e in mode, once, and returns its reference.
-func (g *gen) want(e *entity.Entity, mode Mode) string {
-	w := wanted{e.Name(), mode, nil}
+// want queues the schema of e in mode, once, and returns its reference:
+// under a secret reference (secret, or g.secret), the schema whose fields
+// are all secret; in a response a selection shapes, the partial one.
+func (g *gen) want(e *entity.Entity, mode Mode, secret bool) string {
+	w := wanted{name: e.Name(), mode: mode, secret: secret || g.secret, partial: g.partial && mode == Response}
 	if !g.queued[w] {
 		g.queued[w] = true
 		w.e = e
 		g.queue = append(g.queue, w)
 	}
-	return g.ref(e.Name(), mode)
+	return g.ref(w)
 }
 
 // more reports whether schemas are queued; next takes the first.
 func (g *gen) more() bool { return len(g.queue) > 0 }
 
-func (g *gen) next() (*entity.Entity, Mode) {
+func (g *gen) next() wanted {
 	w := g.queue[0]
 	g.queue = g.queue[1:]
-	return w.e, w.mode
+	return w
 }
 
 // fields returns the fields of e the mode's direction has, for the
@@ -219,23 +262,22 @@ func (g *gen) fields(e *entity.Entity) []*entity.Field {
 	return e.RequestFields(g.opts...)
 }
 
-// entity returns the object schema of e. top says that it is a request's
-// body, whose parameters (path, query, header and cookie fields) are not
-// keys.
-func (g *gen) entity(e *entity.Entity, top bool) map[string]any {
-	s := g.object(e, g.fields(e), top, "")
+// entity returns the object schema of e.
+func (g *gen) entity(e *entity.Entity) map[string]any {
+	s := g.object(e, g.fields(e), "")
 	if d := e.Decl(); d != nil && d.Doc != "" {
 		s["description"] = d.Doc // in a file, the comment above the entity
 	}
 	return s
 }
 
-// entityIn returns the schema of e, a referenced entity, in mode.
-func (g *gen) entityIn(e *entity.Entity, mode Mode) map[string]any {
-	saved := g.mode
-	g.mode = mode
-	defer func() { g.mode = saved }()
-	return g.entity(e, false)
+// entityIn returns the schema of a referenced entity, in its mode, secret
+// or not.
+func (g *gen) entityIn(w wanted) map[string]any {
+	savedMode, savedSecret, savedPartial := g.mode, g.secret, g.partial
+	g.mode, g.secret, g.partial = w.mode, w.secret, w.partial
+	defer func() { g.mode, g.secret, g.partial = savedMode, savedSecret, savedPartial }()
+	return g.entity(w.e)
 }
 
 // isRequest reports whether the generator describes what a request reads:
@@ -244,10 +286,10 @@ func (g *gen) isRequest() bool { return g.mode != Response }
 
 // object returns the schema of an object of the fields fs of e; path is
 // the declared names of the groups around them ("details.").
-func (g *gen) object(e *entity.Entity, fs []*entity.Field, top bool, path string) map[string]any {
+func (g *gen) object(e *entity.Entity, fs []*entity.Field, path string) map[string]any {
 	props := map[string]any{}
 	var required []string
-	g.members(e, fs, top, path, props, &required, false)
+	g.members(e, fs, path, props, &required, false)
 	s := map[string]any{"type": "object", "properties": props}
 	if g.mode == Response {
 		s["additionalProperties"] = false
@@ -255,8 +297,8 @@ func (g *gen) object(e *entity.Entity, fs []*entity.Field, top bool, path string
 	if len(required) > 0 {
 		s["required"] = sortedSet(required)
 	}
-	if g.mode != Patch {
-		g.cross(e, fs, top, path, s)
+	if g.mode != Patch && !g.partial {
+		g.cross(e, fs, path, s) // a selection leaves out fields the rules name, and then they are not judged
 	}
 	return s
 }
@@ -264,31 +306,38 @@ func (g *gen) object(e *entity.Entity, fs []*entity.Field, top bool, path string
 // members adds the properties of the fields fs of e to props, those of
 // the entities they merge included; merged says that the object is merged
 // into another, whose keys are there only when it is.
-func (g *gen) members(e *entity.Entity, fs []*entity.Field, top bool, path string, props map[string]any, required *[]string, merged bool) {
+func (g *gen) members(e *entity.Entity, fs []*entity.Field, path string, props map[string]any, required *[]string, merged bool) {
 	for _, f := range fs {
 		name := path + f.Name
 		var s map[string]any
 		switch {
-		case g.isRequest() && top && isParam(f):
-			continue // a parameter, never a key of the body
+		case g.isRequest() && isParam(f):
+			// A parameter is never a key of a body: at the top level (an
+			// entity merged there included) the request reads it outside
+			// its body (see Components.Parameters); below it, in a
+			// referenced object or merged into a group, it reads nothing.
+			continue
 		case f.Merge:
 			t := g.target(e, f, name)
 			if t == nil || g.merging[t.Name()] {
 				continue
 			}
 			g.merging[t.Name()] = true
-			g.members(t, g.fields(t), false, "", props, required, true)
+			saved := g.secret
+			g.secret = g.secret || f.Secret // a secret reference's fields are secret, merged too
+			g.members(t, g.fields(t), "", props, required, true)
+			g.secret = saved
 			delete(g.merging, t.Name())
 			continue
 		case f.Kind == dsl.FieldGroup:
-			s = g.object(e, f.Fields, false, name+".")
-			if g.mode == Patch && !holdsRequired(f.Fields) {
-				s = withNull(s) // null clears every field of the group
+			s = g.object(e, f.Fields, name+".")
+			if g.isRequest() && !groupRequired(f) {
+				s = withNull(s) // null, as absent, reads the group from nothing (in a patch: clears it)
 			}
 		case f.Kind == dsl.FieldRef:
 			s = g.refSchema(e, f, name)
 		default:
-			s = g.value(e, f, name, g.nullable(f), f.Secret)
+			s = g.value(e, f, name, g.nullable(f), g.isSecret(f))
 		}
 		switch {
 		case g.mode == Response && f.ReadOnly:
@@ -302,7 +351,7 @@ func (g *gen) members(e *entity.Entity, fs []*entity.Field, top bool, path strin
 			combine = "allOf" // two fields read from one key: both judge it
 		}
 		addProperty(props, f.Key, s, combine)
-		if !merged && g.required(f, s) {
+		if !merged && g.required(f) {
 			*required = append(*required, f.Key)
 		}
 	}
@@ -310,18 +359,17 @@ func (g *gen) members(e *entity.Entity, fs []*entity.Field, top bool, path strin
 
 // required reports whether the key of f is always there: in a response,
 // unless a call may leave it out (lazy, omitnil, omitempty); in a request,
-// when `req` has no default to fill it, or, for a group, when one of its
-// fields is required.
-func (g *gen) required(f *entity.Field, s map[string]any) bool {
+// when `req` has no default to fill it, or, for a group, when it is `req`
+// or one of its fields is required (groupRequired).
+func (g *gen) required(f *entity.Field) bool {
 	switch g.mode {
 	case Response:
-		return !f.Lazy && !f.OmitNil && !f.OmitEmpty
+		return !f.Lazy && !f.OmitNil && !f.OmitEmpty && !g.partial // a selection may leave out any field
 	case Patch:
 		return false // a key left out keeps its value
 	}
 	if f.Kind == dsl.FieldGroup {
-		r, _ := s["required"].([]any)
-		return len(r) > 0
+		return groupRequired(f)
 	}
 	return requestRequired(f)
 }
@@ -335,11 +383,18 @@ func requestRequired(f *entity.Field) bool { return f.Required && !fills(f) }
 // from an empty input: its Default is nil).
 func fills(f *entity.Field) bool { return f.HasDefault && string(f.Default) != "null" }
 
+// groupRequired reports whether a request must send the group f's
+// object: it is `req` (its fields all optional or not), or one of its
+// fields must be sent. Otherwise an absent group, or null, is read as an
+// empty one.
+func groupRequired(f *entity.Field) bool { return f.Required || holdsRequired(f.Fields) }
+
 // holdsRequired reports whether one of fs, or of the groups among them,
-// is required in a request: a patch that clears them fails.
+// is required in a request: a request without them (a patch that clears
+// them) fails.
 func holdsRequired(fs []*entity.Field) bool {
 	for _, f := range fs {
-		if requestRequired(f) || f.Kind == dsl.FieldGroup && holdsRequired(f.Fields) {
+		if requestRequired(f) || f.Kind == dsl.FieldGroup && groupRequired(f) {
 			return true
 		}
 	}
@@ -360,23 +415,29 @@ func (g *gen) nullable(f *entity.Field) bool {
 // from its path, query, headers or cookies (entity.Field.In).
 func isParam(f *entity.Field) bool { return f.In != "" }
 
+// isSecret reports whether f is secret: declared so, or under a secret
+// reference.
+func (g *gen) isSecret(f *entity.Field) bool { return f.Secret || g.secret }
+
 // annotate adds the field's description and example to its schema s:
 // never a secret field's example, nor in a request a formatted one's (it
 // is what the format writes, not what a request sends).
 func (g *gen) annotate(f *entity.Field, s map[string]any) {
-	if f.Doc != "" {
+	if prev, _ := s["description"].(string); f.Doc != "" && prev != "" {
+		s["description"] = f.Doc + " " + prev // what the schema says in words (rules judging a transformed value)
+	} else if f.Doc != "" {
 		s["description"] = f.Doc
 	}
-	if f.Example != nil && !f.Secret && !(g.isRequest() && f.Format != "") {
+	if f.Example != nil && !g.isSecret(f) && !(g.isRequest() && f.Format != "") {
 		s["examples"] = []any{json.RawMessage(f.Example)}
 	}
 }
 
 // refSchema returns the schema of a `$ref` field. In a response: an object
-// of the referenced entity or a list of them ([]$name: always a list,
-// null where an element is no object). In a request: one object, or for
-// []$name a list of objects; in a patch one object's patch, or a list of
-// objects as a request sends them.
+// of the referenced entity or a list of them (one object where it holds one,
+// Field.One; []$name: always a list, null where an element is no object).
+// In a request: one object, or for []$name a list of objects; in a patch
+// one object's patch, or a list of objects as a request sends them.
 func (g *gen) refSchema(e *entity.Entity, f *entity.Field, name string) map[string]any {
 	target := g.target(e, f, name)
 	if target == nil {
@@ -384,9 +445,9 @@ func (g *gen) refSchema(e *entity.Entity, f *entity.Field, name string) map[stri
 	}
 	var one map[string]any
 	if f.List && g.mode == Patch {
-		one = map[string]any{"$ref": g.want(target, Request)} // a list is replaced, not merged
+		one = map[string]any{"$ref": g.want(target, Request, f.Secret)} // a list is replaced, not merged
 	} else {
-		one = map[string]any{"$ref": g.want(target, g.mode)}
+		one = map[string]any{"$ref": g.want(target, g.mode, f.Secret)}
 	}
 	nullable := g.nullable(f)
 	var s map[string]any
@@ -397,7 +458,7 @@ func (g *gen) refSchema(e *entity.Entity, f *entity.Field, name string) map[stri
 	case f.List:
 		s = map[string]any{"type": "array", "items": one}
 		g.counts(e, f, name, s)
-	case g.mode == Response:
+	case g.mode == Response && !f.One: // msful's: an object, or a list of them
 		s = map[string]any{"anyOf": []any{one, map[string]any{"type": "array", "items": map[string]any{"$ref": one["$ref"]}}}}
 	default:
 		s = one

@@ -105,7 +105,7 @@ func TestWarnings(t *testing.T) {
 		{"none", schema.Warnings(reg.Lookup("user")), nil},
 		{"a nil entity", schema.Warnings(nil), nil},
 		{"a float's bounds and a transform", schema.Warnings(reg.Lookup("typedlists")), []string{
-			`entity "typedlists", field "tags[]": its rules judge the value once transformed, which the request schema does not say`,
+			`entity "typedlists", field "tags[]": rule "len": it judges the value once transformed by "upper": the request schema says it in its description, not in keywords`,
 		}},
 	}
 	for _, tt := range tests {
@@ -129,18 +129,18 @@ func TestJSONProperties(t *testing.T) {
 	}{
 		{"a string may be null", "string", "", schema.Response, `{"type":["string","null"]}`, true},
 		{"req: never null", "string", "req", schema.Response, `{"type":"string"}`, true},
-		{"a default: never null", "number", "default 3", schema.Response, `{"type":"integer"}`, true},
+		{"a default: never null", "number", "default 3", schema.Response, `{"format":"int64","type":"integer"}`, true},
 		{"a null default on none", "none", "default null", schema.Response, `{}`, true},
 		{"none with req: anything but null", "none", "req", schema.Response, `{"type":["array","boolean","number","object","string"]}`, true},
 		{"a date", "date", "", schema.Response, `{"format":"date-time","type":["string","null"]}`, true},
-		{"an enum and null", "number", "bool", schema.Response, `{"anyOf":[{"enum":[0,1],"type":"integer"},{"type":"null"}]}`, true},
+		{"an enum and null", "number", "bool", schema.Response, `{"anyOf":[{"enum":[0,1],"format":"int64","type":"integer"},{"type":"null"}]}`, true},
 		{"rules clash: allOf", "string", "regex '^a' | regex 'b$'", schema.Response,
 			`{"anyOf":[{"allOf":[{"pattern":"b$"}],"pattern":"^a","type":"string"},{"type":"null"}]}`, true},
 		{"bounds: the tighter", "string", "min 2 | min 4 | max 9 | range 1 7", schema.Response, `{"maxLength":7,"minLength":4,"type":["string","null"]}`, true},
 		{"a regex with no ECMA-262 form", "string", "regex '(?m)^a'", schema.Response,
 			`{"$comment":"regex: not written as a pattern: its line anchors ((?m) ^ or $) have no ECMA-262 form without a flag","type":["string","null"]}`, true},
 		{"a regex with case folding", "string", "regex '(?i)^ab'", schema.Response, `{"pattern":"^[Aa][Bb]","type":["string","null"]}`, true},
-		{"a formatted date", "date", "format unix", schema.Response, `{"type":["integer","null"]}`, true},
+		{"a formatted date", "date", "format unix", schema.Response, `{"format":"int64","type":["integer","null"]}`, true},
 		{"a fixed float", "float", "format fixed 2 | req", schema.Response, `{"type":"number"}`, true},
 		{"a date layout", "date", "format date | req", schema.Response, `{"type":"string"}`, true},
 		{"request: req", "string", "req", schema.Request, `{"type":"string"}`, true},
@@ -247,7 +247,7 @@ func TestJSONInOnDates(t *testing.T) {
 		{schema.Response, `"enum"`, true},
 		{schema.Response, `"2024-01-15T00:00:00Z"`, true},
 		{schema.Request, `"enum"`, false},
-		{schema.Request, `"$comment": "rule \"in\": the request schema says it of the JSON date-time text only, not of the other forms a request may send it in"`, true},
+		{schema.Request, `"$comment": "rule \"in\": the request schema does not say it: its keywords describe the value once converted, which no form a request sends it in is"`, true},
 	} {
 		b, err := schema.JSON(e, tt.mode)
 		if err != nil {
@@ -325,8 +325,8 @@ func TestPublicSchemaHidesFlaggedFields(t *testing.T) {
 		mode     schema.Mode
 		has, not []string
 	}{
-		{"public", nil, schema.Response, []string{`"nick"`, `"id": {"type": ["integer"`}, []string{`"score"`}},
-		{"public", nil, schema.Request, []string{`"nick"`, `"id": {"anyOf": [{"maximum"`}, []string{`"score"`}},
+		{"public", nil, schema.Response, []string{`"nick"`, `"id": {"format": "int64", "type": ["integer"`}, []string{`"score"`}},
+		{"public", nil, schema.Request, []string{`"nick"`, `"id": {"anyOf": [{"format": "int64", "maximum"`}, []string{`"score"`}},
 		{"admin", []entity.Option{entity.With("admin")}, schema.Response, []string{`"score"`}, []string{`"nick"`}},
 		{"admin", []entity.Option{entity.With("admin")}, schema.Request, []string{`"score"`}, []string{`"nick"`}},
 		{"v1", []entity.Option{entity.Version("v1")}, schema.Response, []string{`"id": {"type": ["string"`}, []string{`"score"`, `"integer"`}},
@@ -572,7 +572,7 @@ func TestSchemaHookOfAUserRule(t *testing.T) {
 	}
 	e := expose(t, reg, "n", "v", "number", "req | even | boom")
 	b, _ := schema.JSON(e, schema.Response)
-	if got, _ := property(t, b, "v"); got != `{"$comment":"rule \"boom\": its Schema hook panicked: the schema does not say what it checks","multipleOf":2,"type":"integer"}` {
+	if got, _ := property(t, b, "v"); got != `{"$comment":"rule \"boom\": its Schema hook panicked: the schema does not say what it checks","format":"int64","multipleOf":2,"type":"integer"}` {
 		t.Errorf("v = %s", got)
 	}
 	w := strings.Join(schema.Warnings(e), "\n")
@@ -588,5 +588,150 @@ func TestModeString(t *testing.T) {
 		if m.String() != want {
 			t.Errorf("%d.String() = %q, want %q", uint8(m), m.String(), want)
 		}
+	}
+}
+
+// TestIntegersAreInt64: a number field, a typed list's element and an
+// integer parameter are integers of format int64 (what a generator needs
+// to pick a 64-bit type) in the response, the request and the
+// parameters, and so is a date a response writes as Unix seconds; a
+// float is none.
+func TestIntegersAreInt64(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "e",
+		"id", "number", "path",
+		"n", "number", "",
+		"ns", "[]number", "",
+		"at", "date", "format unix",
+		"f", "float", "",
+	)
+	for _, mode := range []schema.Mode{schema.Response, schema.Request} {
+		b, err := schema.JSON(e, mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, key := range []string{"n", "ns", "at", "f"} {
+			if key == "at" && mode == schema.Request {
+				continue // a request sends a date, as text or milliseconds, not what the format writes
+			}
+			p, _ := property(t, b, key)
+			if int64 := strings.Contains(p, `"format":"int64"`); int64 != (key != "f") || p == "" {
+				t.Errorf("%s: %s = %s", mode, key, p)
+			}
+		}
+	}
+	ps, err := schema.NewComponents().Parameters(e, false)
+	if err != nil || len(ps) != 1 || !strings.Contains(string(ps[0].Schema), `"format":"int64"`) {
+		t.Errorf("Parameters = %+v, %v", ps, err)
+	}
+}
+
+// TestTransformedRulesAreStated: a request schema states the rules of a
+// transformed field (`trim | min 1 | max 100`), which judge the value once
+// transformed, in its description, after the field's own; its $comment
+// and Warnings name each such rule (one whose Schema hook panicked too).
+// The response schema keeps them as keywords.
+func TestTransformedRulesAreStated(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "e", "name", "string", "trim | min 1 | max 100 | doc 'The name.'")
+	b, err := schema.JSON(e, schema.Request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"$comment":"rule \"min\": it judges the value once transformed by \"trim\": the request schema says it in its description, not in keywords; ` +
+		`rule \"max\": it judges the value once transformed by \"trim\": the request schema says it in its description, not in keywords",` +
+		`"description":"The name. Judged once transformed by \"trim\": minLength 1, maxLength 100.","type":["string","null"]}`
+	if got, _ := property(t, b, "name"); got != want {
+		t.Errorf("request: name = %s\nwant %s", got, want)
+	}
+	w := strings.Join(schema.Warnings(e), "\n")
+	for _, rule := range []string{"min", "max"} {
+		if !strings.Contains(w, `rule "`+rule+`": it judges the value once transformed by "trim"`) {
+			t.Errorf("Warnings do not name rule %s:\n%s", rule, w)
+		}
+	}
+	b, _ = schema.JSON(e, schema.Response)
+	if got, _ := property(t, b, "name"); !strings.Contains(got, `"maxLength":100,"minLength":1`) {
+		t.Errorf("response: name = %s", got)
+	}
+	reg := entity.NewRegistry()
+	err = reg.RegisterRule(rules.Def{Name: "boom", Types: rules.Kinds(rules.String),
+		Compile: func([]string, rules.Kind) (rules.Checker, error) {
+			return rules.CheckFunc(func(rules.Value) error { return nil }), nil
+		},
+		Schema: func([]string, rules.Kind) map[string]any { panic("boom") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	boom := expose(t, reg, "b", "v", "string", "trim | boom")
+	if w := strings.Join(schema.Warnings(boom), "\n"); !strings.Contains(w, `field "v": rule "boom": its Schema hook panicked`) {
+		t.Errorf("a transformed field's panicking hook is not named: %s", w)
+	}
+}
+
+// TestHookUnsaidInRequestIsWarned: a rule's Schema hook whose keywords no
+// form of a request's value can hold (a date's, sent as text or a number)
+// is not said to be stated there: the request schema leaves the hook's
+// own comment out and Warnings name the rule; the response states it.
+func TestHookUnsaidInRequestIsWarned(t *testing.T) {
+	reg := entity.NewRegistry()
+	err := reg.RegisterRule(rules.Def{Name: "weekday", Types: rules.Kinds(rules.Time),
+		Compile: func([]string, rules.Kind) (rules.Checker, error) {
+			return rules.CheckFunc(func(rules.Value) error { return nil }), nil
+		},
+		Schema: func([]string, rules.Kind) map[string]any {
+			return map[string]any{"x-weekday": true, "$comment": "stated as x-weekday"}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := expose(t, reg, "e", "at", "date", "weekday")
+	b, _ := schema.JSON(e, schema.Request)
+	got, _ := property(t, b, "at")
+	if strings.Contains(got, "x-weekday") || !strings.Contains(got, `rule \"weekday\": the request schema does not say it`) {
+		t.Errorf("request: at = %s", got)
+	}
+	if w := strings.Join(schema.Warnings(e), "\n"); !strings.Contains(w, `field "at": rule "weekday": the request schema does not say it`) {
+		t.Errorf("Warnings = %s", w)
+	}
+	b, _ = schema.JSON(e, schema.Response)
+	if got, _ := property(t, b, "at"); !strings.Contains(got, `"x-weekday":true`) || !strings.Contains(got, "stated as x-weekday") {
+		t.Errorf("response: at = %s", got)
+	}
+}
+
+// TestSingleRefSchemaIsOneObject: in a registry of SingleRefs a response's
+// $name is one object (or null where it may be), never msful's list of
+// them; a []$name stays a list, and without SingleRefs a $name is an
+// object or a list.
+func TestSingleRefSchemaIsOneObject(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		opts       []entity.RegistryOption
+		ship, list string
+	}{
+		{"SingleRefs", []entity.RegistryOption{entity.SingleRefs()},
+			`{"anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]}`,
+			`{"items":{"anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]},"type":["array","null"]}`},
+		{"msful's", nil,
+			`{"anyOf":[{"$ref":"#/$defs/address"},{"items":{"$ref":"#/$defs/address"},"type":"array"},{"type":"null"}]}`,
+			`{"items":{"anyOf":[{"$ref":"#/$defs/address"},{"type":"null"}]},"type":["array","null"]}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := entity.NewRegistry(tt.opts...)
+			expose(t, reg, "address", "city", "string", "")
+			e := expose(t, reg, "order", "ship", "$address", "", "stops", "[]$address", "", "home", "$address", "req")
+			b, err := schema.JSON(e, schema.Response)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := property(t, b, "ship"); got != tt.ship {
+				t.Errorf("ship = %s\nwant %s", got, tt.ship)
+			}
+			if got, _ := property(t, b, "stops"); got != tt.list {
+				t.Errorf("stops = %s\nwant %s", got, tt.list)
+			}
+			if got, _ := property(t, b, "home"); tt.opts != nil && got != `{"$ref":"#/$defs/address"}` {
+				t.Errorf("home = %s, want one address", got)
+			}
+		})
 	}
 }

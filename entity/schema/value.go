@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/expose-go/expose/dsl"
@@ -19,6 +20,7 @@ import (
 func (g *gen) value(e *entity.Entity, f *entity.Field, name string, nullable, secret bool) map[string]any {
 	var alts []map[string]any
 	var comments []string
+	var judged string // what the rules say of a transformed value
 	switch {
 	case g.mode == Response && f.Format != "":
 		// What the format writes; the rules judged the value before it.
@@ -34,14 +36,9 @@ func (g *gen) value(e *entity.Entity, f *entity.Field, name string, nullable, se
 		comments = g.rules(e, f, name, alts, secret)
 	case g.transformed(e, f):
 		// The rules judge the transformed value, not the request's (" abc "
-		// trimmed passes len 3).
+		// trimmed passes len 3): what they say is the description's.
 		alts = f.Type.InputSchema()
-		if g.checked(e, f) {
-			c := "its rules judge the value once transformed, which the request schema does not say"
-			comments = append(comments, c)
-			g.warn(e, name, c)
-		}
-		comments = append(comments, g.hookless(e, f, name)...)
+		comments, judged = g.transformedRules(e, f, name, secret)
 	default:
 		alts = f.Type.InputSchema()
 		comments = g.rules(e, f, name, alts, secret)
@@ -67,6 +64,9 @@ func (g *gen) value(e *entity.Entity, f *entity.Field, name string, nullable, se
 	if len(comments) > 0 {
 		s["$comment"] = strings.Join(comments, "; ")
 	}
+	if judged != "" {
+		s["description"] = judged
+	}
 	if g.mode == Request && fills(f) && f.Default != nil && f.Format == "" && !secret { // a secret's default is no one's business
 		s["default"] = json.RawMessage(f.Default)
 	}
@@ -74,7 +74,7 @@ func (g *gen) value(e *entity.Entity, f *entity.Field, name string, nullable, se
 }
 
 // formatSchema returns the schema of what a field's format writes, as
-// Field.ReadJSON reads it: a string (a date layout), an integer (unix,
+// Field.ReadJSON reads it: a string (a date layout), an int64 (unix,
 // unixms), a number (fixed), or, for a registered format, any string,
 // number, bool or null.
 func formatSchema(f *entity.Field) map[string]any {
@@ -87,7 +87,7 @@ func formatSchema(f *entity.Field) map[string]any {
 	case reads("1.5"):
 		return map[string]any{"type": "number"}
 	}
-	return map[string]any{"type": "integer"}
+	return map[string]any{"type": "integer", "format": "int64"}
 }
 
 // ruleDefs returns the rules of f that check its value, with their
@@ -165,30 +165,105 @@ func (g *gen) rules(e *entity.Entity, f *entity.Field, name string, alts []map[s
 			args[j] = a.Text
 		}
 		kw, c := callSchemaHook(def, args, f.Type)
-		if c != "" {
+		if secret && withoutValues(kw) {
+			say(fmt.Sprintf("rule %q: left out of the schema, which publishes nothing of a secret field's values", r.Name))
+		}
+		if len(kw) == 0 || g.mode == Response {
+			if c != "" {
+				say(c)
+			}
+			if len(kw) > 0 {
+				mergeKeywords(alts[0], kw)
+			}
+			continue
+		}
+		forms, unsaid := f.Type.InputKeywords(kw)
+		stated := false
+		for j, form := range forms {
+			if len(form) > 0 && j < len(alts) {
+				mergeKeywords(alts[j], form)
+				stated = true
+			}
+		}
+		switch {
+		case !stated: // not even the hook's own words, which would say it is
+			say(fmt.Sprintf("rule %q: the request schema does not say it: its keywords describe the value once converted, which no form a request sends it in is", r.Name))
+		case len(unsaid) > 0:
+			if c != "" {
+				say(c)
+			}
+			say(fmt.Sprintf("rule %q: the request schema says it of the JSON %s only, not of the other forms a request may send it in", r.Name, jsonKind(f.Type)))
+		case c != "":
 			say(c)
 		}
+	}
+	return comments
+}
+
+// transformedRules says, for a request schema, what the rules of f say of
+// its value once its transforms made it: the keywords of their Schema
+// hooks in words (for the description: "Judged once transformed by
+// "trim": minLength 1, maxLength 100."), which the schema's own keywords cannot
+// say of the text a request sends; and, for "$comment" and as warnings,
+// each rule the schema leaves out, by name.
+func (g *gen) transformedRules(e *entity.Entity, f *entity.Field, name string, secret bool) (comments []string, judged string) {
+	say := func(c string) {
+		comments = append(comments, c)
+		g.warn(e, name, c)
+	}
+	uses, defs := g.ruleDefs(e, f)
+	var transforms []string
+	for i, def := range defs {
+		if def.Transform != nil {
+			transforms = append(transforms, strconv.Quote(uses[i].Name))
+		}
+	}
+	by := strings.Join(transforms, ", ")
+	var words []string
+	for i, def := range defs {
+		if def.Transform != nil {
+			continue
+		}
+		r := uses[i]
+		if def.Schema == nil {
+			say(fmt.Sprintf("rule %q has no Schema hook: the schema does not say what it checks", r.Name))
+			continue
+		}
+		args := make([]string, len(r.Args))
+		for j, a := range r.Args {
+			args[j] = a.Text
+		}
+		kw, c := callSchemaHook(def, args, f.Type)
 		if secret && withoutValues(kw) {
 			say(fmt.Sprintf("rule %q: left out of the schema, which publishes nothing of a secret field's values", r.Name))
 		}
 		if len(kw) == 0 {
+			if c != "" {
+				say(c) // a hook that panicked, or says no keyword
+			}
 			continue
 		}
-		if g.mode == Response {
-			mergeKeywords(alts[0], kw)
-			continue
-		}
-		forms, unsaid := f.Type.InputKeywords(kw)
-		for j, form := range forms {
-			if len(form) > 0 && j < len(alts) {
-				mergeKeywords(alts[j], form)
+		say(fmt.Sprintf("rule %q: it judges the value once transformed by %s: the request schema says it in its description, not in keywords", r.Name, by))
+		for _, k := range sortedKeys(keySet(kw)) {
+			b, err := compact(kw[k])
+			if err == nil {
+				words = append(words, k+" "+string(b))
 			}
 		}
-		if len(unsaid) > 0 {
-			say(fmt.Sprintf("rule %q: the request schema says it of the JSON %s only, not of the other forms a request may send it in", r.Name, jsonKind(f.Type)))
-		}
 	}
-	return comments
+	if len(words) > 0 {
+		judged = "Judged once transformed by " + by + ": " + strings.Join(words, ", ") + "."
+	}
+	return comments, judged
+}
+
+// keySet returns the keys of m as a set.
+func keySet(m map[string]any) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
 }
 
 // jsonKind names the JSON value a kind writes, for a warning.

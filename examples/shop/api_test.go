@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -52,6 +53,7 @@ type openAPI struct {
 			Description string
 			Properties  map[string]struct {
 				Type  any
+				Ref   string `json:"$ref"`
 				AnyOf json.RawMessage
 			}
 		}
@@ -61,8 +63,10 @@ type openAPI struct {
 // TestOpenAPI: the public document and the staff's are OpenAPI 3.1
 // (the schematest module validates these golden files), every operation
 // with an operationId, {id} an integer, the 404 of GET /customers/{id},
-// address an object, a description on every component, loyalty_points
-// only in the staff's; the answers vary by X-Role.
+// a customer's address one object and an order's one object or null (the
+// registry's SingleRefs: never msful's list of them), a description on
+// every component, loyalty_points only in the staff's; the answers vary
+// by X-Role.
 func TestOpenAPI(t *testing.T) {
 	h := newServer()
 	for _, tt := range []struct{ role, golden string }{{"", "openapi.json"}, {"admin", "openapi-admin.json"}} {
@@ -105,8 +109,12 @@ func TestOpenAPI(t *testing.T) {
 				}
 			}
 			addr := doc.Components.Schemas["customer"].Properties["address"]
-			if addr.Type != "object" || addr.AnyOf != nil {
-				t.Errorf("customer's address: type %v, anyOf %s; want an object", addr.Type, addr.AnyOf)
+			if addr.Ref != "#/components/schemas/address" || addr.AnyOf != nil {
+				t.Errorf("customer's address: $ref %q, anyOf %s; want an address", addr.Ref, addr.AnyOf)
+			}
+			ship := doc.Components.Schemas["order"].Properties["ship"]
+			if want := `[{"$ref":"#/components/schemas/address"},{"type":"null"}]`; compactJSON(ship.AnyOf) != want {
+				t.Errorf("order's ship: anyOf %s, want %s", ship.AnyOf, want)
 			}
 			_, has := doc.Components.Schemas["customer"].Properties["loyalty_points"]
 			if has != (tt.role == "admin") || strings.Contains(rec.Body.String(), `"loyalty_points"`) != (tt.role == "admin") {
@@ -141,4 +149,13 @@ func TestDocs(t *testing.T) {
 			t.Errorf("the page names another host")
 		}
 	}
+}
+
+// compactJSON returns JSON text without its white space.
+func compactJSON(b []byte) string {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return string(b)
+	}
+	return buf.String()
 }

@@ -45,11 +45,9 @@ type Customer struct {
 	// The loyalty tier.
 	Tier string `json:"tier"`
 
-	// The city.
-	City string `json:"city"`
-
-	// The postal code.
-	Zip string `json:"zip"`
+	// Where the customer lives: one object, as every $address of the shop
+	// (the registry is made with SingleRefs).
+	Address Address `json:"address"`
 
 	// When the customer was created.
 	CreatedAt time.Time `json:"created_at"`
@@ -75,11 +73,9 @@ type CustomerRequest struct {
 	// The loyalty tier.
 	Tier string `json:"tier"`
 
-	// The city.
-	City string `json:"city"`
-
-	// The postal code.
-	Zip string `json:"zip"`
+	// Where the customer lives: one object, as every $address of the shop
+	// (the registry is made with SingleRefs).
+	Address AddressRequest `json:"address"`
 }
 
 // ByID is entity "by_id" as a response writes it: the struct Make reads, by

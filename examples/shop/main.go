@@ -32,9 +32,10 @@ import (
 //go:embed schemas/*.entity
 var schemas embed.FS
 
-// reg holds the shop's entities, loaded from schemas/.
+// reg holds the shop's entities, loaded from schemas/; each $address holds
+// one object (SingleRefs), never msful's list of them.
 var reg = func() *entity.Registry {
-	reg := entity.NewRegistry(entity.ServerErrors(func(id string, err error) { log.Printf("%s: %v", id, err) }))
+	reg := entity.NewRegistry(entity.SingleRefs(), entity.ServerErrors(func(id string, err error) { log.Printf("%s: %v", id, err) }))
 	err := errors.Join(
 		reg.DeclareFlags("admin"),
 		reg.LoadFS(schemas, "schemas/*.entity"),
@@ -77,15 +78,15 @@ func newServer() http.Handler {
 	a.HandleFunc("POST /customers", s.createCustomer, api.Operation{Summary: "Create a customer",
 		Request: customers, Response: customers, Status: http.StatusCreated})
 	a.HandleFunc("GET /customers", s.listCustomers, api.Operation{Summary: "List the customers",
-		Request: customerQuery, Response: customerPage})
+		Request: customerQuery, Response: customerPage, Select: "fields"})
 	a.HandleFunc("GET /customers/{id}", s.getCustomer, api.Operation{Summary: "Get a customer",
-		Request: byID, Response: customers, Errors: notFound})
+		Request: byID, Response: customers, Errors: notFound, Select: "fields"})
 	a.HandleFunc("PATCH /customers/{id}", s.patchCustomer, api.Operation{Summary: "Change a customer",
-		Params: byID, Request: customers, Response: customers, Errors: notFound})
+		Params: byID, Request: customers, Response: customers, Errors: notFound, Select: "fields"})
 	a.HandleFunc("POST /orders", s.createOrder(orders), api.Operation{Summary: "Place an order",
 		Request: orders, Response: orders, Status: http.StatusCreated})
 	a.HandleFunc("GET /orders/{id}", s.getOrder(orders), api.Operation{Summary: "Get an order",
-		Request: byID, Response: orders, Errors: notFound})
+		Request: byID, Response: orders, Errors: notFound, Select: "fields"})
 	return roles(mux)
 }
 

@@ -287,7 +287,8 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			}
 		}
 		n.ref = c.env.slotFor(f.Ref)
-		n.refList = f.List // []$name
+		n.refList = f.List                     // []$name
+		n.refOne = !f.List && c.env.SingleRefs // $name, one object in responses too
 		n.refDefault = defRule != nil
 		n.hasDefault = defRule != nil
 		c.ent.refs = append(c.ent.refs, n)

@@ -30,7 +30,7 @@ type FieldDesc struct {
 	Fields                       []*FieldDesc
 	Ref                          string
 	Decl                         *dsl.Field
-	List                         bool
+	List, One                    bool
 	Each                         *FieldDesc
 	Format                       string
 	Lazy                         bool
@@ -132,7 +132,7 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*FieldDesc {
 			f.Fields = fieldsOf(n.group, decl.Fields)
 		case dsl.FieldRef:
 			f.Ref = n.ref.name
-			f.List = n.refList
+			f.List, f.One = n.refList, n.refOne
 		}
 		if n.format != nil {
 			f.Format = n.format.text

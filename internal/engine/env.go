@@ -26,6 +26,9 @@ import (
 type Env struct {
 	Rules   *rules.Set
 	KeyCase KeyCase // set before anything is exposed
+	// SingleRefs: every $name holds one object in responses too (package
+	// entity's SingleRefs); set before anything is exposed.
+	SingleRefs bool
 
 	limits     atomic.Pointer[Limits]    // in force, defaults filled in; nil: the defaults
 	flags      atomic.Pointer[flagTable] // DeclareFlags' and the rules' flags (condition.go); nil: none
@@ -54,7 +57,7 @@ func NewEnv(rs *rules.Set) *Env { return &Env{Rules: rs} }
 // made, takes env's entity of that name): what a declaration compiled in
 // it means is what it would mean in env, and it changes nothing in env.
 func (env *Env) Scratch() *Env {
-	s := &Env{Rules: env.Rules, KeyCase: env.KeyCase, parent: env}
+	s := &Env{Rules: env.Rules, KeyCase: env.KeyCase, SingleRefs: env.SingleRefs, parent: env}
 	s.limits.Store(env.limits.Load())
 	s.flags.Store(env.flags.Load())
 	s.pathValues.Store(env.pathValues.Load())

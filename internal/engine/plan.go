@@ -147,6 +147,7 @@ type node struct {
 	each      *node    // a typed list ([]string): how each element is converted and checked; see typedlist.go
 	elemOf    *node    // an element node: the typed list it is each of
 	refList   bool     // nodeRef written []$name: always a list
+	refOne    bool     // nodeRef $name of a registry of SingleRefs: one object in responses too
 	format    *format  // how the value is written (format unix…), or nil: format.go
 	ruleNames []string // every check's rule, implied ones included (for Fields)
 	fast      fastKind // a fast path for map[string]any input, or fastNone

@@ -773,7 +773,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		return append(dst, "null"...)
 	}
 	p := ent.view(r.dir)
-	if src.ma != nil && n.from == nil && !n.refList && !n.merge && !r.cfg.request { // the common case: a list in a map
+	if src.ma != nil && n.from == nil && !n.refList && !n.merge && !n.refOne && !r.cfg.request { // the common case: a list in a map
 		if la, ok := src.ma[n.in].([]any); ok && la != nil { // appendRefList's work, without the general list
 			if depth <= 0 {
 				r.fail(n, "depth", ErrDepth)
@@ -788,7 +788,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		}
 		return r.appendMergedRequest(dst, n, p, src, depth)
 	}
-	if src.st != nil && !n.refList && !n.merge && n.from == nil && r.dir != dirRequest {
+	if src.st != nil && !n.refList && !n.merge && !n.refOne && n.from == nil && r.dir != dirRequest {
 		if l, ok := src.st.structList(src, n, p); ok { // a struct's list of structs, read at its address
 			return r.appendRefList(dst, n, p, &l, depth)
 		}
@@ -814,7 +814,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 	switch la, isAny := in.a.([]any); {
 	case in.kind == rawJSON && in.s[0] == '{':
 		return r.appendRefJSON(dst, n, p, in.s, int32(in.n), depth)
-	case r.cfg.request || n.merge:
+	case r.cfg.request || n.merge || n.refOne:
 		return r.appendRefOther(dst, n, p, in, depth) // one object, never a list
 	case in.kind == rawJSON:
 		l = elems{js: in.s, jsOrd: int32(in.n)}
@@ -971,9 +971,10 @@ func (r *run) appendMergedRequest(dst []byte, n *node, p *objectPlan, src *sourc
 
 // refInput reads a reference's input (other than a raw JSON object): an
 // object, a list of objects (but in a request, where a $name is one
-// object, and for a merged one), or nothing (null, absent, or a value of another kind). For
-// nothing, a bare default stands for an empty object; otherwise ok is
-// false, after `req` has had its say.
+// object, for a merged one, and for one of SingleRefs, to which a list is
+// always a type error), or nothing (null, absent, or a value of another
+// kind). For nothing, a bare default stands for an empty object;
+// otherwise ok is false, after `req` has had its say.
 func (r *run) refInput(n *node, in raw, p *objectPlan) (sub source, list elems, isList, ok bool) {
 	if in.kind != rawAny || in.a != nil { // absent or null reads as nothing at once
 		if in.kind == rawAny {
@@ -981,13 +982,14 @@ func (r *run) refInput(n *node, in raw, p *objectPlan) (sub source, list elems, 
 				return sub, list, false, true
 			}
 		}
-		if r.dir.responds() && !n.merge { // a list has no keys to merge
+		if r.dir.responds() && !n.merge && !n.refOne { // a list has no keys to merge, and SingleRefs' is one object
 			if list, ok = listOfRaw(in); ok {
 				return sub, list, true, true
 			}
 		}
 	}
-	if r.cfg.strict && (!in.isNull() || n.merge && r.dir.responds() && holdsList(in)) { // there, but no object (nor a list where one is made; a nil slice too is a list)
+	if r.cfg.strict && (!in.isNull() || n.merge && r.dir.responds() && holdsList(in)) || // there, but no object (nor a list where one is made; a nil slice too is a list)
+		n.refOne && r.dir.responds() && holdsList(in) { // a list given to one object: the server's error, strict or not
 		r.failType(n, arrivedAs(in))
 		return sub, list, false, false
 	}
