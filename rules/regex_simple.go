@@ -26,9 +26,9 @@ import (
 
 // simplePattern is a pattern of that shape, compiled.
 type simplePattern struct {
-	head []*runePiece // the rune before the varying piece (all, without one), one each
+	head []*runePiece // the pieces before the varying one (all, without one), once per rune they take
 	vary *runePiece   // the piece taken a varying number of times, or nil
-	tail []*runePiece // the runes after it
+	tail []*runePiece // the pieces after it, once per rune
 }
 
 // maxSimpleRunes bounds the runes the fixed pieces of a simple pattern
@@ -41,6 +41,7 @@ const maxSimpleRunes = 256
 type runePiece struct {
 	ascii    [256]bool // by byte: the set's runes below 0x80 (a byte from 0x80 on starts a wider rune)
 	ranges   []rune    // its runes from 0x80 on, pairs of inclusive bounds, sorted
+	allWide  bool      // ranges holds every rune from 0x80 on (a dot, a negated ASCII class)
 	min, max int
 }
 
@@ -198,6 +199,7 @@ func setPiece(ranges []rune, least, most int) runePiece {
 			pc.ranges = append(pc.ranges, max(lo, utf8.RuneSelf), hi)
 		}
 	}
+	pc.allWide = len(pc.ranges) == 2 && pc.ranges[0] == utf8.RuneSelf && pc.ranges[1] == unicode.MaxRune
 	return pc
 }
 
@@ -242,7 +244,7 @@ func (pc *runePiece) stepSlow(s string, i int) int {
 		return -1
 	}
 	r, w := utf8.DecodeRuneInString(s[i:])
-	if !pc.hasWide(r) {
+	if !pc.allWide && !pc.hasWide(r) {
 		return -1
 	}
 	return i + w
