@@ -30,5 +30,5 @@ count() { # op n iter
 for arg in "$@"; do
   op=${arg%:*} n=${arg##*:}
   a=$(count "$op" "$n" "$N1") z=$(count "$op" "$n" "$N2")
-  printf '%-22s %6d %12.0f Ir/op\n' "$op" "$n" "$(awk -v a="$a" -v z="$z" -v n=$((N2 - N1)) 'BEGIN { print (z - a) / n }')"
+  printf '%-34s %6d %12.0f Ir/op\n' "$op" "$n" "$(awk -v a="$a" -v z="$z" -v n=$((N2 - N1)) 'BEGIN { print (z - a) / n }')"
 done

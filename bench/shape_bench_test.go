@@ -9,63 +9,65 @@ import (
 // BenchmarkShape times per-call shaping on the seed payload:
 // the plain call (impl=plain), the target's selection
 // Select("offset,list(name,details(mail))") (impl=Select: it writes less,
-// and reads less), the same selection given as Only (impl=Only), and the
-// plain call with flags and a version that change nothing here
-// (impl=With+Version: the cost of options an entity does not use). The
+// and reads less), the same selection given as Only (impl=Only), what
+// Except leaves out of the plain call (impl=Except), With("brief") on
+// entities whose other fields are `unless 'brief'` (impl=flag; impl=flag-unset
+// is their plain call), and the plain call with flags and a version that
+// change nothing here (impl=With+Version: the cost of options an entity
+// does not use). Each writes ShapeSpec's bytes, or the plain call's. The
 // spec is compiled on the first call and looked up from the cache after.
 // impl=conditional is the plain call on an entity that writes the same
 // bytes but declares an `if` field and an id shared by two version ranges
 // (the example server's members): the cost of the shaped walk itself.
+// See shape.go for the entities.
 func BenchmarkShape(b *testing.B) {
-	reg := NewRegistry()
-	if err := reg.DeclareFlags("admin"); err != nil {
-		b.Fatal(err)
-	}
-	reg.MustExpose("member",
-		"id", "string", "until 'v2' | rename 'number'",
-		"id", "number", "num | since 'v2' | rename 'number'",
-		"name", "string", "req",
-		"details", "{", "",
-		"age", "number", "num",
-		"mail", "string", "email",
-		"details", "}", "",
-		"code", "string", "default 'unknown'",
-		"score", "number", "if 'admin'",
-	)
-	members := reg.MustExpose("members",
-		"offset", "number", "default 0",
-		"limit", "number", "default 0",
-		"list", "$member", "",
-	)
-	const spec = "offset,list(name,details(mail))"
-	only := entity.Only("offset", "list.name", "list.details.mail")
+	reg := NewShapeRegistry()
+	users, members, briefUsers := reg.MustLookup("users"), reg.MustLookup("members"), reg.MustLookup("briefusers")
+	sel, only, except, brief := entity.Select(ShapeSpec), entity.Only(ShapeOnly...), entity.Except(ShapeExcept...), entity.With("brief")
 	for _, n := range Sizes {
 		in := Users(n)
-		want, err := usersEntity.MakeJSON(in, entity.Select(spec))
+		want, err := users.MakeJSON(in, sel)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if got, err := usersEntity.MakeJSON(in, only); err != nil || string(got) != string(want) {
-			b.Fatalf("Only: %s, %v; Select: %s", got, err, want)
+		for what, call := range map[string]func() ([]byte, error){
+			"Only":        func() ([]byte, error) { return users.MakeJSON(in, only) },
+			"Except":      func() ([]byte, error) { return users.MakeJSON(in, except) },
+			"With(brief)": func() ([]byte, error) { return briefUsers.MakeJSON(in, brief) },
+		} {
+			if got, err := call(); err != nil || string(got) != string(want) {
+				b.Fatalf("%s: %s, %v; Select: %s", what, got, err, want)
+			}
 		}
-		if got, err := members.MakeJSON(in); err != nil || string(got) != string(mustJSON(b, in)) {
-			b.Fatalf("members: %s, %v", got, err)
+		for what, e := range map[string]*entity.Entity{"members": members, "briefusers": briefUsers} {
+			if got, err := e.MakeJSON(in); err != nil || string(got) != string(mustJSON(b, in)) {
+				b.Fatalf("%s: %s, %v", what, got, err)
+			}
 		}
 		b.Run(name("conditional", n), func(b *testing.B) {
 			appendBench(b, func(dst []byte) ([]byte, error) { return members.AppendJSON(dst, in) })
 		})
 		b.Run(name("plain", n), func(b *testing.B) {
-			appendBench(b, func(dst []byte) ([]byte, error) { return usersEntity.AppendJSON(dst, in) })
+			appendBench(b, func(dst []byte) ([]byte, error) { return users.AppendJSON(dst, in) })
 		})
 		b.Run(name("Select", n), func(b *testing.B) {
-			appendBench(b, func(dst []byte) ([]byte, error) { return usersEntity.AppendJSON(dst, in, entity.Select(spec)) })
+			appendBench(b, func(dst []byte) ([]byte, error) { return users.AppendJSON(dst, in, sel) })
 		})
 		b.Run(name("Only", n), func(b *testing.B) {
-			appendBench(b, func(dst []byte) ([]byte, error) { return usersEntity.AppendJSON(dst, in, only) })
+			appendBench(b, func(dst []byte) ([]byte, error) { return users.AppendJSON(dst, in, only) })
+		})
+		b.Run(name("Except", n), func(b *testing.B) {
+			appendBench(b, func(dst []byte) ([]byte, error) { return users.AppendJSON(dst, in, except) })
+		})
+		b.Run(name("flag", n), func(b *testing.B) {
+			appendBench(b, func(dst []byte) ([]byte, error) { return briefUsers.AppendJSON(dst, in, brief) })
+		})
+		b.Run(name("flag-unset", n), func(b *testing.B) {
+			appendBench(b, func(dst []byte) ([]byte, error) { return briefUsers.AppendJSON(dst, in) })
 		})
 		b.Run(name("With+Version", n), func(b *testing.B) {
 			appendBench(b, func(dst []byte) ([]byte, error) {
-				return usersEntity.AppendJSON(dst, in, entity.Version("v2"))
+				return users.AppendJSON(dst, in, entity.Version("v2"))
 			})
 		})
 	}

@@ -78,6 +78,9 @@ func TestRegexAllocs(t *testing.T) {
 		{"unanchored passes", "[0-9]{3}", StringValue("abc 123 def")},
 		{"unanchored fails", "[0-9]{3}", StringValue("abc 12 def")},
 		{"not a string", "x", IntValue(1)},
+		{"simple passes", "^[A-Z0-9-]{3,20}$", StringValue("SKU-100037")},
+		{"simple fails", "^[A-Z0-9-]{3,20}$", StringValue("sku-100037")},
+		{"simple, wide runes", `^\pL{1,10}$`, StringValue("日本語")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

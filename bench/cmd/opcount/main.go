@@ -5,15 +5,25 @@
 // (callgrind.sh does this). Unlike the test binary, it checks nothing
 // before it runs (the tests do), so that no map iterated in a random order
 // adds noise to the counts. The operations are those BenchmarkUsers,
-// BenchmarkSeedStruct and BenchmarkRows time (users/…: the seed's shape
-// from maps, from structs and by hand; rows/…: a []Row through the
-// entities and the encoders), and the seed with an empty list (empty/…):
-// the fixed cost of a call alone.
+// BenchmarkSeedStruct, BenchmarkRows and BenchmarkShape time (users/…: the
+// seed's shape from maps, from structs and by hand, and shaped by a
+// selection, Only, Except or a flag; rows/…: a []Row through the entities
+// and the encoders), the seed with an empty list (empty/…): the fixed cost
+// of a call alone, and the request side's, BenchmarkRequest's
+// (order/Bind, order/MakeRequest, order/Patch… with n order lines: see
+// bench.RequestOps), with the order itself as server data (order/AppendJSON
+// of it as a map, order/Make).
+//
+// The operations run in a function of their own, measure, so that a
+// tracer can collect the calls inside it alone (calltrace.sh gives
+// callgrind --toggle-collect=main.measure).
 //
 // Usage:
 //
 //	opcount -op users/AppendJSON -n 100 -iter 1000
+//	opcount -op order/Bind -n 3 -iter 1000
 //	opcount -list
+//	opcount -body -n 130   # the body order/… send with 130 lines
 package main
 
 import (
@@ -22,14 +32,18 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/bytedance/sonic"
 	"github.com/expose-go/expose/bench"
+	"github.com/expose-go/expose/entity"
 	goccy "github.com/goccy/go-json"
 )
 
-// ops returns each operation, made for n users or rows: a function that
-// appends to dst.
+// op is one operation: it appends to dst, or ignores it.
+type op func(dst []byte) ([]byte, error)
+
+// ops returns each response operation, made for n users or rows.
 func ops(n int) map[string]func(dst []byte) ([]byte, error) {
 	users := bench.NewRegistry().MustLookup("users")
 	rowReg := bench.NewRowRegistry()
@@ -42,7 +56,25 @@ func ops(n int) map[string]func(dst []byte) ([]byte, error) {
 	}
 	var empty any = map[string]any{"limit": n, "list": []any{}}
 	emptyMap := map[string]any{"limit": n, "list": []any{}}
+	shape := bench.NewShapeRegistry()
+	shaped, brief := shape.MustLookup("users"), shape.MustLookup("briefusers")
+	sel, only, except, with := entity.Select(bench.ShapeSpec), entity.Only(bench.ShapeOnly...), entity.Except(bench.ShapeExcept...), entity.With("brief")
+	orders := bench.NewOrderRegistry().MustLookup("order")
+	var order any = bench.OrderMap(n)
 	return map[string]func([]byte) ([]byte, error){
+		"users/Make": func(dst []byte) ([]byte, error) {
+			_, err := users.Make(m)
+			return dst, err
+		},
+		"users/Select":     func(dst []byte) ([]byte, error) { return shaped.AppendJSON(dst, m, sel) },
+		"users/Only":       func(dst []byte) ([]byte, error) { return shaped.AppendJSON(dst, m, only) },
+		"users/Except":     func(dst []byte) ([]byte, error) { return shaped.AppendJSON(dst, m, except) },
+		"users/flag":       func(dst []byte) ([]byte, error) { return brief.AppendJSON(dst, m, with) },
+		"order/AppendJSON": func(dst []byte) ([]byte, error) { return orders.AppendJSON(dst, order) },
+		"order/Make": func(dst []byte) ([]byte, error) {
+			_, err := orders.Make(order)
+			return dst, err
+		},
 		"users/AppendJSON":  func(dst []byte) ([]byte, error) { return users.AppendJSON(dst, m) },
 		"users/structs":     func(dst []byte) ([]byte, error) { return users.AppendJSON(dst, st) },
 		"users/handwritten": func(dst []byte) ([]byte, error) { return bench.AppendUsers(dst, mm) },
@@ -57,38 +89,90 @@ func ops(n int) map[string]func(dst []byte) ([]byte, error) {
 	}
 }
 
+// lookup returns the operation of that name made for n users, rows or
+// order lines, or nil.
+func lookup(name string, n int) op {
+	if req, ok := strings.CutPrefix(name, "order/"); ok {
+		if run := bench.LookupRequestOp(req, n); run != nil {
+			return func(dst []byte) ([]byte, error) { return dst, run() }
+		}
+	}
+	return ops(n)[name]
+}
+
+// names returns every operation's name, sorted.
+func names() []string {
+	var names []string
+	for k := range ops(1) {
+		names = append(names, k)
+	}
+	for _, r := range bench.RequestOps(1) {
+		names = append(names, "order/"+r.Name)
+	}
+	slices.Sort(names)
+	return names
+}
+
 func main() {
-	op := flag.String("op", "", "the operation")
-	n := flag.Int("n", 100, "users or rows")
+	name := flag.String("op", "", "the operation")
+	n := flag.Int("n", 100, "users, rows or order lines")
 	iter := flag.Int("iter", 1000, "times to run it")
 	list := flag.Bool("list", false, "list the operations")
+	body := flag.Bool("body", false, "print the request body of n order lines (order/…) and exit")
 	flag.Parse()
-	all := ops(*n)
+	if *body {
+		os.Stdout.Write(bench.OrderBody(*n))
+		return
+	}
 	if *list {
-		var names []string
-		for k := range all {
-			names = append(names, k)
-		}
-		slices.Sort(names)
-		for _, k := range names {
+		for _, k := range names() {
 			fmt.Println(k)
 		}
 		return
 	}
-	f := all[*op]
+	f := lookup(*name, *n)
 	if f == nil {
-		fmt.Fprintf(os.Stderr, "opcount: no operation %q (-list lists them)\n", *op)
+		fmt.Fprintf(os.Stderr, "opcount: no operation %q (-list lists them)\n", *name)
 		os.Exit(2)
 	}
-	buf, err := f(nil)
+	buf, err := f(nil) // a first, cold call: caches filled, buffers grown
+	if err == nil {
+		// Warm calls at the depth measure runs them, so that no
+		// goroutine stack grows inside measure (a tracer would see the
+		// stack move).
+		err = warmUp(f, buf, 2)
+	}
+	if err == nil {
+		err = measure(f, buf, *iter)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	for range *iter {
+}
+
+// measure runs f iter times, warm: the function a tracer collects in.
+//
+//go:noinline
+func measure(f op, buf []byte, iter int) error {
+	var err error
+	for range iter {
 		if buf, err = f(buf[:0]); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+			return err
 		}
 	}
+	return nil
+}
+
+// warmUp is measure under another name, for the calls no tracer collects.
+//
+//go:noinline
+func warmUp(f op, buf []byte, iter int) error {
+	var err error
+	for range iter {
+		if buf, err = f(buf[:0]); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -6,6 +6,7 @@
 // Usage:
 //
 //	go run ./cmd/ratios results/raw.txt
+//	go run ./cmd/ratios -only 29. results/requests-raw.txt   # the targets whose names start with "29."
 //
 // Ratios are of medians. Time ratios are computed so that the target reads
 // as the target is written: "AppendJSON / handwritten <= 1.5x" divides AppendJSON's
@@ -16,6 +17,7 @@ package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,16 +28,19 @@ import (
 )
 
 // key names one benchmark: BenchmarkUsers/impl=AppendJSON/users=100-2 is
-// {Users, AppendJSON, 100, 2}.
+// {Users, AppendJSON, users, 100, 2}. The size's name (dim) is users for
+// the response benchmarks, lines (order lines) for the request ones,
+// pattern (an index in a table of patterns) for the regex rule's.
 type key struct {
 	bench, impl string
+	dim         string
 	users       int
 	procs       int
 }
 
 type samples struct{ ns, bytes, allocs []float64 }
 
-var lineRE = regexp.MustCompile(`^Benchmark(\w+)/impl=([^/\s]+)/users=(\d+)(?:-(\d+))?\s+\d+\s+(.*)$`)
+var lineRE = regexp.MustCompile(`^Benchmark(\w+)/impl=([^/\s]+)/(\w+)=(\d+)(?:-(\d+))?\s+\d+\s+(.*)$`)
 
 func parse(r io.Reader) (map[key]*samples, error) {
 	data := map[key]*samples{}
@@ -45,18 +50,18 @@ func parse(r io.Reader) (map[key]*samples, error) {
 		if m == nil {
 			continue
 		}
-		users, _ := strconv.Atoi(m[3])
+		users, _ := strconv.Atoi(m[4])
 		procs := 1
-		if m[4] != "" {
-			procs, _ = strconv.Atoi(m[4])
+		if m[5] != "" {
+			procs, _ = strconv.Atoi(m[5])
 		}
-		k := key{m[1], m[2], users, procs}
+		k := key{m[1], m[2], m[3], users, procs}
 		s := data[k]
 		if s == nil {
 			s = &samples{}
 			data[k] = s
 		}
-		f := strings.Fields(m[5])
+		f := strings.Fields(m[6])
 		for i := 0; i+1 < len(f); i += 2 {
 			v, err := strconv.ParseFloat(f[i], 64)
 			if err != nil {
@@ -112,10 +117,14 @@ func (t table) get(bench, impl string, users, procs int) *samples {
 	return best
 }
 
+// only is the -only flag: print the targets whose names start with it.
+var only = flag.String("only", "", "print only the targets whose names start with this prefix (29. for the request side's)")
+
 func main() {
+	flag.Parse()
 	var r io.Reader = os.Stdin
-	if len(os.Args) > 1 {
-		f, err := os.Open(os.Args[1])
+	if flag.NArg() > 0 {
+		f, err := os.Open(flag.Arg(0))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
@@ -138,10 +147,15 @@ func main() {
 	printTargets(t)
 }
 
-func sizes(t table) []int {
+// sizes returns the sizes of the benchmarks measured in users (the
+// response side's).
+func sizes(t table) []int { return sizesOf(t, "users") }
+
+// sizesOf returns the sizes the benchmarks of that dimension ran at.
+func sizesOf(t table, dim string) []int {
 	var s []int
 	for k := range t.data {
-		if !slices.Contains(s, k.users) {
+		if k.dim == dim && !slices.Contains(s, k.users) {
 			s = append(s, k.users)
 		}
 	}
@@ -167,10 +181,10 @@ func printMedians(t table) {
 		return a.procs - b.procs
 	})
 	fmt.Println("Medians")
-	fmt.Printf("%-10s %-17s %6s %5s %13s %10s %10s %3s\n", "benchmark", "impl", "users", "procs", "ns/op", "B/op", "allocs/op", "n")
+	fmt.Printf("%-15s %-22s %-13s %5s %13s %10s %10s %3s\n", "benchmark", "impl", "size", "procs", "ns/op", "B/op", "allocs/op", "n")
 	for _, k := range keys {
 		s := t.data[k]
-		fmt.Printf("%-10s %-17s %6d %5d %13.0f %10.0f %10.0f %3d\n", k.bench, k.impl, k.users, k.procs,
+		fmt.Printf("%-15s %-22s %-13s %5d %13.0f %10.0f %10.0f %3d\n", k.bench, k.impl, k.dim+"="+strconv.Itoa(k.users), k.procs,
 			median(s.ns), median(s.bytes), median(s.allocs), len(s.ns))
 	}
 }
@@ -180,8 +194,20 @@ type result struct{ pass, fail, missing int }
 func printTargets(t table) {
 	var res result
 	fmt.Println("Targets (ratios of medians)")
-	fmt.Printf("%-48s %6s %10s %9s  %s\n", "target", "users", "measured", "want", "result")
+	if *only != "" { // the request side's rows say the ratio of the fastest samples too
+		fmt.Printf("%-48s %6s %10s %9s  %-7s  %s\n", "target", "n", "measured", "want", "result", "fastest")
+	} else {
+		fmt.Printf("%-48s %6s %10s %9s  %s\n", "target", "n", "measured", "want", "result")
+	}
+	// note is a last column of the next row: the request side's ratio of
+	// the fastest samples.
+	var note string
 	row := func(name string, users int, v float64, want string, ok bool, have bool) {
+		n := note
+		note = ""
+		if !strings.HasPrefix(name, *only) {
+			return
+		}
 		verdict := "pass"
 		switch {
 		case !have:
@@ -201,7 +227,19 @@ func printTargets(t table) {
 				m = fmt.Sprintf("%.0f", v)
 			}
 		}
-		fmt.Printf("%-48s %6d %10s %9s  %s\n", name, users, m, want, verdict)
+		if *only != "" {
+			fmt.Printf("%-48s %6d %10s %9s  %-7s  %s\n", name, users, m, want, verdict, n)
+		} else {
+			fmt.Printf("%-48s %6d %10s %9s  %s\n", name, users, m, want, verdict)
+		}
+	}
+	// fastest returns a/b of the fastest samples, as a note for the next
+	// row: on a loaded machine, load only adds time, and the fastest
+	// samples are the least disturbed.
+	fastest := func(a, b *samples) {
+		if a != nil && b != nil && len(a.ns) > 0 && len(b.ns) > 0 {
+			note = fmt.Sprintf("%.2fx", slices.Min(a.ns)/slices.Min(b.ns))
+		}
 	}
 	ns := func(s *samples) float64 { return median(s.ns) }
 	// ratio returns a/b of median ns/op, and whether both exist.
@@ -319,6 +357,12 @@ func printTargets(t table) {
 			row("22. AppendJSON / handwritten (time)", n, v, fmt.Sprintf("<= %gx", want), v <= want, ok)
 		}
 	}
+	requestTargets(t, row, ratio, fastest)
+	if *only != "" {
+		fmt.Println()
+		fmt.Printf("targets: %d pass, %d fail, %d missing\n", res.pass, res.fail, res.missing)
+		return
+	}
 	fmt.Println()
 	fmt.Println("For reference, not targets:")
 	for _, n := range sizes(t) {
@@ -343,4 +387,70 @@ func printTargets(t table) {
 	}
 	fmt.Println()
 	fmt.Printf("targets: %d pass, %d fail, %d missing\n", res.pass, res.fail, res.missing)
+}
+
+// requestTargets prints the request side's targets (rows 29.), from
+// BenchmarkRequest (at 3 and 130 order lines: bodies of about 300 B and
+// 4 KB), BenchmarkShape, BenchmarkUsers and the regex rule's
+// BenchmarkSimplePattern (package rules).
+func requestTargets(t table, row func(string, int, float64, string, bool, bool), ratio func(a, b *samples) (float64, bool), fastest func(a, b *samples)) {
+	req := func(impl string, n int) *samples { return t.get("Request", impl, n, 0) }
+	allocs := func(name string, s *samples, n int, most float64) {
+		a := 0.0
+		if s != nil {
+			a = median(s.allocs)
+		}
+		row(name, n, a, "<= "+strconv.FormatFloat(most, 'f', -1, 64), a <= most, s != nil && len(s.allocs) > 0)
+	}
+	at := func(n int, small, large float64) float64 {
+		if n <= 3 {
+			return small
+		}
+		return large
+	}
+	within := func(name string, a, b *samples, n int, most float64) {
+		v, ok := ratio(a, b)
+		fastest(a, b)
+		row(name, n, v, fmt.Sprintf("<= %gx", most), v <= most, ok)
+	}
+	for _, n := range sizesOf(t, "lines") {
+		bind := req("Bind", n)
+		within("29.1 Bind / json+validator", bind, req("json+validator", n), n, 0.45)
+		within("29.1 Bind / json v2 Unmarshal alone", bind, req("jsonv2", n), n, 1.5)
+		within("29.1 Bind / goccy Unmarshal alone", bind, req("goccy", n), n, at(n, 2.5, 3.0))
+		within("29.1 Bind / MakeRequest", bind, req("MakeRequest", n), n, 1.3)
+		allocs("29.1 Bind allocs/op", bind, n, at(n, 15, 150))
+		within("29.2 MakeRequest / json+validator", req("MakeRequest", n), req("json+validator", n), n, at(n, 0.35, 0.30))
+		allocs("29.2 MakeRequest allocs/op", req("MakeRequest", n), n, 7)
+		within("29.2 Bind 3 failing / json+validator failing", req("Bind-failing", n), req("json+validator-failing", n), n, at(n, 0.5, 0.3))
+		allocs("29.2 Bind 3 failing allocs/op", req("Bind-failing", n), n, 35)
+		if n > 3 { // the 4 KB body: a patch of 3 fields of a large value
+			within("29.3 Patch / MakeRequest of the full body", req("Patch", n), req("MakeRequest", n), n, 1.2)
+			within("29.3 Patch / merge+json+validator", req("Patch", n), req("merge+json+validator", n), n, 0.2)
+			allocs("29.3 Patch allocs/op", req("Patch", n), n, 22)
+			within("29.3 Patch+Bind / merge+json+validator", req("Patch+Bind", n), req("merge+json+validator", n), n, 0.3)
+			allocs("29.3 Patch+Bind allocs/op", req("Patch+Bind", n), n, 160)
+		}
+		within("29.4 handler (Bind+WriteStatus) / huma", req("handler", n), req("huma", n), n, 0.4)
+		allocs("29.4 handler allocs/op", req("handler", n), n, at(n, 17, 152))
+	}
+	for _, n := range sizes(t) {
+		plain := t.get("Shape", "plain", n, 0)
+		if plain == nil || n > 100 {
+			continue
+		}
+		for _, impl := range []string{"Select", "Only", "Except", "flag"} {
+			s := t.get("Shape", impl, n, 0)
+			within("29.5 "+impl+" / plain AppendJSON", s, plain, n, at(n, 0.9, 0.7))
+			allocs("29.5 "+impl+" allocs/op", s, n, 0)
+		}
+	}
+	for _, n := range sizesOf(t, "pattern") {
+		v, ok := ratio(t.get("SimplePattern", "regexp", n, 0), t.get("SimplePattern", "rule", n, 0))
+		fastest(t.get("SimplePattern", "regexp", n, 0), t.get("SimplePattern", "rule", n, 0))
+		row("29.6 regexp / the regex rule, simple pattern", n, v, ">= 5x", v >= 5, ok)
+	}
+	if app := t.get("Users", "AppendJSON", 2, 0); app != nil {
+		within("29.7 AppendJSON / handwritten, the fixed cost", app, t.get("Users", "handwritten", 2, 0), 2, 1.1)
+	}
 }
