@@ -7,7 +7,7 @@ import (
 )
 
 // The entry points of a response: Make, MakeList, AppendJSON, MakeJSON
-// (and Write, in http.go). Each decodes its options once and makes one
+// (and Write, in write.go). Each decodes its options once and makes one
 // engine call with the response view: what a response writes is what that
 // view writes, whatever the input (an echoed request, an Object made by a
 // request, a $ref inside either).

@@ -19,7 +19,7 @@ import (
 //
 // Present means written and not null (after defaults). They are judged on
 // requests and responses alike, once the object's fields are made
-// (walk_cross.go), each view with the siblings it holds: a rule that names
+// (cross.go), each view with the siblings it holds: a rule that names
 // a field the view lacks (a writeonly one in a response) is not judged
 // there.
 

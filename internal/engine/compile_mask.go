@@ -14,7 +14,7 @@ import (
 
 // This file compiles a selection (Select, Only, Except) into a mask of
 // the plan, once per entity and spec, and caches it (shape.go reads it
-// into the run; appendShaped in walk.go applies it).
+// into the run; appendShaped in object.go applies it).
 
 // ---- Masks
 

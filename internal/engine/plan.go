@@ -144,7 +144,7 @@ type node struct {
 	inChecks  []check  // judge the input value
 	outChecks []check  // judge the converted value
 	xforms    []xform  // change the converted value before outChecks (trim, lower…): transform.go
-	each      *node    // a typed list ([]string): how each element is converted and checked; see typedlist.go
+	each      *node    // a typed list ([]string): how each element is converted and checked; see list.go
 	elemOf    *node    // an element node: the typed list it is each of
 	refList   bool     // nodeRef written []$name: always a list
 	refOne    bool     // nodeRef $name of a registry of SingleRefs: one object in responses too
@@ -182,7 +182,7 @@ type node struct {
 	src    srcKind // where a request reads it (compile_view.go)
 	// crossDecls are its cross-field rules as declared (the compiler's);
 	// crossIdx is its index among the nodes its plan's cross-field rules
-	// track, or -1 (walk_cross.go).
+	// track, or -1 (cross.go).
 	crossDecls []crossDecl
 	crossIdx   int8
 
@@ -210,7 +210,7 @@ type node struct {
 	writeOnly bool
 	merge     bool      // a $ref whose object's keys are written into this one (merge.go)
 	step      bool      // a from path's first node, when what it reads is stepped into or made (not a value field's value)
-	from      *fromPath // where it reads its value, when not under its name (walk_read.go)
+	from      *fromPath // where it reads its value, when not under its name (from.go)
 
 	// wire, in a response view, is the node as an Object of its entity is
 	// read, in the wire form: under its key, which its errors' paths name

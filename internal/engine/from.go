@@ -132,7 +132,7 @@ func isObjectInput(in raw) bool {
 
 // jsonStep reads key step of a raw JSON object (the last of duplicate
 // keys, as everywhere), or element step of a raw JSON array, through the
-// run's tape (see rawjson.go).
+// run's tape (see source_json.go).
 func (r *run) jsonStep(in raw, step string) raw {
 	text, tape := in.s, r.js.tape
 	k := int(in.n) + 2 // the first entry inside the container

@@ -70,7 +70,7 @@ func (r *run) pathsOf(in, out string, named bool) (pin, pout, ptr string) {
 // failure is what a failing field reports: the rule as the registry
 // knows it, the code, the params (a map of the failure's own), the kind
 // of the failing value ("string", "number", "list" or "", for the
-// message's key: see messages.go), and the error.
+// message's key: see package entity's messages.go), and the error.
 type failure struct {
 	rule, code string
 	field      string // the name {field} says, when not the last step's (a list's element)
