@@ -24,7 +24,7 @@ import (
 // compiled, with the fast path its checks allow (setFast).
 func (c *compiler) elems(f *dsl.Field, n *node) {
 	if c.elemNode(f, n); n.each != nil && len(n.each.xforms) == 0 {
-		setFast(n.each) // with transforms, the general path: see appendElemFast
+		setFast(n.each) // with transforms, the general path: see appendTypedList
 	}
 }
 

@@ -87,7 +87,19 @@ func (r *run) failType(n *node, got string) {
 	if n.kind == nodeRef || n.kind == nodeGroup {
 		want = rules.Object
 	}
-	r.failCode(n, "type", map[string]any{"type": want.String(), "got": got}, errors.New(typeMessage(want, got)))
+	r.failWant(n, want, got)
+}
+
+// failWant records that n's value, wanted as want, arrived as got: the
+// one place a type failure is built (typeFailure).
+func (r *run) failWant(n *node, want rules.Kind, got string) { r.record(n, typeFailure(want, got, "")) }
+
+// typeFailure is the failure of a value wanted as want that arrived as
+// got; field is the name {field} says, when not the last step's (a list's
+// element).
+func typeFailure(want rules.Kind, got, field string) failure {
+	return failure{rule: "type", code: "type", field: field,
+		params: map[string]any{"type": want.String(), "got": got}, err: errors.New(typeMessage(want, got))}
 }
 
 // fail records a failing field of a rule that has no params: its code is
@@ -100,11 +112,6 @@ func (r *run) fail(n *node, rule string, err error) {
 	r.record(n, failure{rule: rule, code: code, err: err})
 }
 
-// failCode records a failing field with its code and params (see
-// FieldError); its rule is the code.
-func (r *run) failCode(n *node, code string, params map[string]any, err error) {
-	r.record(n, failure{rule: code, code: code, params: params, err: err})
-}
 
 // failCheck records a failing check of a value of kind k.
 func (r *run) failCheck(n *node, rule string, ri *ruleInfo, k rules.Kind, err error) {

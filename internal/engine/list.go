@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/json"
-	"errors"
 
 	"github.com/expose-go/expose/internal/jsontape"
 	"github.com/expose-go/expose/internal/jsonwire"
@@ -16,69 +15,98 @@ import (
 
 // appendList writes the objects of a list made with the plan p, skipping
 // elements that are not objects (in a strict call, the type errors of a
-// reference's list: see failNotObject).
+// reference's list: see failNotObject). Every list of objects, whatever
+// its input, has one index frame for the whole list, set per element by
+// elemAt.
 func (r *run) appendList(dst []byte, p *objectPlan, l *elems, depth int) []byte {
 	if l.la != nil {
 		return r.appendAnyList(dst, nil, p, l.la, depth)
 	}
 	dst = append(dst, '[')
-	out := 0
-	if l.js != "" {
-		jsontape.EachValue(l.js, l.jsOrd, r.js.tape, func(idx int, text string, ord int32, plain bool) bool {
-			if text[0] != '{' {
-				if r.cfg.strict {
-					r.push(frame{kind: frameIndex, idx: int32(idx), outIdx: int32(out)})
-					r.failNotObject(notObject(jsonElem(text, ord, plain)))
-					r.pop()
-				}
-				return true
-			}
-			jo := r.takeJSON(text, ord, p.in)
-			var ok bool
-			dst, ok = r.appendElem(dst, p, &source{js: jo}, idx, out, depth)
-			r.releaseJSON()
-			out++
-			return ok && !r.stop
-		})
-		return append(dst, ']')
-	}
-	// A Go list: one frame for the whole list, its indexes set per
-	// element (appendElem's work, without a push per element). A list of
-	// structs is read with its element type's plan, found once (structs).
-	if l.structs(p); l.st != nil {
-		return append(r.appendStructElems(dst, p, l, depth), ']')
+	if l.js == "" { // a list of structs is read with its element type's plan, found once
+		if l.structs(p); l.st != nil {
+			return append(r.appendStructElems(dst, p, l, depth), ']')
+		}
 	}
 	r.push(frame{kind: frameIndex})
 	d := r.depth - 1
 	f := r.fixedFrame(d)
-	for i := 0; i < l.len; i++ {
-		sub, ok := l.at(i, p)
-		if !ok {
-			if r.cfg.strict {
-				r.skipNotObject(d, i, out, l.elem(i))
+	out := 0
+	if l.js != "" {
+		jsontape.EachValue(l.js, l.jsOrd, r.js.tape, func(i int, text string, ord int32, plain bool) bool {
+			if text[0] != '{' {
+				if r.cfg.strict {
+					r.setIndex(nil, d, i, out)
+					r.failNotObject(notObject(jsonElem(text, ord, plain)))
+				}
+				return true
 			}
-			continue
+			if out > 0 {
+				dst = append(dst, ',')
+			}
+			if !r.elemAt(f, i, out, depth <= 0) {
+				return false
+			}
+			jo := r.takeJSON(text, ord, p.in)
+			dst = r.appendObject(dst, p, &source{js: jo}, depth-1)
+			r.releaseJSON()
+			out++
+			return !r.stop
+		})
+	} else {
+		for i := 0; i < l.len; i++ {
+			sub, ok := l.at(i, p)
+			if !ok {
+				if r.cfg.strict {
+					r.skipNotObject(d, i, out, l.elem(i))
+				}
+				continue
+			}
+			if out > 0 {
+				dst = append(dst, ',')
+			}
+			if !r.elemAt(f, i, out, depth <= 0) {
+				break
+			}
+			if sub.obj != nil {
+				dst = r.appendMade(dst, p, &sub, depth-1)
+			} else {
+				dst = r.appendObject(dst, p, &sub, depth-1)
+			}
+			if r.stop {
+				break
+			}
+			out++
 		}
-		if out > 0 {
-			dst = append(dst, ',')
-		}
-		r.setIndex(f, d, i, out)
-		if depth <= 0 { // see appendElem
-			r.stopAtDepth()
-			break
-		}
-		if sub.obj != nil {
-			dst = r.appendMade(dst, p, &sub, depth-1)
-		} else {
-			dst = r.appendObject(dst, p, &sub, depth-1)
-		}
-		if r.stop {
-			break
-		}
-		out++
 	}
 	r.pop()
 	return append(dst, ']')
+}
+
+// elemAt moves the list's index frame, the run's last (f, when fixedFrame
+// gave it), to element i of its input, the out'th object written, and,
+// deep past the depth limit, stops the walk there (data nested that deep
+// is not written): false when the list stops. With the comma before every element but the
+// first, it is the one prologue of the elements of every list of objects.
+func (r *run) elemAt(f *frame, i, out int, deep bool) bool {
+	if f == nil || deep {
+		return r.elemAtSlow(i, out, deep)
+	}
+	f.idx, f.outIdx = int32(i), int32(out)
+	return true
+}
+
+// elemAtSlow is elemAt for an index frame in more, or past the depth
+// limit.
+//
+//go:noinline
+func (r *run) elemAtSlow(i, out int, deep bool) bool {
+	r.setIndex(nil, r.depth-1, i, out)
+	if deep {
+		r.stopAtDepth()
+		return false
+	}
+	return true
 }
 
 // appendAnyList is appendList for a []any: one frame for the whole list,
@@ -116,9 +144,7 @@ func (r *run) appendAnyList(dst []byte, ref *node, p *objectPlan, la []any, dept
 		if out > 0 {
 			dst = append(dst, ',')
 		}
-		r.setIndex(f, d, i, out)
-		if depth <= 0 { // see appendElem
-			r.stopAtDepth()
+		if !r.elemAt(f, i, out, depth <= 0) {
 			break
 		}
 		if direct && m != nil {
@@ -143,27 +169,6 @@ func (r *run) appendAnyList(dst []byte, ref *node, p *objectPlan, la []any, dept
 	return append(dst, ']')
 }
 
-// appendElem writes element i of a list, the out'th written. It reports
-// false when the depth limit stops the list.
-func (r *run) appendElem(dst []byte, p *objectPlan, sub *source, i, out, depth int) ([]byte, bool) {
-	if out > 0 {
-		dst = append(dst, ',')
-	}
-	r.push(frame{kind: frameIndex, idx: int32(i), outIdx: int32(out)})
-	if depth <= 0 {
-		r.stopAtDepth()
-		r.pop()
-		return dst, false
-	}
-	if sub.obj != nil {
-		dst = r.appendMade(dst, p, sub, depth-1)
-	} else {
-		dst = r.appendObject(dst, p, sub, depth-1)
-	}
-	r.pop()
-	return dst, true
-}
-
 // stopAtDepth stops the walk at a list element past the depth limit,
 // with the depth error (see fail): data nested that deep is not written.
 func (r *run) stopAtDepth() {
@@ -185,7 +190,7 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 	if !ok {
 		switch {
 		case r.cfg.strict && (!in.isNull() || isNilObject(in)): // a nil map is an (empty) object, no null
-			r.failCode(n, "type", map[string]any{"type": rules.List.String(), "got": arrivedAs(in)}, errors.New(typeMessage(rules.List, arrivedAs(in))))
+			r.failWant(n, rules.List, arrivedAs(in))
 		case n.refDefault:
 			return append(dst, "[]"...)
 		case n.req:
@@ -201,23 +206,34 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 		r.judge(n, n.outChecks, rules.Value{Kind: rules.List, Len: l.count()})
 	}
 	r.push(frame{n: n, kind: frameRef, keys: r.fromKeysOf(n)})
+	r.push(frame{kind: frameIndex})
+	d := r.depth - 1
+	f := r.fixedFrame(d)
 	dst = append(dst, '[')
 	elem := func(i int, sub *source, ok bool, got string) bool {
-		if !ok {
+		if !ok { // null in its place, so that indexes stay aligned
 			if i > 0 {
 				dst = append(dst, ',')
 			}
 			if r.cfg.strict && got != "" { // a list of objects holds objects, not null
-				r.push(frame{kind: frameIndex, idx: int32(i), outIdx: int32(i)})
+				r.setIndex(nil, d, i, i)
 				r.failNotObject(got)
-				r.pop()
 			}
 			dst = append(dst, "null"...)
 			return true
 		}
-		var more bool
-		dst, more = r.appendElem(dst, p, sub, i, i, depth-1)
-		return more && !r.stop
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if !r.elemAt(f, i, i, depth <= 1) {
+			return false
+		}
+		if sub.obj != nil {
+			dst = r.appendMade(dst, p, sub, depth-2)
+		} else {
+			dst = r.appendObject(dst, p, sub, depth-2)
+		}
+		return !r.stop
 	}
 	if l.js != "" {
 		jsontape.EachValue(l.js, l.jsOrd, r.js.tape, func(i int, text string, k int32, plain bool) bool {
@@ -242,6 +258,7 @@ func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth i
 			}
 		}
 	}
+	r.pop()
 	r.pop()
 	return append(dst, ']')
 }
@@ -271,8 +288,7 @@ func (r *run) failNotObject(got string) {
 	if ref.kind != frameRef {
 		return
 	}
-	r.errs = append(r.errs, r.elemError(ref.n, failure{rule: "type", code: "type", field: ref.n.in,
-		params: map[string]any{"type": rules.Object.String(), "got": got}, err: errors.New(typeMessage(rules.Object, got))}))
+	r.errs = append(r.errs, r.elemError(ref.n, typeFailure(rules.Object, got, ref.n.in)))
 }
 
 // notObject says what an element of a []$name that is no object arrived
@@ -309,9 +325,7 @@ func (r *run) appendStructElems(dst []byte, p *objectPlan, l *elems, depth int) 
 		if out > 0 {
 			dst = append(dst, ',')
 		}
-		r.setIndex(f, d, i, out)
-		if depth <= 0 { // see appendElem
-			r.stopAtDepth()
+		if !r.elemAt(f, i, out, depth <= 0) {
 			break
 		}
 		if plain {
