@@ -23,10 +23,16 @@ type Field struct {
 	// input).
 	HasDefault bool
 	Default    []byte
-	Rules      []string   // names of the checks, in order (not req, default, rename)
-	Fields     []*Field   // dsl.FieldGroup: the group's fields
-	Ref        string     // dsl.FieldRef: the entity referenced
-	Decl       *dsl.Field // a copy of the field as declared, the caller's to modify (a group's holds its Fields' Decls)
+	Rules      []string // names of the checks, in order (not req, default, rename)
+	// Uses are the rules the field uses (its checks and transforms, not
+	// its directives), in the order declared, each with its definition in
+	// the registry as the field was compiled and its arguments: what tools
+	// read of a rule (its Schema and Sample hooks) without looking its
+	// name up again.
+	Uses   []RuleUse
+	Fields []*Field   // dsl.FieldGroup: the group's fields
+	Ref    string     // dsl.FieldRef: the entity referenced
+	Decl   *dsl.Field // a copy of the field as declared, the caller's to modify (a group's holds its Fields' Decls)
 
 	// List reports a typed list: `[]string` (a value field of Type
 	// rules.List) or `[]$user` (a reference that is always a list). Each
@@ -88,6 +94,26 @@ type Field struct {
 	_    [0]func() // not comparable
 }
 
+// A RuleUse is one rule of a Field as compiled: the name it was written
+// under (an alias's too), its arguments as written, and its definition.
+type RuleUse struct {
+	Name string
+	Args []string
+	Def  rules.Def
+}
+
+// usesOf returns the RuleUses of the engine's.
+func usesOf(us []engine.RuleUse) []RuleUse {
+	if us == nil {
+		return nil
+	}
+	out := make([]RuleUse, len(us))
+	for i, u := range us {
+		out[i] = RuleUse(u)
+	}
+	return out
+}
+
 // A CrossRule is a cross-field rule of a Field: it judges the field with
 // the siblings it names, by their keys in the Field's view. Values holds,
 // for required_if, the JSON the sibling writes for each of its values (the
@@ -115,7 +141,7 @@ func fieldOf(d *engine.FieldDesc) *Field {
 		return nil
 	}
 	f := &Field{Name: d.Name, Key: d.Key, Kind: d.Kind, Type: d.Type, Required: d.Required, Secret: d.Secret,
-		HasDefault: d.HasDefault, Default: d.Default, Rules: d.Rules, Fields: fieldsOf(d.Fields), Ref: d.Ref, Decl: d.Decl,
+		HasDefault: d.HasDefault, Default: d.Default, Rules: d.Rules, Uses: usesOf(d.Uses), Fields: fieldsOf(d.Fields), Ref: d.Ref, Decl: d.Decl,
 		List: d.List, One: d.One, Each: fieldOf(d.Each), Format: d.Format, Lazy: d.Lazy, If: d.If, Unless: d.Unless,
 		Since: d.Since, Until: d.Until, OmitNil: d.OmitNil, OmitEmpty: d.OmitEmpty, ReadOnly: d.ReadOnly,
 		WriteOnly: d.WriteOnly, Merge: d.Merge, From: d.From, Doc: d.Doc, Example: d.Example, In: d.In, node: d.Node}

@@ -2,6 +2,8 @@ package entity_test
 
 import (
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -111,4 +113,43 @@ func workOf(f func()) (allocs, bytes float64) {
 	f()
 	runtime.ReadMemStats(&after)
 	return float64(after.Mallocs - before.Mallocs), float64(after.TotalAlloc - before.TotalAlloc)
+}
+
+// TestFieldUsesAreTheCompiledRules: Field.Uses holds each rule a field
+// uses (checks and transforms, not directives), in order, with its
+// definition as the registry had it when the field compiled and its
+// arguments as written; a typed list's element rules are its Each's.
+func TestFieldUsesAreTheCompiledRules(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "u",
+		"name", "string", "req | trim | min 2 | rename 'n'",
+		"age", "number", "num | range 0 150",
+		"tags", "[]string", "max 3 | each 'lower | len 4'",
+	)
+	type use struct{ name, def, args string }
+	uses := func(f *entity.Field) []use {
+		var out []use
+		for _, u := range f.Uses {
+			out = append(out, use{u.Name, u.Def.Name, strings.Join(u.Args, ",")})
+		}
+		return out
+	}
+	fs := e.Fields()
+	tests := []struct {
+		name string
+		got  []use
+		want []use
+	}{
+		{"a string's checks and transforms, no directive", uses(fs[0]), []use{{"trim", "trim", ""}, {"min", "min", "2"}}},
+		{"an implied rule (num of a number) is a use too", uses(fs[1]), []use{{"num", "num", ""}, {"range", "range", "0,150"}}},
+		{"a typed list's own rules", uses(fs[2]), []use{{"max", "max", "3"}}},
+		{"its elements' rules, on Each", uses(fs[2].Each), []use{{"lower", "lower", ""}, {"len", "len", "4"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !slices.Equal(tt.got, tt.want) {
+				t.Errorf("Uses = %v, want %v", tt.got, tt.want)
+			}
+		})
+	}
 }

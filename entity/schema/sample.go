@@ -80,9 +80,9 @@ func Sample(e *entity.Entity, mode Mode, opts ...entity.Option) []byte {
 	s := &sampler{call: opts}
 	switch mode {
 	case Response:
-		return s.object(nil, e.Registry().Rules(), e.Fields(opts...), 0, false)
+		return s.object(nil, e.Fields(opts...), 0, false)
 	case Request, Patch:
-		return s.inputObject(nil, e.Registry().Rules(), e.RequestFields(opts...), 0, false, true)
+		return s.inputObject(nil, e.RequestFields(opts...), 0, false, true)
 	}
 	return []byte("null")
 }
@@ -93,17 +93,17 @@ type sampler struct {
 }
 
 // object appends an object of fields: a response's.
-func (s *sampler) object(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret bool) []byte {
+func (s *sampler) object(dst []byte, fields []*entity.Field, depth int, secret bool) []byte {
 	dst = append(dst, '{')
 	first := true
-	dst = s.members(dst, set, fields, depth, secret, &first, s.cross(set, fields, depth, secret, false, false))
+	dst = s.members(dst, fields, depth, secret, &first, s.cross(fields, depth, secret, false, false))
 	return append(dst, '}')
 }
 
 // members appends the members of an object of fields, each but the
 // object's first (first, which it clears) after a comma, as the
 // cross-field decisions d say (nil: none).
-func (s *sampler) members(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret bool, first *bool, d decisions) []byte {
+func (s *sampler) members(dst []byte, fields []*entity.Field, depth int, secret bool, first *bool, d decisions) []byte {
 	for _, f := range fields {
 		if f.Lazy || d[f].skip {
 			continue // written only when a selection names it; excluded by a present field
@@ -111,7 +111,7 @@ func (s *sampler) members(dst []byte, set *rules.Set, fields []*entity.Field, de
 		sec := secret || f.Secret || f.WriteOnly
 		if f.Merge {
 			if t := f.Entity(); t != nil && depth < sampleRefDepth {
-				dst = s.members(dst, t.Registry().Rules(), t.Fields(s.call...), depth+1, sec, first, nil)
+				dst = s.members(dst, t.Fields(s.call...), depth+1, sec, first, nil)
 			}
 			continue
 		}
@@ -127,18 +127,18 @@ func (s *sampler) members(dst []byte, set *rules.Set, fields []*entity.Field, de
 		case d[f].val != nil:
 			dst = append(dst, d[f].val...)
 		case f.Kind == dsl.FieldGroup:
-			dst = s.object(dst, set, f.Fields, depth, sec)
+			dst = s.object(dst, f.Fields, depth, sec)
 		case f.Kind == dsl.FieldRef:
 			if stub, ok := refStub(f, depth); ok {
 				dst = append(dst, stub...)
 			} else {
 				e := f.Entity()
 				dst = appendIf(dst, f.List, '[')
-				dst = s.object(dst, e.Registry().Rules(), e.Fields(s.call...), depth+1, sec)
+				dst = s.object(dst, e.Fields(s.call...), depth+1, sec)
 				dst = appendIf(dst, f.List, ']')
 			}
 		default:
-			dst = append(dst, sampleValue(set, f, sec)...)
+			dst = append(dst, sampleValue(f, sec)...)
 		}
 		if omits(f, dst[at:]) {
 			dst, *first = dst[:mark], wasFirst
@@ -149,15 +149,15 @@ func (s *sampler) members(dst []byte, set *rules.Set, fields []*entity.Field, de
 
 // inputObject appends an object of fields, a request's, in the wire form;
 // top says it is the body itself, whose parameters are left out.
-func (s *sampler) inputObject(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret, top bool) []byte {
+func (s *sampler) inputObject(dst []byte, fields []*entity.Field, depth int, secret, top bool) []byte {
 	dst = append(dst, '{')
 	first := true
-	dst = s.inputMembers(dst, set, fields, depth, secret, top, &first, s.cross(set, fields, depth, secret, true, top))
+	dst = s.inputMembers(dst, fields, depth, secret, top, &first, s.cross(fields, depth, secret, true, top))
 	return append(dst, '}')
 }
 
 // inputMembers is members for a request's object.
-func (s *sampler) inputMembers(dst []byte, set *rules.Set, fields []*entity.Field, depth int, secret, top bool, first *bool, d decisions) []byte {
+func (s *sampler) inputMembers(dst []byte, fields []*entity.Field, depth int, secret, top bool, first *bool, d decisions) []byte {
 	for _, f := range fields {
 		if top && isParam(f) || d[f].skip {
 			continue // read from the request's path, query, headers or cookies; excluded by a present field
@@ -165,7 +165,7 @@ func (s *sampler) inputMembers(dst []byte, set *rules.Set, fields []*entity.Fiel
 		sec := secret || f.Secret || f.WriteOnly
 		if f.Merge {
 			if t := f.Entity(); t != nil && depth < sampleRefDepth {
-				dst = s.inputMembers(dst, t.Registry().Rules(), t.RequestFields(s.call...), depth+1, sec, false, first, nil)
+				dst = s.inputMembers(dst, t.RequestFields(s.call...), depth+1, sec, false, first, nil)
 			}
 			continue
 		}
@@ -181,18 +181,18 @@ func (s *sampler) inputMembers(dst []byte, set *rules.Set, fields []*entity.Fiel
 		case d[f].val != nil:
 			dst = append(dst, d[f].val...)
 		case f.Kind == dsl.FieldGroup:
-			dst = s.inputObject(dst, set, f.Fields, depth, sec, false)
+			dst = s.inputObject(dst, f.Fields, depth, sec, false)
 		case f.Kind == dsl.FieldRef:
 			if stub, ok := refStub(f, depth); ok {
 				dst = append(dst, stub...)
 			} else {
 				e := f.Entity()
 				dst = appendIf(dst, f.List, '[')
-				dst = s.inputObject(dst, e.Registry().Rules(), e.RequestFields(s.call...), depth+1, sec, false)
+				dst = s.inputObject(dst, e.RequestFields(s.call...), depth+1, sec, false)
 				dst = appendIf(dst, f.List, ']')
 			}
 		default:
-			dst = append(dst, sampleInputValue(set, f, sec)...)
+			dst = append(dst, sampleInputValue(f, sec)...)
 		}
 		if !f.Required && omits(f, dst[at:]) {
 			dst, *first = dst[:mark], wasFirst // what the output leaves out, the input does not send
@@ -222,7 +222,7 @@ type decisions map[*entity.Field]decision
 // not judge it. It decides from the fields' own samples (an object for a
 // group or a reference, the value of a value field), before the object is
 // written, so that no member is written twice.
-func (s *sampler) cross(set *rules.Set, fields []*entity.Field, depth int, secret, input, top bool) decisions {
+func (s *sampler) cross(fields []*entity.Field, depth int, secret, input, top bool) decisions {
 	n := 0
 	for _, f := range fields {
 		n += len(f.Cross)
@@ -248,9 +248,9 @@ func (s *sampler) cross(set *rules.Set, fields []*entity.Field, depth int, secre
 			stub, ok := refStub(f, depth)
 			present[f] = !ok || stub != "null" && !omits(f, []byte(stub))
 		default:
-			v := sampleValue(set, f, sec)
+			v := sampleValue(f, sec)
 			if input {
-				v = sampleInputValue(set, f, sec)
+				v = sampleInputValue(f, sec)
 			}
 			vals[f] = v
 			present[f] = string(v) != "null" && (input && f.Required || !omits(f, v))
@@ -296,7 +296,7 @@ func (s *sampler) cross(set *rules.Set, fields []*entity.Field, depth int, secre
 				if !anyPresent || present[t] || t.Kind != dsl.FieldValue {
 					continue
 				}
-				v := sampleValue(set, withoutDefault(t), secret || t.Secret || t.WriteOnly)
+				v := sampleValue(withoutDefault(t), secret || t.Secret || t.WriteOnly)
 				if string(v) == "null" || omits(t, v) {
 					continue
 				}
@@ -380,7 +380,7 @@ func refStub(f *entity.Field, depth int) (stub string, ok bool) {
 // is set: the field is secret or writeonly, or under such a field), or the first candidate that
 // is of the declared type and passes every check, or the type's zero
 // value.
-func sampleValue(set *rules.Set, f *entity.Field, secret bool) []byte {
+func sampleValue(f *entity.Field, secret bool) []byte {
 	if f.HasDefault && f.Default != nil && !secret {
 		return f.Default
 	}
@@ -388,12 +388,12 @@ func sampleValue(set *rules.Set, f *entity.Field, secret bool) []byte {
 		return f.Example
 	}
 	if f.Each != nil {
-		return sampleList(set, f, sampleValue(set, f.Each, secret))
+		return sampleList(f, sampleValue(f.Each, secret))
 	}
 	if f.Format != "" {
-		return sampleFormatted(set, f)
+		return sampleFormatted(f)
 	}
-	for _, c := range candidates(set, f) {
+	for _, c := range candidates(f) {
 		js, ok := toJSON(c)
 		if !ok {
 			continue
@@ -423,9 +423,9 @@ func sampleValue(set *rules.Set, f *entity.Field, secret bool) []byte {
 // (made as a field's, from each's rules) repeated as many times as the first length
 // the list's rules accept, among the lengths of their own candidates, 1
 // and 0.
-func sampleList(set *rules.Set, f *entity.Field, elem []byte) []byte {
+func sampleList(f *entity.Field, elem []byte) []byte {
 	var lengths []int
-	for _, c := range candidates(set, f) {
+	for _, c := range candidates(f) {
 		if l, ok := c.([]any); ok {
 			lengths = append(lengths, len(l))
 		}
@@ -449,8 +449,8 @@ func sampleList(set *rules.Set, f *entity.Field, elem []byte) []byte {
 
 // sampleFormatted returns a formatted field's sample: the first candidate
 // that passes its checks, written with its format.
-func sampleFormatted(set *rules.Set, f *entity.Field) []byte {
-	for _, c := range append(candidates(set, f), f.Type.Zero()) {
+func sampleFormatted(f *entity.Field) []byte {
+	for _, c := range append(candidates(f), f.Type.Zero()) {
 		v, ok := goValue(c)
 		if !ok || v.Kind != f.Type || len(f.Check(v)) > 0 {
 			continue
@@ -465,19 +465,19 @@ func sampleFormatted(set *rules.Set, f *entity.Field) []byte {
 // sampleInputValue returns the input that makes a field's sample: the
 // sample itself, but for a formatted field, the value its format writes,
 // as an input of its type.
-func sampleInputValue(set *rules.Set, f *entity.Field, secret bool) []byte {
+func sampleInputValue(f *entity.Field, secret bool) []byte {
 	useDefault := f.HasDefault && !secret
 	switch {
 	case f.Each != nil && f.Each.Format != "" && !useDefault:
-		return sampleList(set, f, sampleInputValue(set, f.Each, secret))
+		return sampleList(f, sampleInputValue(f.Each, secret))
 	case f.Format == "" && f.Each == nil && f.Example != nil && !secret && !useDefault:
 		return f.Example // as the field writes it, which a request sends
 	case f.Format == "" || f.Kind != dsl.FieldValue:
-		return sampleValue(set, f, secret)
+		return sampleValue(f, secret)
 	case useDefault:
 		return []byte("null") // the default fills it, and is written formatted
 	}
-	for _, c := range append(candidates(set, f), f.Type.Zero()) {
+	for _, c := range append(candidates(f), f.Type.Zero()) {
 		if v, ok := goValue(c); ok && v.Kind == f.Type && len(f.Check(v)) == 0 {
 			if js, ok := toJSON(c); ok {
 				return js
@@ -514,24 +514,14 @@ func appendIf(dst []byte, cond bool, c byte) []byte {
 
 // candidates returns the values to try for a value field: each rule's
 // sample, in the order the rules are written, then the type's.
-func candidates(set *rules.Set, f *entity.Field) []any {
+func candidates(f *entity.Field) []any {
 	var out []any
-	if f.Decl != nil && set != nil {
-		for _, r := range f.Decl.Rules {
-			if rules.LookupDirective(r.Name) != rules.NotDirective {
-				continue
-			}
-			def, ok := set.Lookup(r.Name)
-			if !ok || def.Sample == nil {
-				continue
-			}
-			args := make([]string, len(r.Args))
-			for i, a := range r.Args {
-				args[i] = a.Text
-			}
-			if c, ok := ruleSample(def.Sample, args, f.Type); ok {
-				out = append(out, c)
-			}
+	for _, u := range f.Uses {
+		if u.Def.Sample == nil {
+			continue
+		}
+		if c, ok := ruleSample(u.Def.Sample, u.Args, f.Type); ok {
+			out = append(out, c)
 		}
 	}
 	return append(out, f.Type.Sample())

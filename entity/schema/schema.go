@@ -479,11 +479,7 @@ func (g *gen) counts(e *entity.Entity, f *entity.Field, name string, s map[strin
 			g.warn(e, name, fmt.Sprintf("rule %q has no Schema hook: the schema does not say what it checks", uses[i].Name))
 			continue
 		}
-		args := make([]string, len(uses[i].Args))
-		for j, a := range uses[i].Args {
-			args[j] = a.Text
-		}
-		kw, c := callSchemaHook(def, args, rules.List)
+		kw, c := callSchemaHook(def, uses[i].Args, rules.List)
 		if c != "" {
 			g.warn(e, name, c)
 		}

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/entity"
 	"github.com/expose-go/expose/rules"
 )
@@ -91,21 +90,14 @@ func formatSchema(f *entity.Field) map[string]any {
 }
 
 // ruleDefs returns the rules of f that check its value, with their
-// definitions: not directives, not those the conversion implies.
-func (g *gen) ruleDefs(e *entity.Entity, f *entity.Field) (uses []*dsl.Rule, defs []rules.Def) {
-	if f.Decl == nil {
-		return nil, nil
-	}
-	set := e.Registry().Rules()
-	for _, r := range f.Decl.Rules {
-		if rules.LookupDirective(r.Name) != rules.NotDirective {
+// definitions, as the field was compiled: not those the conversion
+// implies.
+func (g *gen) ruleDefs(_ *entity.Entity, f *entity.Field) (uses []entity.RuleUse, defs []rules.Def) {
+	for _, u := range f.Uses {
+		if u.Def.Implied.Has(f.Type) {
 			continue
 		}
-		def, ok := set.Lookup(r.Name)
-		if !ok || def.Implied.Has(f.Type) {
-			continue
-		}
-		uses, defs = append(uses, r), append(defs, def)
+		uses, defs = append(uses, u), append(defs, u.Def)
 	}
 	return uses, defs
 }
@@ -160,11 +152,7 @@ func (g *gen) rules(e *entity.Entity, f *entity.Field, name string, alts []map[s
 			say(fmt.Sprintf("rule %q has no Schema hook: the schema does not say what it checks", r.Name))
 			continue
 		}
-		args := make([]string, len(r.Args))
-		for j, a := range r.Args {
-			args[j] = a.Text
-		}
-		kw, c := callSchemaHook(def, args, f.Type)
+		kw, c := callSchemaHook(def, r.Args, f.Type)
 		if secret && withoutValues(kw) {
 			say(fmt.Sprintf("rule %q: left out of the schema, which publishes nothing of a secret field's values", r.Name))
 		}
@@ -229,11 +217,7 @@ func (g *gen) transformedRules(e *entity.Entity, f *entity.Field, name string, s
 			say(fmt.Sprintf("rule %q has no Schema hook: the schema does not say what it checks", r.Name))
 			continue
 		}
-		args := make([]string, len(r.Args))
-		for j, a := range r.Args {
-			args[j] = a.Text
-		}
-		kw, c := callSchemaHook(def, args, f.Type)
+		kw, c := callSchemaHook(def, r.Args, f.Type)
 		if secret && withoutValues(kw) {
 			say(fmt.Sprintf("rule %q: left out of the schema, which publishes nothing of a secret field's values", r.Name))
 		}

@@ -600,6 +600,7 @@ func (c *compiler) rule(f *dsl.Field, n *node, r *dsl.Rule, name string) {
 		}
 		c.errorf(f, r.Pos, "%s", msg)
 	}
+	n.uses = append(n.uses, RuleUse{Name: r.Name, Args: args, Def: def})
 	info := ruleInfoOf(&def, r.Args)
 	if def.Transform != nil {
 		t, err := compileTransform(&def, args, typ)

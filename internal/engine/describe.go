@@ -27,6 +27,7 @@ type FieldDesc struct {
 	Required, Secret, HasDefault bool
 	Default                      []byte
 	Rules                        []string
+	Uses                         []RuleUse
 	Fields                       []*FieldDesc
 	Ref                          string
 	Decl                         *dsl.Field
@@ -44,6 +45,14 @@ type FieldDesc struct {
 	Example                      []byte
 	In                           string
 	Node                         *Node
+}
+
+// RuleUse is one rule a field uses, as compiled (package entity's
+// RuleUse).
+type RuleUse struct {
+	Name string
+	Args []string
+	Def  rules.Def
 }
 
 // CrossDesc describes a cross-field rule of a field (package entity's
@@ -84,6 +93,7 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*FieldDesc {
 			f.Default = append([]byte(nil), n.defJSON...)
 		}
 		f.Rules = append([]string(nil), n.ruleNames...)
+		f.Uses = slices.Clone(n.uses)
 		f.Doc = n.doc
 		for _, cr := range p.cross {
 			if cr.target == n {
@@ -140,7 +150,7 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*FieldDesc {
 		if en := n.each; en != nil {
 			f.List = true
 			f.Each = &FieldDesc{Name: n.in, Key: n.out, Kind: dsl.FieldValue, Type: en.typ,
-				Rules: append([]string(nil), en.ruleNames...), Decl: en.decl.Clone(), Node: en}
+				Rules: append([]string(nil), en.ruleNames...), Uses: slices.Clone(en.uses), Decl: en.decl.Clone(), Node: en}
 			if en.format != nil {
 				f.Each.Format = en.format.text
 			}

@@ -141,16 +141,17 @@ type node struct {
 
 	// Value fields.
 	typ       rules.Kind
-	inChecks  []check  // judge the input value
-	outChecks []check  // judge the converted value
-	xforms    []xform  // change the converted value before outChecks (trim, lower…): transform.go
-	each      *node    // a typed list ([]string): how each element is converted and checked; see list.go
-	elemOf    *node    // an element node: the typed list it is each of
-	refList   bool     // nodeRef written []$name: always a list
-	refOne    bool     // nodeRef $name of a registry of SingleRefs: one object in responses too
-	format    *format  // how the value is written (format unix…), or nil: format.go
-	ruleNames []string // every check's rule, implied ones included (for Fields)
-	fast      fastKind // a fast path for map[string]any input, or fastNone
+	inChecks  []check   // judge the input value
+	outChecks []check   // judge the converted value
+	xforms    []xform   // change the converted value before outChecks (trim, lower…): transform.go
+	each      *node     // a typed list ([]string): how each element is converted and checked; see list.go
+	elemOf    *node     // an element node: the typed list it is each of
+	refList   bool      // nodeRef written []$name: always a list
+	refOne    bool      // nodeRef $name of a registry of SingleRefs: one object in responses too
+	format    *format   // how the value is written (format unix…), or nil: format.go
+	ruleNames []string  // every check's rule, implied ones included (for Fields)
+	uses      []RuleUse // every rule it uses, as compiled (for Fields)
+	fast      fastKind  // a fast path for map[string]any input, or fastNone
 	strChecks []strCheck
 	intChecks []intCheck // outChecks, when all are IntCheckers (fastIntChecked)
 	req       bool
