@@ -139,7 +139,7 @@ func wireOf(o *OrderRequest) *WireOrder {
 // writes them again).
 func TestOrderStructs(t *testing.T) {
 	entitytest.CheckStruct(t, orderEntity, Order{})
-	entitytest.CheckStruct(t, orderEntity, OrderRequest{}, entitytest.Input)
+	entitytest.CheckStruct(t, orderEntity, OrderRequest{}, entitytest.Request())
 }
 
 // TestOrderBodySizes checks the bodies' sizes the benchmarks are named

@@ -187,7 +187,7 @@ func TestSampleInputFollowsFrom(t *testing.T) {
 	e := entity.NewRegistry().MustExpose("s",
 		"city", "string", "from 'addr.city' | req",
 		"first", "string", "from 'tags.0' | req")
-	if in, want := string(entitytest.Sample(e, entitytest.Input)), `{"city":"sample","first":"sample"}`; in != want {
+	if in, want := string(entitytest.Sample(e, entitytest.Request())), `{"city":"sample","first":"sample"}`; in != want {
 		t.Errorf("Sample(Input) = %s, want %s", in, want)
 	}
 }

@@ -619,7 +619,7 @@ func isJSONMediaType(mt string) bool {
 // too, found when such a value is decoded, after the request is read (a
 // null decodes into any field). Both are plain errors, which Write answers
 // with 500, and neither quotes a value; entitytest.CheckStruct(t, e, T{},
-// entitytest.Input) tells in a test whether a struct holds what a request
+// entitytest.Request()) tells in a test whether a struct holds what a request
 // gives.
 func (e *Entity) Bind(r *http.Request, dst any, opts ...Option) error {
 	if e == nil {

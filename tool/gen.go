@@ -65,7 +65,7 @@ is gofmt'ed, and is the same byte for byte for the same files; -o writes it
 only when it changes. Check the types in a test:
 
   entitytest.CheckStruct(t, e, Customer{})
-  entitytest.CheckStruct(t, e, CustomerRequest{}, entitytest.Input)
+  entitytest.CheckStruct(t, e, CustomerRequest{}, entitytest.Request())
 
   -f FILE        an .entity file or glob (repeatable; quote a glob)
   -flags NAMES   the flags the files' if and unless name (comma separated)

@@ -62,7 +62,7 @@
 //	func TestEntityTypes(t *testing.T) {
 //		e := entity.MustLookup("customer")
 //		entitytest.CheckStruct(t, e, Customer{})
-//		entitytest.CheckStruct(t, e, CustomerRequest{}, entitytest.Input)
+//		entitytest.CheckStruct(t, e, CustomerRequest{}, entitytest.Request())
 //	}
 package main
 

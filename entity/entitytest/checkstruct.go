@@ -17,7 +17,7 @@ import (
 // CheckStruct checks that a struct type has a field for every field the
 // entity reads from it, in the direction the type serves: by default a
 // struct that Make reads to write a response ([entity.Entity.Fields]: no
-// writeonly field is asked of it), with Input a struct that Bind fills from
+// writeonly field is asked of it), with Request a struct that Bind fills from
 // a request ([entity.Entity.RequestFields]: no readonly field is asked of
 // it, and no value field may be of a driver.Valuer type that is no
 // json.Unmarshaler, such as sql.NullString, which Make reads and Bind
@@ -47,7 +47,7 @@ import (
 //
 //	func TestUserType(t *testing.T) {
 //		entitytest.CheckStruct(t, entity.Lookup("user"), User{})
-//		entitytest.CheckStruct(t, entity.Lookup("newuser"), NewUser{}, entitytest.Input)
+//		entitytest.CheckStruct(t, entity.Lookup("newuser"), NewUser{}, entitytest.Request())
 //	}
 //
 // fails with one message that lists every field the type lacks, by
@@ -59,7 +59,7 @@ import (
 //
 // value is a value of the type, a pointer to one (a nil pointer will do:
 // (*User)(nil)), or the reflect.Type itself; a type that is not a struct,
-// nor a pointer to one, is an error too. CheckStruct takes Call and Input
+// nor a pointer to one, is an error too. CheckStruct takes Call and Request
 // and ignores the other options. It reports with one t.Errorf and
 // returns whether the type passed.
 func CheckStruct(t testing.TB, e *entity.Entity, value any, opts ...Option) bool {

@@ -109,7 +109,7 @@ type nullRow struct {
 
 // TestCheckStructChecksItsDirection: CheckStruct asks of a struct what its
 // direction reads: no writeonly field of a response struct, by default,
-// no readonly field of a request struct, with Input.
+// no readonly field of a request struct, with Request.
 func TestCheckStructChecksItsDirection(t *testing.T) {
 	e := directionRegistry(t).Lookup("customer")
 	tests := []struct {
@@ -119,15 +119,15 @@ func TestCheckStructChecksItsDirection(t *testing.T) {
 		want  []string
 	}{
 		{name: "a response struct is asked no writeonly field", value: customer{}},
-		{name: "a request struct is asked no readonly field", value: newCustomer{}, opts: []Option{Input}},
+		{name: "a request struct is asked no readonly field", value: newCustomer{}, opts: []Option{Request()}},
 		{name: "a request struct is no response struct", value: newCustomer{},
 			want: []string{`entity "customer": type entitytest.newCustomer has no field for "id"`}},
-		{name: "a response struct is no request struct", value: customer{}, opts: []Option{Input},
+		{name: "a response struct is no request struct", value: customer{}, opts: []Option{Request()},
 			want: []string{`entity "customer": request type entitytest.customer has no field for "password"`}},
-		{name: "a request struct Bind cannot fill", value: nullCustomer{}, opts: []Option{Input},
+		{name: "a request struct Bind cannot fill", value: nullCustomer{}, opts: []Option{Request()},
 			want: []string{`entity "customer": request type entitytest.nullCustomer cannot hold what Bind decodes for "name", "password" (a driver.Valuer, which Make reads, is no json.Unmarshaler, which Bind needs: use a pointer, *string for sql.NullString)`}},
 		{name: "a response struct of Valuers is read through them", value: nullRow{}},
-		{name: "a request of something else", value: map[string]any{}, opts: []Option{Input},
+		{name: "a request of something else", value: map[string]any{}, opts: []Option{Request()},
 			want: []string{`entity "customer": type map[string]interface {} is not a struct, nor a pointer to one: Bind does not fill it by field`}},
 	}
 	for _, tt := range tests {
@@ -152,7 +152,7 @@ func TestCheckStructReadsTheCallsView(t *testing.T) {
 		{name: "without flags, no admin field", opts: nil},
 		{name: "an admin's response", opts: []Option{Call(entity.With("admin"))},
 			want: []string{`entity "customer": type entitytest.customer has no field for "score"`}},
-		{name: "an admin's request", opts: []Option{Input, Call(entity.With("admin"))},
+		{name: "an admin's request", opts: []Option{Request(), Call(entity.With("admin"))},
 			want: []string{`entity "customer": request type entitytest.customer has no field for "password", "score"`}},
 		{name: "an undeclared flag", opts: []Option{Call(entity.With("admni"))},
 			want: []string{`entitytest: Call: entity: undeclared flag "admni" in With: declare it with Registry.DeclareFlags`}},
@@ -213,7 +213,7 @@ func TestCheckStructFollowsFromPaths(t *testing.T) {
 			ID    int
 			City  string `json:"city"`
 			First string `json:"first"`
-		}{}, opts: []Option{Input}},
+		}{}, opts: []Option{Request()}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -78,7 +78,7 @@ import (
 //
 //	g: want object (group), got an array (secret)
 //
-// Conform takes Call, Partial and IgnoreOrder; given Input it reports a
+// Conform takes Call, Partial and IgnoreOrder; given Request it reports a
 // mistake, since it checks responses. It returns whether the payload
 // conformed. It walks the payload with gjson and never decodes it into
 // maps, except a list, object or none value that a rule judges, for
@@ -87,7 +87,7 @@ func Conform(t testing.TB, e *entity.Entity, payload []byte, opts ...Option) boo
 	t.Helper()
 	cfg := configOf(opts)
 	if cfg.input {
-		t.Errorf("entitytest: Conform: Input is for Sample and CheckStruct: Conform checks what a response writes")
+		t.Errorf("entitytest: Conform: Request is for Sample and CheckStruct: Conform checks what a response writes")
 		return false
 	}
 	if msg := callError(e, cfg.call); msg != "" {

@@ -393,7 +393,7 @@ func TestConformAcceptsNullElementOfRefList(t *testing.T) {
 	checkReport(t, tb, Conform(tb, e, []byte(`{"addrs":[5],"home":null}`)), []string{`addrs[0]: want object ($addr), got 5`})
 }
 
-// TestConformRefusesWhatItCannotCheck: Input (Conform checks responses)
+// TestConformRefusesWhatItCannotCheck: Request (Conform checks responses)
 // and a Call whose options the entity refuses are reported, not ignored.
 func TestConformRefusesWhatItCannotCheck(t *testing.T) {
 	e := corpus.Lookup("shaped")
@@ -403,7 +403,7 @@ func TestConformRefusesWhatItCannotCheck(t *testing.T) {
 		opts []Option
 		want string
 	}{
-		{"Input", []Option{Input}, `entitytest: Conform: Input is for Sample and CheckStruct: Conform checks what a response writes`},
+		{"Request", []Option{Request()}, `entitytest: Conform: Request is for Sample and CheckStruct: Conform checks what a response writes`},
 		{"an undeclared flag", []Option{Call(entity.With("admni"))}, `entitytest: Call: entity: undeclared flag "admni" in With: declare it with Registry.DeclareFlags`},
 		{"a version that is not one", []Option{Call(entity.Version("latest"))}, `entitytest: Call: `},
 	}

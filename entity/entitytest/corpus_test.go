@@ -155,7 +155,7 @@ func TestSampleIsMade(t *testing.T) {
 				t.Skip("fields share an input name")
 			}
 			if d.name == "written" {
-				t.Skip("a format's output is no input of its field: Sample(e, Input) is (TestSampleInputIsMade)")
+				t.Skip("a format's output is no input of its field: Sample(e, Request()) is (TestSampleInputIsMade)")
 			}
 			got, err := e.MakeJSON(in)
 			if _, ok := sampleConflicts[d.name]; ok {

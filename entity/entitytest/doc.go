@@ -14,22 +14,22 @@
 //     rewritten when ENTITYTEST_UPDATE=1 is set (or -entitytest.update, or
 //     the test package's own -update);
 //   - Sample builds a valid payload from a declaration, for docs and tests;
-//     Sample(e, Input) a valid request body, in the wire form a client
+//     Sample(e, Request) a valid request body, in the wire form a client
 //     sends (schema.Sample, for code outside tests);
 //   - CheckStruct checks that a struct type has a field for every field
 //     its direction reads, so that Make does not read one as absent (with
-//     Input, a struct that Bind fills).
+//     Request, a struct that Bind fills).
 //
 // Each checker reads the view of its direction as a call with given
 // options sees it: a response's ([entity.Entity.Fields]: no writeonly field)
 // by default, a request's ([entity.Entity.RequestFields]: no readonly field)
-// with Input. Call gives the options of the call the payload, struct or
+// with Request. Call gives the options of the call the payload, struct or
 // sample serves, its flags and version, so that a field they hide is not
 // declared to the check, and of fields sharing a key by version range the
 // call's is:
 //
 //	entitytest.Conform(t, e, payload, entitytest.Call(entity.With("admin"), entity.Version("v1")))
-//	entitytest.CheckStruct(t, e, NewCustomer{}, entitytest.Input)
+//	entitytest.CheckStruct(t, e, NewCustomer{}, entitytest.Request())
 //
 // Every checker reports each mismatch with t.Errorf, with its path in the
 // payload (written as entity.FieldError writes paths), and returns whether

@@ -143,11 +143,11 @@ func ExampleSample() {
 	// true
 }
 
-// With Input, Sample writes a request body the entity reads, in the wire
+// With Request, Sample writes a request body the entity reads, in the wire
 // form a client sends: the keys a response writes, groups as nested
 // objects, no readonly field, writeonly ones included.
 func ExampleSample_input() {
-	fmt.Printf("%s\n", entitytest.Sample(user, entitytest.Input))
+	fmt.Printf("%s\n", entitytest.Sample(user, entitytest.Request()))
 
 	signup := reg.MustExpose("signup_form",
 		"id", "number", "readonly",
@@ -155,7 +155,7 @@ func ExampleSample_input() {
 		"password", "string", "req | writeonly | secret | min 8",
 	)
 	fmt.Printf("%s\n", entitytest.Sample(signup))
-	fmt.Printf("%s\n", entitytest.Sample(signup, entitytest.Input))
+	fmt.Printf("%s\n", entitytest.Sample(signup, entitytest.Request()))
 	// Output:
 	// {"number":42,"name":"sample","details":{"age":42,"mail":"user@example.com"},"code":"unknown"}
 	// {"id":1,"mail":"user@example.com"}

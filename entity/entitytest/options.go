@@ -10,7 +10,7 @@ import (
 
 // An Option changes what a checker checks or what Sample builds. Each
 // checker reads the options that concern it (its doc says which) and
-// ignores the others, but for Input, which Conform and CheckResponse
+// ignores the others, but for Request, which Conform and CheckResponse
 // refuse: they check what a response writes.
 //
 // The options are:
@@ -19,7 +19,7 @@ import (
 //     the struct or sample serves (flags, version);
 //   - Partial: declared keys may be absent, as a selection writes them;
 //   - IgnoreOrder: declared keys may come in any order;
-//   - Input: the request direction, for CheckStruct and Sample.
+//   - Request: the request direction, for CheckStruct and Sample.
 type Option interface {
 	apply(*config)
 }
@@ -29,7 +29,7 @@ type config struct {
 	// call holds the entity options the payload was made with (Call):
 	// they pick the view of the entity the payload is checked against.
 	call []entity.Option
-	// input: the request direction (Input).
+	// input: the request direction (Request).
 	input bool
 	// partial: any declared key may be absent (Partial).
 	partial bool
@@ -70,7 +70,7 @@ func (f optionFunc) apply(c *config) { f(c) }
 // (or that a struct or a sample serves): the flags of entity.With and
 // entity.WithContext, the version of entity.Version. The checker then
 // checks against what such a call writes ([entity.Entity.Fields]), or with
-// Input what such a request reads ([entity.Entity.RequestFields]): a field
+// Request what such a request reads ([entity.Entity.RequestFields]): a field
 // the call's flags or version hide is not declared to it, and of fields
 // that share a key by version range only the call's is.
 //
@@ -100,23 +100,23 @@ func Partial() Option { return optionFunc(func(c *config) { c.partial = true }) 
 // the entity writes them.
 func IgnoreOrder() Option { return optionFunc(func(c *config) { c.ignoreOrder = true }) }
 
-// Input selects the request direction, what a request reads
-// ([entity.Entity.RequestFields]) rather than what a response writes: Sample
-// then builds a request body, and CheckStruct checks a struct that Bind
-// fills. Conform and CheckResponse check responses only, and report it as
-// a mistake.
-var Input = inputOption{}
+// Request selects the request direction, what a request reads
+// ([entity.Entity.RequestFields], [schema.Request]) rather than what a
+// response writes: Sample then builds a request body, and CheckStruct
+// checks a struct that Bind fills. Conform and CheckResponse check
+// responses only, and report it as a mistake.
+func Request() Option { return optionFunc(func(c *config) { c.input = true }) }
 
 // Sample returns an example payload of the entity, [schema.Sample]'s:
 // what a response call with the options given by Call writes (without
-// Call, a call without flags or version), or with Input a request body
+// Call, a call without flags or version), or with Request a request body
 // such a request reads, in the wire form a client sends (schema.Sample's
 // Request). schema.Sample documents how the values are chosen; the payload
 // conforms (Conform) unless a field's rules have no value in common.
-// Sample takes Call and Input and ignores the other options.
+// Sample takes Call and Request and ignores the other options.
 //
 //	entitytest.Sample(user)                   // schema.Sample(user, schema.Response)
-//	entitytest.Sample(user, entitytest.Input) // schema.Sample(user, schema.Request)
+//	entitytest.Sample(user, entitytest.Request()) // schema.Sample(user, schema.Request)
 func Sample(e *entity.Entity, opts ...Option) []byte {
 	cfg := configOf(opts)
 	mode := schema.Response
@@ -125,11 +125,6 @@ func Sample(e *entity.Entity, opts ...Option) []byte {
 	}
 	return schema.Sample(e, mode, cfg.call...)
 }
-
-// inputOption is the type of Input.
-type inputOption struct{}
-
-func (inputOption) apply(c *config) { c.input = true }
 
 // callError returns why e refuses the options of Call, as a call given
 // them would: an undeclared flag, a version that is not one; "" when it

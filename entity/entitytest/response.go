@@ -48,12 +48,12 @@ const problemContentType = "application/problem+json"
 // reports every mismatch and returns whether there was none. Its options
 // are Conform's, for a success body: Call for a response made with flags
 // or a version, Partial for one made with a selection, IgnoreOrder; given
-// Input it reports a mistake, since it checks responses.
+// Request it reports a mistake, since it checks responses.
 func CheckResponse(t testing.TB, rec *httptest.ResponseRecorder, e *entity.Entity, wantStatus int, opts ...Option) bool {
 	t.Helper()
 	cfg := configOf(opts)
 	if cfg.input {
-		t.Errorf("entitytest: CheckResponse: Input is for Sample and CheckStruct: CheckResponse checks what a response writes")
+		t.Errorf("entitytest: CheckResponse: Request is for Sample and CheckStruct: CheckResponse checks what a response writes")
 		return false
 	}
 	if msg := callError(e, cfg.call); msg != "" {

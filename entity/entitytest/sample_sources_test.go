@@ -9,7 +9,7 @@ import (
 	"github.com/expose-go/expose/entity"
 )
 
-// TestSampleInputHasOnlyBodyFields: Sample(e, Input) is "a valid request
+// TestSampleInputHasOnlyBodyFields: Sample(e, Request) is "a valid request
 // body, in the wire form a client sends": a field read from the path, the
 // query, a header or a cookie is no key of a body (a body never supplies
 // one, and DenyUnknown refuses its key there), so the sample has none.
@@ -23,10 +23,10 @@ func TestSampleInputHasOnlyBodyFields(t *testing.T) {
 		"X-Tenant", "string", "",
 		"name", "string", "req",
 	)
-	in := Sample(e, Input)
+	in := Sample(e, Request())
 	var got map[string]any
 	if err := json.Unmarshal(in, &got); err != nil {
-		t.Fatalf("Sample(Input) = %s: %v", in, err)
+		t.Fatalf("Sample(Request()) = %s: %v", in, err)
 	}
 	tests := []struct{ name, key string }{
 		{"a path field", "id"},
@@ -39,7 +39,7 @@ func TestSampleInputHasOnlyBodyFields(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if _, ok := got[tt.key]; ok {
-				t.Errorf("Sample(Input) = %s: has the key %q, which a body never supplies", in, tt.key)
+				t.Errorf("Sample(Request()) = %s: has the key %q, which a body never supplies", in, tt.key)
 			}
 		})
 	}
@@ -47,13 +47,13 @@ func TestSampleInputHasOnlyBodyFields(t *testing.T) {
 		req := httptest.NewRequest("POST", "/", bytes.NewReader(in))
 		req.Header.Set("Content-Type", "application/json")
 		if _, err := e.MakeRequest(req, entity.DenyUnknown()); err != nil {
-			t.Errorf("MakeRequest(Sample(Input) = %s, DenyUnknown): %v", in, err)
+			t.Errorf("MakeRequest(Sample(Request()) = %s, DenyUnknown): %v", in, err)
 		}
 	})
 }
 
 // TestSampleMeetsCrossRules: Sample builds a valid payload, and
-// Sample(e, Input) a valid request body: the cross-field rules hold on
+// Sample(e, Request) a valid request body: the cross-field rules hold on
 // them as every other rule does (excluded_with leaves one of the fields
 // out), so Make and MakeRequest take them.
 func TestSampleMeetsCrossRules(t *testing.T) {
@@ -71,11 +71,11 @@ func TestSampleMeetsCrossRules(t *testing.T) {
 		}
 	})
 	t.Run("a request sample", func(t *testing.T) {
-		in := Sample(e, Input)
+		in := Sample(e, Request())
 		req := httptest.NewRequest("POST", "/", bytes.NewReader(in))
 		req.Header.Set("Content-Type", "application/json")
 		if _, err := e.MakeRequest(req); err != nil {
-			t.Errorf("MakeRequest(Sample(Input) = %s): %v", in, err)
+			t.Errorf("MakeRequest(Sample(Request()) = %s): %v", in, err)
 		}
 	})
 }

@@ -46,7 +46,7 @@ func TestSample(t *testing.T) {
 	}
 }
 
-// TestSampleIsSchemaSample: Sample is schema.Sample, Input its Request
+// TestSampleIsSchemaSample: Sample is schema.Sample, Request its Request
 // mode and Call its options, for every entity of the corpus.
 func TestSampleIsSchemaSample(t *testing.T) {
 	admin := entity.With("admin")
@@ -57,9 +57,9 @@ func TestSampleIsSchemaSample(t *testing.T) {
 		call []entity.Option
 	}{
 		{"no option", nil, schema.Response, nil},
-		{"Input", []Option{Input}, schema.Request, nil},
+		{"Input", []Option{Request()}, schema.Request, nil},
 		{"Call", []Option{Call(admin)}, schema.Response, []entity.Option{admin}},
-		{"Input and Call", []Option{Call(admin), Input}, schema.Request, []entity.Option{admin}},
+		{"Input and Call", []Option{Call(admin), Request()}, schema.Request, []entity.Option{admin}},
 		{"options Sample does not read", []Option{Partial(), IgnoreOrder(), nil}, schema.Response, nil},
 	}
 	for _, tt := range tests {
@@ -224,17 +224,17 @@ func TestSampleInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.entity, func(t *testing.T) {
-			if got := Sample(corpus.Lookup(tt.entity), Input); string(got) != tt.want {
-				t.Errorf("Sample(Input):\n got %s\nwant %s", got, tt.want)
+			if got := Sample(corpus.Lookup(tt.entity), Request()); string(got) != tt.want {
+				t.Errorf("Sample(Request()):\n got %s\nwant %s", got, tt.want)
 			}
 		})
 	}
-	if got := Sample(nil, Input); string(got) != "null" {
-		t.Errorf("Sample(nil, Input) = %s", got)
+	if got := Sample(nil, Request()); string(got) != "null" {
+		t.Errorf("Sample(nil, Request()) = %s", got)
 	}
 }
 
-// TestSampleInputReadsRequestFields: Sample(e, Input) holds what a request
+// TestSampleInputReadsRequestFields: Sample(e, Request) holds what a request
 // reads (entity.Entity.RequestFields) in the wire form: keys as a client
 // sends them (key case; a rename as written), groups nested, lazy and writeonly fields
 // in, readonly fields and header fields out, the call's flags and version
@@ -262,9 +262,9 @@ func TestSampleInputReadsRequestFields(t *testing.T) {
 		opts []Option
 		want string
 	}{
-		{"a request without options", []Option{Input},
+		{"a request without options", []Option{Request()},
 			`{"userName":"sample","password":"aaaaaaaa","bio":"sample","home_address":{"zipCode":"sample"},"plan":"sample","tier":1}`},
-		{"an admin's v1 request", []Option{Input, Call(entity.With("admin"), entity.Version("v1"))},
+		{"an admin's v1 request", []Option{Request(), Call(entity.With("admin"), entity.Version("v1"))},
 			`{"userName":"sample","password":"aaaaaaaa","bio":"sample","home_address":{"zipCode":"sample"},"score":1,"plan":"sample"}`},
 		{"the response, for comparison", nil,
 			`{"id":1,"userName":"sample","xRequestId":"sample","home_address":{"zipCode":"sample"},"plan":"sample","tier":1}`},
@@ -288,13 +288,13 @@ func TestSampleInputShared(t *testing.T) {
 		"k", "number", "",
 		"g", "}", "",
 	)
-	if got, want := string(Sample(e, Input)), `{"name":"aa","g":{"n":"sample","k":1}}`; got != want {
-		t.Errorf("Sample(Input) = %s, want %s", got, want)
+	if got, want := string(Sample(e, Request())), `{"name":"aa","g":{"n":"sample","k":1}}`; got != want {
+		t.Errorf("Sample(Request()) = %s, want %s", got, want)
 	}
 }
 
 // requestsReadWireForm reports whether MakeRequest reads a body in the
-// wire form Sample(e, Input) writes (keys as responses write them, groups
+// wire form Sample(e, Request) writes (keys as responses write them, groups
 // as nested objects), so that the tests of a round trip through a request
 // can run for entities with renames, groups, merges or from paths.
 func requestsReadWireForm(t *testing.T) bool {
@@ -342,7 +342,7 @@ var endlessRequests = map[string][]string{
 }
 
 // TestSampleInputIsMade: for every entity of the corpus, MakeRequest takes
-// a JSON body of Sample(e, Input), strictly and refusing unknown keys, and
+// a JSON body of Sample(e, Request), strictly and refusing unknown keys, and
 // its Object, made as a response, is exactly Sample(e). Where the output sample does not conform
 // (sampleConflicts, a $ref to nothing), the request fails at those fields
 // only.
@@ -354,7 +354,7 @@ func TestSampleInputIsMade(t *testing.T) {
 			if !wire && wireFormDiffers(e, map[*entity.Entity]bool{}) {
 				t.Skip("waits for requests that read the wire form (renames, groups, merges, from paths)")
 			}
-			in := Sample(e, Input)
+			in := Sample(e, Request())
 			r := httptest.NewRequest("POST", "/", bytes.NewReader(in))
 			r.Header.Set("Content-Type", "application/json")
 			o, err := e.MakeRequest(r, entity.DenyUnknown())
@@ -415,7 +415,7 @@ func TestSampleHidesSecretDefault(t *testing.T) {
 		want string
 	}{
 		{"response", nil, `{"name":"app","token":"aaaa","pin":1,"key":{"kid":"sample"}}`},
-		{"request", []Option{Input}, `{"name":"app","token":"aaaa","pin":1,"key":{"kid":"sample"},"pw":"sample"}`},
+		{"request", []Option{Request()}, `{"name":"app","token":"aaaa","pin":1,"key":{"kid":"sample"},"pw":"sample"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -435,7 +435,7 @@ func TestSampleHidesSecretDefault(t *testing.T) {
 // TestSampleWritesWhatMakeWrites: a field that omitempty or omitnil leaves
 // out when its sample is empty or null is left out of Sample, as Make
 // leaves it out, so that Make of Sample's values, and a request of
-// Sample(e, Input), make Sample(e) again.
+// Sample(e, Request), make Sample(e) again.
 func TestSampleWritesWhatMakeWrites(t *testing.T) {
 	r := entity.NewRegistry()
 	e := r.MustExpose("prefs",
@@ -453,15 +453,15 @@ func TestSampleWritesWhatMakeWrites(t *testing.T) {
 	if got, err := e.MakeJSON(map[string]any{"name": "sample", "nick": "sample"}); err != nil || string(got) != want {
 		t.Errorf("MakeJSON of Sample's values = %s, %v; want %s", got, err, want)
 	}
-	in := Sample(e, Input)
+	in := Sample(e, Request())
 	if got := string(in); got != want {
-		t.Errorf("Sample(Input) = %s, want %s", got, want)
+		t.Errorf("Sample(Request()) = %s, want %s", got, want)
 	}
 	req := httptest.NewRequest("POST", "/", bytes.NewReader(in))
 	req.Header.Set("Content-Type", "application/json")
 	o, err := e.MakeRequest(req, entity.DenyUnknown())
 	if err != nil || o.String() != want {
-		t.Errorf("MakeRequest(Sample(Input)) = %v, %v; want %s", o, err, want)
+		t.Errorf("MakeRequest(Sample(Request())) = %v, %v; want %s", o, err, want)
 	}
 }
 
@@ -518,9 +518,9 @@ func TestSampleSatisfiesCrossRules(t *testing.T) {
 				t.Errorf("Sample = %s, want %s", out, tt.out)
 			}
 			Conform(t, e, out)
-			in := Sample(e, Input)
+			in := Sample(e, Request())
 			if string(in) != tt.in {
-				t.Errorf("Sample(Input) = %s, want %s", in, tt.in)
+				t.Errorf("Sample(Request()) = %s, want %s", in, tt.in)
 			}
 			r := httptest.NewRequest("POST", "/", strings.NewReader(string(in)))
 			r.Header.Set("Content-Type", "application/json")
@@ -545,8 +545,8 @@ func TestSampleInputLeavesParametersOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := string(Sample(e, Input)), `{"name":"sample"}`; got != want {
-		t.Errorf("Sample(Input) = %s, want %s", got, want)
+	if got, want := string(Sample(e, Request())), `{"name":"sample"}`; got != want {
+		t.Errorf("Sample(Request()) = %s, want %s", got, want)
 	}
 }
 
@@ -567,7 +567,7 @@ func TestSampleWritesExamples(t *testing.T) {
 		want string
 	}{
 		{"response", nil, `{"isbn":"9780134190440","title":"Untitled","price":32.5,"code":"sample"}`},
-		{"request", []Option{Input}, `{"isbn":"9780134190440","title":"Untitled","price":32.5,"code":"sample","pw":"aaaa"}`},
+		{"request", []Option{Request()}, `{"isbn":"9780134190440","title":"Untitled","price":32.5,"code":"sample","pw":"aaaa"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

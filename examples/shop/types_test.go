@@ -17,12 +17,12 @@ func TestEntityTypes(t *testing.T) {
 	entitytest.CheckStruct(t, customers, Customer{})
 	entitytest.CheckStruct(t, customers, Customer{}, admin)
 	entitytest.CheckStruct(t, customers, record{}, admin)
-	entitytest.CheckStruct(t, customers, record{}, entitytest.Input)
+	entitytest.CheckStruct(t, customers, record{}, entitytest.Request())
 	entitytest.CheckStruct(t, customerPage, CustomerPage{}, admin)
-	entitytest.CheckStruct(t, byID, ByIDRequest{}, entitytest.Input)
-	entitytest.CheckStruct(t, customerQuery, CustomerQueryRequest{}, entitytest.Input)
+	entitytest.CheckStruct(t, byID, ByIDRequest{}, entitytest.Request())
+	entitytest.CheckStruct(t, customerQuery, CustomerQueryRequest{}, entitytest.Request())
 	entitytest.CheckStruct(t, orderEntity, Order{})
-	entitytest.CheckStruct(t, orderEntity, Order{}, entitytest.Input)
+	entitytest.CheckStruct(t, orderEntity, Order{}, entitytest.Request())
 }
 
 // TestGeneratedUpToDate: entities_gen.go is what expose gen writes for

@@ -61,7 +61,7 @@ func TestGeneratedTypesPassCheckStruct(t *testing.T) {
 		for call, opts := range calls {
 			t.Run(name+"/"+call, func(t *testing.T) {
 				entitytest.CheckStruct(t, e, ts[0], entitytest.Call(opts...))
-				entitytest.CheckStruct(t, e, ts[1], entitytest.Input, entitytest.Call(opts...))
+				entitytest.CheckStruct(t, e, ts[1], entitytest.Request(), entitytest.Call(opts...))
 			})
 		}
 	}
