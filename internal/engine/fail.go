@@ -112,7 +112,6 @@ func (r *run) fail(n *node, rule string, err error) {
 	r.record(n, failure{rule: rule, code: code, err: err})
 }
 
-
 // failCheck records a failing check of a value of kind k.
 func (r *run) failCheck(n *node, rule string, ri *ruleInfo, k rules.Kind, err error) {
 	f := failure{rule: rule, code: rule, kind: kindKey(k), err: err}
