@@ -406,39 +406,3 @@ func appendValue(dst []byte, k rules.Kind, v rules.Value, depth, end int) ([]byt
 	}
 	return appendAny(dst, v.Any, depth, end)
 }
-
-// appendInt appends i in decimal, as strconv.AppendInt does, the common
-// small values without its general loop.
-func appendInt(dst []byte, i int64) []byte {
-	if u := uint64(i); u < 100 {
-		if u < 10 {
-			return append(dst, byte('0'+u))
-		}
-		return append(dst, digitPairs[2*u], digitPairs[2*u+1])
-	}
-	return appendIntMore(dst, i)
-}
-
-// appendIntMore is appendInt for the values from 100.
-func appendIntMore(dst []byte, i int64) []byte {
-	if u := uint64(i); u < 10000 {
-		hi, lo := u/100, u%100
-		if hi < 10 {
-			return append(dst, byte('0'+hi), digitPairs[2*lo], digitPairs[2*lo+1])
-		}
-		return append(dst, digitPairs[2*hi], digitPairs[2*hi+1], digitPairs[2*lo], digitPairs[2*lo+1])
-	}
-	return strconv.AppendInt(dst, i, 10)
-}
-
-// digitPairs holds "00" to "99".
-const digitPairs = "00010203040506070809" +
-	"10111213141516171819" +
-	"20212223242526272829" +
-	"30313233343536373839" +
-	"40414243444546474849" +
-	"50515253545556575859" +
-	"60616263646566676869" +
-	"70717273747576777879" +
-	"80818283848586878889" +
-	"90919293949596979899"

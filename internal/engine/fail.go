@@ -239,47 +239,6 @@ func (r *run) failValue(n *node, err error) {
 	r.fail(n, "json", err)
 }
 
-// runCheck calls a checker; a panic in it (user code) is the field's error.
-func runCheck(ck check, v rules.Value) error {
-	if ck.noPanic {
-		return ck.c.Check(v)
-	}
-	return runGuarded(ck, v)
-}
-
-// runGuarded calls a checker that may panic.
-func runGuarded(ck check, v rules.Value) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = newRulePanic(ck.rule, p)
-		}
-	}()
-	return ck.c.Check(v)
-}
-
-// runIntCheck is runCheck for an integer checker.
-func runIntCheck(ck intCheck, i int64) (err error) {
-	if ck.noPanic {
-		return ck.c.CheckInt(i)
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			err = newRulePanic(ck.rule, p)
-		}
-	}()
-	return ck.c.CheckInt(i)
-}
-
-// runStringGuarded calls a string checker that may panic.
-func runStringGuarded(ck strCheck, s string) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = newRulePanic(ck.rule, p)
-		}
-	}()
-	return ck.c.CheckString(s)
-}
-
 // depthError reports the depth limit at the current path.
 func (r *run) depthError() *FieldError {
 	return r.fieldError(nil, "", "", failure{rule: "depth", code: "depth", err: ErrDepth})

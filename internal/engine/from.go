@@ -57,18 +57,6 @@ func splitDotted(p string) []string {
 	return append(steps, cur.String())
 }
 
-// read returns the value node n reads from src: under its name, or at its
-// from path (and which of its number steps read an object's key: see
-// fromKeysOf).
-func (r *run) read(src *source, n *node) raw {
-	if n.from == nil {
-		return src.get(n)
-	}
-	in, keys := r.descend(src.get(n.from.first), n.from.rest)
-	r.fromOf, r.fromKeys = n, keys
-	return in
-}
-
 // fromKeysOf returns, for node n just read at its from path, which of the
 // path's number steps after the first read an object's key (bit i for
 // step i), so that its errors' paths name them as keys (a.0.b), not

@@ -623,3 +623,15 @@ func (l *elems) elem(i int) any {
 	}
 	return l.rv.Index(i).Interface()
 }
+
+// read returns the value node n reads from src: under its name, or at its
+// from path (and which of its number steps read an object's key: see
+// fromKeysOf).
+func (r *run) read(src *source, n *node) raw {
+	if n.from == nil {
+		return src.get(n)
+	}
+	in, keys := r.descend(src.get(n.from.first), n.from.rest)
+	r.fromOf, r.fromKeys = n, keys
+	return in
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"strconv"
 
 	"github.com/expose-go/expose/internal/jsontape"
 	"github.com/expose-go/expose/internal/jsonwire"
@@ -405,3 +406,80 @@ func runTransform(x xform, v rules.Value, buf []byte) (out rules.Value, b []byte
 	}
 	return x.t.Transform(v, buf)
 }
+
+// runCheck calls a checker; a panic in it (user code) is the field's error.
+func runCheck(ck check, v rules.Value) error {
+	if ck.noPanic {
+		return ck.c.Check(v)
+	}
+	return runGuarded(ck, v)
+}
+
+// runGuarded calls a checker that may panic.
+func runGuarded(ck check, v rules.Value) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = newRulePanic(ck.rule, p)
+		}
+	}()
+	return ck.c.Check(v)
+}
+
+// runIntCheck is runCheck for an integer checker.
+func runIntCheck(ck intCheck, i int64) (err error) {
+	if ck.noPanic {
+		return ck.c.CheckInt(i)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = newRulePanic(ck.rule, p)
+		}
+	}()
+	return ck.c.CheckInt(i)
+}
+
+// runStringGuarded calls a string checker that may panic.
+func runStringGuarded(ck strCheck, s string) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = newRulePanic(ck.rule, p)
+		}
+	}()
+	return ck.c.CheckString(s)
+}
+
+// appendInt appends i in decimal, as strconv.AppendInt does, the common
+// small values without its general loop.
+func appendInt(dst []byte, i int64) []byte {
+	if u := uint64(i); u < 100 {
+		if u < 10 {
+			return append(dst, byte('0'+u))
+		}
+		return append(dst, digitPairs[2*u], digitPairs[2*u+1])
+	}
+	return appendIntMore(dst, i)
+}
+
+// appendIntMore is appendInt for the values from 100.
+func appendIntMore(dst []byte, i int64) []byte {
+	if u := uint64(i); u < 10000 {
+		hi, lo := u/100, u%100
+		if hi < 10 {
+			return append(dst, byte('0'+hi), digitPairs[2*lo], digitPairs[2*lo+1])
+		}
+		return append(dst, digitPairs[2*hi], digitPairs[2*hi+1], digitPairs[2*lo], digitPairs[2*lo+1])
+	}
+	return strconv.AppendInt(dst, i, 10)
+}
+
+// digitPairs holds "00" to "99".
+const digitPairs = "00010203040506070809" +
+	"10111213141516171819" +
+	"20212223242526272829" +
+	"30313233343536373839" +
+	"40414243444546474849" +
+	"50515253545556575859" +
+	"60616263646566676869" +
+	"70717273747576777879" +
+	"80818283848586878889" +
+	"90919293949596979899"
