@@ -2,36 +2,19 @@ package dsl
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/expose-go/expose/internal/testkit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with the golden file path, or rewrites it with -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
-}
+// golden is the shared golden-file helper (internal/testkit).
+var golden = testkit.Golden
 
 // parseFileTests: what a file's lines become. Each want lists the entities
 // printed as triples (Entity.String), which says everything but positions.

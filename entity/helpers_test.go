@@ -15,7 +15,19 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/internal/testkit"
 	"github.com/expose-go/expose/rules"
+)
+
+// exposeOne exposes a one-field entity `"v", typ, rules` in a new registry.
+func exposeOne(t testing.TB, typ, rules string) *entity.Entity {
+	t.Helper()
+	return expose(t, entity.NewRegistry(), "one", "v", typ, rules)
+}
+
+// The helpers the packages' tests share (internal/testkit).
+var (
+	expose = testkit.Expose[*entity.Entity]
 )
 
 // This file holds the helpers every table of the suite runs its cases
@@ -45,21 +57,6 @@ func setLimit(reg *entity.Registry, set func(*entity.Limits)) {
 	if err := reg.Configure(l); err != nil {
 		panic(err)
 	}
-}
-
-func expose(t testing.TB, reg *entity.Registry, name string, decl ...string) *entity.Entity {
-	t.Helper()
-	e, err := reg.Expose(name, decl...)
-	if err != nil {
-		t.Fatalf("Expose(%q): %v", name, err)
-	}
-	return e
-}
-
-// exposeOne exposes a one-field entity `"v", typ, rules` in a new registry.
-func exposeOne(t testing.TB, typ, rules string) *entity.Entity {
-	t.Helper()
-	return expose(t, entity.NewRegistry(), "one", "v", typ, rules)
 }
 
 const appendPrefix = "prefix:"

@@ -1,16 +1,14 @@
 package tool
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/internal/testkit"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // runTool runs the command line args in dir, with stdin as its standard
 // input and a new registry, as the expose command runs it, and returns its
@@ -51,24 +49,11 @@ func runIn(t *testing.T, dir string, env *env, args ...string) int {
 	return run(env, args)
 }
 
+// golden compares a command's output with the golden file at path
+// (testkit.Golden).
 func golden(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s: got\n%s\nwant\n%s", path, got, want)
-	}
+	testkit.Golden(t, path, []byte(got))
 }
 
 // writeFiles writes name → content files in a new temporary directory.

@@ -1,7 +1,6 @@
 package schema_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -10,42 +9,11 @@ import (
 
 	"github.com/expose-go/expose/entity"
 	"github.com/expose-go/expose/entity/schema"
+	"github.com/expose-go/expose/internal/testkit"
 )
 
-// at returns the compacted value at path in a JSON document, "null" when
-// there is none.
-func at(t testing.TB, doc []byte, path ...string) string {
-	t.Helper()
-	var v any
-	d := json.NewDecoder(bytes.NewReader(doc))
-	d.UseNumber()
-	if err := d.Decode(&v); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range path {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[k]
-		case []any:
-			i := 0
-			for _, c := range k {
-				i = i*10 + int(c-'0')
-			}
-			if i < len(x) {
-				v = x[i]
-			} else {
-				v = nil
-			}
-		default:
-			v = nil
-		}
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
-	return strings.TrimSpace(b.String())
-}
+// at is the shared JSON path helper (internal/testkit).
+var at = testkit.At
 
 // TestDescriptionsAndExamples: a field's doc is its schema's description,
 // its example its examples, in every mode; never a secret field's example,

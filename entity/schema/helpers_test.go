@@ -3,30 +3,30 @@ package schema_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"testing"
 
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/internal/testkit"
 	"github.com/expose-go/expose/rules"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files of testdata")
-
-// expose exposes an entity in reg, failing the test on an error.
-func expose(t testing.TB, reg *entity.Registry, name string, decl ...string) *entity.Entity {
-	t.Helper()
-	e, err := reg.Expose(name, decl...)
-	if err != nil {
-		t.Fatalf("Expose(%q): %v", name, err)
-	}
-	return e
-}
 
 // exposeOne exposes a one-field entity `"v", typ, rules` in a new registry.
 func exposeOne(t testing.TB, typ, rules string) *entity.Entity {
 	t.Helper()
 	return expose(t, entity.NewRegistry(), "one", "v", typ, rules)
+}
+
+// The helpers the packages' tests share (internal/testkit).
+var (
+	expose = testkit.Expose[*entity.Entity]
+)
+
+// golden compares a schema, and the newline that ends its file, with the
+// golden file at path (testkit.Golden).
+func golden(t testing.TB, path string, got []byte) {
+	t.Helper()
+	testkit.Golden(t, path, append(append([]byte(nil), got...), '\n'))
 }
 
 // corpus declares the test corpus (../testdata/corpus.json, shared with
@@ -64,25 +64,6 @@ func corpus(t testing.TB) (*entity.Registry, []string) {
 		names = append(names, d.Name)
 	}
 	return reg, names
-}
-
-// golden compares got with the file at path, or writes it under -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	got = append(append([]byte(nil), got...), '\n')
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to write it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (run with -update to rewrite it):\n%s", path, got)
-	}
 }
 
 // compact returns JSON text without its white space.
