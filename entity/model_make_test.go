@@ -1,0 +1,607 @@
+package entity_test
+
+// How the reference model makes an object: field by field, values,
+// typed lists, groups and references, merges.
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/rules"
+)
+
+// makeEntity makes one object of entity e from the object at lvl.
+func (c *mdlCall) makeEntity(e *mdlEntity, lvl mdlLevel, sel *mdlSel, exc *mdlExc) any {
+	if o, ok := lvl.in.(mdlObjIn); ok {
+		if o.prov.entity == e.name && !o.prov.request && !o.prov.shaped && !c.shaped && !c.request {
+			b, _ := o.obj.MarshalJSON()
+			return mdlRaw(b)
+		}
+		if o.prov.entity == e.name {
+			lvl.wire = true
+		}
+		lvl.in = o.js
+	}
+	c.denyUnknown(e.fields, lvl, lvl.top)
+	obj := &mdlObj{}
+	c.writeFields(obj, e.fields, lvl, sel, exc)
+	return obj
+}
+
+// writeFields writes the fields of one output object.
+func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) {
+	vis := c.visible(fields, false)
+	for _, f := range fields {
+		if !vis[f] {
+			continue
+		}
+		if f.kind == dsl.FieldRef && f.merge {
+			c.writeMerge(obj, f, lvl, sel, exc)
+			continue
+		}
+		sub, selected := sel.pick(f)
+		if f.kind == dsl.FieldValue && sub != nil && sub.path && !sub.leaf {
+			selected = false // a path into a value field's fields: it has none
+		}
+		esub, excluded := exc.pick(f.key)
+		if !c.request && (!selected || excluded) {
+			continue
+		}
+		v, omit := c.makeField(f, lvl, sub, esub)
+		if omit || !selected || excluded {
+			continue
+		}
+		obj.add(f.key, v)
+	}
+}
+
+// writeMerge writes a merged reference's keys into obj.
+func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) {
+	e := c.reg.ents[f.ref]
+	sub := lvl
+	sub.sec = lvl.sec || f.secret
+	sub.top = false
+	if f.lazy && (!lvl.wire || !c.request) {
+		// a lazy merge field is written only where a selection names its
+		// keys (an Object made again, in the wire form, too)
+		named := &mdlSel{names: map[string]*mdlSel{}}
+		if sel != nil {
+			named.names = sel.names
+		}
+		sel = named
+	}
+	if lvl.wire {
+		c.writeFields(obj, e.fields, sub, sel, exc)
+		return
+	}
+	// fields that are not selected are not read: the merge field is read
+	// when one of its entity's fields is written
+	if !c.request && (sel != nil || exc != nil) && !c.mergePicked(e, sel, exc, 0) {
+		// without a selection the merge field is read like any other; with
+		// one, when a field of its entity is written
+		return
+	}
+	raw, found, p := c.read(f, lvl)
+	in := c.readObject(mdlNorm(raw))
+	sub.inP = p
+	if found && in != nil && !mdlIsObject(in) {
+		// a list or anything else merges nothing: it is null
+		if c.strict {
+			c.fail(f, p, lvl.outP, "type", lvl.sec)
+			return
+		}
+		in = nil
+	}
+	if in == nil {
+		if !f.hasDefault {
+			if f.req {
+				c.fail(f, p, lvl.outP, "required", lvl.sec)
+			}
+			return
+		}
+		// its bare default makes the entity from an empty input, in place:
+		// one that comes back to an entity being made so is a cycle
+		if slices.Contains(c.stack, e.name) {
+			c.fail(f, p, lvl.outP, "default", lvl.sec)
+			return
+		}
+		c.stack = append(c.stack, e.name)
+		defer func() { c.stack = c.stack[:len(c.stack)-1] }()
+	}
+	if o, ok := in.(mdlObjIn); ok {
+		sub.wire = o.prov.entity == e.name
+		in = o.js
+	}
+	sub.in = in
+	c.denyUnknown(e.fields, sub, false)
+	c.writeFields(obj, e.fields, sub, sel, exc)
+}
+
+// mergePicked reports whether the selection writes a field of the merged
+// entity e (through nested merges too).
+func (c *mdlCall) mergePicked(e *mdlEntity, sel *mdlSel, exc *mdlExc, depth int) bool {
+	for _, mf := range e.fields {
+		if mf.merge {
+			if me := c.reg.ents[mf.ref]; me != nil && depth < 16 && !mf.lazy && c.mergePicked(me, sel, exc, depth+1) {
+				return true
+			}
+			continue
+		}
+		if c.directionHides(mf) { // a writeonly field of a response, which a selection may name, writes nothing
+			continue
+		}
+		if _, ok := sel.pick(mf); ok || (sel == nil && !mf.lazy) {
+			if _, ex := exc.pick(mf.key); !ex {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// makeField makes one field's value; omit reports a key left out.
+func (c *mdlCall) makeField(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (any, bool) {
+	switch f.kind {
+	case dsl.FieldGroup:
+		return c.makeGroup(f, lvl, sel, exc)
+	case dsl.FieldRef:
+		return c.makeRef(f, lvl, sel, exc)
+	}
+	raw, found, p := c.read(f, lvl)
+	op := lvl.outP.key(f.key)
+	sec := lvl.sec || f.secret
+	var out any
+	if f.list {
+		out = c.makeTypedList(f, raw, found, p, op, sec)
+	} else {
+		out = c.makeValue(f, raw, found, p, op, sec)
+	}
+	return out, mdlOmit(f, out)
+}
+
+// mdlOmit reports whether omitnil or omitempty leave the written value out.
+func mdlOmit(f *mdlField, out any) bool {
+	if out == nil {
+		return f.omitNil || f.omitEmpty
+	}
+	if !f.omitEmpty {
+		return false
+	}
+	switch v := out.(type) {
+	case *mdlObj:
+		return len(v.keys) == 0
+	case []any:
+		return len(v) == 0
+	case mdlRaw:
+		s := string(v)
+		switch s {
+		case "null", `""`, "false", "[]", "{}":
+			return true
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil && f == 0 && strings.Trim(s, "-0123456789.eE+") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// convert converts an input to a value of typ: the value, what the field
+// writes a list, object or none value from, whether it is null, and whether
+// it failed strict conversion (a type error).
+func (c *mdlCall) convert(typ rules.Kind, raw any) (rules.Value, any, bool, bool) {
+	in := mdlNorm(raw)
+	if in == nil || mdlIsNilCollection(in) {
+		return rules.Value{}, nil, true, false
+	}
+	if _, ok := in.(mdlValuerFailed); ok {
+		return rules.Value{}, in, true, false
+	}
+	bad := func() (rules.Value, any, bool, bool) {
+		return rules.Value{}, nil, true, c.strict
+	}
+	switch typ {
+	case rules.List:
+		if mdlIsNilCollection(in) {
+			return rules.Value{}, nil, true, false
+		}
+		if !mdlIsList(in) {
+			return bad()
+		}
+		return rules.Value{Kind: rules.List, Len: mdlLen(in), Any: in}, in, false, false
+	case rules.Object:
+		if mdlIsNilCollection(in) {
+			return rules.Value{}, nil, true, false
+		}
+		switch v := in.(type) {
+		case *entity.Object:
+			return rules.Value{Kind: rules.Object, Len: v.Len(), Any: v.Map()}, v, false, false
+		case *mdlJSON:
+			if v.kind != mdlJObj {
+				return bad()
+			}
+			return rules.Value{Kind: rules.Object, Len: len(v.keys), Any: v.goValue()}, in, false, false
+		case mdlObjIn:
+			return rules.Value{Kind: rules.Object, Len: len(v.js.keys), Any: v.js.goValue()}, v.obj, false, false
+		}
+		rv := reflect.ValueOf(in)
+		if rv.Kind() != reflect.Map || rv.Type().Key().Kind() != reflect.String {
+			return bad()
+		}
+		return rules.Value{Kind: rules.Object, Len: rv.Len(), Any: in}, in, false, false
+	case rules.Any:
+		if mdlIsNilCollection(in) {
+			return rules.Value{}, nil, true, false
+		}
+		if o, ok := in.(mdlObjIn); ok {
+			return rules.Value{Kind: rules.Object, Len: len(o.js.keys), Any: o.js.goValue()}, o.obj, false, false
+		}
+		if o, ok := in.(*entity.Object); ok {
+			return rules.Value{Kind: rules.Object, Len: o.Len(), Any: o.Map()}, o, false, false
+		}
+		return mdlNoneValue(in), in, false, false
+	}
+	if mdlIsList(in) || mdlIsObject(in) {
+		return bad()
+	}
+	v, ok := mdlConvertScalar(typ, in, c.strict)
+	if !ok {
+		return bad()
+	}
+	return v, nil, false, false
+}
+
+// defaultValue is the value a default fills a null with, converted and
+// transformed as the field's own values are.
+func (c *mdlCall) defaultValue(f *mdlField, typ rules.Kind) (rules.Value, any, bool) {
+	if f.defArg == nil {
+		switch typ {
+		case rules.Any:
+			return rules.Value{}, nil, true
+		case rules.List:
+			return rules.Value{Kind: rules.List, Any: []any{}}, []any{}, false
+		case rules.Object:
+			return rules.Value{Kind: rules.Object, Any: map[string]any{}}, map[string]any{}, false
+		}
+		v, _ := mdlConvertScalar(typ, typ.Zero(), false)
+		return v, nil, false
+	}
+	text := f.defArg.Text
+	var raw any = text
+	switch typ {
+	case rules.List, rules.Object:
+		js, err := mdlParseJSON([]byte(text))
+		if err != nil {
+			panic("model: a list or object default that is not JSON: " + text)
+		}
+		raw = js
+	case rules.Any:
+		if !f.defArg.Quoted {
+			if js, err := mdlParseJSON([]byte(text)); err == nil {
+				raw = js
+			}
+		}
+	}
+	saved := c.strict
+	c.strict = false
+	v, src, null, _ := c.convert(typ, raw)
+	c.strict = saved
+	if !null {
+		v, _ = mdlTransform(f.ops, v)
+	}
+	return v, src, null
+}
+
+// mdlHasTransform reports a transform among ops.
+func mdlHasTransform(ops []mdlOp) bool {
+	for _, o := range ops {
+		if o.transform != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// mdlTransform runs a field's transforms in order; a failing one gives its
+// code.
+func mdlTransform(ops []mdlOp, v rules.Value) (rules.Value, string) {
+	for _, op := range ops {
+		if op.transform == nil {
+			continue
+		}
+		if v.Kind != rules.String {
+			continue // on none, transforms change strings only
+		}
+		nv, _, err := op.transform.Transform(v, nil)
+		if err != nil {
+			return v, op.code
+		}
+		if nv.Kind == rules.String {
+			nv.Str = strings.Clone(nv.Str)
+		}
+		v = nv
+	}
+	return v, ""
+}
+
+// makeValue makes a value field: convert, default, transform, req, checks,
+// write.
+func (c *mdlCall) makeValue(f *mdlField, raw any, found bool, p, op mdlPath, sec bool) any {
+	v, src, null, typeErr := c.convert(f.typ, raw)
+	if typeErr {
+		c.fail(f, p, op, "type", sec)
+		return nil
+	}
+	if _, ok := src.(mdlValuerFailed); ok {
+		c.fail(f, p, op, "value", sec)
+		return nil
+	}
+	fromDefault := false
+	if null && f.hasDefault {
+		v, src, null = c.defaultValue(f, f.typ)
+		fromDefault = true
+	}
+	if null {
+		if f.req {
+			c.fail(f, p, op, "required", sec)
+		}
+		return nil
+	}
+	_, isBytes := src.([]byte)
+	if !fromDefault && !isBytes {
+		// on none, transforms change strings only: a []byte is written as
+		// base64, not as text
+		var code string
+		if v, code = mdlTransform(f.ops, v); code != "" {
+			c.fail(f, p, op, code, sec)
+			return nil
+		}
+		if isBytes && mdlHasTransform(f.ops) {
+			src = nil
+		}
+	}
+	passed := c.check(f, f.ops, f.typ, v, p, op, sec)
+	out, err := c.write(f.typ, v, src, f.format)
+	if err != nil {
+		c.fail(f, p, op, "json", sec)
+		return nil
+	}
+	if !passed {
+		return nil
+	}
+	return out
+}
+
+// check runs the checks of ops on v; it reports whether all passed.
+func (c *mdlCall) check(f *mdlField, ops []mdlOp, typ rules.Kind, v rules.Value, p, op mdlPath, sec bool) bool {
+	ok := true
+	for _, o := range ops {
+		if o.check == nil || o.def.Implied.Has(typ) {
+			continue
+		}
+		if err := o.check.Check(v); err != nil {
+			c.fail(f, p, op, o.code, sec)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// write writes a value of typ.
+func (c *mdlCall) write(typ rules.Kind, v rules.Value, src any, format []string) (mdlRaw, error) {
+	switch typ {
+	case rules.List, rules.Object, rules.Any:
+		if b, ok := src.([]byte); ok && typ == rules.Any {
+			out, _ := json.Marshal(b)
+			return mdlRaw(out), nil
+		}
+		if typ == rules.Any && v.Kind == rules.String {
+			return mdlRaw(mdlEncodeString(nil, v.Str)), nil
+		}
+		if j, ok := src.(*mdlJSON); ok {
+			return mdlRaw(j.compacted()), nil
+		}
+		b, err := json.Marshal(src)
+		if err != nil {
+			return nil, err
+		}
+		return mdlRaw(b), nil
+	}
+	return mdlWriteScalar(typ, v, format)
+}
+
+// makeTypedList makes a []string (…) field.
+func (c *mdlCall) makeTypedList(f *mdlField, raw any, found bool, p, op mdlPath, sec bool) any {
+	in := mdlNorm(raw)
+	var out []any
+	switch {
+	case in == nil || mdlIsNilCollection(in):
+	case !mdlIsList(in):
+		if c.strict {
+			c.fail(f, p, op, "type", sec)
+			return nil
+		}
+	default:
+		out = []any{}
+		for i, el := range mdlElems(in) {
+			out = append(out, c.makeElem(f, el, p.idx(i), op.idx(i), sec, false))
+		}
+	}
+	if out == nil && f.hasDefault {
+		out = []any{}
+		if f.defArg != nil {
+			js, err := mdlParseJSON([]byte(f.defArg.Text))
+			if err != nil || js.kind != mdlJArr {
+				panic("model: a typed list default that is not a JSON array")
+			}
+			saved := c.strict
+			c.strict = false
+			for i, el := range js.arr {
+				out = append(out, c.makeElem(f, el, p.idx(i), op.idx(i), sec, true))
+			}
+			c.strict = saved
+		}
+	}
+	if out == nil {
+		if f.req {
+			c.fail(f, p, op, "required", sec)
+		}
+		return nil
+	}
+	if !c.check(f, f.ops, rules.List, rules.Value{Kind: rules.List, Len: len(out), Any: out}, p, op, sec) {
+		return nil
+	}
+	return out
+}
+
+// makeElem makes one element of a typed list, as a field of the element
+// type with the each rules.
+func (c *mdlCall) makeElem(f *mdlField, raw any, p, op mdlPath, sec, fromDefault bool) any {
+	v, _, null, typeErr := c.convert(f.elem, raw)
+	if typeErr {
+		c.fail(f, p, op, "type", sec)
+		return nil
+	}
+	if null {
+		return nil
+	}
+	var code string
+	if v, code = mdlTransform(f.each, v); code != "" {
+		c.fail(f, p, op, code, sec)
+		return nil
+	}
+	if !c.check(f, f.each, f.elem, v, p, op, sec) {
+		return nil
+	}
+	out, _ := mdlWriteScalar(f.elem, v, f.eachFormat)
+	return out
+}
+
+// makeGroup makes a group: an object of fields read from the same input
+// level, or from the object at its from path (in the wire form, the object
+// under its key).
+func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (any, bool) {
+	sub := lvl
+	sub.outP = lvl.outP.key(f.key)
+	sub.sec = lvl.sec || f.secret
+	sub.top = false
+	if lvl.wire || f.from != nil {
+		var raw any
+		var found bool
+		if lvl.wire {
+			raw, found = mdlLookup(lvl.in, f.key)
+			sub.inP = lvl.inP.key(f.key)
+		} else {
+			raw, found, sub.inP = c.readFrom(lvl.in, f.from, lvl.inP)
+		}
+		in := c.readObject(mdlNorm(raw))
+		if o, ok := in.(mdlObjIn); ok {
+			in = o.js
+		}
+		if !mdlIsObject(in) {
+			if found && in != nil && c.strict && lvl.wire {
+				c.fail(f, sub.inP, sub.outP, "type", lvl.sec)
+			}
+			in = nil
+		}
+		sub.in = in
+		if lvl.wire {
+			c.denyUnknown(f.children, sub, false)
+		}
+	}
+	obj := &mdlObj{}
+	c.writeFields(obj, f.children, sub, sel, exc)
+	return obj, f.omitEmpty && len(obj.keys) == 0
+}
+
+// makeRef makes a $x or []$x field.
+func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (any, bool) {
+	raw, _, p := c.read(f, lvl)
+
+	op := lvl.outP.key(f.key)
+	e := c.reg.ents[f.ref]
+	in := c.readObject(mdlNorm(raw))
+	sec := lvl.sec || f.secret
+	make1 := func(obj any, p, op mdlPath) any {
+		// (a bare default's empty input is no wire form)
+		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire && obj != nil, sec: sec}, sel, exc)
+	}
+	var out any
+	null := false
+	switch {
+	case in == nil:
+		null = true
+	case f.list && mdlIsList(in):
+		list := []any{}
+		for i, el := range mdlElems(in) {
+			el = c.readObject(mdlNorm(el))
+			if mdlIsObject(el) {
+				list = append(list, make1(el, p.idx(i), op.idx(i)))
+				continue
+			}
+			if c.strict {
+				c.fail(f, p.idx(i), op.idx(i), "type", sec)
+			}
+			list = append(list, nil)
+		}
+		out = list
+	case !f.list && mdlIsObject(in):
+		out = make1(in, p, op)
+	case !f.list && mdlIsList(in) && !(c.request && lvl.wire):
+		list := []any{}
+		for i, el := range mdlElems(in) {
+			el = c.readObject(mdlNorm(el))
+			if mdlIsObject(el) {
+				list = append(list, make1(el, p.idx(i), op.idx(len(list))))
+				continue
+			}
+			if c.strict {
+				c.fail(f, p.idx(i), op.idx(len(list)), "type", sec)
+			}
+		}
+		out = list
+	default:
+		if c.strict {
+			c.fail(f, p, op, "type", sec)
+			return nil, false
+		}
+		null = true
+	}
+	if null && f.hasDefault {
+		null = false
+		if f.list {
+			out = []any{}
+		} else {
+			out = c.makeFromEmpty(f, e, make1, p, op, sec)
+		}
+	}
+	if null {
+		if f.req {
+			c.fail(f, p, op, "required", sec)
+		}
+		return nil, f.omitNil || f.omitEmpty
+	}
+	if l, ok := out.([]any); ok && len(f.ops) > 0 {
+		c.check(f, f.ops, rules.List, rules.Value{Kind: rules.List, Len: len(l), Any: l}, p, op, sec)
+	}
+	return out, mdlOmit(f, out)
+}
+
+// makeFromEmpty makes the entity of a bare default from an empty input;
+// bare defaults that come back to an entity being made this way are a
+// cycle (code "default").
+func (c *mdlCall) makeFromEmpty(f *mdlField, e *mdlEntity, make1 func(any, mdlPath, mdlPath) any, p, op mdlPath, sec bool) any {
+	for _, n := range c.stack {
+		if n == e.name {
+			c.fail(f, p, op, "default", sec)
+			return nil
+		}
+	}
+	c.stack = append(c.stack, e.name)
+	defer func() { c.stack = c.stack[:len(c.stack)-1] }()
+	return make1(nil, p, op)
+}
