@@ -692,29 +692,6 @@ func (g *mdlGen) makeObject(reg *entity.Registry, name string) (*entity.Object, 
 	return obj, prov
 }
 
-// request generates a request call: a JSON body in the wire form, X-
-// headers.
-func (g *mdlGen) request(cs *mdlCase) {
-	e := g.reg.ents[cs.entity]
-	body := &mdlGV{kind: 'o'}
-	h := http.Header{}
-	g.wireFor(e, e.fields, body, h, 0)
-	text := g.toJSON(nil, body)
-	method := "POST"
-	if len(e.methods) > 0 && g.r.chance(80) {
-		method = strings.FieldsFunc(e.methods[0], func(c rune) bool { return c == ' ' || c == '|' || c == ',' })[0]
-	}
-	cs.request = func() *http.Request {
-		req := httptest.NewRequest(method, "/", bytes.NewReader(text))
-		req.Header.Set("Content-Type", "application/json")
-		for k, vs := range h {
-			req.Header[k] = vs
-		}
-		return req
-	}
-	cs.desc = fmt.Sprintf("%s body %s headers %v", method, text, h)
-}
-
 // options generates the call's options.
 func (g *mdlGen) options(cs *mdlCase) {
 	r := g.r

@@ -33,10 +33,31 @@ func (c *mdlCall) makeEntity(e *mdlEntity, lvl mdlLevel, sel *mdlSel, exc *mdlEx
 	return obj
 }
 
-// writeFields writes the fields of one output object.
+// mdlMade is what a field made, for the cross-field rules of its object:
+// whether it is present (written and not null, after defaults), its
+// written value, and the codes of its own failures.
+type mdlMade struct {
+	present       bool
+	out           any
+	codes         []string
+	path, outPath mdlPath
+	sec           bool
+}
+
+// writeFields writes the fields of one output object, then judges their
+// cross-field rules.
 func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) {
 	vis := c.visible(fields, false)
+	var keys map[*mdlField]bool
+	if c.patching {
+		keys = c.visible(fields, true)
+	}
+	made := map[*mdlField]*mdlMade{}
 	for _, f := range fields {
+		if c.patching && (f.readOnly || lvl.ro) && keys[f] && !(f.kind == dsl.FieldRef && f.merge) {
+			c.writeCurrent(obj, f, lvl, sel, exc)
+			continue
+		}
 		if !vis[f] {
 			continue
 		}
@@ -44,7 +65,17 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			c.writeMerge(obj, f, lvl, sel, exc)
 			continue
 		}
+		if c.patching && (f.writeOnly || lvl.wo) && !lvl.fromPatch && mdlAt(lvl.pin, f.key) == nil {
+			// a writeonly value is not part of the current value: the
+			// merged Object has it only when the patch sets it
+			continue
+		}
 		sub, selected := sel.pick(f)
+		if (sel == nil && c.request) || c.keepAll {
+			// a selection shapes what a call returns, never what a request
+			// reads: without one, a lazy request field is kept
+			selected = true
+		}
 		if f.kind == dsl.FieldValue && sub != nil && sub.path && !sub.leaf {
 			selected = false // a path into a value field's fields: it has none
 		}
@@ -52,12 +83,49 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 		if !c.request && (!selected || excluded) {
 			continue
 		}
+		before := len(c.errs)
+		c.lastOut, c.lastNull = nil, true
 		v, omit := c.makeField(f, lvl, sub, esub)
+		m := &mdlMade{out: c.lastOut, sec: lvl.sec || f.secret, outPath: lvl.outP.key(f.key)}
+		_, _, m.path = c.read(f, lvl)
+		m.present = !c.lastNull && !mdlOmit(f, c.lastOut)
+		for _, e := range c.errs[before:] {
+			if e.path == m.path.String() && e.in == m.path.in() {
+				m.codes = append(m.codes, e.code)
+			}
+		}
+		made[f] = m
+		if c.keepAll || (c.patching && mdlAt(lvl.pin, f.key) != nil) {
+			// the current value itself; a key the patch sets or clears
+			// stays, so that Bind of the merged Object clears it too
+			omit = false
+		}
 		if omit || !selected || excluded {
 			continue
 		}
-		obj.add(f.key, v)
+		obj.addWO(f.key, v, f.writeOnly || lvl.wo)
 	}
+	c.judgeCross(fields, made)
+}
+
+// writeCurrent writes a readonly field of a patch's merged value: the
+// current value's, never the patch's (null where the current value has
+// none: inside a list the patch replaces).
+func (c *mdlCall) writeCurrent(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) {
+	if _, selected := sel.pick(f); sel != nil && !selected {
+		return
+	}
+	if _, excluded := exc.pick(f.key); excluded {
+		return
+	}
+	var v any
+	if cur := mdlAt(lvl.cur, f.key); cur != nil && cur.kind != mdlJNull {
+		v = mdlRaw(cur.compacted())
+	}
+	if mdlOmit(f, v) {
+		return
+	}
+	obj.addWO(f.key, v, lvl.wo)
 }
 
 // writeMerge writes a merged reference's keys into obj.
@@ -65,8 +133,12 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	e := c.reg.ents[f.ref]
 	sub := lvl
 	sub.sec = lvl.sec || f.secret
-	sub.top = false
-	if f.lazy && (!lvl.wire || !c.request) {
+	sub.wo = lvl.wo || f.writeOnly
+	sub.ro = lvl.ro || f.readOnly
+	if !lvl.wire || !c.request {
+		sub.top = false // a request's merged keys are the top level's own: sources are read there
+	}
+	if f.lazy && (!lvl.wire || !c.request) && !c.keepAll {
 		// a lazy merge field is written only where a selection names its
 		// keys (an Object made again, in the wire form, too)
 		named := &mdlSel{names: map[string]*mdlSel{}}
@@ -155,11 +227,16 @@ func (c *mdlCall) makeField(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 	raw, found, p := c.read(f, lvl)
 	op := lvl.outP.key(f.key)
 	sec := lvl.sec || f.secret
+	if pv, ok := raw.(mdlParam); ok {
+		if raw, found = c.paramInput(f, pv, p, op); !found {
+			return nil, false
+		}
+	}
 	var out any
 	if f.list {
-		out = c.makeTypedList(f, raw, found, p, op, sec)
+		out = c.makeTypedList(f, raw, found, p, op, sec, lvl.wire)
 	} else {
-		out = c.makeValue(f, raw, found, p, op, sec)
+		out = c.makeValue(f, raw, found, p, op, sec, lvl.wire)
 	}
 	return out, mdlOmit(f, out)
 }
@@ -190,10 +267,24 @@ func mdlOmit(f *mdlField, out any) bool {
 	return false
 }
 
+// convertWire converts as convert does, but that the wire form (a request,
+// an Object made again) reads a formatted value as its format writes it.
+func (c *mdlCall) convertWire(typ rules.Kind, format []string, raw any, wire bool) (rules.Value, any, bool, bool) {
+	if wire {
+		if v, ok := mdlUnformat(typ, format, raw); ok {
+			return v, nil, false, false
+		}
+	}
+	return c.convert(typ, raw)
+}
+
 // convert converts an input to a value of typ: the value, what the field
 // writes a list, object or none value from, whether it is null, and whether
 // it failed strict conversion (a type error).
 func (c *mdlCall) convert(typ rules.Kind, raw any) (rules.Value, any, bool, bool) {
+	if pt, ok := raw.(mdlParamText); ok {
+		return c.convertParam(typ, string(pt))
+	}
 	in := mdlNorm(raw)
 	if in == nil || mdlIsNilCollection(in) {
 		return rules.Value{}, nil, true, false
@@ -330,8 +421,8 @@ func mdlTransform(ops []mdlOp, v rules.Value) (rules.Value, string) {
 
 // makeValue makes a value field: convert, default, transform, req, checks,
 // write.
-func (c *mdlCall) makeValue(f *mdlField, raw any, found bool, p, op mdlPath, sec bool) any {
-	v, src, null, typeErr := c.convert(f.typ, raw)
+func (c *mdlCall) makeValue(f *mdlField, raw any, found bool, p, op mdlPath, sec, wire bool) any {
+	v, src, null, typeErr := c.convertWire(f.typ, f.format, raw, wire)
 	if typeErr {
 		c.fail(f, p, op, "type", sec)
 		return nil
@@ -370,6 +461,7 @@ func (c *mdlCall) makeValue(f *mdlField, raw any, found bool, p, op mdlPath, sec
 		c.fail(f, p, op, "json", sec)
 		return nil
 	}
+	c.lastOut, c.lastNull = out, false
 	if !passed {
 		return nil
 	}
@@ -415,7 +507,7 @@ func (c *mdlCall) write(typ rules.Kind, v rules.Value, src any, format []string)
 }
 
 // makeTypedList makes a []string (…) field.
-func (c *mdlCall) makeTypedList(f *mdlField, raw any, found bool, p, op mdlPath, sec bool) any {
+func (c *mdlCall) makeTypedList(f *mdlField, raw any, found bool, p, op mdlPath, sec, wire bool) any {
 	in := mdlNorm(raw)
 	var out []any
 	switch {
@@ -428,7 +520,14 @@ func (c *mdlCall) makeTypedList(f *mdlField, raw any, found bool, p, op mdlPath,
 	default:
 		out = []any{}
 		for i, el := range mdlElems(in) {
-			out = append(out, c.makeElem(f, el, p.idx(i), op.idx(i), sec, false))
+			if c.request && c.strict && mdlNorm(el) == nil {
+				// a null element of a typed list in a request is a type
+				// error at its index, as for a []$x
+				c.fail(f, p.idx(i), op.idx(i), "type", sec)
+				out = append(out, nil)
+				continue
+			}
+			out = append(out, c.makeElem(f, el, p.idx(i), op.idx(i), sec, wire))
 		}
 	}
 	if out == nil && f.hasDefault {
@@ -441,7 +540,7 @@ func (c *mdlCall) makeTypedList(f *mdlField, raw any, found bool, p, op mdlPath,
 			saved := c.strict
 			c.strict = false
 			for i, el := range js.arr {
-				out = append(out, c.makeElem(f, el, p.idx(i), op.idx(i), sec, true))
+				out = append(out, c.makeElem(f, el, p.idx(i), op.idx(i), sec, false))
 			}
 			c.strict = saved
 		}
@@ -452,6 +551,7 @@ func (c *mdlCall) makeTypedList(f *mdlField, raw any, found bool, p, op mdlPath,
 		}
 		return nil
 	}
+	c.lastOut, c.lastNull = out, false
 	if !c.check(f, f.ops, rules.List, rules.Value{Kind: rules.List, Len: len(out), Any: out}, p, op, sec) {
 		return nil
 	}
@@ -460,8 +560,8 @@ func (c *mdlCall) makeTypedList(f *mdlField, raw any, found bool, p, op mdlPath,
 
 // makeElem makes one element of a typed list, as a field of the element
 // type with the each rules.
-func (c *mdlCall) makeElem(f *mdlField, raw any, p, op mdlPath, sec, fromDefault bool) any {
-	v, _, null, typeErr := c.convert(f.elem, raw)
+func (c *mdlCall) makeElem(f *mdlField, raw any, p, op mdlPath, sec, wire bool) any {
+	v, _, null, typeErr := c.convertWire(f.elem, f.eachFormat, raw, wire)
 	if typeErr {
 		c.fail(f, p, op, "type", sec)
 		return nil
@@ -494,7 +594,14 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 		var found bool
 		if lvl.wire {
 			raw, found = mdlLookup(lvl.in, f.key)
-			sub.inP = lvl.inP.key(f.key)
+			if pv, ok := raw.(mdlParam); ok {
+				raw = mdlParamText(pv.vals[0]) // a parameter is text, no object
+			}
+			sub.inP = c.keyPath(lvl, f.key)
+			sub.cur, sub.pin = mdlSub(lvl.cur, f.key), mdlSub(lvl.pin, f.key)
+			if lvl.fromPatch {
+				sub.cur = nil
+			}
 		} else {
 			raw, found, sub.inP = c.readFrom(lvl.in, f.from, lvl.inP)
 		}
@@ -505,6 +612,12 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 		if !mdlIsObject(in) {
 			if found && in != nil && c.strict && lvl.wire {
 				c.fail(f, sub.inP, sub.outP, "type", lvl.sec)
+				return nil, false
+			}
+			if f.req && lvl.wire && c.request {
+				// a request must send a req group's object
+				c.fail(f, sub.inP, sub.outP, "required", lvl.sec)
+				return nil, false
 			}
 			in = nil
 		}
@@ -521,14 +634,43 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 // makeRef makes a $x or []$x field.
 func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (any, bool) {
 	raw, _, p := c.read(f, lvl)
+	if pv, ok := raw.(mdlParam); ok {
+		raw = mdlParamText(pv.vals[0]) // a parameter is text, no object
+	}
 
 	op := lvl.outP.key(f.key)
 	e := c.reg.ents[f.ref]
 	in := c.readObject(mdlNorm(raw))
 	sec := lvl.sec || f.secret
-	make1 := func(obj any, p, op mdlPath) any {
+	// patching, an element of a list the patch replaces is read as a
+	// request's; any other object has the current value's beside it
+	replaced := lvl.fromPatch || (f.list && mdlAt(lvl.pin, f.key) != nil)
+	curOf := func(i int) *mdlJSON {
+		v := mdlAt(lvl.cur, f.key)
+		if replaced || v == nil {
+			return nil
+		}
+		if i < 0 {
+			return mdlSub(lvl.cur, f.key)
+		}
+		if v.kind == mdlJArr && i < len(v.arr) && v.arr[i].kind == mdlJObj {
+			return v.arr[i]
+		}
+		return nil
+	}
+	pinOf := func(obj any, i int) *mdlJSON {
+		if i < 0 {
+			return mdlSub(lvl.pin, f.key)
+		}
+		if js, ok := obj.(*mdlJSON); ok && replaced {
+			return js
+		}
+		return nil
+	}
+	make1 := func(obj any, p, op mdlPath, i int) any {
 		// (a bare default's empty input is no wire form)
-		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire && obj != nil, sec: sec}, sel, exc)
+		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire && obj != nil, sec: sec,
+			cur: curOf(i), pin: pinOf(obj, i), fromPatch: replaced}, sel, exc)
 	}
 	var out any
 	null := false
@@ -540,7 +682,7 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 		for i, el := range mdlElems(in) {
 			el = c.readObject(mdlNorm(el))
 			if mdlIsObject(el) {
-				list = append(list, make1(el, p.idx(i), op.idx(i)))
+				list = append(list, make1(el, p.idx(i), op.idx(i), i))
 				continue
 			}
 			if c.strict {
@@ -550,13 +692,13 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 		}
 		out = list
 	case !f.list && mdlIsObject(in):
-		out = make1(in, p, op)
+		out = make1(in, p, op, -1)
 	case !f.list && mdlIsList(in) && !(c.request && lvl.wire):
 		list := []any{}
 		for i, el := range mdlElems(in) {
 			el = c.readObject(mdlNorm(el))
 			if mdlIsObject(el) {
-				list = append(list, make1(el, p.idx(i), op.idx(len(list))))
+				list = append(list, make1(el, p.idx(i), op.idx(len(list)), i))
 				continue
 			}
 			if c.strict {
@@ -585,6 +727,7 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 		}
 		return nil, f.omitNil || f.omitEmpty
 	}
+	c.lastOut, c.lastNull = out, false
 	if l, ok := out.([]any); ok && len(f.ops) > 0 {
 		c.check(f, f.ops, rules.List, rules.Value{Kind: rules.List, Len: len(l), Any: l}, p, op, sec)
 	}
@@ -594,7 +737,7 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 // makeFromEmpty makes the entity of a bare default from an empty input;
 // bare defaults that come back to an entity being made this way are a
 // cycle (code "default").
-func (c *mdlCall) makeFromEmpty(f *mdlField, e *mdlEntity, make1 func(any, mdlPath, mdlPath) any, p, op mdlPath, sec bool) any {
+func (c *mdlCall) makeFromEmpty(f *mdlField, e *mdlEntity, make1 func(any, mdlPath, mdlPath, int) any, p, op mdlPath, sec bool) any {
 	for _, n := range c.stack {
 		if n == e.name {
 			c.fail(f, p, op, "default", sec)
@@ -603,5 +746,5 @@ func (c *mdlCall) makeFromEmpty(f *mdlField, e *mdlEntity, make1 func(any, mdlPa
 	}
 	c.stack = append(c.stack, e.name)
 	defer func() { c.stack = c.stack[:len(c.stack)-1] }()
-	return make1(nil, p, op)
+	return make1(nil, p, op, -1)
 }

@@ -5,7 +5,6 @@ package entity_test
 // field errors it records.
 
 import (
-	"net/http"
 	"reflect"
 	"sort"
 	"strconv"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/entity"
-	"github.com/expose-go/expose/rules"
 )
 
 // known gives the keys an input object may hold for fields: the names (or
@@ -26,6 +24,8 @@ func (c *mdlCall) known(fields []*mdlField, wire bool, into map[string]bool) {
 			continue
 		}
 		switch {
+		case wire && c.request && f.src != "":
+			// a body never supplies a parameter, at any depth
 		case wire && f.merge:
 			if e := c.reg.ents[f.ref]; e != nil {
 				c.known(e.fields, true, into)
@@ -47,22 +47,27 @@ func (c *mdlCall) denyUnknown(fields []*mdlField, lvl mdlLevel, top bool) {
 	if !c.deny {
 		return
 	}
-	keys := mdlKeys(lvl.in)
+	if _, ok := lvl.in.(*mdlQueryIn); ok {
+		return // the query's keys: denyQuery
+	}
+	in := lvl.in
+	if c.patching {
+		// a patch's: only the keys the client sent
+		in = nil
+		if lvl.pin != nil {
+			in = lvl.pin
+		}
+	}
+	keys := mdlKeys(in)
 	if len(keys) == 0 {
 		return
 	}
 	known := map[string]bool{}
 	c.known(fields, lvl.wire, known)
-	if top && c.request {
-		for _, f := range fields {
-			if mdlIsHeader(f.name) {
-				delete(known, f.key)
-			}
-		}
-	}
 	for _, k := range keys {
 		if !known[k] {
-			c.errs = append(c.errs, mdlErr{path: lvl.inP.key(k).String(), code: "unknown"})
+			p := lvl.inP.key(k)
+			c.errs = append(c.errs, mdlErr{path: p.String(), pointer: p.pointer(), code: "unknown"})
 		}
 	}
 }
@@ -99,6 +104,12 @@ func mdlLookup(in any, key string) (any, bool) {
 	switch v := in.(type) {
 	case nil:
 		return nil, false
+	case *mdlQueryIn:
+		vals, ok := v.q[key]
+		if !ok {
+			return nil, false
+		}
+		return mdlParam{vals: vals, in: "query", name: key}, true
 	case *mdlJSON:
 		if v.kind != mdlJObj {
 			return nil, false
@@ -221,32 +232,31 @@ func mdlStructField(rv reflect.Value, key string) (any, bool) {
 // its output key in the wire form, or from the headers.
 func (c *mdlCall) read(f *mdlField, lvl mdlLevel) (any, bool, mdlPath) {
 	if lvl.wire {
-		if lvl.top && c.request && mdlIsHeader(f.name) {
-			p := lvl.inP.key(f.name)
-			if c.headers == nil {
-				return nil, false, p
+		if c.request && f.src != "" {
+			// a parameter is read from the request at its top level (the
+			// keys merged into it too), never from a body object
+			if lvl.top && c.req != nil {
+				return c.readParam(f)
 			}
-			vals := c.headers.Values(f.name)
-			if len(vals) == 0 {
-				return nil, false, p
-			}
-			if f.kind == dsl.FieldValue && f.typ == rules.List {
-				out := make([]any, len(vals))
-				for i, v := range vals {
-					out[i] = v
-				}
-				return out, true, p
-			}
-			return vals[0], true, p
+			return nil, false, lvl.inP.key(f.srcName)
 		}
 		v, ok := mdlLookup(lvl.in, f.key)
-		return v, ok, lvl.inP.key(f.key)
+		return v, ok, c.keyPath(lvl, f.key)
 	}
 	if f.from != nil {
 		return c.readFrom(lvl.in, f.from, lvl.inP)
 	}
 	v, ok := mdlLookup(lvl.in, f.name)
 	return v, ok, lvl.inP.key(f.name)
+}
+
+// keyPath is the path of key at a level: a query key's names the
+// parameter.
+func (c *mdlCall) keyPath(lvl mdlLevel, key string) mdlPath {
+	if _, ok := lvl.in.(*mdlQueryIn); ok {
+		return mdlPath{{key: key, in: "query"}}
+	}
+	return lvl.inP.key(key)
 }
 
 // readFrom follows a from path: a name steps into an object, a number
@@ -285,9 +295,14 @@ func (c *mdlCall) readFrom(in any, steps []string, p mdlPath) (any, bool, mdlPat
 
 // fail records a field error of f.
 func (c *mdlCall) fail(f *mdlField, p, op mdlPath, code string, sec bool) {
-	e := mdlErr{path: p.String(), outPath: op.String(), code: code}
+	e := mdlErr{path: p.String(), outPath: op.String(), code: code, in: p.in()}
+	if e.in == "" {
+		e.pointer = p.pointer()
+	}
 	switch {
 	case f != nil && f.hasMsg:
+		// {field} is "the field's name" (go doc dsl, msg): its declared
+		// name, in a request too
 		e.msg, e.checkMsg = mdlRenderMsg(f.msg, f.name), true
 	case (sec || (f != nil && f.secret)) && (code == "in" || code == "regex"):
 		// go doc entity, Errors: "Under a secret field the messages that may
@@ -321,45 +336,4 @@ func mdlRenderMsg(msg, field string) string {
 		}
 	}
 	return b.String()
-}
-
-// readRequest reads a request's JSON body: the object a request's fields
-// are read from (headers aside), or a failure.
-func (c *mdlCall) readRequest(e *mdlEntity, r *http.Request) (any, string) {
-	if r == nil {
-		return nil, ""
-	}
-	if len(e.methods) > 0 {
-		ok := false
-		for _, m := range e.methods {
-			if m == r.Method || (m == "GET" && r.Method == "HEAD") {
-				ok = true
-			}
-		}
-		if !ok {
-			return nil, "method"
-		}
-	}
-	c.headers = r.Header
-	if r.Body == nil {
-		return nil, ""
-	}
-	var buf strings.Builder
-	b := make([]byte, 4096)
-	for {
-		n, err := r.Body.Read(b)
-		buf.Write(b[:n])
-		if err != nil {
-			break
-		}
-	}
-	text := strings.TrimSpace(buf.String())
-	if text == "" {
-		return nil, ""
-	}
-	js, err := mdlParseJSON([]byte(text))
-	if err != nil || js.kind != mdlJObj {
-		return nil, "invalidJSON"
-	}
-	return js, ""
 }

@@ -12,13 +12,22 @@ package entity_test
 // applies them (conversion, defaults, req, strictness, shaping, directions,
 // merge, from, omit, key case, typed lists, references) is decided here,
 // from the docs. FuzzModel (model_fuzz_test.go) compares it with the
-// library; model_known_test.go lists where they disagree.
+// library on responses, FuzzModelRequest (model_fuzz_request_test.go) on
+// requests: MakeRequest and Bind of *http.Request (model_request_test.go),
+// Patch (model_patch_test.go), and cross-field rules (model_cross_test.go)
+// in both directions.
+//
+// It does not cover custom rules and formats, the limits (depth, errors,
+// output and body sizes), Checked and Fail, form bodies (a form is a 415,
+// as no generated entity reads forms), messages beyond msg and secret,
+// and the schema documents.
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -31,14 +40,12 @@ import (
 // mdlReg is the model's registry: the parsed declarations, the key case,
 // the declared flags.
 type mdlReg struct {
-	// bugs are the known disagreements (model_known_test.go) the model
-	// reproduces instead of the documented behaviour: zero but when the
-	// comparison asks whether a disagreement is a known one.
-	bugs    mdlBug
 	ents    map[string]*mdlEntity
 	keyCase entity.KeyCaseStyle
 	flags   map[string]bool
 	set     *rules.Set
+	// pathValues is the registry's PathValues option, nil for none.
+	pathValues func(r *http.Request, name string) string
 }
 
 type mdlEntity struct {
@@ -80,6 +87,20 @@ type mdlField struct {
 	ops                                   []mdlOp
 	each                                  []mdlOp
 	eachFormat                            []string
+	// src is where a request reads a top-level value field: "path",
+	// "query", "header" (a header directive, or a name starting with X-)
+	// or "cookie", under srcName; "" for the body.
+	src, srcName string
+	cross        []mdlCross
+}
+
+// mdlCross is one cross-field rule of a field: its name (required_if,
+// required_with, required_without, excluded_with), the siblings it names
+// by their declared names, and required_if's values as written.
+type mdlCross struct {
+	rule   string
+	names  []string
+	values []dsl.Arg
 }
 
 // mdlDecl is one entity's declaration as triples.
@@ -198,6 +219,16 @@ func (r *mdlReg) field(f *dsl.Field) (*mdlField, error) {
 			}
 		case rules.DirectiveUnexpose:
 			return nil, errors.New("model: unexpose outside Extend")
+		case rules.DirectivePath, rules.DirectiveQuery, rules.DirectiveHeader, rules.DirectiveCookie:
+			mf.src = rules.LookupDirective(rule.Name).String()
+			if len(args) > 0 {
+				mf.srcName = args[0]
+			}
+		case rules.DirectiveDoc, rules.DirectiveExample:
+		case rules.DirectiveRequiredIf:
+			mf.cross = append(mf.cross, mdlCross{rule: "required_if", names: args[:1], values: rule.Args[1:]})
+		case rules.DirectiveRequiredWith, rules.DirectiveRequiredWithout, rules.DirectiveExcludedWith:
+			mf.cross = append(mf.cross, mdlCross{rule: rules.LookupDirective(rule.Name).String(), names: args})
 		default:
 			op, err := r.op(rule.Name, args, declared)
 			if err != nil {
@@ -210,6 +241,18 @@ func (r *mdlReg) field(f *dsl.Field) (*mdlField, error) {
 		mf.key = rename
 	} else {
 		mf.key = mdlKeyCase(r.keyCase, f.Name)
+	}
+	// A source directive's argument names the parameter; by default the
+	// field's key, a header field's declared name. A name starting with X-
+	// is a header field.
+	if mf.src == "" && mdlIsHeader(f.Name) && f.Kind == dsl.FieldValue {
+		mf.src, mf.srcName = "header", f.Name
+	}
+	if mf.src != "" && mf.srcName == "" {
+		mf.srcName = mf.key
+		if mf.src == "header" {
+			mf.srcName = f.Name
+		}
 	}
 	for _, c := range f.Fields {
 		mc, err := r.field(c)
@@ -383,6 +426,20 @@ type mdlErr struct {
 	path, outPath, code string
 	msg                 string
 	checkMsg            bool // the model knows the message (secret, msg)
+	// in is where a request's value was when not in the body ("path",
+	// "query", "header", "cookie"; path is then the parameter's name);
+	// pointer the RFC 6901 pointer of a body's value.
+	in, pointer string
+	// anyCode: the docs say that the call fails there, not with which
+	// code (a repeated scalar query key).
+	anyCode bool
+	// secret: the error is a secret field's, or a rule's naming a secret
+	// sibling; forbidden are the texts its message and params must not
+	// hold (the values of its in, of required_if, what it was sent).
+	secret    bool
+	forbidden []string
+	// params are the library's (the model predicts none).
+	params map[string]any
 }
 
 // mdlOutcome is a call's result: JSON, field errors, or an error that is
@@ -392,6 +449,13 @@ type mdlOutcome struct {
 	json []byte
 	errs []mdlErr
 	fail string
+	// full is the JSON of the Object with its writeonly values (what
+	// Get, Map and Decode see), for requests and patches; touched the
+	// paths a patch set or cleared.
+	full    []byte
+	touched []string
+	// flags are the call's, those of its request's context included.
+	flags []string
 }
 
 // mdlCall is the state of one call.
@@ -406,9 +470,19 @@ type mdlCall struct {
 	lang    string
 	prov    map[*entity.Object]mdlProv
 	headers http.Header
-	errs    []mdlErr
-	stack   []string // entities being made from an empty input by bare defaults
-	bugs    mdlBug
+	req     *mdlReqIn // the request a request call reads its sources from
+	// patching: the call reads a patch's merged value (touched: the paths
+	// the patch set or cleared); keepAll: it makes a patch's current
+	// value, every field written (lazy ones, those an omit leaves out).
+	patching bool
+	touched  map[string]bool
+	keepAll  bool
+	// lastOut and lastNull are what the last value field made wrote
+	// (before its checks), and whether it was null after defaults.
+	lastOut  any
+	lastNull bool
+	errs     []mdlErr
+	stack    []string // entities being made from an empty input by bare defaults
 }
 
 // mdlLevel is where the walk stands: the input object fields are read
@@ -419,23 +493,30 @@ type mdlLevel struct {
 	outP mdlPath
 	wire bool // read output keys (requests, Objects made again)
 	sec  bool // under a secret field
-	top  bool // a request's top level: X- fields come from the headers
+	top  bool // a request's top level (and the keys merged into it): sources are read
+	wo   bool // the keys of a writeonly merged reference
+	ro   bool // under a readonly merged reference (patching)
+	// cur and pin are, patching, the current value's object and the
+	// patch's at this level (nil for none); fromPatch: the level is an
+	// element of a list the patch replaced, read as a request's.
+	cur, pin  *mdlJSON
+	fromPatch bool
 	// topCall is the object given to the call itself (not an element of a
 	// list, nor a reference's)
 	topCall bool
 }
 
-// run makes input with entity name under opts.
-func (r *mdlReg) run(name string, input any, o mdlOpts, prov map[*entity.Object]mdlProv) mdlOutcome {
-	e := r.ents[name]
-	c := &mdlCall{reg: r, flags: map[string]bool{}, deny: o.deny, request: o.request, shaped: o.shaped(), lang: o.lang, prov: prov, bugs: r.bugs}
+// newCall sets up a call: its flags (a request's context's too), version,
+// language and compiled selection, or the failure of its options.
+func (r *mdlReg) newCall(e *mdlEntity, input any, o mdlOpts, prov map[*entity.Object]mdlProv) (*mdlCall, *mdlSel, *mdlExc, string) {
+	c := &mdlCall{reg: r, flags: map[string]bool{}, deny: o.deny, request: o.request, shaped: o.shaped(), lang: o.lang, prov: prov}
 	c.strict = o.strict || (o.request && !o.lax)
 	if o.lax {
 		c.strict = false
 	}
 	for _, f := range o.with {
 		if !r.flags[f] {
-			return mdlOutcome{fail: "unknownFlag"}
+			return nil, nil, nil, "unknownFlag"
 		}
 		c.flags[f] = true
 	}
@@ -444,10 +525,22 @@ func (r *mdlReg) run(name string, input any, o mdlOpts, prov map[*entity.Object]
 			c.flags[f] = true
 		}
 	}
+	if req, ok := input.(*http.Request); ok && o.request && req != nil {
+		// the flags of the request's context apply without WithContext,
+		// and its Accept-Language without Lang
+		for _, f := range entity.FlagsFromContext(req.Context()) {
+			if r.flags[f] {
+				c.flags[f] = true
+			}
+		}
+		if c.lang == "" {
+			c.lang = mdlAcceptLang(req.Header.Get("Accept-Language"))
+		}
+	}
 	if o.version != "" {
 		v, ok := mdlParseVer(o.version)
 		if !ok {
-			return mdlOutcome{fail: "version"}
+			return nil, nil, nil, "version"
 		}
 		c.ver = &v
 	}
@@ -455,14 +548,14 @@ func (r *mdlReg) run(name string, input any, o mdlOpts, prov map[*entity.Object]
 	if o.hasSel && o.sel != "" {
 		s, ok := c.compileSelect(e.fields, o.sel)
 		if !ok {
-			return mdlOutcome{fail: "fields"}
+			return nil, nil, nil, "fields"
 		}
 		sel = s
 	}
 	if o.hasOnly {
 		s, ok := c.compilePaths(e.fields, o.only)
 		if !ok {
-			return mdlOutcome{fail: "unknownField"}
+			return nil, nil, nil, "unknownField"
 		}
 		sel = s
 	}
@@ -470,9 +563,19 @@ func (r *mdlReg) run(name string, input any, o mdlOpts, prov map[*entity.Object]
 	if o.hasExcept {
 		x, ok := c.compileExcept(e.fields, o.except)
 		if !ok {
-			return mdlOutcome{fail: "unknownField"}
+			return nil, nil, nil, "unknownField"
 		}
 		exc = x
+	}
+	return c, sel, exc, ""
+}
+
+// run makes input with entity name under opts.
+func (r *mdlReg) run(name string, input any, o mdlOpts, prov map[*entity.Object]mdlProv) mdlOutcome {
+	e := r.ents[name]
+	c, sel, exc, fail := r.newCall(e, input, o, prov)
+	if fail != "" {
+		return mdlOutcome{fail: fail}
 	}
 	var out any
 	if o.request {
@@ -482,6 +585,7 @@ func (r *mdlReg) run(name string, input any, o mdlOpts, prov map[*entity.Object]
 			return mdlOutcome{fail: fail}
 		}
 		out = c.makeEntity(e, mdlLevel{in: body, wire: true, top: true}, sel, exc)
+		c.denyQuery(e)
 	} else {
 		v := input
 		switch b := v.(type) {
@@ -518,7 +622,17 @@ func (r *mdlReg) run(name string, input any, o mdlOpts, prov map[*entity.Object]
 	if len(c.errs) > 0 {
 		return mdlOutcome{errs: c.errs}
 	}
-	return mdlOutcome{json: mdlEncode(nil, out)}
+	return mdlOutcome{json: mdlEncode(nil, out), full: mdlEncodeFull(nil, out), flags: c.flagList()}
+}
+
+// flagList gives the call's flags, sorted.
+func (c *mdlCall) flagList() []string {
+	var out []string
+	for f := range c.flags {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // readObject reads an *entity.Object as the model sees it: its JSON and
