@@ -25,8 +25,10 @@ type mdlCase struct {
 	decls   []mdlDecl
 	entity  string
 	input   any // the input both are given (a response call)
-	// request builds the request of a request call, afresh for each side.
+	// request builds the request of a request call, afresh for each side;
+	// parts are what a generated one is built from.
 	request func() *http.Request
+	parts   *mdlReqParts
 	// mode is the call: "" a response (MakeJSON), "request" (MakeRequest,
 	// then Bind), "patch" (Patch of current).
 	mode    string
@@ -36,7 +38,9 @@ type mdlCase struct {
 	// them: http.Request.SetPathValue).
 	paths         map[string]string
 	usePathValues bool
-	opts          mdlOpts
+	// bodyLimit is the registry's Limits.BodyBytes, 0 for the default.
+	bodyLimit int64
+	opts      mdlOpts
 	// prov says how each *entity.Object in the input was made.
 	prov map[*entity.Object]mdlProv
 	// desc describes the input for reports (an Object's JSON, a request).
@@ -49,6 +53,11 @@ func (cs *mdlCase) build() (*entity.Registry, error) {
 	reg := entity.NewRegistry(entity.KeyCase(cs.keyCase))
 	if cs.usePathValues {
 		if err := reg.Configure(entity.PathValues(cs.pathValue)); err != nil {
+			return nil, err
+		}
+	}
+	if cs.bodyLimit > 0 {
+		if err := reg.Configure(entity.Limits{BodyBytes: cs.bodyLimit}); err != nil {
 			return nil, err
 		}
 	}
@@ -189,7 +198,9 @@ func mdlLibError(err error, patch bool) (out mdlOutcome, skip bool) {
 		return out, false
 	}
 	switch {
-	case errors.Is(err, entity.ErrTooLarge), errors.Is(err, entity.ErrDepth), errors.Is(err, entity.ErrBodyTooLarge):
+	case errors.Is(err, entity.ErrBodyTooLarge):
+		out.fail = "tooLarge"
+	case errors.Is(err, entity.ErrTooLarge), errors.Is(err, entity.ErrDepth):
 		return out, true
 	case errors.Is(err, entity.ErrInvalidFields):
 		out.fail = "fields"
@@ -245,6 +256,7 @@ func (cs *mdlCase) modelReg() (*mdlReg, error) {
 	if cs.usePathValues {
 		m.pathValues = cs.pathValue
 	}
+	m.bodyLimit = cs.bodyLimit
 	return m, nil
 }
 
@@ -325,6 +337,9 @@ func (cs *mdlCase) report() string {
 	}
 	if cs.usePathValues {
 		fmt.Fprintf(&b, "  PathValues: %q\n", cs.paths)
+	}
+	if cs.bodyLimit > 0 {
+		fmt.Fprintf(&b, "  Limits{BodyBytes: %d}\n", cs.bodyLimit)
 	}
 	call := "call"
 	switch cs.mode {

@@ -19,9 +19,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -82,9 +85,13 @@ func mdlGenerateReq(data []byte) (*mdlCase, *mdlGen) {
 		g.requestCall(cs, true)
 		g.requestOptions(cs)
 	default:
+		// (the Objects in the input are this registry's: the call must be
+		// made with its entities)
 		reg, _ := cs.build()
 		g.input(cs, reg)
 		g.options(cs)
+		g.lib = reg
+		return cs, g
 	}
 	if g.lib, err = cs.build(); err != nil {
 		return nil, nil
@@ -379,9 +386,13 @@ func (cs *mdlCase) bindChecks(reg *entity.Registry, obj *entity.Object, mod mdlO
 // (a group's fields beside their siblings), but for version variants.
 func (cs *mdlCase) roundTrips(m *mdlReg) bool {
 	seen := map[string]bool{}
-	var level func(fields []*mdlField, names map[string]string, depth int) bool
-	level = func(fields []*mdlField, names map[string]string, depth int) bool {
-		for _, f := range fields {
+	type owner struct {
+		level   *[]*mdlField // the declaration level the name is declared at
+		version bool         // with since or until
+	}
+	var level func(fields *[]*mdlField, names map[string]owner, depth int) bool
+	level = func(fields *[]*mdlField, names map[string]owner, depth int) bool {
+		for _, f := range *fields {
 			if f.from != nil || (f.readOnly && f.kind != dsl.FieldValue) {
 				// Make reads a from field elsewhere than Bind puts it; a
 				// readonly group or reference is in neither the request's
@@ -390,18 +401,19 @@ func (cs *mdlCase) roundTrips(m *mdlReg) bool {
 				return false
 			}
 			if f.kind == dsl.FieldGroup {
-				if !level(f.children, names, depth) {
+				if !level(&f.children, names, depth) {
 					return false
 				}
 				continue
 			}
-			if prev, ok := names[strings.ToLower(f.name)]; ok && prev != f.name+"|"+f.key {
-				return false
+			versioned := f.since != nil || f.until != nil
+			if prev, ok := names[strings.ToLower(f.name)]; ok && !(prev.level == fields && prev.version && versioned) {
+				return false // two fields of one level under one name: Make reads both from it
 			}
-			names[strings.ToLower(f.name)] = f.name + "|" + f.key
+			names[strings.ToLower(f.name)] = owner{fields, versioned}
 			if f.kind == dsl.FieldRef && !seen[f.ref] && depth < 6 {
 				seen[f.ref] = true
-				if e := m.ents[f.ref]; e != nil && !level(e.fields, map[string]string{}, depth+1) {
+				if e := m.ents[f.ref]; e != nil && !level(&e.fields, map[string]owner{}, depth+1) {
 					return false
 				}
 			}
@@ -409,7 +421,7 @@ func (cs *mdlCase) roundTrips(m *mdlReg) bool {
 		return true
 	}
 	seen[cs.entity] = true
-	return level(m.ents[cs.entity].fields, map[string]string{}, 0)
+	return level(&m.ents[cs.entity].fields, map[string]owner{}, 0)
 }
 
 // bindMapCheck checks the top level of what Bind put in a map: each value
@@ -583,17 +595,24 @@ var mdlReqSurveyFlag = flag.Int("model.reqsurvey", 0, "TestModelRequestSurvey: r
 // TestModelRequestSurvey runs many generated request cases without
 // stopping at the first disagreement, for triage.
 func TestModelRequestSurvey(t *testing.T) {
-	if *mdlReqSurveyFlag == 0 {
-		t.Skip("set -model.reqsurvey N")
+	var inputs [][]byte
+	switch {
+	case *mdlDirFlag != "":
+		inputs = mdlReadCorpus(t, *mdlDirFlag)
+	case *mdlReqSurveyFlag > 0:
+		for i := 0; i < *mdlReqSurveyFlag; i++ {
+			sum := sha256.Sum256([]byte(fmt.Sprintf("request survey %d", i)))
+			inputs = append(inputs, sum[:])
+		}
+	default:
+		t.Skip("set -model.reqsurvey N, or -model.dir with a corpus")
 	}
 	refused, ran, differ, shown := 0, 0, 0, 0
 	modes, agreed := map[string]int{}, map[string]int{}
-	for i := 0; i < *mdlReqSurveyFlag; i++ {
+	for i, data := range inputs {
 		if *mdlCaseFlag >= 0 && i != *mdlCaseFlag {
 			continue
 		}
-		sum := sha256.Sum256([]byte(fmt.Sprintf("request survey %d", i)))
-		data := sum[:]
 		cs, g := mdlGenerateReq(data)
 		if cs == nil {
 			refused++
@@ -621,7 +640,40 @@ func TestModelRequestSurvey(t *testing.T) {
 			t.Logf("case %d\n%s%s\n", i, cs.report(), d)
 		}
 	}
-	t.Logf("%d cases: %d declarations refused, %d compared (%v), %d disagreements", *mdlReqSurveyFlag, refused, ran, modes, differ)
+	t.Logf("%d cases: %d declarations refused, %d compared (%v), %d disagreements", len(inputs), refused, ran, modes, differ)
+}
+
+var mdlDirFlag = flag.String("model.dir", "", "TestModelRequestSurvey: run the corpus files of this directory instead of generated cases")
+
+// mdlReadCorpus reads the inputs of a fuzz corpus directory.
+func mdlReadCorpus(t *testing.T, dir string) [][]byte {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, rest, _ := strings.Cut(string(b), "\n")
+		rest = strings.TrimSpace(rest)
+		q, ok := strings.CutPrefix(rest, "[]byte(")
+		if !ok {
+			continue
+		}
+		s, err := strconv.Unquote(strings.TrimSuffix(q, ")"))
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		t.Logf("file %d: %s", len(out), e.Name())
+		out = append(out, []byte(s))
+	}
+	return out
 }
 
 // patchBindCheck binds the merged Object into the current value, as

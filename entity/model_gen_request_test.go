@@ -332,6 +332,10 @@ func (g *mdlGen) requestCall(cs *mdlCase, patch bool) {
 			p.hasBody = r.chance(50)
 		}
 	}
+	if p.hasBody && len(p.body) > 2 && strings.HasPrefix(p.ct, "application/") && r.chance(5) {
+		// a body at the registry's limit, or past it (413)
+		cs.bodyLimit = int64(len(p.body) - r.intn(3))
+	}
 	if r.chance(10) {
 		p.query = append(p.query, mdlKV{mdlNamePool[r.intn(len(mdlNamePool))], r.pick("1", "x", "")})
 	}
@@ -346,7 +350,7 @@ func (g *mdlGen) requestCall(cs *mdlCase, patch bool) {
 			}
 		}
 	}
-	cs.request = p.build
+	cs.request, cs.parts = p.build, p
 	cs.desc = p.String()
 }
 
@@ -382,7 +386,7 @@ func (g *mdlGen) params(cs *mdlCase, fields []*mdlField, p *mdlReqParts, depth i
 			case "header":
 				p.headers = append(p.headers, mdlKV{f.srcName, v})
 			case "cookie":
-				p.cookies = append(p.cookies, mdlKV{f.srcName, strings.Trim(v, " \";,\\")})
+				p.cookies = append(p.cookies, mdlKV{f.srcName, mdlCookieValue(v)})
 			}
 		}
 	}
@@ -393,6 +397,18 @@ func (g *mdlGen) params(cs *mdlCase, fields []*mdlField, p *mdlReqParts, depth i
 			p.setPaths = cs.paths
 		}
 	}
+}
+
+// mdlCookieValue keeps the bytes a cookie value may hold (RFC 6265's
+// cookie-octet), as net/http would drop the others.
+func mdlCookieValue(v string) string {
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c > 0x20 && c < 0x7f && c != '"' && c != ',' && c != ';' && c != '\\' {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // paramText gives a parameter's text for a field, usually one it reads.

@@ -477,6 +477,12 @@ func (c *mdlCall) check(f *mdlField, ops []mdlOp, typ rules.Kind, v rules.Value,
 		}
 		if err := o.check.Check(v); err != nil {
 			c.fail(f, p, op, o.code, sec)
+			if (sec || (f != nil && f.secret)) && o.code == "in" {
+				// a secret field's own values (those its in lists) are in no
+				// message or param
+				e := &c.errs[len(c.errs)-1]
+				e.secret, e.forbidden = true, append(e.forbidden, o.args...)
+			}
 			ok = false
 		}
 	}

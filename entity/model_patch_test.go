@@ -99,12 +99,12 @@ func mdlJSONText(dst []byte, v *mdlJSON) []byte {
 func (r *mdlReg) patch(name string, req *http.Request, current any, o mdlOpts) mdlOutcome {
 	e := r.ents[name]
 	o.request = true
+	if !mdlMethodAllowed(e, req.Method) {
+		return mdlOutcome{fail: "method"}
+	}
 	c, sel, exc, fail := r.newCall(e, req, o, nil)
 	if fail != "" {
 		return mdlOutcome{fail: fail}
-	}
-	if !mdlMethodAllowed(e, req.Method) {
-		return mdlOutcome{fail: "method"}
 	}
 	c.openRequest(req)
 	cur, ok := r.current(e, current, c)
@@ -113,7 +113,11 @@ func (r *mdlReg) patch(name string, req *http.Request, current any, o mdlOpts) m
 	if mt, _, err := mime.ParseMediaType(req.Header.Get("Content-Type")); err != nil || mt != entity.MergePatchType {
 		return mdlOutcome{fail: mdlEither("media", ok)}
 	}
-	p, err := mdlParseJSON([]byte(mdlReadBody(req)))
+	text, small := c.readBody(req)
+	if !small {
+		return mdlOutcome{fail: mdlEither("tooLarge", ok)}
+	}
+	p, err := mdlParseJSON([]byte(text))
 	if err != nil || p.kind != mdlJObj {
 		return mdlOutcome{fail: mdlEither("invalidJSON", ok)}
 	}

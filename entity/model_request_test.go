@@ -63,15 +63,21 @@ func mdlHasBody(method string) bool {
 	return method == "POST" || method == "PUT" || method == "PATCH"
 }
 
-// mdlParamsOnly reports an entity whose every top-level field is a
-// parameter: its requests read no body at all.
+// mdlParamsOnly reports an entity whose requests read parameters only:
+// every top-level field a request reads (no readonly one) is a parameter.
+// Its requests read no body at all.
 func mdlParamsOnly(e *mdlEntity) bool {
+	n := 0
 	for _, f := range e.fields {
+		if f.readOnly {
+			continue
+		}
 		if f.kind != dsl.FieldValue || f.src == "" {
 			return false
 		}
+		n++
 	}
-	return len(e.fields) > 0
+	return n > 0
 }
 
 // mdlQueryKeys gives a raw query's keys, distinct, in order.
@@ -112,13 +118,21 @@ func mdlIsJSONType(ct string) bool {
 	return mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
 }
 
-// readBody reads r's body: its text without the white space around it.
-func mdlReadBody(r *http.Request) string {
+// readBody reads r's body: its text without the white space around it;
+// ok is false past the registry's body limit (413).
+func (c *mdlCall) readBody(r *http.Request) (string, bool) {
 	if r.Body == nil {
-		return ""
+		return "", true
 	}
 	b, _ := io.ReadAll(r.Body)
-	return strings.TrimSpace(string(b))
+	limit := c.reg.bodyLimit
+	if limit == 0 {
+		limit = 1 << 20
+	}
+	if int64(len(b)) > limit {
+		return "", false
+	}
+	return strings.TrimSpace(string(b)), true
 }
 
 // openRequest sets up the call's request: its query, its path values.
@@ -137,7 +151,8 @@ func (c *mdlCall) openRequest(r *http.Request) {
 }
 
 // readRequest reads a request: the object its body fields are read from,
-// or a failure ("method" 405, "media" 415, "invalidJSON" 400).
+// or a failure ("method" 405, "tooLarge" 413, "media" 415, "invalidJSON"
+// 400).
 func (c *mdlCall) readRequest(e *mdlEntity, r *http.Request) (any, string) {
 	if r == nil {
 		return nil, ""
@@ -150,7 +165,10 @@ func (c *mdlCall) readRequest(e *mdlEntity, r *http.Request) (any, string) {
 		// an entity of parameters only leaves the body unread
 		return nil, ""
 	}
-	text := mdlReadBody(r)
+	text, ok := c.readBody(r)
+	if !ok {
+		return nil, "tooLarge"
+	}
 	if text == "" {
 		// no body: a method that has one sends an empty object; another
 		// sends its body fields in the query

@@ -44,8 +44,10 @@ type mdlReg struct {
 	keyCase entity.KeyCaseStyle
 	flags   map[string]bool
 	set     *rules.Set
-	// pathValues is the registry's PathValues option, nil for none.
+	// pathValues is the registry's PathValues option, nil for none;
+	// bodyLimit its Limits.BodyBytes (0: the default, 1 MiB).
 	pathValues func(r *http.Request, name string) string
+	bodyLimit  int64
 }
 
 type mdlEntity struct {
@@ -56,7 +58,8 @@ type mdlEntity struct {
 
 // mdlOp is one check or transform of a field, compiled through its Def.
 type mdlOp struct {
-	code      string // the Def's name: the error's code
+	code      string   // the Def's name: the error's code
+	args      []string // as written
 	def       rules.Def
 	check     rules.Checker
 	transform rules.Transformer
@@ -269,7 +272,7 @@ func (r *mdlReg) op(name string, args []string, declared rules.Kind) (mdlOp, err
 	if !ok {
 		return mdlOp{}, fmt.Errorf("model: unknown rule %q", name)
 	}
-	op := mdlOp{code: def.Name, def: def}
+	op := mdlOp{code: def.Name, def: def, args: args}
 	var err error
 	if def.Transform != nil {
 		op.transform, err = def.Transform(args, declared)
@@ -573,6 +576,9 @@ func (r *mdlReg) newCall(e *mdlEntity, input any, o mdlOpts, prov map[*entity.Ob
 // run makes input with entity name under opts.
 func (r *mdlReg) run(name string, input any, o mdlOpts, prov map[*entity.Object]mdlProv) mdlOutcome {
 	e := r.ents[name]
+	if req, ok := input.(*http.Request); ok && o.request && req != nil && !mdlMethodAllowed(e, req.Method) {
+		return mdlOutcome{fail: "method"} // the request itself first
+	}
 	c, sel, exc, fail := r.newCall(e, input, o, prov)
 	if fail != "" {
 		return mdlOutcome{fail: fail}
