@@ -656,24 +656,29 @@ func mdlReadCorpus(t *testing.T, dir string) [][]byte {
 		if e.IsDir() {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, rest, _ := strings.Cut(string(b), "\n")
-		rest = strings.TrimSpace(rest)
-		q, ok := strings.CutPrefix(rest, "[]byte(")
-		if !ok {
-			continue
-		}
-		s, err := strconv.Unquote(strings.TrimSuffix(q, ")"))
-		if err != nil {
-			t.Fatalf("%s: %v", e.Name(), err)
-		}
 		t.Logf("file %d: %s", len(out), e.Name())
-		out = append(out, []byte(s))
+		out = append(out, mdlReadCorpusFile(t, filepath.Join(dir, e.Name())))
 	}
 	return out
+}
+
+// mdlReadCorpusFile reads the input of one corpus file ("go test fuzz v1"
+// and one []byte).
+func mdlReadCorpusFile(t *testing.T, file string) []byte {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(b), "\n")
+	q, ok := strings.CutPrefix(strings.TrimSpace(rest), "[]byte(")
+	if !ok {
+		t.Fatalf("%s: not a corpus file of one []byte", file)
+	}
+	s, err := strconv.Unquote(strings.TrimSuffix(q, ")"))
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return []byte(s)
 }
 
 // patchBindCheck binds the merged Object into the current value, as

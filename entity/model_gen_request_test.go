@@ -519,6 +519,9 @@ func (g *mdlGen) wireReq(fields []*mdlField, o *mdlGV, depth int, top bool) {
 			} else {
 				o.set(f.key, obj())
 			}
+		case (f.typ == rules.Object || f.typ == rules.Any) && r.chance(12):
+			// an object holding a null, which a request keeps
+			o.set(f.key, &mdlGV{kind: 'o', keys: []string{"y", "z"}, vals: []*mdlGV{{kind: 'n'}, g.scalar(rules.Int)}})
 		default:
 			o.set(f.key, g.valueFor(f, depth))
 		}
