@@ -259,6 +259,24 @@ func TestModelMatchesLibrary(t *testing.T) {
 			want: `{"d":"2024-01-15 10:30","u":1526568574}`,
 		},
 		{
+			name: "a none field judges a request's Object as it writes it, without its writeonly keys",
+			cs: mdlCase{
+				decls:  []mdlDecl{{"e1", []string{"pw", "string", "writeonly", "login", "string", ""}}, {"e0", []string{"cred", "none", "len 2"}}},
+				entity: "e0",
+			},
+			setup: func(cs *mdlCase, reg *entity.Registry) {
+				req := httptest.NewRequest("POST", "/", strings.NewReader(`{"pw":"hunter2","login":"ann"}`))
+				req.Header.Set("Content-Type", "application/json")
+				obj, err := reg.Lookup("e1").MakeRequest(req)
+				if err != nil {
+					panic(err)
+				}
+				cs.input = map[string]any{"cred": obj}
+				cs.prov = map[*entity.Object]mdlProv{obj: {entity: "e1", request: true}}
+			},
+			want: "field errors: cred:len",
+		},
+		{
 			name: "a request's Object made again is read by its output keys",
 			cs: mdlCase{
 				decls:  []mdlDecl{{"e0", []string{"user_id", "number", "rename 'id'", "g", "{", "", "city", "string", "", "g", "}", "", "pw", "string", "writeonly"}}},

@@ -267,6 +267,16 @@ func mdlOmit(f *mdlField, out any) bool {
 	return false
 }
 
+// mdlObjectJSON reads an Object as a field writes it: its JSON.
+func mdlObjectJSON(o *entity.Object) *mdlJSON {
+	b, _ := o.MarshalJSON()
+	js, err := mdlParseJSON(b)
+	if err != nil || js.kind != mdlJObj {
+		return &mdlJSON{kind: mdlJObj, obj: map[string]*mdlJSON{}}
+	}
+	return js
+}
+
 // convertWire converts as convert does, but that the wire form (a request,
 // an Object made again) reads a formatted value as its format writes it.
 func (c *mdlCall) convertWire(typ rules.Kind, format []string, raw any, wire bool) (rules.Value, any, bool, bool) {
@@ -310,7 +320,10 @@ func (c *mdlCall) convert(typ rules.Kind, raw any) (rules.Value, any, bool, bool
 		}
 		switch v := in.(type) {
 		case *entity.Object:
-			return rules.Value{Kind: rules.Object, Len: v.Len(), Any: v.Map()}, v, false, false
+			// judged as the field writes it: the Object's JSON, which holds
+			// no writeonly value of a request's Object
+			js := mdlObjectJSON(v)
+			return rules.Value{Kind: rules.Object, Len: len(js.keys), Any: js.goValue()}, v, false, false
 		case *mdlJSON:
 			if v.kind != mdlJObj {
 				return bad()
@@ -332,7 +345,8 @@ func (c *mdlCall) convert(typ rules.Kind, raw any) (rules.Value, any, bool, bool
 			return rules.Value{Kind: rules.Object, Len: len(o.js.keys), Any: o.js.goValue()}, o.obj, false, false
 		}
 		if o, ok := in.(*entity.Object); ok {
-			return rules.Value{Kind: rules.Object, Len: o.Len(), Any: o.Map()}, o, false, false
+			js := mdlObjectJSON(o)
+			return rules.Value{Kind: rules.Object, Len: len(js.keys), Any: js.goValue()}, o, false, false
 		}
 		return mdlNoneValue(in), in, false, false
 	}

@@ -24,8 +24,9 @@ func (c *mdlCall) known(fields []*mdlField, wire bool, into map[string]bool) {
 			continue
 		}
 		switch {
-		case wire && c.request && f.src != "":
-			// a body never supplies a parameter, at any depth
+		case wire && c.request && f.src != "" && !f.readOnly:
+			// a body never supplies a parameter, at any depth (a readonly
+			// one's key is accepted: a client may send back what it got)
 		case wire && f.merge:
 			if e := c.reg.ents[f.ref]; e != nil {
 				c.known(e.fields, true, into)

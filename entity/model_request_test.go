@@ -35,8 +35,10 @@ type mdlReqIn struct {
 	// else http.Request.PathValue.
 	path func(name string) string
 	// bodyFromQuery: the request has no body and its method none, so that
-	// its body fields are read from the query.
-	bodyFromQuery bool
+	// its body fields are read from the query; noBodyNoMethodBody is so
+	// for an entity of parameters only too.
+	bodyFromQuery      bool
+	noBodyNoMethodBody bool
 }
 
 // mdlParam is a parameter's value: its texts (a repeated key's several),
@@ -163,6 +165,7 @@ func (c *mdlCall) readRequest(e *mdlEntity, r *http.Request) (any, string) {
 	c.openRequest(r)
 	if mdlParamsOnly(e) {
 		// an entity of parameters only leaves the body unread
+		c.req.noBodyNoMethodBody = !mdlHasBody(r.Method)
 		return nil, ""
 	}
 	text, ok := c.readBody(r)
@@ -276,7 +279,8 @@ func (c *mdlCall) denyQuery(e *mdlEntity) {
 	}
 	known := map[string]bool{}
 	c.queryKnown(e.fields, known, 0)
-	if c.req.bodyFromQuery {
+	if c.req.bodyFromQuery || c.req.noBodyNoMethodBody {
+		// the query is the body: its body keys, and readonly ones, are known
 		c.known(e.fields, true, known)
 	}
 	for _, k := range c.req.keys {

@@ -26,6 +26,7 @@ import (
 var (
 	mdlTriageFlag = flag.String("model.triage", "", "TestModelRequestTriage: the corpus directory of disagreements to group")
 	mdlTriageMax  = flag.Int("model.triagemax", 3000, "TestModelRequestTriage: how many of its files to read, evenly spread")
+	mdlTriageShow = flag.String("model.triageshow", "", "TestModelRequestTriage: print the reports of this group's files (\"request: (none)\")")
 )
 
 // mdlStripRules drops the rules named from every declaration.
@@ -229,6 +230,14 @@ func TestModelRequestTriage(t *testing.T) {
 	sort.Slice(keys, func(i, j int) bool { return len(groups[keys[i]]) > len(groups[keys[j]]) })
 	for _, k := range keys {
 		t.Logf("%6d %s  e.g. %v", len(groups[k]), k, groups[k][:min(4, len(groups[k]))])
+	}
+	for i, name := range groups[*mdlTriageShow] {
+		if i == 40 {
+			break
+		}
+		cs, g := mdlGenerateReq(mdlReadCorpusFile(t, filepath.Join(*mdlTriageFlag, name)))
+		d, _ := cs.compareReq(g.lib)
+		t.Logf("%s\n%s%s", name, cs.report(), d)
 	}
 }
 
