@@ -242,6 +242,41 @@ func TestModelMatchesLibrary(t *testing.T) {
 			want: `{"cred":{"login":"ann"}}`,
 		},
 		{
+			name: "an Object made with shaping options is made again, a formatted value read back in its format",
+			cs: mdlCase{
+				decls:  []mdlDecl{{"e0", []string{"d", "date", "format '2006-01-02 15:04'", "u", "date", "format unix"}}},
+				entity: "e0",
+				opts:   mdlOpts{strict: true},
+			},
+			setup: func(cs *mdlCase, reg *entity.Registry) {
+				obj, err := reg.Lookup("e0").Make(map[string]any{"d": "2024-01-15T10:30:00Z", "u": "2018-05-17T14:49:34Z"}, entity.Version("v1"))
+				if err != nil {
+					panic(err)
+				}
+				cs.input = obj
+				cs.prov = map[*entity.Object]mdlProv{obj: {entity: "e0", shaped: true}}
+			},
+			want: `{"d":"2024-01-15 10:30","u":1526568574}`,
+		},
+		{
+			name: "a none field judges a request's Object as it writes it, without its writeonly keys",
+			cs: mdlCase{
+				decls:  []mdlDecl{{"e1", []string{"pw", "string", "writeonly", "login", "string", ""}}, {"e0", []string{"cred", "none", "len 2"}}},
+				entity: "e0",
+			},
+			setup: func(cs *mdlCase, reg *entity.Registry) {
+				req := httptest.NewRequest("POST", "/", strings.NewReader(`{"pw":"hunter2","login":"ann"}`))
+				req.Header.Set("Content-Type", "application/json")
+				obj, err := reg.Lookup("e1").MakeRequest(req)
+				if err != nil {
+					panic(err)
+				}
+				cs.input = map[string]any{"cred": obj}
+				cs.prov = map[*entity.Object]mdlProv{obj: {entity: "e1", request: true}}
+			},
+			want: "field errors: cred:len",
+		},
+		{
 			name: "a request's Object made again is read by its output keys",
 			cs: mdlCase{
 				decls:  []mdlDecl{{"e0", []string{"user_id", "number", "rename 'id'", "g", "{", "", "city", "string", "", "g", "}", "", "pw", "string", "writeonly"}}},
@@ -315,4 +350,22 @@ func TestModelMergedKeyClashRefused(t *testing.T) {
 	if _, err := cs.build(); err == nil {
 		t.Fatal("the library accepts the declarations")
 	}
+}
+
+// mdlDescribe prints an outcome as the table's lib and mod columns do:
+// errors with their messages or output paths where the entry needs them.
+func mdlDescribe(o mdlOutcome, detail string) string {
+	if o.errs == nil || detail == "" {
+		return o.String()
+	}
+	var parts []string
+	for _, e := range o.errs {
+		switch detail {
+		case "message":
+			parts = append(parts, e.path+":"+e.code+` (message "`+e.msg+`")`)
+		case "output path":
+			parts = append(parts, e.path+":"+e.code+" (output path "+e.outPath+")")
+		}
+	}
+	return "field errors: " + strings.Join(parts, " ")
 }

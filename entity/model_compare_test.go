@@ -25,9 +25,22 @@ type mdlCase struct {
 	decls   []mdlDecl
 	entity  string
 	input   any // the input both are given (a response call)
-	// request builds the request of a request call, afresh for each side.
+	// request builds the request of a request call, afresh for each side;
+	// parts are what a generated one is built from.
 	request func() *http.Request
-	opts    mdlOpts
+	parts   *mdlReqParts
+	// mode is the call: "" a response (MakeJSON), "request" (MakeRequest,
+	// then Bind), "patch" (Patch of current).
+	mode    string
+	current any
+	// paths are the request's path values, read through the registry's
+	// PathValues option when usePathValues is set (else the request holds
+	// them: http.Request.SetPathValue).
+	paths         map[string]string
+	usePathValues bool
+	// bodyLimit is the registry's Limits.BodyBytes, 0 for the default.
+	bodyLimit int64
+	opts      mdlOpts
 	// prov says how each *entity.Object in the input was made.
 	prov map[*entity.Object]mdlProv
 	// desc describes the input for reports (an Object's JSON, a request).
@@ -38,6 +51,16 @@ type mdlCase struct {
 // library refuses them (the model interprets accepted declarations only).
 func (cs *mdlCase) build() (*entity.Registry, error) {
 	reg := entity.NewRegistry(entity.KeyCase(cs.keyCase))
+	if cs.usePathValues {
+		if err := reg.Configure(entity.PathValues(cs.pathValue)); err != nil {
+			return nil, err
+		}
+	}
+	if cs.bodyLimit > 0 {
+		if err := reg.Configure(entity.Limits{BodyBytes: cs.bodyLimit}); err != nil {
+			return nil, err
+		}
+	}
 	if len(cs.flags) > 0 {
 		if err := reg.DeclareFlags(cs.flags...); err != nil {
 			return nil, err
@@ -53,6 +76,9 @@ func (cs *mdlCase) build() (*entity.Registry, error) {
 	}
 	return reg, nil
 }
+
+// pathValue reads a path parameter as a router other than ServeMux would.
+func (cs *mdlCase) pathValue(_ *http.Request, name string) string { return cs.paths[name] }
 
 // options gives the library's options for the case's call.
 func (o mdlOpts) options() []entity.Option {
@@ -145,20 +171,35 @@ func (cs *mdlCase) walker(reg *entity.Registry) (out mdlOutcome, skip bool) {
 	if err == nil {
 		return mdlOutcome{json: b}, false
 	}
+	return mdlLibError(err, false)
+}
+
+// mdlLibError reads the library's error as an outcome. skip reports one
+// the model does not predict (the error limit, the depth and output
+// limits). For a patch, a field error of the server's (its current value
+// fails) is the failure "server".
+func mdlLibError(err error, patch bool) (out mdlOutcome, skip bool) {
 	var ve *entity.ValidationError
 	if errors.As(err, &ve) {
 		if ve.Omitted > 0 {
 			return out, true
 		}
+		if patch && ve.StatusCode() == 500 {
+			out.fail = "server"
+			return out, false
+		}
 		for _, f := range ve.Fields {
 			if f.Code == "depth" || f.Code == "limit" {
 				return out, true
 			}
-			out.errs = append(out.errs, mdlErr{path: f.Path, outPath: f.OutputPath, code: f.Code, msg: f.Message})
+			out.errs = append(out.errs, mdlErr{path: f.Path, outPath: f.OutputPath, code: f.Code, msg: f.Message,
+				in: f.In, pointer: f.Pointer, params: f.Params})
 		}
 		return out, false
 	}
 	switch {
+	case errors.Is(err, entity.ErrBodyTooLarge):
+		out.fail = "tooLarge"
 	case errors.Is(err, entity.ErrTooLarge), errors.Is(err, entity.ErrDepth):
 		return out, true
 	case errors.Is(err, entity.ErrInvalidFields):
@@ -175,7 +216,14 @@ func (cs *mdlCase) walker(reg *entity.Registry) (out mdlOutcome, skip bool) {
 		out.fail = "invalidJSON"
 	case errors.Is(err, entity.ErrMethod):
 		out.fail = "method"
+	case errors.Is(err, entity.ErrUnsupportedMediaType):
+		out.fail = "media"
 	default:
+		var ie *entity.InputError
+		if errors.As(err, &ie) {
+			out.fail = fmt.Sprintf("status %d", ie.StatusCode())
+			break
+		}
 		out.fail = "other: " + err.Error()
 	}
 	return out, false
@@ -183,15 +231,33 @@ func (cs *mdlCase) walker(reg *entity.Registry) (out mdlOutcome, skip bool) {
 
 // model runs the case's call through the reference model.
 func (cs *mdlCase) model() (mdlOutcome, error) {
-	m, err := mdlNewReg(cs.keyCase, cs.flags, cs.decls)
+	m, err := cs.modelReg()
 	if err != nil {
 		return mdlOutcome{}, err
 	}
-	in := cs.input
-	if cs.opts.request {
-		in = cs.request()
+	o := cs.opts
+	switch cs.mode {
+	case "patch":
+		o.request = true
+		return m.patch(cs.entity, cs.request(), cs.current, o), nil
+	case "request":
+		o.request = true
+		return m.run(cs.entity, cs.request(), o, nil), nil
 	}
-	return m.run(cs.entity, in, cs.opts, cs.prov), nil
+	return m.run(cs.entity, cs.input, cs.opts, cs.prov), nil
+}
+
+// modelReg reads the case's declarations into the model's registry.
+func (cs *mdlCase) modelReg() (*mdlReg, error) {
+	m, err := mdlNewReg(cs.keyCase, cs.flags, cs.decls)
+	if err != nil {
+		return nil, err
+	}
+	if cs.usePathValues {
+		m.pathValues = cs.pathValue
+	}
+	m.bodyLimit = cs.bodyLimit
+	return m, nil
 }
 
 // String prints an outcome for a report.
@@ -269,10 +335,30 @@ func (cs *mdlCase) report() string {
 	for _, d := range cs.decls {
 		fmt.Fprintf(&b, "  %q: %q\n", d.name, d.triples)
 	}
-	fmt.Fprintf(&b, "call %q with %s\n", cs.entity, cs.opts)
+	if cs.usePathValues {
+		fmt.Fprintf(&b, "  PathValues: %q\n", cs.paths)
+	}
+	if cs.bodyLimit > 0 {
+		fmt.Fprintf(&b, "  Limits{BodyBytes: %d}\n", cs.bodyLimit)
+	}
+	call := "call"
+	switch cs.mode {
+	case "request":
+		call = "MakeRequest (then Bind) of"
+	case "patch":
+		call = "Patch of"
+	}
+	fmt.Fprintf(&b, "%s %q with %s\n", call, cs.entity, cs.opts)
 	switch {
+	case cs.mode == "patch":
+		if raw, ok := cs.current.([]byte); ok {
+			fmt.Fprintf(&b, "current: raw JSON %s\n", raw)
+		} else {
+			fmt.Fprintf(&b, "current: %s\n", mdlShow(cs.current, nil))
+		}
+		fmt.Fprintf(&b, "request: %s\n", cs.desc)
 	case cs.opts.request:
-		fmt.Fprintf(&b, "input: %s\n", cs.desc)
+		fmt.Fprintf(&b, "request: %s\n", cs.desc)
 	default:
 		if raw, ok := cs.input.([]byte); ok {
 			fmt.Fprintf(&b, "input: raw JSON %s\n", raw)

@@ -490,3 +490,58 @@ func mdlWriteScalar(typ rules.Kind, v rules.Value, format []string) (mdlRaw, err
 	}
 	panic("model: not a scalar type")
 }
+
+// mdlUnformat reads a value as the field's built-in format writes it, as
+// a request reads it and an Object made again is read back (go doc entity,
+// Field.Unformat): a date from a layout's text, unix seconds or unixms
+// milliseconds. ok is false when the value is not one the format writes:
+// it is then converted as any value of the type is. (fixed writes the
+// float it holds: its text converts to the same value.)
+func mdlUnformat(typ rules.Kind, format []string, raw any) (rules.Value, bool) {
+	if typ != rules.Time || len(format) == 0 {
+		return rules.Value{}, false
+	}
+	js, ok := raw.(*mdlJSON)
+	if !ok {
+		return rules.Value{}, false
+	}
+	var t time.Time
+	var err error
+	switch name := format[0]; name {
+	case "unix", "unixms":
+		if js.kind != mdlJNum {
+			return rules.Value{}, false
+		}
+		n, err := strconv.ParseInt(string(js.raw), 10, 64)
+		if err != nil {
+			return rules.Value{}, false
+		}
+		if name == "unix" {
+			if n > 1<<40 || n < -(1<<40) {
+				return rules.Value{}, false
+			}
+			t = time.Unix(n, 0)
+		} else {
+			t = time.UnixMilli(n)
+		}
+	default:
+		if js.kind != mdlJStr {
+			return rules.Value{}, false
+		}
+		layout := name
+		switch name {
+		case "rfc1123":
+			layout = "Mon, 02 Jan 2006 15:04:05 GMT"
+		case "date":
+			layout = "2006-01-02"
+		}
+		if t, err = time.ParseInLocation(layout, js.s, time.UTC); err != nil {
+			return rules.Value{}, false
+		}
+	}
+	t = t.UTC()
+	if !mdlYearOK(t) {
+		return rules.Value{}, false
+	}
+	return rules.TimeValue(t), true
+}

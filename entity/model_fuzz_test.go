@@ -3,12 +3,10 @@ package entity_test
 // FuzzModel: random registries, inputs and call options, run through the
 // library and through the reference model (model_test.go); their JSON and
 // their error sets (paths and codes, and the messages of secret fields and
-// fields with msg) must be the same, but for the known disagreements of
-// model_known_test.go, which the comparison skips while -model.known is set.
+// fields with msg) must be the same.
 //
 //	go test -fuzz FuzzModel -run '^$' ./entity -fuzztime 10m
-//	go test -run FuzzModel ./entity -model.known=false   # every disagreement
-//	go test -run FuzzModel ./entity -model.requests      # once requests read the wire form
+//	go test -run TestModelSurvey ./entity -model.survey 20000   # every disagreement, without stopping
 
 import (
 	"crypto/sha256"
@@ -17,18 +15,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"sort"
 	"strings"
 	"testing"
 )
 
 var (
-	mdlKnownFlag = flag.Bool("model.known", true,
-		"FuzzModel: skip the known disagreements of model_known_test.go (false: report every one)")
 	mdlCollectFlag = flag.String("model.collect", "",
-		"FuzzModel: write each case that disagrees (beyond the known disagreements) into this directory as a corpus file and go on fuzzing, instead of failing")
-	mdlRequestsFlag = flag.Bool("model.requests", false,
-		"FuzzModel: also compare request calls, read in the wire form (keys after rename and key case, groups as objects, from ignored), once the library reads requests that way")
+		"FuzzModel, FuzzModelRequest: write each case that disagrees into this directory as a corpus file and go on fuzzing, instead of failing")
 )
 
 func FuzzModel(f *testing.F) {
@@ -67,11 +60,6 @@ func mdlRunCase(t *testing.T, data []byte) {
 	if d == "" {
 		return
 	}
-	if *mdlKnownFlag {
-		if k := mdlKnownMatch(cs, lib, mod); k != nil {
-			return
-		}
-	}
 	if *mdlCollectFlag != "" {
 		mdlSaveCorpus(t, *mdlCollectFlag, data)
 		return
@@ -91,19 +79,14 @@ func mdlGenerate(data []byte) (*mdlCase, *mdlGen) {
 	if g.reg, err = mdlNewReg(cs.keyCase, cs.flags, cs.decls); err != nil {
 		panic(fmt.Sprintf("the model cannot read declarations the library accepts: %v\n%s", err, cs.report()))
 	}
-	if *mdlRequestsFlag && g.r.chance(25) {
-		cs.opts.request = true
-		g.request(cs)
-	} else {
-		g.input(cs, reg)
-	}
+	g.input(cs, reg)
 	g.options(cs)
 	return cs, g
 }
 
 var mdlRefusedFlag = flag.Bool("model.refused", false, "TestModelSurvey: list why declarations are refused")
 
-var mdlSaveFlag = flag.String("model.save", "", "TestModelSurvey: write the cases that disagree (three per known disagreement) into this fuzz corpus directory")
+var mdlSaveFlag = flag.String("model.save", "", "TestModelSurvey: write the cases that disagree into this fuzz corpus directory")
 
 // mdlSaveCorpus writes data as a file of the fuzz corpus in dir.
 func mdlSaveCorpus(t *testing.T, dir string, data []byte) {
@@ -124,8 +107,7 @@ func TestModelSurvey(t *testing.T) {
 	if *mdlSurveyFlag == 0 {
 		t.Skip("set -model.survey N")
 	}
-	refused, ran, differ, known := 0, 0, 0, 0
-	saved, perKnown := map[string]int{}, map[string]int{}
+	refused, ran, differ := 0, 0, 0
 	shown := 0
 	for i := 0; i < *mdlSurveyFlag; i++ {
 		if *mdlCaseFlag >= 0 && i != *mdlCaseFlag {
@@ -171,62 +153,14 @@ func TestModelSurvey(t *testing.T) {
 		if d == "" {
 			continue
 		}
-		if names := mdlKnownMatch(cs, lib, mod); names != nil {
-			for _, n := range names {
-				if *mdlSaveFlag != "" && saved[n] < 3 {
-					saved[n]++
-					mdlSaveCorpus(t, *mdlSaveFlag, data)
-				}
-				perKnown[n]++
-			}
-			if *mdlKnownFlag {
-				known++
-				continue
-			}
-		}
 		if *mdlSaveFlag != "" {
 			mdlSaveCorpus(t, *mdlSaveFlag, data)
 		}
 		differ++
-		if *mdlCaseFlag >= 0 {
-			alt, _ := cs.modelWith(mdlBugAll)
-			t.Logf("library - model: %v\nmodel - library: %v", mdlMinus(lib, mod), mdlMinus(mod, lib))
-			t.Logf("library - model with every knob: %v\nmodel with every knob - library: %v", mdlMinus(lib, alt), mdlMinus(alt, lib))
-			for _, k := range mdlKnowns {
-				if k.bug == 0 {
-					continue
-				}
-				one, _ := cs.modelWith(mdlBugAll &^ k.bug)
-				t.Logf("every knob but %s: %s", k.name, one)
-			}
-		}
 		if shown < 40 {
 			shown++
 			t.Logf("case %d (scenario %s)\n%s%s\n", i, g.scenario, cs.report(), d)
 		}
 	}
-	t.Logf("%d cases: %d declarations refused, %d compared, %d known disagreements, %d other disagreements", *mdlSurveyFlag, refused, ran, known, differ)
-	var names []string
-	for n := range perKnown {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		t.Logf("  %6d %s", perKnown[n], n)
-	}
-}
-
-// mdlMinus gives the error keys of a that b lacks.
-func mdlMinus(a, b mdlOutcome) []string {
-	in := map[string]bool{}
-	for _, k := range mdlErrKeys(b.errs) {
-		in[k] = true
-	}
-	var out []string
-	for _, k := range mdlErrKeys(a.errs) {
-		if !in[k] {
-			out = append(out, k)
-		}
-	}
-	return out
+	t.Logf("%d cases: %d declarations refused, %d compared, %d disagreements", *mdlSurveyFlag, refused, ran, differ)
 }

@@ -244,19 +244,28 @@ func (v *mdlJSON) compacted() []byte {
 // mdlObj is an output object in output order.
 type mdlObj struct {
 	keys []string
-	vals []any // each an mdlRaw, a *mdlObj, an []any of those, or nil (null)
+	vals []any  // each an mdlRaw, a *mdlObj, an []any of those, or nil (null)
+	wo   []bool // a writeonly field's: only in a request's Object, which no response writes
 }
 
-func (o *mdlObj) add(k string, v any) {
+func (o *mdlObj) addWO(k string, v any, wo bool) {
 	o.keys = append(o.keys, k)
 	o.vals = append(o.vals, v)
+	o.wo = append(o.wo, wo)
 }
 
 // mdlRaw is a value already encoded as JSON.
 type mdlRaw []byte
 
-// mdlEncode writes an output value as JSON.
-func mdlEncode(dst []byte, v any) []byte {
+// mdlEncode writes an output value as JSON, as a response writes it: no
+// writeonly value at any depth.
+func mdlEncode(dst []byte, v any) []byte { return mdlEncodeTo(dst, v, false) }
+
+// mdlEncodeFull writes an output value as JSON with its writeonly values,
+// as Get, Map and Decode see a request's Object.
+func mdlEncodeFull(dst []byte, v any) []byte { return mdlEncodeTo(dst, v, true) }
+
+func mdlEncodeTo(dst []byte, v any, full bool) []byte {
 	switch v := v.(type) {
 	case nil:
 		return append(dst, "null"...)
@@ -264,13 +273,18 @@ func mdlEncode(dst []byte, v any) []byte {
 		return append(dst, v...)
 	case *mdlObj:
 		dst = append(dst, '{')
+		n := 0
 		for i, k := range v.keys {
-			if i > 0 {
+			if v.wo[i] && !full {
+				continue
+			}
+			if n > 0 {
 				dst = append(dst, ',')
 			}
+			n++
 			dst = mdlEncodeString(dst, k)
 			dst = append(dst, ':')
-			dst = mdlEncode(dst, v.vals[i])
+			dst = mdlEncodeTo(dst, v.vals[i], full)
 		}
 		return append(dst, '}')
 	case []any:
@@ -279,7 +293,7 @@ func mdlEncode(dst []byte, v any) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = mdlEncode(dst, e)
+			dst = mdlEncodeTo(dst, e, full)
 		}
 		return append(dst, ']')
 	}
@@ -300,6 +314,32 @@ type mdlStep struct {
 	key   string
 	index int
 	isIdx bool
+	in    string // the first step of a request parameter's path: where it was
+}
+
+// in gives where a request's value was when not in the body: the
+// parameter's place, for the parameter itself (a value below it, an
+// element of a list parameter, is in the body's terms: go doc entity,
+// FieldError.In).
+func (p mdlPath) in() string {
+	if len(p) != 1 {
+		return ""
+	}
+	return p[0].in
+}
+
+// pointer writes the path as an RFC 6901 JSON Pointer.
+func (p mdlPath) pointer() string {
+	var b strings.Builder
+	for _, s := range p {
+		b.WriteByte('/')
+		if s.isIdx {
+			b.WriteString(strconv.Itoa(s.index))
+			continue
+		}
+		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(s.key, "~", "~0"), "/", "~1"))
+	}
+	return b.String()
 }
 
 func (p mdlPath) key(k string) mdlPath {

@@ -12,15 +12,21 @@ package entity_test
 // applies them (conversion, defaults, req, strictness, shaping, directions,
 // merge, from, omit, key case, typed lists, references) is decided here,
 // from the docs. FuzzModel (model_fuzz_test.go) compares it with the
-// library; model_known_test.go lists where they disagree.
+// library on responses, FuzzModelRequest (model_fuzz_request_test.go) on
+// requests: MakeRequest and Bind of *http.Request (model_request_test.go),
+// Patch (model_patch_test.go), and cross-field rules (model_cross_test.go)
+// in both directions.
+//
+// It does not cover custom rules and formats, the limits (depth, errors,
+// output and body sizes), Checked and Fail, form bodies (a form is a 415,
+// as no generated entity reads forms), messages beyond msg and secret,
+// and the schema documents.
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"reflect"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,14 +40,14 @@ import (
 // mdlReg is the model's registry: the parsed declarations, the key case,
 // the declared flags.
 type mdlReg struct {
-	// bugs are the known disagreements (model_known_test.go) the model
-	// reproduces instead of the documented behaviour: zero but when the
-	// comparison asks whether a disagreement is a known one.
-	bugs    mdlBug
 	ents    map[string]*mdlEntity
 	keyCase entity.KeyCaseStyle
 	flags   map[string]bool
 	set     *rules.Set
+	// pathValues is the registry's PathValues option, nil for none;
+	// bodyLimit its Limits.BodyBytes (0: the default, 1 MiB).
+	pathValues func(r *http.Request, name string) string
+	bodyLimit  int64
 }
 
 type mdlEntity struct {
@@ -52,7 +58,8 @@ type mdlEntity struct {
 
 // mdlOp is one check or transform of a field, compiled through its Def.
 type mdlOp struct {
-	code      string // the Def's name: the error's code
+	code      string   // the Def's name: the error's code
+	args      []string // as written
 	def       rules.Def
 	check     rules.Checker
 	transform rules.Transformer
@@ -83,6 +90,20 @@ type mdlField struct {
 	ops                                   []mdlOp
 	each                                  []mdlOp
 	eachFormat                            []string
+	// src is where a request reads a top-level value field: "path",
+	// "query", "header" (a header directive, or a name starting with X-)
+	// or "cookie", under srcName; "" for the body.
+	src, srcName string
+	cross        []mdlCross
+}
+
+// mdlCross is one cross-field rule of a field: its name (required_if,
+// required_with, required_without, excluded_with), the siblings it names
+// by their declared names, and required_if's values as written.
+type mdlCross struct {
+	rule   string
+	names  []string
+	values []dsl.Arg
 }
 
 // mdlDecl is one entity's declaration as triples.
@@ -201,6 +222,16 @@ func (r *mdlReg) field(f *dsl.Field) (*mdlField, error) {
 			}
 		case rules.DirectiveUnexpose:
 			return nil, errors.New("model: unexpose outside Extend")
+		case rules.DirectivePath, rules.DirectiveQuery, rules.DirectiveHeader, rules.DirectiveCookie:
+			mf.src = rules.LookupDirective(rule.Name).String()
+			if len(args) > 0 {
+				mf.srcName = args[0]
+			}
+		case rules.DirectiveDoc, rules.DirectiveExample:
+		case rules.DirectiveRequiredIf:
+			mf.cross = append(mf.cross, mdlCross{rule: "required_if", names: args[:1], values: rule.Args[1:]})
+		case rules.DirectiveRequiredWith, rules.DirectiveRequiredWithout, rules.DirectiveExcludedWith:
+			mf.cross = append(mf.cross, mdlCross{rule: rules.LookupDirective(rule.Name).String(), names: args})
 		default:
 			op, err := r.op(rule.Name, args, declared)
 			if err != nil {
@@ -213,6 +244,18 @@ func (r *mdlReg) field(f *dsl.Field) (*mdlField, error) {
 		mf.key = rename
 	} else {
 		mf.key = mdlKeyCase(r.keyCase, f.Name)
+	}
+	// A source directive's argument names the parameter; by default the
+	// field's key, a header field's declared name. A name starting with X-
+	// is a header field.
+	if mf.src == "" && mdlIsHeader(f.Name) && f.Kind == dsl.FieldValue {
+		mf.src, mf.srcName = "header", f.Name
+	}
+	if mf.src != "" && mf.srcName == "" {
+		mf.srcName = mf.key
+		if mf.src == "header" {
+			mf.srcName = f.Name
+		}
 	}
 	for _, c := range f.Fields {
 		mc, err := r.field(c)
@@ -229,7 +272,7 @@ func (r *mdlReg) op(name string, args []string, declared rules.Kind) (mdlOp, err
 	if !ok {
 		return mdlOp{}, fmt.Errorf("model: unknown rule %q", name)
 	}
-	op := mdlOp{code: def.Name, def: def}
+	op := mdlOp{code: def.Name, def: def, args: args}
 	var err error
 	if def.Transform != nil {
 		op.transform, err = def.Transform(args, declared)
@@ -386,6 +429,20 @@ type mdlErr struct {
 	path, outPath, code string
 	msg                 string
 	checkMsg            bool // the model knows the message (secret, msg)
+	// in is where a request's value was when not in the body ("path",
+	// "query", "header", "cookie"; path is then the parameter's name);
+	// pointer the RFC 6901 pointer of a body's value.
+	in, pointer string
+	// anyCode: the docs say that the call fails there, not with which
+	// code (a repeated scalar query key).
+	anyCode bool
+	// secret: the error is a secret field's, or a rule's naming a secret
+	// sibling; forbidden are the texts its message and params must not
+	// hold (the values of its in, of required_if, what it was sent).
+	secret    bool
+	forbidden []string
+	// params are the library's (the model predicts none).
+	params map[string]any
 }
 
 // mdlOutcome is a call's result: JSON, field errors, or an error that is
@@ -395,6 +452,13 @@ type mdlOutcome struct {
 	json []byte
 	errs []mdlErr
 	fail string
+	// full is the JSON of the Object with its writeonly values (what
+	// Get, Map and Decode see), for requests and patches; touched the
+	// paths a patch set or cleared.
+	full    []byte
+	touched []string
+	// flags are the call's, those of its request's context included.
+	flags []string
 }
 
 // mdlCall is the state of one call.
@@ -409,9 +473,19 @@ type mdlCall struct {
 	lang    string
 	prov    map[*entity.Object]mdlProv
 	headers http.Header
-	errs    []mdlErr
-	stack   []string // entities being made from an empty input by bare defaults
-	bugs    mdlBug
+	req     *mdlReqIn // the request a request call reads its sources from
+	// patching: the call reads a patch's merged value (touched: the paths
+	// the patch set or cleared); keepAll: it makes a patch's current
+	// value, every field written (lazy ones, those an omit leaves out).
+	patching bool
+	touched  map[string]bool
+	keepAll  bool
+	// lastOut and lastNull are what the last value field made wrote
+	// (before its checks), and whether it was null after defaults.
+	lastOut  any
+	lastNull bool
+	errs     []mdlErr
+	stack    []string // entities being made from an empty input by bare defaults
 }
 
 // mdlLevel is where the walk stands: the input object fields are read
@@ -422,23 +496,30 @@ type mdlLevel struct {
 	outP mdlPath
 	wire bool // read output keys (requests, Objects made again)
 	sec  bool // under a secret field
-	top  bool // a request's top level: X- fields come from the headers
+	top  bool // a request's top level (and the keys merged into it): sources are read
+	wo   bool // the keys of a writeonly merged reference
+	ro   bool // under a readonly merged reference (patching)
+	// cur and pin are, patching, the current value's object and the
+	// patch's at this level (nil for none); fromPatch: the level is an
+	// element of a list the patch replaced, read as a request's.
+	cur, pin  *mdlJSON
+	fromPatch bool
 	// topCall is the object given to the call itself (not an element of a
 	// list, nor a reference's)
 	topCall bool
 }
 
-// run makes input with entity name under opts.
-func (r *mdlReg) run(name string, input any, o mdlOpts, prov map[*entity.Object]mdlProv) mdlOutcome {
-	e := r.ents[name]
-	c := &mdlCall{reg: r, flags: map[string]bool{}, deny: o.deny, request: o.request, shaped: o.shaped(), lang: o.lang, prov: prov, bugs: r.bugs}
+// newCall sets up a call: its flags (a request's context's too), version,
+// language and compiled selection, or the failure of its options.
+func (r *mdlReg) newCall(e *mdlEntity, input any, o mdlOpts, prov map[*entity.Object]mdlProv) (*mdlCall, *mdlSel, *mdlExc, string) {
+	c := &mdlCall{reg: r, flags: map[string]bool{}, deny: o.deny, request: o.request, shaped: o.shaped(), lang: o.lang, prov: prov}
 	c.strict = o.strict || (o.request && !o.lax)
 	if o.lax {
 		c.strict = false
 	}
 	for _, f := range o.with {
 		if !r.flags[f] {
-			return mdlOutcome{fail: "unknownFlag"}
+			return nil, nil, nil, "unknownFlag"
 		}
 		c.flags[f] = true
 	}
@@ -447,10 +528,22 @@ func (r *mdlReg) run(name string, input any, o mdlOpts, prov map[*entity.Object]
 			c.flags[f] = true
 		}
 	}
+	if req, ok := input.(*http.Request); ok && o.request && req != nil {
+		// the flags of the request's context apply without WithContext,
+		// and its Accept-Language without Lang
+		for _, f := range entity.FlagsFromContext(req.Context()) {
+			if r.flags[f] {
+				c.flags[f] = true
+			}
+		}
+		if c.lang == "" {
+			c.lang = mdlAcceptLang(req.Header.Get("Accept-Language"))
+		}
+	}
 	if o.version != "" {
 		v, ok := mdlParseVer(o.version)
 		if !ok {
-			return mdlOutcome{fail: "version"}
+			return nil, nil, nil, "version"
 		}
 		c.ver = &v
 	}
@@ -458,14 +551,14 @@ func (r *mdlReg) run(name string, input any, o mdlOpts, prov map[*entity.Object]
 	if o.hasSel && o.sel != "" {
 		s, ok := c.compileSelect(e.fields, o.sel)
 		if !ok {
-			return mdlOutcome{fail: "fields"}
+			return nil, nil, nil, "fields"
 		}
 		sel = s
 	}
 	if o.hasOnly {
 		s, ok := c.compilePaths(e.fields, o.only)
 		if !ok {
-			return mdlOutcome{fail: "unknownField"}
+			return nil, nil, nil, "unknownField"
 		}
 		sel = s
 	}
@@ -473,9 +566,22 @@ func (r *mdlReg) run(name string, input any, o mdlOpts, prov map[*entity.Object]
 	if o.hasExcept {
 		x, ok := c.compileExcept(e.fields, o.except)
 		if !ok {
-			return mdlOutcome{fail: "unknownField"}
+			return nil, nil, nil, "unknownField"
 		}
 		exc = x
+	}
+	return c, sel, exc, ""
+}
+
+// run makes input with entity name under opts.
+func (r *mdlReg) run(name string, input any, o mdlOpts, prov map[*entity.Object]mdlProv) mdlOutcome {
+	e := r.ents[name]
+	if req, ok := input.(*http.Request); ok && o.request && req != nil && !mdlMethodAllowed(e, req.Method) {
+		return mdlOutcome{fail: "method"} // the request itself first
+	}
+	c, sel, exc, fail := r.newCall(e, input, o, prov)
+	if fail != "" {
+		return mdlOutcome{fail: fail}
 	}
 	var out any
 	if o.request {
@@ -485,6 +591,7 @@ func (r *mdlReg) run(name string, input any, o mdlOpts, prov map[*entity.Object]
 			return mdlOutcome{fail: fail}
 		}
 		out = c.makeEntity(e, mdlLevel{in: body, wire: true, top: true}, sel, exc)
+		c.denyQuery(e)
 	} else {
 		v := input
 		switch b := v.(type) {
@@ -521,7 +628,17 @@ func (r *mdlReg) run(name string, input any, o mdlOpts, prov map[*entity.Object]
 	if len(c.errs) > 0 {
 		return mdlOutcome{errs: c.errs}
 	}
-	return mdlOutcome{json: mdlEncode(nil, out)}
+	return mdlOutcome{json: mdlEncode(nil, out), full: mdlEncodeFull(nil, out), flags: c.flagList()}
+}
+
+// flagList gives the call's flags, sorted.
+func (c *mdlCall) flagList() []string {
+	var out []string
+	for f := range c.flags {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // readObject reads an *entity.Object as the model sees it: its JSON and
@@ -542,47 +659,6 @@ func (c *mdlCall) readObject(v any) any {
 		return nil
 	}
 	return mdlObjIn{js: js, obj: o, prov: c.prov[o]}
-}
-
-// readRequest reads a request's JSON body: the object a request's fields
-// are read from (headers aside), or a failure.
-func (c *mdlCall) readRequest(e *mdlEntity, r *http.Request) (any, string) {
-	if r == nil {
-		return nil, ""
-	}
-	if len(e.methods) > 0 {
-		ok := false
-		for _, m := range e.methods {
-			if m == r.Method || (m == "GET" && r.Method == "HEAD") {
-				ok = true
-			}
-		}
-		if !ok {
-			return nil, "method"
-		}
-	}
-	c.headers = r.Header
-	if r.Body == nil {
-		return nil, ""
-	}
-	var buf strings.Builder
-	b := make([]byte, 4096)
-	for {
-		n, err := r.Body.Read(b)
-		buf.Write(b[:n])
-		if err != nil {
-			break
-		}
-	}
-	text := strings.TrimSpace(buf.String())
-	if text == "" {
-		return nil, ""
-	}
-	js, err := mdlParseJSON([]byte(text))
-	if err != nil || js.kind != mdlJObj {
-		return nil, "invalidJSON"
-	}
-	return js, ""
 }
 
 // shows reports whether the call's flags and version show f.
@@ -660,902 +736,4 @@ func (c *mdlCall) visible(fields []*mdlField, forKeys bool) map[*mdlField]bool {
 		}
 	}
 	return vis
-}
-
-// known gives the keys an input object may hold for fields: the names (or
-// the first step of from) of the fields the call reads there, groups'
-// fields included; in the wire form the output keys, merged ones included.
-func (c *mdlCall) known(fields []*mdlField, wire bool, into map[string]bool) {
-	vis := c.visible(fields, true)
-	for _, f := range fields {
-		if !vis[f] {
-			continue
-		}
-		switch {
-		case wire && f.merge:
-			if e := c.reg.ents[f.ref]; e != nil {
-				c.known(e.fields, true, into)
-			}
-		case wire:
-			into[f.key] = true
-		case f.kind == dsl.FieldGroup && f.from == nil:
-			c.known(f.children, false, into)
-		case f.from != nil:
-			into[f.from[0]] = true
-		default:
-			into[f.name] = true
-		}
-	}
-}
-
-// denyUnknown reports the keys of the object in that fields do not read.
-func (c *mdlCall) denyUnknown(fields []*mdlField, lvl mdlLevel, top bool) {
-	if !c.deny {
-		return
-	}
-	keys := mdlKeys(lvl.in)
-	if len(keys) == 0 {
-		return
-	}
-	known := map[string]bool{}
-	c.known(fields, lvl.wire, known)
-	if top && c.request {
-		for _, f := range fields {
-			if mdlIsHeader(f.name) {
-				delete(known, f.key)
-			}
-		}
-	}
-	for _, k := range keys {
-		if !known[k] {
-			c.errs = append(c.errs, mdlErr{path: lvl.inP.key(k).String(), code: "unknown"})
-		}
-	}
-}
-
-// mdlKeys gives the keys of an input object: a map's, raw JSON's (distinct),
-// an Object's; a struct has none (its fields are not keys).
-func mdlKeys(v any) []string {
-	switch v := v.(type) {
-	case *mdlJSON:
-		return append(v.keys[:len(v.keys):len(v.keys)], v.hidden...)
-	case mdlObjIn:
-		return append(v.js.keys[:len(v.js.keys):len(v.js.keys)], v.js.hidden...)
-	case nil:
-		return nil
-	}
-	rv := reflect.ValueOf(v)
-	if rv.Kind() != reflect.Map {
-		return nil
-	}
-	var keys []string
-	for _, k := range rv.MapKeys() {
-		keys = append(keys, k.String())
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func mdlIsHeader(name string) bool {
-	return len(name) >= 2 && (name[0] == 'X' || name[0] == 'x') && name[1] == '-'
-}
-
-// mdlLookup reads key from an input object: absent is (nil, false).
-func mdlLookup(in any, key string) (any, bool) {
-	switch v := in.(type) {
-	case nil:
-		return nil, false
-	case *mdlJSON:
-		if v.kind != mdlJObj {
-			return nil, false
-		}
-		if e, ok := v.obj[key]; ok {
-			return e, true
-		}
-		return nil, false
-	case mdlObjIn:
-		if e, ok := v.js.obj[key]; ok {
-			return e, true
-		}
-		return nil, false
-	}
-	rv := reflect.ValueOf(in)
-	switch rv.Kind() {
-	case reflect.Map:
-		if rv.Type().Key().Kind() != reflect.String {
-			return nil, false
-		}
-		e := rv.MapIndex(reflect.ValueOf(key).Convert(rv.Type().Key()))
-		if !e.IsValid() {
-			return nil, false
-		}
-		return e.Interface(), true
-	case reflect.Struct:
-		return mdlStructField(rv, key)
-	}
-	return nil, false
-}
-
-// mdlStructField reads the field of a struct that encoding/json would fill
-// for key: by json tag, else Go name, embedded structs flattened, the
-// shallowest field winning and, among several at one depth, the one tagged.
-func mdlStructField(rv reflect.Value, key string) (any, bool) {
-	type cand struct {
-		index  []int
-		tagged bool
-	}
-	type level struct {
-		t     reflect.Type
-		index []int
-	}
-	cur := []level{{t: rv.Type()}}
-	seen := map[reflect.Type]bool{}
-	for len(cur) > 0 {
-		var next []level
-		var found []cand
-		for _, l := range cur {
-			if seen[l.t] {
-				continue
-			}
-			seen[l.t] = true
-			for i := 0; i < l.t.NumField(); i++ {
-				sf := l.t.Field(i)
-				ft := sf.Type
-				if ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if !sf.IsExported() && !(sf.Anonymous && ft.Kind() == reflect.Struct) {
-					continue
-				}
-				tag := sf.Tag.Get("json")
-				if tag == "-" {
-					continue
-				}
-				name, _, _ := strings.Cut(tag, ",")
-				index := append(append([]int(nil), l.index...), i)
-				if name == "" && sf.Anonymous && ft.Kind() == reflect.Struct {
-					next = append(next, level{t: ft, index: index})
-					continue
-				}
-				if !sf.IsExported() {
-					continue
-				}
-				tagged := name != ""
-				if name == "" {
-					name = sf.Name
-				}
-				if name == key {
-					found = append(found, cand{index: index, tagged: tagged})
-				}
-			}
-		}
-		if len(found) > 0 {
-			pick := -1
-			if len(found) == 1 {
-				pick = 0
-			} else {
-				for i, f := range found {
-					if f.tagged {
-						if pick >= 0 {
-							return nil, false
-						}
-						pick = i
-					}
-				}
-			}
-			if pick < 0 {
-				return nil, false
-			}
-			v := rv
-			for _, i := range found[pick].index {
-				if v.Kind() == reflect.Pointer {
-					if v.IsNil() {
-						return nil, false
-					}
-					v = v.Elem()
-				}
-				v = v.Field(i)
-			}
-			return v.Interface(), true
-		}
-		cur = next
-	}
-	return nil, false
-}
-
-// read reads f's value at a level: under its name, at its from path, under
-// its output key in the wire form, or from the headers.
-func (c *mdlCall) read(f *mdlField, lvl mdlLevel) (any, bool, mdlPath) {
-	if lvl.wire {
-		if lvl.top && c.request && mdlIsHeader(f.name) {
-			p := lvl.inP.key(f.name)
-			if c.headers == nil {
-				return nil, false, p
-			}
-			vals := c.headers.Values(f.name)
-			if len(vals) == 0 {
-				return nil, false, p
-			}
-			if f.kind == dsl.FieldValue && f.typ == rules.List {
-				out := make([]any, len(vals))
-				for i, v := range vals {
-					out[i] = v
-				}
-				return out, true, p
-			}
-			return vals[0], true, p
-		}
-		v, ok := mdlLookup(lvl.in, f.key)
-		return v, ok, lvl.inP.key(f.key)
-	}
-	if f.from != nil {
-		return c.readFrom(lvl.in, f.from, lvl.inP)
-	}
-	v, ok := mdlLookup(lvl.in, f.name)
-	return v, ok, lvl.inP.key(f.name)
-}
-
-// readFrom follows a from path: a name steps into an object, a number
-// into a list; a path that finds nothing is absent. The path read names
-// every step, a number as an index unless it stepped into an object.
-func (c *mdlCall) readFrom(in any, steps []string, p mdlPath) (any, bool, mdlPath) {
-	cur, found := in, true
-	for _, s := range steps {
-		cur = mdlNorm(cur)
-		if o, ok := cur.(*entity.Object); ok && o != nil { // an Object is stepped into by its keys, as it writes them
-			b, _ := o.MarshalJSON()
-			cur, _ = mdlParseJSON(b)
-		}
-		n, err := strconv.Atoi(s)
-		isNum := err == nil && n >= 0 && strings.Trim(s, "0123456789") == ""
-		switch {
-		case isNum && !mdlIsObject(cur):
-			p = p.idx(n)
-			if found && mdlIsList(cur) && n < len(mdlElems(cur)) {
-				cur = mdlElems(cur)[n]
-				continue
-			}
-		default:
-			p = p.key(s)
-			if found {
-				if v, ok := mdlLookup(cur, s); ok {
-					cur = v
-					continue
-				}
-			}
-		}
-		found, cur = false, nil
-	}
-	return cur, found, p
-}
-
-// fail records a field error of f.
-func (c *mdlCall) fail(f *mdlField, p, op mdlPath, code string, sec bool) {
-	e := mdlErr{path: p.String(), outPath: op.String(), code: code}
-	switch {
-	case f != nil && f.hasMsg:
-		e.msg, e.checkMsg = mdlRenderMsg(f.msg, f.name), true
-	case (sec || (f != nil && f.secret)) && (code == "in" || code == "regex"):
-		// go doc entity, Errors: "Under a secret field the messages that may
-		// describe the value (in, regex, a custom rule's) are "is not
-		// valid", in the call's language; the built-in ones that quote no
-		// value stay"
-		e.msg, e.checkMsg = "is not valid", true
-		if strings.HasPrefix(c.lang, "ja") {
-			e.msg = "正しくありません"
-		}
-	}
-	c.errs = append(c.errs, e)
-}
-
-// mdlRenderMsg renders a msg: {field} is the input name, {{ and }} braces.
-func mdlRenderMsg(msg, field string) string {
-	var b strings.Builder
-	for i := 0; i < len(msg); i++ {
-		switch {
-		case strings.HasPrefix(msg[i:], "{{"):
-			b.WriteByte('{')
-			i++
-		case strings.HasPrefix(msg[i:], "}}"):
-			b.WriteByte('}')
-			i++
-		case strings.HasPrefix(msg[i:], "{field}"):
-			b.WriteString(field)
-			i += len("{field}") - 1
-		default:
-			b.WriteByte(msg[i])
-		}
-	}
-	return b.String()
-}
-
-// makeEntity makes one object of entity e from the object at lvl.
-func (c *mdlCall) makeEntity(e *mdlEntity, lvl mdlLevel, sel *mdlSel, exc *mdlExc) any {
-	if o, ok := lvl.in.(mdlObjIn); ok {
-		if o.prov.entity == e.name && !o.prov.request && !o.prov.shaped && !c.shaped && !c.request {
-			b, _ := o.obj.MarshalJSON()
-			return mdlRaw(b)
-		}
-		if o.prov.entity == e.name {
-			lvl.wire = true
-		}
-		lvl.in = o.js
-	}
-	c.denyUnknown(e.fields, lvl, lvl.top)
-	obj := &mdlObj{}
-	c.writeFields(obj, e.fields, lvl, sel, exc)
-	return obj
-}
-
-// writeFields writes the fields of one output object.
-func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) {
-	vis := c.visible(fields, false)
-	for _, f := range fields {
-		if !vis[f] {
-			continue
-		}
-		if f.kind == dsl.FieldRef && f.merge {
-			c.writeMerge(obj, f, lvl, sel, exc)
-			continue
-		}
-		sub, selected := sel.pick(f)
-		if f.kind == dsl.FieldValue && sub != nil && sub.path && !sub.leaf {
-			selected = false // a path into a value field's fields: it has none
-		}
-		esub, excluded := exc.pick(f.key)
-		if !c.request && (!selected || excluded) {
-			continue
-		}
-		v, omit := c.makeField(f, lvl, sub, esub)
-		if omit || !selected || excluded {
-			continue
-		}
-		obj.add(f.key, v)
-	}
-}
-
-// writeMerge writes a merged reference's keys into obj.
-func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) {
-	e := c.reg.ents[f.ref]
-	sub := lvl
-	sub.sec = lvl.sec || f.secret
-	sub.top = false
-	if f.lazy && (!lvl.wire || !c.request) {
-		// a lazy merge field is written only where a selection names its
-		// keys (an Object made again, in the wire form, too)
-		named := &mdlSel{names: map[string]*mdlSel{}}
-		if sel != nil {
-			named.names = sel.names
-		}
-		sel = named
-	}
-	if lvl.wire {
-		c.writeFields(obj, e.fields, sub, sel, exc)
-		return
-	}
-	// fields that are not selected are not read: the merge field is read
-	// when one of its entity's fields is written
-	if !c.request && (sel != nil || exc != nil) && !c.mergePicked(e, sel, exc, 0) {
-		// without a selection the merge field is read like any other; with
-		// one, when a field of its entity is written
-		return
-	}
-	raw, found, p := c.read(f, lvl)
-	in := c.readObject(mdlNorm(raw))
-	sub.inP = p
-	if found && in != nil && !mdlIsObject(in) {
-		// a list or anything else merges nothing: it is null
-		if c.strict {
-			c.fail(f, p, lvl.outP, "type", lvl.sec)
-			return
-		}
-		in = nil
-	}
-	if in == nil {
-		if !f.hasDefault {
-			if f.req {
-				c.fail(f, p, lvl.outP, "required", lvl.sec)
-			}
-			return
-		}
-		// its bare default makes the entity from an empty input, in place:
-		// one that comes back to an entity being made so is a cycle
-		if slices.Contains(c.stack, e.name) {
-			c.fail(f, p, lvl.outP, "default", lvl.sec)
-			return
-		}
-		c.stack = append(c.stack, e.name)
-		defer func() { c.stack = c.stack[:len(c.stack)-1] }()
-	}
-	if o, ok := in.(mdlObjIn); ok {
-		sub.wire = o.prov.entity == e.name
-		in = o.js
-	}
-	sub.in = in
-	c.denyUnknown(e.fields, sub, false)
-	c.writeFields(obj, e.fields, sub, sel, exc)
-}
-
-// mergePicked reports whether the selection writes a field of the merged
-// entity e (through nested merges too).
-func (c *mdlCall) mergePicked(e *mdlEntity, sel *mdlSel, exc *mdlExc, depth int) bool {
-	for _, mf := range e.fields {
-		if mf.merge {
-			if me := c.reg.ents[mf.ref]; me != nil && depth < 16 && !mf.lazy && c.mergePicked(me, sel, exc, depth+1) {
-				return true
-			}
-			continue
-		}
-		if c.directionHides(mf) { // a writeonly field of a response, which a selection may name, writes nothing
-			continue
-		}
-		if _, ok := sel.pick(mf); ok || (sel == nil && !mf.lazy) {
-			if _, ex := exc.pick(mf.key); !ex {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// makeField makes one field's value; omit reports a key left out.
-func (c *mdlCall) makeField(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (any, bool) {
-	switch f.kind {
-	case dsl.FieldGroup:
-		return c.makeGroup(f, lvl, sel, exc)
-	case dsl.FieldRef:
-		return c.makeRef(f, lvl, sel, exc)
-	}
-	raw, found, p := c.read(f, lvl)
-	op := lvl.outP.key(f.key)
-	sec := lvl.sec || f.secret
-	var out any
-	if f.list {
-		out = c.makeTypedList(f, raw, found, p, op, sec)
-	} else {
-		out = c.makeValue(f, raw, found, p, op, sec)
-	}
-	return out, mdlOmit(f, out)
-}
-
-// mdlOmit reports whether omitnil or omitempty leave the written value out.
-func mdlOmit(f *mdlField, out any) bool {
-	if out == nil {
-		return f.omitNil || f.omitEmpty
-	}
-	if !f.omitEmpty {
-		return false
-	}
-	switch v := out.(type) {
-	case *mdlObj:
-		return len(v.keys) == 0
-	case []any:
-		return len(v) == 0
-	case mdlRaw:
-		s := string(v)
-		switch s {
-		case "null", `""`, "false", "[]", "{}":
-			return true
-		}
-		if f, err := strconv.ParseFloat(s, 64); err == nil && f == 0 && strings.Trim(s, "-0123456789.eE+") == "" {
-			return true
-		}
-	}
-	return false
-}
-
-// convert converts an input to a value of typ: the value, what the field
-// writes a list, object or none value from, whether it is null, and whether
-// it failed strict conversion (a type error).
-func (c *mdlCall) convert(typ rules.Kind, raw any) (rules.Value, any, bool, bool) {
-	in := mdlNorm(raw)
-	if in == nil || mdlIsNilCollection(in) {
-		return rules.Value{}, nil, true, false
-	}
-	if _, ok := in.(mdlValuerFailed); ok {
-		return rules.Value{}, in, true, false
-	}
-	bad := func() (rules.Value, any, bool, bool) {
-		return rules.Value{}, nil, true, c.strict
-	}
-	switch typ {
-	case rules.List:
-		if mdlIsNilCollection(in) {
-			return rules.Value{}, nil, true, false
-		}
-		if !mdlIsList(in) {
-			return bad()
-		}
-		return rules.Value{Kind: rules.List, Len: mdlLen(in), Any: in}, in, false, false
-	case rules.Object:
-		if mdlIsNilCollection(in) {
-			return rules.Value{}, nil, true, false
-		}
-		switch v := in.(type) {
-		case *entity.Object:
-			return rules.Value{Kind: rules.Object, Len: v.Len(), Any: v.Map()}, v, false, false
-		case *mdlJSON:
-			if v.kind != mdlJObj {
-				return bad()
-			}
-			return rules.Value{Kind: rules.Object, Len: len(v.keys), Any: v.goValue()}, in, false, false
-		case mdlObjIn:
-			return rules.Value{Kind: rules.Object, Len: len(v.js.keys), Any: v.js.goValue()}, v.obj, false, false
-		}
-		rv := reflect.ValueOf(in)
-		if rv.Kind() != reflect.Map || rv.Type().Key().Kind() != reflect.String {
-			return bad()
-		}
-		return rules.Value{Kind: rules.Object, Len: rv.Len(), Any: in}, in, false, false
-	case rules.Any:
-		if mdlIsNilCollection(in) {
-			return rules.Value{}, nil, true, false
-		}
-		if o, ok := in.(mdlObjIn); ok {
-			return rules.Value{Kind: rules.Object, Len: len(o.js.keys), Any: o.js.goValue()}, o.obj, false, false
-		}
-		if o, ok := in.(*entity.Object); ok {
-			return rules.Value{Kind: rules.Object, Len: o.Len(), Any: o.Map()}, o, false, false
-		}
-		return mdlNoneValue(in), in, false, false
-	}
-	if mdlIsList(in) || mdlIsObject(in) {
-		return bad()
-	}
-	v, ok := mdlConvertScalar(typ, in, c.strict)
-	if !ok {
-		return bad()
-	}
-	return v, nil, false, false
-}
-
-// defaultValue is the value a default fills a null with, converted and
-// transformed as the field's own values are.
-func (c *mdlCall) defaultValue(f *mdlField, typ rules.Kind) (rules.Value, any, bool) {
-	if f.defArg == nil {
-		switch typ {
-		case rules.Any:
-			return rules.Value{}, nil, true
-		case rules.List:
-			return rules.Value{Kind: rules.List, Any: []any{}}, []any{}, false
-		case rules.Object:
-			return rules.Value{Kind: rules.Object, Any: map[string]any{}}, map[string]any{}, false
-		}
-		v, _ := mdlConvertScalar(typ, typ.Zero(), false)
-		return v, nil, false
-	}
-	text := f.defArg.Text
-	var raw any = text
-	switch typ {
-	case rules.List, rules.Object:
-		js, err := mdlParseJSON([]byte(text))
-		if err != nil {
-			panic("model: a list or object default that is not JSON: " + text)
-		}
-		raw = js
-	case rules.Any:
-		if !f.defArg.Quoted {
-			if js, err := mdlParseJSON([]byte(text)); err == nil {
-				raw = js
-			}
-		}
-	}
-	saved := c.strict
-	c.strict = false
-	v, src, null, _ := c.convert(typ, raw)
-	c.strict = saved
-	if !null {
-		v, _ = mdlTransform(f.ops, v)
-	}
-	return v, src, null
-}
-
-// mdlHasTransform reports a transform among ops.
-func mdlHasTransform(ops []mdlOp) bool {
-	for _, o := range ops {
-		if o.transform != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// mdlTransform runs a field's transforms in order; a failing one gives its
-// code.
-func mdlTransform(ops []mdlOp, v rules.Value) (rules.Value, string) {
-	for _, op := range ops {
-		if op.transform == nil {
-			continue
-		}
-		if v.Kind != rules.String {
-			continue // on none, transforms change strings only
-		}
-		nv, _, err := op.transform.Transform(v, nil)
-		if err != nil {
-			return v, op.code
-		}
-		if nv.Kind == rules.String {
-			nv.Str = strings.Clone(nv.Str)
-		}
-		v = nv
-	}
-	return v, ""
-}
-
-// makeValue makes a value field: convert, default, transform, req, checks,
-// write.
-func (c *mdlCall) makeValue(f *mdlField, raw any, found bool, p, op mdlPath, sec bool) any {
-	v, src, null, typeErr := c.convert(f.typ, raw)
-	if typeErr {
-		c.fail(f, p, op, "type", sec)
-		return nil
-	}
-	if _, ok := src.(mdlValuerFailed); ok {
-		c.fail(f, p, op, "value", sec)
-		return nil
-	}
-	fromDefault := false
-	if null && f.hasDefault {
-		v, src, null = c.defaultValue(f, f.typ)
-		fromDefault = true
-	}
-	if null {
-		if f.req {
-			c.fail(f, p, op, "required", sec)
-		}
-		return nil
-	}
-	_, isBytes := src.([]byte)
-	if !fromDefault && !isBytes {
-		// on none, transforms change strings only: a []byte is written as
-		// base64, not as text
-		var code string
-		if v, code = mdlTransform(f.ops, v); code != "" {
-			c.fail(f, p, op, code, sec)
-			return nil
-		}
-		if isBytes && mdlHasTransform(f.ops) {
-			src = nil
-		}
-	}
-	passed := c.check(f, f.ops, f.typ, v, p, op, sec)
-	out, err := c.write(f.typ, v, src, f.format)
-	if err != nil {
-		c.fail(f, p, op, "json", sec)
-		return nil
-	}
-	if !passed {
-		return nil
-	}
-	return out
-}
-
-// check runs the checks of ops on v; it reports whether all passed.
-func (c *mdlCall) check(f *mdlField, ops []mdlOp, typ rules.Kind, v rules.Value, p, op mdlPath, sec bool) bool {
-	ok := true
-	for _, o := range ops {
-		if o.check == nil || o.def.Implied.Has(typ) {
-			continue
-		}
-		if err := o.check.Check(v); err != nil {
-			c.fail(f, p, op, o.code, sec)
-			ok = false
-		}
-	}
-	return ok
-}
-
-// write writes a value of typ.
-func (c *mdlCall) write(typ rules.Kind, v rules.Value, src any, format []string) (mdlRaw, error) {
-	switch typ {
-	case rules.List, rules.Object, rules.Any:
-		if b, ok := src.([]byte); ok && typ == rules.Any {
-			out, _ := json.Marshal(b)
-			return mdlRaw(out), nil
-		}
-		if typ == rules.Any && v.Kind == rules.String {
-			return mdlRaw(mdlEncodeString(nil, v.Str)), nil
-		}
-		if j, ok := src.(*mdlJSON); ok {
-			return mdlRaw(j.compacted()), nil
-		}
-		b, err := json.Marshal(src)
-		if err != nil {
-			return nil, err
-		}
-		return mdlRaw(b), nil
-	}
-	return mdlWriteScalar(typ, v, format)
-}
-
-// makeTypedList makes a []string (…) field.
-func (c *mdlCall) makeTypedList(f *mdlField, raw any, found bool, p, op mdlPath, sec bool) any {
-	in := mdlNorm(raw)
-	var out []any
-	switch {
-	case in == nil || mdlIsNilCollection(in):
-	case !mdlIsList(in):
-		if c.strict {
-			c.fail(f, p, op, "type", sec)
-			return nil
-		}
-	default:
-		out = []any{}
-		for i, el := range mdlElems(in) {
-			out = append(out, c.makeElem(f, el, p.idx(i), op.idx(i), sec, false))
-		}
-	}
-	if out == nil && f.hasDefault {
-		out = []any{}
-		if f.defArg != nil {
-			js, err := mdlParseJSON([]byte(f.defArg.Text))
-			if err != nil || js.kind != mdlJArr {
-				panic("model: a typed list default that is not a JSON array")
-			}
-			saved := c.strict
-			c.strict = false
-			for i, el := range js.arr {
-				out = append(out, c.makeElem(f, el, p.idx(i), op.idx(i), sec, true))
-			}
-			c.strict = saved
-		}
-	}
-	if out == nil {
-		if f.req {
-			c.fail(f, p, op, "required", sec)
-		}
-		return nil
-	}
-	if !c.check(f, f.ops, rules.List, rules.Value{Kind: rules.List, Len: len(out), Any: out}, p, op, sec) {
-		return nil
-	}
-	return out
-}
-
-// makeElem makes one element of a typed list, as a field of the element
-// type with the each rules.
-func (c *mdlCall) makeElem(f *mdlField, raw any, p, op mdlPath, sec, fromDefault bool) any {
-	v, _, null, typeErr := c.convert(f.elem, raw)
-	if typeErr {
-		c.fail(f, p, op, "type", sec)
-		return nil
-	}
-	if null {
-		return nil
-	}
-	var code string
-	if v, code = mdlTransform(f.each, v); code != "" {
-		c.fail(f, p, op, code, sec)
-		return nil
-	}
-	if !c.check(f, f.each, f.elem, v, p, op, sec) {
-		return nil
-	}
-	out, _ := mdlWriteScalar(f.elem, v, f.eachFormat)
-	return out
-}
-
-// makeGroup makes a group: an object of fields read from the same input
-// level, or from the object at its from path (in the wire form, the object
-// under its key).
-func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (any, bool) {
-	sub := lvl
-	sub.outP = lvl.outP.key(f.key)
-	sub.sec = lvl.sec || f.secret
-	sub.top = false
-	if lvl.wire || f.from != nil {
-		var raw any
-		var found bool
-		if lvl.wire {
-			raw, found = mdlLookup(lvl.in, f.key)
-			sub.inP = lvl.inP.key(f.key)
-		} else {
-			raw, found, sub.inP = c.readFrom(lvl.in, f.from, lvl.inP)
-		}
-		in := c.readObject(mdlNorm(raw))
-		if o, ok := in.(mdlObjIn); ok {
-			in = o.js
-		}
-		if !mdlIsObject(in) {
-			if found && in != nil && c.strict && lvl.wire {
-				c.fail(f, sub.inP, sub.outP, "type", lvl.sec)
-			}
-			in = nil
-		}
-		sub.in = in
-		if lvl.wire {
-			c.denyUnknown(f.children, sub, false)
-		}
-	}
-	obj := &mdlObj{}
-	c.writeFields(obj, f.children, sub, sel, exc)
-	return obj, f.omitEmpty && len(obj.keys) == 0
-}
-
-// makeRef makes a $x or []$x field.
-func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (any, bool) {
-	raw, _, p := c.read(f, lvl)
-
-	op := lvl.outP.key(f.key)
-	e := c.reg.ents[f.ref]
-	in := c.readObject(mdlNorm(raw))
-	sec := lvl.sec || f.secret
-	make1 := func(obj any, p, op mdlPath) any {
-		// (a bare default's empty input is no wire form)
-		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire && obj != nil, sec: sec}, sel, exc)
-	}
-	var out any
-	null := false
-	switch {
-	case in == nil:
-		null = true
-	case f.list && mdlIsList(in):
-		list := []any{}
-		for i, el := range mdlElems(in) {
-			el = c.readObject(mdlNorm(el))
-			if mdlIsObject(el) {
-				list = append(list, make1(el, p.idx(i), op.idx(i)))
-				continue
-			}
-			if c.strict {
-				c.fail(f, p.idx(i), op.idx(i), "type", sec)
-			}
-			list = append(list, nil)
-		}
-		out = list
-	case !f.list && mdlIsObject(in):
-		out = make1(in, p, op)
-	case !f.list && mdlIsList(in) && !(c.request && lvl.wire):
-		list := []any{}
-		for i, el := range mdlElems(in) {
-			el = c.readObject(mdlNorm(el))
-			if mdlIsObject(el) {
-				list = append(list, make1(el, p.idx(i), op.idx(len(list))))
-				continue
-			}
-			if c.strict {
-				c.fail(f, p.idx(i), op.idx(len(list)), "type", sec)
-			}
-		}
-		out = list
-	default:
-		if c.strict {
-			c.fail(f, p, op, "type", sec)
-			return nil, false
-		}
-		null = true
-	}
-	if null && f.hasDefault {
-		null = false
-		if f.list {
-			out = []any{}
-		} else {
-			out = c.makeFromEmpty(f, e, make1, p, op, sec)
-		}
-	}
-	if null {
-		if f.req {
-			c.fail(f, p, op, "required", sec)
-		}
-		return nil, f.omitNil || f.omitEmpty
-	}
-	if l, ok := out.([]any); ok && len(f.ops) > 0 {
-		c.check(f, f.ops, rules.List, rules.Value{Kind: rules.List, Len: len(l), Any: l}, p, op, sec)
-	}
-	return out, mdlOmit(f, out)
-}
-
-// makeFromEmpty makes the entity of a bare default from an empty input;
-// bare defaults that come back to an entity being made this way are a
-// cycle (code "default").
-func (c *mdlCall) makeFromEmpty(f *mdlField, e *mdlEntity, make1 func(any, mdlPath, mdlPath) any, p, op mdlPath, sec bool) any {
-	for _, n := range c.stack {
-		if n == e.name {
-			c.fail(f, p, op, "default", sec)
-			return nil
-		}
-	}
-	c.stack = append(c.stack, e.name)
-	defer func() { c.stack = c.stack[:len(c.stack)-1] }()
-	return make1(nil, p, op)
 }

@@ -1,0 +1,770 @@
+package entity_test
+
+// How the reference model makes an object: field by field, values,
+// typed lists, groups and references, merges.
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/expose-go/expose/dsl"
+	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/rules"
+)
+
+// makeEntity makes one object of entity e from the object at lvl.
+func (c *mdlCall) makeEntity(e *mdlEntity, lvl mdlLevel, sel *mdlSel, exc *mdlExc) any {
+	if o, ok := lvl.in.(mdlObjIn); ok {
+		if o.prov.entity == e.name && !o.prov.request && !o.prov.shaped && !c.shaped && !c.request {
+			b, _ := o.obj.MarshalJSON()
+			return mdlRaw(b)
+		}
+		if o.prov.entity == e.name {
+			lvl.wire = true
+		}
+		lvl.in = o.js
+	}
+	c.denyUnknown(e.fields, lvl, lvl.top)
+	obj := &mdlObj{}
+	c.writeFields(obj, e.fields, lvl, sel, exc)
+	return obj
+}
+
+// mdlMade is what a field made, for the cross-field rules of its object:
+// whether it is present (written and not null, after defaults), its
+// written value, and the codes of its own failures.
+type mdlMade struct {
+	present       bool
+	out           any
+	codes         []string
+	path, outPath mdlPath
+	sec           bool
+}
+
+// writeFields writes the fields of one output object, then judges their
+// cross-field rules.
+func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) {
+	vis := c.visible(fields, false)
+	var keys map[*mdlField]bool
+	if c.patching {
+		keys = c.visible(fields, true)
+	}
+	made := map[*mdlField]*mdlMade{}
+	for _, f := range fields {
+		if c.patching && (f.readOnly || lvl.ro) && keys[f] && !(f.kind == dsl.FieldRef && f.merge) {
+			c.writeCurrent(obj, f, lvl, sel, exc)
+			continue
+		}
+		if !vis[f] {
+			continue
+		}
+		if f.kind == dsl.FieldRef && f.merge {
+			c.writeMerge(obj, f, lvl, sel, exc)
+			continue
+		}
+		if c.patching && (f.writeOnly || lvl.wo) && !lvl.fromPatch && mdlAt(lvl.pin, f.key) == nil {
+			// a writeonly value is not part of the current value: the
+			// merged Object has it only when the patch sets it
+			continue
+		}
+		sub, selected := sel.pick(f)
+		if (sel == nil && c.request) || c.keepAll {
+			// a selection shapes what a call returns, never what a request
+			// reads: without one, a lazy request field is kept
+			selected = true
+		}
+		if f.kind == dsl.FieldValue && sub != nil && sub.path && !sub.leaf {
+			selected = false // a path into a value field's fields: it has none
+		}
+		esub, excluded := exc.pick(f.key)
+		if !c.request && (!selected || excluded) {
+			continue
+		}
+		before := len(c.errs)
+		c.lastOut, c.lastNull = nil, true
+		v, omit := c.makeField(f, lvl, sub, esub)
+		m := &mdlMade{out: c.lastOut, sec: lvl.sec || f.secret, outPath: lvl.outP.key(f.key)}
+		_, _, m.path = c.read(f, lvl)
+		m.present = !c.lastNull && !mdlOmit(f, c.lastOut)
+		for _, e := range c.errs[before:] {
+			if e.path == m.path.String() && e.in == m.path.in() {
+				m.codes = append(m.codes, e.code)
+			}
+		}
+		made[f] = m
+		if c.keepAll || (c.patching && mdlAt(lvl.pin, f.key) != nil) {
+			// the current value itself; a key the patch sets or clears
+			// stays, so that Bind of the merged Object clears it too
+			omit = false
+		}
+		if omit || !selected || excluded {
+			continue
+		}
+		obj.addWO(f.key, v, f.writeOnly || lvl.wo)
+	}
+	c.judgeCross(fields, made)
+}
+
+// writeCurrent writes a readonly field of a patch's merged value: the
+// current value's, never the patch's (null where the current value has
+// none: inside a list the patch replaces).
+func (c *mdlCall) writeCurrent(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) {
+	if _, selected := sel.pick(f); sel != nil && !selected {
+		return
+	}
+	if _, excluded := exc.pick(f.key); excluded {
+		return
+	}
+	var v any
+	if cur := mdlAt(lvl.cur, f.key); cur != nil && cur.kind != mdlJNull {
+		v = mdlRaw(cur.compacted())
+	}
+	if mdlOmit(f, v) {
+		return
+	}
+	obj.addWO(f.key, v, lvl.wo)
+}
+
+// writeMerge writes a merged reference's keys into obj.
+func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) {
+	e := c.reg.ents[f.ref]
+	sub := lvl
+	sub.sec = lvl.sec || f.secret
+	sub.wo = lvl.wo || f.writeOnly
+	sub.ro = lvl.ro || f.readOnly
+	if !lvl.wire || !c.request {
+		sub.top = false // a request's merged keys are the top level's own: sources are read there
+	}
+	if f.lazy && (!lvl.wire || !c.request) && !c.keepAll {
+		// a lazy merge field is written only where a selection names its
+		// keys (an Object made again, in the wire form, too)
+		named := &mdlSel{names: map[string]*mdlSel{}}
+		if sel != nil {
+			named.names = sel.names
+		}
+		sel = named
+	}
+	if lvl.wire {
+		c.writeFields(obj, e.fields, sub, sel, exc)
+		return
+	}
+	// fields that are not selected are not read: the merge field is read
+	// when one of its entity's fields is written
+	if !c.request && (sel != nil || exc != nil) && !c.mergePicked(e, sel, exc, 0) {
+		// without a selection the merge field is read like any other; with
+		// one, when a field of its entity is written
+		return
+	}
+	raw, found, p := c.read(f, lvl)
+	in := c.readObject(mdlNorm(raw))
+	sub.inP = p
+	if found && in != nil && !mdlIsObject(in) {
+		// a list or anything else merges nothing: it is null
+		if c.strict {
+			c.fail(f, p, lvl.outP, "type", lvl.sec)
+			return
+		}
+		in = nil
+	}
+	if in == nil {
+		if !f.hasDefault {
+			if f.req {
+				c.fail(f, p, lvl.outP, "required", lvl.sec)
+			}
+			return
+		}
+		// its bare default makes the entity from an empty input, in place:
+		// one that comes back to an entity being made so is a cycle
+		if slices.Contains(c.stack, e.name) {
+			c.fail(f, p, lvl.outP, "default", lvl.sec)
+			return
+		}
+		c.stack = append(c.stack, e.name)
+		defer func() { c.stack = c.stack[:len(c.stack)-1] }()
+	}
+	if o, ok := in.(mdlObjIn); ok {
+		sub.wire = o.prov.entity == e.name
+		in = o.js
+	}
+	sub.in = in
+	c.denyUnknown(e.fields, sub, false)
+	c.writeFields(obj, e.fields, sub, sel, exc)
+}
+
+// mergePicked reports whether the selection writes a field of the merged
+// entity e (through nested merges too).
+func (c *mdlCall) mergePicked(e *mdlEntity, sel *mdlSel, exc *mdlExc, depth int) bool {
+	for _, mf := range e.fields {
+		if mf.merge {
+			if me := c.reg.ents[mf.ref]; me != nil && depth < 16 && !mf.lazy && c.mergePicked(me, sel, exc, depth+1) {
+				return true
+			}
+			continue
+		}
+		if c.directionHides(mf) { // a writeonly field of a response, which a selection may name, writes nothing
+			continue
+		}
+		if _, ok := sel.pick(mf); ok || (sel == nil && !mf.lazy) {
+			if _, ex := exc.pick(mf.key); !ex {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// makeField makes one field's value; omit reports a key left out.
+func (c *mdlCall) makeField(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (any, bool) {
+	switch f.kind {
+	case dsl.FieldGroup:
+		return c.makeGroup(f, lvl, sel, exc)
+	case dsl.FieldRef:
+		return c.makeRef(f, lvl, sel, exc)
+	}
+	raw, found, p := c.read(f, lvl)
+	op := lvl.outP.key(f.key)
+	sec := lvl.sec || f.secret
+	if pv, ok := raw.(mdlParam); ok {
+		if raw, found = c.paramInput(f, pv, p, op); !found {
+			return nil, false
+		}
+	}
+	var out any
+	if f.list {
+		out = c.makeTypedList(f, raw, found, p, op, sec, lvl.wire)
+	} else {
+		out = c.makeValue(f, raw, found, p, op, sec, lvl.wire)
+	}
+	return out, mdlOmit(f, out)
+}
+
+// mdlOmit reports whether omitnil or omitempty leave the written value out.
+func mdlOmit(f *mdlField, out any) bool {
+	if out == nil {
+		return f.omitNil || f.omitEmpty
+	}
+	if !f.omitEmpty {
+		return false
+	}
+	switch v := out.(type) {
+	case *mdlObj:
+		return len(v.keys) == 0
+	case []any:
+		return len(v) == 0
+	case mdlRaw:
+		s := string(v)
+		switch s {
+		case "null", `""`, "false", "[]", "{}":
+			return true
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil && f == 0 && strings.Trim(s, "-0123456789.eE+") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// mdlObjectJSON reads an Object as a field writes it: its JSON.
+func mdlObjectJSON(o *entity.Object) *mdlJSON {
+	b, _ := o.MarshalJSON()
+	js, err := mdlParseJSON(b)
+	if err != nil || js.kind != mdlJObj {
+		return &mdlJSON{kind: mdlJObj, obj: map[string]*mdlJSON{}}
+	}
+	return js
+}
+
+// convertWire converts as convert does, but that the wire form (a request,
+// an Object made again) reads a formatted value as its format writes it.
+func (c *mdlCall) convertWire(typ rules.Kind, format []string, raw any, wire bool) (rules.Value, any, bool, bool) {
+	if wire {
+		if v, ok := mdlUnformat(typ, format, raw); ok {
+			return v, nil, false, false
+		}
+	}
+	return c.convert(typ, raw)
+}
+
+// convert converts an input to a value of typ: the value, what the field
+// writes a list, object or none value from, whether it is null, and whether
+// it failed strict conversion (a type error).
+func (c *mdlCall) convert(typ rules.Kind, raw any) (rules.Value, any, bool, bool) {
+	if pt, ok := raw.(mdlParamText); ok {
+		return c.convertParam(typ, string(pt))
+	}
+	in := mdlNorm(raw)
+	if in == nil || mdlIsNilCollection(in) {
+		return rules.Value{}, nil, true, false
+	}
+	if _, ok := in.(mdlValuerFailed); ok {
+		return rules.Value{}, in, true, false
+	}
+	bad := func() (rules.Value, any, bool, bool) {
+		return rules.Value{}, nil, true, c.strict
+	}
+	switch typ {
+	case rules.List:
+		if mdlIsNilCollection(in) {
+			return rules.Value{}, nil, true, false
+		}
+		if !mdlIsList(in) {
+			return bad()
+		}
+		return rules.Value{Kind: rules.List, Len: mdlLen(in), Any: in}, in, false, false
+	case rules.Object:
+		if mdlIsNilCollection(in) {
+			return rules.Value{}, nil, true, false
+		}
+		switch v := in.(type) {
+		case *entity.Object:
+			// judged as the field writes it: the Object's JSON, which holds
+			// no writeonly value of a request's Object
+			js := mdlObjectJSON(v)
+			return rules.Value{Kind: rules.Object, Len: len(js.keys), Any: js.goValue()}, v, false, false
+		case *mdlJSON:
+			if v.kind != mdlJObj {
+				return bad()
+			}
+			return rules.Value{Kind: rules.Object, Len: len(v.keys), Any: v.goValue()}, in, false, false
+		case mdlObjIn:
+			return rules.Value{Kind: rules.Object, Len: len(v.js.keys), Any: v.js.goValue()}, v.obj, false, false
+		}
+		rv := reflect.ValueOf(in)
+		if rv.Kind() != reflect.Map || rv.Type().Key().Kind() != reflect.String {
+			return bad()
+		}
+		return rules.Value{Kind: rules.Object, Len: rv.Len(), Any: in}, in, false, false
+	case rules.Any:
+		if mdlIsNilCollection(in) {
+			return rules.Value{}, nil, true, false
+		}
+		if o, ok := in.(mdlObjIn); ok {
+			return rules.Value{Kind: rules.Object, Len: len(o.js.keys), Any: o.js.goValue()}, o.obj, false, false
+		}
+		if o, ok := in.(*entity.Object); ok {
+			js := mdlObjectJSON(o)
+			return rules.Value{Kind: rules.Object, Len: len(js.keys), Any: js.goValue()}, o, false, false
+		}
+		return mdlNoneValue(in), in, false, false
+	}
+	if mdlIsList(in) || mdlIsObject(in) {
+		return bad()
+	}
+	v, ok := mdlConvertScalar(typ, in, c.strict)
+	if !ok {
+		return bad()
+	}
+	return v, nil, false, false
+}
+
+// defaultValue is the value a default fills a null with, converted and
+// transformed as the field's own values are.
+func (c *mdlCall) defaultValue(f *mdlField, typ rules.Kind) (rules.Value, any, bool) {
+	if f.defArg == nil {
+		switch typ {
+		case rules.Any:
+			return rules.Value{}, nil, true
+		case rules.List:
+			return rules.Value{Kind: rules.List, Any: []any{}}, []any{}, false
+		case rules.Object:
+			return rules.Value{Kind: rules.Object, Any: map[string]any{}}, map[string]any{}, false
+		}
+		v, _ := mdlConvertScalar(typ, typ.Zero(), false)
+		return v, nil, false
+	}
+	text := f.defArg.Text
+	var raw any = text
+	switch typ {
+	case rules.List, rules.Object:
+		js, err := mdlParseJSON([]byte(text))
+		if err != nil {
+			panic("model: a list or object default that is not JSON: " + text)
+		}
+		raw = js
+	case rules.Any:
+		if !f.defArg.Quoted {
+			if js, err := mdlParseJSON([]byte(text)); err == nil {
+				raw = js
+			}
+		}
+	}
+	saved := c.strict
+	c.strict = false
+	v, src, null, _ := c.convert(typ, raw)
+	c.strict = saved
+	if !null {
+		v, _ = mdlTransform(f.ops, v)
+	}
+	return v, src, null
+}
+
+// mdlHasTransform reports a transform among ops.
+func mdlHasTransform(ops []mdlOp) bool {
+	for _, o := range ops {
+		if o.transform != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// mdlTransform runs a field's transforms in order; a failing one gives its
+// code.
+func mdlTransform(ops []mdlOp, v rules.Value) (rules.Value, string) {
+	for _, op := range ops {
+		if op.transform == nil {
+			continue
+		}
+		if v.Kind != rules.String {
+			continue // on none, transforms change strings only
+		}
+		nv, _, err := op.transform.Transform(v, nil)
+		if err != nil {
+			return v, op.code
+		}
+		if nv.Kind == rules.String {
+			nv.Str = strings.Clone(nv.Str)
+		}
+		v = nv
+	}
+	return v, ""
+}
+
+// makeValue makes a value field: convert, default, transform, req, checks,
+// write.
+func (c *mdlCall) makeValue(f *mdlField, raw any, found bool, p, op mdlPath, sec, wire bool) any {
+	v, src, null, typeErr := c.convertWire(f.typ, f.format, raw, wire)
+	if typeErr {
+		c.fail(f, p, op, "type", sec)
+		return nil
+	}
+	if _, ok := src.(mdlValuerFailed); ok {
+		c.fail(f, p, op, "value", sec)
+		return nil
+	}
+	fromDefault := false
+	if null && f.hasDefault {
+		v, src, null = c.defaultValue(f, f.typ)
+		fromDefault = true
+	}
+	if null {
+		if f.req {
+			c.fail(f, p, op, "required", sec)
+		}
+		return nil
+	}
+	_, isBytes := src.([]byte)
+	if !fromDefault && !isBytes {
+		// on none, transforms change strings only: a []byte is written as
+		// base64, not as text
+		var code string
+		if v, code = mdlTransform(f.ops, v); code != "" {
+			c.fail(f, p, op, code, sec)
+			return nil
+		}
+		if isBytes && mdlHasTransform(f.ops) {
+			src = nil
+		}
+	}
+	passed := c.check(f, f.ops, f.typ, v, p, op, sec)
+	out, err := c.write(f.typ, v, src, f.format)
+	if err != nil {
+		c.fail(f, p, op, "json", sec)
+		return nil
+	}
+	c.lastOut, c.lastNull = out, false
+	if !passed {
+		return nil
+	}
+	return out
+}
+
+// check runs the checks of ops on v; it reports whether all passed.
+func (c *mdlCall) check(f *mdlField, ops []mdlOp, typ rules.Kind, v rules.Value, p, op mdlPath, sec bool) bool {
+	ok := true
+	for _, o := range ops {
+		if o.check == nil || o.def.Implied.Has(typ) {
+			continue
+		}
+		if err := o.check.Check(v); err != nil {
+			c.fail(f, p, op, o.code, sec)
+			if (sec || (f != nil && f.secret)) && o.code == "in" {
+				// a secret field's own values (those its in lists) are in no
+				// message or param
+				e := &c.errs[len(c.errs)-1]
+				e.secret, e.forbidden = true, append(e.forbidden, o.args...)
+			}
+			ok = false
+		}
+	}
+	return ok
+}
+
+// write writes a value of typ.
+func (c *mdlCall) write(typ rules.Kind, v rules.Value, src any, format []string) (mdlRaw, error) {
+	switch typ {
+	case rules.List, rules.Object, rules.Any:
+		if b, ok := src.([]byte); ok && typ == rules.Any {
+			out, _ := json.Marshal(b)
+			return mdlRaw(out), nil
+		}
+		if typ == rules.Any && v.Kind == rules.String {
+			return mdlRaw(mdlEncodeString(nil, v.Str)), nil
+		}
+		if j, ok := src.(*mdlJSON); ok {
+			return mdlRaw(j.compacted()), nil
+		}
+		b, err := json.Marshal(src)
+		if err != nil {
+			return nil, err
+		}
+		return mdlRaw(b), nil
+	}
+	return mdlWriteScalar(typ, v, format)
+}
+
+// makeTypedList makes a []string (…) field.
+func (c *mdlCall) makeTypedList(f *mdlField, raw any, found bool, p, op mdlPath, sec, wire bool) any {
+	in := mdlNorm(raw)
+	var out []any
+	switch {
+	case in == nil || mdlIsNilCollection(in):
+	case !mdlIsList(in):
+		if c.strict {
+			c.fail(f, p, op, "type", sec)
+			return nil
+		}
+	default:
+		out = []any{}
+		for i, el := range mdlElems(in) {
+			if c.request && c.strict && mdlNorm(el) == nil {
+				// a null element of a typed list in a request is a type
+				// error at its index, as for a []$x
+				c.fail(f, p.idx(i), op.idx(i), "type", sec)
+				out = append(out, nil)
+				continue
+			}
+			out = append(out, c.makeElem(f, el, p.idx(i), op.idx(i), sec, wire))
+		}
+	}
+	if out == nil && f.hasDefault {
+		out = []any{}
+		if f.defArg != nil {
+			js, err := mdlParseJSON([]byte(f.defArg.Text))
+			if err != nil || js.kind != mdlJArr {
+				panic("model: a typed list default that is not a JSON array")
+			}
+			saved := c.strict
+			c.strict = false
+			for i, el := range js.arr {
+				out = append(out, c.makeElem(f, el, p.idx(i), op.idx(i), sec, false))
+			}
+			c.strict = saved
+		}
+	}
+	if out == nil {
+		if f.req {
+			c.fail(f, p, op, "required", sec)
+		}
+		return nil
+	}
+	c.lastOut, c.lastNull = out, false
+	if !c.check(f, f.ops, rules.List, rules.Value{Kind: rules.List, Len: len(out), Any: out}, p, op, sec) {
+		return nil
+	}
+	return out
+}
+
+// makeElem makes one element of a typed list, as a field of the element
+// type with the each rules.
+func (c *mdlCall) makeElem(f *mdlField, raw any, p, op mdlPath, sec, wire bool) any {
+	v, _, null, typeErr := c.convertWire(f.elem, f.eachFormat, raw, wire)
+	if typeErr {
+		c.fail(f, p, op, "type", sec)
+		return nil
+	}
+	if null {
+		return nil
+	}
+	var code string
+	if v, code = mdlTransform(f.each, v); code != "" {
+		c.fail(f, p, op, code, sec)
+		return nil
+	}
+	if !c.check(f, f.each, f.elem, v, p, op, sec) {
+		return nil
+	}
+	out, _ := mdlWriteScalar(f.elem, v, f.eachFormat)
+	return out
+}
+
+// makeGroup makes a group: an object of fields read from the same input
+// level, or from the object at its from path (in the wire form, the object
+// under its key).
+func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (any, bool) {
+	sub := lvl
+	sub.outP = lvl.outP.key(f.key)
+	sub.sec = lvl.sec || f.secret
+	sub.top = false
+	if lvl.wire || f.from != nil {
+		var raw any
+		var found bool
+		if lvl.wire {
+			raw, found = mdlLookup(lvl.in, f.key)
+			if pv, ok := raw.(mdlParam); ok {
+				raw = mdlParamText(pv.vals[0]) // a parameter is text, no object
+			}
+			sub.inP = c.keyPath(lvl, f.key)
+			sub.cur, sub.pin = mdlSub(lvl.cur, f.key), mdlSub(lvl.pin, f.key)
+			if lvl.fromPatch {
+				sub.cur = nil
+			}
+		} else {
+			raw, found, sub.inP = c.readFrom(lvl.in, f.from, lvl.inP)
+		}
+		in := c.readObject(mdlNorm(raw))
+		if o, ok := in.(mdlObjIn); ok {
+			in = o.js
+		}
+		if !mdlIsObject(in) {
+			if found && in != nil && c.strict && lvl.wire {
+				c.fail(f, sub.inP, sub.outP, "type", lvl.sec)
+				return nil, false
+			}
+			if f.req && lvl.wire && c.request {
+				// a request must send a req group's object
+				c.fail(f, sub.inP, sub.outP, "required", lvl.sec)
+				return nil, false
+			}
+			in = nil
+		}
+		sub.in = in
+		if lvl.wire {
+			c.denyUnknown(f.children, sub, false)
+		}
+	}
+	obj := &mdlObj{}
+	c.writeFields(obj, f.children, sub, sel, exc)
+	return obj, f.omitEmpty && len(obj.keys) == 0
+}
+
+// makeRef makes a $x or []$x field.
+func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (any, bool) {
+	raw, _, p := c.read(f, lvl)
+	if pv, ok := raw.(mdlParam); ok {
+		raw = mdlParamText(pv.vals[0]) // a parameter is text, no object
+	}
+
+	op := lvl.outP.key(f.key)
+	e := c.reg.ents[f.ref]
+	in := c.readObject(mdlNorm(raw))
+	sec := lvl.sec || f.secret
+	// patching, an element of a list the patch replaces is read as a
+	// request's; any other object has the current value's beside it
+	replaced := lvl.fromPatch || (f.list && mdlAt(lvl.pin, f.key) != nil)
+	curOf := func(i int) *mdlJSON {
+		v := mdlAt(lvl.cur, f.key)
+		if replaced || v == nil {
+			return nil
+		}
+		if i < 0 {
+			return mdlSub(lvl.cur, f.key)
+		}
+		if v.kind == mdlJArr && i < len(v.arr) && v.arr[i].kind == mdlJObj {
+			return v.arr[i]
+		}
+		return nil
+	}
+	pinOf := func(obj any, i int) *mdlJSON {
+		if i < 0 {
+			return mdlSub(lvl.pin, f.key)
+		}
+		if js, ok := obj.(*mdlJSON); ok && replaced {
+			return js
+		}
+		return nil
+	}
+	make1 := func(obj any, p, op mdlPath, i int) any {
+		// (a bare default's empty input is no wire form)
+		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire && obj != nil, sec: sec,
+			cur: curOf(i), pin: pinOf(obj, i), fromPatch: replaced}, sel, exc)
+	}
+	var out any
+	null := false
+	switch {
+	case in == nil:
+		null = true
+	case f.list && mdlIsList(in):
+		list := []any{}
+		for i, el := range mdlElems(in) {
+			el = c.readObject(mdlNorm(el))
+			if mdlIsObject(el) {
+				list = append(list, make1(el, p.idx(i), op.idx(i), i))
+				continue
+			}
+			if c.strict {
+				c.fail(f, p.idx(i), op.idx(i), "type", sec)
+			}
+			list = append(list, nil)
+		}
+		out = list
+	case !f.list && mdlIsObject(in):
+		out = make1(in, p, op, -1)
+	case !f.list && mdlIsList(in) && !(c.request && lvl.wire):
+		list := []any{}
+		for i, el := range mdlElems(in) {
+			el = c.readObject(mdlNorm(el))
+			if mdlIsObject(el) {
+				list = append(list, make1(el, p.idx(i), op.idx(len(list)), i))
+				continue
+			}
+			if c.strict {
+				c.fail(f, p.idx(i), op.idx(len(list)), "type", sec)
+			}
+		}
+		out = list
+	default:
+		if c.strict {
+			c.fail(f, p, op, "type", sec)
+			return nil, false
+		}
+		null = true
+	}
+	if null && f.hasDefault {
+		null = false
+		if f.list {
+			out = []any{}
+		} else {
+			out = c.makeFromEmpty(f, e, make1, p, op, sec)
+		}
+	}
+	if null {
+		if f.req {
+			c.fail(f, p, op, "required", sec)
+		}
+		return nil, f.omitNil || f.omitEmpty
+	}
+	c.lastOut, c.lastNull = out, false
+	if l, ok := out.([]any); ok && len(f.ops) > 0 {
+		c.check(f, f.ops, rules.List, rules.Value{Kind: rules.List, Len: len(l), Any: l}, p, op, sec)
+	}
+	return out, mdlOmit(f, out)
+}
+
+// makeFromEmpty makes the entity of a bare default from an empty input;
+// bare defaults that come back to an entity being made this way are a
+// cycle (code "default").
+func (c *mdlCall) makeFromEmpty(f *mdlField, e *mdlEntity, make1 func(any, mdlPath, mdlPath, int) any, p, op mdlPath, sec bool) any {
+	for _, n := range c.stack {
+		if n == e.name {
+			c.fail(f, p, op, "default", sec)
+			return nil
+		}
+	}
+	c.stack = append(c.stack, e.name)
+	defer func() { c.stack = c.stack[:len(c.stack)-1] }()
+	return make1(nil, p, op, -1)
+}
