@@ -5,7 +5,8 @@ package entity_test
 // on Patch: the request is checked as MakeRequest checks one (405), its
 // body is a merge patch (415 for another Content-Type, 400 for no JSON
 // object); the current value is made as this call's response would make
-// it (a failure is the server's, 500); RFC 7396's MergePatch applies the
+// it as stored, without its rules (one it cannot read is the server's
+// error, 500); RFC 7396's MergePatch applies the
 // patch to it; and the merged document is read as MakeRequest reads a
 // body, but that a readonly value is always the current value's, a
 // writeonly one is there only when the patch sets it (and required only
@@ -146,12 +147,14 @@ func mdlEither(fail string, currentOK bool) string {
 	return "undocumented"
 }
 
-// current makes the current value as the call's response would make it
-// (its flags and version), every field it has written (lazy ones, and
-// those omitnil or omitempty would leave out: the current value itself,
-// not what a response shows of it); ok is false when it fails its entity.
+// current reads the current value as it is stored: written in the wire
+// form with the call's flags and version, without any rule (r.stored), every
+// field it holds written (lazy ones, and those omitnil or omitempty would
+// leave out: the current value itself, not what a response shows of it);
+// ok is false when it cannot be read at all (no object, raw JSON that does
+// not parse, a value that fails to be read).
 func (r *mdlReg) current(e *mdlEntity, current any, call *mdlCall) (*mdlJSON, bool) {
-	c := &mdlCall{reg: r, flags: call.flags, ver: call.ver, lang: call.lang, keepAll: true}
+	c := &mdlCall{reg: r.stored(), flags: call.flags, ver: call.ver, lang: call.lang, keepAll: true}
 	v := current
 	if b, isRaw := v.([]byte); isRaw {
 		js, err := mdlParseJSON(b)
@@ -164,7 +167,7 @@ func (r *mdlReg) current(e *mdlEntity, current any, call *mdlCall) (*mdlJSON, bo
 	if v != nil && !mdlIsObject(v) {
 		return nil, false
 	}
-	out := c.makeEntity(e, mdlLevel{in: v, topCall: true}, nil, nil)
+	out := c.makeEntity(c.reg.ents[e.name], mdlLevel{in: v, topCall: true}, nil, nil)
 	if len(c.errs) > 0 {
 		return nil, false
 	}
@@ -242,4 +245,33 @@ func mdlAt(v *mdlJSON, key string) *mdlJSON {
 		return nil
 	}
 	return v.obj[key]
+}
+
+// stored is the registry as a patch reads its current value: every entity's
+// fields without any rule (no check, no transform, no req, no default, no
+// cross-field rule; nothing left out by omitnil, omitempty or lazy), their
+// names, types, formats, sources, directions and conditions as declared.
+func (r *mdlReg) stored() *mdlReg {
+	s := *r
+	s.ents = make(map[string]*mdlEntity, len(r.ents))
+	for name, e := range r.ents {
+		se := *e
+		se.fields = mdlStoredFields(e.fields)
+		s.ents[name] = &se
+	}
+	return &s
+}
+
+// mdlStoredFields copies fields without their rules (see stored).
+func mdlStoredFields(fields []*mdlField) []*mdlField {
+	out := make([]*mdlField, len(fields))
+	for i, f := range fields {
+		sf := *f
+		sf.ops, sf.each, sf.cross = nil, nil, nil
+		sf.req, sf.hasDefault, sf.defArg = false, false, nil
+		sf.omitNil, sf.omitEmpty, sf.lazy = false, false, false
+		sf.children = mdlStoredFields(f.children)
+		out[i] = &sf
+	}
+	return out
 }

@@ -112,7 +112,8 @@ func TestPatchKeepsReadonlyInMergedObjects(t *testing.T) {
 // response leaves out (omitempty) or defaults keeps the stored value,
 // and a readonly value is not judged again (a readonly req under
 // omitempty does not make the patch a 400, nor does a stored value its
-// rule would refuse now, in a readonly group or $name too).
+// rule or its cross-field rule would refuse now, in a readonly group or
+// $name too).
 func TestPatchTakesReadonlyFromTheStoredValue(t *testing.T) {
 	reg := entity.NewRegistry()
 	expose(t, reg, "user", "email", "string", "req | email", "pw", "string", "writeonly | req")
@@ -130,6 +131,7 @@ func TestPatchTakesReadonlyFromTheStoredValue(t *testing.T) {
 		"flag", "bool", "readonly | default true | omitempty",
 		"owner", "string", "readonly | req | omitempty",
 		"code", "string", "readonly | min 3",
+		"closed", "string", "readonly | excluded_with 'name'",
 		"audit", "{", "readonly",
 		"by", "string", "req",
 		"audit", "}", "",
@@ -137,7 +139,7 @@ func TestPatchTakesReadonlyFromTheStoredValue(t *testing.T) {
 		"st", "$stamp", "readonly | merge",
 	)
 	stored := map[string]any{"name": "n", "f7": "ab", "f8": "x", "at": "t1", "note": "y",
-		"flag": false, "owner": "", "code": "z", "by": "ann", "author": map[string]any{"email": "not-an-email"},
+		"flag": false, "owner": "", "code": "z", "closed": "yes", "by": "ann", "author": map[string]any{"email": "not-an-email"},
 		"st": map[string]any{"on": "x"}}
 	tests := []struct {
 		name, patch string
@@ -147,6 +149,7 @@ func TestPatchTakesReadonlyFromTheStoredValue(t *testing.T) {
 			map[string]any{"f6": map[string]any{"f7": "ab", "f8": nil, "inner": map[string]any{"at": "t1", "note": nil}}}},
 		{"a readonly value a response leaves out", `{}`, map[string]any{"flag": false, "owner": ""}},
 		{"a readonly value its rule refuses now", `{"name":"m"}`, map[string]any{"code": "z"}},
+		{"a readonly value its cross-field rule refuses now", `{"name":"m"}`, map[string]any{"closed": "yes", "name": "m"}},
 		{"a readonly group's req field", `{"audit":{"by":null}}`, map[string]any{"audit": map[string]any{"by": "ann"}}},
 		{"a readonly $name's values its rules refuse now", `{"author":{"email":"a@example.com"}}`,
 			map[string]any{"author": map[string]any{"email": "not-an-email"}}},

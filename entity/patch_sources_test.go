@@ -63,8 +63,8 @@ func TestPatchReadsParameters(t *testing.T) {
 
 // TestPatchDenyUnknownRefusesOnlyWhatWasSent: with DenyUnknown, a patch
 // that sends only declared body keys is not refused for a key it never
-// sent (the current value's parameter fields, or fields of another
-// version than the call's); what it does send is judged as MakeRequest
+// sent (the current value's parameter fields, at the top level or in an
+// entity it nests, or fields of another version than the call's); what it does send is judged as MakeRequest
 // judges it (a query key the entity does not read is unknown).
 func TestPatchDenyUnknownRefusesOnlyWhatWasSent(t *testing.T) {
 	reg := entity.NewRegistry()
@@ -74,6 +74,9 @@ func TestPatchDenyUnknownRefusesOnlyWhatWasSent(t *testing.T) {
 		"nick", "string", "since 'v2'",
 		"old", "string", "until 'v2'",
 	)
+	expose(t, reg, "account", "id", "number", "path", "X-Tenant", "string", "", "name", "string", "")
+	holder := expose(t, reg, "holder", "name", "string", "", "inner", "$account", "", "inners", "[]$account", "")
+	nested := map[string]any{"id": 7, "X-Tenant": "t1", "name": "in"}
 	tests := []struct {
 		name    string
 		e       *entity.Entity
@@ -86,6 +89,7 @@ func TestPatchDenyUnknownRefusesOnlyWhatWasSent(t *testing.T) {
 		{"a since-v2 field in a v1 call", versioned, patchRequest, map[string]any{"name": "old", "old": "o"}, []entity.Option{entity.Version("v1")}, ""},
 		{"an until-v2 field in a v3 call", versioned, patchRequest, map[string]any{"name": "old", "nick": "n"}, []entity.Option{entity.Version("v3")}, ""},
 		{"a query key the entity does not read", versioned, patchSourcesRequest, map[string]any{"name": "old"}, nil, "dry"},
+		{"parameter fields of a nested entity", holder, patchRequest, map[string]any{"name": "old", "inner": nested, "inners": []any{nested}}, nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -198,7 +198,7 @@ const MergePatchType = engine.MergePatchType
 // value once, as the entity judges a request, strictly (a req field the
 // patch clears is a 400), but that a readonly field keeps its current
 // value, as the server holds it (the patch's is ignored; nothing judges
-// it), and a writeonly one the patch does not give is not read: it is not
+// it, its cross-field rules neither), and a writeonly one the patch does not give is not read: it is not
 // in the merged value, so that Bind of it leaves the server's value.
 //
 // The current value is read as it is stored, in the call's flags and

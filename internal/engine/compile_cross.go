@@ -230,9 +230,11 @@ func kindWord(n *node) string {
 
 // crossView returns the cross-field rules of a base plan for a view whose
 // nodes copy the base's (copies maps each base node to its copy): a rule
-// that names a field the view lacks is not judged there. Each node a rule
+// that names a field the view lacks is not judged there, nor one of a
+// field the view does not judge (unjudged: a patch's readonly fields,
+// taken as stored). Each node a rule
 // names gets its index among the nodes the view's rules track.
-func crossView(base []*crossRule, copies map[*node]*node) []*crossRule {
+func crossView(base []*crossRule, copies map[*node]*node, unjudged map[*node]bool) []*crossRule {
 	var out []*crossRule
 	track := map[*node]int8{}
 	idx := func(n *node) {
@@ -244,7 +246,7 @@ func crossView(base []*crossRule, copies map[*node]*node) []*crossRule {
 rules:
 	for _, br := range base {
 		cr := &crossRule{kind: br.kind, params: br.params, msg: br.msg, target: copies[br.target]}
-		if cr.target == nil {
+		if cr.target == nil || unjudged[cr.target] {
 			continue
 		}
 		for k, o := range br.others {

@@ -79,13 +79,20 @@ func (vb *viewBuilder) table() *inputTable {
 // the groups around it.
 func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*condition) *objectPlan {
 	p := &objectPlan{in: t, dir: vb.d, owner: vb.ent}
-	var copies map[*node]*node // for the cross-field rules
+	var copies map[*node]*node  // for the cross-field rules
+	var unjudged map[*node]bool // copies whose own cross-field rules are not judged
 	if len(base.cross) > 0 && vb.d != dirCurrent && vb.d != dirStored {
 		copies = map[*node]*node{}
 	}
 	for _, bn := range base.nodes {
 		switch {
 		case (vb.d.responds() || vb.d == dirStored) && bn.writeOnly:
+			p.left = append(p.left, bn)
+			continue
+		case vb.d == dirCurrent && top && bn.src != srcBody:
+			// A parameter is read from the request, never from the stored
+			// value: the current value holds none, at the top level nor
+			// where the entity is nested (its root plan serves both).
 			p.left = append(p.left, bn)
 			continue
 		case vb.d == dirRequest && bn.readOnly:
@@ -114,8 +121,15 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 			n.omit, n.lazy = omitNone, false
 		case vb.d == dirStored || vb.d == dirPatch && (n.readOnly || vb.readOnly > 0):
 			// A readonly value is the server's, taken from the current
-			// value as it is (a group's fields with it).
+			// value as it is (a group's fields with it): no rule judges
+			// it, its cross-field rules neither (a sibling's may name it).
 			n.unjudged()
+			if copies != nil {
+				if unjudged == nil {
+					unjudged = map[*node]bool{}
+				}
+				unjudged[n] = true
+			}
 		case vb.d == dirPatch && vb.writeOnly > 0:
 			n.writeOnly = true // a writeonly group's: read only when the patch gives it
 		}
@@ -146,7 +160,7 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		p.shaped = p.shaped || n.lazy || n.cond != nil || n.omit != omitNone || n.merge || n.writeOnly // appendShaped records where a writeonly member lies
 	}
 	if copies != nil {
-		p.cross = crossView(base.cross, copies)
+		p.cross = crossView(base.cross, copies, unjudged)
 		p.shaped = p.shaped || len(p.cross) > 0
 	}
 	for i, n := range p.nodes {

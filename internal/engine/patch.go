@@ -375,10 +375,10 @@ func (m *merger) paths() []string {
 // object appends the merge of the patch's object ptext (numbered pord on
 // its tape) into the current value's object ctext (numbered cord; "" for
 // none), objects of the plan p, as RFC 7396 merges them (see member). A
-// patch's readonly key is dropped (the current value's stays), and so is
-// a parameter field's key of the current value (a request's parameters
-// are read from the request); a key the call does not read stays as the
-// patch gives it, for DenyUnknown. A key the patch gives twice is merged
+// patch's readonly key is dropped (the current value's stays; it holds
+// no parameter field: the view dirCurrent leaves them out, since a
+// request's parameters are read from the request); a key the call does
+// not read stays as the patch gives it, for DenyUnknown. A key the patch gives twice is merged
 // once, with its last value. depth is how many more objects may nest.
 func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext string, pord int32, p *objectPlan, depth int) []byte {
 	var buf [16]member
@@ -428,9 +428,6 @@ func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext stri
 	for _, c := range cur {
 		if c.over {
 			continue
-		}
-		if n, _, _ := r.wireNode(p, c.key, 0); n != nil && n.src != srcBody {
-			continue // a parameter: read from the request
 		}
 		dst = m.put(m.key(dst, mark, c.key), c.val, c.ord, m.curTape)
 	}
