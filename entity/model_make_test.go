@@ -609,6 +609,11 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 	sub.outP = lvl.outP.key(f.key)
 	sub.sec = lvl.sec || f.secret
 	sub.top = false
+	if c.patching && f.writeOnly {
+		// a writeonly group's fields are writeonly: a patch's merged value
+		// holds each only where the patch gives its key
+		sub.wo = true
+	}
 	if lvl.wire || f.from != nil {
 		var raw any
 		var found bool

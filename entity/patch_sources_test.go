@@ -2,6 +2,7 @@ package entity_test
 
 import (
 	"net/http"
+	"reflect"
 	"testing"
 
 	"github.com/expose-go/expose/entity"
@@ -104,5 +105,26 @@ func TestPatchDenyUnknownRefusesOnlyWhatWasSent(t *testing.T) {
 				t.Errorf(`Patch of {"name":"new"} with DenyUnknown: %v; want %s unknown, as MakeRequest answers`, err, tt.unknown)
 			}
 		})
+	}
+}
+
+// TestPatchKeepsAReadonlyObjectAsStored: a readonly $name's object is
+// the server's, taken as stored, its parameter fields' values with it (no
+// request fills them there), while the top level's parameters are the
+// request's.
+func TestPatchKeepsAReadonlyObjectAsStored(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "account", "id", "number", "path", "X-Tenant", "string", "", "name", "string", "")
+	e := expose(t, reg, "holder", "name", "string", "", "X-Tenant", "string", "", "owner", "$account", "readonly")
+	current := map[string]any{"name": "old", "X-Tenant": "stored", "owner": map[string]any{"id": 7, "X-Tenant": "t1", "name": "in"}}
+	r := patchRequest(`{"name":"new","owner":{"X-Tenant":"evil"}}`)
+	r.Header.Set("X-Tenant", "sent")
+	o, _, err := e.Patch(r, current, entity.DenyUnknown())
+	if err != nil {
+		t.Fatalf("Patch: %v", err)
+	}
+	want := map[string]any{"name": "new", "X-Tenant": "sent", "owner": map[string]any{"id": int64(7), "X-Tenant": "t1", "name": "in"}}
+	if got := o.Map(); !reflect.DeepEqual(got, want) {
+		t.Errorf("merged = %#v, want %#v", got, want)
 	}
 }

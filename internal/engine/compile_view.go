@@ -89,12 +89,6 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		case (vb.d.responds() || vb.d == dirStored) && bn.writeOnly:
 			p.left = append(p.left, bn)
 			continue
-		case vb.d == dirCurrent && top && bn.src != srcBody:
-			// A parameter is read from the request, never from the stored
-			// value: the current value holds none, at the top level nor
-			// where the entity is nested (its root plan serves both).
-			p.left = append(p.left, bn)
-			continue
 		case vb.d == dirRequest && bn.readOnly:
 			p.left = append(p.left, bn)
 			if !bn.merge { // an ignored key, known to the calls that see the field
@@ -206,6 +200,10 @@ func (vb *viewBuilder) requestNode(n *node, t *inputTable, top bool, chain []*co
 	switch {
 	case !top:
 		n.src = srcBody // a body's object holds no parameter: an X- field there is never read
+	case vb.d == dirStored:
+		// A readonly $name's object of a patch, the server's, taken as
+		// stored: it holds its parameter fields' values (no request does).
+		n.src = srcBody
 	case n.src != srcBody:
 		// Read from the request itself, never from its body (by the fast
 		// path neither): under the name its directive gives, or its key; a

@@ -172,7 +172,7 @@ func putBuf(bp *[]byte) {
 // the paths it touched.
 func (r *run) mergePatch(dst []byte, p *objectPlan, text string, cur *currentValue) ([]byte, []string) {
 	m := merger{tape: r.js.tape, curTape: cur.tape, path: r.scratchBuf(), touched: r.xbuf()}
-	r.js.fresh = r.js.fresh[:0]
+	r.js.fresh, r.js.stored = r.js.fresh[:0], r.js.stored[:0]
 	dst = m.object(r, dst, cur.text, 0, text, 0, p, r.ent.env.lim().Depth)
 	return dst, m.paths()
 }
@@ -375,10 +375,13 @@ func (m *merger) paths() []string {
 // object appends the merge of the patch's object ptext (numbered pord on
 // its tape) into the current value's object ctext (numbered cord; "" for
 // none), objects of the plan p, as RFC 7396 merges them (see member). A
-// patch's readonly key is dropped (the current value's stays; it holds
-// no parameter field: the view dirCurrent leaves them out, since a
-// request's parameters are read from the request); a key the call does
-// not read stays as the patch gives it, for DenyUnknown. A key the patch gives twice is merged
+// patch's readonly key is dropped (the current value's stays), and so is
+// a parameter field's key of the current value (a request's parameters
+// are read from the request); a key the call does not read stays as the
+// patch gives it, for DenyUnknown; an object or list the current value
+// holds where the patch gives nothing is copied whole, and marked stored:
+// its keys are the server's, which DenyUnknown does not judge (a nested
+// entity's parameter fields, say). A key the patch gives twice is merged
 // once, with its last value. depth is how many more objects may nest.
 func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext string, pord int32, p *objectPlan, depth int) []byte {
 	var buf [16]member
@@ -429,7 +432,15 @@ func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext stri
 		if c.over {
 			continue
 		}
-		dst = m.put(m.key(dst, mark, c.key), c.val, c.ord, m.curTape)
+		if n, _, _ := r.wireNode(p, c.key, 0); n != nil && n.src != srcBody {
+			continue // a parameter: read from the request
+		}
+		dst = m.key(dst, mark, c.key)
+		start := m.ord
+		dst = m.put(dst, c.val, c.ord, m.curTape)
+		if c.val[0] == '{' || c.val[0] == '[' {
+			r.js.stored = append(r.js.stored, start, m.ord)
+		}
 	}
 	return append(dst, '}')
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/expose-go/expose/internal/jsontape"
@@ -159,6 +160,18 @@ type jsonStack struct {
 	// the objects and lists read as MakeRequest reads them (see merger),
 	// in increasing order; empty for any other document.
 	fresh []int32
+	// stored holds, for a merge patch's merged document, the ordinals
+	// that begin and end (exclusive) each object or list copied whole
+	// from the current value, in pairs, in increasing order: what the
+	// client did not send (see merger).
+	stored []int32
+}
+
+// isStored reports whether the container numbered ord on the merged
+// document's tape lies in one copied whole from the current value.
+func (s *jsonStack) isStored(ord int32) bool {
+	i, _ := slices.BinarySearch(s.stored, ord+1) // the first bound past ord
+	return i%2 == 1                              // past a start, not past its end
 }
 
 var jsonStackPool = sync.Pool{New: func() any { return new(jsonStack) }}
@@ -248,7 +261,7 @@ func (r *run) releaseJSON() { r.js.used-- }
 // document is dropped rather than kept.
 func (r *run) putJSON() {
 	if r.js != nil {
-		r.js.used, r.js.fresh = 0, r.js.fresh[:0]
+		r.js.used, r.js.fresh, r.js.stored = 0, r.js.fresh[:0], r.js.stored[:0]
 		for _, o := range r.js.objs {
 			o.text = "" // do not keep the caller's input alive in the pool
 		}

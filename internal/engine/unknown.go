@@ -35,6 +35,9 @@ func (r *run) unknownKeys(p *objectPlan, src *source) {
 			add(k)
 		}
 	case src.js != nil:
+		if len(r.js.stored) > 0 && r.js.isStored(src.js.ord) {
+			return // a patch's: the server's keys, copied from the current value
+		}
 		eachJSONKey(src.js.text, add)
 	case src.obj != nil && src.wire: // an Object of the entity, read by its output keys
 		for _, k := range src.obj.keys() {
