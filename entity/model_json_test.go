@@ -41,6 +41,8 @@ type mdlJSON struct {
 	s    string
 	arr  []*mdlJSON
 	keys []string // distinct keys, in first-seen order
+	// lastKeys are the same keys in the order of their last places
+	lastKeys []string
 	// hidden are the keys an Object holds that its JSON does not show:
 	// the writeonly values of a request's Object (Keys, Get and Map see
 	// them, MarshalJSON does not)
@@ -112,6 +114,7 @@ func (p *mdlJParser) value(depth int) (*mdlJSON, error) {
 			if _, ok := v.obj[k.s]; !ok {
 				v.keys = append(v.keys, k.s)
 			}
+			v.lastKeys = append(mdlRemove(v.lastKeys, k.s), k.s)
 			v.obj[k.s] = e
 			p.ws()
 			if p.i < len(p.s) && p.s[p.i] == ',' {

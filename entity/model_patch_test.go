@@ -38,7 +38,10 @@ import (
 //	    return Patch
 //
 // The patch's duplicate keys are read as every JSON input is: the last
-// wins (mdlParseJSON). Target is not modified.
+// wins (mdlParseJSON). The order of an object's keys, which the RFC
+// leaves open (and only JSON no entity describes shows): the target's
+// keys keep their places, the patch's new keys follow in the order of
+// their last places. Target is not modified.
 func mdlMergePatch(target, patch *mdlJSON) *mdlJSON {
 	if patch.kind != mdlJObj {
 		return patch
@@ -50,7 +53,7 @@ func mdlMergePatch(target, patch *mdlJSON) *mdlJSON {
 			out.obj[k] = v
 		}
 	}
-	for _, name := range patch.keys {
+	for _, name := range patch.lastKeys {
 		value := patch.obj[name]
 		if value.kind == mdlJNull {
 			if _, ok := out.obj[name]; ok {

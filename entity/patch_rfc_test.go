@@ -202,3 +202,28 @@ func TestPatchReadsARepeatedKeyAsMakeRequestDoes(t *testing.T) {
 		}
 	})
 }
+
+// TestPatchKeepsTheKeyOrderOfAnObject: an object merged into the JSON of a
+// none field (which no entity orders) keeps the current value's keys in
+// their places, a key the patch sets with its new value, and the patch's
+// new keys follow in its order, a repeated one at its last place.
+func TestPatchKeepsTheKeyOrderOfAnObject(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "doc", "meta", "none", "")
+	tests := []struct{ name, current, patch, want string }{
+		{"a new key", `{"meta":{"k":1}}`, `{"meta":{"a":"007"}}`, `{"meta":{"k":1,"a":"007"}}`},
+		{"a key set and a key added", `{"meta":{"k":1,"m":2}}`, `{"meta":{"b":1,"m":3}}`, `{"meta":{"k":1,"m":3,"b":1}}`},
+		{"a repeated key", `{"meta":{"k":1}}`, `{"meta":{"a":"x","b":1,"a":"y"}}`, `{"meta":{"k":1,"b":1,"a":"y"}}`},
+		{"a key removed", `{"meta":{"k":1,"m":2,"n":{"x":1}}}`, `{"meta":{"m":null,"n":{"y":2}}}`, `{"meta":{"k":1,"n":{"x":1,"y":2}}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, _, err := e.Patch(patchRequest(tt.patch), []byte(tt.current))
+			if err != nil {
+				t.Fatalf("Patch: %v", err)
+			}
+			if got := o.String(); got != tt.want {
+				t.Errorf("merged = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}

@@ -289,6 +289,22 @@ func readKeys(keys []string, text string, ord int32, tape []int32) lastKeys {
 	}
 }
 
+// index returns the index of the last member of key k, or -1 for none.
+func (l lastKeys) index(k string) int {
+	if l.last != nil {
+		if i, ok := l.last[k]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := len(l.keys) - 1; i >= 0; i-- {
+		if l.keys[i] == k {
+			return i
+		}
+	}
+	return -1
+}
+
 // isLast reports whether member i, of key k, is the last of its key.
 func (l lastKeys) isLast(i int, k string) bool {
 	if l.last != nil {
@@ -553,7 +569,8 @@ func (m *merger) clearedGroup(r *run, dst []byte, ctext string, cord int32, p *o
 // its tape) into the current value's object ctext (numbered cord), JSON
 // no plan describes (a none or object field's), as RFC 7396 merges any:
 // a null removes a key, an object merges into the object there, anything
-// else replaces the value.
+// else replaces the value. The current value's keys keep their order, the
+// patch's new ones follow.
 func (m *merger) plain(dst []byte, ctext string, cord int32, ptext string, pord int32, depth int) []byte {
 	if depth <= 1 {
 		dst, _ = m.withoutNulls(dst, ptext, pord, depth)
@@ -591,30 +608,45 @@ func (m *merger) plain(dst []byte, ctext string, cord int32, ptext string, pord 
 	}
 	var keys [16]string
 	last := readKeys(keys[:0], ptext, pord, m.tape)
-	dst, _ = m.open(dst, '{')
-	mark := len(dst)
-	i := -1
+	var pbuf [16]member
+	pms := pbuf[:0]
 	for it := membersOf(ptext, pord, m.tape); ; {
 		pm, ok := it.next()
 		if !ok {
 			break
 		}
-		i++
+		pms = append(pms, pm)
+	}
+	dst, _ = m.open(dst, '{')
+	mark := len(dst)
+	// The current value's keys keep their places, a key the patch sets
+	// with its new value; a key it repeats is written once, at its last.
+	for j, c := range cur {
+		i := last.index(c.key)
+		if i < 0 {
+			dst = m.put(m.key(dst, mark, c.key), c.val, c.ord, m.curTape)
+			continue
+		}
+		pm := pms[i]
 		switch {
-		case !last.isLast(i, pm.key), pm.val == "null":
+		case find(c.key) != j, pm.val == "null":
+		case pm.val[0] == '{' && c.val[0] == '{':
+			dst = m.plain(m.key(dst, mark, pm.key), c.val, c.ord, pm.val, pm.ord, depth-1)
 		case pm.val[0] == '{':
-			if j := find(pm.key); j >= 0 && cur[j].val[0] == '{' {
-				dst = m.plain(m.key(dst, mark, pm.key), cur[j].val, cur[j].ord, pm.val, pm.ord, depth-1)
-			} else {
-				dst, _ = m.withoutNulls(m.key(dst, mark, pm.key), pm.val, pm.ord, depth-1)
-			}
+			dst, _ = m.withoutNulls(m.key(dst, mark, pm.key), pm.val, pm.ord, depth-1)
 		default:
 			dst = m.put(m.key(dst, mark, pm.key), pm.val, pm.ord, m.tape)
 		}
 	}
-	for _, c := range cur {
-		if !last.has(c.key) {
-			dst = m.put(m.key(dst, mark, c.key), c.val, c.ord, m.curTape)
+	// The patch's new keys follow, in its order (a repeated one at its last
+	// place).
+	for i, pm := range pms {
+		switch {
+		case !last.isLast(i, pm.key), pm.val == "null", find(pm.key) >= 0:
+		case pm.val[0] == '{':
+			dst, _ = m.withoutNulls(m.key(dst, mark, pm.key), pm.val, pm.ord, depth-1)
+		default:
+			dst = m.put(m.key(dst, mark, pm.key), pm.val, pm.ord, m.tape)
 		}
 	}
 	return append(dst, '}')
