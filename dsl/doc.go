@@ -258,8 +258,10 @@ minus those it unexposes; the .entity file form has no way to write an
 extension.
 
 msg 'text' replaces every message of the field's failures, in every
-language: {field} in it is the field's name, and each param of the failing
-rule or of the field's other rules ({min}, {max}, {values}…, as their
+language: {field} in it is the field's input name (its declared name in
+a response, the key or parameter name a request reads it under), and
+each param of the failing rule or of the field's other rules ({min},
+{max}, {values}…, as their
 [rules.Def.Params] name them; {type} and {got} of a type error, {limit} of
 the depth limit) is its value; {{ and }} write braces. A placeholder that
 names nothing is a declaration error. On a group or a reference, msg says

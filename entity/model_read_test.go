@@ -302,9 +302,20 @@ func (c *mdlCall) fail(f *mdlField, p, op mdlPath, code string, sec bool) {
 	}
 	switch {
 	case f != nil && f.hasMsg:
-		// {field} is "the field's name" (go doc dsl, msg): its declared
-		// name, in a request too
-		e.msg, e.checkMsg = mdlRenderMsg(f.msg, f.name), true
+		// {field} is "the field's input name" (go doc entity, SetMessages):
+		// in a response its declared name; in a request the name it is
+		// read under, its wire key or its parameter's name (an element's
+		// error names its list)
+		name := f.name
+		if c.request {
+			for i := len(p) - 1; i >= 0; i-- {
+				if !p[i].isIdx {
+					name = p[i].key
+					break
+				}
+			}
+		}
+		e.msg, e.checkMsg = mdlRenderMsg(f.msg, name), true
 	case (sec || (f != nil && f.secret)) && (code == "in" || code == "regex"):
 		// go doc entity, Errors: "Under a secret field the messages that may
 		// describe the value (in, regex, a custom rule's) are "is not
