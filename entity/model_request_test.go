@@ -218,8 +218,8 @@ func (c *mdlCall) readParam(f *mdlField) (any, bool, mdlPath) {
 
 // paramInput turns a parameter into the input a field reads: a list field
 // takes every value, any other field one value, as text (a repeated query
-// key for it fails, naming the parameter; a repeated header gives its
-// first value).
+// key for it fails, naming the parameter, but that Lax reads its first
+// value; a repeated header gives its first value).
 func (c *mdlCall) paramInput(f *mdlField, pv mdlParam, p, op mdlPath) (any, bool) {
 	if f.kind == dsl.FieldValue && (f.list || f.typ == rules.List) {
 		out := make([]any, len(pv.vals))
@@ -232,7 +232,7 @@ func (c *mdlCall) paramInput(f *mdlField, pv mdlParam, p, op mdlPath) (any, bool
 		}
 		return out, true
 	}
-	if len(pv.vals) > 1 && pv.in == "query" {
+	if len(pv.vals) > 1 && pv.in == "query" && c.strict { // Lax reads the first
 		c.errs = append(c.errs, mdlErr{path: p.String(), outPath: op.String(), in: p.in(), anyCode: true, code: "(repeated)"})
 		return nil, false
 	}

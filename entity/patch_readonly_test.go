@@ -134,12 +134,13 @@ func TestPatchTakesReadonlyFromTheStoredValue(t *testing.T) {
 		"closed", "string", "readonly | excluded_with 'name'",
 		"audit", "{", "readonly",
 		"by", "string", "req",
+		"who", "$user", "",
 		"audit", "}", "",
 		"author", "$user", "readonly",
 		"st", "$stamp", "readonly | merge",
 	)
 	stored := map[string]any{"name": "n", "f7": "ab", "f8": "x", "at": "t1", "note": "y",
-		"flag": false, "owner": "", "code": "z", "closed": "yes", "by": "ann", "author": map[string]any{"email": "not-an-email"},
+		"flag": false, "owner": "", "code": "z", "closed": "yes", "by": "ann", "who": map[string]any{"email": "not-an-email"}, "author": map[string]any{"email": "not-an-email"},
 		"st": map[string]any{"on": "x"}}
 	tests := []struct {
 		name, patch string
@@ -150,7 +151,8 @@ func TestPatchTakesReadonlyFromTheStoredValue(t *testing.T) {
 		{"a readonly value a response leaves out", `{}`, map[string]any{"flag": false, "owner": ""}},
 		{"a readonly value its rule refuses now", `{"name":"m"}`, map[string]any{"code": "z"}},
 		{"a readonly value its cross-field rule refuses now", `{"name":"m"}`, map[string]any{"closed": "yes", "name": "m"}},
-		{"a readonly group's req field", `{"audit":{"by":null}}`, map[string]any{"audit": map[string]any{"by": "ann"}}},
+		{"a readonly group's req field", `{"audit":{"by":null}}`, map[string]any{"audit": map[string]any{"by": "ann", "who": map[string]any{"email": "not-an-email"}}}},
+		{"a readonly group's $name its rules refuse now", `{"name":"m"}`, map[string]any{"audit": map[string]any{"by": "ann", "who": map[string]any{"email": "not-an-email"}}}},
 		{"a readonly $name's values its rules refuse now", `{"author":{"email":"a@example.com"}}`,
 			map[string]any{"author": map[string]any{"email": "not-an-email"}}},
 		{"a readonly merged $name's values", `{"on":"yesterday"}`, map[string]any{"on": "x"}},

@@ -118,6 +118,9 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 			// value as it is (a group's fields with it): no rule judges
 			// it, its cross-field rules neither (a sibling's may name it).
 			n.unjudged()
+			if vb.d == dirPatch {
+				n.readOnly = true // a readonly group's $name too: read with the view dirStored
+			}
 			if copies != nil {
 				if unjudged == nil {
 					unjudged = map[*node]bool{}
