@@ -131,7 +131,7 @@ func (r *mdlReg) patch(name string, req *http.Request, current any, o mdlOpts) m
 	c.patching = true
 	c.touched = map[string]bool{}
 	var touched []string
-	c.touch(e.fields, p, nil, &touched, 0)
+	c.touch(e.fields, p, cur, nil, &touched, 0)
 	merged := mdlMergePatch(cur, p)
 	out := c.makeEntity(e, mdlLevel{in: merged, wire: true, top: true, cur: cur, pin: p}, sel, exc)
 	c.denyQuery(e)
@@ -184,8 +184,10 @@ func (r *mdlReg) current(e *mdlEntity, current any, call *mdlCall) (*mdlJSON, bo
 // touch gives the paths of the fields a patch sets or clears, in the
 // patch's order: a key of a field the call reads (no readonly one, no
 // parameter, none the flags or the version hide), an object merged into
-// a group or a $name's object stepped into, merged keys in place.
-func (c *mdlCall) touch(fields []*mdlField, p *mdlJSON, at mdlPath, out *[]string, depth int) {
+// a group or into the object the current value (cur) holds for a $name
+// stepped into (one given where it holds none is given whole), merged keys
+// in place.
+func (c *mdlCall) touch(fields []*mdlField, p, cur *mdlJSON, at mdlPath, out *[]string, depth int) {
 	if p == nil || p.kind != mdlJObj || depth > 16 {
 		return
 	}
@@ -197,9 +199,9 @@ func (c *mdlCall) touch(fields []*mdlField, p *mdlJSON, at mdlPath, out *[]strin
 		v := p.obj[k]
 		switch {
 		case f.kind == dsl.FieldGroup && v.kind == mdlJObj:
-			c.touch(f.children, v, at.key(k), out, depth+1)
-		case f.kind == dsl.FieldRef && !f.list && v.kind == mdlJObj && c.reg.ents[f.ref] != nil:
-			c.touch(c.reg.ents[f.ref].fields, v, at.key(k), out, depth+1)
+			c.touch(f.children, v, mdlSub(cur, k), at.key(k), out, depth+1)
+		case f.kind == dsl.FieldRef && !f.list && v.kind == mdlJObj && c.reg.ents[f.ref] != nil && mdlSub(cur, k) != nil:
+			c.touch(c.reg.ents[f.ref].fields, v, mdlSub(cur, k), at.key(k), out, depth+1)
 		default:
 			s := at.key(k).String()
 			c.touched[s] = true
