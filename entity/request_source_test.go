@@ -345,3 +345,25 @@ func paramOutcome(t testing.TB, o *entity.Object, err error) string {
 	b, _ := o.MarshalJSON()
 	return string(b)
 }
+
+// TestFieldErrorInOfMergedKeys: a merged $name's keys are the top level's
+// own, so that a failure of one read from the query (a GET's body fields)
+// says it was in the query, as a field of the entity itself does.
+func TestFieldErrorInOfMergedKeys(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "contact", "role", "string", "url")
+	e := expose(t, reg, "person", "site", "string", "url", "c", "$contact", "merge")
+	tests := []struct{ name, target, path, in string }{
+		{"a field of the entity", "/?site=abc", "site", "query"},
+		{"a merged key", "/?role=abc", "role", "query"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := e.MakeRequest(httptest.NewRequest("GET", tt.target, nil))
+			fes := fieldErrorsOrNone(err)
+			if len(fes) != 1 || fes[0].Path != tt.path || fes[0].In != tt.in {
+				t.Fatalf("MakeRequest: %v; want one error at %s in the %s", err, tt.path, tt.in)
+			}
+		})
+	}
+}

@@ -172,13 +172,24 @@ func (r *run) elemError(n *node, f failure) *FieldError {
 	return r.newFieldError(n, "", pin, pout, ptr, f)
 }
 
+// atTopLevel reports whether the walk stands in the top-level object: no
+// frame but merged references' keys, which are their parent's.
+func (r *run) atTopLevel() bool {
+	for i := 0; i < r.depth; i++ {
+		if r.frame(i).kind != frameInPlace {
+			return false
+		}
+	}
+	return true
+}
+
 // newFieldError builds the FieldError of a failure of node n at the paths
 // given: its code, params and what its message needs, which the API
 // renders after the walk in the call's language.
 func (r *run) newFieldError(n *node, in, pin, pout, ptr string, f failure) *FieldError {
 	fe := &FieldError{Path: pin, OutputPath: pout, Pointer: ptr, Rule: f.rule, Code: f.code, Params: f.params, Cause: f.err, Err: f.err,
 		Kind: f.kind, Exact: f.exact}
-	if n != nil && r.request && r.depth == 0 { // a request's top-level field: where it was read
+	if n != nil && r.request && r.atTopLevel() { // a request's top-level field (merged keys too): where it was read
 		switch {
 		case n.src != srcBody:
 			fe.In = srcNames[n.src]
