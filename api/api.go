@@ -87,6 +87,10 @@ type route struct {
 	method  string
 	path    string // as OpenAPI templates it
 	op      Operation
+	tagged  bool // its answers carry the ETag of their body (taggedMethod, a Response, no stream)
+
+	callerOnce sync.Once
+	caller     bool // its answers depend on the caller (dependsOnCaller)
 }
 
 // New returns an API whose routes are registered on router, and registers
@@ -165,10 +169,13 @@ func (a *API) Handle(pattern string, h http.Handler, op Operation) {
 	} else if a.ids[op.ID] {
 		panic(fmt.Sprintf("api: Handle %s: another operation has ID %q", pattern, op.ID))
 	}
-	a.router.Handle(pattern, h) // first, so that a pattern it refuses records nothing
+	rt := &route{pattern: pattern, method: method, path: path, op: op,
+		tagged: op.Response != nil && op.Stream == 0 && taggedMethod(method)}
+	// The router first, so that a pattern it refuses records nothing.
+	a.router.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { a.serveRoute(rt, h, w, r) }))
 	a.shadow.Handle(pattern, http.NotFoundHandler())
 	a.ids[op.ID] = true
-	a.routes = append(a.routes, &route{pattern: pattern, method: method, path: path, op: op})
+	a.routes = append(a.routes, rt)
 	a.gen++
 	clear(a.cache)
 }
