@@ -488,7 +488,7 @@ func responseContent(name string, ref json.RawMessage, stream Stream) map[string
 	if stream&StreamNDJSON != 0 {
 		var el map[string]any
 		json.Unmarshal(ref, &el)
-		el["description"] = "a stream of " + name + ": one JSON value per line (NDJSON), each a " + name
+		el["description"] = "a stream of " + name + ": one JSON value per line (NDJSON), each one " + name
 		content[NDJSONType] = map[string]any{"x-stream": true, "schema": el}
 	}
 	return content
