@@ -5,16 +5,18 @@ import (
 	"encoding/hex"
 	"errors"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/internal/jsonwire"
 )
 
 // Conditional requests (RFC 9110, section 13): a GET (HEAD), PUT or PATCH
 // route with a Response entity answers a strong ETag of the bytes its
-// handler wrote (tagOf, the one place a tag is made), a GET's If-None-Match
+// handler wrote (appendTag, the one place a tag is made), a GET's If-None-Match
 // that names it is a 304, and Precondition tells a handler whether a
 // change's If-Match (and If-None-Match) holds for the current value, as
 // the same caller's GET answers it.
@@ -23,16 +25,18 @@ import (
 // If-Match or If-None-Match does not hold wraps (412 Precondition Failed).
 var ErrPreconditionFailed = errors.New("api: the request's precondition does not hold")
 
-// tagOf returns the strong entity tag of a representation's bytes: the
-// first 16 bytes of their SHA-256, in hexadecimal, quoted. Two bodies
-// that differ in a byte (another audience's fields, another selection)
-// have two tags.
-func tagOf(body []byte) string {
+// tagLen is the length of an entity tag: 32 hexadecimal digits, quoted.
+const tagLen = 2 + 2*16
+
+// appendTag appends the strong entity tag of a representation's bytes to
+// dst: the first 16 bytes of their SHA-256, in hexadecimal, quoted. Two
+// bodies that differ in a byte (another audience's fields, another
+// selection) have two tags. It is the one place a tag is made.
+func appendTag(dst, body []byte) []byte {
 	sum := sha256.Sum256(body)
-	var b [2 + 2*16]byte
-	b[0], b[len(b)-1] = '"', '"'
-	hex.Encode(b[1:len(b)-1], sum[:16])
-	return string(b[:])
+	dst = append(dst, '"')
+	dst = hex.AppendEncode(dst, sum[:16])
+	return append(dst, '"')
 }
 
 // matches reports whether the header value list of If-Match or
@@ -82,8 +86,8 @@ func matches(values []string, tag string, weak bool) bool {
 // ErrPreconditionFailed, for entity.Registry.WriteError, when
 //
 //   - r's If-Match names no strong tag equal to current's (If-Match: * is
-//     any current value; a nil current, no value at all, matches
-//     nothing), or
+//     any current value; a nil current or nil pointer, no value at all,
+//     matches nothing), or
 //   - r's If-None-Match names current's tag (compared weakly) or is "*",
 //     on a method other than GET or HEAD (whose If-None-Match the API
 //     answers with a 304 from the bytes its handler writes).
@@ -107,7 +111,7 @@ func Precondition(r *http.Request, e *entity.Entity, current any, opts ...entity
 		return nil
 	}
 	failed := &entity.InputError{Status: http.StatusPreconditionFailed, Err: ErrPreconditionFailed}
-	if current == nil {
+	if v := reflect.ValueOf(current); current == nil || v.Kind() == reflect.Pointer && v.IsNil() {
 		if len(ifMatch) > 0 {
 			return failed
 		}
@@ -119,7 +123,8 @@ func Precondition(r *http.Request, e *entity.Entity, current any, opts ...entity
 		bodyPool.Put(bp)
 		return err
 	}
-	tag := tagOf(b)
+	var arr [tagLen]byte
+	tag := string(appendTag(arr[:0], b))
 	*bp = b[:0]
 	bodyPool.Put(bp)
 	switch {
@@ -157,6 +162,11 @@ type tagWriter struct {
 	r      *http.Request
 	status int  // the success status held back, 0 for none
 	passed bool // the answer is the handler's, as it writes it
+	// The ETag header's value slice and the tag's bytes, in the writer's
+	// one allocation: the bytes are written once, before the string that
+	// views them is made, and never again.
+	etag [1]string
+	tag  [tagLen]byte
 }
 
 // WriteHeader holds back a 2xx status, and passes any other through.
@@ -181,8 +191,9 @@ func (w *tagWriter) Write(b []byte) (int, error) {
 	if cl := h["Content-Length"]; len(cl) == 1 && wholeBody(cl[0], len(b)) {
 		tag := h.Get("ETag")
 		if tag == "" {
-			tag = tagOf(b)
-			h["Etag"] = []string{tag}
+			w.etag[0] = jsonwire.View(appendTag(w.tag[:0], b))
+			tag = w.etag[0]
+			h["Etag"] = w.etag[:1:1]
 		}
 		if w.status == http.StatusOK && (w.r.Method == http.MethodGet || w.r.Method == http.MethodHead) &&
 			matches(w.r.Header["If-None-Match"], tag, true) {

@@ -301,6 +301,7 @@ func TestPreconditionWithoutValue(t *testing.T) {
 	}{
 		{"If-Match, no value", "PUT", []string{"If-Match", "*"}, nil, 412},
 		{"If-None-Match: *, no value", "PUT", []string{"If-None-Match", "*"}, nil, 0},
+		{"If-Match, a nil pointer", "PUT", []string{"If-Match", "*"}, (*struct{ ID int })(nil), 412},
 		{"If-None-Match: *, a value", "PUT", []string{"If-None-Match", "*"}, map[string]any{"id": 1, "text": "x"}, 412},
 		{"no header, a value Make refuses", "PUT", nil, 12, 0},
 		{"a header, a value Make refuses", "PUT", []string{"If-Match", "*"}, 12, 500},

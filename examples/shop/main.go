@@ -2,7 +2,10 @@
 // their orders, kept in memory (the store starts empty). The entities are
 // declared in schemas/shop.entity, their Go types generated from it, and the
 // routes registered with package api, which serves the OpenAPI document
-// (/openapi.json) and a docs page (/docs) made from them.
+// (/openapi.json) and a docs page (/docs) made from them. The API answers
+// GET /customers/{id} with an ETag (If-None-Match: a 304), PATCH checks
+// If-Match (a stale one is a 412), and GET /customers/export streams the
+// customers as NDJSON.
 //
 //	cd examples && go run ./shop -addr 127.0.0.1:8080
 //	curl -i -H 'Content-Type: application/json' -d '{"name":"Ann","email":"ann@example.com",
