@@ -16,10 +16,10 @@ import (
 
 // Conditional requests (RFC 9110, section 13): a GET (HEAD), PUT or PATCH
 // route with a Response entity answers a strong ETag of the bytes its
-// handler wrote (appendTag, the one place a tag is made), a GET's If-None-Match
-// that names it is a 304, and Precondition tells a handler whether a
-// change's If-Match (and If-None-Match) holds for the current value, as
-// the same caller's GET answers it.
+// handler wrote (appendTag, the one place a tag is made), a GET's
+// If-None-Match that names it is a 304, and Precondition tells a handler
+// whether a change's If-Match (and If-None-Match) holds for the current
+// value, as the same caller's GET answers it.
 
 // ErrPreconditionFailed is what the *entity.InputError of a request whose
 // If-Match or If-None-Match does not hold wraps (412 Precondition Failed).
@@ -119,14 +119,15 @@ func Precondition(r *http.Request, e *entity.Entity, current any, opts ...entity
 	}
 	bp := bodyPool.Get().(*[]byte)
 	b, err := e.AppendJSON((*bp)[:0], current, opts...)
-	if err != nil {
-		bodyPool.Put(bp)
-		return err
-	}
 	var arr [tagLen]byte
 	tag := string(appendTag(arr[:0], b))
-	*bp = b[:0]
-	bodyPool.Put(bp)
+	if cap(b) <= maxPooledBody {
+		*bp = b[:0]
+		bodyPool.Put(bp)
+	}
+	if err != nil {
+		return err
+	}
 	switch {
 	case len(ifMatch) > 0 && !matches(ifMatch, tag, false):
 		return failed
@@ -136,7 +137,10 @@ func Precondition(r *http.Request, e *entity.Entity, current any, opts ...entity
 	return nil
 }
 
-// bodyPool holds the buffers Precondition makes current values in.
+// bodyPool holds the buffers Precondition makes current values in; one
+// that grew past maxPooledBody is left to the collector.
+const maxPooledBody = 64 << 10
+
 var bodyPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
 // taggedMethod reports whether the answers of a route of method carry the
