@@ -120,7 +120,10 @@ func Precondition(r *http.Request, e *entity.Entity, current any, opts ...entity
 	bp := bodyPool.Get().(*[]byte)
 	b, err := e.AppendJSON((*bp)[:0], current, opts...)
 	var arr [tagLen]byte
-	tag := string(appendTag(arr[:0], b))
+	tag := ""
+	if err == nil {
+		tag = string(appendTag(arr[:0], b))
+	}
 	if cap(b) <= maxPooledBody {
 		*bp = b[:0]
 		bodyPool.Put(bp)
