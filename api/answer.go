@@ -12,7 +12,7 @@ import (
 // (or Cache-Control: private) on a route whose answer depends on who
 // asks, and the ETag and 304 of a tagged route (conditional.go).
 
-// serve answers r with the route's handler h: with the caches' headers
+// serveRoute answers r with the route's handler h: with the caches' headers
 // first, and through a tagWriter on a tagged route.
 func (a *API) serveRoute(rt *route, h http.Handler, w http.ResponseWriter, r *http.Request) {
 	if rt.dependsOnCaller() {
