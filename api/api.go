@@ -39,10 +39,12 @@ type Config struct {
 	Audience func(r *http.Request) Audience
 	// Vary names the request headers the audience is picked by (the one a
 	// middleware reads a role from, such as "X-Role"; a version header):
-	// the documents' answers say Vary with them, so that a cache never
-	// serves one audience's document to another. When it names none while
-	// audiences may differ (Audience is set, or a registry declares flags),
-	// the answers are Cache-Control: private.
+	// the documents' answers say Vary with them, and so do those of every
+	// route whose Response entity has fields that flags or a version show
+	// (see the package doc), so that a cache never serves one audience's
+	// answer to another. When it names none, those answers are
+	// Cache-Control: private (the documents' while audiences may differ:
+	// Audience is set, or a registry declares flags).
 	Vary []string
 	// OpenAPIPath and DocsPath are where the document and the docs page
 	// are served: "/openapi.json" and "/docs" when empty.
@@ -87,6 +89,10 @@ type route struct {
 	method  string
 	path    string // as OpenAPI templates it
 	op      Operation
+	tagged  bool // its answers carry the ETag of their body (taggedMethod, a Response, no stream)
+
+	callerOnce sync.Once
+	caller     bool // its answers depend on the caller (dependsOnCaller)
 }
 
 // New returns an API whose routes are registered on router, and registers
@@ -140,6 +146,13 @@ func New(router Router, cfg Config) *API {
 // both /a/), or one that differs from another route's only in its
 // wildcards' names (OpenAPI allows one name a place: /x/{id} for both
 // "GET /x/{id}" and "POST /x/{id}").
+//
+// The router gets h behind the API's own answers: Vary (or Cache-Control:
+// private) on a route whose answers depend on the caller, and the ETag and
+// 304 of a GET, HEAD, PUT or PATCH route with a Response entity (see the
+// package doc). Its ResponseWriter then holds back a success status until
+// the body's first write; it implements http.Flusher and Unwrap, for
+// http.ResponseController.
 func (a *API) Handle(pattern string, h http.Handler, op Operation) {
 	if h == nil {
 		panic("api: Handle " + pattern + ": a nil handler")
@@ -165,10 +178,13 @@ func (a *API) Handle(pattern string, h http.Handler, op Operation) {
 	} else if a.ids[op.ID] {
 		panic(fmt.Sprintf("api: Handle %s: another operation has ID %q", pattern, op.ID))
 	}
-	a.router.Handle(pattern, h) // first, so that a pattern it refuses records nothing
+	rt := &route{pattern: pattern, method: method, path: path, op: op,
+		tagged: op.Response != nil && op.Stream == 0 && taggedMethod(method)}
+	// The router first, so that a pattern it refuses records nothing.
+	a.router.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { a.serveRoute(rt, h, w, r) }))
 	a.shadow.Handle(pattern, http.NotFoundHandler())
 	a.ids[op.ID] = true
-	a.routes = append(a.routes, &route{pattern: pattern, method: method, path: path, op: op})
+	a.routes = append(a.routes, rt)
 	a.gen++
 	clear(a.cache)
 }

@@ -43,6 +43,44 @@
 // picks the audience by ([Config.Vary]), so that a cache never serves the
 // staff's document to the public.
 //
+// # Caches and conditional requests
+//
+// A route whose Response entity, or an entity it references, has fields
+// that flags or a version show or hide (if, unless, since, until)
+// answers with Vary and the Config.Vary headers, every answer of it (its
+// problems and 304s too), or Cache-Control: private when Config.Vary
+// names none.
+//
+// A GET (HEAD), PUT or PATCH route with a Response entity, not a
+// stream, answers a strong ETag of the bytes its handler wrote whole (its
+// Content-Length says so, as entity.Write sets it): the first 16 bytes of
+// their SHA-256 in hexadecimal, quoted, so that two audiences or two
+// selections of one value have two tags. A GET or HEAD whose
+// If-None-Match names the tag (weakly: W/"x" names "x"; a list; *) is
+// answered 304 Not Modified with no body. A handler's own ETag is kept and
+// compared; a body written in parts, or flushed, passes through untagged.
+// A change checks If-Match before it changes anything with
+// [Precondition], given the options the same caller's GET writes with:
+//
+//	opts := []entity.Option{entity.WithContext(r.Context()), entity.Select(q.Fields)}
+//	if err := api.Precondition(r, customers, current, opts...); err != nil {
+//		reg.WriteError(w, err) // 412: nothing is changed
+//		return
+//	}
+//	// … the change, then customers.Write(w, changed, opts...): the new value's ETag
+//
+// and says so with [Operation.IfMatch]. The document gives every tagged
+// operation's ETag header, a GET's If-None-Match and 304, and If-Match
+// and the 412 where the handler checks it.
+//
+// # Streams
+//
+// An operation whose handler answers with entity.EncodeSeq says so with
+// [Operation.Stream]: the document gives its media types
+// (application/x-ndjson with the element's schema, described as one JSON
+// value per line; application/json with an array of it), and the docs
+// page says "a stream of".
+//
 // # The docs page
 //
 // /docs is one HTML page made from the audience's document: every

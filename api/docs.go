@@ -58,6 +58,7 @@ type operation struct {
 type response struct {
 	Status, Desc, Media, Link string
 	Headers                   []header
+	Stream                    bool // the body is a stream of Link objects (the media type's x-stream)
 }
 
 // header is a header of a response.
@@ -183,6 +184,10 @@ func pageOperation(method, pth string, op map[string]any, schemas, responses, sc
 		}
 		var s map[string]any
 		resp.Media, s = firstContent(r)
+		resp.Stream, resp.Media = streamContent(r, resp.Media)
+		if items, ok := s["items"].(map[string]any); ok && resp.Stream {
+			s = items // a stream as a JSON array: of its elements
+		}
 		resp.Link = componentOf(jsonString(s["$ref"]))
 		if strings.HasPrefix(status, "4") || strings.HasPrefix(status, "5") {
 			o.Problems = append(o.Problems, resp)
@@ -204,6 +209,20 @@ func firstContent(v map[string]any) (string, map[string]any) {
 	mt, _ := content[keys[0]].(map[string]any)
 	s, _ := mt["schema"].(map[string]any)
 	return keys[0], s
+}
+
+// streamContent reports whether a response's body is a stream (its media
+// types say "x-stream": true), and the media types to show: all of a
+// stream's, else media.
+func streamContent(v map[string]any, media string) (bool, string) {
+	content, _ := v["content"].(map[string]any)
+	keys := sortedKeys(content)
+	for _, k := range keys {
+		if mt, _ := content[k].(map[string]any); mt["x-stream"] != true {
+			return false, media
+		}
+	}
+	return len(keys) > 0, strings.Join(keys, ", ")
 }
 
 // securityWords says a security requirement: the scheme's name and what

@@ -49,7 +49,8 @@ var absoluteURL = regexp.MustCompile(`^(?:[A-Za-z][A-Za-z0-9+.-]*:|//|\\\\)`)
 // headless Chromium at 1280 and 390 CSS pixels wide, takes screenshots of
 // both, and checks: no console error, no request outside the server, no
 // absolute URL in any src, <link href>, url() or @import, every
-// operation's path on the page, a viewport meta tag, and no horizontal
+// operation's path on the page, a stream said to be one, a viewport meta
+// tag, and no horizontal
 // scroll at 390 pixels.
 func TestDocsPageInBrowser(t *testing.T) {
 	mux, _ := shopAPI(t, api.Config{})
@@ -126,6 +127,9 @@ func TestDocsPageInBrowser(t *testing.T) {
 				if !strings.Contains(facts.Text, p) {
 					t.Errorf("the page does not show the path %s", p)
 				}
+			}
+			if !strings.Contains(facts.Text, "a stream of customer") {
+				t.Error("the page does not say that GET /customers/export answers a stream")
 			}
 			if !strings.Contains(facts.Viewport, "width=device-width") {
 				t.Errorf("viewport meta %q", facts.Viewport)

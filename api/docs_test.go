@@ -32,6 +32,7 @@ func TestDocsPage(t *testing.T) {
 		`id="op-getCustomer"`, `id="op-patchCustomersById"`, `id="op-postOrders"`, `id="op-getOrdersById"`, `id="op-postCustomers"`, `id="op-getCustomers"`,
 		`id="schema-customer"`, `id="schema-customer.request"`, `id="schema-customer.patch"`, `id="schema-Problem"`,
 		`<code>application/merge-patch&#43;json</code>`,
+		`a stream of <a href="#schema-customer">customer</a> <span class="tag">application/x-ndjson</span>`,
 		"The full name.", `Example: <code>&#34;Ann Lee&#34;</code>`, // a description and an example
 		"1–100 characters", "from 1 to 1000", "1–50 items", // rules in words
 		`one of <code>&#34;bronze&#34;</code>, <code>&#34;silver&#34;</code>, <code>&#34;gold&#34;</code>`,
@@ -92,5 +93,39 @@ func TestDocumentsHideWhatASecretReferenceHolds(t *testing.T) {
 		if !strings.Contains(body, "number") || !strings.Contains(body, "kind") {
 			t.Errorf("%s does not list the fields of the secret reference's entity", path)
 		}
+	}
+}
+
+// TestDocsStream: the docs page says that an operation's answer is a
+// stream of its entity, in each media type it is sent as.
+func TestDocsStream(t *testing.T) {
+	tests := []struct {
+		name   string
+		stream schema.Stream
+		want   string
+	}{
+		{"NDJSON", schema.StreamNDJSON, `a stream of <a href="#schema-event">event</a> <span class="tag">application/x-ndjson</span>`},
+		{"a JSON array", schema.StreamArray, `a stream of <a href="#schema-event">event</a> <span class="tag">application/json</span>`},
+		{"either", schema.StreamArray | schema.StreamNDJSON,
+			`a stream of <a href="#schema-event">event</a> <span class="tag">application/json, application/x-ndjson</span>`},
+		{"no stream", 0, `<td data-label="Body"><a href="#schema-event">event</a> <span class="tag">application/json</span>`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := entity.NewRegistry()
+			event := reg.MustExpose("event", "id", "number", "req")
+			a := api.New(http.NewServeMux(), api.Config{Info: schema.Info{Title: "events", Version: "1"}})
+			a.HandleFunc("GET /events", func(http.ResponseWriter, *http.Request) {}, api.Operation{Response: event, Stream: tt.stream})
+			page, err := a.Docs(api.Audience{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(page), tt.want) {
+				t.Errorf("the page does not say %s", tt.want)
+			}
+			if tt.stream == 0 && strings.Contains(string(page), "a stream of") {
+				t.Error("the page says a stream of a single object")
+			}
+		})
 	}
 }

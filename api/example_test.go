@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 
 	"github.com/expose-go/expose/api"
 	"github.com/expose-go/expose/entity"
@@ -66,4 +67,55 @@ func ExampleNew() {
 	// DELETE /customers/42 405 GET, HEAD {"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"the method is not allowed"}
 	// GET /orders 404  {"type":"about:blank","title":"Not Found","status":404,"detail":"not found"}
 	// getCustomersById id integer
+}
+
+// A GET answers the ETag of its bytes, and a 304 to an If-None-Match
+// that names it; a PATCH checks If-Match with Precondition before it
+// changes anything: a stale tag is a 412, the current one proceeds and
+// answers the new value's tag.
+func ExamplePrecondition() {
+	reg := entity.NewRegistry()
+	note := reg.MustExpose("note", "text", "string", "req")
+	current := map[string]any{"text": "hello"}
+
+	mux := http.NewServeMux()
+	a := api.New(mux, api.Config{Info: schema.Info{Title: "notes", Version: "1"}})
+	a.HandleFunc("GET /note", func(w http.ResponseWriter, r *http.Request) {
+		note.Write(w, current)
+	}, api.Operation{Response: note})
+	a.HandleFunc("PATCH /note", func(w http.ResponseWriter, r *http.Request) {
+		if err := api.Precondition(r, note, current); err != nil {
+			reg.WriteError(w, err)
+			return
+		}
+		merged, _, err := note.Patch(r, current)
+		if err != nil {
+			reg.WriteError(w, err)
+			return
+		}
+		current = merged.Map()
+		note.Write(w, current)
+	}, api.Operation{Request: note, Response: note, IfMatch: true})
+
+	send := func(method, header, value, body string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(method, "/note", strings.NewReader(body))
+		r.Header.Set("Content-Type", entity.MergePatchType)
+		if header != "" {
+			r.Header.Set(header, value)
+		}
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, r)
+		return rec
+	}
+	tag := send("GET", "", "", "").Header().Get("ETag")
+	fmt.Println("GET, If-None-Match its tag:", send("GET", "If-None-Match", tag, "").Code)
+	fmt.Println("PATCH, a stale If-Match:", send("PATCH", "If-Match", `"stale"`, `{"text":"bye"}`).Code, current["text"])
+	rec := send("PATCH", "If-Match", tag, `{"text":"bye"}`)
+	fmt.Println("PATCH, its tag:", rec.Code, current["text"], rec.Header().Get("ETag") != tag)
+	fmt.Println("GET, If-None-Match the old tag:", send("GET", "If-None-Match", tag, "").Code)
+	// Output:
+	// GET, If-None-Match its tag: 304
+	// PATCH, a stale If-Match: 412 hello
+	// PATCH, its tag: 200 bye true
+	// GET, If-None-Match the old tag: 200
 }

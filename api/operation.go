@@ -53,6 +53,18 @@ type Operation struct {
 	// Security lists the ways a client may authenticate, any one of which
 	// is enough.
 	Security []schema.Security
+	// IfMatch says that the handler evaluates the request's If-Match (a
+	// PUT's or a PATCH's) with Precondition before it changes anything: the
+	// document lists the If-Match header and the 412 answer.
+	IfMatch bool
+	// Stream says that the handler answers a stream of Response objects
+	// with entity.EncodeSeq: schema.StreamNDJSON when it sets the
+	// Content-Type application/x-ndjson, schema.StreamArray when it
+	// writes the JSON array, both when it picks by the request's Accept.
+	// The document then gives each media type with the element's schema,
+	// and the docs page says "a stream of"; a stream's answer carries no
+	// ETag.
+	Stream schema.Stream
 }
 
 // clone returns a copy of the operation that shares no slice with the
@@ -86,6 +98,7 @@ func (rt *route) schemaRoute() schema.Route {
 		Method: rt.method, Path: rt.path, OperationID: op.ID, Summary: op.Summary, Description: op.Description,
 		Tags: op.Tags, Params: op.Params, Request: op.Request, Response: op.Response, Status: op.Status,
 		Select: op.Select, Errors: op.Errors, Security: op.Security,
+		ETag: rt.tagged, IfMatch: op.IfMatch, Stream: op.Stream,
 	}
 }
 

@@ -11,8 +11,8 @@ import (
 )
 
 // The shop: a small API of customers and orders, with an admin-only field,
-// a secret writeonly one, a PATCH, a cross-field rule and a secured
-// operation, which the tests of the package serve.
+// a secret writeonly one, a PATCH, a cross-field rule, a secured
+// operation and an NDJSON stream, which the tests of the package serve.
 
 // shopEntities declares the shop's entities (testdata/shop.entity) in a
 // new registry.
@@ -55,6 +55,10 @@ func shopAPI(t testing.TB, cfg api.Config) (*http.ServeMux, *api.API) {
 		Summary: "the customers, in the order they were created", Tags: []string{"customers"},
 		Request: reg.MustLookup("customer_query"), Response: reg.MustLookup("customer_list"), Select: "fields",
 	})
+	a.HandleFunc("GET /customers/export", ok, api.Operation{
+		Summary: "every customer, one a line", Tags: []string{"customers"},
+		Response: reg.MustLookup("customer"), Stream: schema.StreamNDJSON,
+	})
 	a.HandleFunc("GET /customers/{id}", ok, api.Operation{
 		ID: "getCustomer", Summary: "a customer", Tags: []string{"customers"},
 		Request: reg.MustLookup("customer_ref"), Response: reg.MustLookup("customer"),
@@ -81,4 +85,4 @@ func shopAPI(t testing.TB, cfg api.Config) (*http.ServeMux, *api.API) {
 
 // shopPaths are the paths of the shop's operations, as the document
 // templates them.
-var shopPaths = []string{"/customers", "/customers/{id}", "/orders", "/orders/{id}"}
+var shopPaths = []string{"/customers", "/customers/export", "/customers/{id}", "/orders", "/orders/{id}"}

@@ -75,7 +75,41 @@ type Route struct {
 	// Security lists the ways a client may authenticate for the
 	// operation, any one of which is enough; nil for none.
 	Security []Security
+	// ETag says that the success response carries the strong ETag of its
+	// body (package api's routes do on GET, HEAD, PUT and PATCH): the
+	// document gives its ETag header, and on GET and HEAD the
+	// If-None-Match header parameter and the 304 Not Modified response.
+	ETag bool
+	// IfMatch says that the handler evaluates the request's If-Match
+	// against the current value (api.Precondition): the document gives the
+	// If-Match header parameter and the 412 Precondition Failed problem
+	// response.
+	IfMatch bool
+	// Stream says that the success response is a stream of the Response
+	// entity's objects, as entity.EncodeSeq writes it, in the media types
+	// it names; 0 for one response of the Response entity.
+	Stream Stream
 }
+
+// Stream is the media types of a stream of objects, entity.EncodeSeq's,
+// any of which a handler may answer (by the request's Accept).
+type Stream uint8
+
+// The media types of a stream.
+const (
+	// StreamArray: application/json, one JSON array, written as its
+	// elements come. Its schema is an array of the element's.
+	StreamArray Stream = 1 << iota
+	// StreamNDJSON: application/x-ndjson, newline-delimited JSON, one
+	// object a line. Its schema is the element's (OpenAPI 3.1 has no
+	// keyword for a sequence of values), with a description that says
+	// one JSON value per line.
+	StreamNDJSON
+)
+
+// NDJSONType is the media type of newline-delimited JSON, which
+// entity.EncodeSeq writes when the response's Content-Type says it.
+const NDJSONType = "application/x-ndjson"
 
 // ErrorResponse is an error answer of an operation: problem details
 // (application/problem+json, the Problem schema) of a status.
@@ -138,14 +172,23 @@ var formMediaTypes = [...]string{"application/x-www-form-urlencoded", "multipart
 //     request without a body reads as an empty object);
 //   - its success response: the Response entity's Response schema as
 //     application/json, or no content; for a 201, its Location header,
-//     the URI of the resource created (RFC 9110);
+//     the URI of the resource created (RFC 9110); for a Stream, the
+//     media types it names, each marked "x-stream": true (StreamArray:
+//     application/json, an array of the element's schema; StreamNDJSON:
+//     application/x-ndjson, the element's schema, described as one JSON
+//     value per line), and a description that says "a stream of";
+//   - for ETag, the success response's ETag header, and on GET and HEAD
+//     the If-None-Match header parameter and the 304 response; for
+//     IfMatch, the If-Match header parameter and the 412 problem
+//     response;
 //   - the problem details error responses (application/problem+json,
 //     the Problem schema) the library may answer: 400 (validation, invalid
 //     JSON), 405 where the Request entity names its methods, 413 and 415
 //     where there is a request body, and 500; and the route's Errors.
 //
 // The problem types are under the problem type base of the routes'
-// registry. It fails on a route whose method, path or status is not one,
+// registry. It fails on a route whose method, path, status or stream is
+// not one (a stream needs a Response entity),
 // on two routes of one method and path, on two operations of one
 // operationId, on a path parameter of an entity that the path does not
 // hold, on a security scheme that is not one or two of one name, and as
@@ -238,6 +281,12 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 	if status < 100 || status > 399 {
 		return nil, fmt.Errorf("schema: OpenAPI: %s: status %d is no success status", where, rt.Status)
 	}
+	switch {
+	case rt.Stream&^(StreamArray|StreamNDJSON) != 0:
+		return nil, fmt.Errorf("schema: OpenAPI: %s: stream %d is not StreamArray, StreamNDJSON or both", where, rt.Stream)
+	case rt.Stream != 0 && rt.Response == nil:
+		return nil, fmt.Errorf("schema: OpenAPI: %s: a stream needs the Response entity of its elements", where)
+	}
 	op := map[string]any{}
 	if id := rt.OperationID; id != "" {
 		if prev, dup := d.ids[id]; dup {
@@ -292,6 +341,11 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 			return nil, err
 		}
 	}
+	for _, c := range conditionHeaders(method, rt) {
+		if !seen["header "+strings.ToLower(c.Name)] {
+			params = append(params, c)
+		}
+	}
 	all, err := pathParams(where, rt.Path, params)
 	if err != nil {
 		return nil, err
@@ -340,10 +394,30 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 			return nil, err
 		}
 		if bodyAllowed(status) && method != http.MethodHead {
-			success["content"] = map[string]any{"application/json": map[string]any{"schema": ref}}
+			success["content"] = responseContent(e.Name(), ref, rt.Stream)
+			if rt.Stream != 0 {
+				success["description"] = http.StatusText(status) + ": a stream of " + e.Name()
+			}
 		}
 	}
 	responses := map[string]any{strconv.Itoa(status): success}
+	if rt.ETag && rt.Stream == 0 && bodyAllowed(status) {
+		headers, _ := success["headers"].(map[string]any)
+		if headers == nil {
+			headers = map[string]any{}
+			success["headers"] = headers
+		}
+		headers["ETag"] = map[string]any{
+			"description": "the strong entity tag of the body, for If-None-Match and If-Match",
+			"schema":      map[string]any{"type": "string"},
+		}
+		if method == http.MethodGet || method == http.MethodHead {
+			responses["304"] = map[string]any{"description": "Not Modified: the representation If-None-Match names is current; no body"}
+		}
+	}
+	if rt.IfMatch {
+		errorStatuses = append(errorStatuses, http.StatusPreconditionFailed)
+	}
 	for _, s := range errorStatuses {
 		responses[strconv.Itoa(s)] = d.problemResponseRef(s)
 	}
@@ -378,6 +452,46 @@ func (d *document) operation(rt Route) (map[string]any, error) {
 		op["security"] = reqs
 	}
 	return op, nil
+}
+
+// conditionHeaders returns the header parameters of a route's
+// conditional requests: If-None-Match on a tagged GET or HEAD, If-Match
+// where the handler evaluates it.
+func conditionHeaders(method string, rt Route) []Parameter {
+	str := json.RawMessage(`{"type":"string"}`)
+	var out []Parameter
+	if rt.ETag && rt.Stream == 0 && (method == http.MethodGet || method == http.MethodHead) {
+		out = append(out, Parameter{Name: "If-None-Match", In: "header", Schema: str,
+			Description: "entity tags (ETag) of representations the client holds, or *: when one is current, the answer is 304 Not Modified, with no body"})
+	}
+	if rt.IfMatch {
+		out = append(out, Parameter{Name: "If-Match", In: "header", Schema: str,
+			Description: "the entity tag (ETag) of the representation the change is made to, or * for any: when it is not current, the answer is 412 Precondition Failed and nothing changes"})
+	}
+	return out
+}
+
+// responseContent returns the content of a success response of the
+// entity name, whose schema is ref: application/json, or the media types
+// of a stream of them.
+func responseContent(name string, ref json.RawMessage, stream Stream) map[string]any {
+	if stream == 0 {
+		return map[string]any{"application/json": map[string]any{"schema": ref}}
+	}
+	content := map[string]any{}
+	if stream&StreamArray != 0 {
+		content["application/json"] = map[string]any{"x-stream": true, "schema": map[string]any{
+			"type": "array", "items": ref,
+			"description": "a stream of " + name + ": one JSON array, written as its elements come",
+		}}
+	}
+	if stream&StreamNDJSON != 0 {
+		var el map[string]any
+		json.Unmarshal(ref, &el)
+		el["description"] = "a stream of " + name + ": one JSON value per line (NDJSON), each one " + name
+		content[NDJSONType] = map[string]any{"x-stream": true, "schema": el}
+	}
+	return content
 }
 
 // scheme records a security scheme an operation names, checking that it

@@ -97,8 +97,8 @@ func TestOpenAPI(t *testing.T) {
 					}
 				}
 			}
-			if ops != 6 {
-				t.Errorf("%d operations, want 6", ops)
+			if ops != 7 {
+				t.Errorf("%d operations, want 7", ops)
 			}
 			if _, ok := doc.Paths["/customers/{id}"]["get"].Responses["404"]; !ok {
 				t.Error("GET /customers/{id} documents no 404")

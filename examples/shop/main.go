@@ -2,7 +2,10 @@
 // their orders, kept in memory (the store starts empty). The entities are
 // declared in schemas/shop.entity, their Go types generated from it, and the
 // routes registered with package api, which serves the OpenAPI document
-// (/openapi.json) and a docs page (/docs) made from them.
+// (/openapi.json) and a docs page (/docs) made from them. The API answers
+// GET /customers/{id} with an ETag (If-None-Match: a 304), PATCH checks
+// If-Match (a stale one is a 412), and GET /customers/export streams the
+// customers as NDJSON.
 //
 //	cd examples && go run ./shop -addr 127.0.0.1:8080
 //	curl -i -H 'Content-Type: application/json' -d '{"name":"Ann","email":"ann@example.com",
@@ -64,6 +67,7 @@ type record struct {
 // store is the shop's data, in memory. An id is its index plus one.
 type store struct {
 	mu        sync.Mutex
+	changing  sync.Mutex // one PATCH at a time: the value its If-Match checked is the one it changes
 	customers []record
 	orders    []Order
 }
@@ -79,10 +83,12 @@ func newServer() http.Handler {
 		Request: customers, Response: customers, Status: http.StatusCreated})
 	a.HandleFunc("GET /customers", s.listCustomers, api.Operation{Summary: "List the customers",
 		Request: customerQuery, Response: customerPage, Select: "fields"})
+	a.HandleFunc("GET /customers/export", s.exportCustomers, api.Operation{Summary: "Every customer, one a line",
+		Response: customers, Stream: schema.StreamNDJSON})
 	a.HandleFunc("GET /customers/{id}", s.getCustomer, api.Operation{Summary: "Get a customer",
 		Request: byID, Response: customers, Errors: notFound, Select: "fields"})
 	a.HandleFunc("PATCH /customers/{id}", s.patchCustomer, api.Operation{Summary: "Change a customer",
-		Params: byID, Request: customers, Response: customers, Errors: notFound, Select: "fields"})
+		Params: byID, Request: customers, Response: customers, Errors: notFound, Select: "fields", IfMatch: true})
 	a.HandleFunc("POST /orders", s.createOrder(orders), api.Operation{Summary: "Place an order",
 		Request: orders, Response: orders, Status: http.StatusCreated})
 	a.HandleFunc("GET /orders/{id}", s.getOrder(orders), api.Operation{Summary: "Get an order",
@@ -142,13 +148,21 @@ func (s *store) getCustomer(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// patchCustomer changes a customer: the API answers its ETag, and a
+// stale If-Match is a 412 (Precondition) that changes nothing.
 func (s *store) patchCustomer(w http.ResponseWriter, r *http.Request) {
+	s.changing.Lock()
+	defer s.changing.Unlock()
 	q, c, ok := find(w, r, s, &s.customers)
 	if !ok {
 		return
 	}
 	opts := []entity.Option{entity.WithContext(r.Context()), entity.Select(q.Fields)}
-	merged, _, err := customers.Patch(r, c)
+	err := api.Precondition(r, customers, c, opts...) // the ETag of the GET of the same caller and fields
+	var merged *entity.Object
+	if err == nil {
+		merged, _, err = customers.Patch(r, c)
+	}
 	if err == nil {
 		err = merged.Bind(&c)
 	}
@@ -178,6 +192,22 @@ func (s *store) listCustomers(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	page := map[string]any{"offset": q.Offset, "limit": q.Limit, "list": list}
 	customerPage.Write(w, page, entity.WithContext(r.Context()), entity.Select(q.Fields))
+}
+
+// exportCustomers streams every customer as NDJSON, in the caller's
+// audience: EncodeSeq makes each as Write would.
+func (s *store) exportCustomers(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	list := slices.Clone(s.customers)
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", schema.NDJSONType)
+	seq := func(yield func(record, error) bool) {
+		for i := 0; i < len(list) && yield(list[i], nil); i++ {
+		}
+	}
+	if err := entity.EncodeSeq(w, customers, seq, entity.WithContext(r.Context()), entity.Lang(reg.RequestLang(r))); err != nil {
+		log.Printf("GET /customers/export: %v", err)
+	}
 }
 
 // checkOrder is the check of an order that the declaration cannot make:
