@@ -293,6 +293,15 @@ type InputError struct {
 	// application/json, and the form types for an entity whose methods
 	// hold the word form.
 	Accept string
+	// Code, when set, names the problem text of the handler's own error
+	// (a 404's "no customer has this id"): a code declared with
+	// Registry.DeclareCode, with Params for its placeholders. The
+	// problem's detail is then its message in the problem's language (see
+	// WriteRequestError), and Msg the English text that stands in when no
+	// catalog holds the code. The params are written to the client as
+	// they are: put nothing there that it must not see.
+	Code   string
+	Params map[string]any
 	// Offset is, when HasOffset reports true, the byte offset in the JSON
 	// input (a request body, or the []byte or json.RawMessage given to
 	// Make or MakeJSON), counted from its first byte, where the input
@@ -360,10 +369,13 @@ func requestTooLarge(err error, limit int) *InputError {
 	return ie
 }
 
-// Error returns "entity: " and the message.
+// Error returns "entity: " and the message: Msg, else the Code.
 func (e *InputError) Error() string {
 	if e == nil {
 		return "entity: <nil InputError>"
+	}
+	if e.Msg == "" && e.Code != "" {
+		return "entity: " + e.Code
 	}
 	return "entity: " + e.Msg
 }
