@@ -25,7 +25,7 @@ func checkedOrders(t *testing.T, ran *int) (*entity.Registry, *entity.Entity) {
 	if err := reg.DeclareCode("no_customer", map[string]string{"en": "names no customer", "ja": "顧客が見つかりません"}); err != nil {
 		t.Fatal(err)
 	}
-	base := expose(t, reg, "order", "POST", "customer_id", "number", "req", "qty", "number", "range 1 10", "note", "string", "max 5")
+	base := expose(t, reg, "order", "POST, PATCH", "customer_id", "number", "req", "qty", "number", "range 1 10", "note", "string", "max 5")
 	return reg, base.Checked(func(ctx context.Context, o *entity.Object) error {
 		*ran++
 		if ctx.Value(ctxKey{}) != "req" {
@@ -340,4 +340,38 @@ func ExampleValue() {
 	fmt.Println(err)
 	// Output:
 	// entity "order": 2 fields failed: qty: must be between 1 and 10 (range); customer_id: names no customer (no_customer)
+}
+
+// TestCheckedPatch: a merge patch's merged value runs the handle's check
+// too, whether the declared rules passed or not, its field errors joining
+// theirs.
+func TestCheckedPatch(t *testing.T) {
+	var ran int
+	_, orders := checkedOrders(t, &ran)
+	current := map[string]any{"customer_id": 1, "qty": 2}
+	tests := []struct {
+		name  string
+		patch string
+		want  []string // pointer code, in order; nil: it passes
+	}{
+		{"passes", `{"qty":3}`, nil},
+		{"the check's", `{"customer_id":7}`, []string{"/customer_id no_customer"}},
+		{"the declared rules' and the check's", `{"customer_id":7,"qty":0}`, []string{"/qty range", "/customer_id no_customer"}},
+		{"a cleared value is none to the check", `{"customer_id":null,"qty":0}`, []string{"/customer_id required", "/qty range"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ran = 0
+			r := rqRequest("PATCH", "/orders/1", entity.MergePatchType, tt.patch)
+			r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, "req"))
+			_, _, err := orders.Patch(r, current)
+			var got []string
+			for _, f := range fieldErrorsOrNone(err) {
+				got = append(got, f.Pointer+" "+f.Code)
+			}
+			if strings.Join(got, ", ") != strings.Join(tt.want, ", ") || ran != 1 {
+				t.Errorf("errors %q (ran %d), want %q: %v", got, ran, tt.want, err)
+			}
+		})
+	}
 }
