@@ -280,8 +280,12 @@ func (e *ValidationError) Unwrap() []error {
 // StatusCode are 500, and Write answers it with the generic body of the
 // server's errors.
 //
-// WriteError answers it as RFC 9457 problem details whose detail is Msg;
-// see WriteError for the members each status carries.
+// WriteError answers it as RFC 9457 problem details whose detail is Msg,
+// or the message of its Code; WriteRequestError in the request's
+// language. See WriteError for the members each status carries. A
+// handler's 404:
+//
+//	reg.WriteRequestError(w, r, &entity.InputError{Status: http.StatusNotFound, Code: "unknown_id"})
 type InputError struct {
 	Status int    // 400, 405, 413, 415…
 	Msg    string // what is wrong, safe to show the client: never a value
