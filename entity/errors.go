@@ -666,14 +666,22 @@ func inLang(err error, lang msgLang) error {
 }
 
 // requestLang returns the language of the messages of a request's
-// errors: Lang's among opts, else the request's Accept-Language.
+// errors, the one the registry's catalogs match to requestPref: the one
+// place a request's language is decided (MakeRequest, Bind, Patch,
+// Entity.Fail, WriteRequestError).
 func (r *Registry) requestLang(req *http.Request, opts []Option) msgLang {
+	c := r.messages()
+	return msgLang{c, c.match(requestPref(req, opts))}
+}
+
+// requestPref returns the languages a call for req asks for: Lang's
+// among opts, else the request's Accept-Language ("" for none).
+func requestPref(req *http.Request, opts []Option) string {
 	pref := langOpt(opts)
 	if pref == "" && req != nil {
 		pref = req.Header.Get("Accept-Language")
 	}
-	c := r.messages()
-	return msgLang{c, c.match(pref)}
+	return pref
 }
 
 // Fail returns the error of a request to e that fails checks of the

@@ -345,12 +345,8 @@ func (r *Registry) messages() *catalogs {
 // Lang(tag), to the calls it makes for the request, and picks its own texts
 // by it.
 func (r *Registry) RequestLang(req *http.Request) string {
-	c := r.messages()
-	li := 0
-	if req != nil {
-		li = c.match(req.Header.Get("Accept-Language"))
-	}
-	return c.tags[li].String()
+	l := r.requestLang(req, nil)
+	return l.cat.tags[l.li].String()
 }
 
 // DeclareCode declares code, the code of a check of the application's own

@@ -132,12 +132,9 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 // beginRequest readies the call c of e for r: r's method and (for a
 // request) body.
 func (e *Entity) beginRequest(r *http.Request, c *engine.Call, opts []Option) (req engine.HTTPRequest, pref string, err error) {
-	pref = langOpt(opts)
+	pref = requestPref(r, opts)
 	if r == nil {
 		return req, pref, nil
-	}
-	if pref == "" { // no Lang given: the client's languages
-		pref = r.Header.Get("Accept-Language")
 	}
 	if err := e.checkMethod(r); err != nil {
 		return req, pref, e.inRequestLang(err, pref)
