@@ -2,6 +2,7 @@ package entity
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/expose-go/expose/internal/engine"
+	"github.com/expose-go/expose/internal/pathfmt"
 )
 
 // Request checks: the rules of a request that need more than its
@@ -99,7 +101,9 @@ func (e *Entity) runChecks(r *http.Request, o *Object, declared *ValidationError
 // ("address.city" when "address", the object, failed): the value there is
 // none the declaration accepts. Failed("") reports whether any field
 // failed. It is false for every Object but the one a handle's check gets
-// for a request whose declared rules failed (see Entity.Checked).
+// for a request whose declared rules failed (see Entity.Checked); not the
+// Objects its Get returns either: ask the check's own, with the whole
+// path ("address.city").
 func (o *Object) Failed(path string) bool { return engine.FailedAt(o.m(), path) }
 
 // Value returns the value of o at path as a T, the type Object.Get returns
@@ -108,7 +112,8 @@ func (o *Object) Failed(path string) bool { return engine.FailedAt(o.m(), path) 
 // []*Object for a list of them, []any for a typed list; an interface any
 // of them satisfies, such as any), and whether there is one: a path of
 // keys as FieldError.Path writes it ("customer_id", "address.city",
-// "items[0].sku", each key an output key of the Object at that depth).
+// "items[0].sku", `meta["a.b"]` for a key holding '.', '[' or ']'; each
+// key an output key of the Object at that depth).
 //
 // ok is false, with a nil error, when the field is absent, null, or
 // failed the declared rules of the request o was made from (Object.Failed:
@@ -122,8 +127,8 @@ func (o *Object) Failed(path string) bool { return engine.FailedAt(o.m(), path) 
 //	_, _, err = entity.Value[int](o, "customer_id")  // entity: Value: "customer_id" holds an int64, not an int
 //	_, _, err = entity.Value[int64](o, "custmer_id") // entity: Value: "custmer_id": entity "order" declares no such key
 func Value[T any](o *Object, path string) (v T, ok bool, err error) {
-	x, found, err := o.at(path)
-	if err != nil || !found || x == nil || o.Failed(path) {
+	x, canon, found, err := o.at(path)
+	if err != nil || !found || x == nil || o.Failed(canon) {
 		return v, false, err
 	}
 	if v, ok = x.(T); !ok {
@@ -143,20 +148,43 @@ func article(name string) string {
 	return "a " + name
 }
 
-// at returns the value of o at path, as Get returns it, and whether it is
-// there; the error of a path that o's entity does not have.
-func (o *Object) at(path string) (any, bool, error) {
+// quotedEnd returns the index of the quote that ends the JSON string s
+// starts with, or -1.
+func quotedEnd(s string) int {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return -1
+}
+
+// at returns the value of o at path, as Get returns it, the path as
+// FieldError.Path writes it (`address["city"]` is "address.city"), and
+// whether the value is there; the error of a path that o's entity does not
+// have.
+func (o *Object) at(path string) (any, string, bool, error) {
 	var cur any = o
+	var canon []byte
 	rest := path
 	for rest != "" {
 		var key string
 		index := -1
 		switch {
+		case strings.HasPrefix(rest, `["`): // a key a dot would make ambiguous, quoted as JSON
+			end := quotedEnd(rest[1:])
+			if end < 0 || end+2 >= len(rest) || rest[end+2] != ']' || json.Unmarshal([]byte(rest[1:end+2]), &key) != nil {
+				return nil, "", false, errors.New("entity: Value: " + strconv.Quote(path) + `: a quoted key is ["key"], the key a JSON string`)
+			}
+			rest = rest[end+3:]
 		case rest[0] == '[':
 			end := strings.IndexByte(rest, ']')
 			n, err := strconv.Atoi(rest[1:max(end, 1)])
 			if end < 0 || err != nil || n < 0 {
-				return nil, false, errors.New("entity: Value: " + strconv.Quote(path) + ": an index is [n], n of digits")
+				return nil, "", false, errors.New("entity: Value: " + strconv.Quote(path) + ": an index is [n], n of digits")
 			}
 			index, rest = n, rest[end+1:]
 		default:
@@ -169,25 +197,31 @@ func (o *Object) at(path string) (any, bool, error) {
 		}
 		switch x := cur.(type) {
 		case nil:
-			return nil, false, nil // below a null or an absent value: none
+			return nil, "", false, nil // below a null or an absent value: none
 		case *Object:
 			if index >= 0 {
-				return nil, false, errors.New("entity: Value: " + strconv.Quote(path) + ": an index into an object")
+				return nil, "", false, errors.New("entity: Value: " + strconv.Quote(path) + ": an index into an object")
 			}
 			if ok, name := engine.Declares(x.m(), key); !ok {
-				return nil, false, errors.New("entity: Value: " + strconv.Quote(path) + ": entity " + strconv.Quote(name) + " declares no key " + strconv.Quote(key))
+				return nil, "", false, errors.New("entity: Value: " + strconv.Quote(path) + ": entity " + strconv.Quote(name) + " declares no key " + strconv.Quote(key))
 			}
 			v, ok := x.Get(key)
 			if !ok {
-				return nil, false, nil
+				return nil, "", false, nil
 			}
 			cur = v
+			if len(canon) == 0 {
+				canon = pathfmt.AppendFirstKey(canon, key)
+			} else {
+				canon = pathfmt.AppendKey(canon, key)
+			}
+			continue
 		case []*Object:
 			if index < 0 {
-				return nil, false, errors.New("entity: Value: " + strconv.Quote(path) + ": a key of a list")
+				return nil, "", false, errors.New("entity: Value: " + strconv.Quote(path) + ": a key of a list")
 			}
 			if index >= len(x) {
-				return nil, false, nil
+				return nil, "", false, nil
 			}
 			cur = x[index]
 			if x[index] == nil {
@@ -195,17 +229,18 @@ func (o *Object) at(path string) (any, bool, error) {
 			}
 		case []any:
 			if index < 0 {
-				return nil, false, errors.New("entity: Value: " + strconv.Quote(path) + ": a key of a list")
+				return nil, "", false, errors.New("entity: Value: " + strconv.Quote(path) + ": a key of a list")
 			}
 			if index >= len(x) {
-				return nil, false, nil
+				return nil, "", false, nil
 			}
 			cur = x[index]
 		default:
-			return nil, false, errors.New("entity: Value: " + strconv.Quote(path) + ": below " + article(fmt.Sprintf("%T", x)) + ", which holds no fields")
+			return nil, "", false, errors.New("entity: Value: " + strconv.Quote(path) + ": below " + article(fmt.Sprintf("%T", x)) + ", which holds no fields")
 		}
+		canon = pathfmt.AppendIndex(canon, index) // the cases of lists
 	}
-	return cur, true, nil
+	return cur, string(canon), true, nil
 }
 
 // fieldErrorsOf returns the field errors err holds (a *FieldError, a

@@ -245,11 +245,12 @@ func TestValue(t *testing.T) {
 		"lines", "[]$line", "",
 		"meta", "none", "",
 		"gone", "string", "readonly",
+		"x.y", "string", "",
 	).Checked(func(_ context.Context, o *entity.Object) error {
 		seen = o
 		return nil
 	})
-	body := `{"id":7,"name":null,"price":1.5,"paid":true,"at":"2026-12-01T10:00:00Z","tags":["a","b"],
+	body := `{"x.y":"dotted","id":7,"name":null,"price":1.5,"paid":true,"at":"2026-12-01T10:00:00Z","tags":["a","b"],
 		"address":{"city":"Kyoto"},"lines":[{"sku":"a","n":2},{"sku":"b","n":0}],"meta":{"k":1}}`
 	if _, err := e.MakeRequest(rqRequest("POST", "/", "application/json", body)); err == nil {
 		t.Fatal("the request passed")
@@ -286,6 +287,10 @@ func TestValue(t *testing.T) {
 		{"absent", func() result { return of(entity.Value[string](seen, "gone")) }, result{"", false, ""}},
 		{"past a list's end", func() result { return of(entity.Value[string](seen, "tags[5]")) }, result{"", false, ""}},
 		{"a none field", func() result { return of(entity.Value[map[string]any](seen, "meta")) }, result{map[string]any{"k": 1.0}, true, ""}},
+		{"a quoted key", func() result { return of(entity.Value[string](seen, `["x.y"]`)) }, result{"dotted", true, ""}},
+		{"a quoted key of a group", func() result { return of(entity.Value[string](seen, `address["city"]`)) }, result{"", false, ""}},
+		{"a quoted key that does not end", func() result { return of(entity.Value[string](seen, `["x.y]`)) },
+			result{"", false, `entity: Value: "[\"x.y]": a quoted key is ["key"], the key a JSON string`}},
 		{"a type that is not the field's", func() result { return of(entity.Value[int](seen, "id")) },
 			result{0, false, `entity: Value: "id" holds an int64, not an int`}},
 		{"a string for a number", func() result { return of(entity.Value[string](seen, "id")) },
