@@ -203,7 +203,11 @@ func (o *Object) at(path string) (any, string, bool, error) {
 				return nil, "", false, errors.New("entity: Value: " + strconv.Quote(path) + ": an index into an object")
 			}
 			if ok, name := engine.Declares(x.m(), key); !ok {
-				return nil, "", false, errors.New("entity: Value: " + strconv.Quote(path) + ": entity " + strconv.Quote(name) + " declares no key " + strconv.Quote(key))
+				of := "entity " + strconv.Quote(name)
+				if name == "" {
+					of = "an Object of no entity (a nil or zero one)"
+				}
+				return nil, "", false, errors.New("entity: Value: " + strconv.Quote(path) + ": " + of + " declares no key " + strconv.Quote(key))
 			}
 			v, ok := x.Get(key)
 			if !ok {

@@ -307,6 +307,8 @@ func TestValue(t *testing.T) {
 			result{"", false, `entity: Value: "lines.sku": a key of a list`}},
 		{"below a value", func() result { return of(entity.Value[string](seen, "id.x")) },
 			result{"", false, `entity: Value: "id.x": below an int64, which holds no fields`}},
+		{"a nil Object", func() result { return of(entity.Value[string](nil, "id")) },
+			result{"", false, `entity: Value: "id": an Object of no entity (a nil or zero one) declares no key "id"`}},
 		{"a bad index", func() result { return of(entity.Value[string](seen, "tags[x]")) },
 			result{"", false, `entity: Value: "tags[x]": an index is [n], n of digits`}},
 	}
