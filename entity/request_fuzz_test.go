@@ -123,8 +123,13 @@ func fzCheckedObject(t *testing.T, o *entity.Object) {
 	}
 	o.Map()
 	for _, k := range o.Keys() {
-		if _, _, err := entity.Value[any](o, k); err != nil {
-			t.Fatalf("Value of %q: %v", k, err)
+		path := k
+		if k == "" || strings.ContainsAny(k, ".[]") { // quoted, as a FieldError's Path has it
+			q, _ := json.Marshal(k)
+			path = "[" + string(q) + "]"
+		}
+		if _, _, err := entity.Value[any](o, path); err != nil {
+			t.Fatalf("Value of %q: %v", path, err)
 		}
 	}
 }
