@@ -198,16 +198,16 @@ func (a *API) HandleFunc(pattern string, f func(http.ResponseWriter, *http.Reque
 }
 
 // Fallback answers a request that no route of the router takes: problem
-// details (entity.Registry.WriteError) of 405 with Allow when routes of
-// its path take other methods, else of 404. The API registers it on "/"
-// unless Config.NoFallback.
+// details (entity.Registry.WriteRequestError: in the request's language)
+// of 405 with Allow when routes of its path take other methods, else of
+// 404. The API registers it on "/" unless Config.NoFallback.
 func (a *API) Fallback(w http.ResponseWriter, r *http.Request) {
 	reg := a.registry()
 	if allow := a.allowed(r); len(allow) > 0 {
-		reg.WriteError(w, &entity.InputError{Status: http.StatusMethodNotAllowed, Err: entity.ErrMethod, Allow: strings.Join(allow, ", ")})
+		reg.WriteRequestError(w, r, &entity.InputError{Status: http.StatusMethodNotAllowed, Err: entity.ErrMethod, Allow: strings.Join(allow, ", ")})
 		return
 	}
-	reg.WriteError(w, &entity.InputError{Status: http.StatusNotFound})
+	reg.WriteRequestError(w, r, &entity.InputError{Status: http.StatusNotFound})
 }
 
 // candidateMethods are the methods Fallback tries on a path, with those

@@ -79,7 +79,8 @@ func TestRoutesReachTheirHandlers(t *testing.T) {
 // TestUnknownPathsAndMethodsAnswerProblems: a path no route takes is a 404,
 // a method no route of the path takes a 405 with Allow naming those that
 // do (the application's own routes on the mux included), both problem
-// details with the registry's problem type base.
+// details with the registry's problem type base, in the request's
+// language.
 func TestUnknownPathsAndMethodsAnswerProblems(t *testing.T) {
 	mux, _ := shopAPI(t, api.Config{})
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {})
@@ -96,17 +97,26 @@ func TestUnknownPathsAndMethodsAnswerProblems(t *testing.T) {
 		{"a method of the document's path", "POST", "/openapi.json", 405, "GET, HEAD"},
 		{"a method of an application's route", "POST", "/healthz", 405, "GET, HEAD"},
 	}
+	titles := map[string]map[int]string{ // the status's title in the request's language
+		"en": {404: "Not Found", 405: "Method Not Allowed"},
+		"ja": {404: "見つかりません", 405: "許可されていないメソッドです"},
+	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			rec := serve(mux, tt.method, tt.target, "Accept-Language", "ja")
-			p := readProblem(t, rec, tt.status)
-			if got := rec.Header().Get("Allow"); got != tt.allow {
-				t.Errorf("Allow %q, want %q", got, tt.allow)
-			}
-			if p.Type != "about:blank" || p.Title != http.StatusText(tt.status) {
-				t.Errorf("type %q, title %q", p.Type, p.Title)
-			}
-		})
+		for _, lang := range []string{"en", "ja"} {
+			t.Run(tt.name+", "+lang, func(t *testing.T) {
+				rec := serve(mux, tt.method, tt.target, "Accept-Language", lang)
+				p := readProblem(t, rec, tt.status)
+				if got := rec.Header().Get("Allow"); got != tt.allow {
+					t.Errorf("Allow %q, want %q", got, tt.allow)
+				}
+				if p.Type != "about:blank" || p.Title != titles[lang][tt.status] {
+					t.Errorf("type %q, title %q, want %q", p.Type, p.Title, titles[lang][tt.status])
+				}
+				if h := rec.Header(); h.Get("Content-Language") != lang || h.Get("Vary") != "Accept-Language" {
+					t.Errorf("Content-Language %q, Vary %q", h.Get("Content-Language"), h.Get("Vary"))
+				}
+			})
+		}
 	}
 }
 

@@ -30,8 +30,8 @@
 //
 // The API registers GET /openapi.json, GET /docs and, for the answers of
 // paths no route takes, "/": an unknown path is a 404, a method that no
-// route of the path takes a 405 with Allow, both problem details
-// (entity.Registry.WriteError).
+// route of the path takes a 405 with Allow, both problem details in the
+// request's language (entity.Registry.WriteRequestError).
 //
 // # Audiences
 //

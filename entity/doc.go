@@ -126,7 +126,13 @@
 // does not parse, the server's, 500.
 //
 // Write and WriteError answer errors as RFC 9457 problem details; see
-// WriteError for the members of each.
+// WriteError for the members of each. WriteRequestError answers a
+// handler's own errors (a 404, a 409) in the language of the request, its
+// title the status's and its detail the message of the InputError's Code
+// (Registry.DeclareCode). Entity.Checked adds a handler's check to an
+// entity's requests: it runs whether the declared rules passed or not,
+// reads typed values with Value, and its field errors join the library's
+// in one problem.
 //
 // # Schemas and tests
 //

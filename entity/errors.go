@@ -280,8 +280,12 @@ func (e *ValidationError) Unwrap() []error {
 // StatusCode are 500, and Write answers it with the generic body of the
 // server's errors.
 //
-// WriteError answers it as RFC 9457 problem details whose detail is Msg;
-// see WriteError for the members each status carries.
+// WriteError answers it as RFC 9457 problem details whose detail is Msg,
+// or the message of its Code; WriteRequestError in the request's
+// language. See WriteError for the members each status carries. A
+// handler's 404:
+//
+//	reg.WriteRequestError(w, r, &entity.InputError{Status: http.StatusNotFound, Code: "unknown_id"})
 type InputError struct {
 	Status int    // 400, 405, 413, 415…
 	Msg    string // what is wrong, safe to show the client: never a value
@@ -293,6 +297,15 @@ type InputError struct {
 	// application/json, and the form types for an entity whose methods
 	// hold the word form.
 	Accept string
+	// Code, when set, names the problem text of the handler's own error
+	// (a 404's "no customer has this id"): a code declared with
+	// Registry.DeclareCode, with Params for its placeholders. The
+	// problem's detail is then its message in the problem's language (see
+	// WriteRequestError), and Msg the English text that stands in when no
+	// catalog holds the code. The params are written to the client as
+	// they are: put nothing there that it must not see.
+	Code   string
+	Params map[string]any
 	// Offset is, when HasOffset reports true, the byte offset in the JSON
 	// input (a request body, or the []byte or json.RawMessage given to
 	// Make or MakeJSON), counted from its first byte, where the input
@@ -360,10 +373,13 @@ func requestTooLarge(err error, limit int) *InputError {
 	return ie
 }
 
-// Error returns "entity: " and the message.
+// Error returns "entity: " and the message: Msg, else the Code.
 func (e *InputError) Error() string {
 	if e == nil {
 		return "entity: <nil InputError>"
+	}
+	if e.Msg == "" && e.Code != "" {
+		return "entity: " + e.Code
 	}
 	return "entity: " + e.Msg
 }
@@ -650,14 +666,22 @@ func inLang(err error, lang msgLang) error {
 }
 
 // requestLang returns the language of the messages of a request's
-// errors: Lang's among opts, else the request's Accept-Language.
+// errors, the one the registry's catalogs match to requestPref: the one
+// place a request's language is decided (MakeRequest, Bind, Patch,
+// Entity.Fail, WriteRequestError).
 func (r *Registry) requestLang(req *http.Request, opts []Option) msgLang {
+	c := r.messages()
+	return msgLang{c, c.match(requestPref(req, opts))}
+}
+
+// requestPref returns the languages a call for req asks for: Lang's
+// among opts, else the request's Accept-Language ("" for none).
+func requestPref(req *http.Request, opts []Option) string {
 	pref := langOpt(opts)
 	if pref == "" && req != nil {
 		pref = req.Header.Get("Accept-Language")
 	}
-	c := r.messages()
-	return msgLang{c, c.match(pref)}
+	return pref
 }
 
 // Fail returns the error of a request to e that fails checks of the

@@ -345,12 +345,8 @@ func (r *Registry) messages() *catalogs {
 // Lang(tag), to the calls it makes for the request, and picks its own texts
 // by it.
 func (r *Registry) RequestLang(req *http.Request) string {
-	c := r.messages()
-	li := 0
-	if req != nil {
-		li = c.match(req.Header.Get("Accept-Language"))
-	}
-	return c.tags[li].String()
+	l := r.requestLang(req, nil)
+	return l.cat.tags[l.li].String()
 }
 
 // DeclareCode declares code, the code of a check of the application's own
@@ -359,8 +355,10 @@ func (r *Registry) RequestLang(req *http.Request) string {
 // SetMessages takes them, and holds English ("en"), the fallback of every
 // language. The params of the code are the placeholders its messages name
 // (but {field}, the last name of the error's pointer). NewFieldError
-// builds such an error and Entity.Fail answers it, with the library's own
-// errors, in the request's language.
+// builds such an error and Entity.Fail (or a check of Entity.Checked)
+// answers it, with the library's own errors, in the request's language;
+// an InputError's Code names one as the detail of a handler's 4xx, which
+// WriteRequestError writes in the request's language.
 //
 //	err := reg.DeclareCode("no_customer", map[string]string{
 //		"en": "names no customer ({id})",

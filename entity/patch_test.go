@@ -1,6 +1,7 @@
 package entity_test
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -170,16 +171,32 @@ func TestPatch(t *testing.T) {
 }
 
 // FuzzPatch: whatever the body, Patch of a valid current value answers a
-// merged value or the client's error (4xx), never a panic nor a 500.
+// merged value or the client's error (4xx), never a panic nor a 500; the
+// check of a checked handle gets a merged value that is JSON, passed or
+// failed, and says failed every field the error names.
 func FuzzPatch(f *testing.F) {
 	for _, s := range []string{`{}`, `{"name":"B","address":{"city":null}}`, `{"tags":["x"],"id":2}`,
 		`{"address":{"zip":{"a":null}}}`, `{"na\u006de":"x","zz":null}`, `{"address":[1]}`, `[`, `{"a":{"b":[{},null]}}`} {
 		f.Add(s)
 	}
-	e := patchEntity(f)
+	base := patchEntity(f)
 	current := patchCurrent{ID: 1, Name: "Ann", Email: "ann@example.com", Tier: "gold", City: "Tokyo", Zip: "100"}
 	f.Fuzz(func(t *testing.T, body string) {
+		var seen *entity.Object
+		e := base.Checked(func(_ context.Context, o *entity.Object) error {
+			seen = o
+			fzCheckedObject(t, o)
+			return nil
+		})
 		o, _, err := e.Patch(patchRequest(body), current)
+		var ve *entity.ValidationError
+		if errors.As(err, &ve) && seen != nil {
+			for _, fe := range ve.Fields {
+				if !seen.Failed(fe.Path) {
+					t.Fatalf("Patch of %q: the check's Object does not say %q failed", body, fe.Path)
+				}
+			}
+		}
 		if err != nil {
 			w := httptest.NewRecorder()
 			entity.WriteError(w, err)

@@ -205,8 +205,11 @@ func (r *Registry) WriteError(w http.ResponseWriter, err error) {
 //     ("urn:uuid:…") that the registry's log hook gets with the error.
 //
 // A problem in the language of a call (the error of a call made with Lang
-// or for a request, whose Accept-Language picks it) says so with Vary:
-// Accept-Language, so that a cache keeps one answer per language.
+// or for a request, whose Accept-Language picks it) says so with
+// Content-Language and Vary: Accept-Language, so that a cache keeps one
+// answer per language. WriteError writes any other error in English: a
+// handler's own errors are answered in the client's language by
+// WriteRequestError.
 //
 // For example:
 //
@@ -219,6 +222,45 @@ func (r *Registry) WriteError(w http.ResponseWriter, err error) {
 //	 "path":"mail","outputPath":"mail","code":"required","message":"is required"}]}
 func WriteError(w http.ResponseWriter, err error) {
 	Default.writeProblem(w, err, msgLang{})
+}
+
+// WriteRequestError writes err as WriteError does, in the language of the
+// request req it answers: the one of the registry's catalogs that req's
+// Accept-Language picks (as MakeRequest picks it: see
+// Registry.RequestLang), unless err is an error of a call that has one
+// already (MakeRequest's, Bind's, one made with Lang). It is how a handler
+// answers its own 4xx errors in the client's language: the title is the
+// status's in that language ("problem.title.404", which SetMessages may
+// set; 見つかりません in Japanese), and the detail of an *InputError with a
+// Code is the code's message there (Registry.DeclareCode), of one without
+// its Msg:
+//
+//	reg.DeclareCode("no_customer", map[string]string{"en": "no customer has this id", "ja": "この ID の顧客はいません"})
+//
+//	reg.WriteRequestError(w, r, &entity.InputError{Status: http.StatusNotFound, Code: "no_customer"})
+//
+//	HTTP/1.1 404 Not Found
+//	Content-Language: ja
+//	Content-Type: application/problem+json
+//	Vary: Accept-Language
+//
+//	{"type":"about:blank","title":"見つかりません","status":404,"detail":"この ID の顧客はいません"}
+//
+// Every problem in a call's or a request's language says it with
+// Content-Language (the language's tag) and Vary: Accept-Language. A nil
+// req is WriteError.
+func (r *Registry) WriteRequestError(w http.ResponseWriter, req *http.Request, err error) {
+	lang := msgLang{}
+	if req != nil {
+		lang = r.requestLang(req, nil)
+	}
+	r.writeProblem(w, err, lang)
+}
+
+// WriteRequestError writes err as the Default registry's
+// Registry.WriteRequestError does: in the language of the request r.
+func WriteRequestError(w http.ResponseWriter, r *http.Request, err error) {
+	Default.WriteRequestError(w, r, err)
 }
 
 // writeProblem writes err's problem details, with the registry's type base
@@ -236,7 +278,8 @@ func (r *Registry) writeProblem(w http.ResponseWriter, err error, lang msgLang) 
 	case p.accept != "":
 		h["Accept"] = []string{p.accept}
 	}
-	if p.localized {
+	if p.lang != "" {
+		h["Content-Language"] = []string{p.lang}
 		addVary(h, "Accept-Language") // so that a cache keeps one answer per language
 	}
 	h["Content-Type"] = []string{problemContentType}
@@ -250,7 +293,7 @@ func (r *Registry) writeProblem(w http.ResponseWriter, err error, lang msgLang) 
 // writes them (a 500 gets an instance id, which the log hook gets with
 // err), and returns what they say, for the headers.
 func (r *Registry) appendProblem(dst []byte, err error, lang msgLang) ([]byte, problem) {
-	p := problemOf(err, lang)
+	p := problemOf(err, lang, r.messages())
 	if p.status == http.StatusInternalServerError {
 		p.instance = newInstance()
 		if r != nil {
@@ -301,7 +344,7 @@ func (e *ValidationError) appendProblemJSON(dst []byte) []byte {
 	if e == nil {
 		e = &ValidationError{}
 	}
-	p := problemOf(e, msgLang{})
+	p := problemOf(e, msgLang{}, nil)
 	return p.appendJSON(dst, defaultProblemBase)
 }
 
@@ -317,21 +360,31 @@ type problem struct {
 	offset   int              // invalid JSON: where it stops being JSON
 	hasOff   bool             // offset applies
 	ve       *ValidationError // 400 for fields: the errors
-	// localized: the texts are in the language of a call (Lang, or a
-	// request's Accept-Language), not English whatever the request.
-	localized bool
+	// lang is the BCP 47 tag of the language of the texts when it is a
+	// call's (Lang, or a request's Accept-Language): the Content-Language.
+	// "" for texts in English whatever the request.
+	lang string
 }
 
 // problemOf returns the problem details of err, in the language of err
-// (see langOf), else lang. Its status is statusOf's; its words are the
-// package's own, an InputError's Msg or a 4xx status carrier's message,
-// never those of an error that wraps them (fmt.Errorf("db at 10.0.0.5:
-// %w", notFound) says "not found").
-func problemOf(err error, lang msgLang) problem {
+// (see langOf), else lang, else English, rendered from base (the
+// registry's catalogs; nil: the built-in ones). Its status is statusOf's;
+// its words are the package's own, the message of an InputError's Code,
+// its Msg, or a 4xx status carrier's message, never those of an error
+// that wraps them (fmt.Errorf("db at 10.0.0.5: %w", notFound) says "not
+// found").
+func problemOf(err error, lang msgLang, base *catalogs) problem {
 	p := problem{status: statusOf(err)}
 	lang = langOf(err, lang)
-	p.localized = lang.cat != nil
-	cat, li := lang.catalogs(), lang.li
+	cat, li := lang.cat, lang.li
+	switch {
+	case cat != nil:
+		p.lang = cat.tags[li].String()
+	case base != nil:
+		cat, li = base, 0
+	default:
+		cat, li = builtinCatalogs(), 0
+	}
 	var ve *ValidationError
 	var ie *InputError
 	var sc statusCoder
@@ -347,9 +400,14 @@ func problemOf(err error, lang msgLang) problem {
 		return p
 	case errors.As(err, &ie) && ie != nil:
 		p.detail = ie.Msg
-		if ie.key != "" {
+		switch {
+		case ie.key != "":
 			if t := cat.text(li, ie.key, ie.params); t != "" {
 				p.detail = t
+			}
+		case ie.Code != "":
+			if m, l := cat.lookup(li, []string{ie.Code}); m != nil {
+				p.detail = cat.render(m, l, ie.Code, "", ie.Params)
 			}
 		}
 		p.allow = ie.Allow

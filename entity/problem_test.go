@@ -558,8 +558,9 @@ func TestProblemsInJapanese(t *testing.T) {
 
 // TestLocalizedProblemsVaryOnAcceptLanguage: a problem written in the
 // language of a call (a request's Accept-Language, or Lang) says Vary:
-// Accept-Language, once, beside the Vary values a handler set; one that is
-// English whatever the request (an error of no call) does not.
+// Accept-Language, once, beside the Vary values a handler set, and its
+// Content-Language; one that is English whatever the request (an error of
+// no call) says neither.
 func TestLocalizedProblemsVaryOnAcceptLanguage(t *testing.T) {
 	reg := entity.NewRegistry()
 	e := expose(t, reg, "item", "POST", "v", "string", "req")
@@ -604,6 +605,147 @@ func TestLocalizedProblemsVaryOnAcceptLanguage(t *testing.T) {
 			if got := rec.Header().Values("Vary"); fmt.Sprint(got) != fmt.Sprint(tt.want) {
 				t.Errorf("Vary = %q, want %q", got, tt.want)
 			}
+			if cl, want := rec.Header().Get("Content-Language"), map[bool]string{true: "ja"}[tt.want != nil]; cl != want {
+				t.Errorf("Content-Language = %q, want %q", cl, want)
+			}
 		})
 	}
+}
+
+// gone is a handler's error that carries its status (410).
+type gone struct{}
+
+func (gone) Error() string   { return "the order was archived" }
+func (gone) StatusCode() int { return http.StatusGone }
+
+// TestWriteRequestError: a handler's own 4xx errors, written for the
+// request they answer, take their title (the status's) and their detail
+// (an InputError's Code, declared with DeclareCode) from the catalogs in
+// the request's language, and say it with Content-Language and Vary:
+// Accept-Language.
+func TestWriteRequestError(t *testing.T) {
+	reg := entity.NewRegistry()
+	err := errors.Join(
+		reg.DeclareCode("no_customer", map[string]string{"en": "no customer has this id", "ja": "この ID の顧客はいません"}),
+		reg.DeclareCode("no_stock", map[string]string{"en": "only {left} left"}),
+		reg.SetMessages("ja", map[string]string{"problem.title.409": "在庫と合いません"}),
+		reg.SetMessages("en", map[string]string{"problem.title.403": "Not Yours"}),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := expose(t, reg, "item", "POST", "v", "string", "req")
+	notFound := &entity.InputError{Status: http.StatusNotFound, Code: "no_customer", Msg: "no customer"}
+	conflict := &entity.InputError{Status: http.StatusConflict, Code: "no_stock", Params: map[string]any{"left": int64(2)}}
+	tests := []struct {
+		name          string
+		lang          string // the request's Accept-Language
+		err           func(r *http.Request) error
+		status        int
+		title, detail string
+		contentLang   string // "" for none, and no Vary
+	}{
+		{"404 of a code, English", "en", func(*http.Request) error { return notFound }, 404,
+			"Not Found", "no customer has this id", "en"},
+		{"404 of a code, Japanese", "ja-JP,ja;q=0.9", func(*http.Request) error { return notFound }, 404,
+			"見つかりません", "この ID の顧客はいません", "ja"},
+		{"409 of a code with params, English", "en", func(*http.Request) error { return conflict }, 409,
+			"Conflict", "only 2 left", "en"},
+		{"409, a title SetMessages set, a code with no Japanese message", "ja", func(*http.Request) error { return conflict }, 409,
+			"在庫と合いません", "only 2 left", "ja"},
+		{"403 of no code nor Msg, English", "en", func(*http.Request) error { return &entity.InputError{Status: 403} }, 403,
+			"Not Yours", "forbidden", "en"},
+		{"403 of no code nor Msg, Japanese", "ja", func(*http.Request) error { return &entity.InputError{Status: 403} }, 403,
+			"アクセスが許可されていません", "アクセスが許可されていません", "ja"},
+		{"a Msg without a code", "ja", func(*http.Request) error { return &entity.InputError{Status: 404, Msg: "no such item"} }, 404,
+			"見つかりません", "no such item", "ja"},
+		{"a code no catalog has: the Msg", "ja", func(*http.Request) error {
+			return &entity.InputError{Status: 404, Code: "nowhere", Msg: "no such item"}
+		}, 404, "見つかりません", "no such item", "ja"},
+		{"a status carrier", "ja", func(*http.Request) error { return gone{} }, 410,
+			"削除されました", "the order was archived", "ja"},
+		{"a language the registry lacks", "fr", func(*http.Request) error { return notFound }, 404,
+			"Not Found", "no customer has this id", "en"},
+		{"a request's error keeps its call's language", "ja", func(r *http.Request) error {
+			_, err := e.MakeRequest(r, entity.Lang("en"))
+			return err
+		}, 400, "Validation failed", "1 field failed validation", "en"},
+		{"a request's error in its language", "ja", func(r *http.Request) error {
+			_, err := e.MakeRequest(r)
+			return err
+		}, 400, "入力内容に誤りがあります", "1件の項目に誤りがあります", "ja"},
+		{"the server's error", "ja", func(*http.Request) error { return errors.New("db at 10.0.0.5 is down") }, 500,
+			"サーバー内部でエラーが発生しました", "サーバーがリクエストに応えられませんでした", "ja"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := func(w http.ResponseWriter, r *http.Request) { reg.WriteRequestError(w, r, tt.err(r)) }
+			rec := httptest.NewRecorder()
+			h(rec, requestWith("POST", "application/json", `{}`, "Accept-Language", tt.lang))
+			pb, ok := checkProblem(t, rec, tt.status)
+			if ok && (pb.Title != tt.title || pb.Detail != tt.detail) {
+				t.Errorf("title %q, detail %q; want %q, %q", pb.Title, pb.Detail, tt.title, tt.detail)
+			}
+			if cl := rec.Header().Get("Content-Language"); cl != tt.contentLang {
+				t.Errorf("Content-Language %q, want %q", cl, tt.contentLang)
+			}
+			if vary := rec.Header().Get("Vary"); vary != "Accept-Language" {
+				t.Errorf("Vary %q, want Accept-Language", vary)
+			}
+			if strings.Contains(rec.Body.String(), "10.0.0.5") {
+				t.Errorf("the server's words show: %s", rec.Body)
+			}
+		})
+	}
+	t.Run("a nil request: English, said by nothing", func(t *testing.T) {
+		rec := httptest.NewRecorder()
+		reg.WriteRequestError(rec, nil, notFound)
+		pb, ok := checkProblem(t, rec, 404)
+		if h := rec.Header(); ok && (pb.Title != "Not Found" || pb.Detail != "no customer has this id" || h.Get("Content-Language") != "" || h.Get("Vary") != "") {
+			t.Errorf("title %q, detail %q, headers %v", pb.Title, pb.Detail, h)
+		}
+	})
+	t.Run("WriteError renders a code in English", func(t *testing.T) {
+		rec := httptest.NewRecorder()
+		reg.WriteError(rec, notFound)
+		if pb, ok := checkProblem(t, rec, 404); ok && pb.Detail != "no customer has this id" {
+			t.Errorf("detail %q", pb.Detail)
+		}
+	})
+	t.Run("the Default registry's", func(t *testing.T) {
+		rec := httptest.NewRecorder()
+		entity.WriteRequestError(rec, requestWith("GET", "", "", "Accept-Language", "ja"), &entity.InputError{Status: 404})
+		if pb, ok := checkProblem(t, rec, 404); ok && (pb.Title != "見つかりません" || rec.Header().Get("Content-Language") != "ja") {
+			t.Errorf("title %q, headers %v", pb.Title, rec.Header())
+		}
+	})
+	t.Run("an InputError's text", func(t *testing.T) {
+		for _, c := range []struct {
+			err  *entity.InputError
+			want string
+		}{
+			{notFound, "entity: no customer"},
+			{conflict, "entity: no_stock"},
+		} {
+			if got := c.err.Error(); got != c.want {
+				t.Errorf("Error() = %q, want %q", got, c.want)
+			}
+		}
+	})
+}
+
+// ExampleRegistry_WriteRequestError answers a handler's 404 in the
+// client's language.
+func ExampleRegistry_WriteRequestError() {
+	reg := entity.NewRegistry()
+	reg.DeclareCode("no_customer", map[string]string{"en": "no customer has this id", "ja": "この ID の顧客はいません"})
+	r := httptest.NewRequest("GET", "/customers/999", nil)
+	r.Header.Set("Accept-Language", "ja")
+	rec := httptest.NewRecorder()
+	reg.WriteRequestError(rec, r, &entity.InputError{Status: http.StatusNotFound, Code: "no_customer"})
+	fmt.Println(rec.Code, rec.Header().Get("Content-Language"), rec.Header().Get("Vary"))
+	fmt.Println(rec.Body)
+	// Output:
+	// 404 ja Accept-Language
+	// {"type":"about:blank","title":"見つかりません","status":404,"detail":"この ID の顧客はいません"}
 }

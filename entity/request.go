@@ -110,7 +110,7 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	}
 	o := e.opts(true, opts)
 	o.CtxFlags = requestFlags(r)
-	c := engine.Call{Dir: engine.Request, Top: engine.TopObject, Keep: true}
+	c := engine.Call{Dir: engine.Request, Top: engine.TopObject, Keep: true, KeepFailed: len(e.checks) > 0}
 	req, pref, err := e.beginRequest(r, &c, opts)
 	if err != nil {
 		return nil, err
@@ -132,12 +132,9 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 // beginRequest readies the call c of e for r: r's method and (for a
 // request) body.
 func (e *Entity) beginRequest(r *http.Request, c *engine.Call, opts []Option) (req engine.HTTPRequest, pref string, err error) {
-	pref = langOpt(opts)
+	pref = requestPref(r, opts)
 	if r == nil {
 		return req, pref, nil
-	}
-	if pref == "" { // no Lang given: the client's languages
-		pref = r.Header.Get("Accept-Language")
 	}
 	if err := e.checkMethod(r); err != nil {
 		return req, pref, e.inRequestLang(err, pref)
@@ -164,17 +161,29 @@ func (e *Entity) inRequestLang(err error, pref string) error {
 
 // endRequest returns the Object of what the call c made, data, once the
 // handle's checks passed, or the call's error.
+//
+// When fields failed, and the handle has checks, the checks still run, on
+// what the call wrote (Call.KeepFailed), as long as every failure is
+// listed (none past Limits.Errors, where theirs would be too): their
+// field errors join the declared rules' in one problem.
 func (e *Entity) endRequest(r *http.Request, c *engine.Call, pref string, data []byte) (*Object, error) {
 	if c.Failed() {
 		err := e.callError(c, pref)
 		if errors.Is(err, ErrTooLarge) && c.Dir != engine.Response {
 			err = requestTooLarge(err, int(c.MaxOut))
 		}
-		return nil, e.inRequestLang(err, pref)
+		err = e.inRequestLang(err, pref)
+		var ve *ValidationError
+		if len(e.checks) > 0 && c.Fatal == nil && c.Omitted == 0 && data != nil && errors.As(err, &ve) {
+			err = e.inRequestLang(e.runChecks(r, newObject(c.Made(data)), ve), pref)
+		}
+		return nil, err
 	}
-	o, err := e.checked(r, newObject(c.Made(data)))
-	if err != nil {
-		return nil, e.inRequestLang(err, pref)
+	o := newObject(c.Made(data))
+	if len(e.checks) > 0 {
+		if err := e.runChecks(r, o, nil); err != nil {
+			return nil, e.inRequestLang(err, pref)
+		}
 	}
 	return o, nil
 }
@@ -236,7 +245,7 @@ func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object,
 	o, cur := e.opts(true, opts), e.currentOpts(opts)
 	o.CtxFlags = requestFlags(r)
 	cur.CtxFlags = o.CtxFlags
-	c := engine.Call{Dir: engine.Patch, Top: engine.TopObject, Keep: true}
+	c := engine.Call{Dir: engine.Patch, Top: engine.TopObject, Keep: true, KeepFailed: len(e.checks) > 0}
 	req, pref, err := e.beginRequest(r, &c, opts)
 	if err != nil {
 		return nil, nil, err
@@ -294,16 +303,6 @@ func (e *Entity) currentOpts(opts []Option) engine.Opts {
 		}
 	}
 	return o
-}
-
-// checked runs the handle's checks on o, made from r.
-func (e *Entity) checked(r *http.Request, o *Object) (*Object, error) {
-	if len(e.checks) > 0 {
-		if err := e.runChecks(r, o); err != nil {
-			return nil, err
-		}
-	}
-	return o, nil
 }
 
 // checkMethod returns the error (405) of a request whose method the

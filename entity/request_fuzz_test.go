@@ -2,6 +2,7 @@ package entity_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -76,9 +77,23 @@ func FuzzMakeRequest(f *testing.F) {
 		if int(ct)%len(cts) == 5 {
 			contentType = rawCT
 		}
-		for _, e := range []*entity.Entity{post, anyMethod} {
+		for _, base := range []*entity.Entity{post, anyMethod} {
+			var seen *entity.Object // what the check got
+			e := base.Checked(func(_ context.Context, o *entity.Object) error {
+				seen = o
+				fzCheckedObject(t, o)
+				return nil
+			})
 			r := fzRequest(method, query, contentType, body, hname, hval)
 			o, err := e.MakeRequest(r)
+			var ve *entity.ValidationError
+			if errors.As(err, &ve) && seen != nil {
+				for _, fe := range ve.Fields {
+					if !seen.Failed(fe.Path) {
+						t.Fatalf("%s: the check's Object does not say %q failed", e.Name(), fe.Path)
+					}
+				}
+			}
 			if err != nil {
 				fzReqCheckError(t, e, r, err)
 				continue
@@ -96,6 +111,27 @@ func FuzzMakeRequest(f *testing.F) {
 			}
 		}
 	})
+}
+
+// fzCheckedObject checks the Object a handle's check gets, of a request
+// whose declared rules passed or failed: its JSON is valid, and Value
+// reads every key it holds without an error.
+func fzCheckedObject(t *testing.T, o *entity.Object) {
+	t.Helper()
+	if out := []byte(o.String()); !json.Valid(out) {
+		t.Fatalf("the check's Object is not JSON: %s", out)
+	}
+	o.Map()
+	for _, k := range o.Keys() {
+		path := k
+		if k == "" || strings.ContainsAny(k, ".[]") { // quoted, as a FieldError's Path has it
+			q, _ := json.Marshal(k)
+			path = "[" + string(q) + "]"
+		}
+		if _, _, err := entity.Value[any](o, path); err != nil {
+			t.Fatalf("Value of %q: %v", path, err)
+		}
+	}
 }
 
 // fzRequest builds a request without httptest.NewRequest, which panics on

@@ -137,6 +137,32 @@ func TestGetCustomer(t *testing.T) {
 	entitytest.Equal(t, rec.Body.Bytes(), `{"id":1,"name":"Ann"}`)
 }
 
+// TestGetUnknownCustomer: the 404 of an id that names no customer is in
+// the client's language, title and detail, and says so.
+func TestGetUnknownCustomer(t *testing.T) {
+	h := withCustomers(t, ann)
+	tests := []struct {
+		accept, lang, title, detail string
+	}{
+		{"en", "en", "Not Found", "no resource has this id"},
+		{"ja", "ja", "見つかりません", "この ID のリソースはありません"},
+		{"fr, ja;q=0.5", "ja", "見つかりません", "この ID のリソースはありません"},
+		{"fr", "en", "Not Found", "no resource has this id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.accept, func(t *testing.T) {
+			rec := call(t, h, "GET", "/customers/999", "", "Accept-Language", tt.accept)
+			entitytest.CheckResponse(t, rec, customers, http.StatusNotFound)
+			if p := readProblem(t, rec); p.Title != tt.title || p.Detail != tt.detail {
+				t.Errorf("title %q, detail %q; want %q, %q", p.Title, p.Detail, tt.title, tt.detail)
+			}
+			if h := rec.Header(); h.Get("Content-Language") != tt.lang || h.Get("Vary") != "Accept-Language" {
+				t.Errorf("Content-Language %q, Vary %q", h.Get("Content-Language"), h.Get("Vary"))
+			}
+		})
+	}
+}
+
 // TestPatchCustomer: a merge patch changes what it names and nothing
 // else; a refused patch changes nothing.
 func TestPatchCustomer(t *testing.T) {

@@ -43,6 +43,7 @@ var reg = func() *entity.Registry {
 		reg.DeclareFlags("admin"),
 		reg.LoadFS(schemas, "schemas/*.entity"),
 		reg.DeclareCode("no_customer", map[string]string{"en": "names no customer", "ja": "該当する顧客がいません"}),
+		reg.DeclareCode("unknown_id", map[string]string{"en": "no resource has this id", "ja": "この ID のリソースはありません"}),
 	)
 	if err != nil {
 		panic(err)
@@ -111,7 +112,8 @@ func roles(h http.Handler) http.Handler {
 
 // find reads the {id} of r's path and the fields of its query, and returns
 // the element of list the id names. When there is none it answers r itself:
-// 400 for an id that is not one, 404 for one that names nothing.
+// 400 for an id that is not one, 404 for one that names nothing, in the
+// client's language.
 func find[T any](w http.ResponseWriter, r *http.Request, s *store, list *[]T) (q ByIDRequest, v T, ok bool) {
 	if err := byID.Bind(r, &q); err != nil { // parameters only: a PATCH's body stays for Patch
 		reg.WriteError(w, err)
@@ -123,7 +125,7 @@ func find[T any](w http.ResponseWriter, r *http.Request, s *store, list *[]T) (q
 	}
 	s.mu.Unlock()
 	if !ok {
-		reg.WriteError(w, &entity.InputError{Status: http.StatusNotFound, Msg: "no resource has this id"})
+		reg.WriteRequestError(w, r, &entity.InputError{Status: http.StatusNotFound, Code: "unknown_id"})
 	}
 	return q, v, ok
 }
@@ -211,11 +213,16 @@ func (s *store) exportCustomers(w http.ResponseWriter, r *http.Request) {
 }
 
 // checkOrder is the check of an order that the declaration cannot make:
-// its customer exists.
+// its customer exists. It runs even when the declared rules failed, so
+// that a bad quantity and an unknown customer are answered in one 400.
 func (s *store) checkOrder(_ context.Context, o *entity.Object) error {
+	id, ok, err := entity.Value[int64](o, "customer_id")
+	if err != nil || !ok {
+		return err // no valid id: the declared rules say so
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if id, _ := o.Get("customer_id"); id.(int64) < 1 || id.(int64) > int64(len(s.customers)) {
+	if id < 1 || id > int64(len(s.customers)) {
 		return entity.NewFieldError("/customer_id", "no_customer", nil)
 	}
 	return nil

@@ -53,7 +53,8 @@ func TestCreateOrder(t *testing.T) {
 }
 
 // TestCreateOrderErrors: every failing field by pointer, the handler's
-// check of the customer at /customer_id among the library's.
+// check of the customer at /customer_id among the library's, in one
+// problem.
 func TestCreateOrderErrors(t *testing.T) {
 	tests := []struct {
 		name, body string
@@ -75,8 +76,11 @@ func TestCreateOrderErrors(t *testing.T) {
 		{"no such customer", `{"customer_id":2,"items":[{"sku":"TEA-1","quantity":1}],"delivery":"pickup"}`, []string{"/customer_id no_customer"}},
 		{"customer 0", `{"customer_id":0,"items":[{"sku":"TEA-1","quantity":1}],"delivery":"pickup"}`, []string{"/customer_id no_customer"}},
 		{"customer not a number", `{"customer_id":"one","items":[{"sku":"TEA-1","quantity":1}],"delivery":"pickup"}`, []string{"/customer_id type"}},
-		// The handler's check runs once the declared rules passed.
-		{"no customer, bad items", `{"customer_id":2,"items":[],"delivery":"pickup"}`, []string{"/items min"}},
+		// The handler's check runs whether the declared rules passed or
+		// not: its error joins theirs, in one answer.
+		{"no customer, bad items", `{"customer_id":2,"items":[],"delivery":"pickup"}`, []string{"/items min", "/customer_id no_customer"}},
+		{"no customer, a bad quantity", `{"customer_id":2,"items":[{"sku":"TEA-1","quantity":0}],"delivery":"pickup"}`,
+			[]string{"/items/0/quantity range", "/customer_id no_customer"}},
 		{"empty", `{}`, []string{"/customer_id required", "/items required", "/delivery required"}},
 	}
 	for _, tt := range tests {
@@ -100,4 +104,34 @@ func TestCreateOrderJapanese(t *testing.T) {
 		"Accept-Language", "ja-JP, en;q=0.5")
 	entitytest.CheckResponse(t, rec, orderEntity, http.StatusBadRequest)
 	entitytest.Golden(t, "order-ja.json", rec.Body.Bytes())
+}
+
+// TestCreateOrderBothErrors: a bad quantity and an unknown customer are
+// answered in one 400, in the client's language.
+func TestCreateOrderBothErrors(t *testing.T) {
+	const body = `{"customer_id":999,"items":[{"sku":"TEA-1","quantity":0}],"delivery":"pickup"}`
+	tests := []struct {
+		lang     string
+		messages []string
+	}{
+		{"en", []string{"must be between 1 and 1000", "names no customer"}},
+		{"ja", []string{"1以上1000以下の値にしてください", "該当する顧客がいません"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			rec := call(t, withCustomers(t, ann), "POST", "/orders", body, "Accept-Language", tt.lang)
+			entitytest.CheckResponse(t, rec, orderEntity, http.StatusBadRequest)
+			p := readProblem(t, rec)
+			var messages []string
+			for _, e := range p.Errors {
+				messages = append(messages, e.Message)
+			}
+			if got := where(p); !slices.Equal(got, []string{"/items/0/quantity range", "/customer_id no_customer"}) || !slices.Equal(messages, tt.messages) {
+				t.Errorf("errors at %q, messages %q; want both, %q", got, messages, tt.messages)
+			}
+			if cl := rec.Header().Get("Content-Language"); cl != tt.lang {
+				t.Errorf("Content-Language %q, want %q", cl, tt.lang)
+			}
+		})
+	}
 }

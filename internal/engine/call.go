@@ -54,6 +54,13 @@ type Call struct {
 	// Keep says that the caller makes a Made of what the call wrote (Made,
 	// List): the call then keeps what they need.
 	Keep bool
+	// KeepFailed says that a request's call (AppendRequest, AppendPatch)
+	// returns what it wrote even when fields failed, for the checks of a
+	// handle to read (package entity's Checked): each value as the walk
+	// wrote it, the failing ones included (a value that did not convert
+	// as null), never the output of a walk that stopped (a fatal error,
+	// the depth limit). Failed still reports the failures.
+	KeepFailed bool
 
 	plan   *objectPlan // the view walked, for the Made of what it wrote
 	made   objectMade  // how the call shaped what it wrote, when shaped
@@ -65,9 +72,14 @@ type Call struct {
 func (c *Call) Failed() bool { return c.Fatal != nil || len(c.Failures) > 0 }
 
 // Made returns what the call wrote, data (the bytes Append returned past
-// dst's length, or a copy of them), as the Sub of a Made.
+// dst's length, or a copy of them), as the Sub of a Made; that of a call
+// kept though fields failed (KeepFailed) holds its failures (FailedAt).
 func (c *Call) Made(data []byte) Sub {
-	return Sub{plan: c.plan, data: data, made: c.objectMade(), hid: newHidden(data, c.hidden)}
+	s := Sub{plan: c.plan, data: data, made: c.objectMade(), hid: newHidden(data, c.hidden)}
+	if c.KeepFailed {
+		s.failed = c.Failures
+	}
+	return s
 }
 
 // objectMade returns how the call shaped what it wrote, for the Made of
@@ -153,7 +165,7 @@ func (r *run) walkInto(dst []byte, e *Entity, v any) []byte {
 		dst = r.appendTop(dst, e, v)
 	}
 	r.done()
-	if r.fatal != nil || len(r.errs) > 0 {
+	if r.fatal != nil || r.stop || len(r.errs) > 0 && !r.cfg.keepFailed {
 		return dst[:start]
 	}
 	return dst
@@ -228,6 +240,7 @@ func (c *Call) AppendRequest(dst []byte, e *Entity, req *HTTPRequest, o *Opts) [
 		src.js = r.takeJSON(js, 0, p.in)
 	}
 	r.request, r.reqBody = true, src.body
+	r.cfg.keepFailed = c.KeepFailed
 	if c.MaxOut > 0 {
 		r.maxOut = int(min(c.MaxOut, maxOutputLimit))
 	}

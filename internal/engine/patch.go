@@ -98,6 +98,7 @@ func (c *Call) AppendPatch(dst []byte, e *Entity, req *HTTPRequest, body []byte,
 	src := &requestSource{r: req.R, env: e.env, header: req.R.Header, query: req.Query, body: true, strict: run.cfg.strict}
 	src.js = run.takeJSON(text, 0, p.in)
 	run.request, run.reqBody = true, true
+	run.cfg.keepFailed = c.KeepFailed
 	c.MaxOut = e.env.RequestOutputLimit(int64(len(body) + len(cv.text)))
 	run.maxOut = int(min(c.MaxOut, maxOutputLimit))
 	dst = run.walkInto(dst, e, src)

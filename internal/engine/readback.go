@@ -41,6 +41,11 @@ type Made struct {
 	// a key wrote it); Make does not take such a Made as made (madeBy).
 	// nil for a call without them.
 	made *objectMade
+
+	// failed holds the failures of the request it was made from, when
+	// the call kept what it wrote though fields failed (Call.KeepFailed):
+	// what FailedAt reads. nil otherwise.
+	failed []*FieldError
 }
 
 // Sub is what a Made holds, without its memos: what a call made, or a
@@ -48,17 +53,20 @@ type Made struct {
 // put in a Made of its own (Init). The zero Sub in a list stands for a
 // null element.
 type Sub struct {
-	plan *objectPlan
-	data []byte
-	hid  *hiddenSpans
-	made *objectMade
+	plan   *objectPlan
+	data   []byte
+	hid    *hiddenSpans
+	made   *objectMade
+	failed []*FieldError // a kept failed call's (Call.Made)
 }
 
 // IsNull reports whether s stands for a null element of a list.
 func (s Sub) IsNull() bool { return s.plan == nil && s.data == nil }
 
 // Init makes m hold s. m must be new: no other goroutine has it yet.
-func Init(m *Made, s Sub) { m.plan, m.data, m.hid, m.made = s.plan, s.data, s.hid, s.made }
+func Init(m *Made, s Sub) {
+	m.plan, m.data, m.hid, m.made, m.failed = s.plan, s.data, s.hid, s.made, s.failed
+}
 
 // objectMade is how an Object was made (see Made.made).
 type objectMade struct {
@@ -718,6 +726,68 @@ func Keys(m *Made) []string { return m.keys() }
 // nested object as a Sub, a list of them as Subs, anything else as the
 // Object's doc says.
 func Get(m *Made, key string) (any, bool) { return m.get(key) }
+
+// Declares reports whether m's plan has a field written under key: one
+// of its own (of either direction, under any flag or version), or of an
+// entity merged into it; and the name of the entity whose plan it is (a
+// group's: the entity of the group). A nil Made, or one of no plan,
+// declares none.
+func Declares(m *Made, key string) (ok bool, entity string) {
+	if m == nil || m.plan == nil {
+		return false, ""
+	}
+	if m.plan.owner != nil {
+		entity = m.plan.owner.name
+	}
+	return declares(m.plan, key, 0), entity
+}
+
+// declares reports whether p, or an entity merged into it, has a field
+// written under key.
+func declares(p *objectPlan, key string, depth int) bool {
+	if depth > maxMergeDepth {
+		return false
+	}
+	for _, nodes := range [2][]*node{p.nodes, p.left} {
+		for _, n := range nodes {
+			switch {
+			case n.merge:
+				if q := refPlan(n, p.dir); q != nil && declares(q, key, depth+1) {
+					return true
+				}
+			case n.out == key:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FailedAt reports whether the request m was made from failed at path (a
+// FieldError's Path), below it or above it, when its call kept what it
+// wrote though fields failed (Call.KeepFailed); the empty path meets
+// every failure. It is false for every other Made.
+func FailedAt(m *Made, path string) bool {
+	if m == nil {
+		return false
+	}
+	for _, f := range m.failed {
+		if pathsMeet(f.Path, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathsMeet reports whether the paths a and b are one path, or one is
+// below the other ("address" and "address.city", "items" and
+// "items[0]"). The empty path is above every other.
+func pathsMeet(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return a == "" || strings.HasPrefix(b, a) && (len(b) == len(a) || b[len(a)] == '.' || b[len(a)] == '[')
+}
 
 // Map returns the object as plain Go values (see mapOf).
 func Map(m *Made) map[string]any { return m.mapOf() }

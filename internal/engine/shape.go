@@ -80,6 +80,9 @@ type callConfig struct {
 	denyUnknown bool
 	request     bool // a request's: a selection shapes the output only (see appendShaped)
 	shaped      bool // an option shapes the output: run.shape reads them
+	// keepFailed: a request's output is kept when fields failed (but not
+	// when the walk stopped), for the checks of a handle (Call.KeepFailed).
+	keepFailed bool
 }
 
 // ---- The run's shape
