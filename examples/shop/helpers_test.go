@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -100,4 +101,17 @@ func withCustomers(t *testing.T, bodies ...string) http.Handler {
 		}
 	}
 	return h
+}
+
+// varies lists the names a response's Vary headers give, each once.
+func varies(h http.Header) []string {
+	var out []string
+	for _, v := range h.Values("Vary") {
+		for _, name := range strings.Split(v, ",") {
+			if name = strings.TrimSpace(name); name != "" && !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
 }
