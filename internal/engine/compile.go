@@ -130,7 +130,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 		c.ruleNames(f)
 		return n, false
 	}
-	var defRule, msgRule, exRule *dsl.Rule
+	var defRule, msgRule, exRule, immRule *dsl.Rule
 	n.doc = f.Doc // the comment above it in a file; a doc directive says otherwise
 	renamed := false
 	for _, r := range f.Rules {
@@ -184,6 +184,10 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			if n.readOnly && n.writeOnly {
 				c.errorf(f, r.Pos, "a field cannot be both readonly (never read from requests) and writeonly (never written by responses)")
 			}
+		case rules.DirectiveImmutable:
+			c.noArgs(f, r)
+			n.immutable = true
+			immRule = r
 		case rules.DirectiveUnexpose:
 			c.errorf(f, r.Pos, "unexpose drops a field of the base entity: it applies only in Extend")
 		case rules.DirectiveFrom:
@@ -251,7 +255,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	switch f.Kind {
 	case dsl.FieldGroup:
 		for _, r := range f.Rules {
-			if d := rules.LookupDirective(r.Name); !slices.Contains(groupDirectives, d) && !d.Source() {
+			if d := rules.LookupDirective(r.Name); !slices.Contains(groupDirectives, d) && !d.Source() && d != rules.DirectiveImmutable { // (immutable: see immutable)
 				if c.unknownRule(f, r, directiveNames(groupDirectives), ": a group takes only "+directiveList(groupDirectives)) {
 					continue
 				}
@@ -272,7 +276,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 				if len(r.Args) > 0 {
 					c.errorf(f, r.Args[0].Pos, "a default on a reference takes no value: a bare default makes %q from an empty input", f.Ref)
 				}
-			case d == rules.NotDirective && f.List && listRules[strings.ToLower(r.Name)], d.Source(), d.Cross():
+			case d == rules.NotDirective && f.List && listRules[strings.ToLower(r.Name)], d.Source(), d.Cross(), d == rules.DirectiveImmutable:
 			case !slices.Contains(refDirectives, d) && c.unknownRule(f, r, directiveNames(refDirectives), fmt.Sprintf(": a reference ($%s) takes only %s", f.Ref, directiveList(refDirectives))):
 			case !slices.Contains(refDirectives, d):
 				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only %s", r.Name, f.Ref, directiveList(refDirectives))
@@ -308,7 +312,30 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	if msgRule != nil {
 		c.message(f, n, msgRule)
 	}
+	if immRule != nil {
+		c.immutable(f, n, immRule)
+	}
 	return n, cased
+}
+
+// immutable checks where a field's immutable applies: a value field of a
+// request's body (a patch compares what it sends with the value the
+// current value holds, which holds no writeonly value, and reads no
+// parameter from it), that requests read (readonly: none does, so
+// immutable would say nothing).
+func (c *compiler) immutable(f *dsl.Field, n *node, r *dsl.Rule) {
+	switch {
+	case f.Kind == dsl.FieldGroup:
+		c.errorf(f, r.Pos, "immutable applies to a value field: declare it on the fields of the group that are set once")
+	case f.Kind == dsl.FieldRef:
+		c.errorf(f, r.Pos, "immutable applies to a value field: declare it on the fields of $%s that are set once", f.Ref)
+	case n.readOnly:
+		c.errorf(f, r.Pos, "a field cannot be both readonly (never read from requests, so never changed by one) and immutable (read from a request that creates it, never changed by a patch): keep one")
+	case n.writeOnly:
+		c.errorf(f, r.Pos, "a field cannot be both writeonly and immutable: a patch tells a change from the value a response would write, which a writeonly field never has")
+	case n.src != srcBody:
+		c.errorf(f, r.Pos, "immutable judges what a patch's body changes: %q is read from the request's %s, not its body", f.Name, srcNames[n.src])
+	}
 }
 
 // The directives a group and a reference take (a reference's default is a
