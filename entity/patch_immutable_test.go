@@ -166,3 +166,72 @@ func TestPatchImmutableProblem(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchImmutableWith: immutable with the other directives and
+// inputs: in an entity merged into the object, under secret (the message
+// quotes no value), through a format, with a default (none stored: the
+// default is no stored value), omitempty (the stored value is what the
+// current value holds, not its response form), flags that hide the
+// field, and a struct's zero value, which is a value.
+func TestPatchImmutableWith(t *testing.T) {
+	type row struct {
+		Code string `json:"code"`
+		Name string `json:"name"`
+	}
+	tests := []struct {
+		name    string
+		decl    []string
+		current any
+		patch   string
+		fails   []string
+	}{
+		{"in a merged entity, the same", []string{"base", "$base", "merge", "name", "string", ""},
+			map[string]any{"base": map[string]any{"code": "a1"}}, `{"code":"a1","name":"x"}`, nil},
+		{"in a merged entity, changed", []string{"base", "$base", "merge", "name", "string", ""},
+			map[string]any{"base": map[string]any{"code": "a1"}}, `{"code":"b2"}`, []string{"/code immutable"}},
+		{"secret, changed", []string{"code", "string", "immutable | secret", "name", "string", ""},
+			map[string]any{"code": "a1"}, `{"code":"b2"}`, []string{"/code immutable"}},
+		{"a format's form, the same", []string{"code", "date", "immutable | format unix", "name", "string", ""},
+			map[string]any{"code": "2026-01-02T03:04:05Z"}, `{"code":1767323045}`, nil},
+		{"a format's form, changed", []string{"code", "date", "immutable | format unix", "name", "string", ""},
+			map[string]any{"code": "2026-01-02T03:04:05Z"}, `{"code":1767323046}`, []string{"/code immutable"}},
+		{"a default, none stored", []string{"code", "string", "immutable | default a1", "name", "string", ""},
+			map[string]any{"name": "x"}, `{"code":"b2"}`, nil},
+		{"a default, stored", []string{"code", "string", "immutable | default a1", "name", "string", ""},
+			map[string]any{"code": "a1"}, `{"code":"b2"}`, []string{"/code immutable"}},
+		{"omitempty: the stored empty value", []string{"code", "string", "immutable | omitempty", "name", "string", ""},
+			map[string]any{"code": ""}, `{"code":"b2"}`, []string{"/code immutable"}},
+		{"a flag hides it: an unknown key", []string{"code", "string", "immutable | if 'admin'", "name", "string", ""},
+			map[string]any{"code": "a1"}, `{"code":"b2"}`, nil},
+		{"a struct's zero value is a value", []string{"code", "string", "immutable", "name", "string", ""},
+			row{Name: "x"}, `{"code":"b2"}`, []string{"/code immutable"}},
+		{"a struct's value, the same", []string{"code", "string", "immutable", "name", "string", ""},
+			row{Code: "a1"}, `{"code":"a1","name":"y"}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := entity.NewRegistry()
+			if err := reg.DeclareFlags("admin"); err != nil {
+				t.Fatal(err)
+			}
+			expose(t, reg, "base", "code", "string", "immutable")
+			e := expose(t, reg, "t", tt.decl...)
+			_, _, err := e.Patch(patchRequest(tt.patch), tt.current)
+			var got []string
+			for _, fe := range fieldErrorsOrNone(err) {
+				got = append(got, fe.Pointer+" "+fe.Code)
+			}
+			if !slices.Equal(got, tt.fails) {
+				t.Fatalf("Patch(%s) fails %q, want %q", tt.patch, got, tt.fails)
+			}
+			if err == nil {
+				return
+			}
+			w := httptest.NewRecorder()
+			reg.WriteError(w, err)
+			if body := w.Body.String(); strings.Contains(body, "a1") || strings.Contains(body, "b2") {
+				t.Errorf("problem %s quotes a value", body)
+			}
+		})
+	}
+}
