@@ -155,6 +155,8 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		} else {
 			p.nodes[i-1].next = n
 		}
+		p.mayHoldImmutable = p.mayHoldImmutable || n.immutable || n.kind == nodeRef && !n.refList ||
+			n.group != nil && n.group.mayHoldImmutable
 	}
 	return p
 }

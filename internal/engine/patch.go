@@ -480,7 +480,7 @@ func (m *merger) member(r *run, dst []byte, mark int, n *node, wo bool, pm, c me
 		m.path = m.path[:at]
 		return dst
 	}
-	if sub != nil && pm.val == "null" && curObj && depth > 1 && m.clearsImmutable(r, n, c, sub, depth-1) {
+	if sub != nil && sub.mayHoldImmutable && pm.val == "null" && curObj && depth > 1 && m.clearsImmutable(r, n, c, sub, depth-1) {
 		return m.put(m.key(dst, mark, pm.key), c.val, c.ord, m.curTape) // refused: the object stays as stored
 	}
 	m.touch(pm.key)

@@ -94,7 +94,7 @@ func (m *merger) clearsImmutable(r *run, n *node, c member, p *objectPlan, depth
 			r.record(sn, failure{rule: "immutable", code: "immutable", err: errImmutable})
 			found = true
 		case cm.val[0] == '{' && depth > 1:
-			if sub := r.objectOf(sn); sub != nil && m.clearsImmutable(r, sn, cm, sub, depth-1) {
+			if sub := r.objectOf(sn); sub != nil && sub.mayHoldImmutable && m.clearsImmutable(r, sn, cm, sub, depth-1) {
 				found = true
 			}
 		}

@@ -34,6 +34,10 @@ type objectPlan struct {
 	in     *inputTable // the input object its nodes read: a group of the response view shares its parent's
 	dir    direction   // the view it belongs to
 	shaped bool        // a node is lazy, conditional, omitted when empty or merged: see appendShaped
+	// mayHoldImmutable: an immutable field is among its nodes or its
+	// groups', or a $name's object may hold one (a null for the object
+	// in a merge patch is then judged: see merger.clearsImmutable).
+	mayHoldImmutable bool
 
 	// cross holds the cross-field rules of its fields (compile_cross.go).
 	cross []*crossRule
