@@ -235,3 +235,36 @@ func TestPatchImmutableWith(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchImmutableMessages: "immutable" is a code a catalog may word,
+// in any language, without params: a placeholder is refused.
+func TestPatchImmutableMessages(t *testing.T) {
+	tests := []struct {
+		name, lang, msg, want string
+		fails                 bool
+	}{
+		{"English reworded", "en", "is set once", "is set once", false},
+		{"a language of its own", "de", "kann nicht mehr geändert werden", "kann nicht mehr geändert werden", false},
+		{"a placeholder it has not", "en", "was {value}", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := entity.NewRegistry()
+			e := exposeAccount(t, reg)
+			err := reg.SetMessages(tt.lang, map[string]string{"immutable": tt.msg})
+			if (err != nil) != tt.fails {
+				t.Fatalf("SetMessages = %v, want failure %v", err, tt.fails)
+			}
+			if tt.fails {
+				return
+			}
+			r := patchRequest(`{"handle":"bob"}`)
+			r.Header.Set("Accept-Language", tt.lang)
+			_, _, err = e.Patch(r, accountCurrent())
+			fes := fieldErrorsOrNone(err)
+			if len(fes) != 1 || fes[0].Message != tt.want {
+				t.Errorf("Patch: %v, want one error saying %q", err, tt.want)
+			}
+		})
+	}
+}
