@@ -252,7 +252,8 @@ The directives, with their arguments and where they apply:
 "values" are value fields (every type but groups and references, typed
 lists included), "$" references, "all" groups too, "top values" value
 fields at the top level of an entity, "body values" value fields a
-request reads from its body (not readonly, writeonly nor a parameter).
+request reads from its body (not readonly nor writeonly, itself or by a
+group around it, nor a parameter).
 The aliases are no and
 not for none, required for req, def for default and rn for rename. No
 registered rule may take a directive's name ([rules.Directive],

@@ -22,6 +22,8 @@ func TestImmutableDeclErrors(t *testing.T) {
 	}{
 		{"with readonly", []string{"a", "string", "immutable | readonly"}, "cannot be both readonly (never read from requests, so never changed by one) and immutable"},
 		{"with writeonly", []string{"a", "string", "writeonly | immutable"}, "cannot be both writeonly and immutable: a patch tells a change from the value a response would write"},
+		{"in a readonly group", []string{"g", "{", "readonly", "a", "string", "immutable", "g", "}", ""}, "immutable in a readonly group, whose fields no request reads"},
+		{"in a writeonly group, deeper", []string{"g", "{", "writeonly", "h", "{", "", "a", "string", "immutable", "h", "}", "", "g", "}", ""}, "immutable in a writeonly group: a patch tells a change"},
 		{"on a path parameter", []string{"a", "number", "path | immutable"}, `immutable judges what a patch's body changes: "a" is read from the request's path, not its body`},
 		{"on a header field", []string{"X-Trace", "string", "immutable"}, `"X-Trace" is read from the request's header`},
 		{"on a group", []string{"g", "{", "immutable", "a", "string", "", "g", "}", ""}, "immutable applies to a value field: declare it on the fields of the group that are set once"},

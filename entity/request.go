@@ -212,7 +212,8 @@ const MergePatchType = engine.MergePatchType
 // object value merged into the stored one is compared once merged. The
 // elements of a list the patch gives ([]$name) are new, read as
 // MakeRequest reads them, immutable fields included; a $name's object
-// given where the current value holds none is too.
+// given where the current value holds none (a writeonly $name's, always)
+// is too.
 //
 // The current value is read as it is stored, in the call's flags and
 // version, without running its rules: the merged value's are run instead,

@@ -24,6 +24,9 @@ type compiler struct {
 	env     *Env
 	ent     *Entity
 	depth   int  // of the groups around the field compiled
+	// readOnly and writeOnly count the readonly and writeonly groups
+	// around the field compiled, whose fields are so too (immutable).
+	readOnly, writeOnly int
 	example bool // an example is being compiled, not a default: see valueWord
 	errs    dsl.ErrorList
 	flags   *flagTable // the registry's flags and those the declaration named first (condition.go); nil: none new
@@ -267,7 +270,10 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			}
 		}
 		c.depth++
+		ro, wo := b2i(n.readOnly), b2i(n.writeOnly)
+		c.readOnly, c.writeOnly = c.readOnly+ro, c.writeOnly+wo
 		n.group = c.object(f.Fields)
+		c.readOnly, c.writeOnly = c.readOnly-ro, c.writeOnly-wo
 		c.depth--
 	case dsl.FieldRef:
 		for _, r := range f.Rules {
@@ -320,9 +326,10 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 
 // immutable checks where a field's immutable applies: a value field of a
 // request's body (a patch compares what it sends with the value the
-// current value holds, which holds no writeonly value, and reads no
-// parameter from it), that requests read (readonly: none does, so
-// immutable would say nothing).
+// current value holds, which holds no writeonly value, nor any of a
+// writeonly group's, and reads no parameter from it), that requests read
+// (readonly, or in a readonly group: none does, so immutable would say
+// nothing).
 func (c *compiler) immutable(f *dsl.Field, n *node, r *dsl.Rule) {
 	switch {
 	case f.Kind == dsl.FieldGroup:
@@ -331,8 +338,12 @@ func (c *compiler) immutable(f *dsl.Field, n *node, r *dsl.Rule) {
 		c.errorf(f, r.Pos, "immutable applies to a value field: declare it on the fields of $%s that are set once", f.Ref)
 	case n.readOnly:
 		c.errorf(f, r.Pos, "a field cannot be both readonly (never read from requests, so never changed by one) and immutable (read from a request that creates it, never changed by a patch): keep one")
+	case c.readOnly > 0:
+		c.errorf(f, r.Pos, "immutable in a readonly group, whose fields no request reads (so none changes them), says nothing: drop one")
 	case n.writeOnly:
 		c.errorf(f, r.Pos, "a field cannot be both writeonly and immutable: a patch tells a change from the value a response would write, which a writeonly field never has")
+	case c.writeOnly > 0:
+		c.errorf(f, r.Pos, "immutable in a writeonly group: a patch tells a change from the value a response would write, which the group's fields never have")
 	case n.src != srcBody:
 		c.errorf(f, r.Pos, "immutable judges what a patch's body changes: %q is read from the request's %s, not its body", f.Name, srcNames[n.src])
 	}
@@ -870,4 +881,12 @@ func typedArg(a string, quoted bool) any {
 		}
 	}
 	return a
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

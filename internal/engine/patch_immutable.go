@@ -37,8 +37,11 @@ import (
 // one: into groups and $name objects the current value holds, at every
 // depth, and into the entities merged there. An object or a list the
 // patch gives where the current value holds none (a $name's object, a
-// []$name's list, which a patch replaces whole) is new: read as
-// MakeRequest reads it, its immutable fields included. A list of values
+// []$name's list, which a patch replaces whole; a writeonly $name's
+// object, which no current value holds) is new: read as MakeRequest reads
+// it, its immutable fields included. (The compiler refuses immutable
+// where it could say nothing: readonly, writeonly, in such a group, on a
+// parameter.) A list of values
 // is one value: a patch that replaces an immutable []T changes it unless
 // it gives the same elements.
 
