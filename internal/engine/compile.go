@@ -21,15 +21,16 @@ import (
 
 // compiler turns one parsed declaration into a plan, collecting every error.
 type compiler struct {
-	env   *Env
-	ent   *Entity
-	depth int // of the groups around the field compiled
+	env     *Env
+	ent     *Entity
+	depth   int  // of the groups around the field compiled
+	example bool // an example is being compiled, not a default: see valueWord
+	errs    dsl.ErrorList
+	flags   *flagTable // the registry's flags and those the declaration named first (condition.go); nil: none new
+
 	// readOnly and writeOnly count the readonly and writeonly groups
 	// around the field compiled, whose fields are so too (immutable).
 	readOnly, writeOnly int
-	example             bool // an example is being compiled, not a default: see valueWord
-	errs                dsl.ErrorList
-	flags               *flagTable // the registry's flags and those the declaration named first (condition.go); nil: none new
 }
 
 // Compile builds the entity for decl. References are resolved to slots of
