@@ -157,6 +157,12 @@ func TestImmutableCreates(t *testing.T) {
 				Handle string `json:"handle"`
 			}
 			if err := o.Bind(&st); err != nil || st.Handle != in.Handle {
+				t.Errorf("Object.Bind: %+v, %v; want handle %q", st, err, in.Handle)
+			}
+			r = httptest.NewRequest("POST", "/accounts", strings.NewReader(tt.body))
+			r.Header.Set("Content-Type", "application/json")
+			st.Handle = ""
+			if err := e.Bind(r, &st); err != nil || st.Handle != in.Handle {
 				t.Errorf("Bind: %+v, %v; want handle %q", st, err, in.Handle)
 			}
 			if in.Handle == "" {
