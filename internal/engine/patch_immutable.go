@@ -39,11 +39,11 @@ import (
 // patch gives where the current value holds none (a $name's object, a
 // []$name's list, which a patch replaces whole; a writeonly $name's
 // object, which no current value holds) is new: read as MakeRequest reads
-// it, its immutable fields included. (The compiler refuses immutable
+// it, its immutable fields included. A list of values is one value: a
+// patch that replaces an immutable []T changes it unless it gives the
+// same JSON elements in the same order. (The compiler refuses immutable
 // where it could say nothing: readonly, writeonly, in such a group, on a
-// parameter.) A list of values
-// is one value: a patch that replaces an immutable []T changes it unless
-// it gives the same elements.
+// parameter, on a group or a $name.)
 
 // errImmutable is the error of a patch that changes an immutable field.
 var errImmutable = errors.New("cannot change once set")
