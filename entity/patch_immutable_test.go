@@ -68,6 +68,8 @@ func TestPatchImmutable(t *testing.T) {
 		{name: "a change the field's rules would refuse too", patch: `{"handle":"x"}`, fails: []string{"/handle immutable"}},
 		{name: "a change and another field's failure", patch: `{"handle":"bob","name":"a name too long"}`,
 			fails: []string{"/handle immutable", "/name max"}},
+		{name: "failures in the fields' order, not the patch's", patch: `{"score":1,"name":"a name too long","handle":"bob"}`,
+			fails: []string{"/handle immutable", "/name max", "/score immutable"}},
 		{name: "the same number", patch: `{"score":10}`},
 		{name: "the same number spelled otherwise", patch: `{"score":1e1,"ratio":0.50}`},
 		{name: "the same number as text", patch: `{"score":"10"}`},

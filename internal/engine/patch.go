@@ -450,7 +450,7 @@ func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext stri
 //     given to a $name that holds none, it is merged into nothing (its
 //     nulls removed) and marked fresh: read as MakeRequest reads it;
 //   - a null given to a group or a $name whose object in the current
-//     value holds an immutable value changes it: each is a failure, and
+//     value holds an immutable value changes it: each is refused, and
 //     the object stays as stored (clearsImmutable);
 //   - a null removes the key, but a writeonly field's (kept: it clears
 //     the value the server holds, which the current value does not), and
@@ -470,17 +470,11 @@ func (m *merger) member(r *run, dst []byte, mark int, n *node, wo bool, pm, c me
 		}
 		at := len(m.path)
 		m.path = appendPathKey(m.path, pm.key)
-		kind := frameRef
-		if n.kind == nodeGroup {
-			kind = frameNested // a request's group reads the object under its key
-		}
-		r.push(frame{n: n, kind: kind}) // the path of the failures the merge records (once)
 		dst = m.object(r, m.key(dst, mark, pm.key), c.val, c.ord, pm.val, pm.ord, sub, depth-1)
-		r.pop()
 		m.path = m.path[:at]
 		return dst
 	}
-	if sub != nil && sub.mayHoldImmutable && pm.val == "null" && curObj && depth > 1 && m.clearsImmutable(r, n, c, sub, depth-1) {
+	if sub != nil && sub.mayHoldImmutable && pm.val == "null" && curObj && depth > 1 && m.clearsImmutable(r, pm.key, c, sub, depth-1) {
 		return m.put(m.key(dst, mark, pm.key), c.val, c.ord, m.curTape) // refused: the object stays as stored
 	}
 	m.touch(pm.key)

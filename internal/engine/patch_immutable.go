@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/expose-go/expose/internal/jsonwire"
 	"github.com/expose-go/expose/internal/textconv"
@@ -28,10 +29,14 @@ import (
 //   - a null given to a group or a $name whose stored object holds an
 //     immutable value clears it: a change of each such value, and the
 //     object stays as stored;
-//   - a change is a failure of code "immutable" at the field's path (the
-//     message quotes no value), joined with the merged value's other
-//     failures, and the merged value keeps the stored value there, so that
-//     no other rule judges what was refused.
+//   - a change is refused: the merged value keeps the stored value there,
+//     and the merger records the field's path (run.refused); the walk of
+//     the merged value, reaching an immutable field at a refused path,
+//     records a failure of code "immutable" there instead of reading it
+//     (no other rule judges it; the message quotes no value), so that it
+//     is among the merged value's other failures in their order, the
+//     fields' as declared. (In the patch view an immutable field has no
+//     fast path: appendValueField is where every one is read.)
 //
 // The check follows the merger where it merges an object into a stored
 // one: into groups and $name objects the current value holds, at every
@@ -69,21 +74,32 @@ func (m *merger) once(r *run, dst []byte, mark int, n *node, wo bool, pm, c memb
 		return dst
 	}
 	dst, m.ord, m.touched = dst[:at], ord, m.touched[:touched]
-	r.record(n, failure{rule: "immutable", code: "immutable", err: errImmutable})
+	m.refuse(r, pm.key)
 	return m.put(m.key(dst, mark, pm.key), c.val, c.ord, m.curTape)
 }
 
-// clearsImmutable reports whether a null the patch gives to node n, a
-// group or a $name whose object in the current value is c, of the plan
-// p, clears an immutable value it holds, in it or in its objects,
-// recording a failure for each.
-func (m *merger) clearsImmutable(r *run, n *node, c member, p *objectPlan, depth int) bool {
-	kind := frameRef
-	if n.kind == nodeGroup {
-		kind = frameNested
-	}
-	r.push(frame{n: n, kind: kind})
-	defer r.pop()
+// refuse records the path of the member at key k of the object being
+// merged as an immutable field's refused change.
+func (m *merger) refuse(r *run, k string) {
+	r.refused = append(r.refused, string(appendPathKey(slices.Clip(m.path), k)))
+}
+
+// refusedHere reports whether the immutable node n, which the walk of a
+// patch's merged value is about to read, is at a path the merger refused
+// a change at.
+func (r *run) refusedHere(n *node) bool {
+	pin, _, _ := r.paths(n.in, n.out)
+	return slices.Contains(r.refused, pin)
+}
+
+// clearsImmutable reports whether a null the patch gives to the member
+// at key k, a group or a $name whose object in the current value is c, of
+// the plan p, clears an immutable value it holds, in it or in its
+// objects, refusing each.
+func (m *merger) clearsImmutable(r *run, k string, c member, p *objectPlan, depth int) bool {
+	at := len(m.path)
+	m.path = appendPathKey(m.path, k)
+	defer func() { m.path = m.path[:at] }()
 	found := false
 	for it := membersOf(c.val, c.ord, m.curTape); ; {
 		cm, ok := it.next()
@@ -94,10 +110,10 @@ func (m *merger) clearsImmutable(r *run, n *node, c member, p *objectPlan, depth
 		switch {
 		case sn == nil || ro || cm.val == "null":
 		case sn.immutable:
-			r.record(sn, failure{rule: "immutable", code: "immutable", err: errImmutable})
+			m.refuse(r, cm.key)
 			found = true
 		case cm.val[0] == '{' && depth > 1:
-			if sub := r.objectOf(sn); sub != nil && sub.mayHoldImmutable && m.clearsImmutable(r, sn, cm, sub, depth-1) {
+			if sub := r.objectOf(sn); sub != nil && sub.mayHoldImmutable && m.clearsImmutable(r, cm.key, cm, sub, depth-1) {
 				found = true
 			}
 		}
