@@ -274,3 +274,42 @@ func TestPatchImmutableMessages(t *testing.T) {
 		})
 	}
 }
+
+// FuzzPatchImmutable: whatever the body, Patch answers a merged value or
+// the client's error (4xx); and a merged value holds every immutable
+// value the current value holds, as it was.
+func FuzzPatchImmutable(f *testing.F) {
+	for _, s := range []string{`{}`, `{"handle":"ann"}`, `{"handle":"bob"}`, `{"score":1e1,"created":"2026-01-02T04:04:05+01:00"}`,
+		`{"profile":null}`, `{"owner":{"ssn":null}}`, `{"meta":{"k":1.0,"j":[1,2]}}`, `{"tags":["a","b"],"items":[{"ssn":"1"}]}`} {
+		f.Add(s)
+	}
+	reg := entity.NewRegistry()
+	e := exposeAccount(f, reg)
+	f.Fuzz(func(t *testing.T, body string) {
+		o, _, err := e.Patch(patchRequest(body), accountCurrent())
+		if err != nil {
+			w := httptest.NewRecorder()
+			reg.WriteError(w, err)
+			if w.Code < 400 || w.Code >= 500 {
+				t.Fatalf("Patch of %q: %v, status %d; want a 4xx", body, err, w.Code)
+			}
+			return
+		}
+		b, _ := o.MarshalJSON()
+		var got struct {
+			Handle, Created string
+			Score           json.Number
+			Active          bool
+			Tags            []string
+			Profile         struct{ Born string }
+			Owner           struct{ Ssn string }
+		}
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatalf("merged %s: %v", b, err)
+		}
+		if got.Handle != "ann" || got.Created != "2026-01-02T03:04:05Z" || got.Score != "10" || !got.Active ||
+			!slices.Equal(got.Tags, []string{"a", "b"}) || got.Profile.Born != "1990" || got.Owner.Ssn != "123" {
+			t.Fatalf("Patch of %q changed an immutable value: %s", body, b)
+		}
+	})
+}
