@@ -32,10 +32,11 @@ import (
 //   - a change is refused: the merged value keeps the stored value there,
 //     and the merger records the field's path (run.refused); the walk of
 //     the merged value, reaching an immutable field at a refused path,
-//     records a failure of code "immutable" there instead of reading it
-//     (no other rule judges it; the message quotes no value), so that it
-//     is among the merged value's other failures in their order, the
-//     fields' as declared. (In the patch view an immutable field has no
+//     records a failure of code "immutable" there (the message quotes no
+//     value) and writes the stored value, judged by nothing else, so that
+//     the failure is among the merged value's other failures in their
+//     order, the fields' as declared, and the cross-field rules see the
+//     value the server holds. (In the patch view an immutable field has no
 //     fast path: appendValueField is where every one is read.)
 //
 // The check follows the merger where it merges an object into a stored
@@ -82,6 +83,18 @@ func (m *merger) once(r *run, dst []byte, mark int, n *node, wo bool, pm, c memb
 // merged as an immutable field's refused change.
 func (m *merger) refuse(r *run, k string) {
 	r.refused = append(r.refused, string(appendPathKey(slices.Clip(m.path), k)))
+}
+
+// refusedValue records the failure of the immutable node n, whose change
+// the merger refused, and writes the stored value that the merged value
+// holds in its place (so that the cross-field rules see it), judged by
+// nothing: its own failures are not the client's.
+func (r *run) refusedValue(dst []byte, n *node, src *source, depth int) []byte {
+	r.record(n, failure{rule: "immutable", code: "immutable", err: errImmutable})
+	errs, omitted := len(r.errs), r.omitted
+	dst = r.valuePath(dst, n, r.read(src, n), depth)
+	r.errs, r.omitted = r.errs[:errs], omitted
+	return dst
 }
 
 // refusedHere reports whether the immutable node n, which the walk of a

@@ -33,9 +33,8 @@ import (
 //
 //go:noinline
 func (r *run) appendValueField(dst []byte, n *node, src *source, depth int) []byte {
-	if n.immutable && len(r.refused) > 0 && r.refusedHere(n) { // a patch's refused change (patch_immutable.go)
-		r.record(n, failure{rule: "immutable", code: "immutable", err: errImmutable})
-		return append(dst, "null"...)
+	if n.immutable && len(r.refused) > 0 && r.refusedHere(n) {
+		return r.refusedValue(dst, n, src, depth)
 	}
 	return r.valuePath(dst, n, r.read(src, n), depth)
 }
