@@ -226,6 +226,9 @@ The directives, with their arguments and where they apply:
 	                                 [] or {} (a group: when it writes {})
 	readonly            all          written by responses; never read nor checked from requests
 	writeonly           all          read and checked from requests; never written by responses
+	immutable           body values  set once: read from a request that creates as any field,
+	                                 written by responses; a patch that changes or clears a
+	                                 value the current value holds fails (code "immutable")
 	from 'a.b.0.c'      all          reads the value at that path of the server's data, not
 	                                 under the field's name (requests ignore it)
 	merge               $            writes the referenced entity's keys into the object around
@@ -248,7 +251,10 @@ The directives, with their arguments and where they apply:
 
 "values" are value fields (every type but groups and references, typed
 lists included), "$" references, "all" groups too, "top values" value
-fields at the top level of an entity. The aliases are no and
+fields at the top level of an entity, "body values" value fields a
+request reads from its body (not readonly nor writeonly, itself or by a
+group around it, nor a parameter).
+The aliases are no and
 not for none, required for req, def for default and rn for rename. No
 registered rule may take a directive's name ([rules.Directive],
 [rules.Reserved]). unexpose applies only in

@@ -3,8 +3,11 @@ package dsl
 import (
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/expose-go/expose/rules"
 )
 
 // TestDocFileExamples: every .entity example of the language reference
@@ -55,6 +58,32 @@ func TestDocFileExamples(t *testing.T) {
 		out, err := f.Print()
 		if err != nil || string(out) != b {
 			t.Errorf("the example is not in the canonical form (%v); Print gives\n%s\nnot\n%s", err, out, b)
+		}
+	}
+}
+
+// TestDocDirectives: the language reference's table of directives (doc.go,
+// "# Directives") has a row for every directive of the vocabulary
+// (rules.Directive), under its own name.
+func TestDocDirectives(t *testing.T) {
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(src), "\n# Directives\n")
+	if !ok {
+		t.Fatal("doc.go has no # Directives section")
+	}
+	table, _, _ = strings.Cut(table, "\n# ")
+	rows := map[string]bool{}
+	for _, line := range strings.Split(table, "\n") {
+		if text, ok := strings.CutPrefix(line, "\t"); ok && text != "" && text[0] != ' ' {
+			rows[strings.Fields(text)[0]] = true
+		}
+	}
+	for d := rules.DirectiveNone; d.String() != "directive("+strconv.Itoa(int(d))+")"; d++ {
+		if !rows[d.String()] {
+			t.Errorf("the table of directives has no row for %q", d)
 		}
 	}
 }

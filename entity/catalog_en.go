@@ -17,6 +17,7 @@ var catalogEN = map[string]string{
 	// The field messages.
 	keyInvalid:                              "is not valid",
 	"required":                              "is required",
+	"immutable":                             "cannot change once set",
 	"type":                                  "must be {type}, got {got}",
 	"depth":                                 "is nested deeper than the limit of {limit} levels",
 	"limit":                                 "and {omitted} more field errors, not listed",

@@ -16,6 +16,7 @@ var catalogJA = map[string]string{
 	// The field messages.
 	keyInvalid:                              "正しくありません",
 	"required":                              "必須です",
+	"immutable":                             "一度設定すると変更できません",
 	"required_if":                           "{other}が{values}のときは必須です",
 	"required_if.secret":                    "{other}の値により必須です",
 	"required_with":                         "{others}を指定したときは必須です",

@@ -89,7 +89,9 @@
 // Get, Keys, Len, Map, Decode and Bind to read values out of it and
 // MarshalJSON to send it as it is. A response never writes a writeonly
 // field: each entity compiles a response view without them and a request
-// view without its readonly fields.
+// view without its readonly fields. An immutable field is in both: set
+// once, by a request that creates; Patch refuses a change of the value it
+// holds (code "immutable").
 //
 // # Options
 //

@@ -78,7 +78,8 @@ type FieldError struct {
 	// (never parse Message): "required" for req, a rule's canonical name
 	// for any of its aliases ("range" for minmax), a custom rule's name,
 	// and "type", "depth", "json", "limit", "unknown", "default" (bare
-	// defaults that form a cycle), "value" (a driver.Valuer that failed).
+	// defaults that form a cycle), "value" (a driver.Valuer that failed),
+	// "immutable" (a Patch that changes an immutable field's value).
 	Code string
 	// Params are the failing rule's arguments by the names its Def gives
 	// them ({"min": 3}; a number written without quotes is an int64 or a

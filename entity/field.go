@@ -67,6 +67,12 @@ type Field struct {
 	// requests, never written by responses.
 	OmitNil, OmitEmpty  bool
 	ReadOnly, WriteOnly bool
+	// Immutable: set once (`immutable`). A request that creates
+	// (MakeRequest, Bind) reads it as any field, and a response writes
+	// it; a Patch may send the value the field holds, or give one where
+	// it holds none (null), but changing or clearing a value it holds is
+	// a failure of code "immutable" at its path.
+	Immutable bool
 	// Merge: a $ref whose entity's keys are written into this object
 	// instead of under Key (see Entity for its fields).
 	Merge bool
@@ -144,7 +150,7 @@ func fieldOf(d *engine.FieldDesc) *Field {
 		HasDefault: d.HasDefault, Default: d.Default, Rules: d.Rules, Uses: usesOf(d.Uses), Fields: fieldsOf(d.Fields), Ref: d.Ref, Decl: d.Decl,
 		List: d.List, One: d.One, Each: fieldOf(d.Each), Format: d.Format, Lazy: d.Lazy, If: d.If, Unless: d.Unless,
 		Since: d.Since, Until: d.Until, OmitNil: d.OmitNil, OmitEmpty: d.OmitEmpty, ReadOnly: d.ReadOnly,
-		WriteOnly: d.WriteOnly, Merge: d.Merge, From: d.From, Doc: d.Doc, Example: d.Example, In: d.In, node: d.Node}
+		WriteOnly: d.WriteOnly, Immutable: d.Immutable, Merge: d.Merge, From: d.From, Doc: d.Doc, Example: d.Example, In: d.In, node: d.Node}
 	for _, c := range d.Cross {
 		f.Cross = append(f.Cross, CrossRule{Rule: c.Rule, Fields: c.Fields, Values: c.Values})
 	}

@@ -58,15 +58,16 @@ const keyInvalid = "invalid"
 // codeParams names the params of the codes that are no rule's: what a
 // catalog's messages for them may hold. (A rule's params are its Def's.)
 var codeParams = map[string][]string{
-	keyInvalid: nil,
-	"required": nil,
-	"type":     {"type", "got"},
-	"unknown":  nil,
-	"depth":    {"limit"},
-	"json":     nil,
-	"limit":    {"omitted"},
-	"default":  nil,
-	"value":    nil,
+	keyInvalid:  nil,
+	"required":  nil,
+	"immutable": nil,
+	"type":      {"type", "got"},
+	"unknown":   nil,
+	"depth":     {"limit"},
+	"json":      nil,
+	"limit":     {"omitted"},
+	"default":   nil,
+	"value":     nil,
 
 	"required_if":        {"other", "values"},
 	"required_if.secret": {"other"},

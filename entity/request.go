@@ -210,6 +210,20 @@ const MergePatchType = engine.MergePatchType
 // it, its cross-field rules neither), and a writeonly one the patch does not give is not read: it is not
 // in the merged value, so that Bind of it leaves the server's value.
 //
+// An immutable field (`immutable`: set once) may not change: a patch that
+// sends the value it holds (the same JSON value, however spelled, or the
+// same value of its type: 10 and "10", two spellings of one instant), or
+// leaves it, is accepted, and so is one that gives a value where the
+// current value holds none (null or no key: set once, as a request that
+// creates sets it); one that changes it, or clears it (a null for it, or
+// for a group or a $name that holds it), fails with code "immutable" at
+// its path, quoting no value, with the merged value's other failures. An
+// object value merged into the stored one is compared once merged. The
+// elements of a list the patch gives ([]$name) are new, read as
+// MakeRequest reads them, immutable fields included; a $name's object
+// given where the current value holds none (a writeonly $name's, always)
+// is too.
+//
 // The current value is read as it is stored, in the call's flags and
 // version, without running its rules: the merged value's are run instead,
 // so that a value the patch leaves is judged there, with the rest (a value

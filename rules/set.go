@@ -150,8 +150,8 @@ type Def struct {
 // interprets itself rather than looking it up in a Set: `req`, `default`,
 // `rename`, `secret`, `msg`, the empty rule `none`, the per-call shaping
 // words `lazy`, `if`, `unless`, `since` and `until`, `omitnil`,
-// `omitempty`, `readonly`, `writeonly`, `from`, `merge`, `unexpose`,
-// `each` and `format`.
+// `omitempty`, `readonly`, `writeonly`, `immutable`, `from`, `merge`,
+// `unexpose`, `each` and `format`.
 type Directive uint8
 
 // The directives. NotDirective is what LookupDirective returns for a rule's
@@ -173,6 +173,7 @@ const (
 	DirectiveOmitEmpty                 // omitempty: also when it is "", 0, false, [] or {}
 	DirectiveReadOnly                  // readonly: written by responses, never read from requests
 	DirectiveWriteOnly                 // writeonly: read from requests, never written by responses
+	DirectiveImmutable                 // immutable: read from a request that creates; a patch may not change it once set
 	DirectiveFrom                      // from 'a.b.0.c': the input path the value is read from
 	DirectiveMerge                     // merge: a $ref's keys written into the parent object
 	DirectiveUnexpose                  // unexpose: drops a base field in Extend
@@ -209,6 +210,7 @@ var directiveNames = [...][]string{
 	DirectiveOmitEmpty: {"omitempty"},
 	DirectiveReadOnly:  {"readonly"},
 	DirectiveWriteOnly: {"writeonly"},
+	DirectiveImmutable: {"immutable"},
 	DirectiveFrom:      {"from"},
 	DirectiveMerge:     {"merge"},
 	DirectiveUnexpose:  {"unexpose"},
@@ -264,7 +266,7 @@ func (d Directive) String() string {
 // Reserved names are the names of the directives (`req`, `default`,
 // `rename`, `none` and their aliases, `secret`, `msg`, `lazy`, `if`,
 // `unless`, `since`, `until`, `omitnil`, `omitempty`, `readonly`,
-// `writeonly`, `from`, `merge`, `unexpose`, `each`, `format`, `path`,
+// `writeonly`, `immutable`, `from`, `merge`, `unexpose`, `each`, `format`, `path`,
 // `query`, `header`, `cookie`, `doc`, `example`, `required_if`,
 // `required_with`, `required_without`, `excluded_with`), which the
 // entity compiler interprets itself. A Def may not use them.

@@ -240,6 +240,7 @@ func TestLookupDirective(t *testing.T) {
 		{"secret", DirectiveSecret},
 		{"msg", DirectiveMsg}, {"MSG", DirectiveMsg},
 		{"lazy", DirectiveLazy}, {"If", DirectiveIf}, {"unless", DirectiveUnless}, {"since", DirectiveSince}, {"UNTIL", DirectiveUntil},
+		{"immutable", DirectiveImmutable}, {"Immutable", DirectiveImmutable},
 		{"min", NotDirective}, {"", NotDirective}, {"reqs", NotDirective}, {"renam", NotDirective},
 	}
 	for _, tt := range tests {
@@ -251,7 +252,7 @@ func TestLookupDirective(t *testing.T) {
 	}
 	for d, want := range map[Directive]string{DirectiveNone: "none", DirectiveReq: "req", DirectiveDefault: "default",
 		DirectiveRename: "rename", DirectiveSecret: "secret", DirectiveMsg: "msg", DirectiveLazy: "lazy", DirectiveIf: "if", DirectiveUnless: "unless",
-		DirectiveSince: "since", DirectiveUntil: "until", NotDirective: "directive(0)", 99: "directive(99)"} {
+		DirectiveSince: "since", DirectiveUntil: "until", DirectiveImmutable: "immutable", NotDirective: "directive(0)", 99: "directive(99)"} {
 		if got := d.String(); got != want {
 			t.Errorf("Directive(%d).String() = %q, want %q", d, got, want)
 		}
@@ -263,7 +264,7 @@ func TestLookupDirective(t *testing.T) {
 func TestReserved(t *testing.T) {
 	want := []string{"none", "no", "not", "req", "required", "default", "def", "rename", "rn", "secret", "msg",
 		"lazy", "if", "unless", "since", "until",
-		"omitnil", "omitempty", "readonly", "writeonly", "from", "merge", "unexpose", "each", "format",
+		"omitnil", "omitempty", "readonly", "writeonly", "immutable", "from", "merge", "unexpose", "each", "format",
 		"path", "query", "header", "cookie", "doc", "example",
 		"required_if", "required_with", "required_without", "excluded_with"}
 	if !slices.Equal(Reserved, want) {

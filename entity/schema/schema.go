@@ -103,7 +103,12 @@ var errNilEntity = errors.New("schema: a nil *entity.Entity (Lookup finds nothin
 //
 // The schema of an entity holds its description (in a file, the comment
 // lines above it: dsl.Entity.Doc) as "description", and so does a field's
-// ([entity.Field.Doc]); a field's example ([entity.Field.Example]) as "examples"
+// ([entity.Field.Doc]), followed, for an immutable field
+// ([entity.Field.Immutable]), by words that say it is set once (in a
+// Patch: that a patch may send its value, or give one where it holds
+// none, but not change nor clear it; no keyword says so, and readOnly
+// would say a request never sends it, which a request that creates
+// does); a field's example ([entity.Field.Example]) as "examples"
 // (but a secret field's, and in a request a formatted field's, whose
 // example is what the format writes); an object's cross-field rules
 // ([entity.Field.Cross]) are said as the library judges them: a field is
@@ -346,6 +351,9 @@ func (g *gen) members(e *entity.Entity, fs []*entity.Field, path string, props m
 			s["writeOnly"] = true
 		}
 		g.annotate(f, s)
+		if f.Immutable {
+			g.immutable(s)
+		}
 		combine := "anyOf" // two fields of one key in a response: either
 		if g.isRequest() {
 			combine = "allOf" // two fields read from one key: both judge it
@@ -431,6 +439,25 @@ func (g *gen) annotate(f *entity.Field, s map[string]any) {
 	if f.Example != nil && !g.isSecret(f) && !(g.isRequest() && f.Format != "") {
 		s["examples"] = []any{json.RawMessage(f.Example)}
 	}
+}
+
+// immutableWords say in each mode what `immutable` means: no keyword of
+// JSON Schema does (readOnly says a request never sends the value, which
+// a request that creates does).
+var immutableWords = [...]string{
+	Response: "Set once: it never changes once set.",
+	Request:  "Set once: a patch cannot change it once set.",
+	Patch:    "Set once: a patch may send the value it holds, or give one where it holds none, but not change nor clear it (code immutable).",
+}
+
+// immutable says in s's description that its field is set once, after
+// the field's own description.
+func (g *gen) immutable(s map[string]any) {
+	words := immutableWords[g.mode]
+	if prev, _ := s["description"].(string); prev != "" {
+		words = prev + " " + words
+	}
+	s["description"] = words
 }
 
 // refSchema returns the schema of a `$ref` field. In a response: an object

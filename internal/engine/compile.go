@@ -27,6 +27,10 @@ type compiler struct {
 	example bool // an example is being compiled, not a default: see valueWord
 	errs    dsl.ErrorList
 	flags   *flagTable // the registry's flags and those the declaration named first (condition.go); nil: none new
+
+	// readOnly and writeOnly count the readonly and writeonly groups
+	// around the field compiled, whose fields are so too (immutable).
+	readOnly, writeOnly int
 }
 
 // Compile builds the entity for decl. References are resolved to slots of
@@ -130,7 +134,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 		c.ruleNames(f)
 		return n, false
 	}
-	var defRule, msgRule, exRule *dsl.Rule
+	var defRule, msgRule, exRule, immRule *dsl.Rule
 	n.doc = f.Doc // the comment above it in a file; a doc directive says otherwise
 	renamed := false
 	for _, r := range f.Rules {
@@ -184,6 +188,10 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			if n.readOnly && n.writeOnly {
 				c.errorf(f, r.Pos, "a field cannot be both readonly (never read from requests) and writeonly (never written by responses)")
 			}
+		case rules.DirectiveImmutable:
+			c.noArgs(f, r)
+			n.immutable = true
+			immRule = r
 		case rules.DirectiveUnexpose:
 			c.errorf(f, r.Pos, "unexpose drops a field of the base entity: it applies only in Extend")
 		case rules.DirectiveFrom:
@@ -251,7 +259,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	switch f.Kind {
 	case dsl.FieldGroup:
 		for _, r := range f.Rules {
-			if d := rules.LookupDirective(r.Name); !slices.Contains(groupDirectives, d) && !d.Source() {
+			if d := rules.LookupDirective(r.Name); !slices.Contains(groupDirectives, d) && !d.Source() && d != rules.DirectiveImmutable { // (immutable: see immutable)
 				if c.unknownRule(f, r, directiveNames(groupDirectives), ": a group takes only "+directiveList(groupDirectives)) {
 					continue
 				}
@@ -263,7 +271,10 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 			}
 		}
 		c.depth++
+		ro, wo := b2i(n.readOnly), b2i(n.writeOnly)
+		c.readOnly, c.writeOnly = c.readOnly+ro, c.writeOnly+wo
 		n.group = c.object(f.Fields)
+		c.readOnly, c.writeOnly = c.readOnly-ro, c.writeOnly-wo
 		c.depth--
 	case dsl.FieldRef:
 		for _, r := range f.Rules {
@@ -272,7 +283,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 				if len(r.Args) > 0 {
 					c.errorf(f, r.Args[0].Pos, "a default on a reference takes no value: a bare default makes %q from an empty input", f.Ref)
 				}
-			case d == rules.NotDirective && f.List && listRules[strings.ToLower(r.Name)], d.Source(), d.Cross():
+			case d == rules.NotDirective && f.List && listRules[strings.ToLower(r.Name)], d.Source(), d.Cross(), d == rules.DirectiveImmutable:
 			case !slices.Contains(refDirectives, d) && c.unknownRule(f, r, directiveNames(refDirectives), fmt.Sprintf(": a reference ($%s) takes only %s", f.Ref, directiveList(refDirectives))):
 			case !slices.Contains(refDirectives, d):
 				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only %s", r.Name, f.Ref, directiveList(refDirectives))
@@ -308,7 +319,35 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	if msgRule != nil {
 		c.message(f, n, msgRule)
 	}
+	if immRule != nil {
+		c.immutable(f, n, immRule)
+	}
 	return n, cased
+}
+
+// immutable checks where a field's immutable applies: a value field of a
+// request's body (a patch compares what it sends with the value the
+// current value holds, which holds no writeonly value, nor any of a
+// writeonly group's, and reads no parameter from it), that requests read
+// (readonly, or in a readonly group: none does, so immutable would say
+// nothing).
+func (c *compiler) immutable(f *dsl.Field, n *node, r *dsl.Rule) {
+	switch {
+	case f.Kind == dsl.FieldGroup:
+		c.errorf(f, r.Pos, "immutable applies to a value field: declare it on the fields of the group that are set once")
+	case f.Kind == dsl.FieldRef:
+		c.errorf(f, r.Pos, "immutable applies to a value field: declare it on the fields of $%s that are set once", f.Ref)
+	case n.readOnly:
+		c.errorf(f, r.Pos, "a field cannot be both readonly (never read from requests, so never changed by one) and immutable (read from a request that creates it, never changed by a patch): keep one")
+	case c.readOnly > 0:
+		c.errorf(f, r.Pos, "immutable in a readonly group, whose fields no request reads (so none changes them), says nothing: drop one")
+	case n.writeOnly:
+		c.errorf(f, r.Pos, "a field cannot be both writeonly and immutable: a patch tells a change from the value a response would write, which a writeonly field never has")
+	case c.writeOnly > 0:
+		c.errorf(f, r.Pos, "immutable in a writeonly group: a patch tells a change from the value a response would write, which the group's fields never have")
+	case n.src != srcBody:
+		c.errorf(f, r.Pos, "immutable judges what a patch's body changes: %q is read from the request's %s, not its body", f.Name, srcNames[n.src])
+	}
 }
 
 // The directives a group and a reference take (a reference's default is a
@@ -843,4 +882,12 @@ func typedArg(a string, quoted bool) any {
 		}
 	}
 	return a
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -130,6 +130,9 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		case vb.d == dirPatch && vb.writeOnly > 0:
 			n.writeOnly = true // a writeonly group's: read only when the patch gives it
 		}
+		if vb.d == dirPatch && n.immutable {
+			n.fast = fastNone // read by appendValueField, which records a refused change (patch_immutable.go)
+		}
 		if len(p.nodes) > 0 {
 			n.key = append(n.key, ',')
 		}
@@ -166,6 +169,8 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		} else {
 			p.nodes[i-1].next = n
 		}
+		p.mayHoldImmutable = p.mayHoldImmutable || n.immutable || n.kind == nodeRef && !n.refList ||
+			n.group != nil && n.group.mayHoldImmutable
 	}
 	return p
 }

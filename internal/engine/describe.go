@@ -39,6 +39,7 @@ type FieldDesc struct {
 	Since, Until                 string
 	OmitNil, OmitEmpty           bool
 	ReadOnly, WriteOnly, Merge   bool
+	Immutable                    bool
 	From                         []string
 	Cross                        []CrossDesc
 	Doc                          string
@@ -122,7 +123,7 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*FieldDesc {
 		f.Kind = n.kind
 		f.Lazy = n.lazy
 		f.OmitNil, f.OmitEmpty = n.omit == omitNil, n.omit == omitEmpty
-		f.ReadOnly, f.WriteOnly = n.readOnly, n.writeOnly
+		f.ReadOnly, f.WriteOnly, f.Immutable = n.readOnly, n.writeOnly, n.immutable
 		f.Merge = n.merge
 		if n.from != nil {
 			f.From = append([]string{n.from.first.in}, n.from.rest...)

@@ -145,7 +145,7 @@ func clipKey(key string) string {
 // codes are theirs.
 func QuotesNoValue(code string) bool {
 	switch code {
-	case "required", "depth", "type", "min", "max", "len", "range", "email", "url", "date",
+	case "required", "depth", "type", "immutable", "min", "max", "len", "range", "email", "url", "date",
 		"required_if", "required_with", "required_without", "excluded_with":
 		return true
 	}

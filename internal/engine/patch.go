@@ -443,6 +443,10 @@ func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext stri
 		if c >= 0 {
 			cm = cur[c]
 		}
+		if n.immutable {
+			dst = m.once(r, dst, mark, n, wo, pm, cm, depth) // patch_immutable.go
+			continue
+		}
 		dst = m.member(r, dst, mark, n, wo, pm, cm, depth)
 	}
 	for _, c := range cur {
@@ -470,6 +474,9 @@ func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext stri
 //     current value holds one for, with the plan of its object (object);
 //     given to a $name that holds none, it is merged into nothing (its
 //     nulls removed) and marked fresh: read as MakeRequest reads it;
+//   - a null given to a group or a $name whose object in the current
+//     value holds an immutable value changes it: each is refused, and
+//     the object stays as stored (clearsImmutable);
 //   - a null removes the key, but a writeonly field's (kept: it clears
 //     the value the server holds, which the current value does not), and
 //     a group's that holds readonly values: its object is then what
@@ -481,7 +488,8 @@ func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext stri
 //     fresh), and so does anything else.
 func (m *merger) member(r *run, dst []byte, mark int, n *node, wo bool, pm, c member, depth int) []byte {
 	curObj := c.val != "" && c.val[0] == '{'
-	if sub := r.objectOf(n); sub != nil && pm.val[0] == '{' && depth > 1 && (n.kind == nodeGroup || curObj) {
+	sub := r.objectOf(n)
+	if sub != nil && pm.val[0] == '{' && depth > 1 && (n.kind == nodeGroup || curObj) {
 		if !curObj {
 			c = member{ord: -1}
 		}
@@ -490,6 +498,9 @@ func (m *merger) member(r *run, dst []byte, mark int, n *node, wo bool, pm, c me
 		dst = m.object(r, m.key(dst, mark, pm.key), c.val, c.ord, pm.val, pm.ord, sub, depth-1)
 		m.path = m.path[:at]
 		return dst
+	}
+	if sub != nil && sub.mayHoldImmutable && pm.val == "null" && curObj && depth > 1 && m.clearsImmutable(r, pm.key, c, sub, depth-1) {
+		return m.put(m.key(dst, mark, pm.key), c.val, c.ord, m.curTape) // refused: the object stays as stored
 	}
 	m.touch(pm.key)
 	switch {

@@ -34,6 +34,10 @@ type objectPlan struct {
 	in     *inputTable // the input object its nodes read: a group of the response view shares its parent's
 	dir    direction   // the view it belongs to
 	shaped bool        // a node is lazy, conditional, omitted when empty or merged: see appendShaped
+	// mayHoldImmutable: an immutable field is among its nodes or its
+	// groups', or a $name's object may hold one (a null for the object
+	// in a merge patch is then judged: see merger.clearsImmutable).
+	mayHoldImmutable bool
 
 	// cross holds the cross-field rules of its fields (compile_cross.go).
 	cross []*crossRule
@@ -205,10 +209,14 @@ type node struct {
 
 	// The directives the walk reads: when the key is left out
 	// (omitnil, omitempty), and the direction (readonly: never read from
-	// a request; writeonly: never written by a response).
+	// a request; writeonly: never written by a response; immutable: set
+	// once, then never changed by a patch).
 	omit      omitKind
 	readOnly  bool
 	writeOnly bool
+	// immutable: a merge patch may not change a value the current value
+	// holds (see merger.once); a request that creates reads it as any.
+	immutable bool
 	merge     bool      // a $ref whose object's keys are written into this one (merge.go)
 	step      bool      // a from path's first node, when what it reads is stepped into or made (not a value field's value)
 	from      *fromPath // where it reads its value, when not under its name (from.go)

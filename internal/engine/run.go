@@ -107,6 +107,11 @@ type run struct {
 	// steps read an object's key (see fromKeysOf).
 	fromOf   *node
 	fromKeys uint32
+
+	// refused holds, in a merge patch, the paths of the immutable fields
+	// whose change the merger refused (patch_immutable.go): the walk of
+	// the merged value records their failures. Nil otherwise.
+	refused []string
 }
 
 // done returns what the run borrowed.

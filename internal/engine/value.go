@@ -33,6 +33,9 @@ import (
 //
 //go:noinline
 func (r *run) appendValueField(dst []byte, n *node, src *source, depth int) []byte {
+	if n.immutable && len(r.refused) > 0 && r.refusedHere(n) {
+		return r.refusedValue(dst, n, src, depth)
+	}
 	return r.valuePath(dst, n, r.read(src, n), depth)
 }
 
