@@ -95,15 +95,18 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			}
 		}
 		made[f] = m
-		if c.keepAll || (c.patching && mdlAt(lvl.pin, f.key) != nil) {
+		hidden := false
+		if omit && (c.keepAll || (c.patching && mdlAt(lvl.pin, f.key) != nil)) {
 			// the current value itself; a key the patch sets or clears
-			// stays, so that Bind of the merged Object clears it too
-			omit = false
+			// stays, so that Bind of the merged Object clears it too, but
+			// the merged Object's response form leaves it out (go doc
+			// Patch: MarshalJSON writes it through the response view)
+			omit, hidden = false, c.patching
 		}
 		if omit || !selected || excluded {
 			continue
 		}
-		obj.addWO(f.key, v, f.writeOnly || lvl.wo)
+		obj.addWO(f.key, v, f.writeOnly || lvl.wo || hidden)
 	}
 	c.judgeCross(fields, made)
 }
