@@ -21,7 +21,7 @@ import (
 func (c *mdlCall) judgeCross(fields []*mdlField, made map[*mdlField]*mdlMade) {
 	for _, f := range fields {
 		m := made[f]
-		if m == nil || len(f.cross) == 0 || slices.Contains(m.codes, "type") {
+		if m == nil || m.unjudged || len(f.cross) == 0 || slices.Contains(m.codes, "type") {
 			continue
 		}
 		for _, r := range f.cross {

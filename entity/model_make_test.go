@@ -42,6 +42,7 @@ type mdlMade struct {
 	codes         []string
 	path, outPath mdlPath
 	sec           bool
+	unjudged      bool // a patch's readonly value: its own cross-field rules are not judged
 }
 
 // writeFields writes the fields of one output object, then judges their
@@ -56,6 +57,14 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 	for _, f := range fields {
 		if c.patching && (f.readOnly || lvl.ro) && keys[f] && !(f.kind == dsl.FieldRef && f.merge) {
 			c.writeCurrent(obj, f, lvl, sel, exc)
+			// the stored value is in the merged value, which the siblings'
+			// cross-field rules judge; its own are not judged
+			var v any
+			if cur := mdlAt(lvl.cur, f.key); cur != nil && cur.kind != mdlJNull {
+				v = mdlRaw(cur.compacted())
+			}
+			made[f] = &mdlMade{present: v != nil && !mdlOmit(f, v), out: v, unjudged: true,
+				sec: lvl.sec || f.secret, path: lvl.inP.key(f.key), outPath: lvl.outP.key(f.key)}
 			continue
 		}
 		if !vis[f] {
