@@ -105,11 +105,13 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 		}
 		made[f] = m
 		hidden := false
-		if omit && (c.keepAll || (c.patching && mdlAt(lvl.pin, f.key) != nil)) {
-			// the current value itself; a key the patch sets or clears
-			// stays, so that Bind of the merged Object clears it too, but
-			// the merged Object's response form leaves it out (go doc
-			// Patch: MarshalJSON writes it through the response view)
+		if omit && (c.keepAll || (c.patching && !lvl.fromPatch && lvl.cur != nil)) {
+			// the current value itself, which holds every field (nothing
+			// left out by omitnil or omitempty), and so the merged value
+			// does: a key the patch sets or clears stays, so that Bind of
+			// the merged Object clears it too, but the merged Object's
+			// response form leaves it out (go doc Patch: MarshalJSON writes
+			// it through the response view)
 			omit, hidden = false, c.patching
 		}
 		if omit || !selected || excluded {

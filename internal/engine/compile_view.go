@@ -116,8 +116,10 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		case vb.d == dirStored || vb.d == dirPatch && (n.readOnly || vb.readOnly > 0):
 			// A readonly value is the server's, taken from the current
 			// value as it is (a group's fields with it): no rule judges
-			// it, its cross-field rules neither (a sibling's may name it).
+			// it, its cross-field rules neither (a sibling's may name it),
+			// and no default fills it (the current value has none).
 			n.unjudged()
+			n.hasDefault, n.refDefault, n.defNull, n.defJSON = false, false, false, nil
 			if vb.d == dirPatch {
 				n.readOnly = true // a readonly group's $name too: read with the view dirStored
 			}
