@@ -112,6 +112,16 @@ func (r *run) knownKey(p *objectPlan, k string, depth int) bool {
 			return true
 		}
 	}
+	for _, n := range p.left {
+		// a readonly merged reference's keys, which a request ignores as it
+		// ignores any readonly key: known
+		if !n.merge || !n.readOnly || n.cond != nil && !r.shown(n.cond) {
+			continue
+		}
+		if e := r.refTarget(n); e != nil && r.knownKey(e.view(r.dir), k, depth+1) {
+			return true
+		}
+	}
 	return false
 }
 
