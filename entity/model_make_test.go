@@ -5,6 +5,7 @@ package entity_test
 
 import (
 	"encoding/json"
+	"math/big"
 	"reflect"
 	"slices"
 	"strconv"
@@ -94,7 +95,22 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 		}
 		before := len(c.errs)
 		c.lastOut, c.lastNull = nil, true
-		v, omit := c.makeField(f, lvl, sub, esub)
+		var v any
+		var omit bool
+		if cur, changed := c.immutableChange(f, lvl); changed {
+			// docs/requests.md, immutable: a 400 at the field, and the
+			// merged value keeps the stored value there, which no other
+			// rule judges
+			_, _, p := c.read(f, lvl)
+			c.fail(f, p, lvl.outP.key(f.key), "immutable", lvl.sec || f.secret)
+			stored := lvl
+			stored.in = &mdlJSON{kind: mdlJObj, keys: []string{f.key}, obj: map[string]*mdlJSON{f.key: cur}}
+			mark := len(c.errs)
+			v, omit = c.makeField(f, stored, sub, esub)
+			c.errs = c.errs[:mark]
+		} else {
+			v, omit = c.makeField(f, lvl, sub, esub)
+		}
 		m := &mdlMade{out: c.lastOut, sec: lvl.sec || f.secret, outPath: lvl.outP.key(f.key)}
 		_, _, m.path = c.read(f, lvl)
 		m.present = !c.lastNull && !mdlOmit(f, c.lastOut)
@@ -120,6 +136,147 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 		obj.addWO(f.key, v, f.writeOnly || lvl.wo || hidden)
 	}
 	c.judgeCross(fields, made)
+}
+
+// immutableChange reports whether a patch changes the immutable field f
+// (docs/requests.md, "Fields set once"), and the value the current value
+// holds: where it holds one (not null), outside what the patch gives
+// whole, the merged value must be the same JSON value (numbers exactly,
+// members in any order), or read as the same value of the field's type;
+// a null that clears it is a change, and so is the null for the group or
+// $name holding it (cleared).
+func (c *mdlCall) immutableChange(f *mdlField, lvl mdlLevel) (*mdlJSON, bool) {
+	if !c.patching || !f.immutable || lvl.fromPatch || f.kind != dsl.FieldValue {
+		return nil, false
+	}
+	cur := mdlAt(lvl.cur, f.key)
+	if cur == nil || cur.kind == mdlJNull {
+		return nil, false
+	}
+	if lvl.cleared {
+		return cur, true
+	}
+	in, _ := lvl.in.(*mdlJSON)
+	merged := mdlAt(in, f.key)
+	if merged == nil || merged.kind == mdlJNull {
+		return cur, true
+	}
+	if mdlSameJSON(merged, cur) {
+		return nil, false
+	}
+	if f.list || f.typ == rules.Any || f.typ == rules.Object || f.typ == rules.List {
+		return cur, true
+	}
+	a, asrc, anull, abad := c.convertWire(f.typ, f.format, merged, true)
+	b, bsrc, bnull, bbad := c.convertWire(f.typ, f.format, cur, true)
+	if anull || bnull || abad || bbad {
+		return cur, true
+	}
+	wa, errA := c.write(f.typ, a, asrc, f.format)
+	wb, errB := c.write(f.typ, b, bsrc, f.format)
+	if errA != nil || errB != nil || string(mdlEncode(nil, wa)) != string(mdlEncode(nil, wb)) {
+		return cur, true
+	}
+	return nil, false
+}
+
+// patchCleared reports whether, patching, the group or $name f is one the
+// patch gives a null for (or one inside such, lvl.cleared) while its
+// stored object, cur, holds an immutable value: the object then stays as
+// stored (docs/requests.md, immutable).
+func (c *mdlCall) patchCleared(f *mdlField, lvl mdlLevel, cur *mdlJSON) bool {
+	if !c.patching || lvl.fromPatch || cur == nil || cur.kind != mdlJObj {
+		return false
+	}
+	if !lvl.cleared {
+		if p := mdlAt(lvl.pin, f.key); p == nil || p.kind != mdlJNull {
+			return false
+		}
+	}
+	fields := f.children
+	if f.kind == dsl.FieldRef {
+		e := c.reg.ents[f.ref]
+		if e == nil {
+			return false
+		}
+		fields = e.fields
+	}
+	return c.mdlHoldsImmutable(fields, cur, 0)
+}
+
+// mdlSameJSON reports whether two JSON values are the same: literals and
+// strings (unescaped) equal, numbers of the same exact value, arrays
+// element by element, objects with the same members in any order.
+func mdlSameJSON(a, b *mdlJSON) bool {
+	if a.kind != b.kind {
+		return false
+	}
+	switch a.kind {
+	case mdlJObj:
+		if len(a.keys) != len(b.keys) {
+			return false
+		}
+		for _, k := range a.keys {
+			bv, ok := b.obj[k]
+			if !ok || !mdlSameJSON(a.obj[k], bv) {
+				return false
+			}
+		}
+		return true
+	case mdlJArr:
+		if len(a.arr) != len(b.arr) {
+			return false
+		}
+		for i := range a.arr {
+			if !mdlSameJSON(a.arr[i], b.arr[i]) {
+				return false
+			}
+		}
+		return true
+	case mdlJNum:
+		x, okA := new(big.Rat).SetString(string(a.raw))
+		y, okB := new(big.Rat).SetString(string(b.raw))
+		return okA && okB && x.Cmp(y) == 0
+	case mdlJStr:
+		return a.s == b.s
+	case mdlJBool:
+		return a.b == b.b
+	}
+	return true
+}
+
+// mdlHoldsImmutable reports whether the stored object cur of fields holds
+// an immutable value (not null), in its groups, the objects of its $names
+// and the entities merged into it too.
+func (c *mdlCall) mdlHoldsImmutable(fields []*mdlField, cur *mdlJSON, depth int) bool {
+	if cur == nil || cur.kind != mdlJObj || depth > 16 {
+		return false
+	}
+	vis := c.visible(fields, true)
+	for _, f := range fields {
+		if !vis[f] {
+			continue
+		}
+		switch {
+		case f.merge:
+			if e := c.reg.ents[f.ref]; e != nil && c.mdlHoldsImmutable(e.fields, cur, depth+1) {
+				return true
+			}
+		case f.kind == dsl.FieldGroup:
+			if !f.readOnly && c.mdlHoldsImmutable(f.children, mdlSub(cur, f.key), depth+1) {
+				return true
+			}
+		case f.kind == dsl.FieldRef && !f.list:
+			if e := c.reg.ents[f.ref]; e != nil && !f.readOnly && !f.writeOnly && c.mdlHoldsImmutable(e.fields, mdlSub(cur, f.key), depth+1) {
+				return true
+			}
+		case f.immutable:
+			if v := mdlAt(cur, f.key); v != nil && v.kind != mdlJNull {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // writeCurrent writes a readonly field of a patch's merged value: the
@@ -648,6 +805,9 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 		if o, ok := in.(mdlObjIn); ok {
 			in = o.js
 		}
+		if c.patchCleared(f, lvl, sub.cur) {
+			in, sub.cleared = sub.cur, true // kept as stored: each immutable value in it fails
+		}
 		if !mdlIsObject(in) {
 			if found && in != nil && c.strict && lvl.wire {
 				c.fail(f, sub.inP, sub.outP, "type", lvl.sec)
@@ -683,7 +843,10 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 	sec := lvl.sec || f.secret
 	// patching, an element of a list the patch replaces is read as a
 	// request's; any other object has the current value's beside it
-	replaced := lvl.fromPatch || (f.list && mdlAt(lvl.pin, f.key) != nil)
+	// an object the patch gives where none is stored is read as a request
+	// reads it, once merged into nothing (its nulls removed, RFC 7396)
+	fresh := c.patching && !lvl.fromPatch && !f.list && mdlSub(lvl.pin, f.key) != nil && mdlSub(lvl.cur, f.key) == nil
+	replaced := lvl.fromPatch || (f.list && mdlAt(lvl.pin, f.key) != nil) || fresh
 	curOf := func(i int) *mdlJSON {
 		v := mdlAt(lvl.cur, f.key)
 		if replaced || v == nil {
@@ -706,10 +869,14 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 		}
 		return nil
 	}
+	cleared := lvl.cleared && !replaced
 	make1 := func(obj any, p, op mdlPath, i int) any {
 		// (a bare default's empty input is no wire form)
 		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire && obj != nil, sec: sec,
-			cur: curOf(i), pin: pinOf(obj, i), fromPatch: replaced}, sel, exc)
+			cur: curOf(i), pin: pinOf(obj, i), fromPatch: replaced, cleared: cleared, fresh: (lvl.fresh || fresh) && i < 0}, sel, exc)
+	}
+	if !f.list && !replaced && !f.readOnly && c.patchCleared(f, lvl, curOf(-1)) {
+		in, cleared = curOf(-1), true // kept as stored: each immutable value in it fails
 	}
 	var out any
 	null := false

@@ -78,6 +78,7 @@ type mdlField struct {
 
 	req, secret, lazy, omitNil, omitEmpty bool
 	readOnly, writeOnly, merge            bool
+	immutable                             bool
 	hasDefault                            bool
 	defArg                                *dsl.Arg // nil: a bare default
 	hasMsg                                bool
@@ -194,6 +195,8 @@ func (r *mdlReg) field(f *dsl.Field) (*mdlField, error) {
 			mf.readOnly = true
 		case rules.DirectiveWriteOnly:
 			mf.writeOnly = true
+		case rules.DirectiveImmutable:
+			mf.immutable = true
 		case rules.DirectiveMerge:
 			mf.merge = true
 		case rules.DirectiveFrom:
@@ -504,6 +507,13 @@ type mdlLevel struct {
 	// element of a list the patch replaced, read as a request's.
 	cur, pin  *mdlJSON
 	fromPatch bool
+	// cleared: patching, the level is a stored object the patch gave a
+	// null for, kept as stored since it holds immutable values, each of
+	// which the null changes
+	cleared bool
+	// fresh: patching, the level is (in) an object the patch gives where
+	// none is stored, merged into nothing: its nulls are removed
+	fresh bool
 	// topCall is the object given to the call itself (not an element of a
 	// list, nor a reference's)
 	topCall bool
@@ -581,6 +591,14 @@ func (r *mdlReg) run(name string, input any, o mdlOpts, prov map[*entity.Object]
 	}
 	c, sel, exc, fail := r.newCall(e, input, o, prov)
 	if fail != "" {
+		if req, ok := input.(*http.Request); ok && o.request {
+			// which of a call's bad options and a request that cannot be
+			// read is answered is not documented: the model says neither
+			rc := &mdlCall{reg: r, request: true}
+			if _, rfail := rc.readRequest(e, req); rfail != "" {
+				return mdlOutcome{fail: "undocumented"}
+			}
+		}
 		return mdlOutcome{fail: fail}
 	}
 	var out any
