@@ -59,8 +59,9 @@ func methodHasBody(method string) bool { return !reqsource.QueryMethod(method) }
 // (application/x-www-form-urlencoded or multipart/form-data: top-level
 // fields only). A body never supplies a header field. A repeated query or
 // form key gives a list field all its values; for any other field it is a
-// list, which a strict call refuses as a "type" error naming the
-// parameter ("got an array"), and Lax reads as its first value. A repeated
+// list, which a none field takes as any value, a strict call refuses for
+// the others as a "type" error naming the parameter ("got an array"), and
+// Lax reads as its first value. A repeated
 // header gives a list field all its values, another field the first.
 // Path, query, header and cookie values are text, read strictly as text
 // is, but that an integer there is decimal digits with an optional minus
