@@ -21,7 +21,7 @@ import (
 func (c *mdlCall) judgeCross(fields []*mdlField, made map[*mdlField]*mdlMade) {
 	for _, f := range fields {
 		m := made[f]
-		if m == nil || m.unjudged || len(f.cross) == 0 || slices.Contains(m.codes, "type") {
+		if m == nil || m.unjudged || len(f.cross) == 0 || slices.Contains(m.codes, "type") || slices.Contains(m.codes, "(repeated)") { // one error per field and cause: its type error (a repeated key is one)
 			continue
 		}
 		for _, r := range f.cross {
