@@ -75,9 +75,11 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			c.writeMerge(obj, f, lvl, sel, exc)
 			continue
 		}
-		if c.patching && (f.writeOnly || lvl.wo) && !lvl.fromPatch && mdlAt(lvl.pin, f.key) == nil {
+		if c.patching && (f.writeOnly || lvl.wo) && !lvl.fromPatch && mdlAt(lvl.pin, f.key) == nil && !(lvl.top && f.src != "") {
 			// a writeonly value is not part of the current value: the
-			// merged Object has it only when the patch sets it
+			// merged Object has it only when the patch sets it (a
+			// parameter's, only when the request does: it is read from
+			// the request)
 			continue
 		}
 		sub, selected := sel.pick(f)
