@@ -291,14 +291,83 @@ func (c *mdlCall) writeCurrent(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlS
 	if _, excluded := exc.pick(f.key); excluded {
 		return
 	}
-	var v any
-	if cur := mdlAt(lvl.cur, f.key); cur != nil && cur.kind != mdlJNull {
-		v = mdlRaw(cur.compacted())
+	v := c.storedValue(f, mdlAt(lvl.cur, f.key), 0)
+	// the merged Object holds it; its response form leaves out what
+	// omitnil or omitempty leave out (go doc Patch)
+	obj.addWO(f.key, v, lvl.wo || mdlOmit(f, v))
+}
+
+// storedValue is what the merged value holds of the current value's v for
+// the readonly field f, taken as stored: its JSON, but that the objects of
+// a group or a $name hold their members as the walk's objects do, those
+// omitnil or omitempty leave out hidden from the response form.
+func (c *mdlCall) storedValue(f *mdlField, v *mdlJSON, depth int) any {
+	if v == nil || v.kind == mdlJNull {
+		return nil
 	}
-	if mdlOmit(f, v) {
-		return
+	var fields []*mdlField
+	switch {
+	case f.kind == dsl.FieldGroup:
+		fields = f.children
+	case f.kind == dsl.FieldRef && c.reg.ents[f.ref] != nil:
+		fields = c.reg.ents[f.ref].fields
 	}
-	obj.addWO(f.key, v, lvl.wo)
+	if fields == nil || depth > 16 {
+		return mdlRaw(v.compacted())
+	}
+	if v.kind == mdlJArr && f.kind == dsl.FieldRef {
+		list := []any{}
+		for _, el := range v.arr {
+			list = append(list, c.storedObject(fields, el, depth+1))
+		}
+		return list
+	}
+	return c.storedObject(fields, v, depth+1)
+}
+
+// storedObject is storedValue of an object of fields.
+func (c *mdlCall) storedObject(fields []*mdlField, v *mdlJSON, depth int) any {
+	if v == nil || v.kind != mdlJObj {
+		return c.rawOrNil(v)
+	}
+	obj := &mdlObj{}
+	for _, k := range v.keys {
+		f := c.storedField(fields, k, 0)
+		if f == nil {
+			obj.addWO(k, c.rawOrNil(v.obj[k]), false)
+			continue
+		}
+		out := c.storedValue(f, v.obj[k], depth)
+		obj.addWO(k, out, mdlOmit(f, out))
+	}
+	return obj
+}
+
+// storedField finds the field of fields (merged entities' in place) whose
+// wire key is k, whatever the call's direction: nil for none.
+func (c *mdlCall) storedField(fields []*mdlField, k string, depth int) *mdlField {
+	for _, f := range fields {
+		if f.merge {
+			if e := c.reg.ents[f.ref]; e != nil && depth < 16 {
+				if mf := c.storedField(e.fields, k, depth+1); mf != nil {
+					return mf
+				}
+			}
+			continue
+		}
+		if f.key == k {
+			return f
+		}
+	}
+	return nil
+}
+
+// rawOrNil is v's JSON, nil for none or null.
+func (c *mdlCall) rawOrNil(v *mdlJSON) any {
+	if v == nil || v.kind == mdlJNull {
+		return nil
+	}
+	return mdlRaw(v.compacted())
 }
 
 // writeMerge writes a merged reference's keys into obj.

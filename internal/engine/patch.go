@@ -314,15 +314,6 @@ func (l lastKeys) isLast(i int, k string) bool {
 	return !slices.Contains(l.keys[i+1:], k)
 }
 
-// has reports whether the object has key k.
-func (l lastKeys) has(k string) bool {
-	if l.last != nil {
-		_, ok := l.last[k]
-		return ok
-	}
-	return slices.Contains(l.keys, k)
-}
-
 // put appends val, a value copied from the text of tape (numbered ord
 // there when it is a container), counting its entries on the merged
 // text's tape.
