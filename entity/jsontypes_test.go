@@ -1,0 +1,267 @@
+package entity_test
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// jsonTypesEntity has a field of every type JSONTypes reads as its JSON
+// type, in a group, a $name and a typed list too, beside a string, a
+// formatted date and parameters, in a registry made with opts.
+func jsonTypesEntity(t testing.TB, opts ...entity.RegistryOption) *entity.Entity {
+	reg := entity.NewRegistry(opts...)
+	expose(t, reg, "item", "n", "number", "")
+	return expose(t, reg, "in", "form",
+		"i", "number", "", "f", "float", "", "b", "bool", "", "d", "date", "", "s", "string", "",
+		"u", "date", "format unix", "ns", "[]number", "", "r", "$item", "",
+		"g", "{", "", "gi", "number", "", "g", "}", "",
+		"q", "number", "query", "X-Int", "number", "",
+	)
+}
+
+// jsonTypesCases are a JSON body's values: what a registry of JSONTypes
+// reads (want), and what one without it reads (lax, when it differs; Lax
+// reads them so in both).
+var jsonTypesCases = []struct {
+	name, field, json string
+	want, lax         string // the field's output, or "!" + the message of its type error
+}{
+	{"int from a number", "i", `12`, `12`, ""},
+	{"int from 12.0", "i", `12.0`, `12`, ""},
+	{"int from 1e3", "i", `1e3`, `1000`, ""},
+	{"int from a numeric string", "i", `"10"`, "!must be an integer, got a string", `10`},
+	{"int from 12.5 text", "i", `"12.5"`, "!must be an integer, got a string", "!must be an integer, got a string with a fraction"},
+	{"int from a fraction", "i", `12.5`, "!must be an integer, got a number with a fraction", ""},
+	{"int from true", "i", `true`, "!must be an integer, got a boolean", ""},
+	{"float from a number", "f", `1.5`, `1.5`, ""},
+	{"float from text", "f", `"1.5"`, "!must be a number, got a string", `1.5`},
+	{"bool from true", "b", `true`, `true`, ""},
+	{"bool from false", "b", `false`, `false`, ""},
+	{"bool from text", "b", `"true"`, "!must be a boolean, got a string", `true`},
+	{"bool from 1", "b", `1`, "!must be a boolean, got a number", `true`},
+	{"date from RFC 3339", "d", `"2026-12-01T09:30:00Z"`, `"2026-12-01T09:30:00Z"`, ""},
+	{"date from RFC 3339 with an offset", "d", `"2026-12-01T09:30:00.5+01:00"`, `"2026-12-01T08:30:00.5Z"`, ""},
+	{"date from lower-case t and z", "d", `"2026-12-01t09:30:00z"`, `"2026-12-01T09:30:00Z"`, ""},
+	{"date from milliseconds", "d", `0`, "!must be a date, got a number", `"1970-01-01T00:00:00Z"`},
+	{"date from slashes", "d", `"2026/12/1"`, "!must be a date, got a string", `"2026-12-01T00:00:00Z"`},
+	{"date from a date alone", "d", `"2026-12-01"`, "!must be a date, got a string", `"2026-12-01T00:00:00Z"`},
+	{"date from a space", "d", `"2026-12-01 09:30:00"`, "!must be a date, got a string", `"2026-12-01T09:30:00Z"`},
+	{"date from no date", "d", `"2026-02-30T00:00:00Z"`, "!must be a date, got a string", ""},
+	{"a string takes text", "s", `"10"`, `"10"`, ""},
+	{"a formatted date reads its format", "u", `1700000000`, `1700000000`, ""},
+	{"a list's element from a number", "ns", `[1,2]`, `[1,2]`, ""},
+	{"a list's element from text", "ns", `[1,"2"]`, "!must be an integer, got a string", `[1,2]`},
+	{"a $name's field from text", "r", `{"n":"1"}`, "!must be an integer, got a string", `{"n":1}`},
+	{"a group's field from text", "g", `{"gi":"1"}`, "!must be an integer, got a string", `{"gi":1}`},
+	{"null is absent", "i", `null`, `null`, ""},
+}
+
+// jsonTypesPath is where a case's field fails: inside its list, $name or
+// group.
+var jsonTypesPath = map[string]string{"ns": "ns[1]", "r": "r.n", "g": "g.gi"}
+
+// TestJSONTypesBody: under JSONTypes a strict request's JSON body gives
+// numbers, bools and dates as their JSON types, where a registry without
+// it converts; Lax reads as a registry without it does, in both.
+func TestJSONTypesBody(t *testing.T) {
+	typed, plain := jsonTypesEntity(t, entity.JSONTypes()), jsonTypesEntity(t)
+	for _, c := range jsonTypesCases {
+		t.Run(c.name, func(t *testing.T) {
+			body := `{"` + c.field + `":` + c.json + `}`
+			post := func() *http.Request { return rqRequest(http.MethodPost, "/", "application/json", body) }
+			lax := c.lax
+			if lax == "" {
+				lax = c.want
+			}
+			at := c.field
+			if p := jsonTypesPath[c.field]; p != "" {
+				at = p
+			}
+			o, err := typed.MakeRequest(post())
+			checkJSONType(t, "JSONTypes", at, c.field, c.want, o, err)
+			o, err = plain.MakeRequest(post())
+			checkJSONType(t, "without it", at, c.field, lax, o, err)
+			if !strings.HasPrefix(lax, "!") {
+				o, err = typed.MakeRequest(post(), entity.Lax())
+				checkJSONType(t, "JSONTypes, Lax", at, c.field, lax, o, err)
+			}
+		})
+	}
+}
+
+// checkJSONType checks one read: the field's output, or one type error at
+// path at.
+func checkJSONType(t *testing.T, what, at, field, want string, o *entity.Object, err error) {
+	t.Helper()
+	if msg, ok := strings.CutPrefix(want, "!"); ok {
+		var ve *entity.ValidationError
+		if !errors.As(err, &ve) || len(ve.Fields) != 1 {
+			t.Fatalf("%s: %v, want one type error", what, err)
+		}
+		f := ve.Fields[0]
+		if f.Code != "type" || f.Message != msg || f.Path != at || f.Params["type"] == nil || f.Params["got"] == nil {
+			t.Errorf("%s: %s %s %q %v, want %s type %q", what, f.Path, f.Code, f.Message, f.Params, at, msg)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if got := o.String(); !strings.Contains(got, `"`+field+`":`+want) {
+		t.Errorf("%s: got %s, want %s:%s", what, got, field, want)
+	}
+}
+
+// TestJSONTypesText: parameters and a form's fields are text, read as
+// every registry reads them, under JSONTypes too.
+func TestJSONTypesText(t *testing.T) {
+	e := jsonTypesEntity(t, entity.JSONTypes())
+	form := func(v url.Values) *http.Request {
+		return rqRequest(http.MethodPost, "/", "application/x-www-form-urlencoded", v.Encode())
+	}
+	cases := []struct {
+		name, field string
+		r           *http.Request
+		want        string
+	}{
+		{"a query parameter", "q", rqRequest(http.MethodGet, "/?q=10", "", ""), `10`},
+		{"a query parameter with a fraction", "q", rqRequest(http.MethodGet, "/?q=1.0", "", ""), "!must be an integer, got a string with a fraction"},
+		{"a header", "X-Int", rqRequest(http.MethodGet, "/", "", "", "X-Int", "7"), `7`},
+		{"a GET's query for a body field", "i", rqRequest(http.MethodGet, "/?i=10", "", ""), `10`},
+		{"a query parameter beside a JSON body", "q", rqRequest(http.MethodPost, "/?q=3", "application/json", `{"i":1}`), `3`},
+		{"a form's number", "i", form(url.Values{"i": {"10"}}), `10`},
+		{"a form's bool", "b", form(url.Values{"b": {"on"}}), `true`},
+		{"a form's date", "d", form(url.Values{"d": {"2026/12/1"}}), `"2026-12-01T00:00:00Z"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o, err := e.MakeRequest(c.r)
+			checkJSONType(t, "MakeRequest", c.field, c.field, c.want, o, err)
+		})
+	}
+}
+
+// TestJSONTypesServerData: Make reads server data as it always does, under
+// JSONTypes and Strict too: the setting is a request body's.
+func TestJSONTypesServerData(t *testing.T) {
+	e := jsonTypesEntity(t, entity.JSONTypes())
+	cases := []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"raw JSON", []byte(`{"i":"10","b":1,"d":"2026/12/1"}`), `"i":10,"f":null,"b":true,"d":"2026-12-01T00:00:00Z"`},
+		{"a map", map[string]any{"i": "10", "b": "on", "d": int64(0)}, `"i":10,"f":null,"b":true,"d":"1970-01-01T00:00:00Z"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, opts := range [][]entity.Option{nil, {entity.Strict()}} {
+				o, err := e.Make(c.in, opts...)
+				if err != nil {
+					t.Fatalf("Make %v: %v", opts, err)
+				}
+				if got := o.String(); !strings.Contains(got, c.want) {
+					t.Errorf("Make %v: %s, want %s", opts, got, c.want)
+				}
+			}
+		})
+	}
+}
+
+// TestJSONTypesPatch: a patch's values are the client's, read by their
+// JSON types; the current value's, the server's, are not judged so, and
+// read back from the wire form the merged value holds.
+func TestJSONTypesPatch(t *testing.T) {
+	e := jsonTypesEntity(t, entity.JSONTypes())
+	current := map[string]any{"i": "5", "b": 1, "d": time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC),
+		"ns": []any{"1", 2}, "r": map[string]any{"n": "3"}, "gi": "4", "u": time.Unix(1700000000, 0)}
+	cases := []struct {
+		name, patch string
+		want        string // the merged value, or "!" + path + " " + message
+	}{
+		{"an empty patch keeps the server's values", `{}`,
+			`{"i":5,"f":null,"b":true,"d":"2026-12-01T09:30:00Z","s":null,"u":1700000000,"ns":[1,2],"r":{"n":3},"g":{"gi":4},"q":null,"X-Int":null}`},
+		{"a number", `{"i":6}`,
+			`{"i":6,"f":null,"b":true,"d":"2026-12-01T09:30:00Z","s":null,"u":1700000000,"ns":[1,2],"r":{"n":3},"g":{"gi":4},"q":null,"X-Int":null}`},
+		{"a date", `{"d":"2027-01-01T00:00:00Z"}`,
+			`{"i":5,"f":null,"b":true,"d":"2027-01-01T00:00:00Z","s":null,"u":1700000000,"ns":[1,2],"r":{"n":3},"g":{"gi":4},"q":null,"X-Int":null}`},
+		{"a numeric string", `{"i":"6"}`, "!i must be an integer, got a string"},
+		{"a bool as a number", `{"b":0}`, "!b must be a boolean, got a number"},
+		{"a date as milliseconds", `{"d":0}`, "!d must be a date, got a number"},
+		{"into a $name", `{"r":{"n":"7"}}`, "!r.n must be an integer, got a string"},
+		{"into a group", `{"g":{"gi":"7"}}`, "!g.gi must be an integer, got a string"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o, _, err := e.Patch(patchRequest(c.patch), current)
+			if want, ok := strings.CutPrefix(c.want, "!"); ok {
+				var ve *entity.ValidationError
+				if !errors.As(err, &ve) || len(ve.Fields) != 1 {
+					t.Fatalf("%v, want one type error", err)
+				}
+				if f := ve.Fields[0]; f.Code != "type" || f.Path+" "+f.Message != want {
+					t.Errorf("%s %s %q, want %s", f.Path, f.Code, f.Message, want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := o.String(); got != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+		})
+	}
+	t.Run("Lax", func(t *testing.T) {
+		o, _, err := e.Patch(patchRequest(`{"i":"6","d":"2027/1/1"}`), current, entity.Lax())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := o.String(); !strings.Contains(got, `"i":6,`) || !strings.Contains(got, `"d":"2027-01-01T00:00:00Z"`) {
+			t.Errorf("got %s", got)
+		}
+	})
+}
+
+// TestJSONTypesConfigure: JSONTypes is set before anything is exposed, and
+// RequestFields says which fields it reads by their JSON types.
+func TestJSONTypesConfigure(t *testing.T) {
+	reg := entity.NewRegistry()
+	if err := reg.Configure(entity.JSONTypes()); err != nil {
+		t.Fatal(err)
+	}
+	e := expose(t, reg, "x", "i", "number", "", "s", "string", "", "p", "number", "path", "ds", "[]date", "", "u", "date", "format unix")
+	if err := reg.Configure(entity.JSONTypes()); err != nil {
+		t.Errorf("Configure again: %v", err)
+	}
+	late := entity.NewRegistry()
+	expose(t, late, "y", "i", "number", "")
+	err := late.Configure(entity.JSONTypes())
+	if err == nil || err.Error() != `entity: Configure(JSONTypes()) after entity "y" was exposed: set it before exposing anything` {
+		t.Errorf("Configure after Expose: %v", err)
+	}
+	want := map[string]bool{"i": true, "s": false, "p": false, "ds": false, "ds[]": true, "u": false}
+	got := map[string]bool{}
+	for _, f := range e.RequestFields() {
+		got[f.Name] = f.JSONTyped
+		if f.Each != nil {
+			got[f.Name+"[]"] = f.Each.JSONTyped
+		}
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("%s: JSONTyped %v, want %v", name, got[name], w)
+		}
+	}
+	for _, f := range e.Fields() {
+		if f.JSONTyped {
+			t.Errorf("Fields: %s says JSONTyped, which RequestFields only says", f.Name)
+		}
+	}
+}
