@@ -143,17 +143,17 @@ func (jsonTypesOption) applyRegistry(c *registryConfig) { c.jsonTypes = true }
 // JSON number, a bool field true or false, a date field RFC 3339
 // date-time text ("2026-12-01T09:30:00Z", an offset or a fraction of a
 // second allowed). Anything else there is a FieldError of code "type" at
-// the field's path ("must be an integer, got a string", params want and
-// got, never the value), where a registry without it converts "10",
+// the field's path ("must be an integer, got a string"; params "type"
+// and "got"; never the value), where a registry without it converts "10",
 // "true", 1 for a bool, Unix milliseconds or "2026/12/1" for a date, as
 // Strict says. It applies to what a client sends in a JSON body:
 // MakeRequest, Bind, and Patch's merged value (the patch's values; the
 // current value's, written in the wire form, are of their types
 // already), at every depth, a typed list's elements too. It leaves alone
 // what is text: the parameters (path, query, header, cookie) and a form's
-// fields, read as every registry reads them; a field with a format,
-// which reads what its format writes; and server data (Make, MakeJSON,
-// Write, an Object read back), converted as always.
+// fields, read as every registry reads them; a field with a format, read
+// as in any registry; and server data (Make, MakeJSON, Write, an Object
+// read back), converted as always, Strict or not.
 //
 // Strict is what a request is read with already; JSONTypes narrows it for
 // JSON bodies. Lax, given to a call, reads that call's body as a registry
