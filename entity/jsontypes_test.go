@@ -1,9 +1,11 @@
 package entity_test
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -264,4 +266,152 @@ func TestJSONTypesConfigure(t *testing.T) {
 			t.Errorf("Fields: %s says JSONTyped, which RequestFields only says", f.Name)
 		}
 	}
+}
+
+// TestJSONTypesReferences: a merged $name's fields, a []$name's objects'
+// and an immutable field's patch are read by their JSON types too.
+func TestJSONTypesReferences(t *testing.T) {
+	reg := entity.NewRegistry(entity.JSONTypes())
+	expose(t, reg, "line", "qty", "number", "")
+	expose(t, reg, "meta", "at", "date", "")
+	e := expose(t, reg, "order", "id", "number", "immutable", "lines", "[]$line", "", "m", "$meta", "merge")
+	post := func(body string) *http.Request { return rqRequest(http.MethodPost, "/", "application/json", body) }
+	cases := []struct {
+		name string
+		r    func() (*entity.Object, error)
+		want string // the output, or "!" + path + " " + message
+	}{
+		{"a []$name's element", func() (*entity.Object, error) { return e.MakeRequest(post(`{"lines":[{"qty":1},{"qty":"2"}]}`)) },
+			"!lines[1].qty must be an integer, got a string"},
+		{"a merged $name's field", func() (*entity.Object, error) { return e.MakeRequest(post(`{"at":0}`)) },
+			"!at must be a date, got a number"},
+		{"all of their JSON types", func() (*entity.Object, error) {
+			return e.MakeRequest(post(`{"id":1,"lines":[{"qty":2}],"at":"2026-12-01T00:00:00Z"}`))
+		}, `{"id":1,"lines":[{"qty":2}],"at":"2026-12-01T00:00:00Z"}`},
+		{"an immutable field's value as text", func() (*entity.Object, error) {
+			o, _, err := e.Patch(patchRequest(`{"id":"7"}`), map[string]any{"id": 7})
+			return o, err
+		}, "!id must be an integer, got a string"},
+		{"an immutable field's value", func() (*entity.Object, error) {
+			o, _, err := e.Patch(patchRequest(`{"id":7.0}`), map[string]any{"id": 7})
+			return o, err
+		}, `{"id":7,"lines":null,"at":null}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o, err := c.r()
+			if want, ok := strings.CutPrefix(c.want, "!"); ok {
+				var ve *entity.ValidationError
+				if !errors.As(err, &ve) || len(ve.Fields) != 1 {
+					t.Fatalf("%v, want one type error", err)
+				}
+				if f := ve.Fields[0]; f.Code != "type" || f.Path+" "+f.Message != want {
+					t.Errorf("%s %s %q, want %s", f.Path, f.Code, f.Message, want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := o.String(); got != c.want {
+				t.Errorf("got %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+// jsonTypesLiterals are JSON values of every kind, and text of every form
+// a number, a bool or a date converts from.
+var jsonTypesLiterals = []string{
+	`0`, `1`, `-3`, `12.0`, `12.5`, `1e3`, `1705321800000`, `9223372036854775808`, `1e400`,
+	`true`, `false`, `null`, `[]`, `[1]`, `{}`, `{"a":1}`,
+	`"12"`, `"007"`, `"12.0"`, `"12.5"`, `"1e3"`, `""`, `"abc"`, `"true"`, `"on"`, `"0"`, `"1"`,
+	`"2026-12-01"`, `"2026/12/1"`, `"2026-12-01 09:30:00"`, `"2026-12-01T09:30:00Z"`, `"2026-12-01t09:30:00z"`,
+	`"2026-12-01T09:30:00.123456789+09:00"`, `"2026-12-01T09:30:00+0900"`, `"2026-12-01T24:00:00Z"`, `"2026-02-30T00:00:00Z"`,
+	`"\u0032\u0030"`,
+}
+
+// rfc3339 is RFC 3339's date-time, the oracle's own spelling of it.
+var rfc3339 = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$`)
+
+// jsonTypeOK is the oracle: whether a JSON literal is of the JSON type a
+// field of kind typ takes under JSONTypes (what the registry without it
+// then makes of it decides the rest).
+func jsonTypeOK(typ, lit string) bool {
+	var v any
+	if json.Unmarshal([]byte(lit), &v) != nil {
+		return false
+	}
+	s, isString := v.(string)
+	_, isNumber := v.(float64)
+	switch typ {
+	case "number", "float":
+		return !isString
+	case "bool":
+		return !isString && !isNumber
+	case "date":
+		return !isNumber && (!isString || rfc3339.MatchString(s))
+	}
+	return true
+}
+
+// checkJSONTypesAgainstPlain checks the property of JSONTypes for one
+// literal in every place a body holds a value: a registry of JSONTypes
+// reads it as one without it does when it is of the field's JSON type,
+// and refuses it with one type error at its path when it is not.
+func checkJSONTypesAgainstPlain(t *testing.T, typed, plain *entity.Entity, lit string) {
+	t.Helper()
+	for _, typ := range []string{"number", "float", "bool", "date", "string"} {
+		f := map[string]string{"number": "i", "float": "f", "bool": "b", "date": "d", "string": "s"}[typ]
+		for _, place := range [][2]string{{`{"` + f + `":%s}`, f}, {`{"g":{"g` + f + `":%s}}`, "g.g" + f}, {`{"l` + f + `":[%s]}`, "l" + f + "[0]"}} {
+			body := strings.Replace(place[0], "%s", lit, 1)
+			got, gotErr := typed.MakeRequest(rqRequest(http.MethodPost, "/", "application/json", body))
+			want, wantErr := plain.MakeRequest(rqRequest(http.MethodPost, "/", "application/json", body))
+			if jsonTypeOK(typ, lit) || lit == "null" && !strings.Contains(place[1], "[") {
+				if (gotErr == nil) != (wantErr == nil) || gotErr == nil && got.String() != want.String() {
+					t.Errorf("%s: %v %v, and without JSONTypes %v %v", body, got, gotErr, want, wantErr)
+				}
+				continue
+			}
+			var ve *entity.ValidationError
+			if !errors.As(gotErr, &ve) || len(ve.Fields) != 1 || ve.Fields[0].Code != "type" || ve.Fields[0].Path != place[1] {
+				t.Errorf("%s: %v, want one type error at %s", body, gotErr, place[1])
+			}
+		}
+	}
+}
+
+// jsonTypesPair returns an entity of each JSON type, in a group and in a
+// typed list too, in a registry of JSONTypes and in one without it.
+func jsonTypesPair(t testing.TB) (typed, plain *entity.Entity) {
+	decl := []string{"i", "number", "", "f", "float", "", "b", "bool", "", "d", "date", "", "s", "string", "",
+		"g", "{", "", "gi", "number", "", "gf", "float", "", "gb", "bool", "", "gd", "date", "", "gs", "string", "", "g", "}", "",
+		"li", "[]number", "", "lf", "[]float", "", "lb", "[]bool", "", "ld", "[]date", "", "ls", "[]string", ""}
+	return expose(t, entity.NewRegistry(entity.JSONTypes()), "v", decl...), expose(t, entity.NewRegistry(), "v", decl...)
+}
+
+// TestJSONTypesAgainstPlain: for JSON values of every kind, in every
+// place a body holds one, a registry of JSONTypes reads what is of the
+// field's JSON type as a registry without it does, and refuses the rest
+// with a type error at its path.
+func TestJSONTypesAgainstPlain(t *testing.T) {
+	typed, plain := jsonTypesPair(t)
+	for _, lit := range jsonTypesLiterals {
+		t.Run(lit, func(t *testing.T) { checkJSONTypesAgainstPlain(t, typed, plain, lit) })
+	}
+}
+
+// FuzzJSONTypes: TestJSONTypesAgainstPlain's property for any JSON value.
+func FuzzJSONTypes(f *testing.F) {
+	for _, lit := range jsonTypesLiterals {
+		f.Add(lit)
+	}
+	typed, plain := jsonTypesPair(f)
+	f.Fuzz(func(t *testing.T, lit string) {
+		var v any
+		if !json.Valid([]byte(lit)) || json.Unmarshal([]byte(lit), &v) != nil || strings.ContainsAny(lit, "{[") {
+			return // a scalar: an object or a list is no field's value here
+		}
+		checkJSONTypesAgainstPlain(t, typed, plain, lit)
+	})
 }
