@@ -93,6 +93,9 @@ func mdlGenerateReq(data []byte) (*mdlCase, *mdlGen) {
 		g.lib = reg
 		return cs, g
 	}
+	// (drawn last, so that the draws before it make the same case as
+	// before the option was modeled)
+	cs.jsonTypes = g.r.chance(30)
 	if g.lib, err = cs.build(); err != nil {
 		return nil, nil
 	}
