@@ -16,6 +16,7 @@ import (
 func TestJSONTypesSchema(t *testing.T) {
 	decl := []string{
 		"i", "number", "min 1 | max 10", "f", "float", "min 0.5", "b", "bool", "", "d", "date", "",
+		"di", "date", "in 2024-01-15", "bi", "bool", "in true",
 		"s", "string", "min 1", "u", "date", "format unix", "ns", "[]number", "each 'min 0'",
 		"g", "{", "", "gi", "number", "", "g", "}", "", "p", "number", "query",
 	}
@@ -30,6 +31,8 @@ func TestJSONTypesSchema(t *testing.T) {
 		{"a float", "f", `{"maximum":1.7976931348623157e+308,"minimum":0.5,"type":["number","null"]}`, false},
 		{"a bool", "b", `{"type":["boolean","null"]}`, false},
 		{"a date", "d", `{"format":"date-time","type":["string","null"]}`, false},
+		{"a date's enum is no spelling of its instant", "di", `{"$comment":"rule \"in\": the request schema does not say it: its keywords describe the value once converted, which no form a request sends it in is","format":"date-time","type":["string","null"]}`, false},
+		{"a bool's enum", "bi", `{"anyOf":[{"enum":[true],"type":"boolean"},{"type":"null"}]}`, false},
 		{"a string", "s", `{"minLength":1,"type":["string","null"]}`, true},
 		{"a formatted date", "u", "", true},
 		{"a typed list", "ns", `{"items":{"format":"int64","maximum":9223372036854775807,"minimum":0,"type":"integer"},"type":["array","null"]}`, false},
@@ -51,7 +54,7 @@ func TestJSONTypesSchema(t *testing.T) {
 				if mode == schema.Request && c.want != "" && got != c.want {
 					t.Errorf("%s\nwant %s", got, c.want)
 				}
-				if !c.same && (strings.Contains(got, "anyOf") || strings.Contains(got, "pattern")) {
+				if !c.same && (strings.Contains(got, `"pattern"`) || strings.Contains(got, "anyOf") && !strings.Contains(got, `{"type":"null"}]`)) {
 					t.Errorf("an alternative or a pattern: %s", got)
 				}
 				if (got == was) != c.same {

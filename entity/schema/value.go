@@ -142,7 +142,8 @@ func (g *gen) transformed(e *entity.Entity, f *entity.Field) bool {
 
 // rules adds the keywords of f's rules to the forms alts, in rule order:
 // all of them to the one form of a response (or of a request's value read
-// by its JSON type, Field.JSONTyped), and to each form of a
+// by its JSON type, Field.JSONTyped, but a date, which a request may spell
+// with any offset: its rules judge the instant), and to each form of a
 // request what rules.Kind.InputKeywords says of it. A rule whose keywords
 // a form has already goes into "allOf", so that every rule holds. It
 // returns what the schema cannot say, for "$comment", and records it as
@@ -172,7 +173,7 @@ func (g *gen) rules(e *entity.Entity, f *entity.Field, name string, alts []map[s
 		if secret && withoutValues(kw) {
 			say(fmt.Sprintf("rule %q: left out of the schema, which publishes nothing of a secret field's values", r.Name))
 		}
-		if len(kw) == 0 || g.mode == Response || f.JSONTyped { // one form, the value itself
+		if len(kw) == 0 || g.mode == Response || f.JSONTyped && f.Type != rules.Time { // one form, the value itself (a date's is one spelling of its instant)
 			if c != "" {
 				say(c)
 			}
