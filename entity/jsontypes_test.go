@@ -3,6 +3,7 @@ package entity_test
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -414,4 +415,30 @@ func FuzzJSONTypes(f *testing.F) {
 		}
 		checkJSONTypesAgainstPlain(t, typed, plain, lit)
 	})
+}
+
+// TestJSONTypesAllocs: a request read by its JSON types allocates no more
+// than one read without the option.
+func TestJSONTypesAllocs(t *testing.T) {
+	if raceEnabled || testing.CoverMode() != "" {
+		t.Skip("allocation counts do not hold under the race detector or coverage")
+	}
+	typed, plain := jsonTypesPair(t)
+	const body = `{"i":12,"f":1.5,"b":true,"d":"2026-12-01T09:30:00Z","s":"x","g":{"gi":1,"gd":"2026-12-01T09:30:00Z"},"li":[1,2,3],"ld":["2026-12-01T09:30:00Z"]}`
+	allocs := func(e *entity.Entity) float64 {
+		r := rqRequest(http.MethodPost, "/", "application/json", body)
+		rd := strings.NewReader(body)
+		return testing.AllocsPerRun(50, func() {
+			rd.Reset(body)
+			r.Body = io.NopCloser(rd)
+			if _, err := e.MakeRequest(r); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	a, b := allocs(typed), allocs(plain)
+	if a > b {
+		t.Errorf("MakeRequest under JSONTypes: %v allocations, %v without it", a, b)
+	}
+	t.Logf("MakeRequest: %v allocations under JSONTypes, %v without it", a, b)
 }
