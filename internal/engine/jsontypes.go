@@ -10,14 +10,15 @@ import (
 // 3339 date-time text (what a response writes); a string for a number, a
 // number for a bool or a date, other text for a date are "type" errors,
 // where a registry without it converts them ("10", 1, "2026/12/1", Unix
-// milliseconds). It is compiled into the request views (jsonTyped, set by
-// jsonTypes on the body's value nodes and their typed lists' elements),
-// so that a registry without it pays nothing (a number node's fast path
-// hands the text it is given to resolve, intText, which judges it): the parameters (path,
-// query, header, cookie), a form's text, a field with a format (which
-// reads what its format writes), the server's values (a patch's readonly
-// ones, taken as stored) and every response are read as before. A Lax
-// call converts as a registry without it does.
+// milliseconds). A Lax call converts as a registry without it does.
+//
+// It is compiled into the request views: jsonTypes marks the body's value
+// nodes and their typed lists' elements (jsonTyped), and resolve judges a
+// marked node's input with jsonTyped before strictly; a number node's fast
+// path hands a marked node's text to resolve (intText). A registry without
+// it pays nothing. The parameters (path, query, header, cookie), a form's
+// text, a field with a format, the server's values (a patch's readonly
+// ones, taken as stored) and every response are read as before.
 
 // jsonTypes marks a value node of a request view, and its typed list's
 // element node, as read by their JSON types when their kind has one

@@ -17,6 +17,9 @@ import (
 //	read → convert → strict type check → input checks → transform →
 //	default, req → checks → format → write
 //
+// (The strict type check of a request's JSON body in a registry of
+// JSONTypes judges its JSON type first: jsontypes.go.)
+//
 // A field reads its value from its source (appendValueField); a typed
 // list's element is read from its list and runs the same path with its
 // element node (valuePath), at the list's path and its index (run.elem),
