@@ -161,6 +161,12 @@ func TestJSONTypesServerData(t *testing.T) {
 	}{
 		{"raw JSON", []byte(`{"i":"10","b":1,"d":"2026/12/1"}`), `"i":10,"f":null,"b":true,"d":"2026-12-01T00:00:00Z"`},
 		{"a map", map[string]any{"i": "10", "b": "on", "d": int64(0)}, `"i":10,"f":null,"b":true,"d":"1970-01-01T00:00:00Z"`},
+		{"a struct", struct {
+			I string  `json:"i"`
+			F string  `json:"f"`
+			B int     `json:"b"`
+			D float64 `json:"d"`
+		}{"10", "1.5", 1, 0}, `"i":10,"f":1.5,"b":true,"d":"1970-01-01T00:00:00Z"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -174,6 +180,26 @@ func TestJSONTypesServerData(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestJSONTypesObjectReadBack: a request's Object, made again (its
+// values are the entity's, in the wire form), reads as it wrote.
+func TestJSONTypesObjectReadBack(t *testing.T) {
+	e := jsonTypesEntity(t, entity.JSONTypes())
+	const body = `{"i":1,"f":1.5,"b":true,"d":"2026-12-01T09:30:00+09:00","u":1700000000,"ns":[1],"r":{"n":2},"g":{"gi":3}}`
+	o, err := e.MakeRequest(rqRequest(http.MethodPost, "/", "application/json", body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opts := range [][]entity.Option{nil, {entity.Strict()}} {
+		again, err := e.Make(o, opts...)
+		if err != nil {
+			t.Fatalf("Make %v of the Object: %v", opts, err)
+		}
+		if again.String() != o.String() {
+			t.Errorf("Make %v: %s, want %s", opts, again, o)
+		}
 	}
 }
 
