@@ -56,7 +56,9 @@ fills it, req refuses it or omitnil leaves it out. A value that does not
 convert to the field's type is null too ("abc" on a number field), which
 default may fill and req refuse; a call that reads strictly, as requests
 are read, makes it a field error of code "type" instead
-([github.com/expose-go/expose/entity.Strict]).
+([github.com/expose-go/expose/entity.Strict]); in a registry of
+[github.com/expose-go/expose/entity.JSONTypes] a request's JSON body
+gives a number, float, bool or date as its JSON type, never as text.
 
 A field's name is the key it reads from the server's data and, unless
 rename says otherwise, the output key it writes, in the registry's key case

@@ -108,8 +108,10 @@
 //
 // A Registry's settings are RegistryOptions given to NewRegistry or
 // Configure: KeyCase (every output key in one style), SingleRefs (every
-// $name one object in responses too), Limits, ProblemTypeBase,
-// ServerErrors and PathValues.
+// $name one object in responses too), JSONTypes (a request's JSON body
+// gives numbers, bools and dates as their JSON types only, and the
+// request schemas say so), Limits, ProblemTypeBase, ServerErrors and
+// PathValues.
 //
 // # Errors
 //

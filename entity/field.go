@@ -73,6 +73,13 @@ type Field struct {
 	// it holds none (null), but changing or clearing a value it holds is
 	// a failure of code "immutable" at its path.
 	Immutable bool
+	// JSONTyped (RequestFields only): a value a request's JSON body gives
+	// as its JSON type only, in a registry of JSONTypes: a JSON number
+	// for a number or float, a boolean for a bool, RFC 3339 date-time
+	// text for a date (a typed list's elements, in Each). A parameter and
+	// a field with a format say false; a form body's fields are text,
+	// read as parameters are, whatever it says.
+	JSONTyped bool
 	// Merge: a $ref whose entity's keys are written into this object
 	// instead of under Key (see Entity for its fields).
 	Merge bool
@@ -150,7 +157,7 @@ func fieldOf(d *engine.FieldDesc) *Field {
 		HasDefault: d.HasDefault, Default: d.Default, Rules: d.Rules, Uses: usesOf(d.Uses), Fields: fieldsOf(d.Fields), Ref: d.Ref, Decl: d.Decl,
 		List: d.List, One: d.One, Each: fieldOf(d.Each), Format: d.Format, Lazy: d.Lazy, If: d.If, Unless: d.Unless,
 		Since: d.Since, Until: d.Until, OmitNil: d.OmitNil, OmitEmpty: d.OmitEmpty, ReadOnly: d.ReadOnly,
-		WriteOnly: d.WriteOnly, Immutable: d.Immutable, Merge: d.Merge, From: d.From, Doc: d.Doc, Example: d.Example, In: d.In, node: d.Node}
+		WriteOnly: d.WriteOnly, Immutable: d.Immutable, JSONTyped: d.JSONTyped, Merge: d.Merge, From: d.From, Doc: d.Doc, Example: d.Example, In: d.In, node: d.Node}
 	for _, c := range d.Cross {
 		f.Cross = append(f.Cross, CrossRule{Rule: c.Rule, Fields: c.Fields, Values: c.Values})
 	}

@@ -116,6 +116,9 @@ func mdlGenerateReqWith(data []byte, immutable bool) (*mdlCase, *mdlGen) {
 		g.lib = reg
 		return cs, g
 	}
+	// (drawn last, so that the draws before it make the same case as
+	// before the option was modeled)
+	cs.jsonTypes = g.r.chance(30)
 	if g.lib, err = cs.build(); err != nil {
 		return nil, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"math/big"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -527,7 +528,35 @@ func (c *mdlCall) convertWire(typ rules.Kind, format []string, raw any, wire boo
 			return v, nil, false, false
 		}
 	}
+	if len(format) == 0 && c.notJSONType(typ, raw) {
+		return rules.Value{}, nil, true, true
+	}
 	return c.convert(typ, raw)
+}
+
+// mdlDateTime is RFC 3339's date-time (go doc entity, JSONTypes).
+var mdlDateTime = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$`)
+
+// notJSONType reports whether raw, a value of a strict request's JSON
+// body in a registry of JSONTypes, is not of the JSON type of a field of
+// typ that has no format (go doc entity, JSONTypes): a string for a
+// number or float, a string or number for a bool, a number or text other
+// than RFC 3339's date-time for a date. (A patch's current value is in
+// the wire form, of those types already.)
+func (c *mdlCall) notJSONType(typ rules.Kind, raw any) bool {
+	j, ok := raw.(*mdlJSON)
+	if !ok || !c.reg.jsonTypes || !c.request || !c.strict {
+		return false
+	}
+	switch typ {
+	case rules.Int, rules.Float:
+		return j.kind == mdlJStr
+	case rules.Bool:
+		return j.kind == mdlJStr || j.kind == mdlJNum
+	case rules.Time:
+		return j.kind == mdlJNum || j.kind == mdlJStr && !mdlDateTime.MatchString(j.s)
+	}
+	return false
 }
 
 // convert converts an input to a value of typ: the value, what the field

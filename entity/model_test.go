@@ -48,6 +48,9 @@ type mdlReg struct {
 	// bodyLimit its Limits.BodyBytes (0: the default, 1 MiB).
 	pathValues func(r *http.Request, name string) string
 	bodyLimit  int64
+	// jsonTypes is the registry's JSONTypes option: a request's JSON body
+	// gives a number, float, bool or date as its JSON type only.
+	jsonTypes bool
 }
 
 type mdlEntity struct {

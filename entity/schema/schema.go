@@ -86,7 +86,10 @@ var errNilEntity = errors.New("schema: a nil *entity.Entity (Lookup finds nothin
 //
 // A type maps as its [rules.Kind.Schema] says (number → integer, date → a
 // date-time string…), for a Request as [rules.Kind.InputSchema] says (a
-// number is an integer or its text). Each rule adds the keywords its
+// number is an integer or its text), but in a registry of
+// entity.JSONTypes, where a JSON body's number, float, bool and date
+// fields (Field.JSONTyped) are the JSON type a response writes (integer,
+// number, boolean, a date-time string) and nothing else. Each rule adds the keywords its
 // [rules.Def]'s Schema hook gives, said of every form of a request's value
 // as far as [rules.Kind.InputKeywords] can; what no keyword says (a rule without a
 // Schema hook, a bound of a float's text, the checks of a formatted or

@@ -36,9 +36,11 @@ import (
 var schemas embed.FS
 
 // reg holds the shop's entities, loaded from schemas/; each $address holds
-// one object (SingleRefs), never msful's list of them.
+// one object (SingleRefs), never msful's list of them, and a JSON body
+// gives numbers, bools and dates as their JSON types (JSONTypes): "2" is
+// no quantity, and the request schemas say integer, with no text form.
 var reg = func() *entity.Registry {
-	reg := entity.NewRegistry(entity.SingleRefs(), entity.ServerErrors(func(id string, err error) { log.Printf("%s: %v", id, err) }))
+	reg := entity.NewRegistry(entity.SingleRefs(), entity.JSONTypes(), entity.ServerErrors(func(id string, err error) { log.Printf("%s: %v", id, err) }))
 	err := errors.Join(
 		reg.DeclareFlags("admin"),
 		reg.LoadFS(schemas, "schemas/*.entity"),

@@ -76,6 +76,10 @@ func TestCreateOrderErrors(t *testing.T) {
 		{"no such customer", `{"customer_id":2,"items":[{"sku":"TEA-1","quantity":1}],"delivery":"pickup"}`, []string{"/customer_id no_customer"}},
 		{"customer 0", `{"customer_id":0,"items":[{"sku":"TEA-1","quantity":1}],"delivery":"pickup"}`, []string{"/customer_id no_customer"}},
 		{"customer not a number", `{"customer_id":"one","items":[{"sku":"TEA-1","quantity":1}],"delivery":"pickup"}`, []string{"/customer_id type"}},
+		// The registry is made with JSONTypes: a number is a JSON number,
+		// never its text (the query's limit=2 is text, and a number).
+		{"customer id as text", `{"customer_id":"1","items":[{"sku":"TEA-1","quantity":1}],"delivery":"pickup"}`, []string{"/customer_id type"}},
+		{"quantity as text", `{"customer_id":1,"items":[{"sku":"TEA-1","quantity":"2"}],"delivery":"pickup"}`, []string{"/items/0/quantity type"}},
 		// The handler's check runs whether the declared rules passed or
 		// not: its error joins theirs, in one answer.
 		{"no customer, bad items", `{"customer_id":2,"items":[],"delivery":"pickup"}`, []string{"/items min", "/customer_id no_customer"}},

@@ -248,6 +248,9 @@ func (vb *viewBuilder) requestNode(n *node, t *inputTable, top bool, chain []*co
 	if n.merge {
 		return // its entity's keys are read from this object (mergeSource)
 	}
+	if vb.ent.env.JSONTypes && vb.d != dirStored && !n.readOnly && vb.readOnly == 0 {
+		jsonTypes(n) // the client's values, not the server's
+	}
 	n.slot = t.slot(n.in)
 	vb.reads[t] = append(vb.reads[t], slotRead{n.slot, chain})
 }

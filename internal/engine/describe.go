@@ -39,7 +39,7 @@ type FieldDesc struct {
 	Since, Until                 string
 	OmitNil, OmitEmpty           bool
 	ReadOnly, WriteOnly, Merge   bool
-	Immutable                    bool
+	Immutable, JSONTyped         bool
 	From                         []string
 	Cross                        []CrossDesc
 	Doc                          string
@@ -88,7 +88,7 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*FieldDesc {
 		f := &FieldDesc{Name: n.decl.Name, Key: n.out, Type: n.typ, Required: n.req, Secret: n.secret,
 			HasDefault: n.hasDefault, Decl: decl, Node: n}
 		if p.dir == dirRequest { // the key a client sends: a parameter's name where it is
-			f.Key, f.In = n.in, srcNames[n.src]
+			f.Key, f.In, f.JSONTyped = n.in, srcNames[n.src], n.jsonTyped
 		}
 		if n.defJSON != nil {
 			f.Default = append([]byte(nil), n.defJSON...)
@@ -151,7 +151,8 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*FieldDesc {
 		if en := n.each; en != nil {
 			f.List = true
 			f.Each = &FieldDesc{Name: n.in, Key: n.out, Kind: dsl.FieldValue, Type: en.typ,
-				Rules: append([]string(nil), en.ruleNames...), Uses: slices.Clone(en.uses), Decl: en.decl.Clone(), Node: en}
+				Rules: append([]string(nil), en.ruleNames...), Uses: slices.Clone(en.uses), Decl: en.decl.Clone(), Node: en,
+				JSONTyped: p.dir == dirRequest && en.jsonTyped}
 			if en.format != nil {
 				f.Each.Format = en.format.text
 			}

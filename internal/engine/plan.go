@@ -152,6 +152,7 @@ type node struct {
 	elemOf    *node     // an element node: the typed list it is each of
 	refList   bool      // nodeRef written []$name: always a list
 	refOne    bool      // nodeRef $name of a registry of SingleRefs: one object in responses too
+	jsonTyped bool      // a request's body value given as its JSON type only, in a registry of JSONTypes (jsontypes.go)
 	format    *format   // how the value is written (format unix…), or nil: format.go
 	ruleNames []string  // every check's rule, implied ones included (for Fields)
 	uses      []RuleUse // every rule it uses, as compiled (for Fields)
