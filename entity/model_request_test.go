@@ -104,7 +104,7 @@ func mdlMethodAllowed(e *mdlEntity, method string) bool {
 		return true
 	}
 	for _, m := range e.methods {
-		if m == method {
+		if m == method || method == http.MethodHead && m == http.MethodGet { // go doc MakeRequest: HEAD where GET is
 			return true
 		}
 	}

@@ -71,7 +71,8 @@ func methodHasBody(method string) bool { return !reqsource.QueryMethod(method) }
 // Write answers with:
 //
 //   - 405 (ErrMethod) when the declaration names methods (see
-//     Registry.Expose) and r.Method is not one;
+//     Registry.Expose) and r.Method is not one (HEAD is one where GET
+//     is, as net/http's mux has it);
 //   - 413 (ErrBodyTooLarge) for a body over the registry's
 //     Limits.BodyBytes;
 //   - 415 (ErrUnsupportedMediaType) for a body of another media type, or
