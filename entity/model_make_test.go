@@ -969,7 +969,7 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 		}
 		return nil
 	}
-	cleared := lvl.cleared && !replaced
+	cleared := lvl.cleared && !replaced && !f.list // a list's elements have no identity: none is compared
 	make1 := func(obj any, p, op mdlPath, i int) any {
 		// (a bare default's empty input is no wire form)
 		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire && obj != nil, sec: sec,
