@@ -1,0 +1,116 @@
+package entity_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/expose-go/expose/entity"
+)
+
+// unionRegistry declares a card, an invoice and an order whose payment is
+// one of them, told by method, and whose history is a list of them.
+func unionRegistry(t testing.TB, opts ...entity.RegistryOption) *entity.Entity {
+	t.Helper()
+	reg := entity.NewRegistry(opts...)
+	expose(t, reg, "card", "token", "string", "writeonly | req", "last4", "string", "readonly")
+	expose(t, reg, "invoice", "po_number", "string", "req | range 1 40")
+	return expose(t, reg, "order", "id", "number", "", "payment", "$card|$invoice", "req | by 'method'", "history", "[]$card|$invoice", "by 'method'")
+}
+
+// outcome renders what a call gave: its output, or each failure's path
+// and code.
+func unionOutcome(t testing.TB, out []byte, err error) string {
+	t.Helper()
+	if err == nil {
+		return string(out)
+	}
+	var l []string
+	for _, fe := range fieldErrors(t, err) {
+		l = append(l, fe.Path+" "+fe.Code)
+	}
+	return strings.Join(l, "; ")
+}
+
+// TestUnionResponse: a response writes the key first, with the variant's
+// name, then the variant's fields, from a map, raw JSON and a struct; a
+// missing or unknown key is the server's error at the key.
+func TestUnionResponse(t *testing.T) {
+	e := unionRegistry(t)
+	type card struct {
+		Method string `json:"method"`
+		Last4  string `json:"last4"`
+	}
+	tests := []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"a card from a map", map[string]any{"id": 1, "payment": map[string]any{"method": "card", "token": "tok_1234", "last4": "1234"}},
+			`{"id":1,"payment":{"method":"card","last4":"1234"},"history":null}`},
+		{"an invoice from raw JSON", json.RawMessage(`{"id":2,"payment":{"po_number":"PO-7","method":"invoice"}}`),
+			`{"id":2,"payment":{"method":"invoice","po_number":"PO-7"},"history":null}`},
+		{"a struct holding a struct", struct {
+			ID      int `json:"id"`
+			Payment any `json:"payment"`
+		}{3, card{"card", "9876"}}, `{"id":3,"payment":{"method":"card","last4":"9876"},"history":null}`},
+		{"a list of both", map[string]any{"id": 4, "payment": map[string]any{"method": "invoice", "po_number": "A"},
+			"history": []any{map[string]any{"method": "card", "last4": "1"}, map[string]any{"method": "invoice", "po_number": "B"}}},
+			`{"id":4,"payment":{"method":"invoice","po_number":"A"},"history":[{"method":"card","last4":"1"},{"method":"invoice","po_number":"B"}]}`},
+		{"a list from raw JSON", json.RawMessage(`{"id":5,"payment":{"method":"invoice","po_number":"A"},"history":[{"method":"card"},{"method":"cash"}]}`),
+			"history[1].method in"},
+		{"no key", map[string]any{"id": 6, "payment": map[string]any{"po_number": "A"}}, "payment.method in"},
+		{"an unknown key", map[string]any{"id": 7, "payment": map[string]any{"method": "cash"}}, "payment.method in"},
+		{"a variant's own failure", map[string]any{"id": 8, "payment": map[string]any{"method": "invoice", "po_number": ""}}, "payment.po_number range"},
+		{"missing", map[string]any{"id": 9}, "payment required"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := e.MakeJSON(tt.in)
+			if got := unionOutcome(t, out, err); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestUnionDeclarationErrors: a union needs by, by needs a union, each
+// variant is an entity (Verify) that does not declare the key, and the
+// type has no spaces.
+func TestUnionDeclarationErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		decl   []string
+		verify bool // the error is Verify's, not Expose's
+		want   string
+	}{
+		{"by missing", []string{"payment", "$card|$invoice", "req"}, false, "has no key: say which key names the variant with by 'key'"},
+		{"by without a key", []string{"payment", "$card|$invoice", "by"}, false, `rule "by" takes one argument`},
+		{"by on a reference", []string{"payment", "$card", "by 'method'"}, false, "by names the key that tells a union's variants apart: it applies only to a union"},
+		{"by on a value", []string{"payment", "string", "by 'method'"}, false, "it applies only to a union"},
+		{"spaces inside", []string{"payment", "$card | $invoice", "by 'method'"}, false, "has white space inside"},
+		{"a variant twice", []string{"payment", "$card|$card", "by 'method'"}, false, "names $card twice"},
+		{"a variant that is no reference", []string{"payment", "$card|invoice", "by 'method'"}, false, "has a variant that is not a reference"},
+		{"a default", []string{"payment", "$card|$invoice", "by 'method' | default"}, false, `rule "default" cannot apply to a union`},
+		{"merge", []string{"payment", "$card|$invoice", "by 'method' | merge"}, false, `rule "merge" cannot apply to a union`},
+		{"a variant that is no entity", []string{"payment", "$card|$cheque", "by 'method'"}, true, "variant $cheque names no entity"},
+		{"a variant that declares the key", []string{"payment", "$card|$invoice", "by 'kind'"}, false, `variant $invoice declares field "kind", the union's key`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := entity.NewRegistry()
+			expose(t, reg, "card", "token", "string", "")
+			expose(t, reg, "invoice", "kind", "string", "")
+			_, err := reg.Expose("order", tt.decl...)
+			if tt.verify {
+				if err != nil {
+					t.Fatalf("Expose: %v", err)
+				}
+				err = reg.Verify()
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v\nwant it to say %q", err, tt.want)
+			}
+		})
+	}
+}
