@@ -2,6 +2,9 @@ package entity_test
 
 import (
 	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -112,5 +115,104 @@ func TestUnionDeclarationErrors(t *testing.T) {
 				t.Errorf("got %v\nwant it to say %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestUnionRequest: a request reads the key to pick the variant; a
+// missing or unknown key is a 400 at the key, code in, params the
+// variants' names and never the value; every other error is the
+// variant's at its path; the Object holds the key, which Get, Map, Bind
+// and a response of it see first.
+func TestUnionRequest(t *testing.T) {
+	e := unionRegistry(t)
+	tests := []struct {
+		name string
+		body string
+		want string // the Object's JSON, or the failures
+	}{
+		{"a card", `{"id":1,"payment":{"token":"tok_1234","method":"card"}}`, `{"id":1,"payment":{"method":"card"},"history":null}`},
+		{"an invoice", `{"id":1,"payment":{"method":"invoice","po_number":"PO-1"}}`, `{"id":1,"payment":{"method":"invoice","po_number":"PO-1"},"history":null}`},
+		{"readonly ignored", `{"id":1,"payment":{"method":"card","token":"t","last4":"9999"}}`, `{"id":1,"payment":{"method":"card"},"history":null}`},
+		{"no key", `{"id":1,"payment":{"po_number":"PO-1"}}`, "payment.method in"},
+		{"an unknown key", `{"id":1,"payment":{"method":"cash<script>"}}`, "payment.method in"},
+		{"a key that is no string", `{"id":1,"payment":{"method":7}}`, "payment.method in"},
+		{"the variant's error", `{"id":1,"payment":{"method":"invoice","po_number":""}}`, "payment.po_number range"},
+		{"the variant's req", `{"id":1,"payment":{"method":"card"}}`, "payment.token required"},
+		{"no payment", `{"id":1}`, "payment required"},
+		{"no object", `{"id":1,"payment":"card"}`, "payment type"},
+		{"a list", `{"id":1,"payment":{"method":"card","token":"t"},"history":[{"method":"invoice","po_number":"A"},{"method":"nope"}]}`, "history[1].method in"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest("POST", "/orders", strings.NewReader(tt.body))
+			req.Header.Set("Content-Type", "application/json")
+			obj, err := e.MakeRequest(req)
+			var got string
+			if err != nil {
+				got = unionOutcome(t, nil, err)
+				var ve *entity.ValidationError
+				if errors.As(err, &ve) && strings.Contains(tt.want, "method in") {
+					fe := ve.Fields[0]
+					if l, _ := fe.Params["values"].([]any); len(l) != 2 || l[0] != "card" || l[1] != "invoice" {
+						t.Errorf("params %v, want the variants' names", fe.Params)
+					}
+					if strings.Contains(fe.Error(), "cash") || strings.Contains(fe.Message, "cash") {
+						t.Errorf("the error quotes the value: %q", fe.Message)
+					}
+				}
+			} else {
+				b, _ := obj.MarshalJSON() // a response: no writeonly token
+				got = string(b)
+				if _, ok := obj.Get("payment"); !ok {
+					t.Error("Get(payment) holds nothing")
+				}
+				m, _ := obj.Map()["payment"].(map[string]any)
+				if m["method"] == nil || strings.Contains(tt.body, `"token"`) && m["token"] == nil || m["last4"] != nil {
+					t.Errorf("Map()[payment] = %v: want the key and what the request sent but readonly fields", m)
+				}
+			}
+			if got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestUnionRequestRoundTrip: the Object a request made writes the key
+// first when made again as a response, Bind gives the variant's members
+// and the key to a map or an interface field, and DenyUnknown knows the
+// key.
+func TestUnionRequestRoundTrip(t *testing.T) {
+	e := unionRegistry(t)
+	body := `{"id":1,"payment":{"po_number":"PO-1","method":"invoice"},"history":[{"method":"card","token":"t"}]}`
+	newReq := func() *http.Request {
+		req := httptest.NewRequest("POST", "/orders", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		return req
+	}
+	obj, err := e.MakeRequest(newReq(), entity.DenyUnknown())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := e.MakeJSON(obj)
+	if want := `{"id":1,"payment":{"method":"invoice","po_number":"PO-1"},"history":[{"method":"card","last4":null}]}`; err != nil || string(out) != want {
+		t.Errorf("MakeJSON(Object) = %s, %v\nwant %s", out, err, want)
+	}
+	var dst struct {
+		ID      int64 `json:"id"`
+		Payment any   `json:"payment"`
+		History []map[string]any
+	}
+	if err := e.Bind(newReq(), &dst); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := dst.Payment.(map[string]any); m["method"] != "invoice" || m["po_number"] != "PO-1" {
+		t.Errorf("Bind: payment %#v", dst.Payment)
+	}
+	unknown := strings.Replace(body, `"method":"invoice"`, `"method":"invoice","extra":1`, 1)
+	req := httptest.NewRequest("POST", "/orders", strings.NewReader(unknown))
+	req.Header.Set("Content-Type", "application/json")
+	if _, err := e.MakeRequest(req, entity.DenyUnknown()); unionOutcome(t, nil, err) != "payment.extra unknown" {
+		t.Errorf("DenyUnknown: %v, want payment.extra unknown", err)
 	}
 }

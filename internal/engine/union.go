@@ -162,8 +162,8 @@ func (r *run) appendVariant(dst []byte, n *node, in raw, depth int) []byte {
 		}
 		return append(dst, "null"...)
 	}
-	name, obj := r.unionKey(u, in)
-	if !obj {
+	name, isObj := r.unionKey(u, in)
+	if !isObj {
 		r.failType(n, arrivedAs(in))
 		return append(dst, "null"...)
 	}
@@ -180,12 +180,24 @@ func (r *run) appendVariant(dst []byte, n *node, in raw, depth int) []byte {
 	}
 	p := ent.view(r.dir)
 	mark := len(dst)
+	dst = append(append(dst, '{'), v.head...) // the key first
+	obj := len(dst)
+	saved := r.variant
+	r.variant = variantAt{key: u.key, depth: r.depth + 1} // appendRefObject's frame
 	if in.kind == rawJSON {
 		dst = r.appendRefJSON(dst, v.n, p, in.s, int32(in.n), depth)
 	} else {
 		dst = r.appendRefOther(dst, v.n, p, in, depth)
 	}
-	return spliceKey(dst, mark, v) // the key first
+	r.variant = saved
+	return joinKey(dst, mark, obj)
+}
+
+// variantAt is the key of the union whose variant's object is made at a
+// depth of the run's frames.
+type variantAt struct {
+	key   string
+	depth int
 }
 
 // unionKey reads the key of the union u from in, which obj reports is an
@@ -269,11 +281,11 @@ func (r *run) appendUnionList(dst []byte, n *node, in raw, depth int) []byte {
 // anything but an object), or the object of its variant, the key first.
 func (r *run) appendElemVariant(dst []byte, n *node, x raw, depth int) []byte {
 	u := n.union
-	name, obj := "", false
+	name, isObj := "", false
 	if !x.isNull() {
-		name, obj = r.unionKey(u, x)
+		name, isObj = r.unionKey(u, x)
 	}
-	if !obj {
+	if !isObj {
 		if r.cfg.strict {
 			r.failNotObject(notObject(x))
 		}
@@ -294,6 +306,11 @@ func (r *run) appendElemVariant(dst []byte, n *node, x raw, depth int) []byte {
 	}
 	p := ent.view(r.dir)
 	mark := len(dst)
+	dst = append(append(dst, '{'), v.head...) // the key first
+	obj := len(dst)
+	saved := r.variant
+	r.variant = variantAt{key: u.key, depth: r.depth}
+	defer func() { r.variant = saved }()
 	if x.kind == rawJSON {
 		jo := r.takeJSON(x.s, int32(x.n), p.in)
 		dst = r.appendObject(dst, p, &source{js: jo}, depth)
@@ -301,20 +318,78 @@ func (r *run) appendElemVariant(dst []byte, n *node, x raw, depth int) []byte {
 	} else if sub, ok := sourceOf(x.a, p); ok {
 		dst = r.appendMade(dst, p, &sub, depth)
 	} else {
-		return append(dst, "null"...)
+		return append(dst[:mark], "null"...)
 	}
-	return spliceKey(dst, mark, v)
+	return joinKey(dst, mark, obj)
 }
 
-// spliceKey writes the variant's key first in the object written at
-// dst[mark:].
-func spliceKey(dst []byte, mark int, v *variant) []byte {
-	if len(dst) > mark+1 && dst[mark] == '{' {
-		at := mark + 1
-		if dst[at] != '}' {
-			dst = slices.Insert(dst, at, ',')
-		}
-		dst = slices.Insert(dst, at, v.head...)
+// joinKey joins the variant's object, written at dst[obj:], to its key,
+// written before it from mark ("{" and the key's member): the object's
+// "{" becomes the comma after the key (or its "}" when it is empty), so
+// that nothing it wrote moves (an Object keeps the places of its members).
+// Anything else written (null, at the depth limit) stands alone.
+func joinKey(dst []byte, mark, obj int) []byte {
+	switch {
+	case len(dst) < obj+2 || dst[obj] != '{':
+		return append(dst[:mark], dst[obj:]...)
+	case dst[obj+1] == '}':
+		dst[obj] = '}'
+		return dst[:obj+1]
 	}
+	dst[obj] = ','
 	return dst
+}
+
+// of returns the variant whose object v is (the text a union wrote: the
+// key first), or nil.
+func (u *unionPlan) of(v []byte) *variant {
+	if len(v) < 2 || v[0] != '{' {
+		return nil
+	}
+	for i := range u.variants {
+		h := u.variants[i].head
+		if len(v) > len(h)+1 && string(v[1:1+len(h)]) == string(h) && (v[1+len(h)] == ',' || v[1+len(h)] == '}') {
+			return &u.variants[i]
+		}
+	}
+	return nil
+}
+
+// planOf returns the plan of direction d of the variant whose object v
+// is, or nil.
+func (u *unionPlan) planOf(v []byte, d direction) *objectPlan {
+	if x := u.of(v); x != nil {
+		if e := x.slot.e.Load(); e != nil {
+			return e.view(d)
+		}
+	}
+	return nil
+}
+
+// unionValue decodes the current member's value, a union's object or list
+// of them, as value does: each object read with its variant's plan (the
+// key among its members), or as plain JSON when it names none.
+func (it *memberIter) unionValue(v []byte, plain bool) any {
+	one := func(v []byte) any {
+		p := it.n.union.planOf(v, it.dir)
+		switch {
+		case p == nil:
+			return decodeAny(v)
+		case plain:
+			return (&Made{plan: p, data: v, made: it.made, hid: it.hid}).mapOf()
+		}
+		return Sub{plan: p, data: v, made: it.made, hid: it.hid}
+	}
+	if v[0] == '{' {
+		return one(v)
+	}
+	l := []any{}
+	for el := (jsonwire.Elements{Data: v}); el.Next(); {
+		if el.Val[0] != '{' {
+			l = append(l, nil)
+			continue
+		}
+		l = append(l, one(el.Val))
+	}
+	return l
 }
