@@ -201,6 +201,9 @@ element told by its own key.
     rename, msg, doc, lazy, if, unless, since, until, omitempty,
     readonly, writeonly, the cross-field rules, and on a list min, max,
     range and len.
+  - A merge patch (entity.Entity.Patch) whose object keeps the key, or
+    names none, merges into the variant the current value holds; one that
+    names another variant replaces it whole, read as a request reads it.
   - Server data holds a union as an object (a map, raw JSON) with the key
     among its members, or as a Go value the variant reads (a struct
     holding an interface field, say) whose own fields include the key

@@ -147,10 +147,36 @@ func (r *run) appendUnion(dst []byte, n *node, src *source, depth int) []byte {
 	if m, ok := in.a.(json.RawMessage); ok && in.kind == rawAny {
 		in = decodeRawMessage(m)
 	}
+	if r.dir == dirPatch { // a merge patch's merged value
+		switch {
+		case n.readOnly: // the server's, as it is
+			return r.unionInView(dirStored, dst, n, in, depth)
+		case in.kind == rawJSON && len(r.js.fresh) > 0:
+			if _, ok := slices.BinarySearch(r.js.fresh, int32(in.n)); ok { // a new variant, or list: as a request reads it
+				return r.unionInView(dirRequest, dst, n, in, depth)
+			}
+		}
+	}
 	if n.refList {
 		return r.appendUnionList(dst, n, in, depth)
 	}
 	return r.appendVariant(dst, n, in, depth)
+}
+
+// unionInView writes a union of a merge patch's merged value, read in in,
+// with the view d of its variants (see appendInView).
+//
+//go:noinline
+func (r *run) unionInView(d direction, dst []byte, n *node, in raw, depth int) []byte {
+	saved, mask := r.dir, r.mask
+	r.dir, r.mask = d, nil
+	if n.refList {
+		dst = r.appendUnionList(dst, n, in, depth)
+	} else {
+		dst = r.appendVariant(dst, n, in, depth)
+	}
+	r.dir, r.mask = saved, mask
+	return dst
 }
 
 // appendVariant writes one object of the union n, read in in.
@@ -342,7 +368,7 @@ func joinKey(dst []byte, mark, obj int) []byte {
 
 // of returns the variant whose object v is (the text a union wrote: the
 // key first), or nil.
-func (u *unionPlan) of(v []byte) *variant {
+func (u *unionPlan) of(v string) *variant {
 	if len(v) < 2 || v[0] != '{' {
 		return nil
 	}
@@ -358,7 +384,7 @@ func (u *unionPlan) of(v []byte) *variant {
 // planOf returns the plan of direction d of the variant whose object v
 // is, or nil.
 func (u *unionPlan) planOf(v []byte, d direction) *objectPlan {
-	if x := u.of(v); x != nil {
+	if x := u.of(bytesString(v)); x != nil {
 		if e := x.slot.e.Load(); e != nil {
 			return e.view(d)
 		}
