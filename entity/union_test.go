@@ -216,3 +216,49 @@ func TestUnionRequestRoundTrip(t *testing.T) {
 		t.Errorf("DenyUnknown: %v, want payment.extra unknown", err)
 	}
 }
+
+// payment is a union's field as a Go program holds it: a value of a
+// variant's type, which says its variant.
+type payment interface{ Variant() string }
+
+type cardValue struct {
+	Last4 string `json:"last4"`
+}
+
+func (*cardValue) Variant() string { return "card" }
+
+type invoiceValue struct {
+	PONumber string `json:"po_number"`
+}
+
+func (invoiceValue) Variant() string { return "invoice" }
+
+// TestUnionVariantValues: a struct's field of an interface type holding a
+// Variant is written as its variant, key first; a nil one is null.
+func TestUnionVariantValues(t *testing.T) {
+	e := unionRegistry(t)
+	type order struct {
+		ID      int64     `json:"id"`
+		Payment payment   `json:"payment"`
+		History []payment `json:"history"`
+	}
+	tests := []struct {
+		name string
+		in   order
+		want string
+	}{
+		{"a card", order{1, &cardValue{"1234"}, nil}, `{"id":1,"payment":{"method":"card","last4":"1234"},"history":[]}`},
+		{"an invoice by value, a list of both", order{2, invoiceValue{"PO-1"}, []payment{&cardValue{"1"}, invoiceValue{"X"}}},
+			`{"id":2,"payment":{"method":"invoice","po_number":"PO-1"},"history":[{"method":"card","last4":"1"},{"method":"invoice","po_number":"X"}]}`},
+		{"a nil card", order{3, (*cardValue)(nil), nil}, "payment required"},
+		{"none", order{4, nil, nil}, "payment required"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := e.MakeJSON(tt.in)
+			if got := unionOutcome(t, out, err); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}

@@ -226,6 +226,10 @@ type variantAt struct {
 	depth int
 }
 
+// variantValue is a Go value of a union's variant that says which
+// (package entity's Variant).
+type variantValue interface{ Variant() string }
+
 // unionKey reads the key of the union u from in, which obj reports is an
 // object; name is the key's text, or "" when it is missing or no string.
 func (r *run) unionKey(u *unionPlan, in raw) (name string, obj bool) {
@@ -236,6 +240,9 @@ func (r *run) unionKey(u *unionPlan, in raw) (name string, obj bool) {
 		v = jo.get(u.keyNode.slot)
 		r.releaseJSON()
 	case in.kind == rawAny:
+		if v, ok := in.a.(variantValue); ok { // a Go value that says its variant (entity.Variant)
+			return v.Variant(), true
+		}
 		sub, ok := sourceOf(in.a, u.keys)
 		if !ok {
 			return "", false
