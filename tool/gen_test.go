@@ -25,6 +25,7 @@ var genGoldens = []struct {
 }{
 	{"seed", "testdata/gen/seed", []string{"gen", "-flags", "admin", "-f", "../../../../examples/seedserver/schemas/*.entity", "-package", "seed"}, "seed_gen.go"},
 	{"shop", "testdata/gen/shop", []string{"gen", "-flags", "admin,beta", "-f", "*.entity", "-package", "shop"}, "shop_gen.go"},
+	{"unions", "testdata/gen/unions", []string{"gen", "-f", "*.entity", "-package", "unions"}, "unions_gen.go"},
 }
 
 // TestGenGolden: expose gen prints the golden files, which start with the
