@@ -201,6 +201,9 @@ element told by its own key.
     rename, msg, doc, lazy, if, unless, since, until, omitempty,
     readonly, writeonly, the cross-field rules, and on a list min, max,
     range and len.
+  - A selection inside a union (Select "payment(method,last4)") applies
+    to each variant that has the fields it names; the key is always
+    written, and a name that no variant has is unknown.
   - A merge patch (entity.Entity.Patch) whose object keeps the key, or
     names none, merges into the variant the current value holds; one that
     names another variant replaces it whole, read as a request reads it.

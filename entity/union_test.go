@@ -262,3 +262,33 @@ func TestUnionVariantValues(t *testing.T) {
 		})
 	}
 }
+
+// TestUnionSelect: a selection inside a union applies to each variant
+// that has the fields it names, the key always written; a name no variant
+// has is unknown, and the error lists every variant's.
+func TestUnionSelect(t *testing.T) {
+	e := unionRegistry(t)
+	in := map[string]any{"id": 1, "payment": map[string]any{"method": "card", "last4": "1234"},
+		"history": []any{map[string]any{"method": "invoice", "po_number": "A"}, map[string]any{"method": "card", "last4": "9"}}}
+	tests := []struct{ sel, want string }{
+		{"payment", `{"payment":{"method":"card","last4":"1234"}}`},
+		{"payment(method,last4)", `{"payment":{"method":"card","last4":"1234"}}`},
+		{"payment(method)", `{"payment":{"method":"card"}}`},
+		{"payment(po_number)", `{"payment":{"method":"card"}}`},
+		{"payment(*)", `{"payment":{"method":"card","last4":"1234"}}`},
+		{"history(po_number)", `{"history":[{"method":"invoice","po_number":"A"},{"method":"card"}]}`},
+		{"id,history(last4)", `{"id":1,"history":[{"method":"invoice"},{"method":"card","last4":"9"}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sel, func(t *testing.T) {
+			out, err := e.MakeJSON(in, entity.Select(tt.sel))
+			if err != nil || string(out) != tt.want {
+				t.Errorf("got %s, %v\nwant %s", out, err, tt.want)
+			}
+		})
+	}
+	_, err := e.MakeJSON(in, entity.Select("payment(nope)"))
+	if err == nil || !strings.Contains(err.Error(), `"method", "last4", "po_number"`) {
+		t.Errorf("payment(nope): %v, want the names of every variant", err)
+	}
+}

@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"encoding/json"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -85,5 +86,38 @@ func TestUnionSchema(t *testing.T) {
 	b, _ := json.Marshal(order["properties"].(map[string]any)["payment"])
 	if want := `{"discriminator":{"mapping":{"card":"#/components/schemas/card.by_method","invoice":"#/components/schemas/invoice.by_method"},"propertyName":"method"},"oneOf":[{"$ref":"#/components/schemas/card.by_method"},{"$ref":"#/components/schemas/invoice.by_method"}]}`; string(b) != want {
 		t.Errorf("OpenAPI payment:\n%s\nwant\n%s", b, want)
+	}
+}
+
+// TestUnionSample: a union's sample is its first variant's object, the
+// key first, which Make (a response's) and MakeRequest (a request's)
+// accept.
+func TestUnionSample(t *testing.T) {
+	e := unionOrder(t)
+	tests := []struct {
+		mode schema.Mode
+		want string
+	}{
+		{schema.Response, `"payment":{"method":"card","last4":`},
+		{schema.Request, `"payment":{"method":"card","token":`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode.String(), func(t *testing.T) {
+			b := schema.Sample(e, tt.mode)
+			if !strings.Contains(string(b), tt.want) {
+				t.Errorf("Sample: %s, want %s in it", b, tt.want)
+			}
+			var err error
+			if tt.mode == schema.Response {
+				_, err = e.MakeJSON(json.RawMessage(b), entity.Strict())
+			} else {
+				r := httptest.NewRequest("POST", "/", strings.NewReader(string(b)))
+				r.Header.Set("Content-Type", "application/json")
+				_, err = e.MakeRequest(r)
+			}
+			if err != nil {
+				t.Errorf("the sample %s fails: %v", b, err)
+			}
+		})
 	}
 }

@@ -34,6 +34,7 @@ type unionPlan struct {
 
 // variant is one variant of a union.
 type variant struct {
+	idx  int // its index among the union's variants
 	name string
 	slot *slot
 	head []byte // `"key":"name"`, written first in the variant's object
@@ -73,7 +74,7 @@ func (c *compiler) union(f *dsl.Field, n *node, by *dsl.Rule) {
 		s := c.env.slotFor(name)
 		head := jsonwire.AppendString(nil, key)
 		head = jsonwire.AppendString(append(head, ':'), name)
-		u.variants = append(u.variants, variant{name: name, slot: s, head: head})
+		u.variants = append(u.variants, variant{idx: len(u.variants), name: name, slot: s, head: head})
 		u.names = append(u.names, name)
 		if e := s.e.Load(); e != nil && key != "" {
 			c.unionKeyClash(f, e, key)
@@ -208,14 +209,17 @@ func (r *run) appendVariant(dst []byte, n *node, in raw, depth int) []byte {
 	mark := len(dst)
 	dst = append(append(dst, '{'), v.head...) // the key first
 	obj := len(dst)
-	saved := r.variant
+	saved, mask := r.variant, r.mask
 	r.variant = variantAt{key: u.key, depth: r.depth + 1} // appendRefObject's frame
+	if mask != nil {
+		r.mask = mask.alts[v.idx] // the selection of its object (compile_mask.go)
+	}
 	if in.kind == rawJSON {
 		dst = r.appendRefJSON(dst, v.n, p, in.s, int32(in.n), depth)
 	} else {
 		dst = r.appendRefOther(dst, v.n, p, in, depth)
 	}
-	r.variant = saved
+	r.variant, r.mask = saved, mask
 	return joinKey(dst, mark, obj)
 }
 
@@ -341,9 +345,12 @@ func (r *run) appendElemVariant(dst []byte, n *node, x raw, depth int) []byte {
 	mark := len(dst)
 	dst = append(append(dst, '{'), v.head...) // the key first
 	obj := len(dst)
-	saved := r.variant
+	saved, mask := r.variant, r.mask
 	r.variant = variantAt{key: u.key, depth: r.depth}
-	defer func() { r.variant = saved }()
+	if mask != nil {
+		r.mask = mask.alts[v.idx] // the selection of its object (compile_mask.go)
+	}
+	defer func() { r.variant, r.mask = saved, mask }()
 	if x.kind == rawJSON {
 		jo := r.takeJSON(x.s, int32(x.n), p.in)
 		dst = r.appendObject(dst, p, &source{js: jo}, depth)
