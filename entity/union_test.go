@@ -292,3 +292,40 @@ func TestUnionSelect(t *testing.T) {
 		t.Errorf("payment(nope): %v, want the names of every variant", err)
 	}
 }
+
+// TestUnionVariantShaping: flags and versions inside a variant shape its
+// object as they shape the entity's own; a secret variant field's failure
+// quotes nothing of it, and a secret union's variants are secret whole.
+func TestUnionVariantShaping(t *testing.T) {
+	reg := entity.NewRegistry()
+	if err := reg.DeclareFlags("admin"); err != nil {
+		t.Fatal(err)
+	}
+	expose(t, reg, "card", "last4", "string", "", "risk", "number", "if 'admin'", "brand", "string", "since 'v2'",
+		"pin", "string", "secret | writeonly | len 4")
+	expose(t, reg, "invoice", "po_number", "string", "req")
+	e := expose(t, reg, "order", "payment", "$card|$invoice", "req | by 'method'")
+	in := map[string]any{"payment": map[string]any{"method": "card", "last4": "1234", "risk": 3, "brand": "visa"}}
+	for _, tt := range []struct {
+		name string
+		opts []entity.Option
+		want string
+	}{
+		{"v1", []entity.Option{entity.Version("v1")}, `{"payment":{"method":"card","last4":"1234"}}`},
+		{"admin v1", []entity.Option{entity.With("admin"), entity.Version("v1")}, `{"payment":{"method":"card","last4":"1234","risk":3}}`},
+		{"v2", []entity.Option{entity.Version("v2")}, `{"payment":{"method":"card","last4":"1234","brand":"visa"}}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := e.MakeJSON(in, tt.opts...)
+			if err != nil || string(out) != tt.want {
+				t.Errorf("got %s, %v\nwant %s", out, err, tt.want)
+			}
+		})
+	}
+	req := httptest.NewRequest("POST", "/orders", strings.NewReader(`{"payment":{"method":"card","pin":"98765"}}`))
+	req.Header.Set("Content-Type", "application/json")
+	_, err := e.MakeRequest(req)
+	if got := unionOutcome(t, nil, err); got != "payment.pin len" || strings.Contains(err.Error(), "98765") {
+		t.Errorf("a secret variant field: %v, want payment.pin len quoting nothing", err)
+	}
+}
