@@ -191,7 +191,8 @@ element told by its own key.
   - The key is no field of the variants (a variant that declares it is a
     declaration error, as is a union without by, or by on anything else).
     A response writes it first, with the variant's name, then the
-    variant's fields, as the variant's entity writes them.
+    variant's fields, as the variant's entity writes them; it is written
+    and read as by spells it, whatever the registry's key case.
   - Data whose key is missing or names no variant fails at the key
     (payment.method), code "in", its params listing the variants' names
     (never the value given): in a response the server's error. Every

@@ -232,6 +232,7 @@ func generate(reg *entity.Registry, pkg string, names []string) (src []byte, err
 			}
 		}
 	}
+	errs = append(errs, variantClashes(made)...)
 	if len(errs) > 0 {
 		errs = dedupe(errs)
 		errs.Sort()

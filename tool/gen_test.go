@@ -195,3 +195,12 @@ func TestGenOutputFileErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestGenUnionVariantClash: a variant's field whose Go name is Variant is
+// an error at its place, not Go code that does not compile.
+func TestGenUnionVariantClash(t *testing.T) {
+	code, _, stderr := runTool(t, "testdata", "", "gen", "-f", "unionclash.entity")
+	if code == 0 || !strings.Contains(stderr, `unionclash.entity:4:3`) || !strings.Contains(stderr, "the method a union's variant has") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/entity"
 )
 
@@ -95,6 +96,34 @@ func writeUnions(b *strings.Builder, st *goStruct, names typeNames) {
 		b.WriteString("\t\tfor i, el := range elems {\n\t\t\tif x." + u.m.goName + "[i], err = decode" + u.name + "(el); err != nil {\n\t\t\t\treturn err\n\t\t\t}\n\t\t}\n\t}\n")
 	}
 	b.WriteString("\treturn nil\n}\n")
+}
+
+// variantClashes returns the errors of the variants whose struct has a
+// member named Variant, which the method a union's interface asks for
+// would clash with.
+func variantClashes(made map[string][2]*goStruct) []*dsl.Error {
+	var errs []*dsl.Error
+	for _, sts := range made {
+		for _, st := range sts {
+			if st == nil {
+				continue
+			}
+			for _, u := range unionsOf(st) {
+				for _, v := range u.f.Variants {
+					vs := made[v][st.dir]
+					if vs == nil {
+						continue
+					}
+					for _, m := range vs.members {
+						if m.goName == "Variant" && len(m.fields) > 0 {
+							errs = append(errs, genError(v, m.fields[0].Decl, "the field's Go name, Variant, is the method a union's variant has (entity.Variant): declare it under another name and keep its key with rename"))
+						}
+					}
+				}
+			}
+		}
+	}
+	return errs
 }
 
 // writeVariants writes the Variant method of every struct a union holds,
