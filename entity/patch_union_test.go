@@ -1,6 +1,7 @@
 package entity_test
 
 import (
+	"github.com/expose-go/expose/entity"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -30,6 +31,7 @@ func TestPatchUnion(t *testing.T) {
 		{"an unknown variant", invoiced, `{"payment":{"method":"cash"}}`, "payment.method in", nil},
 		{"a readonly field of a kept card", current, `{"payment":{"last4":"0000","token":"tok_9999"}}`, "last4=1234 method=card token=tok_9999", []string{"payment.token"}},
 		{"cleared", invoiced, `{"payment":null}`, "payment required", nil},
+		{"a list replaced, read as a request", invoiced, `{"history":[{"method":"card"}]}`, "history[0].token required", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,5 +57,25 @@ func TestPatchUnion(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestPatchReadOnlyUnion: a readonly union is the server's in a merge
+// patch: what the patch gives for it is ignored, the current value's
+// variant kept as it is.
+func TestPatchReadOnlyUnion(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "card", "last4", "string", "req")
+	expose(t, reg, "invoice", "po_number", "string", "req")
+	e := expose(t, reg, "order", "note", "string", "", "paid", "$card|$invoice", "readonly | by 'method'")
+	current := map[string]any{"note": "a", "paid": map[string]any{"method": "card", "last4": "1234"}}
+	req := httptest.NewRequest("PATCH", "/orders/1", strings.NewReader(`{"note":"b","paid":{"method":"invoice","po_number":"X"}}`))
+	req.Header.Set("Content-Type", "application/merge-patch+json")
+	obj, _, err := e.Patch(req, current)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := obj.String(), `{"note":"b","paid":{"method":"card","last4":"1234"}}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
 	}
 }
