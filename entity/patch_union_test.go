@@ -1,11 +1,12 @@
 package entity_test
 
 import (
-	"github.com/expose-go/expose/entity"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/expose-go/expose/entity"
 )
 
 // TestPatchUnion: a merge patch that keeps a union's key (or names none)
