@@ -465,6 +465,9 @@ func (c *mdlCall) makeField(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 	case dsl.FieldGroup:
 		return c.makeGroup(f, lvl, sel, exc)
 	case dsl.FieldRef:
+		if f.variants != nil {
+			return c.makeUnion(f, lvl)
+		}
 		return c.makeRef(f, lvl, sel, exc)
 	}
 	raw, found, p := c.read(f, lvl)

@@ -17,6 +17,9 @@ package entity_test
 // Patch (model_patch_test.go), and cross-field rules (model_cross_test.go)
 // in both directions.
 //
+// Unions ($a|$b by 'key') are modelled in responses and requests
+// (model_union_test.go), on hand-written cases: the generators make none.
+//
 // It does not cover custom rules and formats, the limits (depth, errors,
 // output and body sizes), Checked and Fail, form bodies (a form is a 415,
 // as no generated entity reads forms), messages beyond msg and secret,
@@ -78,6 +81,10 @@ type mdlField struct {
 	elem     rules.Kind // []string: the element type
 	ref      string
 	children []*mdlField
+	// variants and by: a union's ($a|$b by 'key'), modelled in
+	// model_union_test.go.
+	variants []string
+	by       string
 
 	req, secret, lazy, omitNil, omitEmpty bool
 	readOnly, writeOnly, merge            bool
@@ -141,7 +148,7 @@ func mdlNewReg(keyCase entity.KeyCaseStyle, flags []string, decls []mdlDecl) (*m
 }
 
 func (r *mdlReg) field(f *dsl.Field) (*mdlField, error) {
-	mf := &mdlField{name: f.Name, kind: f.Kind, typ: f.Type, list: f.List, elem: f.Elem, ref: f.Ref}
+	mf := &mdlField{name: f.Name, kind: f.Kind, typ: f.Type, list: f.List, elem: f.Elem, ref: f.Ref, variants: f.Variants, by: f.UnionKey()}
 	rename := ""
 	hasRename := false
 	declared := f.Type
@@ -234,6 +241,7 @@ func (r *mdlReg) field(f *dsl.Field) (*mdlField, error) {
 				mf.srcName = args[0]
 			}
 		case rules.DirectiveDoc, rules.DirectiveExample:
+		case rules.DirectiveBy: // a union's key: mf.by
 		case rules.DirectiveRequiredIf:
 			mf.cross = append(mf.cross, mdlCross{rule: "required_if", names: args[:1], values: rule.Args[1:]})
 		case rules.DirectiveRequiredWith, rules.DirectiveRequiredWithout, rules.DirectiveExcludedWith:

@@ -169,3 +169,27 @@ func (o *Object) String() string {
 // map[string]any, lists of them []any, and dates their RFC 3339 text as
 // written in the JSON.
 func (o *Object) Map() map[string]any { return engine.Map(o.m()) }
+
+// A Variant is a Go value of one variant of a union ("payment",
+// "$card|$invoice", "by 'method'"): its Variant method returns the
+// variant's name, which Make writes as the union's key before the fields
+// it reads of the value (a struct, as for a $card). It is how a Go
+// program holds a union in a struct: a field of an interface type that
+// the variants' types implement, holding one of them, as `expose gen`
+// generates it (a map holding the key, or a struct with a field of the
+// key, is read too):
+//
+//	type Payment interface{ Variant() string }
+//	func (*Card) Variant() string    { return "card" }
+//	func (*Invoice) Variant() string { return "invoice" }
+//	type Order struct {
+//		Payment Payment `json:"payment"`
+//	}
+//
+// A handler switches on the type the field holds. Bind fills such a
+// field when its type decodes the union's JSON (encoding/json's
+// Unmarshaler): the types gen generates do, picking the variant's type by
+// the key.
+type Variant interface {
+	Variant() string
+}

@@ -224,7 +224,10 @@ const MergePatchType = engine.MergePatchType
 // elements of a list the patch gives ([]$name) are new, read as
 // MakeRequest reads them, immutable fields included; a $name's object
 // given where the current value holds none (a writeonly $name's, always)
-// is too.
+// is too. A union's object ($card|$invoice by 'method') that names the
+// variant the current value holds, or no key, merges into that variant;
+// one that names another variant replaces it whole, read as MakeRequest
+// reads it.
 //
 // The current value is read as it is stored, in the call's flags and
 // version, without running its rules: the merged value's are run instead,

@@ -165,6 +165,9 @@ func defsName(w wanted, root Mode) string {
 // their values published), both in that order.
 func (w wanted) variantSuffix() string {
 	suffix := ""
+	if w.by != "" {
+		suffix += bySuffix + componentSafe(w.by)
+	}
 	if w.partial {
 		suffix += partialSuffix
 	}
@@ -175,6 +178,7 @@ func (w wanted) variantSuffix() string {
 }
 
 const (
+	bySuffix      = ".by_" // a union's variant, with its key: "card.by_method"
 	partialSuffix = ".partial"
 	secretSuffix  = ".secret"
 )
@@ -214,6 +218,10 @@ type gen struct {
 	// are in a response a selection shapes (Route.Select), which may leave
 	// out any of them.
 	secret, partial bool
+	// discriminator: a union's schema says its discriminator (OpenAPI's
+	// keyword, which JSON Schema 2020-12 has not: its oneOf decides by
+	// each variant's const key alone).
+	discriminator bool
 
 	queue    []wanted        // referenced entities whose schemas are wanted
 	queued   map[wanted]bool // the same, as a set
@@ -229,7 +237,10 @@ type wanted struct {
 	name            string
 	mode            Mode
 	secret, partial bool
-	e               *entity.Entity
+	// by is, for a union's variant, the union's key: the schema requires
+	// it, its value the entity's name (const), before the entity's fields.
+	by string
+	e  *entity.Entity
 }
 
 func newGen(mode Mode, opts []entity.Option, ref func(wanted) string) (*gen, error) {
@@ -285,7 +296,11 @@ func (g *gen) entityIn(w wanted) map[string]any {
 	savedMode, savedSecret, savedPartial := g.mode, g.secret, g.partial
 	g.mode, g.secret, g.partial = w.mode, w.secret, w.partial
 	defer func() { g.mode, g.secret, g.partial = savedMode, savedSecret, savedPartial }()
-	return g.entity(w.e)
+	s := g.entity(w.e)
+	if w.by != "" {
+		g.variantKey(s, w)
+	}
+	return s
 }
 
 // isRequest reports whether the generator describes what a request reads:
@@ -342,6 +357,8 @@ func (g *gen) members(e *entity.Entity, fs []*entity.Field, path string, props m
 			if g.isRequest() && !groupRequired(f) {
 				s = withNull(s) // null, as absent, reads the group from nothing (in a patch: clears it)
 			}
+		case f.Kind == dsl.FieldRef && f.Variants != nil:
+			s = g.unionSchema(e, f, name)
 		case f.Kind == dsl.FieldRef:
 			s = g.refSchema(e, f, name)
 		default:

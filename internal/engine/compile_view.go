@@ -158,6 +158,9 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 				n.wire = &w
 			}
 		}
+		if n.union != nil {
+			n.union = n.union.forView(n)
+		}
 		p.nodes = append(p.nodes, n)
 		p.shaped = p.shaped || n.lazy || n.cond != nil || n.omit != omitNone || n.merge || n.writeOnly // appendShaped records where a writeonly member lies
 	}

@@ -30,6 +30,8 @@ type FieldDesc struct {
 	Uses                         []RuleUse
 	Fields                       []*FieldDesc
 	Ref                          string
+	Variants                     []string // a union's variants' names; By its key
+	By                           string
 	Decl                         *dsl.Field
 	List, One                    bool
 	Each                         *FieldDesc
@@ -142,8 +144,15 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*FieldDesc {
 		case dsl.FieldGroup:
 			f.Fields = fieldsOf(n.group, decl.Fields)
 		case dsl.FieldRef:
-			f.Ref = n.ref.name
 			f.List, f.One = n.refList, n.refOne
+			if u := n.union; u != nil {
+				f.Ref, f.By = decl.Ref, u.key
+				for _, v := range u.variants {
+					f.Variants = append(f.Variants, v.name)
+				}
+				break
+			}
+			f.Ref = n.ref.name
 		}
 		if n.format != nil {
 			f.Format = n.format.text
@@ -285,6 +294,18 @@ func RefEntity(n *Node) *Entity {
 		return nil
 	}
 	return n.ref.e.Load()
+}
+
+// VariantEntity returns the entity a union field's variant of that name
+// holds now, or nil.
+func VariantEntity(n *Node, name string) *Entity {
+	if n == nil || n.union == nil {
+		return nil
+	}
+	if v := n.union.find(name); v != nil {
+		return v.slot.e.Load()
+	}
+	return nil
 }
 
 // MayBeAbsent reports whether a call may leave the field's key out of

@@ -175,7 +175,8 @@ type node struct {
 	defNull    bool // the default is null (a bare default on none): req still rejects
 
 	group *objectPlan // nodeGroup
-	ref   *slot       // nodeRef
+	ref   *slot       // nodeRef (nil for a union)
+	union *unionPlan  // nodeRef of a union ($a|$b): its variants (union.go)
 
 	// Where the value is read from sources that are not maps: its index
 	// in its plan's input table (JSON objects, structs), and, in a request
@@ -364,6 +365,8 @@ type Entity struct {
 	base  *objectPlan
 	views [2]*objectPlan
 	refs  []*node // every reference node, for Verify
+	// unions are its union nodes ($a|$b), for Verify.
+	unions []*node
 
 	// What the entity makes on first need and keeps (the merge patch's
 	// views, the compiled selections), shared by its handles.

@@ -326,12 +326,23 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 		if n.kind == nodeRef && n.holds(it.val) && depth < maxMergeDepth*16 {
 			p = refPlan(n, dir)
 		}
+		obj := func(v []byte) { // one object of the reference, with its entity's declared names
+			q := p
+			if n.union != nil {
+				q = n.union.planOf(v, dir)
+			}
+			if q == nil {
+				dst = append(dst, v...)
+				return
+			}
+			f := true
+			dst = append(appendDeclared(append(dst, '{'), v, q.nodes, made, dir, &f, depth+1), '}')
+		}
 		switch {
 		case p == nil:
 			dst = append(dst, it.val...)
 		case it.val[0] == '{':
-			f := true
-			dst = append(appendDeclared(append(dst, '{'), it.val, p.nodes, made, dir, &f, depth+1), '}')
+			obj(it.val)
 		default:
 			dst = append(dst, '[')
 			for i, el := 0, (jsonwire.Elements{Data: it.val}); el.Next(); i++ {
@@ -339,8 +350,7 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 					dst = append(dst, ',')
 				}
 				if el.Val[0] == '{' {
-					f := true
-					dst = append(appendDeclared(append(dst, '{'), el.Val, p.nodes, made, dir, &f, depth+1), '}')
+					obj(el.Val)
 				} else {
 					dst = append(dst, el.Val...)
 				}
@@ -599,6 +609,9 @@ func (it *memberIter) value(plain bool) any {
 		return scalarValue(n.typ, v)
 	}
 	p := n.group
+	if n.union != nil {
+		return it.unionValue(v, plain)
+	}
 	if n.kind == nodeRef {
 		if p = refPlan(n, it.dir); p == nil {
 			return decodeAny(v)
@@ -649,6 +662,9 @@ func (n *node) holds(v []byte) bool {
 // Object made before the name was exposed again reads its keys through the
 // new entity; keys it no longer knows read as plain JSON values).
 func refPlan(n *node, d direction) *objectPlan {
+	if n.union != nil { // each object's plan is its variant's: see unionPlan.planOf
+		return n.union.keys
+	}
 	if e := n.ref.e.Load(); e != nil {
 		return e.view(d)
 	}

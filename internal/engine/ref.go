@@ -75,6 +75,9 @@ func (r *run) leaveDefault() { r.defaulting = r.defaulting[:len(r.defaulting)-1]
 // them, or null. The entity's view is the run's direction's: a response
 // never walks a writeonly field of a referenced entity either.
 func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
+	if n.union != nil {
+		return r.appendUnion(dst, n, src, depth)
+	}
 	ent := r.refTarget(n)
 	if ent == nil {
 		return append(dst, "null"...)

@@ -20,8 +20,9 @@ func (r *run) unknownKeys(p *objectPlan, src *source) {
 		return
 	}
 	var keys, query []string
+	variant := r.variant.key != "" && r.variant.depth == r.depth // a union's variant: its key is known
 	add := func(k string) {
-		if !r.knownKey(p, k, 0) {
+		if !r.knownKey(p, k, 0) && !(variant && k == r.variant.key) {
 			keys = append(keys, k)
 		}
 	}
@@ -41,7 +42,7 @@ func (r *run) unknownKeys(p *objectPlan, src *source) {
 		eachJSONKey(src.js.text, add)
 	case src.obj != nil && src.wire: // an Object of the entity, read by its output keys
 		for _, k := range src.obj.keys() {
-			if !r.knownOutKey(p, k, 0) {
+			if !r.knownOutKey(p, k, 0) && !(variant && k == r.variant.key) {
 				keys = append(keys, k)
 			}
 		}
