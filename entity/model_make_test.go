@@ -65,8 +65,10 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			if cur := mdlAt(lvl.cur, f.key); cur != nil && cur.kind != mdlJNull {
 				v = mdlRaw(cur.compacted())
 			}
-			made[f] = &mdlMade{present: v != nil && !mdlOmit(f, v), out: v, unjudged: true,
-				sec: lvl.sec || f.secret, path: lvl.inP.key(f.key), outPath: lvl.outP.key(f.key)}
+			if !lvl.fromPatch { // what a patch gives whole holds no readonly value: a rule naming one is not judged there, as in a request
+				made[f] = &mdlMade{present: v != nil && !mdlOmit(f, v), out: v, unjudged: true,
+					sec: lvl.sec || f.secret, path: lvl.inP.key(f.key), outPath: lvl.outP.key(f.key)}
+			}
 			continue
 		}
 		if !vis[f] {

@@ -499,12 +499,8 @@ func (g *gen) refSchema(e *entity.Entity, f *entity.Field, name string) map[stri
 	nullable := g.nullable(f)
 	var s map[string]any
 	switch {
-	case f.List && g.mode == Response:
-		s = map[string]any{"type": "array", "items": map[string]any{"anyOf": []any{one, map[string]any{"type": "null"}}}}
-		g.counts(e, f, name, s)
 	case f.List:
-		s = map[string]any{"type": "array", "items": one}
-		g.counts(e, f, name, s)
+		s = g.listOf(e, f, name, one)
 	case g.mode == Response && !f.One: // msful's: an object, or a list of them
 		s = map[string]any{"anyOf": []any{one, map[string]any{"type": "array", "items": map[string]any{"$ref": one["$ref"]}}}}
 	default:
@@ -513,6 +509,19 @@ func (g *gen) refSchema(e *entity.Entity, f *entity.Field, name string) map[stri
 	if nullable {
 		s = withNull(s)
 	}
+	return s
+}
+
+// listOf is the schema of the list field f (a []$name's, a []$a|$b's)
+// whose elements are one: a response's may hold a null element; the
+// keywords of its count's rules with it.
+func (g *gen) listOf(e *entity.Entity, f *entity.Field, name string, one map[string]any) map[string]any {
+	items := one
+	if g.mode == Response {
+		items = map[string]any{"anyOf": []any{one, map[string]any{"type": "null"}}}
+	}
+	s := map[string]any{"type": "array", "items": items}
+	g.counts(e, f, name, s)
 	return s
 }
 

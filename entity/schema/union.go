@@ -44,13 +44,8 @@ func (g *gen) unionSchema(e *entity.Entity, f *entity.Field, name string) map[st
 		}
 	}
 	s := one
-	switch {
-	case f.List && g.mode == Response:
-		s = map[string]any{"type": "array", "items": map[string]any{"anyOf": []any{one, map[string]any{"type": "null"}}}}
-		g.counts(e, f, name, s)
-	case f.List:
-		s = map[string]any{"type": "array", "items": one}
-		g.counts(e, f, name, s)
+	if f.List {
+		s = g.listOf(e, f, name, one)
 	}
 	if g.nullable(f) {
 		s = withNull(s)

@@ -268,22 +268,9 @@ func (r *run) unionKey(u *unionPlan, in raw) (name string, obj bool) {
 // appendUnionList writes a []$a|$b: a list whose elements are each the
 // object of one variant, told by its own key.
 func (r *run) appendUnionList(dst []byte, n *node, in raw, depth int) []byte {
-	l, ok := listOfRaw(in)
+	l, dst, ok := r.listHead(dst, n, in, depth)
 	if !ok {
-		switch {
-		case r.cfg.strict && (!in.isNull() || isNilObject(in)):
-			r.failWant(n, rules.List, arrivedAs(in))
-		case n.req:
-			r.fail(n, "req", errRequired)
-		}
-		return append(dst, "null"...)
-	}
-	if depth <= 0 {
-		r.fail(n, "depth", ErrDepth)
-		return append(dst, "null"...)
-	}
-	if len(n.outChecks) > 0 { // the list's own rules: min, max, len
-		r.judge(n, n.outChecks, rules.Value{Kind: rules.List, Len: l.count()})
+		return dst
 	}
 	r.push(frame{n: n, kind: frameRef, keys: r.fromKeysOf(n)})
 	r.push(frame{kind: frameIndex})
