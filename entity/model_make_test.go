@@ -86,6 +86,9 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			continue
 		}
 		sub, selected := sel.pick(f)
+		if c.request && f.lazy && !selected && sel != nil && sel.all {
+			selected = true // a request keeps a lazy field like any other: * selects it (docs/shaping.md)
+		}
 		if (sel == nil && c.request) || c.keepAll {
 			// a selection shapes what a call returns, never what a request
 			// reads: without one, a lazy request field is kept
