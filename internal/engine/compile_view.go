@@ -103,6 +103,14 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		n := new(node)
 		*n = *bn
 		n.crossIdx, n.crossDecls, n.next = -1, nil, nil
+		if n.each != nil {
+			// its element node is this view's list's: a failure of an
+			// element is named as this view reads the list (a request's
+			// wire key)
+			each := *n.each
+			each.elemOf = n
+			n.each = &each
+		}
 		if copies != nil {
 			copies[bn] = n
 		}
