@@ -199,3 +199,34 @@ func TestDenyUnknownKnowsAReadonlyMergedReferencesKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestDenyUnknownKnowsABodyKeyLikeAHeaderName: a body field whose wire key
+// only looks like a header's (x_trace, kebab-cased: x-trace) is read from
+// the body and known there; a header field's key in the body is not.
+func TestDenyUnknownKnowsABodyKeyLikeAHeaderName(t *testing.T) {
+	e := expose(t, entity.NewRegistry(entity.KeyCase(entity.KebabCase)), "doc",
+		"x_trace", "string", "", "X-Count", "number", "")
+	tests := []struct{ name, body, unknown string }{
+		{"a body key", `{"x-trace":"a"}`, ""},
+		{"a header field's key", `{"x-trace":"a","X-Count":1}`, "X-Count"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest("POST", "/", strings.NewReader(tt.body))
+			r.Header.Set("Content-Type", "application/json")
+			o, err := e.MakeRequest(r, entity.DenyUnknown())
+			if tt.unknown == "" {
+				if err != nil {
+					t.Fatalf("MakeRequest: %v; want no error", err)
+				}
+				if v, _ := o.Get("x-trace"); v != "a" {
+					t.Errorf("x-trace = %v, want a", v)
+				}
+				return
+			}
+			if fes := fieldErrorsOrNone(err); len(fes) != 1 || fes[0].Path != tt.unknown || fes[0].Code != "unknown" {
+				t.Errorf("MakeRequest: %v; want %s unknown", err, tt.unknown)
+			}
+		})
+	}
+}

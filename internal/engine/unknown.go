@@ -52,15 +52,11 @@ func (r *run) unknownKeys(p *objectPlan, src *source) {
 		}
 	case src.req != nil:
 		// An X- field is read from the headers only: sent anywhere else,
-		// its key is not read, so it is unknown there. The query is judged
-		// as the body is: a field is read from one of them.
-		addReq := func(k string) {
-			if isHeaderName(k) {
-				keys = append(keys, k)
-				return
-			}
-			add(k)
-		}
+		// its key is not read (no slot holds it), so it is unknown there;
+		// a body field whose key only looks like one (x_trace, kebab-cased)
+		// is known. The query is judged as the body is: a field is read
+		// from one of them.
+		addReq := add
 		if src.req.js != nil {
 			eachJSONKey(src.req.js.text, addReq)
 		}
@@ -73,7 +69,7 @@ func (r *run) unknownKeys(p *objectPlan, src *source) {
 		for k := range src.req.query {
 			switch {
 			case slices.ContainsFunc(p.params, func(n *node) bool { return n.src == srcQuery && n.in == k && (n.cond == nil || r.shown(n.cond)) }):
-			case src.req.body || isHeaderName(k) || !r.knownKey(p, k, 0):
+			case src.req.body || !r.knownKey(p, k, 0):
 				query = append(query, k) // with a body, only query fields are read from the query
 			}
 		}
