@@ -79,7 +79,7 @@ func mdlParamsOnly(e *mdlEntity) bool {
 		}
 		n++
 	}
-	return n > 0
+	return n > 0 || len(e.fields) > 0 // no body field to read (readonly ones only): the body is unread too
 }
 
 // mdlQueryKeys gives a raw query's keys, distinct, in order.

@@ -501,6 +501,13 @@ func (m *merger) member(r *run, dst []byte, mark int, n *node, wo bool, pm, c me
 	if sub != nil && sub.mayHoldImmutable && pm.val == "null" && curObj && depth > 1 && m.clearsImmutable(r, pm.key, c, sub, depth-1) {
 		return m.put(m.key(dst, mark, pm.key), c.val, c.ord, m.curTape) // refused: the object stays as stored
 	}
+	if n.union != nil && curObj && depth > 1 && (pm.val == "null" || pm.val[0] == '{' && sub == nil) {
+		// a null for a union, or another variant, removes the stored
+		// variant's immutable values as a null for a $name does
+		if vp := m.storedVariant(r, n.union, c); vp != nil && vp.mayHoldImmutable && m.clearsImmutable(r, pm.key, c, vp, depth-1) {
+			return m.put(m.key(dst, mark, pm.key), c.val, c.ord, m.curTape) // refused: the variant stays as stored
+		}
+	}
 	m.touch(pm.key)
 	switch {
 	case pm.val == "null" && n.kind == nodeGroup && curObj && depth > 1 && m.holdsReadOnly(r, c.val, c.ord, n.group, depth-1):
@@ -765,8 +772,16 @@ func (m *merger) variantOf(r *run, u *unionPlan, c, pm member) *objectPlan {
 			return nil
 		}
 	}
-	if t := r.refTarget(cv.n); t != nil {
-		return t.view(r.dir)
+	return m.storedVariant(r, u, c)
+}
+
+// storedVariant returns the plan of the variant a union's object in the
+// current value, c, holds; nil for none.
+func (m *merger) storedVariant(r *run, u *unionPlan, c member) *objectPlan {
+	if cv := u.of(c.val); cv != nil {
+		if t := r.refTarget(cv.n); t != nil {
+			return t.view(r.dir)
+		}
 	}
 	return nil
 }

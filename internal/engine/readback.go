@@ -454,6 +454,10 @@ type Subs struct {
 	data []byte
 	made *objectMade
 	hid  *hiddenSpans
+	// union, for a list of a union's objects: each element's plan is its
+	// variant's, in the direction dir (plan is nil)
+	union *unionPlan
+	dir   direction
 }
 
 // Len returns the number of elements.
@@ -471,8 +475,12 @@ func (l Subs) Each(f func(i int, s Sub)) {
 	i := 0
 	for it := (jsonwire.Elements{Data: l.data}); it.Next(); {
 		var s Sub
-		if it.Val[0] == '{' {
-			s = Sub{plan: l.plan, data: it.Val, made: l.made, hid: l.hid}
+		p := l.plan
+		if l.union != nil && it.Val[0] == '{' {
+			p = l.union.planOf(it.Val, l.dir)
+		}
+		if it.Val[0] == '{' && p != nil {
+			s = Sub{plan: p, data: it.Val, made: l.made, hid: l.hid}
 		}
 		f(i, s)
 		i++
@@ -745,9 +753,10 @@ func Get(m *Made, key string) (any, bool) { return m.get(key) }
 
 // Declares reports whether m's plan has a field written under key: one
 // of its own (of either direction, under any flag or version), or of an
-// entity merged into it; and the name of the entity whose plan it is (a
-// group's: the entity of the group). A nil Made, or one of no plan,
-// declares none.
+// entity merged into it, or a member m holds that no field writes (a
+// union's key, which the union writes into its variant's object); and the
+// name of the entity whose plan it is (a group's: the entity of the
+// group). A nil Made, or one of no plan, declares none.
 func Declares(m *Made, key string) (ok bool, entity string) {
 	if m == nil || m.plan == nil {
 		return false, ""
@@ -755,7 +764,11 @@ func Declares(m *Made, key string) (ok bool, entity string) {
 	if m.plan.owner != nil {
 		entity = m.plan.owner.name
 	}
-	return declares(m.plan, key, 0), entity
+	if declares(m.plan, key, 0) {
+		return true, entity
+	}
+	_, held := Get(m, key) // a member the plan has no field for: a union's key, written by the union
+	return held, entity
 }
 
 // declares reports whether p, or an entity merged into it, has a field

@@ -410,6 +410,9 @@ func (it *memberIter) unionValue(v []byte, plain bool) any {
 	if v[0] == '{' {
 		return one(v)
 	}
+	if !plain {
+		return Subs{data: v, made: it.made, hid: it.hid, union: it.n.union, dir: it.dir}
+	}
 	l := []any{}
 	for el := (jsonwire.Elements{Data: v}); el.Next(); {
 		if el.Val[0] != '{' {
