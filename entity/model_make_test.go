@@ -58,6 +58,9 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 	made := map[*mdlField]*mdlMade{}
 	for _, f := range fields {
 		if c.patching && (f.readOnly || lvl.ro) && keys[f] && !(f.kind == dsl.FieldRef && f.merge) {
+			if lvl.fromPatch {
+				continue // what a patch gives whole holds no readonly field (docs/requests.md)
+			}
 			c.writeCurrent(obj, f, lvl, sel, exc)
 			// the stored value is in the merged value, which the siblings'
 			// cross-field rules judge; its own are not judged
