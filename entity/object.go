@@ -135,7 +135,7 @@ func (o *Object) AppendJSON(dst []byte) ([]byte, error) {
 // (*string) takes its place; entitytest.CheckStruct with Input says so in
 // a test.
 func (o *Object) Bind(dst any) error {
-	if err := json.Unmarshal(engine.DeclaredText(o.m()), dst); err != nil {
+	if err := bindMade(o.m(), dst); err != nil {
 		return fmt.Errorf("entity: Object.Bind: %w", err)
 	}
 	return nil

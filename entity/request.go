@@ -645,10 +645,21 @@ func (e *Entity) Bind(r *http.Request, dst any, opts ...Option) error {
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(engine.DeclaredText(o.m()), dst); err != nil {
+	if err := bindMade(o.m(), dst); err != nil {
 		return inLang(decodeError(e, dst, err), e.reg.requestLang(r, opts)) // its 500 in the request's language
 	}
 	return nil
+}
+
+// bindMade stores m's values in dst by their declared names: a struct
+// through the writer compiled for its type (engine.BindStruct), what it
+// leaves (a map, an interface, a plan merging a $ref's keys) through the
+// declared text.
+func bindMade(m *engine.Made, dst any) error {
+	if ok, err := engine.BindStruct(m, dst); ok {
+		return err
+	}
+	return engine.BindText(m, dst)
 }
 
 // checkDst reports a dst that Bind cannot store into.

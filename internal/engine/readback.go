@@ -318,35 +318,7 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 			continue
 		}
 		dst = append(jsonwire.AppendString(dst, n.decl.Name), ':')
-		if n.kind == nodeValue && (n.format != nil || n.each != nil && n.each.format != nil) {
-			dst = appendUnformatted(dst, n, it.val)
-			continue
-		}
-		var p *objectPlan
-		if n.kind == nodeRef && n.holds(it.val) && depth < maxMergeDepth*16 {
-			p = refPlan(n, dir)
-		}
-		switch {
-		case p == nil:
-			dst = append(dst, it.val...)
-		case it.val[0] == '{':
-			f := true
-			dst = append(appendDeclared(append(dst, '{'), it.val, p.nodes, made, dir, &f, depth+1), '}')
-		default:
-			dst = append(dst, '[')
-			for i, el := 0, (jsonwire.Elements{Data: it.val}); el.Next(); i++ {
-				if i > 0 {
-					dst = append(dst, ',')
-				}
-				if el.Val[0] == '{' {
-					f := true
-					dst = append(appendDeclared(append(dst, '{'), el.Val, p.nodes, made, dir, &f, depth+1), '}')
-				} else {
-					dst = append(dst, el.Val...)
-				}
-			}
-			dst = append(dst, ']')
-		}
+		dst = declaredValue(dst, n, it.val, made, dir, depth)
 	}
 	for _, m := range nodes { // in declaration order
 		b, ok := merged[m]
@@ -365,6 +337,40 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 		dst = append(dst, '}')
 	}
 	return dst
+}
+
+// declaredValue appends val, the value node n wrote, as the declared text
+// holds it: a formatted value as the value it formatted, a $ref's object
+// (or list of them) under its entity's declared names; anything else as
+// written. (A group's value is flattened by appendDeclared, around it.)
+func declaredValue(dst []byte, n *node, val []byte, made *objectMade, dir direction, depth int) []byte {
+	if n.kind == nodeValue && (n.format != nil || n.each != nil && n.each.format != nil) {
+		return appendUnformatted(dst, n, val)
+	}
+	var p *objectPlan
+	if n.kind == nodeRef && n.holds(val) && depth < maxMergeDepth*16 {
+		p = refPlan(n, dir)
+	}
+	switch {
+	case p == nil:
+		return append(dst, val...)
+	case val[0] == '{':
+		f := true
+		return append(appendDeclared(append(dst, '{'), val, p.nodes, made, dir, &f, depth+1), '}')
+	}
+	dst = append(dst, '[')
+	for i, el := 0, (jsonwire.Elements{Data: val}); el.Next(); i++ {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if el.Val[0] == '{' {
+			f := true
+			dst = append(appendDeclared(append(dst, '{'), el.Val, p.nodes, made, dir, &f, depth+1), '}')
+		} else {
+			dst = append(dst, el.Val...)
+		}
+	}
+	return append(dst, ']')
 }
 
 // mergerOf returns the merged $ref among nodes whose entity (through its
