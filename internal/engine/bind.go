@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"database/sql"
 	"encoding"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/expose-go/expose/internal/jsonfields"
 	"github.com/expose-go/expose/internal/jsonwire"
@@ -63,6 +65,14 @@ type bindWriter struct {
 	size uint8       // of an int or a uint; 4 or 8 for a float
 	elem *bindWriter // bindPtr's, bindSlice's element
 	n    *node       // the node whose values it writes (its kind, format, reference)
+
+	// scratch holds bindSlice's scratch slices (structread.Scratch).
+	scratch sync.Pool
+
+	// last is bindStruct's plan for the objects of the entity the
+	// reference named last, so that the elements of a list find it
+	// without a lookup.
+	last atomic.Pointer[bindPlan]
 }
 
 // bindField is where one plan node's value goes in a struct.
@@ -77,6 +87,7 @@ type bindField struct {
 // bindPlan is how the objects one plan writes are stored in one struct
 // type.
 type bindPlan struct {
+	plan   *objectPlan // the plan whose objects it stores
 	typ    reflect.Type
 	fields []bindField // by node index
 	whole  bool        // the plan merges a $ref's keys: bound through the declared text
@@ -108,7 +119,7 @@ func bindPlanFor(p *objectPlan, t reflect.Type) *bindPlan {
 
 // compileBind compiles the plan storing p's objects in struct type t.
 func compileBind(p *objectPlan, t reflect.Type) *bindPlan {
-	bp := &bindPlan{typ: t, fields: make([]bindField, len(p.nodes))}
+	bp := &bindPlan{plan: p, typ: t, fields: make([]bindField, len(p.nodes))}
 	all := jsonfields.Of(t)
 	for i, n := range p.nodes {
 		if n.merge {
@@ -281,6 +292,7 @@ type binder struct {
 	err   error
 	path  []string // the declared names down to the value written, for errors
 	depth int
+	buf   [8]string // path's first array
 }
 
 // BindStruct stores m's values in the struct dst points to (a pointer to
@@ -314,7 +326,8 @@ func BindStruct(m *Made, dst any) (ok bool, err error) {
 		return false, nil
 	}
 	b := binder{made: m.made, dir: m.plan.dir}
-	b.object(bp, m.plan.nodes, structread.OfPointer(rv.Interface()), m.text())
+	b.path = b.buf[:0]
+	b.object(bp, m.plan.nodes, structread.OfPointer(rv.Interface()), m.text(), 0)
 	return true, b.err
 }
 
@@ -352,31 +365,79 @@ func (b *binder) typeError(val []byte, t reflect.Type) {
 	b.fail(&json.UnmarshalTypeError{Value: kind, Type: t, Field: strings.Join(b.path, ".")})
 }
 
-// object stores the members of data, an object nodes wrote, in the
-// struct at base by bp.
-func (b *binder) object(bp *bindPlan, nodes []*node, base structread.Ptr, data []byte) {
-	it := memberIter{data: data, nodes: nodes, pos: 1, made: b.made, dir: b.dir}
-	for it.next() {
-		if it.i < 0 {
-			b.unknown(bp.typ, base, &it)
+// object stores the members of the object at data[start:], which nodes
+// wrote, in the struct at base by bp, and returns the offset after it. It
+// steps through the members as memberIter does (a member no node wrote is
+// stored by its key's name), but reads each value where it lies: a list's
+// or a $ref's object is walked once, as it is stored.
+func (b *binder) object(bp *bindPlan, nodes []*node, base structread.Ptr, data []byte, start int) int {
+	pos, want := start+1, 0
+	for data[pos] != '}' {
+		if data[pos] == ',' {
+			pos++
+		}
+		kend := jsonwire.QuoteEnd(data, pos)
+		key, vpos := data[pos:kend], kend+1
+		i := -1
+		for j := want; j < len(nodes); j++ {
+			if m := nodes[j]; !m.merge && bytes.Equal(quotedKey(m), key) && (!m.shared || m.cond.writesFor(b.made)) {
+				i, want = j, j+1
+				break
+			}
+		}
+		if i < 0 {
+			pos = jsonwire.ValueEnd(data, vpos)
+			b.unknown(bp.typ, base, key, data[vpos:pos])
 			continue
 		}
-		f, n := &bp.fields[it.i], it.n
-		if f.group != nil && it.val[0] == '{' {
-			b.object(f.group, n.group.nodes, base, it.val)
+		f := &bp.fields[i]
+		if f.group != nil && data[vpos] == '{' {
+			pos = b.object(f.group, nodes[i].group.nodes, base, data, vpos)
 			continue
 		}
-		if f.w == nil {
-			continue // no field of that name: encoding/json skips it too
+		p, ok := structread.Ptr{}, f.w != nil // no field of that name: encoding/json skips it too
+		if ok {
+			p, ok = b.fieldAddr(bp.typ, base, f)
 		}
-		p, ok := b.fieldAddr(bp.typ, base, f)
 		if !ok {
+			pos = jsonwire.ValueEnd(data, vpos)
 			continue
 		}
 		b.path = append(b.path, f.name)
-		b.write(f.w, p, it.val)
+		pos = b.writeAt(f.w, p, data, vpos)
 		b.path = b.path[:len(b.path)-1]
 	}
+	return pos + 1 // past its '}'
+}
+
+// writeAt stores the value at data[pos:] at p, as write does, and
+// returns the offset after it: a string, a list or a $ref's object is
+// read in the one pass that finds its end.
+func (b *binder) writeAt(w *bindWriter, p structread.Ptr, data []byte, pos int) int {
+	switch c := data[pos]; {
+	case w.op == bindString && c == '"':
+		end, plain := jsonwire.StringEnd(data, pos)
+		if plain {
+			p.SetString(bytesString(data[pos+1 : end-1]))
+		} else {
+			p.SetString(jsonwire.Unquote(bytesString(data[pos:end]))) // a view of the text when it has no escapes
+		}
+		return end
+	case w.op == bindSlice && c == '[':
+		return b.writeSliceAt(w, p, data, pos)
+	case w.op == bindStruct && c == '{':
+		if end, ok := b.writeStructAt(w, p, data, pos); ok {
+			return end
+		}
+	case w.op == bindPtr && c != 'n':
+		if p.FirstWordNil() {
+			p.SetPointer(structread.New(w.elem.typ))
+		}
+		return b.writeAt(w.elem, p.Pointer(), data, pos)
+	}
+	end := jsonwire.ValueEnd(data, pos)
+	b.write(w, p, data[pos:end])
+	return end
 }
 
 // fieldAddr returns the address of f in the struct at base, making the
@@ -403,10 +464,10 @@ func (b *binder) fieldAddr(t reflect.Type, base structread.Ptr, f *bindField) (s
 	return structread.AddrOf(v), true
 }
 
-// unknown stores a member no node of the plan wrote under its key, as
-// encoding/json would.
-func (b *binder) unknown(t reflect.Type, base structread.Ptr, it *memberIter) {
-	name := jsonwire.Unquote(bytesString(it.key))
+// unknown stores a member no node of the plan wrote, under key (quoted
+// as written), as encoding/json would.
+func (b *binder) unknown(t reflect.Type, base structread.Ptr, key, val []byte) {
+	name := jsonwire.Unquote(bytesString(key))
 	jf := fieldByName(t, jsonfields.Of(t), name)
 	if jf == nil {
 		return
@@ -416,7 +477,7 @@ func (b *binder) unknown(t reflect.Type, base structread.Ptr, it *memberIter) {
 	if !ok {
 		return
 	}
-	b.decodeJSON(jf.Type, p, it.val)
+	b.decodeJSON(jf.Type, p, val)
 }
 
 // decodeJSON stores text in the value of type t at p with encoding/json.
@@ -454,7 +515,7 @@ func (b *binder) write(w *bindWriter, p structread.Ptr, val []byte) {
 			b.typeError(val, w.typ)
 			return
 		}
-		p.SetString(jsonwire.Unquote(bytesString(val))) // a view of the text when it has no escapes
+		b.writeAt(w, p, val, 0)
 	case bindInt:
 		b.writeInt(w, p, val)
 	case bindUint:
@@ -483,10 +544,7 @@ func (b *binder) write(w *bindWriter, p structread.Ptr, val []byte) {
 	case bindTime:
 		b.writeTime(w, p, val)
 	case bindPtr:
-		if p.FirstWordNil() {
-			p.SetPointer(structread.New(w.elem.typ))
-		}
-		b.write(w.elem, p.Pointer(), val)
+		b.writeAt(w, p, val, 0)
 	case bindSlice:
 		b.writeSlice(w, p, val)
 	case bindStruct:
@@ -600,35 +658,113 @@ func (b *binder) writeSlice(w *bindWriter, p structread.Ptr, val []byte) {
 		b.typeError(val, w.typ)
 		return
 	}
-	n := 0
-	for it := (jsonwire.Elements{Data: val}); it.Next(); {
-		n++
+	b.writeSliceAt(w, p, val, 0)
+}
+
+// writeSliceAt stores the list at data[pos:] in the slice at p, and
+// returns the offset after it. A nil slice is made once, of the list's
+// length: its elements are written into a scratch slice first, then moved
+// to one of their number. A slice that holds elements (or room for them)
+// is written as encoding/json writes it, the elements in its array (over
+// what they held, as encoding/json decodes into them) once it is sized to
+// the list's length, counted first.
+func (b *binder) writeSliceAt(w *bindWriter, p structread.Ptr, data []byte, pos int) int {
+	ew := w.elem
+	if !p.FirstWordNil() {
+		n := countElements(data[pos:])
+		elems, size := p.SetSliceLen(w.typ, n), ew.typ.Size()
+		pos++ // past '['
+		for i := range n {
+			if data[pos] == ',' {
+				pos++
+			}
+			pos = b.writeAt(ew, elems.Index(i, size), data, pos)
+		}
+		return pos + 1 // past ']'
+
 	}
-	data := p.SetSliceLen(w.typ, n)
-	size := w.elem.typ.Size()
+	sc, _ := w.scratch.Get().(*structread.Scratch)
+	if sc == nil {
+		sc = structread.NewScratch(w.typ)
+	}
 	i := 0
-	for it := (jsonwire.Elements{Data: val}); it.Next(); i++ {
-		b.write(w.elem, data.Index(i, size), it.Val)
+	for pos++; data[pos] != ']'; i++ {
+		if data[pos] == ',' {
+			pos++
+		}
+		pos = b.writeAt(ew, sc.Elem(i), data, pos)
 	}
+	if sc.MoveTo(p, w.typ, i) {
+		w.scratch.Put(sc)
+	}
+	return pos + 1
+}
+
+// countElements returns the number of elements of a JSON array's
+// compact text: its commas outside strings and nested values, plus one.
+func countElements(val []byte) int {
+	if len(val) < 3 || val[1] == ']' {
+		return 0
+	}
+	n, level := 1, 0
+	for i := 1; i < len(val); i++ {
+		switch val[i] {
+		case ',':
+			if level == 0 {
+				n++
+			}
+		case '[', '{':
+			level++
+		case ']', '}':
+			if level--; level < 0 {
+				return n
+			}
+		case '"':
+			for i++; ; i += 2 {
+				if i = jsonwire.Plain(val, i, jsonwire.StopUnsafe); val[i] == '"' {
+					break
+				}
+			}
+		}
+	}
+	return n
 }
 
 func (b *binder) writeStruct(w *bindWriter, p structread.Ptr, val []byte) {
-	var rp *objectPlan
-	if w.n.holds(val) && val[0] == '{' && b.depth < maxMergeDepth*16 {
-		rp = refPlan(w.n, b.dir)
+	if val[0] != '{' {
+		b.decodeJSON(w.typ, p, b.declared(w.n, val)) // encoding/json's error for a list
+		return
 	}
+	if _, ok := b.writeStructAt(w, p, val, 0); !ok {
+		b.decodeJSON(w.typ, p, b.declared(w.n, val))
+	}
+}
+
+// writeStructAt stores the object at data[pos:], a $ref's, in the struct
+// at p by its entity's plan, and returns where the object ends; ok is
+// false, with nothing stored, when the reference names no entity now, or
+// one whose plan merges another's keys (then encoding/json decodes its
+// declared text).
+func (b *binder) writeStructAt(w *bindWriter, p structread.Ptr, data []byte, pos int) (end int, ok bool) {
+	if b.depth >= maxMergeDepth*16 || (pos == 0 && !w.n.holds(data)) {
+		return 0, false
+	}
+	rp := refPlan(w.n, b.dir)
 	if rp == nil {
-		b.decodeJSON(w.typ, p, b.declared(w.n, val))
-		return
+		return 0, false
 	}
-	bp := bindPlanFor(rp, w.typ)
+	bp := w.last.Load()
+	if bp == nil || bp.plan != rp {
+		bp = bindPlanFor(rp, w.typ)
+		w.last.Store(bp)
+	}
 	if bp.whole {
-		b.decodeJSON(w.typ, p, b.declared(w.n, val))
-		return
+		return 0, false
 	}
 	b.depth++
-	b.object(bp, rp.nodes, p, val)
+	end = b.object(bp, rp.nodes, p, data, pos)
 	b.depth--
+	return end, true
 }
 
 // anyValue returns what encoding/json stores in an empty interface for

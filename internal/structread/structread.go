@@ -350,3 +350,54 @@ func AddrOf(rv reflect.Value) Ptr { return Ptr{rv.Addr().UnsafePointer()} }
 
 // Offset returns the offset of a field at a fixed offset (see Direct).
 func (f *Field) Offset() uintptr { return f.off }
+
+// GrowSlice makes the slice of type t at p n elements long, n being more
+// than its length, keeping its elements, and returns the address of its
+// first element.
+func (p Ptr) GrowSlice(t reflect.Type, n int) Ptr {
+	v := reflect.NewAt(t, p.p).Elem()
+	if v.Cap() < n {
+		v.Grow(n - v.Len())
+	}
+	v.SetLen(n)
+	return Ptr{v.UnsafePointer()}
+}
+
+// Scratch is a slice that a list's elements are written into before their
+// number is known, then moved to the slice that keeps them, made of their
+// number: one allocation for the list, the scratch being reused.
+type Scratch struct {
+	v    reflect.Value // an addressable slice, as long as its capacity
+	size uintptr       // its element's size
+}
+
+// NewScratch returns a scratch slice of slice type t.
+func NewScratch(t reflect.Type) *Scratch {
+	return &Scratch{v: reflect.New(t).Elem(), size: t.Elem().Size()}
+}
+
+// Elem returns the address of element i, growing the scratch when it has
+// no room for it (the addresses of the earlier elements then change).
+func (s *Scratch) Elem(i int) Ptr {
+	if i >= s.v.Len() {
+		s.v.Grow(max(i+1, 16) - s.v.Len())
+		s.v.SetLen(s.v.Cap())
+	}
+	return Ptr{unsafe.Add(s.v.UnsafePointer(), uintptr(i)*s.size)}
+}
+
+// MoveTo makes the slice of type t at p, a nil one, hold the first n
+// elements of the scratch, in an array of its own, and zeroes them in the
+// scratch. It reports whether the scratch is still small enough to keep.
+func (s *Scratch) MoveTo(p Ptr, t reflect.Type, n int) bool {
+	dst := reflect.NewAt(t, p.p).Elem()
+	if n == 0 {
+		dst.Set(reflect.MakeSlice(t, 0, 0))
+		return true
+	}
+	dst.Grow(n)
+	dst.SetLen(n)
+	reflect.Copy(dst, s.v)
+	clear(unsafe.Slice((*byte)(s.v.UnsafePointer()), uintptr(n)*s.size)) // (no pointer is left in it)
+	return uintptr(s.v.Cap())*s.size <= 64<<10
+}
