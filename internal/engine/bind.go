@@ -90,6 +90,7 @@ type bindPlan struct {
 	plan   *objectPlan // the plan whose objects it stores
 	typ    reflect.Type
 	fields []bindField // by node index
+	keys   [][]byte    // the nodes' keys, quoted as written (quotedKey)
 	whole  bool        // the plan merges a $ref's keys: bound through the declared text
 }
 
@@ -119,9 +120,12 @@ func bindPlanFor(p *objectPlan, t reflect.Type) *bindPlan {
 
 // compileBind compiles the plan storing p's objects in struct type t.
 func compileBind(p *objectPlan, t reflect.Type) *bindPlan {
-	bp := &bindPlan{plan: p, typ: t, fields: make([]bindField, len(p.nodes))}
+	bp := &bindPlan{plan: p, typ: t, fields: make([]bindField, len(p.nodes)), keys: make([][]byte, len(p.nodes))}
 	all := jsonfields.Of(t)
 	for i, n := range p.nodes {
+		if !n.merge && !n.shared { // (the others are matched by the general loop, as memberIter does)
+			bp.keys[i] = quotedKey(n)
+		}
 		if n.merge {
 			bp.whole = true
 			continue
@@ -289,10 +293,15 @@ func compileWriter(n *node, t reflect.Type, elem bool) *bindWriter {
 type binder struct {
 	made  *objectMade
 	dir   direction
-	err   error
-	path  []string // the declared names down to the value written, for errors
-	depth int
-	buf   [8]string // path's first array
+	depth int // of the $ref objects around the one written
+
+	// err is the first error; its path is gathered as the writes return,
+	// without costing the others anything: names holds the declared names
+	// from the failing value up, errDepth the depth of the next one (-1
+	// once the top is reached).
+	err      error
+	errDepth int
+	names    []string
 }
 
 // BindStruct stores m's values in the struct dst points to (a pointer to
@@ -321,14 +330,44 @@ func BindStruct(m *Made, dst any) (ok bool, err error) {
 	if m == nil || m.plan == nil {
 		return true, nil // the empty object
 	}
-	bp := bindPlanFor(m.plan, t)
+	bp := m.plan.bind.Load()
+	if bp == nil || bp.typ != t {
+		bp = bindPlanFor(m.plan, t)
+		m.plan.bind.Store(bp)
+	}
 	if bp.whole {
 		return false, nil
 	}
-	b := binder{made: m.made, dir: m.plan.dir}
-	b.path = b.buf[:0]
+	b := binder{made: m.made, dir: m.plan.dir, errDepth: -1}
 	b.object(bp, m.plan.nodes, structread.OfPointer(rv.Interface()), m.text(), 0)
-	return true, b.err
+	return true, b.error()
+}
+
+// error returns the first error, encoding/json's type error naming the
+// path of its field (declared names joined by dots, no list index), as
+// encoding/json names it.
+func (b *binder) error() error {
+	var ute *json.UnmarshalTypeError
+	if b.err != nil && errors.As(b.err, &ute) {
+		path := make([]string, 0, len(b.names)+1)
+		for i := len(b.names) - 1; i >= 0; i-- {
+			path = append(path, b.names[i])
+		}
+		if ute.Field != "" {
+			path = append(path, ute.Field) // encoding/json's own, below the value it decoded
+		}
+		ute.Field = strings.Join(path, ".")
+	}
+	return b.err
+}
+
+// named adds name to the path of the first error when the value of that
+// name holds it.
+func (b *binder) named(name string) {
+	if b.errDepth == b.depth {
+		b.names = append(b.names, name)
+		b.errDepth--
+	}
 }
 
 // BindText stores m's declared text in dst with encoding/json: Bind's way
@@ -339,7 +378,7 @@ func BindText(m *Made, dst any) error { return json.Unmarshal(m.declaredText(), 
 // fail keeps err when it is the first.
 func (b *binder) fail(err error) {
 	if b.err == nil {
-		b.err = err
+		b.err, b.errDepth = err, b.depth
 	}
 }
 
@@ -362,7 +401,7 @@ func (b *binder) typeError(val []byte, t reflect.Type) {
 	if kind == "number" {
 		kind += " " + string(val) // as encoding/json words it (decodeError keeps the kind only)
 	}
-	b.fail(&json.UnmarshalTypeError{Value: kind, Type: t, Field: strings.Join(b.path, ".")})
+	b.fail(&json.UnmarshalTypeError{Value: kind, Type: t})
 }
 
 // object stores the members of the object at data[start:], which nodes
@@ -376,13 +415,21 @@ func (b *binder) object(bp *bindPlan, nodes []*node, base structread.Ptr, data [
 		if data[pos] == ',' {
 			pos++
 		}
-		kend := jsonwire.QuoteEnd(data, pos)
-		key, vpos := data[pos:kend], kend+1
-		i := -1
-		for j := want; j < len(nodes); j++ {
-			if m := nodes[j]; !m.merge && bytes.Equal(quotedKey(m), key) && (!m.shared || m.cond.writesFor(b.made)) {
-				i, want = j, j+1
-				break
+		i, key, vpos := -1, []byte(nil), 0
+		if want < len(nodes) { // the node after the last, most often: its key, whole, is where the member starts
+			if k := bp.keys[want]; k != nil && len(data)-pos > len(k) && bytes.Equal(data[pos:pos+len(k)], k) {
+				i, key, vpos = want, k, pos+len(k)+1
+				want++
+			}
+		}
+		if i < 0 {
+			kend := jsonwire.QuoteEnd(data, pos)
+			key, vpos = data[pos:kend], kend+1
+			for j := want; j < len(nodes); j++ {
+				if m := nodes[j]; !m.merge && bytes.Equal(quotedKey(m), key) && (!m.shared || m.cond.writesFor(b.made)) {
+					i, want = j, j+1
+					break
+				}
 			}
 		}
 		if i < 0 {
@@ -395,17 +442,18 @@ func (b *binder) object(bp *bindPlan, nodes []*node, base structread.Ptr, data [
 			pos = b.object(f.group, nodes[i].group.nodes, base, data, vpos)
 			continue
 		}
-		p, ok := structread.Ptr{}, f.w != nil // no field of that name: encoding/json skips it too
-		if ok {
+		p, ok := base.Add(f.off), f.w != nil // no field of that name: encoding/json skips it too
+		if ok && f.index != nil {
 			p, ok = b.fieldAddr(bp.typ, base, f)
 		}
 		if !ok {
 			pos = jsonwire.ValueEnd(data, vpos)
 			continue
 		}
-		b.path = append(b.path, f.name)
 		pos = b.writeAt(f.w, p, data, vpos)
-		b.path = b.path[:len(b.path)-1]
+		if b.err != nil {
+			b.named(f.name)
+		}
 	}
 	return pos + 1 // past its '}'
 }
@@ -422,6 +470,10 @@ func (b *binder) writeAt(w *bindWriter, p structread.Ptr, data []byte, pos int) 
 		} else {
 			p.SetString(jsonwire.Unquote(bytesString(data[pos:end]))) // a view of the text when it has no escapes
 		}
+		return end
+	case w.op == bindInt && jsonwire.IsNumberStart(c):
+		end := jsonwire.ScalarEnd(data, pos)
+		b.writeInt(w, p, data[pos:end])
 		return end
 	case w.op == bindSlice && c == '[':
 		return b.writeSliceAt(w, p, data, pos)
@@ -474,20 +526,17 @@ func (b *binder) unknown(t reflect.Type, base structread.Ptr, key, val []byte) {
 	}
 	f := bindField{index: jf.Index, name: name}
 	p, ok := b.fieldAddr(t, base, &f)
-	if !ok {
-		return
+	if ok {
+		b.decodeJSON(jf.Type, p, val)
 	}
-	b.decodeJSON(jf.Type, p, val)
+	if b.err != nil {
+		b.named(name)
+	}
 }
 
 // decodeJSON stores text in the value of type t at p with encoding/json.
 func (b *binder) decodeJSON(t reflect.Type, p structread.Ptr, text []byte) {
 	if err := json.Unmarshal(text, p.Value(t).Addr().Interface()); err != nil {
-		var ute *json.UnmarshalTypeError
-		if errors.As(err, &ute) {
-			ute.Field = strings.Join(append(b.path, ute.Field), ".")
-			ute.Field = strings.TrimSuffix(ute.Field, ".")
-		}
 		b.fail(err)
 	}
 }

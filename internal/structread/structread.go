@@ -367,8 +367,10 @@ func (p Ptr) GrowSlice(t reflect.Type, n int) Ptr {
 // number is known, then moved to the slice that keeps them, made of their
 // number: one allocation for the list, the scratch being reused.
 type Scratch struct {
-	v    reflect.Value // an addressable slice, as long as its capacity
-	size uintptr       // its element's size
+	v    reflect.Value  // an addressable slice, as long as its capacity
+	data unsafe.Pointer // its first element
+	n    int            // its length
+	size uintptr        // its element's size
 }
 
 // NewScratch returns a scratch slice of slice type t.
@@ -379,11 +381,12 @@ func NewScratch(t reflect.Type) *Scratch {
 // Elem returns the address of element i, growing the scratch when it has
 // no room for it (the addresses of the earlier elements then change).
 func (s *Scratch) Elem(i int) Ptr {
-	if i >= s.v.Len() {
+	if i >= s.n {
 		s.v.Grow(max(i+1, 16) - s.v.Len())
 		s.v.SetLen(s.v.Cap())
+		s.data, s.n = s.v.UnsafePointer(), s.v.Len()
 	}
-	return Ptr{unsafe.Add(s.v.UnsafePointer(), uintptr(i)*s.size)}
+	return Ptr{unsafe.Add(s.data, uintptr(i)*s.size)}
 }
 
 // MoveTo makes the slice of type t at p, a nil one, hold the first n
@@ -398,6 +401,6 @@ func (s *Scratch) MoveTo(p Ptr, t reflect.Type, n int) bool {
 	dst.Grow(n)
 	dst.SetLen(n)
 	reflect.Copy(dst, s.v)
-	clear(unsafe.Slice((*byte)(s.v.UnsafePointer()), uintptr(n)*s.size)) // (no pointer is left in it)
-	return uintptr(s.v.Cap())*s.size <= 64<<10
+	clear(unsafe.Slice((*byte)(s.data), uintptr(n)*s.size)) // (no pointer is left in it)
+	return uintptr(s.n)*s.size <= 64<<10
 }
