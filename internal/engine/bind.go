@@ -31,11 +31,11 @@ import (
 // Strings are views of the Made's text (which is never modified), so that
 // a string value costs no allocation; a slice, a map or a pointer the
 // values fill costs one each. A field of a type the writer has no kind
-// for (a named map, an array, a non-empty interface, a field tagged
-// ",string", a value a format writes that the field does not hold as a
-// time.Time) is decoded with encoding/json from its value's declared text
-// alone; a plan that merges a $ref's keys into its own, and a map or an
-// interface as dst, take the declared text whole (BindText).
+// for (a named map, an array, a non-empty interface, a value a format
+// writes that the field does not hold as a time.Time) is decoded with
+// encoding/json from its value's declared text alone; a plan that merges
+// a $ref's keys into its own, a struct with a field tagged ",string", and
+// a map or an interface as dst, take the declared text whole (BindText).
 
 // bindOp is how a value is written into a field of one kind.
 type bindOp uint8
@@ -148,8 +148,8 @@ func compileBind(p *objectPlan, t reflect.Type) *bindPlan {
 		} else {
 			f.index = jf.Index
 		}
-		if stringTagged(t, jf.Index) {
-			f.w = &bindWriter{op: bindJSON, typ: jf.Type, n: n}
+		if stringTagged(t, jf.Index) { // encoding/json's own option: it reads the whole object
+			bp.whole = true
 			continue
 		}
 		f.w = compileWriter(n, jf.Type, false)
@@ -537,6 +537,10 @@ func (b *binder) unknown(t reflect.Type, base structread.Ptr, key, val []byte) {
 // decodeJSON stores text in the value of type t at p with encoding/json.
 func (b *binder) decodeJSON(t reflect.Type, p structread.Ptr, text []byte) {
 	if err := json.Unmarshal(text, p.Value(t).Addr().Interface()); err != nil {
+		var ute *json.UnmarshalTypeError
+		if errors.As(err, &ute) && ute.Field == "" && ute.Type == reflect.PointerTo(t) {
+			ute.Type = t // the field's type, not that of the pointer given to encoding/json
+		}
 		b.fail(err)
 	}
 }
@@ -609,6 +613,10 @@ func (b *binder) write(w *bindWriter, p structread.Ptr, val []byte) {
 	case bindMapAny:
 		if val[0] != '{' {
 			b.typeError(val, w.typ)
+			return
+		}
+		if !p.FirstWordNil() {
+			b.decodeJSON(w.typ, p, b.declared(w.n, val)) // encoding/json adds the keys to the map's
 			return
 		}
 		if v, ok := b.anyValue(w, val); ok {
