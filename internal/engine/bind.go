@@ -347,8 +347,16 @@ func BindStruct(m *Made, dst any) (ok bool, err error) {
 // path of its field (declared names joined by dots, no list index), as
 // encoding/json names it.
 func (b *binder) error() error {
+	if b.err != nil {
+		b.namePath()
+	}
+	return b.err
+}
+
+// namePath sets the path of the first error, a type error.
+func (b *binder) namePath() {
 	var ute *json.UnmarshalTypeError
-	if b.err != nil && errors.As(b.err, &ute) {
+	if errors.As(b.err, &ute) {
 		path := make([]string, 0, len(b.names)+1)
 		for i := len(b.names) - 1; i >= 0; i-- {
 			path = append(path, b.names[i])
@@ -358,7 +366,6 @@ func (b *binder) error() error {
 		}
 		ute.Field = strings.Join(path, ".")
 	}
-	return b.err
 }
 
 // named adds name to the path of the first error when the value of that
