@@ -650,11 +650,14 @@ func isJSONMediaType(mt string) bool {
 // non-nil pointer to a struct, a map or an interface is a programming
 // error, returned before the request is read. A dst whose fields cannot
 // hold the values the entity makes (an int field for a string key) is one
-// too, found when such a value is decoded, after the request is read (a
-// null decodes into any field). Both are plain errors, which Write answers
+// too, found when such a value is stored, after the request is read (a
+// null goes into any field). Both are plain errors, which Write answers
 // with 500, and neither quotes a value; entitytest.CheckStruct(t, e, T{},
 // entitytest.Request()) tells in a test whether a struct holds what a request
-// gives.
+// gives. How the values are stored (encoding/json's rules, by a writer
+// compiled per struct type, strings sharing the request's made text, and
+// sql.Scanner, json.Unmarshaler and encoding.TextUnmarshaler fields filled
+// by their methods) is Object.Bind's.
 func (e *Entity) Bind(r *http.Request, dst any, opts ...Option) error {
 	if e == nil {
 		return errNilEntity
