@@ -726,16 +726,20 @@ func (b *binder) writeSlice(w *bindWriter, p structread.Ptr, val []byte) {
 }
 
 // writeSliceAt stores the list at data[pos:] in the slice at p, and
-// returns the offset after it. A nil slice is made once, of the list's
-// length: its elements are written into a scratch slice first, then moved
-// to one of their number. A slice that holds elements (or room for them)
-// is written as encoding/json writes it, the elements in its array (over
-// what they held, as encoding/json decodes into them) once it is sized to
-// the list's length, counted first.
+// returns the offset after it. The slice is made once, of the list's
+// length: counted first for a short list (under smallList bytes), and for
+// a slice that holds elements (or room for them), which is written as
+// encoding/json writes it, the elements in its array (over what they
+// held, as encoding/json decodes into them); a long list into a nil slice
+// is written into a scratch slice first, then moved to one of its number
+// of elements, so that its text is read once.
 func (b *binder) writeSliceAt(w *bindWriter, p structread.Ptr, data []byte, pos int) int {
 	ew := w.elem
-	if !p.FirstWordNil() {
-		n := countElements(data[pos:])
+	n, counted := countElements(data[pos:], smallList)
+	if counted || !p.FirstWordNil() {
+		if !counted {
+			n, _ = countElements(data[pos:], len(data)-pos)
+		}
 		elems, size := p.SetSliceLen(w.typ, n), ew.typ.Size()
 		pos++ // past '['
 		for i := range n {
@@ -745,7 +749,6 @@ func (b *binder) writeSliceAt(w *bindWriter, p structread.Ptr, data []byte, pos 
 			pos = b.writeAt(ew, elems.Index(i, size), data, pos)
 		}
 		return pos + 1 // past ']'
-
 	}
 	sc, _ := w.scratch.Get().(*structread.Scratch)
 	if sc == nil {
@@ -764,14 +767,22 @@ func (b *binder) writeSliceAt(w *bindWriter, p structread.Ptr, data []byte, pos 
 	return pos + 1
 }
 
-// countElements returns the number of elements of a JSON array's
-// compact text: its commas outside strings and nested values, plus one.
-func countElements(val []byte) int {
+// smallList is the length of a list's text under which writeSliceAt
+// counts its elements first, rather than going through a scratch slice.
+const smallList = 256
+
+// countElements returns the number of elements of a JSON array's compact
+// text, its commas outside strings and nested values plus one, and
+// whether it found its end within the first max bytes.
+func countElements(val []byte, max int) (int, bool) {
 	if len(val) < 3 || val[1] == ']' {
-		return 0
+		return 0, true
 	}
 	n, level := 1, 0
 	for i := 1; i < len(val); i++ {
+		if i >= max {
+			return 0, false
+		}
 		switch val[i] {
 		case ',':
 			if level == 0 {
@@ -781,7 +792,7 @@ func countElements(val []byte) int {
 			level++
 		case ']', '}':
 			if level--; level < 0 {
-				return n
+				return n, true
 			}
 		case '"':
 			for i++; ; i += 2 {
@@ -791,7 +802,7 @@ func countElements(val []byte) int {
 			}
 		}
 	}
-	return n
+	return n, true
 }
 
 func (b *binder) writeStruct(w *bindWriter, p structread.Ptr, val []byte) {
