@@ -401,6 +401,8 @@ func (s *Scratch) MoveTo(p Ptr, t reflect.Type, n int) bool {
 	dst.Grow(n)
 	dst.SetLen(n)
 	reflect.Copy(dst, s.v)
-	clear(unsafe.Slice((*byte)(s.data), uintptr(n)*s.size)) // (no pointer is left in it)
+	s.v.SetLen(n)
+	s.v.Clear() // (a typed clear: no pointer is left in it, and the collector is told)
+	s.v.SetLen(s.n)
 	return uintptr(s.n)*s.size <= 64<<10
 }
