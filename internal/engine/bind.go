@@ -66,6 +66,10 @@ type bindWriter struct {
 	elem *bindWriter // bindPtr's, bindSlice's element
 	n    *node       // the node whose values it writes (its kind, format, reference)
 
+	// common is bindSlice's element type when it is one of the common
+	// ones, whose nil slices are made without reflect.
+	common commonElem
+
 	// scratch holds bindSlice's scratch slices (structread.Scratch).
 	scratch sync.Pool
 
@@ -254,7 +258,7 @@ func compileWriter(n *node, t reflect.Type, elem bool) *bindWriter {
 	if n.each != nil && !elem {
 		if t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8 {
 			if w.elem = compileWriter(n.each, t.Elem(), true); w.elem.op != bindJSON {
-				w.op = bindSlice
+				w.op, w.common = bindSlice, commonElems[t.Elem()]
 			}
 		}
 		return w
@@ -285,6 +289,24 @@ func compileWriter(n *node, t reflect.Type, elem bool) *bindWriter {
 		}
 	}
 	return w
+}
+
+// commonElem is a typed list's element type of those whose slices Bind
+// makes without reflect.
+type commonElem uint8
+
+const (
+	commonNone commonElem = iota
+	commonString
+	commonInt64
+	commonInt
+	commonFloat64
+	commonBool
+)
+
+var commonElems = map[reflect.Type]commonElem{
+	reflect.TypeFor[string](): commonString, reflect.TypeFor[int64](): commonInt64, reflect.TypeFor[int](): commonInt,
+	reflect.TypeFor[float64](): commonFloat64, reflect.TypeFor[bool](): commonBool,
 }
 
 // binder is one Bind: the Made's memos, and the first error, which
@@ -740,7 +762,22 @@ func (b *binder) writeSliceAt(w *bindWriter, p structread.Ptr, data []byte, pos 
 		if !counted {
 			n, _ = countElements(data[pos:], len(data)-pos)
 		}
-		elems, size := p.SetSliceLen(w.typ, n), ew.typ.Size()
+		var elems structread.Ptr
+		switch k := w.common; {
+		case n == 0 || k == commonNone || !p.FirstWordNil():
+			elems = p.SetSliceLen(w.typ, n)
+		case k == commonString:
+			elems = structread.MakeSlice[string](p, n)
+		case k == commonInt64:
+			elems = structread.MakeSlice[int64](p, n)
+		case k == commonInt:
+			elems = structread.MakeSlice[int](p, n)
+		case k == commonFloat64:
+			elems = structread.MakeSlice[float64](p, n)
+		default:
+			elems = structread.MakeSlice[bool](p, n)
+		}
+		size := ew.typ.Size()
 		pos++ // past '['
 		for i := range n {
 			if data[pos] == ',' {

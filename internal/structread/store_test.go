@@ -130,3 +130,15 @@ func TestScratchMovesItsElements(t *testing.T) {
 		t.Errorf("an empty list moved as %#v, want an empty slice", empty)
 	}
 }
+
+func TestMakeSlice(t *testing.T) {
+	var s []int64
+	first := MakeSlice[int64](Ptr{reflectAddr(&s)}, 3)
+	if len(s) != 3 || cap(s) != 3 || first.p != reflectAddr(&s[0]) {
+		t.Fatalf("made len %d cap %d, first at %p, want 3, 3, %p", len(s), cap(s), first.p, &s[0])
+	}
+	first.Index(2, 8).SetInt(8, 9)
+	if s[2] != 9 {
+		t.Errorf("element 2 is %d, want 9", s[2])
+	}
+}

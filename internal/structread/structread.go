@@ -406,3 +406,12 @@ func (s *Scratch) MoveTo(p Ptr, t reflect.Type, n int) bool {
 	s.v.SetLen(s.n)
 	return uintptr(s.n)*s.size <= 64<<10
 }
+
+// MakeSlice makes the slice at p, of elements E, a new one of n elements,
+// and returns the address of its first: SetSliceLen without reflect, for
+// a nil slice of a common element type.
+func MakeSlice[E any](p Ptr, n int) Ptr {
+	s := make([]E, n)
+	*(*[]E)(p.p) = s
+	return Ptr{unsafe.Pointer(unsafe.SliceData(s))}
+}
