@@ -66,6 +66,9 @@ type bindWriter struct {
 	elem *bindWriter // bindPtr's, bindSlice's element
 	n    *node       // the node whose values it writes (its kind, format, reference)
 
+	// ptyp is bindSlice's pointer type (*typ), prepared for structread.
+	ptyp structread.Type
+
 	// common is bindSlice's element type when it is one of the common
 	// ones, whose nil slices are made without reflect.
 	common commonElem
@@ -247,7 +250,7 @@ func compileWriter(n *node, t reflect.Type, elem bool) *bindWriter {
 			w.op = bindStruct
 		case t.Kind() == reflect.Slice && !elem:
 			if w.elem = compileWriter(n, t.Elem(), true); w.elem.op != bindJSON {
-				w.op = bindSlice
+				w.op, w.ptyp = bindSlice, structread.TypeOf(pt)
 			}
 		}
 		return w
@@ -258,7 +261,7 @@ func compileWriter(n *node, t reflect.Type, elem bool) *bindWriter {
 	if n.each != nil && !elem {
 		if t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8 {
 			if w.elem = compileWriter(n.each, t.Elem(), true); w.elem.op != bindJSON {
-				w.op, w.common = bindSlice, commonElems[t.Elem()]
+				w.op, w.common, w.ptyp = bindSlice, commonElems[t.Elem()], structread.TypeOf(pt)
 			}
 		}
 		return w
@@ -765,7 +768,7 @@ func (b *binder) writeSliceAt(w *bindWriter, p structread.Ptr, data []byte, pos 
 		var elems structread.Ptr
 		switch k := w.common; {
 		case n == 0 || k == commonNone || !p.FirstWordNil():
-			elems = p.SetSliceLen(w.typ, n)
+			elems = p.SetSliceLen(w.ptyp, n)
 		case k == commonString:
 			elems = structread.MakeSlice[string](p, n)
 		case k == commonInt64:
@@ -798,7 +801,7 @@ func (b *binder) writeSliceAt(w *bindWriter, p structread.Ptr, data []byte, pos 
 		}
 		pos = b.writeAt(ew, sc.Elem(i), data, pos)
 	}
-	if sc.MoveTo(p, w.typ, i) {
+	if sc.MoveTo(p, w.ptyp, i) {
 		w.scratch.Put(sc)
 	}
 	return pos + 1
@@ -831,10 +834,10 @@ func countElements(val []byte, max int) (int, bool) {
 			if level--; level < 0 {
 				return n, true
 			}
-		case '"':
-			for i++; ; i += 2 {
-				if i = jsonwire.Plain(val, i, jsonwire.StopUnsafe); val[i] == '"' {
-					break
+		case '"': // to its closing quote: a byte loop, the strings of a short list being short
+			for i++; val[i] != '"'; i++ {
+				if val[i] == '\\' {
+					i++
 				}
 			}
 		}

@@ -64,7 +64,7 @@ func TestStoresWriteEachKind(t *testing.T) {
 }
 
 func TestSetSliceLen(t *testing.T) {
-	typ := reflect.TypeFor[[]string]()
+	typ := TypeOf(reflect.TypeFor[*[]string]())
 	tests := []struct {
 		name    string
 		in      []string
@@ -97,8 +97,8 @@ func TestSetSliceLen(t *testing.T) {
 }
 
 func TestScratchMovesItsElements(t *testing.T) {
-	typ := reflect.TypeFor[[]*string]()
-	sc := NewScratch(typ)
+	sc := NewScratch(reflect.TypeFor[[]*string]())
+	typ := TypeOf(reflect.TypeFor[*[]*string]())
 	var vals []string
 	for i := range 40 { // past the first capacity: the scratch grows
 		vals = append(vals, string(rune('a'+i%26)))

@@ -326,16 +326,17 @@ func (p Ptr) SetUint(size uint8, v uint64) {
 // New returns the address of a new zero value of type t.
 func New(t reflect.Type) Ptr { return Ptr{reflect.New(t).UnsafePointer()} }
 
-// SetSliceLen makes the slice of type t at p n elements long and returns
+// SetSliceLen makes the slice at p, whose pointer type pt is (prepared
+// with TypeOf, so that no reflect lookup finds it), n elements long and returns
 // the address of its first element, as encoding/json fills a slice: its
 // array is kept when it has room (the elements there are written over),
 // else a new one holds a copy of its elements; an empty slice is a non-nil
 // one.
-func (p Ptr) SetSliceLen(t reflect.Type, n int) Ptr {
-	v := reflect.NewAt(t, p.p).Elem()
+func (p Ptr) SetSliceLen(pt Type, n int) Ptr {
+	v := reflect.ValueOf(p.Ref(pt)).Elem()
 	switch {
 	case n == 0:
-		v.Set(reflect.MakeSlice(t, 0, 0))
+		v.Set(reflect.MakeSlice(v.Type(), 0, 0))
 	case v.Cap() >= n:
 		v.SetLen(n)
 	default:
@@ -350,18 +351,6 @@ func AddrOf(rv reflect.Value) Ptr { return Ptr{rv.Addr().UnsafePointer()} }
 
 // Offset returns the offset of a field at a fixed offset (see Direct).
 func (f *Field) Offset() uintptr { return f.off }
-
-// GrowSlice makes the slice of type t at p n elements long, n being more
-// than its length, keeping its elements, and returns the address of its
-// first element.
-func (p Ptr) GrowSlice(t reflect.Type, n int) Ptr {
-	v := reflect.NewAt(t, p.p).Elem()
-	if v.Cap() < n {
-		v.Grow(n - v.Len())
-	}
-	v.SetLen(n)
-	return Ptr{v.UnsafePointer()}
-}
 
 // Scratch is a slice that a list's elements are written into before their
 // number is known, then moved to the slice that keeps them, made of their
@@ -389,13 +378,13 @@ func (s *Scratch) Elem(i int) Ptr {
 	return Ptr{unsafe.Add(s.data, uintptr(i)*s.size)}
 }
 
-// MoveTo makes the slice of type t at p, a nil one, hold the first n
+// MoveTo makes the slice at p (of pointer type pt), a nil one, hold the first n
 // elements of the scratch, in an array of its own, and zeroes them in the
 // scratch. It reports whether the scratch is still small enough to keep.
-func (s *Scratch) MoveTo(p Ptr, t reflect.Type, n int) bool {
-	dst := reflect.NewAt(t, p.p).Elem()
+func (s *Scratch) MoveTo(p Ptr, pt Type, n int) bool {
+	dst := reflect.ValueOf(p.Ref(pt)).Elem()
 	if n == 0 {
-		dst.Set(reflect.MakeSlice(t, 0, 0))
+		dst.Set(reflect.MakeSlice(dst.Type(), 0, 0))
 		return true
 	}
 	dst.Grow(n)
