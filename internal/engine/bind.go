@@ -752,15 +752,19 @@ func (b *binder) writeSlice(w *bindWriter, p structread.Ptr, val []byte) {
 
 // writeSliceAt stores the list at data[pos:] in the slice at p, and
 // returns the offset after it. The slice is made once, of the list's
-// length: counted first for a short list (under smallList bytes), and for
-// a slice that holds elements (or room for them), which is written as
-// encoding/json writes it, the elements in its array (over what they
-// held, as encoding/json decodes into them); a long list into a nil slice
-// is written into a scratch slice first, then moved to one of its number
-// of elements, so that its text is read once.
+// length: counted first for a short list of values (under smallList
+// bytes), and for a slice that holds elements (or room for them), which
+// is written as encoding/json writes it, the elements in its array (over
+// what they held, as encoding/json decodes into them); a list of objects,
+// or a long one, into a nil slice is written into a scratch slice first,
+// then moved to one of its number of elements, so that its text is read
+// once.
 func (b *binder) writeSliceAt(w *bindWriter, p structread.Ptr, data []byte, pos int) int {
 	ew := w.elem
-	n, counted := countElements(data[pos:], smallList)
+	n, counted := 0, false
+	if ew.op != bindStruct {
+		n, counted = countElements(data[pos:], smallList)
+	}
 	if counted || !p.FirstWordNil() {
 		if !counted {
 			n, _ = countElements(data[pos:], len(data)-pos)
@@ -808,7 +812,7 @@ func (b *binder) writeSliceAt(w *bindWriter, p structread.Ptr, data []byte, pos 
 }
 
 // smallList is the length of a list's text under which writeSliceAt
-// counts its elements first, rather than going through a scratch slice.
+// counts its values first, rather than going through a scratch slice.
 const smallList = 256
 
 // countElements returns the number of elements of a JSON array's compact
