@@ -58,8 +58,14 @@ func shapedByCaller(e *entity.Entity, seen map[*entity.Entity]bool) bool {
 				return true
 			case f.Kind == dsl.FieldGroup && walk(f.Fields):
 				return true
-			case f.Kind == dsl.FieldRef && shapedByCaller(reg.Lookup(f.Ref), seen):
+			case f.Kind == dsl.FieldRef && f.Variants == nil && shapedByCaller(reg.Lookup(f.Ref), seen):
 				return true
+			case f.Variants != nil: // a union: any of its variants
+				for _, v := range f.Variants {
+					if shapedByCaller(reg.Lookup(v), seen) {
+						return true
+					}
+				}
 			}
 		}
 		return false

@@ -407,3 +407,24 @@ func TestETagPassesThrough(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswersVaryThroughUnion: a route whose entity holds a union, one of
+// whose variants has a flagged field, varies with Config.Vary too.
+func TestAnswersVaryThroughUnion(t *testing.T) {
+	reg := entity.NewRegistry()
+	if err := reg.DeclareFlags("admin"); err != nil {
+		t.Fatal(err)
+	}
+	reg.MustExpose("card", "last4", "string", "", "risk", "number", "if 'admin'")
+	reg.MustExpose("invoice", "po_number", "string", "")
+	orders := reg.MustExpose("order", "payment", "$card|$invoice", "by 'method'")
+	mux := http.NewServeMux()
+	a := api.New(mux, api.Config{Info: schema.Info{Title: "unions", Version: "1"}, Registry: reg, Vary: []string{"X-Role"}})
+	a.HandleFunc("GET /orders/1", func(w http.ResponseWriter, r *http.Request) {
+		orders.Write(w, map[string]any{"payment": map[string]any{"method": "card", "last4": "1234", "risk": 1}}, entity.WithContext(r.Context()))
+	}, api.Operation{Response: orders})
+	rec := serve(mux, "GET", "/orders/1")
+	if rec.Code != 200 || rec.Header().Get("Vary") != "X-Role" {
+		t.Errorf("%d, Vary %q: want 200 and X-Role", rec.Code, rec.Header().Get("Vary"))
+	}
+}

@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"flag"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"regexp"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/expose-go/expose/api"
+	"github.com/expose-go/expose/entity"
+	"github.com/expose-go/expose/entity/schema"
 )
 
 var screenshots = flag.String("screenshots", "", "write the docs page's screenshots to this directory (default: a temporary one)")
@@ -89,35 +92,7 @@ func TestDocsPageInBrowser(t *testing.T) {
 			if err := b.eval(ctx, factsJS, &facts); err != nil {
 				t.Fatal(err)
 			}
-			for _, e := range b.eventsSince(start) {
-				switch e.Method {
-				case "Runtime.consoleAPICalled":
-					var p struct {
-						Type string
-						Args []struct{ Value any }
-					}
-					jsonDecode(t, e.Params, &p)
-					if p.Type == "error" || p.Type == "assert" {
-						t.Errorf("console %s: %v", p.Type, p.Args)
-					}
-				case "Runtime.exceptionThrown":
-					t.Errorf("an exception: %s", e.Params)
-				case "Log.entryAdded":
-					var p struct {
-						Entry struct{ Level, Text, URL string }
-					}
-					jsonDecode(t, e.Params, &p)
-					if p.Entry.Level == "error" {
-						t.Errorf("console error: %s (%s)", p.Entry.Text, p.Entry.URL)
-					}
-				case "Network.requestWillBeSent":
-					var p struct{ Request struct{ URL string } }
-					jsonDecode(t, e.Params, &p)
-					if u := p.Request.URL; !strings.HasPrefix(u, srv.URL+"/") && !strings.HasPrefix(u, "data:") {
-						t.Errorf("a request outside the server: %s", u)
-					}
-				}
-			}
+			checkEvents(t, b, start, srv.URL)
 			for _, u := range facts.URLs {
 				if absoluteURL.MatchString(strings.TrimSpace(u[1])) {
 					t.Errorf("an absolute URL in a %s: %s", u[0], u[1])
@@ -142,5 +117,75 @@ func TestDocsPageInBrowser(t *testing.T) {
 					facts.ScrollWidth, facts.BodyScrollWidth, facts.InnerWidth, facts.Wide)
 			}
 		})
+	}
+}
+
+// checkEvents fails t for each console error, exception and request
+// outside origin that the browser reported since start.
+func checkEvents(t *testing.T, b *browser, start int, origin string) {
+	t.Helper()
+	for _, e := range b.eventsSince(start) {
+		switch e.Method {
+		case "Runtime.consoleAPICalled":
+			var p struct {
+				Type string
+				Args []struct{ Value any }
+			}
+			jsonDecode(t, e.Params, &p)
+			if p.Type == "error" || p.Type == "assert" {
+				t.Errorf("console %s: %v", p.Type, p.Args)
+			}
+		case "Runtime.exceptionThrown":
+			t.Errorf("an exception: %s", e.Params)
+		case "Log.entryAdded":
+			var p struct {
+				Entry struct{ Level, Text, URL string }
+			}
+			jsonDecode(t, e.Params, &p)
+			if p.Entry.Level == "error" {
+				t.Errorf("console error: %s (%s)", p.Entry.Text, p.Entry.URL)
+			}
+		case "Network.requestWillBeSent":
+			var p struct{ Request struct{ URL string } }
+			jsonDecode(t, e.Params, &p)
+			if u := p.Request.URL; !strings.HasPrefix(u, origin+"/") && !strings.HasPrefix(u, "data:") {
+				t.Errorf("a request outside the server: %s", u)
+			}
+		}
+	}
+}
+
+// TestUnionDocsPageInBrowser: the docs page says a union is one of its
+// variants, linked, and which key tells them, in a real browser, with no
+// console error and nothing loaded from elsewhere.
+func TestUnionDocsPageInBrowser(t *testing.T) {
+	reg := entity.NewRegistry()
+	reg.MustExpose("card", "token", "string", "writeonly | req", "last4", "string", "readonly")
+	reg.MustExpose("invoice", "po_number", "string", "req | min 1 | max 40")
+	orders := reg.MustExpose("order", "payment", "$card|$invoice", "req | by 'method'")
+	mux := http.NewServeMux()
+	a := api.New(mux, api.Config{Info: schema.Info{Title: "unions", Version: "1"}, Registry: reg})
+	a.HandleFunc("POST /orders", func(http.ResponseWriter, *http.Request) {}, api.Operation{Request: orders, Response: orders, Status: http.StatusCreated})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	b := startBrowser(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	start, err := b.open(ctx, srv.URL+"/docs", 1280, 900)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.screenshot(ctx, filepath.Join(t.TempDir(), "union.png")); err != nil {
+		t.Fatal(err)
+	}
+	var facts pageFacts
+	if err := b.eval(ctx, factsJS, &facts); err != nil {
+		t.Fatal(err)
+	}
+	checkEvents(t, b, start, srv.URL)
+	for _, want := range []string{"one of card.by_method or invoice.by_method", "the variant is told by the value of its key method"} {
+		if !strings.Contains(facts.Text, want) {
+			t.Errorf("the page does not say %q", want)
+		}
 	}
 }

@@ -129,3 +129,27 @@ func TestDocsStream(t *testing.T) {
 		})
 	}
 }
+
+// TestDocsUnion: the page says a union field is one of its variants, each
+// a link to its schema, and which key tells them apart; the variants'
+// schemas are on the page.
+func TestDocsUnion(t *testing.T) {
+	reg := entity.NewRegistry()
+	reg.MustExpose("card", "token", "string", "writeonly | req", "last4", "string", "readonly")
+	reg.MustExpose("invoice", "po_number", "string", "req | min 1 | max 40")
+	orders := reg.MustExpose("order", "payment", "$card|$invoice", "req | by 'method'")
+	mux := http.NewServeMux()
+	a := api.New(mux, api.Config{Info: schema.Info{Title: "unions", Version: "1"}, Registry: reg})
+	a.HandleFunc("POST /orders", func(http.ResponseWriter, *http.Request) {}, api.Operation{Request: orders, Response: orders, Status: http.StatusCreated})
+	page := serve(mux, "GET", "/docs").Body.String()
+	for _, want := range []string{
+		`one of <a href="#schema-card.by_method">card.by_method</a> or <a href="#schema-invoice.by_method">invoice.by_method</a>`,
+		`one of <a href="#schema-card.request.by_method">card.request.by_method</a> or <a href="#schema-invoice.request.by_method">invoice.request.by_method</a>`,
+		`the variant is told by the value of its key <code>method</code>`,
+		`id="schema-card.by_method"`, `id="schema-invoice.request.by_method"`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+}

@@ -266,6 +266,23 @@ func single(s map[string]any) (phrase, []phrase) {
 	if _, ok := s["anyOf"]; ok && len(typ) == 0 {
 		typ, rules = typeOf(s)
 	}
+	if l, ok := s["oneOf"].([]any); ok && len(typ) == 0 { // a union: its variants, and the key that tells them
+		typ = words("one of ")
+		for i, a := range l {
+			if m, ok := a.(map[string]any); ok {
+				if i > 0 {
+					typ = typ.text(" or ")
+				}
+				t, _ := single(m)
+				typ = typ.add(t...)
+			}
+		}
+		if d, ok := s["discriminator"].(map[string]any); ok {
+			if k, ok := d["propertyName"].(string); ok {
+				rules = append(rules, words("the variant is told by the value of its key ").add(segment{Text: k, Code: true}))
+			}
+		}
+	}
 	if s["type"] == "array" {
 		if items, ok := s["items"].(map[string]any); ok {
 			it, ir := typeOf(items)

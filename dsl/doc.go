@@ -56,7 +56,9 @@ fills it, req refuses it or omitnil leaves it out. A value that does not
 convert to the field's type is null too ("abc" on a number field), which
 default may fill and req refuse; a call that reads strictly, as requests
 are read, makes it a field error of code "type" instead
-([github.com/expose-go/expose/entity.Strict]).
+([github.com/expose-go/expose/entity.Strict]); in a registry of
+[github.com/expose-go/expose/entity.JSONTypes] a request's JSON body
+gives a number, float, bool or date as its JSON type, never as text.
 
 A field's name is the key it reads from the server's data and, unless
 rename says otherwise, the output key it writes, in the registry's key case
@@ -102,6 +104,8 @@ names and their aliases are defined once, by package rules
 	{        then "}"                     a group: an object of the fields between (see Groups)
 	$name    $'a name'                    a reference: the object entity name makes (see References)
 	[]$name                               a list of objects entity name makes
+	$a|$b    $a|$b|$c                     a union: one object of one of the entities (see Unions)
+	[]$a|$b                               a list of them
 
 The section Conversions says which input values each type reads, and how.
 
@@ -176,6 +180,41 @@ also takes min, max, range (alias minmax) and len, which judge its count
 of elements: "items", "[]$item", "min 1 | max 50". It takes no other rule:
 the referenced entity's rules judge its fields.
 
+# Unions
+
+"payment", "$card|$invoice", "req | by 'method'" is one object made with
+entity card or entity invoice ([Field.Variants]): two or more references,
+"|" between them, no white space inside, each variant named once. The
+directive by names the key that tells them apart: its value in the object
+is the variant's name ("card"). In a file: payment  $card|$invoice  req | by 'method'.
+"history", "[]$card|$invoice", "by 'method'" is a list of them, each
+element told by its own key.
+
+  - The key is no field of the variants (a variant that declares it is a
+    declaration error, as is a union without by, or by on anything else).
+    A response writes it first, with the variant's name, then the
+    variant's fields, as the variant's entity writes them; it is written
+    and read as by spells it, whatever the registry's key case.
+  - Data whose key is missing or names no variant fails at the key
+    (payment.method), code "in", its params listing the variants' names
+    (never the value given): in a response the server's error. Every
+    other failure is the variant's, at its path (payment.po_number).
+  - A union takes the directives of a reference but for default, merge,
+    from, immutable and the sources, and by: req, secret, omitnil,
+    rename, msg, doc, lazy, if, unless, since, until, omitempty,
+    readonly, writeonly, the cross-field rules, and on a list min, max,
+    range and len.
+  - A selection inside a union (Select "payment(method,last4)") applies
+    to each variant that has the fields it names; the key is always
+    written, and a name that no variant has is unknown.
+  - A merge patch (entity.Entity.Patch) whose object keeps the key, or
+    names none, merges into the variant the current value holds; one that
+    names another variant replaces it whole, read as a request reads it.
+  - Server data holds a union as an object (a map, raw JSON) with the key
+    among its members, or as a Go value the variant reads (a struct
+    holding an interface field, say) whose own fields include the key
+    (a struct field tagged `json:"method"`).
+
 # Rules
 
 The third string of a field is its rules, separated by "|"; a rule is a
@@ -248,6 +287,8 @@ The directives, with their arguments and where they apply:
 	required_with f…    values, $    required when any of the siblings f… is present
 	required_without f… values, $    required when none of them is: at least one of them
 	excluded_with f…    values, $    absent when any of the siblings f… is present
+	by 'key'            union        the key whose value, a variant's name, tells a union's
+	                                 variant ($a|$b); required on a union (see Unions)
 
 "values" are value fields (every type but groups and references, typed
 lists included), "$" references, "all" groups too, "top values" value

@@ -57,7 +57,12 @@ type Field struct {
 	Kind     FieldKind
 	Type     rules.Kind // FieldValue only: the declared type (rules.List for a typed list)
 	TypeName string     // the type string as written ("num", "$user", "{", "[]string")
-	Ref      string     // FieldRef only: the entity named, without the $
+	Ref      string     // FieldRef only: the entity named, without the $ (a union's: its variants' names joined by "|")
+	// Variants, for a union ("$card|$invoice": a FieldRef of two or more
+	// entities, told apart by the key its directive by names), are the
+	// names of its variant entities in the order written; nil for any
+	// other field.
+	Variants []string
 	// List says the type was written as a typed list: "[]string" (a
 	// FieldValue of Type rules.List whose elements are of Elem) or
 	// "[]$user" (a FieldRef that is always a list).
@@ -76,6 +81,21 @@ type Field struct {
 	// Doc is the field's description: in a file, the text of the comment
 	// lines directly above its line (see ParseFile); empty for triples.
 	Doc string
+}
+
+// UnionKey returns the key a union's variant is told by: the argument of
+// its directive by ("by 'method'"), or "" when it has none (or f is no
+// union).
+func (f *Field) UnionKey() string {
+	if f.Variants == nil {
+		return ""
+	}
+	for _, r := range f.Rules {
+		if rules.LookupDirective(r.Name) == rules.DirectiveBy && len(r.Args) == 1 {
+			return r.Args[0].Text
+		}
+	}
+	return ""
 }
 
 // Rule is one rule of a field: a name and its arguments, as written.
@@ -151,6 +171,7 @@ func cloneFields(fs []*Field) []*Field {
 			continue
 		}
 		c := *f
+		c.Variants = cloneSlice(f.Variants)
 		if f.Rules != nil {
 			c.Rules = make([]*Rule, len(f.Rules))
 			for j, r := range f.Rules {
@@ -272,6 +293,8 @@ func (f *Field) typeString() string {
 	switch {
 	case f.Kind == FieldGroup:
 		return "{"
+	case f.Kind == FieldRef && f.Variants != nil:
+		return prefix + "$" + strings.Join(f.Variants, "|$")
 	case f.Kind == FieldRef:
 		return prefix + "$" + f.Ref
 	case f.List:

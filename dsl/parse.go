@@ -211,6 +211,8 @@ func (p *parser) field(at *site, name, typ, rulesText string) {
 	switch {
 	case t == "{" && !f.List:
 		f.Kind = FieldGroup
+	case strings.HasPrefix(t, "$") && strings.Contains(t, "|"):
+		p.union(f, t, at)
 	case strings.HasPrefix(t, "$"):
 		f.Kind = FieldRef
 		f.Ref = strings.TrimSpace(t[1:])
@@ -262,6 +264,41 @@ func (p *parser) field(at *site, name, typ, rulesText string) {
 	if f.Kind == FieldGroup {
 		p.stack = append(p.stack, f)
 	}
+}
+
+// union reads the type of a union, t ("$card|$invoice", after any "[]"):
+// two or more references with "|" between them, each a bare name, no
+// white space inside. In error it leaves f a value field of no type, as
+// any type in error.
+func (p *parser) union(f *Field, t string, at *site) {
+	typePos := at.at(PartType, -1)
+	bad := func(format string, args ...any) {
+		p.errorf(f.Name, typePos, at.source(PartType, ""), format, args...)
+		f.Kind, f.List, f.Variants, f.Ref = FieldValue, false, nil, ""
+	}
+	if strings.IndexFunc(t, unicode.IsSpace) >= 0 {
+		bad("the union %q has white space inside: write its variants with \"|\" and no spaces, as \"$card|$invoice\"", t)
+		return
+	}
+	f.Kind = FieldRef
+	seen := map[string]bool{}
+	for _, part := range strings.Split(t, "|") {
+		name, ok := strings.CutPrefix(part, "$")
+		switch {
+		case !ok || name == "":
+			bad("the union %q has a variant that is not a reference: each is \"$name\", as in \"$card|$invoice\"", t)
+			return
+		case strings.ContainsAny(name, "'\"$[]{}"):
+			bad("the union %q: variant %q is not a bare entity name", t, name)
+			return
+		case seen[name]:
+			bad("the union %q names $%s twice", t, name)
+			return
+		}
+		seen[name] = true
+		f.Variants = append(f.Variants, name)
+	}
+	f.Ref = strings.Join(f.Variants, "|")
 }
 
 // typeList lists the type names for the message of an unknown type: none,

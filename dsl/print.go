@@ -273,7 +273,7 @@ func fileName(s string) string {
 
 // fileType prints a field's type column.
 func fileType(f *Field) string {
-	if f.Kind == FieldRef && (f.Ref == "" || f.Ref[0] == '\'' || f.Ref[0] == '"' || hasSpace(f.Ref)) {
+	if f.Kind == FieldRef && f.Variants == nil && (f.Ref == "" || f.Ref[0] == '\'' || f.Ref[0] == '"' || hasSpace(f.Ref)) {
 		t := "$" + Arg{Text: f.Ref, Quoted: true}.String()
 		if f.List {
 			t = ListPrefix + t

@@ -384,3 +384,36 @@ func TestBindUnmarshalers(t *testing.T) {
 		}
 	})
 }
+
+// TestBindWriterUnions: a union's object ($a|$b by 'key') is stored by
+// its variant's declared names, a list of them too, as encoding/json of
+// the declared text stores them.
+func TestBindWriterUnions(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "card", "token", "string", "writeonly | req", "last4", "string", "readonly")
+	expose(t, reg, "invoice", "po_number", "string", "req | rename 'po'")
+	e := expose(t, reg, "order", "name", "string", "", "payment", "$card|$invoice", "by 'method'", "history", "[]$card|$invoice", "by 'method'")
+	type payment struct {
+		Method   string `json:"method"`
+		Token    string `json:"token"`
+		PONumber string `json:"po_number"`
+	}
+	type order struct {
+		Name    string         `json:"name"`
+		Payment *payment       `json:"payment"`
+		History []payment      `json:"history"`
+		Any     map[string]any `json:"-"`
+	}
+	for _, body := range []string{
+		`{"name":"a","payment":{"method":"card","token":"t1"},"history":[{"method":"invoice","po":"P-1"},{"method":"card","token":"t2"}]}`,
+		`{"name":"a","payment":{"method":"invoice","po":"P-2"}}`,
+		`{"payment":null,"history":[]}`,
+	} {
+		o := makeBody(t, e, body)
+		t.Run(body, func(t *testing.T) {
+			bindBoth(t, o, func() any { return new(order) })
+			bindBoth(t, o, func() any { return &order{Payment: &payment{Token: "old"}, History: []payment{{Token: "old"}}} })
+			bindBoth(t, o, func() any { return &map[string]any{} })
+		})
+	}
+}

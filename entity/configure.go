@@ -8,12 +8,12 @@ import (
 )
 
 // This file holds a Registry's settings: the options NewRegistry and
-// Configure take (KeyCase, SingleRefs, Limits, ProblemTypeBase,
+// Configure take (KeyCase, SingleRefs, JSONTypes, Limits, ProblemTypeBase,
 // ServerErrors, PathValues) and the conversion of its limits into the
 // engine's.
 
 // A RegistryOption is a setting of a Registry, given to NewRegistry or
-// Configure: KeyCase(style), SingleRefs(), a Limits value,
+// Configure: KeyCase(style), SingleRefs(), JSONTypes(), a Limits value,
 // ProblemTypeBase(base), ServerErrors(log) or PathValues(f).
 type RegistryOption interface {
 	applyRegistry(*registryConfig)
@@ -24,6 +24,7 @@ type RegistryOption interface {
 type registryConfig struct {
 	keyCase      *KeyCaseStyle
 	singleRefs   bool
+	jsonTypes    bool
 	limits       *Limits
 	problemBase  *string
 	serverErrors *func(id string, err error)
@@ -132,6 +133,40 @@ func (singleRefsOption) applyRegistry(c *registryConfig) { c.singleRefs = true }
 // nothing for it.
 func SingleRefs() RegistryOption { return singleRefsOption{} }
 
+type jsonTypesOption struct{}
+
+func (jsonTypesOption) applyRegistry(c *registryConfig) { c.jsonTypes = true }
+
+// JSONTypes is the RegistryOption (of NewRegistry, or of Configure before
+// anything is exposed) under which a request's JSON body gives each value
+// as its JSON type, the one a response writes: a number or float field a
+// JSON number, a bool field true or false, a date field RFC 3339
+// date-time text ("2026-12-01T09:30:00Z", an offset or a fraction of a
+// second allowed). Anything else there is a FieldError of code "type" at
+// the field's path ("must be an integer, got a string"; params "type"
+// and "got"; never the value), where a registry without it converts "10",
+// "true", 1 for a bool, Unix milliseconds or "2026/12/1" for a date, as
+// Strict says. It applies to what a client sends in a JSON body:
+// MakeRequest, Bind, and Patch's merged value (the patch's values; the
+// current value's, written in the wire form, are of their types
+// already), at every depth, a typed list's elements too. It leaves alone
+// what is text: the parameters (path, query, header, cookie) and a form's
+// fields, read as every registry reads them; a field with a format, read
+// as in any registry; and server data (Make, MakeJSON, Write, an Object
+// read back), converted as always, Strict or not.
+//
+// Strict is what a request is read with already; JSONTypes narrows it for
+// JSON bodies. Lax, given to a call, reads that call's body as a registry
+// without JSONTypes reads it under Lax: a per-call opt-out.
+//
+// The request schemas (package schema) say so: a number field is
+// {"type": "integer"}, a float {"type": "number"}, a bool {"type":
+// "boolean"}, a date {"type": "string", "format": "date-time"}, with no
+// text alternative (no anyOf of a pattern), which code generators read
+// as plain types. Field.JSONTyped reports it of each field. It is
+// compiled into the plans: a call pays nothing for it.
+func JSONTypes() RegistryOption { return jsonTypesOption{} }
+
 type serverErrorsOption func(id string, err error)
 
 func (o serverErrorsOption) applyRegistry(c *registryConfig) {
@@ -181,7 +216,7 @@ func (r *Registry) serverErrors() func(id string, err error) {
 // exposed, so that every entity of a registry, and every reference between
 // them, writes keys in one style: once an entity is exposed, or for a
 // style that is not one of the constants, Configure changes nothing and
-// returns an error; and so must SingleRefs, for the same reason. A Limits value sets every limit (a zero field is its
+// returns an error; and so must SingleRefs and JSONTypes, for the same reason. A Limits value sets every limit (a zero field is its
 // default); the other settings given replace theirs and those not given
 // stay.
 func (r *Registry) Configure(opts ...RegistryOption) error {
@@ -210,6 +245,11 @@ func (r *Registry) configure(c *registryConfig, op, call string) error {
 			return fmt.Errorf("entity: %s(SingleRefs()) after entity %q was exposed: set it before exposing anything", op, names[0])
 		}
 	}
+	if c.jsonTypes && !r.env.JSONTypes {
+		if names := r.Names(); len(names) > 0 {
+			return fmt.Errorf("entity: %s(JSONTypes()) after entity %q was exposed: set it before exposing anything", op, names[0])
+		}
+	}
 	r.apply(c)
 	return nil
 }
@@ -221,6 +261,9 @@ func (r *Registry) apply(c *registryConfig) {
 	}
 	if c.singleRefs {
 		r.env.SingleRefs = true
+	}
+	if c.jsonTypes {
+		r.env.JSONTypes = true
 	}
 	if c.limits != nil {
 		r.env.SetLimits(engine.Limits(*c.limits))

@@ -72,6 +72,11 @@
 //     it is null);
 //   - *http.Request, through MakeRequest.
 //
+// A union's value ($card|$invoice by 'method') is an object whose key names
+// its variant: a map or raw JSON holding the key, a struct with a field of
+// the key, or a Go value that says its variant ([Variant]), as a struct's
+// field of an interface type holds it.
+//
 // Server data is read by the declared names. A request (MakeRequest, Bind,
 // Patch) is read in the wire form, the shape a response writes: keys after
 // rename and the key case, groups as objects under their key. Each of its
@@ -108,8 +113,10 @@
 //
 // A Registry's settings are RegistryOptions given to NewRegistry or
 // Configure: KeyCase (every output key in one style), SingleRefs (every
-// $name one object in responses too), Limits, ProblemTypeBase,
-// ServerErrors and PathValues.
+// $name one object in responses too), JSONTypes (a request's JSON body
+// gives numbers, bools and dates as their JSON types only, and the
+// request schemas say so), Limits, ProblemTypeBase, ServerErrors and
+// PathValues.
 //
 // # Errors
 //

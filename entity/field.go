@@ -30,9 +30,15 @@ type Field struct {
 	// read of a rule (its Schema and Sample hooks) without looking its
 	// name up again.
 	Uses   []RuleUse
-	Fields []*Field   // dsl.FieldGroup: the group's fields
-	Ref    string     // dsl.FieldRef: the entity referenced
-	Decl   *dsl.Field // a copy of the field as declared, the caller's to modify (a group's holds its Fields' Decls)
+	Fields []*Field // dsl.FieldGroup: the group's fields
+	Ref    string   // dsl.FieldRef: the entity referenced (a union's: its variants' names joined by "|")
+	// Variants, for a union ($card|$invoice), are its variants' names in
+	// the order declared, and By the key whose value, one of them, tells
+	// which variant an object is (see Field.Variant); nil and "" for any
+	// other field.
+	Variants []string
+	By       string
+	Decl     *dsl.Field // a copy of the field as declared, the caller's to modify (a group's holds its Fields' Decls)
 
 	// List reports a typed list: `[]string` (a value field of Type
 	// rules.List) or `[]$user` (a reference that is always a list). Each
@@ -73,6 +79,13 @@ type Field struct {
 	// it holds none (null), but changing or clearing a value it holds is
 	// a failure of code "immutable" at its path.
 	Immutable bool
+	// JSONTyped (RequestFields only): a value a request's JSON body gives
+	// as its JSON type only, in a registry of JSONTypes: a JSON number
+	// for a number or float, a boolean for a bool, RFC 3339 date-time
+	// text for a date (a typed list's elements, in Each). A parameter and
+	// a field with a format say false; a form body's fields are text,
+	// read as parameters are, whatever it says.
+	JSONTyped bool
 	// Merge: a $ref whose entity's keys are written into this object
 	// instead of under Key (see Entity for its fields).
 	Merge bool
@@ -147,10 +160,10 @@ func fieldOf(d *engine.FieldDesc) *Field {
 		return nil
 	}
 	f := &Field{Name: d.Name, Key: d.Key, Kind: d.Kind, Type: d.Type, Required: d.Required, Secret: d.Secret,
-		HasDefault: d.HasDefault, Default: d.Default, Rules: d.Rules, Uses: usesOf(d.Uses), Fields: fieldsOf(d.Fields), Ref: d.Ref, Decl: d.Decl,
+		HasDefault: d.HasDefault, Default: d.Default, Rules: d.Rules, Uses: usesOf(d.Uses), Fields: fieldsOf(d.Fields), Ref: d.Ref, Variants: d.Variants, By: d.By, Decl: d.Decl,
 		List: d.List, One: d.One, Each: fieldOf(d.Each), Format: d.Format, Lazy: d.Lazy, If: d.If, Unless: d.Unless,
 		Since: d.Since, Until: d.Until, OmitNil: d.OmitNil, OmitEmpty: d.OmitEmpty, ReadOnly: d.ReadOnly,
-		WriteOnly: d.WriteOnly, Immutable: d.Immutable, Merge: d.Merge, From: d.From, Doc: d.Doc, Example: d.Example, In: d.In, node: d.Node}
+		WriteOnly: d.WriteOnly, Immutable: d.Immutable, JSONTyped: d.JSONTyped, Merge: d.Merge, From: d.From, Doc: d.Doc, Example: d.Example, In: d.In, node: d.Node}
 	for _, c := range d.Cross {
 		f.Cross = append(f.Cross, CrossRule{Rule: c.Rule, Fields: c.Fields, Values: c.Values})
 	}
@@ -258,12 +271,21 @@ func (f *Field) Write(v rules.Value) ([]byte, error) {
 }
 
 // Entity returns the entity a reference field references, or nil when it is not
-// declared.
+// declared (and for a union, whose entities are its variants': see Variant).
 func (f *Field) Entity() *Entity {
 	if f == nil {
 		return nil
 	}
 	return handleOf(engine.RefEntity(f.node))
+}
+
+// Variant returns the entity of the union's variant of that name, or nil
+// when the field is no union, has no such variant, or it names no entity.
+func (f *Field) Variant(name string) *Entity {
+	if f == nil {
+		return nil
+	}
+	return handleOf(engine.VariantEntity(f.node, name))
 }
 
 // Nullable reports whether Make can write null for the field: never for a

@@ -38,8 +38,10 @@ type mdlCase struct {
 	// them: http.Request.SetPathValue).
 	paths         map[string]string
 	usePathValues bool
-	// bodyLimit is the registry's Limits.BodyBytes, 0 for the default.
+	// bodyLimit is the registry's Limits.BodyBytes, 0 for the default;
+	// jsonTypes, whether it is made with JSONTypes.
 	bodyLimit int64
+	jsonTypes bool
 	opts      mdlOpts
 	// prov says how each *entity.Object in the input was made.
 	prov map[*entity.Object]mdlProv
@@ -58,6 +60,11 @@ func (cs *mdlCase) build() (*entity.Registry, error) {
 	}
 	if cs.bodyLimit > 0 {
 		if err := reg.Configure(entity.Limits{BodyBytes: cs.bodyLimit}); err != nil {
+			return nil, err
+		}
+	}
+	if cs.jsonTypes {
+		if err := reg.Configure(entity.JSONTypes()); err != nil {
 			return nil, err
 		}
 	}
@@ -256,7 +263,7 @@ func (cs *mdlCase) modelReg() (*mdlReg, error) {
 	if cs.usePathValues {
 		m.pathValues = cs.pathValue
 	}
-	m.bodyLimit = cs.bodyLimit
+	m.bodyLimit, m.jsonTypes = cs.bodyLimit, cs.jsonTypes
 	return m, nil
 }
 
@@ -340,6 +347,9 @@ func (cs *mdlCase) report() string {
 	}
 	if cs.bodyLimit > 0 {
 		fmt.Fprintf(&b, "  Limits{BodyBytes: %d}\n", cs.bodyLimit)
+	}
+	if cs.jsonTypes {
+		b.WriteString("  JSONTypes()\n")
 	}
 	call := "call"
 	switch cs.mode {

@@ -21,7 +21,7 @@ import (
 func (c *mdlCall) judgeCross(fields []*mdlField, made map[*mdlField]*mdlMade) {
 	for _, f := range fields {
 		m := made[f]
-		if m == nil || len(f.cross) == 0 || slices.Contains(m.codes, "type") {
+		if m == nil || m.unjudged || len(f.cross) == 0 || slices.Contains(m.codes, "type") || slices.Contains(m.codes, "(repeated)") { // one error per field and cause: its type error (a repeated key is one)
 			continue
 		}
 		for _, r := range f.cross {
@@ -37,7 +37,10 @@ func (c *mdlCall) judgeCross(fields []*mdlField, made map[*mdlField]*mdlMade) {
 			if len(sibs) != len(r.names) {
 				continue // it names a field this call does not read
 			}
-			anyPresent, secret := false, m.sec
+			// a secret field's rule keeps its words: it quotes the values of
+			// its siblings, but of a secret one (go doc dsl, cross-field
+			// rules; docs/requests.md)
+			anyPresent, secret := false, false
 			for i, s := range sibs {
 				anyPresent = anyPresent || s.present
 				secret = secret || s.sec || sibF[i].secret
@@ -65,6 +68,7 @@ func (c *mdlCall) judgeCross(fields []*mdlField, made map[*mdlField]*mdlMade) {
 			}
 			c.fail(f, m.path, m.outPath, r.rule, m.sec)
 			e := &c.errs[len(c.errs)-1]
+			e.secret = e.secret || m.sec
 			if secret {
 				e.secret = true
 				for _, v := range r.values {

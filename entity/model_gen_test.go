@@ -72,14 +72,16 @@ func (s mdlScenario) String() string {
 
 // mdlGen generates one case.
 type mdlGen struct {
-	r        *mdlRand
-	scenario mdlScenario
-	nEnts    int
-	flags    []string
-	reg      *mdlReg // the model's reading of the generated declarations, to aim inputs and options
-	lib      *entity.Registry
-	names    map[string]bool
-	keys     map[string]bool // renamed keys of the level
+	r *mdlRand
+	// immutable: value fields may be declared immutable (FuzzModelImmutable)
+	immutable bool
+	scenario  mdlScenario
+	nEnts     int
+	flags     []string
+	reg       *mdlReg // the model's reading of the generated declarations, to aim inputs and options
+	lib       *entity.Registry
+	names     map[string]bool
+	keys      map[string]bool // renamed keys of the level
 }
 
 var mdlTypeNames = map[rules.Kind][]string{
@@ -101,7 +103,13 @@ var mdlNamePool = []string{"id", "name", "mail", "tags", "a", "b", "c", "user_id
 
 // newCase generates a whole case from the fuzzer's bytes.
 func newMdlCase(data []byte) (*mdlCase, *mdlGen) {
-	g := &mdlGen{r: newMdlRand(data)}
+	return newMdlCaseWith(data, false)
+}
+
+// newMdlCaseWith is newMdlCase, value fields declared immutable now and
+// then when immutable is set.
+func newMdlCaseWith(data []byte, immutable bool) (*mdlCase, *mdlGen) {
+	g := &mdlGen{r: newMdlRand(data), immutable: immutable}
 	g.scenario = mdlScenario(g.r.intn(int(mdlScenarios)))
 	cs := &mdlCase{}
 	if g.r.chance(35) {
@@ -289,8 +297,8 @@ func (g *mdlGen) clean(rs []string) []string {
 			if seen[word] {
 				continue
 			}
-		case "readonly", "writeonly":
-			if seen["readonly"] || seen["writeonly"] {
+		case "readonly", "writeonly", "immutable":
+			if seen["readonly"] || seen["writeonly"] || seen["immutable"] {
 				continue
 			}
 		case "default":
@@ -341,7 +349,11 @@ func (g *mdlGen) directive() string {
 	case 0:
 		return g.shapeRule()
 	case 1:
-		return r.pick("req", "secret", "omitnil", "omitempty", "readonly", "writeonly", "none", "required")
+		d := r.pick("req", "secret", "omitnil", "omitempty", "readonly", "writeonly", "none", "required")
+		if g.immutable && d == "none" {
+			d = "immutable"
+		}
+		return d
 	case 2:
 		return "rename '" + r.pick("k", "number", "Out", "user_id", "x y", "a.b") + "'"
 	case 3:

@@ -5,7 +5,9 @@ package entity_test
 
 import (
 	"encoding/json"
+	"math/big"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,6 +44,7 @@ type mdlMade struct {
 	codes         []string
 	path, outPath mdlPath
 	sec           bool
+	unjudged      bool // a patch's readonly value: its own cross-field rules are not judged
 }
 
 // writeFields writes the fields of one output object, then judges their
@@ -56,6 +59,16 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 	for _, f := range fields {
 		if c.patching && (f.readOnly || lvl.ro) && keys[f] && !(f.kind == dsl.FieldRef && f.merge) {
 			c.writeCurrent(obj, f, lvl, sel, exc)
+			// the stored value is in the merged value, which the siblings'
+			// cross-field rules judge; its own are not judged
+			var v any
+			if cur := mdlAt(lvl.cur, f.key); cur != nil && cur.kind != mdlJNull {
+				v = mdlRaw(cur.compacted())
+			}
+			if !lvl.fromPatch { // what a patch gives whole holds no readonly value: a rule naming one is not judged there, as in a request
+				made[f] = &mdlMade{present: v != nil && !mdlOmit(f, v), out: v, unjudged: true,
+					sec: lvl.sec || f.secret, path: lvl.inP.key(f.key), outPath: lvl.outP.key(f.key)}
+			}
 			continue
 		}
 		if !vis[f] {
@@ -65,12 +78,17 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			c.writeMerge(obj, f, lvl, sel, exc)
 			continue
 		}
-		if c.patching && (f.writeOnly || lvl.wo) && !lvl.fromPatch && mdlAt(lvl.pin, f.key) == nil {
+		if c.patching && (f.writeOnly || lvl.wo) && !lvl.fromPatch && mdlAt(lvl.pin, f.key) == nil && !(lvl.top && f.src != "") {
 			// a writeonly value is not part of the current value: the
-			// merged Object has it only when the patch sets it
+			// merged Object has it only when the patch sets it (a
+			// parameter's, only when the request does: it is read from
+			// the request)
 			continue
 		}
 		sub, selected := sel.pick(f)
+		if c.request && f.lazy && !selected && sel != nil && sel.all {
+			selected = true // a request keeps a lazy field like any other: * selects it (docs/shaping.md)
+		}
 		if (sel == nil && c.request) || c.keepAll {
 			// a selection shapes what a call returns, never what a request
 			// reads: without one, a lazy request field is kept
@@ -85,7 +103,22 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 		}
 		before := len(c.errs)
 		c.lastOut, c.lastNull = nil, true
-		v, omit := c.makeField(f, lvl, sub, esub)
+		var v any
+		var omit bool
+		if cur, changed := c.immutableChange(f, lvl); changed {
+			// docs/requests.md, immutable: a 400 at the field, and the
+			// merged value keeps the stored value there, which no other
+			// rule judges
+			_, _, p := c.read(f, lvl)
+			c.fail(f, p, lvl.outP.key(f.key), "immutable", lvl.sec || f.secret)
+			stored := lvl
+			stored.in = &mdlJSON{kind: mdlJObj, keys: []string{f.key}, obj: map[string]*mdlJSON{f.key: cur}}
+			mark := len(c.errs)
+			v, omit = c.makeField(f, stored, sub, esub)
+			c.errs = c.errs[:mark]
+		} else {
+			v, omit = c.makeField(f, lvl, sub, esub)
+		}
 		m := &mdlMade{out: c.lastOut, sec: lvl.sec || f.secret, outPath: lvl.outP.key(f.key)}
 		_, _, m.path = c.read(f, lvl)
 		m.present = !c.lastNull && !mdlOmit(f, c.lastOut)
@@ -95,17 +128,163 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			}
 		}
 		made[f] = m
-		if c.keepAll || (c.patching && mdlAt(lvl.pin, f.key) != nil) {
-			// the current value itself; a key the patch sets or clears
-			// stays, so that Bind of the merged Object clears it too
-			omit = false
+		hidden := false
+		if omit && (c.keepAll || (c.patching && !lvl.fromPatch && lvl.cur != nil)) {
+			// the current value itself, which holds every field (nothing
+			// left out by omitnil or omitempty), and so the merged value
+			// does: a key the patch sets or clears stays, so that Bind of
+			// the merged Object clears it too, but the merged Object's
+			// response form leaves it out (go doc Patch: MarshalJSON writes
+			// it through the response view)
+			omit, hidden = false, c.patching
 		}
 		if omit || !selected || excluded {
 			continue
 		}
-		obj.addWO(f.key, v, f.writeOnly || lvl.wo)
+		obj.addWO(f.key, v, f.writeOnly || lvl.wo || hidden)
 	}
 	c.judgeCross(fields, made)
+}
+
+// immutableChange reports whether a patch changes the immutable field f
+// (docs/requests.md, "Fields set once"), and the value the current value
+// holds: where it holds one (not null), outside what the patch gives
+// whole, the merged value must be the same JSON value (numbers exactly,
+// members in any order), or read as the same value of the field's type;
+// a null that clears it is a change, and so is the null for the group or
+// $name holding it (cleared).
+func (c *mdlCall) immutableChange(f *mdlField, lvl mdlLevel) (*mdlJSON, bool) {
+	if !c.patching || !f.immutable || lvl.fromPatch || f.kind != dsl.FieldValue {
+		return nil, false
+	}
+	cur := mdlAt(lvl.cur, f.key)
+	if cur == nil || cur.kind == mdlJNull {
+		return nil, false
+	}
+	if lvl.cleared {
+		return cur, true
+	}
+	in, _ := lvl.in.(*mdlJSON)
+	merged := mdlAt(in, f.key)
+	if merged == nil || merged.kind == mdlJNull {
+		return cur, true
+	}
+	if mdlSameJSON(merged, cur) {
+		return nil, false
+	}
+	if f.list || f.typ == rules.Any || f.typ == rules.Object || f.typ == rules.List {
+		return cur, true
+	}
+	a, asrc, anull, abad := c.convertWire(f.typ, f.format, merged, true)
+	b, bsrc, bnull, bbad := c.convertWire(f.typ, f.format, cur, true)
+	if anull || bnull || abad || bbad {
+		return cur, true
+	}
+	wa, errA := c.write(f.typ, a, asrc, f.format)
+	wb, errB := c.write(f.typ, b, bsrc, f.format)
+	if errA != nil || errB != nil || string(mdlEncode(nil, wa)) != string(mdlEncode(nil, wb)) {
+		return cur, true
+	}
+	return nil, false
+}
+
+// patchCleared reports whether, patching, the group or $name f is one the
+// patch gives a null for (or one inside such, lvl.cleared) while its
+// stored object, cur, holds an immutable value: the object then stays as
+// stored (docs/requests.md, immutable).
+func (c *mdlCall) patchCleared(f *mdlField, lvl mdlLevel, cur *mdlJSON) bool {
+	if !c.patching || lvl.fromPatch || cur == nil || cur.kind != mdlJObj {
+		return false
+	}
+	if !lvl.cleared {
+		if p := mdlAt(lvl.pin, f.key); p == nil || p.kind != mdlJNull {
+			return false
+		}
+	}
+	fields := f.children
+	if f.kind == dsl.FieldRef {
+		e := c.reg.ents[f.ref]
+		if e == nil {
+			return false
+		}
+		fields = e.fields
+	}
+	return c.mdlHoldsImmutable(fields, cur, 0)
+}
+
+// mdlSameJSON reports whether two JSON values are the same: literals and
+// strings (unescaped) equal, numbers of the same exact value, arrays
+// element by element, objects with the same members in any order.
+func mdlSameJSON(a, b *mdlJSON) bool {
+	if a.kind != b.kind {
+		return false
+	}
+	switch a.kind {
+	case mdlJObj:
+		if len(a.keys) != len(b.keys) {
+			return false
+		}
+		for _, k := range a.keys {
+			bv, ok := b.obj[k]
+			if !ok || !mdlSameJSON(a.obj[k], bv) {
+				return false
+			}
+		}
+		return true
+	case mdlJArr:
+		if len(a.arr) != len(b.arr) {
+			return false
+		}
+		for i := range a.arr {
+			if !mdlSameJSON(a.arr[i], b.arr[i]) {
+				return false
+			}
+		}
+		return true
+	case mdlJNum:
+		x, okA := new(big.Rat).SetString(string(a.raw))
+		y, okB := new(big.Rat).SetString(string(b.raw))
+		return okA && okB && x.Cmp(y) == 0
+	case mdlJStr:
+		return a.s == b.s
+	case mdlJBool:
+		return a.b == b.b
+	}
+	return true
+}
+
+// mdlHoldsImmutable reports whether the stored object cur of fields holds
+// an immutable value (not null), in its groups, the objects of its $names
+// and the entities merged into it too.
+func (c *mdlCall) mdlHoldsImmutable(fields []*mdlField, cur *mdlJSON, depth int) bool {
+	if cur == nil || cur.kind != mdlJObj || depth > 16 {
+		return false
+	}
+	vis := c.visible(fields, true)
+	for _, f := range fields {
+		if !vis[f] {
+			continue
+		}
+		switch {
+		case f.merge:
+			if e := c.reg.ents[f.ref]; e != nil && c.mdlHoldsImmutable(e.fields, cur, depth+1) {
+				return true
+			}
+		case f.kind == dsl.FieldGroup:
+			if !f.readOnly && c.mdlHoldsImmutable(f.children, mdlSub(cur, f.key), depth+1) {
+				return true
+			}
+		case f.kind == dsl.FieldRef && !f.list:
+			if e := c.reg.ents[f.ref]; e != nil && !f.readOnly && !f.writeOnly && c.mdlHoldsImmutable(e.fields, mdlSub(cur, f.key), depth+1) {
+				return true
+			}
+		case f.immutable:
+			if v := mdlAt(cur, f.key); v != nil && v.kind != mdlJNull {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // writeCurrent writes a readonly field of a patch's merged value: the
@@ -118,14 +297,83 @@ func (c *mdlCall) writeCurrent(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlS
 	if _, excluded := exc.pick(f.key); excluded {
 		return
 	}
-	var v any
-	if cur := mdlAt(lvl.cur, f.key); cur != nil && cur.kind != mdlJNull {
-		v = mdlRaw(cur.compacted())
+	v := c.storedValue(f, mdlAt(lvl.cur, f.key), 0)
+	// the merged Object holds it; its response form leaves out what
+	// omitnil or omitempty leave out (go doc Patch)
+	obj.addWO(f.key, v, lvl.wo || mdlOmit(f, v))
+}
+
+// storedValue is what the merged value holds of the current value's v for
+// the readonly field f, taken as stored: its JSON, but that the objects of
+// a group or a $name hold their members as the walk's objects do, those
+// omitnil or omitempty leave out hidden from the response form.
+func (c *mdlCall) storedValue(f *mdlField, v *mdlJSON, depth int) any {
+	if v == nil || v.kind == mdlJNull {
+		return nil
 	}
-	if mdlOmit(f, v) {
-		return
+	var fields []*mdlField
+	switch {
+	case f.kind == dsl.FieldGroup:
+		fields = f.children
+	case f.kind == dsl.FieldRef && c.reg.ents[f.ref] != nil:
+		fields = c.reg.ents[f.ref].fields
 	}
-	obj.addWO(f.key, v, lvl.wo)
+	if fields == nil || depth > 16 {
+		return mdlRaw(v.compacted())
+	}
+	if v.kind == mdlJArr && f.kind == dsl.FieldRef {
+		list := []any{}
+		for _, el := range v.arr {
+			list = append(list, c.storedObject(fields, el, depth+1))
+		}
+		return list
+	}
+	return c.storedObject(fields, v, depth+1)
+}
+
+// storedObject is storedValue of an object of fields.
+func (c *mdlCall) storedObject(fields []*mdlField, v *mdlJSON, depth int) any {
+	if v == nil || v.kind != mdlJObj {
+		return c.rawOrNil(v)
+	}
+	obj := &mdlObj{}
+	for _, k := range v.keys {
+		f := c.storedField(fields, k, 0)
+		if f == nil {
+			obj.addWO(k, c.rawOrNil(v.obj[k]), false)
+			continue
+		}
+		out := c.storedValue(f, v.obj[k], depth)
+		obj.addWO(k, out, mdlOmit(f, out))
+	}
+	return obj
+}
+
+// storedField finds the field of fields (merged entities' in place) whose
+// wire key is k, whatever the call's direction: nil for none.
+func (c *mdlCall) storedField(fields []*mdlField, k string, depth int) *mdlField {
+	for _, f := range fields {
+		if f.merge {
+			if e := c.reg.ents[f.ref]; e != nil && depth < 16 {
+				if mf := c.storedField(e.fields, k, depth+1); mf != nil {
+					return mf
+				}
+			}
+			continue
+		}
+		if f.key == k {
+			return f
+		}
+	}
+	return nil
+}
+
+// rawOrNil is v's JSON, nil for none or null.
+func (c *mdlCall) rawOrNil(v *mdlJSON) any {
+	if v == nil || v.kind == mdlJNull {
+		return nil
+	}
+	return mdlRaw(v.compacted())
 }
 
 // writeMerge writes a merged reference's keys into obj.
@@ -222,6 +470,9 @@ func (c *mdlCall) makeField(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 	case dsl.FieldGroup:
 		return c.makeGroup(f, lvl, sel, exc)
 	case dsl.FieldRef:
+		if f.variants != nil {
+			return c.makeUnion(f, lvl)
+		}
 		return c.makeRef(f, lvl, sel, exc)
 	}
 	raw, found, p := c.read(f, lvl)
@@ -285,7 +536,35 @@ func (c *mdlCall) convertWire(typ rules.Kind, format []string, raw any, wire boo
 			return v, nil, false, false
 		}
 	}
+	if len(format) == 0 && c.notJSONType(typ, raw) {
+		return rules.Value{}, nil, true, true
+	}
 	return c.convert(typ, raw)
+}
+
+// mdlDateTime is RFC 3339's date-time (go doc entity, JSONTypes).
+var mdlDateTime = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$`)
+
+// notJSONType reports whether raw, a value of a strict request's JSON
+// body in a registry of JSONTypes, is not of the JSON type of a field of
+// typ that has no format (go doc entity, JSONTypes): a string for a
+// number or float, a string or number for a bool, a number or text other
+// than RFC 3339's date-time for a date. (A patch's current value is in
+// the wire form, of those types already.)
+func (c *mdlCall) notJSONType(typ rules.Kind, raw any) bool {
+	j, ok := raw.(*mdlJSON)
+	if !ok || !c.reg.jsonTypes || !c.request || !c.strict {
+		return false
+	}
+	switch typ {
+	case rules.Int, rules.Float:
+		return j.kind == mdlJStr
+	case rules.Bool:
+		return j.kind == mdlJStr || j.kind == mdlJNum
+	case rules.Time:
+		return j.kind == mdlJNum || j.kind == mdlJStr && !mdlDateTime.MatchString(j.s)
+	}
+	return false
 }
 
 // convert converts an input to a value of typ: the value, what the field
@@ -634,6 +913,9 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 		if o, ok := in.(mdlObjIn); ok {
 			in = o.js
 		}
+		if c.patchCleared(f, lvl, sub.cur) {
+			in, sub.cleared = sub.cur, true // kept as stored: each immutable value in it fails
+		}
 		if !mdlIsObject(in) {
 			if found && in != nil && c.strict && lvl.wire {
 				c.fail(f, sub.inP, sub.outP, "type", lvl.sec)
@@ -669,7 +951,10 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 	sec := lvl.sec || f.secret
 	// patching, an element of a list the patch replaces is read as a
 	// request's; any other object has the current value's beside it
-	replaced := lvl.fromPatch || (f.list && mdlAt(lvl.pin, f.key) != nil)
+	// an object the patch gives where none is stored is read as a request
+	// reads it, once merged into nothing (its nulls removed, RFC 7396)
+	fresh := c.patching && !lvl.fromPatch && !f.list && mdlSub(lvl.pin, f.key) != nil && mdlSub(lvl.cur, f.key) == nil
+	replaced := lvl.fromPatch || (f.list && mdlAt(lvl.pin, f.key) != nil) || fresh
 	curOf := func(i int) *mdlJSON {
 		v := mdlAt(lvl.cur, f.key)
 		if replaced || v == nil {
@@ -692,10 +977,14 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 		}
 		return nil
 	}
+	cleared := lvl.cleared && !replaced && !f.list // a list's elements have no identity: none is compared
 	make1 := func(obj any, p, op mdlPath, i int) any {
 		// (a bare default's empty input is no wire form)
 		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire && obj != nil, sec: sec,
-			cur: curOf(i), pin: pinOf(obj, i), fromPatch: replaced}, sel, exc)
+			cur: curOf(i), pin: pinOf(obj, i), fromPatch: replaced, cleared: cleared, fresh: (lvl.fresh || fresh) && i < 0}, sel, exc)
+	}
+	if !f.list && !replaced && !f.readOnly && c.patchCleared(f, lvl, curOf(-1)) {
+		in, cleared = curOf(-1), true // kept as stored: each immutable value in it fails
 	}
 	var out any
 	null := false

@@ -6,6 +6,7 @@ package entity_test
 
 import (
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -60,6 +61,10 @@ func (c *mdlCall) denyUnknown(fields []*mdlField, lvl mdlLevel, top bool) {
 		}
 	}
 	keys := mdlKeys(in)
+	if c.patching && lvl.fresh {
+		// merged into nothing, its nulls are removed (RFC 7396): no key
+		keys = slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return mdlAt(lvl.pin, k).kind == mdlJNull })
+	}
 	if len(keys) == 0 {
 		return
 	}

@@ -17,6 +17,9 @@ package entity_test
 // Patch (model_patch_test.go), and cross-field rules (model_cross_test.go)
 // in both directions.
 //
+// Unions ($a|$b by 'key') are modelled in responses and requests
+// (model_union_test.go), on hand-written cases: the generators make none.
+//
 // It does not cover custom rules and formats, the limits (depth, errors,
 // output and body sizes), Checked and Fail, form bodies (a form is a 415,
 // as no generated entity reads forms), messages beyond msg and secret,
@@ -48,6 +51,9 @@ type mdlReg struct {
 	// bodyLimit its Limits.BodyBytes (0: the default, 1 MiB).
 	pathValues func(r *http.Request, name string) string
 	bodyLimit  int64
+	// jsonTypes is the registry's JSONTypes option: a request's JSON body
+	// gives a number, float, bool or date as its JSON type only.
+	jsonTypes bool
 }
 
 type mdlEntity struct {
@@ -75,9 +81,14 @@ type mdlField struct {
 	elem     rules.Kind // []string: the element type
 	ref      string
 	children []*mdlField
+	// variants and by: a union's ($a|$b by 'key'), modelled in
+	// model_union_test.go.
+	variants []string
+	by       string
 
 	req, secret, lazy, omitNil, omitEmpty bool
 	readOnly, writeOnly, merge            bool
+	immutable                             bool
 	hasDefault                            bool
 	defArg                                *dsl.Arg // nil: a bare default
 	hasMsg                                bool
@@ -137,7 +148,7 @@ func mdlNewReg(keyCase entity.KeyCaseStyle, flags []string, decls []mdlDecl) (*m
 }
 
 func (r *mdlReg) field(f *dsl.Field) (*mdlField, error) {
-	mf := &mdlField{name: f.Name, kind: f.Kind, typ: f.Type, list: f.List, elem: f.Elem, ref: f.Ref}
+	mf := &mdlField{name: f.Name, kind: f.Kind, typ: f.Type, list: f.List, elem: f.Elem, ref: f.Ref, variants: f.Variants, by: f.UnionKey()}
 	rename := ""
 	hasRename := false
 	declared := f.Type
@@ -194,6 +205,8 @@ func (r *mdlReg) field(f *dsl.Field) (*mdlField, error) {
 			mf.readOnly = true
 		case rules.DirectiveWriteOnly:
 			mf.writeOnly = true
+		case rules.DirectiveImmutable:
+			mf.immutable = true
 		case rules.DirectiveMerge:
 			mf.merge = true
 		case rules.DirectiveFrom:
@@ -228,6 +241,7 @@ func (r *mdlReg) field(f *dsl.Field) (*mdlField, error) {
 				mf.srcName = args[0]
 			}
 		case rules.DirectiveDoc, rules.DirectiveExample:
+		case rules.DirectiveBy: // a union's key: mf.by
 		case rules.DirectiveRequiredIf:
 			mf.cross = append(mf.cross, mdlCross{rule: "required_if", names: args[:1], values: rule.Args[1:]})
 		case rules.DirectiveRequiredWith, rules.DirectiveRequiredWithout, rules.DirectiveExcludedWith:
@@ -504,6 +518,13 @@ type mdlLevel struct {
 	// element of a list the patch replaced, read as a request's.
 	cur, pin  *mdlJSON
 	fromPatch bool
+	// cleared: patching, the level is a stored object the patch gave a
+	// null for, kept as stored since it holds immutable values, each of
+	// which the null changes
+	cleared bool
+	// fresh: patching, the level is (in) an object the patch gives where
+	// none is stored, merged into nothing: its nulls are removed
+	fresh bool
 	// topCall is the object given to the call itself (not an element of a
 	// list, nor a reference's)
 	topCall bool
@@ -581,6 +602,14 @@ func (r *mdlReg) run(name string, input any, o mdlOpts, prov map[*entity.Object]
 	}
 	c, sel, exc, fail := r.newCall(e, input, o, prov)
 	if fail != "" {
+		if req, ok := input.(*http.Request); ok && o.request {
+			// which of a call's bad options and a request that cannot be
+			// read is answered is not documented: the model says neither
+			rc := &mdlCall{reg: r, request: true}
+			if _, rfail := rc.readRequest(e, req); rfail != "" {
+				return mdlOutcome{fail: "undocumented"}
+			}
+		}
 		return mdlOutcome{fail: fail}
 	}
 	var out any

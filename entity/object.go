@@ -148,8 +148,8 @@ func (o *Object) AppendJSON(dst []byte) ([]byte, error) {
 // value's JSON), an encoding.TextUnmarshaler's UnmarshalText (a string's
 // text), a sql.Scanner's Scan (the value as Get returns it, nil for a null:
 // sql.NullString, sql.NullInt64, sql.NullTime, which Make reads through
-// their driver.Valuer); other kinds (an array, a named map, a field tagged
-// ",string") are decoded with encoding/json. A string in dst shares the
+// their driver.Valuer); other kinds (an array, a named map, a union's
+// object, a field tagged ",string") are decoded with encoding/json. A string in dst shares the
 // memory of the Object's text, which is never modified, so that filling
 // it allocates nothing: dst holds the text for as long as it holds one.
 // A map or an interface dst is filled by encoding/json of the values
@@ -190,3 +190,27 @@ func (o *Object) String() string {
 // map[string]any, lists of them []any, and dates their RFC 3339 text as
 // written in the JSON.
 func (o *Object) Map() map[string]any { return engine.Map(o.m()) }
+
+// A Variant is a Go value of one variant of a union ("payment",
+// "$card|$invoice", "by 'method'"): its Variant method returns the
+// variant's name, which Make writes as the union's key before the fields
+// it reads of the value (a struct, as for a $card). It is how a Go
+// program holds a union in a struct: a field of an interface type that
+// the variants' types implement, holding one of them, as `expose gen`
+// generates it (a map holding the key, or a struct with a field of the
+// key, is read too):
+//
+//	type Payment interface{ Variant() string }
+//	func (*Card) Variant() string    { return "card" }
+//	func (*Invoice) Variant() string { return "invoice" }
+//	type Order struct {
+//		Payment Payment `json:"payment"`
+//	}
+//
+// A handler switches on the type the field holds. Bind fills such a
+// field when its type decodes the union's JSON (encoding/json's
+// Unmarshaler): the types gen generates do, picking the variant's type by
+// the key.
+type Variant interface {
+	Variant() string
+}

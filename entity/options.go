@@ -40,12 +40,19 @@ type Option struct {
 //	object  an object
 //	$ref    an object, or a list of objects
 //	none    anything
+//
+// In a registry of JSONTypes, a request's JSON body is stricter still: a
+// number or float is a JSON number, a bool true or false, a date RFC 3339
+// date-time text, nothing else (the parameters and a form's fields are
+// text, read as above).
 func Strict() Option { return Option{engine.Option{Kind: engine.OptStrict}} }
 
 // Lax makes a call read its input with the response side's lenient
 // conversions (a value that does not convert is null), which is the
 // default of every call but MakeRequest and Bind: Lax turns a request back
-// to msful's behaviour, for endpoints that need it.
+// to msful's behaviour, for endpoints that need it. In a registry of
+// JSONTypes it reads a request's JSON body by these conversions too ("10"
+// for a number): Lax is the one per-call opt-out of both.
 func Lax() Option { return Option{engine.Option{Kind: engine.OptLax}} }
 
 // DenyUnknown makes every key of an input object that the declaration does

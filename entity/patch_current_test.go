@@ -166,3 +166,38 @@ func TestPatchJudgesTheMergedValue(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchJudgesCrossRulesNamingAReadonlyField: the merged value holds a
+// readonly field's stored value, and a sibling's cross-field rule that
+// names it judges that value (a row stored before the rule was declared is
+// a 400 naming the sibling); the readonly field's own rules are not judged.
+func TestPatchJudgesCrossRulesNamingAReadonlyField(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "ticket",
+		"status", "string", "readonly",
+		"reason", "string", "required_if 'status' closed",
+	)
+	tests := []struct {
+		name    string
+		current map[string]any
+		patch   string
+		fails   string // the field that fails required_if, or ""
+	}{
+		{"a stored row the rule refuses", map[string]any{"status": "closed"}, `{}`, "reason"},
+		{"the patch gives what the rule asks", map[string]any{"status": "closed"}, `{"reason":"done"}`, ""},
+		{"the patch clears it", map[string]any{"status": "closed", "reason": "done"}, `{"reason":null}`, "reason"},
+		{"the stored value does not ask", map[string]any{"status": "open"}, `{}`, ""},
+		{"the patch's readonly key is ignored", map[string]any{"status": "closed"}, `{"status":"open"}`, "reason"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := e.Patch(patchRequest(tt.patch), tt.current)
+			fes := fieldErrorsOrNone(err)
+			switch {
+			case tt.fails == "" && err != nil:
+				t.Errorf("Patch: %v; want no error", err)
+			case tt.fails != "" && (len(fes) != 1 || fes[0].Path != tt.fails || fes[0].Code != "required_if"):
+				t.Errorf("Patch: %v; want %s required_if", err, tt.fails)
+			}
+		})
+	}
+}

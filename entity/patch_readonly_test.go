@@ -109,7 +109,8 @@ func TestPatchKeepsReadonlyInMergedObjects(t *testing.T) {
 // the current value only, always, and from the stored value itself, not
 // from its response form: a group the patch sets to null keeps its
 // readonly fields (a null clears what a client may write), a value a
-// response leaves out (omitempty) or defaults keeps the stored value,
+// response leaves out (omitempty) or defaults keeps the stored value (one
+// the row lacks stays null),
 // and a readonly value is not judged again (a readonly req under
 // omitempty does not make the patch a 400, nor does a stored value its
 // rule or its cross-field rule would refuse now, in a readonly group or
@@ -132,15 +133,18 @@ func TestPatchTakesReadonlyFromTheStoredValue(t *testing.T) {
 		"owner", "string", "readonly | req | omitempty",
 		"code", "string", "readonly | min 3",
 		"closed", "string", "readonly | excluded_with 'name'",
+		"level", "number", "readonly | default 5",
 		"audit", "{", "readonly",
 		"by", "string", "req",
 		"who", "$user", "",
 		"audit", "}", "",
 		"author", "$user", "readonly",
+		"reviewers", "$user", "readonly",
 		"st", "$stamp", "readonly | merge",
 	)
 	stored := map[string]any{"name": "n", "f7": "ab", "f8": "x", "at": "t1", "note": "y",
-		"flag": false, "owner": "", "code": "z", "closed": "yes", "by": "ann", "who": map[string]any{"email": "not-an-email"}, "author": map[string]any{"email": "not-an-email"},
+		"flag": false, "owner": "", "code": "z", "closed": "yes", "by": "ann", "who": map[string]any{"email": "not-an-email"},
+		"reviewers": []any{map[string]any{"email": "a@example.com"}, map[string]any{"email": "b"}}, "author": map[string]any{"email": "not-an-email"},
 		"st": map[string]any{"on": "x"}}
 	tests := []struct {
 		name, patch string
@@ -150,6 +154,9 @@ func TestPatchTakesReadonlyFromTheStoredValue(t *testing.T) {
 			map[string]any{"f6": map[string]any{"f7": "ab", "f8": nil, "inner": map[string]any{"at": "t1", "note": nil}}}},
 		{"a readonly value a response leaves out", `{}`, map[string]any{"flag": false, "owner": ""}},
 		{"a readonly value its rule refuses now", `{"name":"m"}`, map[string]any{"code": "z"}},
+		{"a readonly $name holding a list, as a response writes one", `{"name":"m"}`,
+			map[string]any{"reviewers": []any{map[string]any{"email": "a@example.com"}, map[string]any{"email": "b"}}}},
+		{"a readonly value the row lacks has no default", `{"name":"m"}`, map[string]any{"level": nil}},
 		{"a readonly value its cross-field rule refuses now", `{"name":"m"}`, map[string]any{"closed": "yes", "name": "m"}},
 		{"a readonly group's req field", `{"audit":{"by":null}}`, map[string]any{"audit": map[string]any{"by": "ann", "who": map[string]any{"email": "not-an-email"}}}},
 		{"a readonly group's $name its rules refuse now", `{"name":"m"}`, map[string]any{"audit": map[string]any{"by": "ann", "who": map[string]any{"email": "not-an-email"}}}},

@@ -59,8 +59,9 @@ func methodHasBody(method string) bool { return !reqsource.QueryMethod(method) }
 // (application/x-www-form-urlencoded or multipart/form-data: top-level
 // fields only). A body never supplies a header field. A repeated query or
 // form key gives a list field all its values; for any other field it is a
-// list, which a strict call refuses as a "type" error naming the
-// parameter ("got an array"), and Lax reads as its first value. A repeated
+// list, which a none field takes as any value, a strict call refuses for
+// the others as a "type" error naming the parameter ("got an array"), and
+// Lax reads as its first value. A repeated
 // header gives a list field all its values, another field the first.
 // Path, query, header and cookie values are text, read strictly as text
 // is, but that an integer there is decimal digits with an optional minus
@@ -70,7 +71,8 @@ func methodHasBody(method string) bool { return !reqsource.QueryMethod(method) }
 // Write answers with:
 //
 //   - 405 (ErrMethod) when the declaration names methods (see
-//     Registry.Expose) and r.Method is not one;
+//     Registry.Expose) and r.Method is not one (HEAD is one where GET
+//     is, as net/http's mux has it);
 //   - 413 (ErrBodyTooLarge) for a body over the registry's
 //     Limits.BodyBytes;
 //   - 415 (ErrUnsupportedMediaType) for a body of another media type, or
@@ -240,7 +242,10 @@ const MergePatchType = engine.MergePatchType
 // elements of a list the patch gives ([]$name) are new, read as
 // MakeRequest reads them, immutable fields included; a $name's object
 // given where the current value holds none (a writeonly $name's, always)
-// is too.
+// is too. A union's object ($card|$invoice by 'method') that names the
+// variant the current value holds, or no key, merges into that variant;
+// one that names another variant replaces it whole, read as MakeRequest
+// reads it.
 //
 // The current value is read as it is stored, in the call's flags and
 // version, without running its rules: the merged value's are run instead,

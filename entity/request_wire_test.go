@@ -2,6 +2,7 @@ package entity_test
 
 import (
 	"errors"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -321,4 +322,32 @@ func TestRequestTypedListNullElement(t *testing.T) {
 			t.Errorf("got %s, %v", out, err)
 		}
 	})
+}
+
+// TestMsgFieldOfAListElementInARequest: {field} is the name a request
+// reads the field under (go doc dsl, msg), for a failing element of a
+// typed list too: its wire key, renamed or key-cased.
+func TestMsgFieldOfAListElementInARequest(t *testing.T) {
+	tests := []struct {
+		name    string
+		reg     *entity.Registry
+		triples []string
+		body    string
+		want    string
+	}{
+		{"renamed", entity.NewRegistry(), []string{"tags", "[]string", "rename 'labels' | each 'min 2' | msg 'bad {field}'"}, `{"labels":["a"]}`, "bad labels"},
+		{"key-cased", entity.NewRegistry(entity.KeyCase(entity.CamelCase)), []string{"user_tags", "[]string", "each 'min 2' | msg 'bad {field}'"}, `{"userTags":["a"]}`, "bad userTags"},
+		{"the list itself", entity.NewRegistry(), []string{"tags", "[]string", "rename 'labels' | max 1 | msg 'bad {field}'"}, `{"labels":["ab","cd"]}`, "bad labels"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := expose(t, tt.reg, "doc", tt.triples...)
+			r := httptest.NewRequest("POST", "/", strings.NewReader(tt.body))
+			r.Header.Set("Content-Type", "application/json")
+			_, err := e.MakeRequest(r)
+			if fes := fieldErrorsOrNone(err); len(fes) != 1 || fes[0].Message != tt.want {
+				t.Errorf("MakeRequest: %v; want one error saying %q", err, tt.want)
+			}
+		})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -155,6 +156,76 @@ func TestDenyUnknownHeaderNamesElsewhere(t *testing.T) {
 			}
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestDenyUnknownKnowsAReadonlyMergedReferencesKeys: a request ignores a
+// readonly key, a readonly merged reference's keys too (at the top level
+// and in a group): DenyUnknown knows them.
+func TestDenyUnknownKnowsAReadonlyMergedReferencesKeys(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "audit", "by", "string", "", "meta", "{", "rename 'm'", "at", "string", "", "meta", "}", "")
+	e := expose(t, reg, "doc",
+		"title", "string", "",
+		"st", "$audit", "merge | readonly",
+		"g", "{", "",
+		"inner", "$audit", "merge | readonly",
+		"g", "}", "",
+	)
+	tests := []struct{ name, body, unknown string }{
+		{"top-level keys", `{"title":"x","by":"me","m":{"at":"now"}}`, ""},
+		{"a group's keys", `{"title":"x","g":{"by":"me","m":{}}}`, ""},
+		{"a key of no field", `{"title":"x","g":{"who":"me"}}`, "g.who"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest("POST", "/", strings.NewReader(tt.body))
+			r.Header.Set("Content-Type", "application/json")
+			o, err := e.MakeRequest(r, entity.DenyUnknown())
+			if tt.unknown == "" {
+				if err != nil {
+					t.Fatalf("MakeRequest: %v; want no error", err)
+				}
+				if v, ok := o.Get("by"); ok && v != nil {
+					t.Errorf("by = %v: a readonly key is ignored", v)
+				}
+				return
+			}
+			if fes := fieldErrorsOrNone(err); len(fes) != 1 || fes[0].Path != tt.unknown || fes[0].Code != "unknown" {
+				t.Errorf("MakeRequest: %v; want %s unknown", err, tt.unknown)
+			}
+		})
+	}
+}
+
+// TestDenyUnknownKnowsABodyKeyLikeAHeaderName: a body field whose wire key
+// only looks like a header's (x_trace, kebab-cased: x-trace) is read from
+// the body and known there; a header field's key in the body is not.
+func TestDenyUnknownKnowsABodyKeyLikeAHeaderName(t *testing.T) {
+	e := expose(t, entity.NewRegistry(entity.KeyCase(entity.KebabCase)), "doc",
+		"x_trace", "string", "", "X-Count", "number", "")
+	tests := []struct{ name, body, unknown string }{
+		{"a body key", `{"x-trace":"a"}`, ""},
+		{"a header field's key", `{"x-trace":"a","X-Count":1}`, "X-Count"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest("POST", "/", strings.NewReader(tt.body))
+			r.Header.Set("Content-Type", "application/json")
+			o, err := e.MakeRequest(r, entity.DenyUnknown())
+			if tt.unknown == "" {
+				if err != nil {
+					t.Fatalf("MakeRequest: %v; want no error", err)
+				}
+				if v, _ := o.Get("x-trace"); v != "a" {
+					t.Errorf("x-trace = %v, want a", v)
+				}
+				return
+			}
+			if fes := fieldErrorsOrNone(err); len(fes) != 1 || fes[0].Path != tt.unknown || fes[0].Code != "unknown" {
+				t.Errorf("MakeRequest: %v; want %s unknown", err, tt.unknown)
 			}
 		})
 	}

@@ -151,7 +151,7 @@ type Def struct {
 // `rename`, `secret`, `msg`, the empty rule `none`, the per-call shaping
 // words `lazy`, `if`, `unless`, `since` and `until`, `omitnil`,
 // `omitempty`, `readonly`, `writeonly`, `immutable`, `from`, `merge`,
-// `unexpose`, `each` and `format`.
+// `unexpose`, `each`, `format` and a union's `by`.
 type Directive uint8
 
 // The directives. NotDirective is what LookupDirective returns for a rule's
@@ -189,6 +189,7 @@ const (
 	DirectiveRequiredWith              // required_with 'other'...: required when any of the siblings is present
 	DirectiveRequiredWithout           // required_without 'other'...: required when none of them is: at least one
 	DirectiveExcludedWith              // excluded_with 'other'...: absent when any of the siblings is present
+	DirectiveBy                        // by 'key': the key whose value names a union's variant ($a|$b)
 )
 
 // directiveNames holds each directive's names, its own first: the one place
@@ -227,6 +228,8 @@ var directiveNames = [...][]string{
 	DirectiveRequiredWith:    {"required_with"},
 	DirectiveRequiredWithout: {"required_without"},
 	DirectiveExcludedWith:    {"excluded_with"},
+
+	DirectiveBy: {"by"},
 }
 
 // Cross reports whether the directive is a cross-field rule, judging the
@@ -268,7 +271,7 @@ func (d Directive) String() string {
 // `unless`, `since`, `until`, `omitnil`, `omitempty`, `readonly`,
 // `writeonly`, `immutable`, `from`, `merge`, `unexpose`, `each`, `format`, `path`,
 // `query`, `header`, `cookie`, `doc`, `example`, `required_if`,
-// `required_with`, `required_without`, `excluded_with`), which the
+// `required_with`, `required_without`, `excluded_with`, `by`), which the
 // entity compiler interprets itself. A Def may not use them.
 var Reserved = func() []string {
 	var out []string

@@ -266,7 +266,7 @@ func TestReserved(t *testing.T) {
 		"lazy", "if", "unless", "since", "until",
 		"omitnil", "omitempty", "readonly", "writeonly", "immutable", "from", "merge", "unexpose", "each", "format",
 		"path", "query", "header", "cookie", "doc", "example",
-		"required_if", "required_with", "required_without", "excluded_with"}
+		"required_if", "required_with", "required_without", "excluded_with", "by"}
 	if !slices.Equal(Reserved, want) {
 		t.Errorf("Reserved = %q, want %q", Reserved, want)
 	}

@@ -29,8 +29,9 @@ type corpusEntity struct {
 // (even and caps, as entitytest defines them: without Schema hooks, so
 // the schemas only name them). Entities whose references name nothing are
 // left out of the names returned: they have no schema. checked tells the
-// entities that Registry.Check finds nothing wrong with.
-func loadCorpus(t testing.TB) (reg *entity.Registry, names []string, checked func(string) bool) {
+// entities that Registry.Check finds nothing wrong with. opts are the
+// registry's options.
+func loadCorpus(t testing.TB, opts ...entity.RegistryOption) (reg *entity.Registry, names []string, checked func(string) bool) {
 	t.Helper()
 	b, err := os.ReadFile(corpusPath)
 	if err != nil {
@@ -40,7 +41,7 @@ func loadCorpus(t testing.TB) (reg *entity.Registry, names []string, checked fun
 	if err := json.Unmarshal(b, &decls); err != nil {
 		t.Fatal(err)
 	}
-	reg = entity.NewRegistry()
+	reg = entity.NewRegistry(opts...)
 	if err := reg.DeclareFlags("admin", "guest"); err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,8 @@ var strictDecls = [][]string{
 // TestEveryExportedSchemaCompilesInStrictMode: every schema the library
 // exports for the corpus and the mixed declarations (in every key case),
 // in the three modes and for each audience, and the components of their
-// OpenAPI documents (the partial and secret variants among them), compile
+// OpenAPI documents (the partial and secret variants among them), and
+// the corpus's in a registry of JSONTypes, compile
 // in ajv's strict mode with union types allowed: no unknown keyword or
 // format, no type a sibling keyword contradicts, no "required" without
 // its "properties".
@@ -91,6 +92,16 @@ func TestEveryExportedSchemaCompilesInStrictMode(t *testing.T) {
 		}
 		add(reg, "mixed-"+kc.String()+"/", names)
 	}
+	// and the corpus in a registry of JSONTypes, whose request schemas are
+	// the JSON types alone
+	reg, names, checked = loadCorpus(t, entity.JSONTypes())
+	ok = ok[:0]
+	for _, n := range names {
+		if checked(n) {
+			ok = append(ok, n)
+		}
+	}
+	add(reg, "jsontypes/", ok)
 	res := runNode(t, b.job)
 	var failed []string
 	for name, why := range res.Compile {

@@ -33,6 +33,10 @@ type goType struct {
 	slice   bool      // []elem, elem an anonymous struct or slice (a from path's index step)
 	elem    *goType   // slice: the element type
 	members []*member // an anonymous struct (expr "" and not slice)
+	// union is the union field ($card|$invoice) whose interface type the
+	// member holds (a slice of it for []$a|$b): named for its struct and
+	// member (unionName), its expr set once they are named.
+	union *entity.Field
 }
 
 // member is one field of a generated struct.
@@ -366,6 +370,9 @@ func nameMembers(ms []*member) {
 // the direction's view may hold null for it (Field.Nullable). Slices, maps
 // and any hold null as nil.
 func fieldType(f *entity.Field, dir direction, names typeNames) *goType {
+	if f.Variants != nil {
+		return &goType{expr: "any", union: f} // named in nameUnions
+	}
 	if f.Kind == dsl.FieldRef {
 		name := names.of(f.Ref, dir)
 		if f.List {

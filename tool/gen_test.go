@@ -25,6 +25,7 @@ var genGoldens = []struct {
 }{
 	{"seed", "testdata/gen/seed", []string{"gen", "-flags", "admin", "-f", "../../../../examples/seedserver/schemas/*.entity", "-package", "seed"}, "seed_gen.go"},
 	{"shop", "testdata/gen/shop", []string{"gen", "-flags", "admin,beta", "-f", "*.entity", "-package", "shop"}, "shop_gen.go"},
+	{"unions", "testdata/gen/unions", []string{"gen", "-f", "*.entity", "-package", "unions"}, "unions_gen.go"},
 }
 
 // TestGenGolden: expose gen prints the golden files, which start with the
@@ -192,5 +193,14 @@ func TestGenOutputFileErrors(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, d, "t.go")); err == nil {
 			t.Errorf("a file was written in %s after a usage error", d)
 		}
+	}
+}
+
+// TestGenUnionVariantClash: a variant's field whose Go name is Variant is
+// an error at its place, not Go code that does not compile.
+func TestGenUnionVariantClash(t *testing.T) {
+	code, _, stderr := runTool(t, "testdata", "", "gen", "-f", "unionclash.entity")
+	if code == 0 || !strings.Contains(stderr, `unionclash.entity:4:3`) || !strings.Contains(stderr, "the method a union's variant has") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
 	}
 }

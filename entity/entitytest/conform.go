@@ -215,6 +215,58 @@ func (c *checker) list(p path, e *entity.Entity, v gjson.Result, secret bool) {
 	})
 }
 
+// union checks the value of a union field: an object whose first key is
+// the union's, naming a variant, and whose other keys are that variant's
+// object; for []$a|$b a list of them (null elements allowed, as for a
+// []$name).
+func (c *checker) union(p path, f *entity.Field, v gjson.Result, secret bool) {
+	variants := "$" + strings.Join(f.Variants, "|$")
+	one := func(p path, v gjson.Result) {
+		if !v.IsObject() {
+			c.add(p, "want object ("+variants+"), got "+c.show(v, secret))
+			return
+		}
+		var name string
+		first := true
+		rest := []byte{'{'}
+		v.ForEach(func(k, val gjson.Result) bool {
+			switch {
+			case first && k.String() == f.By && val.Type == gjson.String:
+				name = val.String()
+			default:
+				if len(rest) > 1 {
+					rest = append(rest, ',')
+				}
+				rest = append(append(append(rest, k.Raw...), ':'), val.Raw...)
+			}
+			first = false
+			return true
+		})
+		e := f.Variant(name)
+		if e == nil {
+			c.add(p.key(f.By), "want the first key, a string naming one of "+variants+", got none of them")
+			return
+		}
+		c.object(p, c.view.entity(e), gjson.Parse(string(append(rest, '}'))), secret)
+	}
+	if !f.List {
+		one(p, v)
+		return
+	}
+	if !v.IsArray() {
+		c.add(p, "want list ([]"+variants+"), got "+c.show(v, secret))
+		return
+	}
+	i := 0
+	v.ForEach(func(_, el gjson.Result) bool {
+		if el.Type != gjson.Null {
+			one(p.index(i), el)
+		}
+		i++
+		return true
+	})
+}
+
 // member is one key of a payload object.
 type member struct {
 	key string
@@ -384,6 +436,10 @@ func (c *checker) field(p path, lv *level, f *entity.Field, v gjson.Result, secr
 		}
 		c.object(p, c.view.group(lv, f), v, secret)
 	case dsl.FieldRef:
+		if f.Variants != nil {
+			c.union(p, f, v, secret)
+			return
+		}
 		e := f.Entity()
 		switch {
 		case e == nil:

@@ -87,6 +87,8 @@ func (v *view) redactObject(dst []byte, lv *level, r gjson.Result) []byte {
 			dst = v.redactObject(dst, v.group(lv, f), val)
 		case f.Kind == dsl.FieldGroup && val.Type != gjson.Null && lv.holdsAt(k.Str):
 			dst = append(dst, secretShown...)
+		case f.Variants != nil && lv.holdsAt(k.Str): // a union whose variants hold a secret: all of it
+			dst = append(dst, secretShown...)
 		case f.Kind == dsl.FieldRef && f.Entity() != nil:
 			dst = v.redactRef(dst, f.Entity(), val)
 		default:

@@ -30,7 +30,10 @@ func want(f *entity.Field) string {
 		return "object (group)"
 	case dsl.FieldRef:
 		if f.List {
-			return "list ([]$" + f.Ref + ")"
+			return "list ([]$" + strings.ReplaceAll(f.Ref, "|", "|$") + ")"
+		}
+		if f.Variants != nil {
+			return "object ($" + strings.Join(f.Variants, "|$") + ")"
 		}
 		return refWant(f.Ref)
 	}

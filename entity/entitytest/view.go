@@ -213,9 +213,11 @@ func (v *view) solveHolds(root *entity.Entity) {
 				case d.Kind == dsl.FieldGroup:
 					walk(d.Fields)
 				case d.Kind == dsl.FieldRef && reg != nil:
-					if t := reg.Lookup(d.Ref); t != nil {
-						n.refs = append(n.refs, t)
-						queue = append(queue, t)
+					for _, name := range refNames(d) {
+						if t := reg.Lookup(name); t != nil {
+							n.refs = append(n.refs, t)
+							queue = append(queue, t)
+						}
 					}
 				}
 			}
@@ -281,9 +283,22 @@ func (v *view) declHolds(reg *entity.Registry, d *dsl.Field) bool {
 		if reg == nil {
 			return false
 		}
-		return v.entityHolds(reg.Lookup(d.Ref))
+		for _, name := range refNames(d) {
+			if v.entityHolds(reg.Lookup(name)) {
+				return true
+			}
+		}
 	}
 	return false
+}
+
+// refNames returns the entities a reference names: a union's variants, or
+// its one entity.
+func refNames(d *dsl.Field) []string {
+	if d.Variants != nil {
+		return d.Variants
+	}
+	return []string{d.Ref}
 }
 
 // isSecretDecl reports whether a declared field is secret or writeonly:

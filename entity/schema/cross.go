@@ -104,7 +104,7 @@ func (g *gen) crossRule(e *entity.Entity, t *entity.Field, cr entity.CrossRule, 
 		if alwaysT {
 			return nil, ""
 		}
-		if g.isRequest() && (o.Type != rules.String || o.Format != "" || g.transformed(e, o)) {
+		if g.isRequest() && (o.Type != rules.String && !(o.JSONTyped && o.Type != rules.Time) || o.Format != "" || g.transformed(e, o)) { // a date's offsets are other spellings of its instant
 			comment = fmt.Sprintf("required_if: the request schema compares %q as the JSON value a request sends, not as the library converts it (its other forms, its transforms)", o.Key)
 		}
 		out = append(out, describe(map[string]any{"if": g.valueIs(o, cr.Values), "then": pt},

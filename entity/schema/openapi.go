@@ -94,6 +94,7 @@ func (c *Components) partialRef(e *entity.Entity) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.discriminator = true
 	g.partial = true
 	ref := g.want(e, Response, false)
 	if err := c.drain(g); err != nil {
@@ -151,6 +152,7 @@ func (c *Components) Parameters(e *entity.Entity, query bool) ([]Parameter, erro
 		return nil, errNilEntity
 	}
 	g, _ := newGen(Request, c.opts, entityComponentRef)
+	g.discriminator = true
 	var out []Parameter
 	seen := map[string]bool{}
 	var walk func(e *entity.Entity, fs []*entity.Field) error
@@ -276,6 +278,7 @@ func (c *Components) add(e *entity.Entity, mode Mode) error {
 	if err != nil {
 		return err
 	}
+	g.discriminator = true
 	g.want(e, mode, false)
 	return c.drain(g)
 }
@@ -307,6 +310,9 @@ func (c *Components) drain(g *gen) error {
 // mode, as a secret reference holds it or not.
 func entityOwner(w wanted) string {
 	var as string
+	if w.by != "" {
+		as += fmt.Sprintf(" as a union's variant told by %q", w.by)
+	}
 	if w.partial {
 		as += " as a selection shapes it"
 	}

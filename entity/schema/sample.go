@@ -128,6 +128,8 @@ func (s *sampler) members(dst []byte, fields []*entity.Field, depth int, secret 
 			dst = append(dst, d[f].val...)
 		case f.Kind == dsl.FieldGroup:
 			dst = s.object(dst, f.Fields, depth, sec)
+		case f.Variants != nil:
+			dst = s.variant(dst, f, depth, sec, false)
 		case f.Kind == dsl.FieldRef:
 			if stub, ok := refStub(f, depth); ok {
 				dst = append(dst, stub...)
@@ -182,6 +184,8 @@ func (s *sampler) inputMembers(dst []byte, fields []*entity.Field, depth int, se
 			dst = append(dst, d[f].val...)
 		case f.Kind == dsl.FieldGroup:
 			dst = s.inputObject(dst, f.Fields, depth, sec, false)
+		case f.Variants != nil:
+			dst = s.variant(dst, f, depth, sec, true)
 		case f.Kind == dsl.FieldRef:
 			if stub, ok := refStub(f, depth); ok {
 				dst = append(dst, stub...)
@@ -358,6 +362,36 @@ func omits(f *entity.Field, v []byte) bool {
 		return empty
 	}
 	return false
+}
+
+// variant appends a union's sample: an object of its first variant, the
+// key first (input: as a request sends it), or a list of one for
+// []$a|$b; beyond sampleRefDepth, or for a variant not declared, what
+// refStub gives a reference.
+func (s *sampler) variant(dst []byte, f *entity.Field, depth int, secret, input bool) []byte {
+	e := f.Variant(f.Variants[0])
+	switch {
+	case e != nil && depth < sampleRefDepth:
+	case f.List && depth >= sampleRefDepth && (f.Required || f.HasDefault):
+		return append(dst, "[]"...)
+	default:
+		return append(dst, "null"...)
+	}
+	var obj []byte
+	if input {
+		obj = s.inputObject(nil, e.RequestFields(s.call...), depth+1, secret, false)
+	} else {
+		obj = s.object(nil, e.Fields(s.call...), depth+1, secret)
+	}
+	dst = appendIf(dst, f.List, '[')
+	dst = gjson.AppendJSONString(append(dst, '{'), f.By)
+	dst = gjson.AppendJSONString(append(dst, ':'), f.Variants[0])
+	if len(obj) > 2 {
+		dst = append(append(dst, ','), obj[1:]...)
+	} else {
+		dst = append(dst, '}')
+	}
+	return appendIf(dst, f.List, ']')
 }
 
 // refStub returns what a reference holds where Sample makes no object for

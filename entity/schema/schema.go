@@ -86,7 +86,10 @@ var errNilEntity = errors.New("schema: a nil *entity.Entity (Lookup finds nothin
 //
 // A type maps as its [rules.Kind.Schema] says (number → integer, date → a
 // date-time string…), for a Request as [rules.Kind.InputSchema] says (a
-// number is an integer or its text). Each rule adds the keywords its
+// number is an integer or its text), but in a registry of
+// entity.JSONTypes, where a JSON body's number, float, bool and date
+// fields (Field.JSONTyped) are the JSON type a response writes (integer,
+// number, boolean, a date-time string) and nothing else. Each rule adds the keywords its
 // [rules.Def]'s Schema hook gives, said of every form of a request's value
 // as far as [rules.Kind.InputKeywords] can; what no keyword says (a rule without a
 // Schema hook, a bound of a float's text, the checks of a formatted or
@@ -162,6 +165,9 @@ func defsName(w wanted, root Mode) string {
 // their values published), both in that order.
 func (w wanted) variantSuffix() string {
 	suffix := ""
+	if w.by != "" {
+		suffix += bySuffix + componentSafe(w.by)
+	}
 	if w.partial {
 		suffix += partialSuffix
 	}
@@ -172,6 +178,7 @@ func (w wanted) variantSuffix() string {
 }
 
 const (
+	bySuffix      = ".by_" // a union's variant, with its key: "card.by_method"
 	partialSuffix = ".partial"
 	secretSuffix  = ".secret"
 )
@@ -211,6 +218,10 @@ type gen struct {
 	// are in a response a selection shapes (Route.Select), which may leave
 	// out any of them.
 	secret, partial bool
+	// discriminator: a union's schema says its discriminator (OpenAPI's
+	// keyword, which JSON Schema 2020-12 has not: its oneOf decides by
+	// each variant's const key alone).
+	discriminator bool
 
 	queue    []wanted        // referenced entities whose schemas are wanted
 	queued   map[wanted]bool // the same, as a set
@@ -226,7 +237,10 @@ type wanted struct {
 	name            string
 	mode            Mode
 	secret, partial bool
-	e               *entity.Entity
+	// by is, for a union's variant, the union's key: the schema requires
+	// it, its value the entity's name (const), before the entity's fields.
+	by string
+	e  *entity.Entity
 }
 
 func newGen(mode Mode, opts []entity.Option, ref func(wanted) string) (*gen, error) {
@@ -282,7 +296,11 @@ func (g *gen) entityIn(w wanted) map[string]any {
 	savedMode, savedSecret, savedPartial := g.mode, g.secret, g.partial
 	g.mode, g.secret, g.partial = w.mode, w.secret, w.partial
 	defer func() { g.mode, g.secret, g.partial = savedMode, savedSecret, savedPartial }()
-	return g.entity(w.e)
+	s := g.entity(w.e)
+	if w.by != "" {
+		g.variantKey(s, w)
+	}
+	return s
 }
 
 // isRequest reports whether the generator describes what a request reads:
@@ -339,6 +357,8 @@ func (g *gen) members(e *entity.Entity, fs []*entity.Field, path string, props m
 			if g.isRequest() && !groupRequired(f) {
 				s = withNull(s) // null, as absent, reads the group from nothing (in a patch: clears it)
 			}
+		case f.Kind == dsl.FieldRef && f.Variants != nil:
+			s = g.unionSchema(e, f, name)
 		case f.Kind == dsl.FieldRef:
 			s = g.refSchema(e, f, name)
 		default:
@@ -479,12 +499,8 @@ func (g *gen) refSchema(e *entity.Entity, f *entity.Field, name string) map[stri
 	nullable := g.nullable(f)
 	var s map[string]any
 	switch {
-	case f.List && g.mode == Response:
-		s = map[string]any{"type": "array", "items": map[string]any{"anyOf": []any{one, map[string]any{"type": "null"}}}}
-		g.counts(e, f, name, s)
 	case f.List:
-		s = map[string]any{"type": "array", "items": one}
-		g.counts(e, f, name, s)
+		s = g.listOf(e, f, name, one)
 	case g.mode == Response && !f.One: // msful's: an object, or a list of them
 		s = map[string]any{"anyOf": []any{one, map[string]any{"type": "array", "items": map[string]any{"$ref": one["$ref"]}}}}
 	default:
@@ -493,6 +509,19 @@ func (g *gen) refSchema(e *entity.Entity, f *entity.Field, name string) map[stri
 	if nullable {
 		s = withNull(s)
 	}
+	return s
+}
+
+// listOf is the schema of the list field f (a []$name's, a []$a|$b's)
+// whose elements are one: a response's may hold a null element; the
+// keywords of its count's rules with it.
+func (g *gen) listOf(e *entity.Entity, f *entity.Field, name string, one map[string]any) map[string]any {
+	items := one
+	if g.mode == Response {
+		items = map[string]any{"anyOf": []any{one, map[string]any{"type": "null"}}}
+	}
+	s := map[string]any{"type": "array", "items": items}
+	g.counts(e, f, name, s)
 	return s
 }
 

@@ -36,10 +36,10 @@ func (g *gen) value(e *entity.Entity, f *entity.Field, name string, nullable, se
 	case g.transformed(e, f):
 		// The rules judge the transformed value, not the request's (" abc "
 		// trimmed passes len 3): what they say is the description's.
-		alts = f.Type.InputSchema()
+		alts = inputForms(f)
 		comments, judged = g.transformedRules(e, f, name, secret)
 	default:
-		alts = f.Type.InputSchema()
+		alts = inputForms(f)
 		comments = g.rules(e, f, name, alts, secret)
 	}
 	if f.Each != nil { // a typed list: its elements, in a response null where one does not convert (a request refuses a null element)
@@ -70,6 +70,21 @@ func (g *gen) value(e *entity.Entity, f *entity.Field, name string, nullable, se
 		s["default"] = json.RawMessage(f.Default)
 	}
 	return s
+}
+
+// inputForms returns the schemas of the forms a request gives f's value
+// in: the JSON type alone of a field read by it (Field.JSONTyped, in a
+// registry of entity.JSONTypes: an integer, a number, a boolean, a
+// date-time string, as a response writes them), else every form strict
+// input converts (rules.Kind.InputSchema).
+func inputForms(f *entity.Field) []map[string]any {
+	switch {
+	case !f.JSONTyped:
+		return f.Type.InputSchema()
+	case f.Type == rules.Time:
+		return []map[string]any{f.Type.Schema()} // RFC 3339 date-time text
+	}
+	return f.Type.InputSchema()[:1] // the JSON value of the kind, in its range
 }
 
 // formatSchema returns the schema of what a field's format writes, as
@@ -126,7 +141,9 @@ func (g *gen) transformed(e *entity.Entity, f *entity.Field) bool {
 }
 
 // rules adds the keywords of f's rules to the forms alts, in rule order:
-// all of them to the one form of a response, and to each form of a
+// all of them to the one form of a response (or of a request's value read
+// by its JSON type, Field.JSONTyped, but a date, which a request may spell
+// with any offset: its rules judge the instant), and to each form of a
 // request what rules.Kind.InputKeywords says of it. A rule whose keywords
 // a form has already goes into "allOf", so that every rule holds. It
 // returns what the schema cannot say, for "$comment", and records it as
@@ -156,7 +173,7 @@ func (g *gen) rules(e *entity.Entity, f *entity.Field, name string, alts []map[s
 		if secret && withoutValues(kw) {
 			say(fmt.Sprintf("rule %q: left out of the schema, which publishes nothing of a secret field's values", r.Name))
 		}
-		if len(kw) == 0 || g.mode == Response {
+		if len(kw) == 0 || g.mode == Response || f.JSONTyped && f.Type != rules.Time { // one form, the value itself (a date's is one spelling of its instant)
 			if c != "" {
 				say(c)
 			}

@@ -2,7 +2,11 @@
 
 package main
 
-import "time"
+import (
+	"encoding/json"
+	"errors"
+	"time"
+)
 
 // Address is entity "address" as a response writes it: the struct Make reads,
 // by declared names.
@@ -186,6 +190,42 @@ type LineItemRequest struct {
 	Quantity int64 `json:"quantity"`
 }
 
+// Card is entity "card" as a response writes it: the struct Make reads, by
+// declared names.
+//
+// A payment by card.
+type Card struct {
+	// The token's last four characters, which the server writes.
+	Last4 *string `json:"last4"`
+}
+
+// CardRequest is entity "card" as a request reads it: the struct Bind fills, by
+// declared names.
+//
+// A payment by card.
+type CardRequest struct {
+	// The card's token, which the shop charges; never written back.
+	Token string `json:"token"`
+}
+
+// Invoice is entity "invoice" as a response writes it: the struct Make reads,
+// by declared names.
+//
+// A payment on invoice.
+type Invoice struct {
+	// The customer's purchase order number.
+	PoNumber string `json:"po_number"`
+}
+
+// InvoiceRequest is entity "invoice" as a request reads it: the struct Bind
+// fills, by declared names.
+//
+// A payment on invoice.
+type InvoiceRequest struct {
+	// The customer's purchase order number.
+	PoNumber string `json:"po_number"`
+}
+
 // Order is entity "order" as a response writes it: the struct Make reads, by
 // declared names.
 //
@@ -208,6 +248,59 @@ type Order struct {
 
 	// Where the order is shipped: required when delivery is ship.
 	Ship *Address `json:"ship"`
+
+	// How the order is paid: by card or on invoice, told by method.
+	Payment OrderPayment `json:"payment"`
+}
+
+// OrderPayment is field "payment" of Order, a union: one of *Card and *Invoice,
+// told by its key "method" (entity.Variant). A handler switches on the type it
+// holds; Make writes the key first.
+type OrderPayment interface{ Variant() string }
+
+// decodeOrderPayment decodes one OrderPayment from its JSON, by its key: nil
+// for null.
+func decodeOrderPayment(text []byte) (OrderPayment, error) {
+	if len(text) == 0 || string(text) == "null" {
+		return nil, nil
+	}
+	var key struct {
+		V *string `json:"method"`
+	}
+	if err := json.Unmarshal(text, &key); err != nil {
+		return nil, err
+	}
+	var v OrderPayment
+	switch {
+	case key.V == nil:
+		return nil, errors.New("OrderPayment: no key \"method\"")
+	case *key.V == "card":
+		v = new(Card)
+	case *key.V == "invoice":
+		v = new(Invoice)
+	default:
+		return nil, errors.New("OrderPayment: the key \"method\" names no variant")
+	}
+	return v, json.Unmarshal(text, v)
+}
+
+// UnmarshalJSON decodes x from its JSON, each union by its key (Bind and
+// Object.Bind call it).
+func (x *Order) UnmarshalJSON(text []byte) error {
+	type plain Order
+	var aux struct {
+		*plain
+		Payment json.RawMessage `json:"payment"`
+	}
+	aux.plain = (*plain)(x)
+	if err := json.Unmarshal(text, &aux); err != nil {
+		return err
+	}
+	var err error
+	if x.Payment, err = decodeOrderPayment(aux.Payment); err != nil {
+		return err
+	}
+	return nil
 }
 
 // OrderRequest is entity "order" as a request reads it: the struct Bind fills,
@@ -226,4 +319,69 @@ type OrderRequest struct {
 
 	// Where the order is shipped: required when delivery is ship.
 	Ship *AddressRequest `json:"ship"`
+
+	// How the order is paid: by card or on invoice, told by method.
+	Payment OrderRequestPayment `json:"payment"`
 }
+
+// OrderRequestPayment is field "payment" of OrderRequest, a union: one of
+// *CardRequest and *InvoiceRequest, told by its key "method" (entity.Variant).
+// A handler switches on the type it holds; Make writes the key first.
+type OrderRequestPayment interface{ Variant() string }
+
+// decodeOrderRequestPayment decodes one OrderRequestPayment from its JSON, by
+// its key: nil for null.
+func decodeOrderRequestPayment(text []byte) (OrderRequestPayment, error) {
+	if len(text) == 0 || string(text) == "null" {
+		return nil, nil
+	}
+	var key struct {
+		V *string `json:"method"`
+	}
+	if err := json.Unmarshal(text, &key); err != nil {
+		return nil, err
+	}
+	var v OrderRequestPayment
+	switch {
+	case key.V == nil:
+		return nil, errors.New("OrderRequestPayment: no key \"method\"")
+	case *key.V == "card":
+		v = new(CardRequest)
+	case *key.V == "invoice":
+		v = new(InvoiceRequest)
+	default:
+		return nil, errors.New("OrderRequestPayment: the key \"method\" names no variant")
+	}
+	return v, json.Unmarshal(text, v)
+}
+
+// UnmarshalJSON decodes x from its JSON, each union by its key (Bind and
+// Object.Bind call it).
+func (x *OrderRequest) UnmarshalJSON(text []byte) error {
+	type plain OrderRequest
+	var aux struct {
+		*plain
+		Payment json.RawMessage `json:"payment"`
+	}
+	aux.plain = (*plain)(x)
+	if err := json.Unmarshal(text, &aux); err != nil {
+		return err
+	}
+	var err error
+	if x.Payment, err = decodeOrderRequestPayment(aux.Payment); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Variant returns "card", the name of the variant *Card holds.
+func (*Card) Variant() string { return "card" }
+
+// Variant returns "card", the name of the variant *CardRequest holds.
+func (*CardRequest) Variant() string { return "card" }
+
+// Variant returns "invoice", the name of the variant *Invoice holds.
+func (*Invoice) Variant() string { return "invoice" }
+
+// Variant returns "invoice", the name of the variant *InvoiceRequest holds.
+func (*InvoiceRequest) Variant() string { return "invoice" }

@@ -5,7 +5,9 @@
 // (/openapi.json) and a docs page (/docs) made from them. The API answers
 // GET /customers/{id} with an ETag (If-None-Match: a 304), PATCH checks
 // If-Match (a stale one is a 412), and GET /customers/export streams the
-// customers as NDJSON.
+// customers as NDJSON. An order's payment is a union: a card (its token
+// read, never written back; the server keeps its last four characters) or
+// an invoice, told by its key method.
 //
 //	cd examples && go run ./shop -addr 127.0.0.1:8080
 //	curl -i -H 'Content-Type: application/json' -d '{"name":"Ann","email":"ann@example.com",
@@ -36,27 +38,20 @@ import (
 var schemas embed.FS
 
 // reg holds the shop's entities, loaded from schemas/; each $address holds
-// one object (SingleRefs), never msful's list of them.
+// one object (SingleRefs), never msful's list of them, and a JSON body
+// gives numbers, bools and dates as their JSON types (JSONTypes): "2" is
+// no quantity, and the request schemas say integer, with no text form.
 var reg = func() *entity.Registry {
-	reg := entity.NewRegistry(entity.SingleRefs(), entity.ServerErrors(func(id string, err error) { log.Printf("%s: %v", id, err) }))
-	err := errors.Join(
-		reg.DeclareFlags("admin"),
-		reg.LoadFS(schemas, "schemas/*.entity"),
+	reg := entity.NewRegistry(entity.SingleRefs(), entity.JSONTypes(), entity.ServerErrors(func(id string, err error) { log.Printf("%s: %v", id, err) }))
+	if err := errors.Join(reg.DeclareFlags("admin"), reg.LoadFS(schemas, "schemas/*.entity"),
 		reg.DeclareCode("no_customer", map[string]string{"en": "names no customer", "ja": "該当する顧客がいません"}),
-		reg.DeclareCode("unknown_id", map[string]string{"en": "no resource has this id", "ja": "この ID のリソースはありません"}),
-	)
-	if err != nil {
+		reg.DeclareCode("unknown_id", map[string]string{"en": "no resource has this id", "ja": "この ID のリソースはありません"})); err != nil {
 		panic(err)
 	}
 	return reg
 }()
 
-var (
-	customers     = reg.MustLookup("customer")
-	byID          = reg.MustLookup("by_id")
-	customerQuery = reg.MustLookup("customer_query")
-	customerPage  = reg.MustLookup("customer_page")
-)
+var customers, byID, customerQuery, customerPage = reg.MustLookup("customer"), reg.MustLookup("by_id"), reg.MustLookup("customer_query"), reg.MustLookup("customer_page")
 
 // record is a customer as the store keeps it: with the password, which no
 // response writes.
@@ -67,16 +62,18 @@ type record struct {
 
 // store is the shop's data, in memory. An id is its index plus one.
 type store struct {
-	mu        sync.Mutex
-	changing  sync.Mutex // one PATCH at a time: the value its If-Match checked is the one it changes
-	customers []record
-	orders    []Order
+	// changing: one PATCH at a time (the value its If-Match checked is
+	// the one it changes).
+	mu, changing sync.Mutex
+	customers    []record
+	orders       []Order
+	order        *entity.Entity // the order entity, with the store's check
 }
 
 // newServer returns the shop's routes, over an empty store.
 func newServer() http.Handler {
 	s := &store{}
-	orders := reg.MustLookup("order").Checked(s.checkOrder)
+	s.order = reg.MustLookup("order").Checked(s.checkOrder)
 	mux := http.NewServeMux()
 	a := api.New(mux, api.Config{Info: schema.Info{Title: "shop", Version: "1.0.0"}, Registry: reg, Vary: []string{"X-Role"}})
 	notFound := []schema.ErrorResponse{{Status: http.StatusNotFound, Description: "no resource has this id"}}
@@ -90,10 +87,10 @@ func newServer() http.Handler {
 		Request: byID, Response: customers, Errors: notFound, Select: "fields"})
 	a.HandleFunc("PATCH /customers/{id}", s.patchCustomer, api.Operation{Summary: "Change a customer",
 		Params: byID, Request: customers, Response: customers, Errors: notFound, Select: "fields", IfMatch: true})
-	a.HandleFunc("POST /orders", s.createOrder(orders), api.Operation{Summary: "Place an order",
-		Request: orders, Response: orders, Status: http.StatusCreated})
-	a.HandleFunc("GET /orders/{id}", s.getOrder(orders), api.Operation{Summary: "Get an order",
-		Request: byID, Response: orders, Errors: notFound, Select: "fields"})
+	a.HandleFunc("POST /orders", s.createOrder, api.Operation{Summary: "Place an order",
+		Request: s.order, Response: s.order, Status: http.StatusCreated})
+	a.HandleFunc("GET /orders/{id}", s.getOrder, api.Operation{Summary: "Get an order",
+		Request: byID, Response: s.order, Errors: notFound, Select: "fields"})
 	return roles(mux)
 }
 
@@ -192,8 +189,7 @@ func (s *store) listCustomers(w http.ResponseWriter, r *http.Request) {
 	from := min(q.Offset, int64(len(s.customers)))
 	list := slices.Clone(s.customers[from:min(from+q.Limit, int64(len(s.customers)))])
 	s.mu.Unlock()
-	page := map[string]any{"offset": q.Offset, "limit": q.Limit, "list": list}
-	customerPage.Write(w, page, entity.WithContext(r.Context()), entity.Select(q.Fields))
+	customerPage.Write(w, map[string]any{"offset": q.Offset, "limit": q.Limit, "list": list}, entity.WithContext(r.Context()), entity.Select(q.Fields))
 }
 
 // exportCustomers streams every customer as NDJSON, in the caller's
@@ -228,27 +224,32 @@ func (s *store) checkOrder(_ context.Context, o *entity.Object) error {
 	return nil
 }
 
-func (s *store) createOrder(orders *entity.Entity) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		var o Order
-		if err := orders.Bind(r, &o); err != nil {
-			reg.WriteError(w, err)
-			return
-		}
-		s.mu.Lock()
-		o.ID, o.Status = int64(len(s.orders)+1), "pending"
-		s.orders = append(s.orders, o)
-		s.mu.Unlock()
-		w.Header().Set("Location", fmt.Sprintf("/orders/%d", o.ID))
-		orders.WriteStatus(w, http.StatusCreated, o)
+// createOrder places an order. A card's token is charged, never stored:
+// the order keeps its last four characters (last4, readonly).
+func (s *store) createOrder(w http.ResponseWriter, r *http.Request) {
+	var o Order
+	obj, err := s.order.MakeRequest(r)
+	if err == nil {
+		err = obj.Bind(&o) // o.Payment is a *Card or an *Invoice
 	}
+	if err != nil {
+		reg.WriteError(w, err)
+		return
+	}
+	if token, ok, _ := entity.Value[string](obj, "payment.token"); ok { // a card's, of 4 characters or more (min 4)
+		o.Payment.(*Card).Last4 = new(token[len(token)-4:])
+	}
+	s.mu.Lock()
+	o.ID, o.Status = int64(len(s.orders)+1), "pending"
+	s.orders = append(s.orders, o)
+	s.mu.Unlock()
+	w.Header().Set("Location", fmt.Sprintf("/orders/%d", o.ID))
+	s.order.WriteStatus(w, http.StatusCreated, o)
 }
 
-func (s *store) getOrder(orders *entity.Entity) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if q, o, ok := find(w, r, s, &s.orders); ok {
-			orders.Write(w, o, entity.Select(q.Fields))
-		}
+func (s *store) getOrder(w http.ResponseWriter, r *http.Request) {
+	if q, o, ok := find(w, r, s, &s.orders); ok {
+		s.order.Write(w, o, entity.Select(q.Fields))
 	}
 }
 
@@ -260,6 +261,5 @@ func main() {
 		log.Fatal(err)
 	}
 	log.Printf("shop listening on %s", ln.Addr()) // the port chosen, with port 0
-	srv := &http.Server{Handler: newServer(), ReadHeaderTimeout: 5 * time.Second}
-	log.Fatal(srv.Serve(ln))
+	log.Fatal((&http.Server{Handler: newServer(), ReadHeaderTimeout: 5 * time.Second}).Serve(ln))
 }

@@ -23,7 +23,7 @@ func TestConcurrentRequests(t *testing.T) {
 			rec := call(t, h, "POST", "/customers", bob)
 			ids <- rec.Header().Get("Location")
 			call(t, h, "PATCH", "/customers/1", fmt.Sprintf(`{"name":"Ann %d"}`, i), "Content-Type", entity.MergePatchType)
-			call(t, h, "POST", "/orders", `{"customer_id":1,"items":[{"sku":"TEA-1","quantity":1}],"delivery":"pickup"}`)
+			call(t, h, "POST", "/orders", `{"customer_id":1,"items":[{"sku":"TEA-1","quantity":1}],"delivery":"pickup","payment":{"method":"invoice","po_number":"PO-1"}}`)
 			call(t, h, "GET", "/customers?limit=100", "", "X-Role", "admin")
 			call(t, h, "GET", "/orders/1", "")
 		}()

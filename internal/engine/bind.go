@@ -32,7 +32,8 @@ import (
 // a string value costs no allocation; a slice, a map or a pointer the
 // values fill costs one each. A field of a type the writer has no kind
 // for (a named map, an array, a non-empty interface, a value a format
-// writes that the field does not hold as a time.Time) is decoded with
+// writes that the field does not hold as a time.Time, a union's object,
+// each by its variant's declared names) is decoded with
 // encoding/json from its value's declared text alone; a plan that merges
 // a $ref's keys into its own, a struct with a field tagged ",string", and
 // a map or an interface as dst, take the declared text whole (BindText).
@@ -865,8 +866,8 @@ func (b *binder) writeStruct(w *bindWriter, p structread.Ptr, val []byte) {
 // one whose plan merges another's keys (then encoding/json decodes its
 // declared text).
 func (b *binder) writeStructAt(w *bindWriter, p structread.Ptr, data []byte, pos int) (end int, ok bool) {
-	if b.depth >= maxMergeDepth*16 || (pos == 0 && !w.n.holds(data)) {
-		return 0, false
+	if b.depth >= maxMergeDepth*16 || w.n.union != nil || (pos == 0 && !w.n.holds(data)) {
+		return 0, false // (a union's objects are decoded by encoding/json, each by its variant's declared names)
 	}
 	rp := refPlan(w.n, b.dir)
 	if rp == nil {

@@ -134,7 +134,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 		c.ruleNames(f)
 		return n, false
 	}
-	var defRule, msgRule, exRule, immRule *dsl.Rule
+	var defRule, msgRule, exRule, immRule, byRule *dsl.Rule
 	n.doc = f.Doc // the comment above it in a file; a doc directive says otherwise
 	renamed := false
 	for _, r := range f.Rules {
@@ -216,6 +216,12 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 				continue
 			}
 			n.merge = true
+		case rules.DirectiveBy: // union.go
+			if f.Variants == nil {
+				c.errorf(f, r.Pos, "by names the key that tells a union's variants apart: it applies only to a union ($a|$b)")
+				continue
+			}
+			byRule = r
 		case rules.DirectiveEach: // compile_list.go
 			c.each(f, n, r)
 		case rules.DirectiveFormat: // format.go
@@ -259,7 +265,7 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 	switch f.Kind {
 	case dsl.FieldGroup:
 		for _, r := range f.Rules {
-			if d := rules.LookupDirective(r.Name); !slices.Contains(groupDirectives, d) && !d.Source() && d != rules.DirectiveImmutable { // (immutable: see immutable)
+			if d := rules.LookupDirective(r.Name); !slices.Contains(groupDirectives, d) && !d.Source() && d != rules.DirectiveImmutable && d != rules.DirectiveBy { // (immutable: see immutable)
 				if c.unknownRule(f, r, directiveNames(groupDirectives), ": a group takes only "+directiveList(groupDirectives)) {
 					continue
 				}
@@ -277,13 +283,17 @@ func (c *compiler) field(f *dsl.Field) (n *node, cased bool) {
 		c.readOnly, c.writeOnly = c.readOnly-ro, c.writeOnly-wo
 		c.depth--
 	case dsl.FieldRef:
+		if f.Variants != nil {
+			c.union(f, n, byRule)
+			break
+		}
 		for _, r := range f.Rules {
 			switch d := rules.LookupDirective(r.Name); {
 			case d == rules.DirectiveDefault:
 				if len(r.Args) > 0 {
 					c.errorf(f, r.Args[0].Pos, "a default on a reference takes no value: a bare default makes %q from an empty input", f.Ref)
 				}
-			case d == rules.NotDirective && f.List && listRules[strings.ToLower(r.Name)], d.Source(), d.Cross(), d == rules.DirectiveImmutable:
+			case d == rules.NotDirective && f.List && listRules[strings.ToLower(r.Name)], d.Source(), d.Cross(), d == rules.DirectiveImmutable, d == rules.DirectiveBy:
 			case !slices.Contains(refDirectives, d) && c.unknownRule(f, r, directiveNames(refDirectives), fmt.Sprintf(": a reference ($%s) takes only %s", f.Ref, directiveList(refDirectives))):
 			case !slices.Contains(refDirectives, d):
 				c.errorf(f, r.Pos, "rule %q cannot apply to a reference ($%s): a reference takes only %s", r.Name, f.Ref, directiveList(refDirectives))

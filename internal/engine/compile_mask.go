@@ -25,6 +25,10 @@ type mask struct {
 	plan *objectPlan
 	star bool
 	ents []maskEntry
+	// alts, for a union's selection (plan is the union's keys), are the
+	// selections of its variants' objects, by variant (union.go): the
+	// union's key is always written.
+	alts []*mask
 }
 
 // maskEntry is the selection of one node: on or off; when on, sub is its
@@ -123,6 +127,10 @@ type building struct {
 	plan *objectPlan
 	star bool
 	ents map[int]*buildEntry
+	// union and alts: a union's selection, of each of its variants'
+	// objects (see mask.alts).
+	union *unionPlan
+	alts  []*building
 }
 
 type buildEntry struct {
@@ -143,6 +151,9 @@ func (b *building) freeze(memo map[*building]*mask) *mask {
 	}
 	m := &mask{plan: b.plan, star: b.star}
 	memo[b] = m
+	for _, a := range b.alts {
+		m.alts = append(m.alts, a.freeze(memo))
+	}
 	idx := make([]int, 0, len(b.ents))
 	for i := range b.ents {
 		idx = append(idx, i)
@@ -316,6 +327,9 @@ func (mb *maskBuilder) select1(b *building, terms []dsl.Term) *selErr {
 
 // selectTerm applies the rest of a term's path to b.
 func (mb *maskBuilder) selectTerm(b *building, path []dsl.Step, t dsl.Term) *selErr {
+	if b.union != nil {
+		return mb.selectVariants(b, path, t)
+	}
 	nm, last := path[0], len(path) == 1
 	if nm.Name == "*" {
 		if !last || t.Sub != nil {
@@ -386,6 +400,9 @@ func (mb *maskBuilder) selectTerm(b *building, path []dsl.Step, t dsl.Term) *sel
 // in it before (selections add up, whatever their order).
 func (mb *maskBuilder) all(b *building) {
 	b.star = true
+	for _, a := range b.alts {
+		mb.all(a)
+	}
 	for i, be := range b.ents {
 		if b.plan.nodes[i].lazy {
 			continue // written only as it was named: * leaves its sub-selection as it is
@@ -418,8 +435,57 @@ func (mb *maskBuilder) child(b *building, i int, be *buildEntry) (*building, str
 		}
 	}
 	be.sub = newBuilding(p, be.on)
+	if u := n.union; u != nil {
+		be.sub.union = u
+		for i := range u.variants {
+			vp, err := mb.planOf(u.variants[i].n)
+			if vp == nil {
+				be.sub = nil
+				return nil, err
+			}
+			be.sub.alts = append(be.sub.alts, newBuilding(vp, be.on))
+		}
+	}
 	be.on = true
 	return be.sub, ""
+}
+
+// selectVariants applies the rest of a term's path to the selection of a
+// union, b: to each variant that has the field it names (a name that
+// none has is unknown); the union's key is always written, so naming it
+// selects nothing more.
+func (mb *maskBuilder) selectVariants(b *building, path []dsl.Step, t dsl.Term) *selErr {
+	nm := path[0]
+	if nm.Name == "*" {
+		if len(path) > 1 || t.Sub != nil {
+			return &selErr{nm.Offset, "problem.fields.star", nil}
+		}
+		mb.all(b)
+		return nil
+	}
+	if nm.Name == b.union.key && len(path) == 1 && t.Sub == nil {
+		return nil
+	}
+	applied := false
+	for _, a := range b.alts {
+		if len(slices.DeleteFunc(a.plan.named(nm.Name), func(i int) bool { return !mb.visible(a.plan.nodes[i]) })) == 0 && mb.mergedWith(a.plan, nm.Name, mb.visible, 0) < 0 {
+			continue
+		}
+		if err := mb.selectTerm(a, path, t); err != nil {
+			return err
+		}
+		applied = true
+	}
+	if !applied {
+		names := []string{strconv.Quote(jsonwire.ValidUTF8(b.union.key))}
+		for _, a := range b.alts {
+			if l := mb.outNames(a.plan, mb.visible); l != "none" {
+				names = append(names, l)
+			}
+		}
+		return &selErr{nm.Offset, "problem.fields.unknown", map[string]any{"names": strings.Join(names, ", ")}}
+	}
+	return nil
 }
 
 // planOf returns the plan of a group's or a $ref's output object, nil for
@@ -429,6 +495,9 @@ func (mb *maskBuilder) planOf(n *node) (*objectPlan, string) {
 	case nodeGroup:
 		return n.group, ""
 	case nodeRef:
+		if n.union != nil { // its variants' plans are its selection's alts (child)
+			return n.union.keys, ""
+		}
 		if n.ref == mb.e.slot {
 			return mb.e.view(mb.dir), ""
 		}

@@ -103,6 +103,14 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		n := new(node)
 		*n = *bn
 		n.crossIdx, n.crossDecls, n.next = -1, nil, nil
+		if n.each != nil {
+			// its element node is this view's list's: a failure of an
+			// element is named as this view reads the list (a request's
+			// wire key)
+			each := *n.each
+			each.elemOf = n
+			n.each = &each
+		}
 		if copies != nil {
 			copies[bn] = n
 		}
@@ -116,8 +124,10 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		case vb.d == dirStored || vb.d == dirPatch && (n.readOnly || vb.readOnly > 0):
 			// A readonly value is the server's, taken from the current
 			// value as it is (a group's fields with it): no rule judges
-			// it, its cross-field rules neither (a sibling's may name it).
+			// it, its cross-field rules neither (a sibling's may name it),
+			// and no default fills it (the current value has none).
 			n.unjudged()
+			n.hasDefault, n.refDefault, n.defNull, n.defJSON = false, false, false, nil
 			if vb.d == dirPatch {
 				n.readOnly = true // a readonly group's $name too: read with the view dirStored
 			}
@@ -155,6 +165,9 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 				w.in, w.from = n.out, nil
 				n.wire = &w
 			}
+		}
+		if n.union != nil {
+			n.union = n.union.forView(n)
 		}
 		p.nodes = append(p.nodes, n)
 		p.shaped = p.shaped || n.lazy || n.cond != nil || n.omit != omitNone || n.merge || n.writeOnly // appendShaped records where a writeonly member lies
@@ -245,6 +258,9 @@ func (vb *viewBuilder) requestNode(n *node, t *inputTable, top bool, chain []*co
 	}
 	if n.merge {
 		return // its entity's keys are read from this object (mergeSource)
+	}
+	if vb.ent.env.JSONTypes && vb.d != dirStored && !n.readOnly && vb.readOnly == 0 {
+		jsonTypes(n) // the client's values, not the server's
 	}
 	n.slot = t.slot(n.in)
 	vb.reads[t] = append(vb.reads[t], slotRead{n.slot, chain})

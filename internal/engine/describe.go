@@ -30,6 +30,8 @@ type FieldDesc struct {
 	Uses                         []RuleUse
 	Fields                       []*FieldDesc
 	Ref                          string
+	Variants                     []string // a union's variants' names; By its key
+	By                           string
 	Decl                         *dsl.Field
 	List, One                    bool
 	Each                         *FieldDesc
@@ -39,7 +41,7 @@ type FieldDesc struct {
 	Since, Until                 string
 	OmitNil, OmitEmpty           bool
 	ReadOnly, WriteOnly, Merge   bool
-	Immutable                    bool
+	Immutable, JSONTyped         bool
 	From                         []string
 	Cross                        []CrossDesc
 	Doc                          string
@@ -88,7 +90,7 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*FieldDesc {
 		f := &FieldDesc{Name: n.decl.Name, Key: n.out, Type: n.typ, Required: n.req, Secret: n.secret,
 			HasDefault: n.hasDefault, Decl: decl, Node: n}
 		if p.dir == dirRequest { // the key a client sends: a parameter's name where it is
-			f.Key, f.In = n.in, srcNames[n.src]
+			f.Key, f.In, f.JSONTyped = n.in, srcNames[n.src], n.jsonTyped
 		}
 		if n.defJSON != nil {
 			f.Default = append([]byte(nil), n.defJSON...)
@@ -142,8 +144,15 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*FieldDesc {
 		case dsl.FieldGroup:
 			f.Fields = fieldsOf(n.group, decl.Fields)
 		case dsl.FieldRef:
-			f.Ref = n.ref.name
 			f.List, f.One = n.refList, n.refOne
+			if u := n.union; u != nil {
+				f.Ref, f.By = decl.Ref, u.key
+				for _, v := range u.variants {
+					f.Variants = append(f.Variants, v.name)
+				}
+				break
+			}
+			f.Ref = n.ref.name
 		}
 		if n.format != nil {
 			f.Format = n.format.text
@@ -151,7 +160,8 @@ func fieldsOf(p *objectPlan, decls []*dsl.Field) []*FieldDesc {
 		if en := n.each; en != nil {
 			f.List = true
 			f.Each = &FieldDesc{Name: n.in, Key: n.out, Kind: dsl.FieldValue, Type: en.typ,
-				Rules: append([]string(nil), en.ruleNames...), Uses: slices.Clone(en.uses), Decl: en.decl.Clone(), Node: en}
+				Rules: append([]string(nil), en.ruleNames...), Uses: slices.Clone(en.uses), Decl: en.decl.Clone(), Node: en,
+				JSONTyped: p.dir == dirRequest && en.jsonTyped}
 			if en.format != nil {
 				f.Each.Format = en.format.text
 			}
@@ -284,6 +294,18 @@ func RefEntity(n *Node) *Entity {
 		return nil
 	}
 	return n.ref.e.Load()
+}
+
+// VariantEntity returns the entity a union field's variant of that name
+// holds now, or nil.
+func VariantEntity(n *Node, name string) *Entity {
+	if n == nil || n.union == nil {
+		return nil
+	}
+	if v := n.union.find(name); v != nil {
+		return v.slot.e.Load()
+	}
+	return nil
 }
 
 // MayBeAbsent reports whether a call may leave the field's key out of

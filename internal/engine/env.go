@@ -29,6 +29,10 @@ type Env struct {
 	// SingleRefs: every $name holds one object in responses too (package
 	// entity's SingleRefs); set before anything is exposed.
 	SingleRefs bool
+	// JSONTypes: a request's JSON body gives a number, float, bool or
+	// date field's value as its JSON type only (package entity's
+	// JSONTypes); set before anything is exposed.
+	JSONTypes bool
 
 	limits     atomic.Pointer[Limits]    // in force, defaults filled in; nil: the defaults
 	flags      atomic.Pointer[flagTable] // DeclareFlags' and the rules' flags (condition.go); nil: none
@@ -57,7 +61,7 @@ func NewEnv(rs *rules.Set) *Env { return &Env{Rules: rs} }
 // made, takes env's entity of that name): what a declaration compiled in
 // it means is what it would mean in env, and it changes nothing in env.
 func (env *Env) Scratch() *Env {
-	s := &Env{Rules: env.Rules, KeyCase: env.KeyCase, SingleRefs: env.SingleRefs, parent: env}
+	s := &Env{Rules: env.Rules, KeyCase: env.KeyCase, SingleRefs: env.SingleRefs, JSONTypes: env.JSONTypes, parent: env}
 	s.limits.Store(env.limits.Load())
 	s.flags.Store(env.flags.Load())
 	s.pathValues.Store(env.pathValues.Load())

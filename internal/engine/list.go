@@ -178,6 +178,35 @@ func (r *run) stopAtDepth() {
 	}
 }
 
+// listHead reads the input of a list of objects (a []$name's, a
+// []$a|$b's): the list to walk (ok), or what is written in its place, a
+// null (Strict: a type error; req) or [] under a bare default; the depth
+// checked and the list's own rules (min, max, len) judged. A nil Go slice
+// is an empty list, as at the top of a call; a nil map is an (empty)
+// object, no null.
+func (r *run) listHead(dst []byte, n *node, in raw, depth int) (elems, []byte, bool) {
+	l, ok := listOfRaw(in)
+	if !ok {
+		switch {
+		case r.cfg.strict && (!in.isNull() || isNilObject(in)):
+			r.failWant(n, rules.List, arrivedAs(in))
+		case n.refDefault:
+			return l, append(dst, "[]"...), false
+		case n.req:
+			r.fail(n, "req", errRequired)
+		}
+		return l, append(dst, "null"...), false
+	}
+	if depth <= 0 {
+		r.fail(n, "depth", ErrDepth)
+		return l, append(dst, "null"...), false
+	}
+	if len(n.outChecks) > 0 {
+		r.judge(n, n.outChecks, rules.Value{Kind: rules.List, Len: l.count()})
+	}
+	return l, dst, true
+}
+
 // appendRefTyped writes a reference declared `[]$name`: always a list,
 // judged as a list by the field's rules (min, max, len). An input that is
 // no list is null (Strict: a type error), or [] under a bare default; an
@@ -186,24 +215,9 @@ func (r *run) stopAtDepth() {
 //
 //go:noinline
 func (r *run) appendRefTyped(dst []byte, n *node, p *objectPlan, in raw, depth int) []byte {
-	l, ok := listOfRaw(in) // a nil Go slice is an empty list, as at the top of a call
+	l, dst, ok := r.listHead(dst, n, in, depth)
 	if !ok {
-		switch {
-		case r.cfg.strict && (!in.isNull() || isNilObject(in)): // a nil map is an (empty) object, no null
-			r.failWant(n, rules.List, arrivedAs(in))
-		case n.refDefault:
-			return append(dst, "[]"...)
-		case n.req:
-			r.fail(n, "req", errRequired)
-		}
-		return append(dst, "null"...)
-	}
-	if depth <= 0 {
-		r.fail(n, "depth", ErrDepth)
-		return append(dst, "null"...)
-	}
-	if len(n.outChecks) > 0 { // the list's own rules: min, max, len
-		r.judge(n, n.outChecks, rules.Value{Kind: rules.List, Len: l.count()})
+		return dst
 	}
 	r.push(frame{n: n, kind: frameRef, keys: r.fromKeysOf(n)})
 	r.push(frame{kind: frameIndex})

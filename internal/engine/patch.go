@@ -314,15 +314,6 @@ func (l lastKeys) isLast(i int, k string) bool {
 	return !slices.Contains(l.keys[i+1:], k)
 }
 
-// has reports whether the object has key k.
-func (l lastKeys) has(k string) bool {
-	if l.last != nil {
-		_, ok := l.last[k]
-		return ok
-	}
-	return slices.Contains(l.keys, k)
-}
-
 // put appends val, a value copied from the text of tape (numbered ord
 // there when it is a container), counting its entries on the merged
 // text's tape.
@@ -426,6 +417,11 @@ func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext stri
 		n, ro, wo := r.wireNode(p, pm.key, 0)
 		switch {
 		case n == nil || n.src != srcBody: // read by nothing, or a parameter read from the request: kept for DenyUnknown
+			for j := range cur {
+				if cur[j].key == pm.key { // the patch's value replaces the current value's (a union's key, say)
+					cur[j].over = true
+				}
+			}
 			dst = m.put(m.key(dst, mark, pm.key), pm.val, pm.ord, m.tape)
 			continue
 		case ro:
@@ -489,6 +485,9 @@ func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext stri
 func (m *merger) member(r *run, dst []byte, mark int, n *node, wo bool, pm, c member, depth int) []byte {
 	curObj := c.val != "" && c.val[0] == '{'
 	sub := r.objectOf(n)
+	if n.union != nil && curObj && pm.val[0] == '{' {
+		sub = m.variantOf(r, n.union, c, pm) // nil: the patch changes the variant, which it replaces whole
+	}
 	if sub != nil && pm.val[0] == '{' && depth > 1 && (n.kind == nodeGroup || curObj) {
 		if !curObj {
 			c = member{ord: -1}
@@ -511,7 +510,7 @@ func (m *merger) member(r *run, dst []byte, mark int, n *node, wo bool, pm, c me
 			dst = append(m.key(dst, mark, pm.key), "null"...)
 		}
 		return dst
-	case pm.val[0] == '{' && n.kind == nodeRef && !n.refList:
+	case pm.val[0] == '{' && n.kind == nodeRef && !n.refList: // a $name that holds no object, or a union's new variant
 		dst, o := m.withoutNulls(m.key(dst, mark, pm.key), pm.val, pm.ord, depth)
 		r.js.fresh = append(r.js.fresh, o)
 		return dst
@@ -746,6 +745,32 @@ func (r *run) eachWriteOnly(p *objectPlan, wo bool, depth int, f func(k string))
 	}
 }
 
+// variantOf returns the plan of the variant a union's object in the
+// current value, c, holds (written by the view dirCurrent: its key
+// first), when the patch's object pm keeps it: it names no key, or the
+// same variant. It returns nil when the patch names another variant (or
+// anything else), which then replaces the object whole, read as a
+// request reads it (member), and when the current object names none.
+func (m *merger) variantOf(r *run, u *unionPlan, c, pm member) *objectPlan {
+	cv := u.of(c.val)
+	if cv == nil {
+		return nil
+	}
+	for it := membersOf(pm.val, pm.ord, m.tape); ; {
+		mb, ok := it.next()
+		if !ok {
+			break
+		}
+		if mb.key == u.key && (mb.val[0] != '"' || jsonwire.Unquote(mb.val) != cv.name) {
+			return nil
+		}
+	}
+	if t := r.refTarget(cv.n); t != nil {
+		return t.view(r.dir)
+	}
+	return nil
+}
+
 // objectOf returns the plan of the object a node holds, for a merge patch
 // that merges into it: a group's, a $name's (not a list's); nil for any
 // other.
@@ -753,7 +778,7 @@ func (r *run) objectOf(n *node) *objectPlan {
 	switch {
 	case n.kind == nodeGroup:
 		return n.group
-	case n.kind == nodeRef && !n.refList && !n.merge:
+	case n.kind == nodeRef && !n.refList && !n.merge && n.union == nil: // a union's: its variant's (variantOf)
 		if t := r.refTarget(n); t != nil {
 			return t.view(r.dir)
 		}

@@ -25,7 +25,9 @@ import (
 //     order (a repeated key: its last); or, for a scalar field, one that
 //     reads as the same value of the field's type (its format, or the
 //     conversions a lax request makes: "10" for 10, another spelling of
-//     the same instant). A null that clears a stored value is a change;
+//     the same instant; in a registry of JSONTypes the walk then refuses
+//     "10" as a type error, jsontypes.go). A null that clears a stored
+//     value is a change;
 //   - a null given to a group or a $name whose stored object holds an
 //     immutable value clears it: a change of each such value, and the
 //     object stays as stored;

@@ -156,6 +156,7 @@ type node struct {
 	elemOf    *node     // an element node: the typed list it is each of
 	refList   bool      // nodeRef written []$name: always a list
 	refOne    bool      // nodeRef $name of a registry of SingleRefs: one object in responses too
+	jsonTyped bool      // a request's body value given as its JSON type only, in a registry of JSONTypes (jsontypes.go)
 	format    *format   // how the value is written (format unix…), or nil: format.go
 	ruleNames []string  // every check's rule, implied ones included (for Fields)
 	uses      []RuleUse // every rule it uses, as compiled (for Fields)
@@ -178,7 +179,8 @@ type node struct {
 	defNull    bool // the default is null (a bare default on none): req still rejects
 
 	group *objectPlan // nodeGroup
-	ref   *slot       // nodeRef
+	ref   *slot       // nodeRef (nil for a union)
+	union *unionPlan  // nodeRef of a union ($a|$b): its variants (union.go)
 
 	// Where the value is read from sources that are not maps: its index
 	// in its plan's input table (JSON objects, structs), and, in a request
@@ -367,6 +369,8 @@ type Entity struct {
 	base  *objectPlan
 	views [2]*objectPlan
 	refs  []*node // every reference node, for Verify
+	// unions are its union nodes ($a|$b), for Verify.
+	unions []*node
 
 	// What the entity makes on first need and keeps (the merge patch's
 	// views, the compiled selections), shared by its handles.

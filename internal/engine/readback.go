@@ -351,12 +351,11 @@ func declaredValue(dst []byte, n *node, val []byte, made *objectMade, dir direct
 	if n.kind == nodeRef && n.holds(val) && depth < maxMergeDepth*16 {
 		p = refPlan(n, dir)
 	}
-	switch {
-	case p == nil:
+	if p == nil {
 		return append(dst, val...)
-	case val[0] == '{':
-		f := true
-		return append(appendDeclared(append(dst, '{'), val, p.nodes, made, dir, &f, depth+1), '}')
+	}
+	if val[0] == '{' {
+		return appendDeclaredObject(dst, n, p, val, made, dir, depth)
 	}
 	dst = append(dst, '[')
 	for i, el := 0, (jsonwire.Elements{Data: val}); el.Next(); i++ {
@@ -364,13 +363,26 @@ func declaredValue(dst []byte, n *node, val []byte, made *objectMade, dir direct
 			dst = append(dst, ',')
 		}
 		if el.Val[0] == '{' {
-			f := true
-			dst = append(appendDeclared(append(dst, '{'), el.Val, p.nodes, made, dir, &f, depth+1), '}')
+			dst = appendDeclaredObject(dst, n, p, el.Val, made, dir, depth)
 		} else {
 			dst = append(dst, el.Val...)
 		}
 	}
 	return append(dst, ']')
+}
+
+// appendDeclaredObject appends v, one object of the reference n whose
+// plan is p, with its entity's declared names: a union's by the plan of
+// its variant.
+func appendDeclaredObject(dst []byte, n *node, p *objectPlan, v []byte, made *objectMade, dir direction, depth int) []byte {
+	if n.union != nil {
+		p = n.union.planOf(v, dir)
+	}
+	if p == nil {
+		return append(dst, v...)
+	}
+	f := true
+	return append(appendDeclared(append(dst, '{'), v, p.nodes, made, dir, &f, depth+1), '}')
 }
 
 // mergerOf returns the merged $ref among nodes whose entity (through its
@@ -605,6 +617,9 @@ func (it *memberIter) value(plain bool) any {
 		return scalarValue(n.typ, v)
 	}
 	p := n.group
+	if n.union != nil {
+		return it.unionValue(v, plain)
+	}
 	if n.kind == nodeRef {
 		if p = refPlan(n, it.dir); p == nil {
 			return decodeAny(v)
@@ -655,6 +670,9 @@ func (n *node) holds(v []byte) bool {
 // Object made before the name was exposed again reads its keys through the
 // new entity; keys it no longer knows read as plain JSON values).
 func refPlan(n *node, d direction) *objectPlan {
+	if n.union != nil { // each object's plan is its variant's: see unionPlan.planOf
+		return n.union.keys
+	}
 	if e := n.ref.e.Load(); e != nil {
 		return e.view(d)
 	}

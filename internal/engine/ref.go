@@ -75,6 +75,9 @@ func (r *run) leaveDefault() { r.defaulting = r.defaulting[:len(r.defaulting)-1]
 // them, or null. The entity's view is the run's direction's: a response
 // never walks a writeonly field of a referenced entity either.
 func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
+	if n.union != nil {
+		return r.appendUnion(dst, n, src, depth)
+	}
 	ent := r.refTarget(n)
 	if ent == nil {
 		return append(dst, "null"...)
@@ -121,8 +124,8 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 	switch la, isAny := in.a.([]any); {
 	case in.kind == rawJSON && in.s[0] == '{':
 		return r.appendRefJSON(dst, n, p, in.s, int32(in.n), depth)
-	case r.cfg.request || n.merge || n.refOne:
-		return r.appendRefOther(dst, n, p, in, depth) // one object, never a list
+	case r.cfg.request && r.dir != dirStored || n.merge || n.refOne:
+		return r.appendRefOther(dst, n, p, in, depth) // one object, never a list (but in a patch's readonly value, taken as stored: what a response wrote)
 	case in.kind == rawJSON:
 		l = elems{js: in.s, jsOrd: int32(in.n)}
 	case in.kind == rawAny && isAny && la != nil:
@@ -153,6 +156,10 @@ func (r *run) appendInView(d direction, dst []byte, n *node, ent *Entity, in raw
 		dst = r.appendRefTyped(dst, n, p, in, depth)
 	case in.kind == rawJSON && in.s[0] == '{':
 		dst = r.appendRefJSON(dst, n, p, in.s, int32(in.n), depth)
+	case d == dirStored && in.kind == rawJSON && !n.refOne:
+		// a readonly value, taken as stored: the list a response wrote
+		l := elems{js: in.s, jsOrd: int32(in.n)}
+		dst = r.appendRefList(dst, n, p, &l, depth)
 	default:
 		dst = r.appendRefOther(dst, n, p, in, depth)
 	}

@@ -58,7 +58,10 @@ type run struct {
 	npins      int
 	morePins   []pinned
 	defaulting []*Entity
-	fatal      error
+	// variant is the key of the union whose variant's object the run is
+	// making, at the run's depth there (union.go): DenyUnknown knows it.
+	variant variantAt
+	fatal   error
 
 	scratch  *[]byte // from scratchPool on first need: see convert
 	xscratch *[]byte // likewise, for transformed text: see transform.go

@@ -20,8 +20,9 @@ func (r *run) unknownKeys(p *objectPlan, src *source) {
 		return
 	}
 	var keys, query []string
+	variant := r.variant.key != "" && r.variant.depth == r.depth // a union's variant: its key is known
 	add := func(k string) {
-		if !r.knownKey(p, k, 0) {
+		if !r.knownKey(p, k, 0) && !(variant && k == r.variant.key) {
 			keys = append(keys, k)
 		}
 	}
@@ -41,7 +42,7 @@ func (r *run) unknownKeys(p *objectPlan, src *source) {
 		eachJSONKey(src.js.text, add)
 	case src.obj != nil && src.wire: // an Object of the entity, read by its output keys
 		for _, k := range src.obj.keys() {
-			if !r.knownOutKey(p, k, 0) {
+			if !r.knownOutKey(p, k, 0) && !(variant && k == r.variant.key) {
 				keys = append(keys, k)
 			}
 		}
@@ -51,15 +52,11 @@ func (r *run) unknownKeys(p *objectPlan, src *source) {
 		}
 	case src.req != nil:
 		// An X- field is read from the headers only: sent anywhere else,
-		// its key is not read, so it is unknown there. The query is judged
-		// as the body is: a field is read from one of them.
-		addReq := func(k string) {
-			if isHeaderName(k) {
-				keys = append(keys, k)
-				return
-			}
-			add(k)
-		}
+		// its key is not read (no slot holds it), so it is unknown there;
+		// a body field whose key only looks like one (x_trace, kebab-cased)
+		// is known. The query is judged as the body is: a field is read
+		// from one of them.
+		addReq := add
 		if src.req.js != nil {
 			eachJSONKey(src.req.js.text, addReq)
 		}
@@ -72,7 +69,7 @@ func (r *run) unknownKeys(p *objectPlan, src *source) {
 		for k := range src.req.query {
 			switch {
 			case slices.ContainsFunc(p.params, func(n *node) bool { return n.src == srcQuery && n.in == k && (n.cond == nil || r.shown(n.cond)) }):
-			case src.req.body || isHeaderName(k) || !r.knownKey(p, k, 0):
+			case src.req.body || !r.knownKey(p, k, 0):
 				query = append(query, k) // with a body, only query fields are read from the query
 			}
 		}
@@ -106,6 +103,16 @@ func (r *run) knownKey(p *objectPlan, k string, depth int) bool {
 	}
 	for _, n := range p.nodes {
 		if !n.merge || n.cond != nil && !r.shown(n.cond) {
+			continue
+		}
+		if e := r.refTarget(n); e != nil && r.knownKey(e.view(r.dir), k, depth+1) {
+			return true
+		}
+	}
+	for _, n := range p.left {
+		// a readonly merged reference's keys, which a request ignores as it
+		// ignores any readonly key: known
+		if !n.merge || !n.readOnly || n.cond != nil && !r.shown(n.cond) {
 			continue
 		}
 		if e := r.refTarget(n); e != nil && r.knownKey(e.view(r.dir), k, depth+1) {

@@ -17,6 +17,9 @@ import (
 //	read → convert → strict type check → input checks → transform →
 //	default, req → checks → format → write
 //
+// (The strict type check of a request's JSON body in a registry of
+// JSONTypes judges its JSON type first: jsontypes.go.)
+//
 // A field reads its value from its source (appendValueField); a typed
 // list's element is read from its list and runs the same path with its
 // element node (valuePath), at the list's path and its index (run.elem),
@@ -98,6 +101,12 @@ func (r *run) resolve(n *node, in raw) (v rules.Value, fromDefault bool) {
 		if r.cfg.strict && !converted {
 			var got string
 			var ok bool
+			if n.jsonTyped {
+				if got, ok = jsonTyped(n.typ, in, v); !ok {
+					r.failType(n, got)
+					return rules.Value{}, false
+				}
+			}
 			if v, got, ok = strictly(n.typ, in, v); !ok {
 				r.failType(n, got)
 				return rules.Value{}, false
@@ -241,6 +250,9 @@ func (r *run) appendFast(dst []byte, n *node, src *source) ([]byte, bool) {
 // and judged when it is an integer; false, having written nothing, for
 // any other text, which the general path converts (or, Strict, refuses).
 func (r *run) intText(dst []byte, n *node, s string) ([]byte, bool) {
+	if n.jsonTyped {
+		return dst, false // text for a number of a JSON body is no number under JSONTypes: resolve says so
+	}
 	if n.fast == fastInt && jsonwire.IsCanonicalInt(s) {
 		return append(dst, s...), true
 	}

@@ -23,6 +23,21 @@ func CheckEntities(es []*Entity, first func(c *Call) string) dsl.ErrorList {
 	for _, e := range es {
 		e.checkFlags(&errs)
 		e.checkMergesOf(&errs)
+		for _, n := range e.unions {
+			pos := n.decl.TypePos
+			for _, v := range n.union.variants {
+				switch target := v.slot.e.Load(); {
+				case target == nil:
+					if names[e.env] == nil {
+						names[e.env] = e.env.Names()
+					}
+					hint := suggest.DidYouMean(v.name, names[e.env], func(s string) string { return "$" + s })
+					errs.Add(dsl.NewError(e.name, n.decl, pos, fmt.Sprintf("variant $%s names no entity%s", v.name, hint)))
+				case variantKeyClash(target, n.union.key) != "":
+					errs.Add(dsl.NewError(e.name, n.decl, pos, variantKeyClash(target, n.union.key)))
+				}
+			}
+		}
 		for _, n := range e.refs {
 			target := n.ref.e.Load()
 			pos := n.decl.Pos // the field's place, in triples or in a file

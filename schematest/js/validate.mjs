@@ -4,7 +4,10 @@
 // no connection.
 //
 //   {"schemas": {"name": schema, …},   JSON Schema 2020-12 documents, compiled by ajv
-//                                       (strict mode, union types allowed, formats asserted)
+//                                       (strict mode, union types allowed, formats asserted;
+//                                       discriminator, a keyword of OpenAPI 3.1's dialect that
+//                                       components use, known as an annotation: each variant's
+//                                       const key is what decides a oneOf)
 //    "checks": [["name", instance], …], each instance validated against the schema named
 //    "openapi": {"name": document, …}}  OpenAPI documents, by @seriousme/openapi-schema-validator
 //
@@ -23,6 +26,7 @@ const job = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 
 const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, validateFormats: true, allErrors: false });
 addFormats(ajv);
+ajv.addKeyword({ keyword: "discriminator", schemaType: "object" });
 
 const out = { compile: {}, results: [], openapi: {} };
 const compiled = {};

@@ -28,6 +28,7 @@ package main
 
 import (
 	stdjson "encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -54,6 +55,7 @@ func ops(n int) map[string]func(dst []byte) ([]byte, error) {
 	if err != nil {
 		panic(err)
 	}
+	var failing any = bench.FailingUsers(n)
 	var empty any = map[string]any{"limit": n, "list": []any{}}
 	emptyMap := map[string]any{"limit": n, "list": []any{}}
 	shape := bench.NewShapeRegistry()
@@ -75,7 +77,13 @@ func ops(n int) map[string]func(dst []byte) ([]byte, error) {
 			_, err := orders.Make(order)
 			return dst, err
 		},
-		"users/AppendJSON":  func(dst []byte) ([]byte, error) { return users.AppendJSON(dst, m) },
+		"users/AppendJSON": func(dst []byte) ([]byte, error) { return users.AppendJSON(dst, m) },
+		"failing/AppendJSON": func(dst []byte) ([]byte, error) { // the failure path: one bad mail in the last user
+			if _, err := users.AppendJSON(dst, failing); err == nil {
+				return dst, errors.New("no error")
+			}
+			return dst, nil
+		},
 		"users/structs":     func(dst []byte) ([]byte, error) { return users.AppendJSON(dst, st) },
 		"users/handwritten": func(dst []byte) ([]byte, error) { return bench.AppendUsers(dst, mm) },
 		"empty/AppendJSON":  func(dst []byte) ([]byte, error) { return users.AppendJSON(dst, empty) },
