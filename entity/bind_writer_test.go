@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -195,6 +196,22 @@ type bindOrder struct {
 	LinesAsMaps []any          `json:"maps"`
 }
 
+// selfDecoded decodes itself, as expose gen's struct holding a union does:
+// Bind gives its UnmarshalJSON the whole object.
+type selfDecoded struct{ Keys []string }
+
+func (s *selfDecoded) UnmarshalJSON(b []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	for k := range m {
+		s.Keys = append(s.Keys, k)
+	}
+	slices.Sort(s.Keys)
+	return nil
+}
+
 type bindExtra struct {
 	Zip string `json:"zip"`
 }
@@ -247,6 +264,7 @@ func TestBindWriterShapes(t *testing.T) {
 		}},
 		{"a pointer to a nil struct pointer", func() any { return new(*bindOrder) }},
 		{"a map", func() any { return &map[string]any{} }},
+		{"a struct that is a json.Unmarshaler", func() any { return new(selfDecoded) }},
 		{"a struct with a field tagged string", func() any {
 			return new(struct {
 				Name string `json:"name"`

@@ -152,8 +152,9 @@ func (o *Object) AppendJSON(dst []byte) ([]byte, error) {
 // object, a field tagged ",string") are decoded with encoding/json. A string in dst shares the
 // memory of the Object's text, which is never modified, so that filling
 // it allocates nothing: dst holds the text for as long as it holds one.
-// A map or an interface dst is filled by encoding/json of the values
-// under their declared names. entitytest.CheckStruct with Request tells
+// A map or an interface dst, and a struct that is a json.Unmarshaler
+// itself (what expose gen writes for a struct holding a union), are
+// filled by encoding/json of the values under their declared names. entitytest.CheckStruct with Request tells
 // in a test whether a struct holds what a request gives.
 func (o *Object) Bind(dst any) error {
 	if err := bindMade(o.m(), dst); err != nil {

@@ -35,8 +35,9 @@ import (
 // writes that the field does not hold as a time.Time, a union's object,
 // each by its variant's declared names) is decoded with
 // encoding/json from its value's declared text alone; a plan that merges
-// a $ref's keys into its own, a struct with a field tagged ",string", and
-// a map or an interface as dst, take the declared text whole (BindText).
+// a $ref's keys into its own, a struct with a field tagged ",string" or
+// a json.Unmarshaler of its own, and a map or an interface as dst, take
+// the declared text whole (BindText).
 
 // bindOp is how a value is written into a field of one kind.
 type bindOp uint8
@@ -129,6 +130,10 @@ func bindPlanFor(p *objectPlan, t reflect.Type) *bindPlan {
 // compileBind compiles the plan storing p's objects in struct type t.
 func compileBind(p *objectPlan, t reflect.Type) *bindPlan {
 	bp := &bindPlan{plan: p, typ: t, fields: make([]bindField, len(p.nodes)), keys: make([][]byte, len(p.nodes))}
+	if pt := reflect.PointerTo(t); pt.Implements(unmarshalerType) || pt.Implements(textType) {
+		bp.whole = true // its own method reads the whole object (expose gen's, for a struct holding a union)
+		return bp
+	}
 	all := jsonfields.Of(t)
 	for i, n := range p.nodes {
 		if !n.merge && !n.shared { // (the others are matched by the general loop, as memberIter does)
