@@ -128,14 +128,36 @@ func (o *Object) AppendJSON(dst []byte) ([]byte, error) {
 // Entity.Bind does with the Object of a request, and what a handler does
 // with the Object Patch merged: a field the Object does not hold (a
 // writeonly one the patch did not give) stays as it was in dst. (Decode
-// reads the output keys instead.) The values are decoded as encoding/json
-// decodes them: a null leaves a field that cannot hold one (a string, an
-// int) as it was, and a struct field of a driver.Valuer type that Make
-// reads (sql.NullString) needs a json.Unmarshaler too, else a pointer
-// (*string) takes its place; entitytest.CheckStruct with Input says so in
-// a test.
+// reads the output keys instead.)
+//
+// A struct is filled by a writer compiled once per Go type (the struct
+// reader Make uses, in reverse: each value stored at its field's offset),
+// which stores what encoding/json would store of the values under their
+// declared names, by its rules: fields matched by json tag, else Go name,
+// exactly, else but for case; `json:"-"` and unexported fields skipped;
+// embedded structs flattened (an embedded nil pointer made when a value
+// reaches it); a null leaves a field that cannot hold one (a string, an
+// int, a struct) as it was, and clears a pointer, a slice, a map or an
+// interface; a list is stored into a slice's own elements when it has
+// some, and a map's keys are added to a map that exists; an `any` field
+// holds a string, a float64, a bool, a map[string]any or a []any; a value
+// of the wrong kind for its field (a string for an int) is a
+// *json.UnmarshalTypeError naming the field's path, the other values
+// being stored all the same. A field of a type it cannot fill itself is
+// filled by its own method: a json.Unmarshaler's UnmarshalJSON (with the
+// value's JSON), an encoding.TextUnmarshaler's UnmarshalText (a string's
+// text), a sql.Scanner's Scan (the value as Get returns it, nil for a null:
+// sql.NullString, sql.NullInt64, sql.NullTime, which Make reads through
+// their driver.Valuer); other kinds (an array, a named map, a union's
+// object, a field tagged ",string") are decoded with encoding/json. A string in dst shares the
+// memory of the Object's text, which is never modified, so that filling
+// it allocates nothing: dst holds the text for as long as it holds one.
+// A map or an interface dst, and a struct that is a json.Unmarshaler
+// itself (what expose gen writes for a struct holding a union), are
+// filled by encoding/json of the values under their declared names. entitytest.CheckStruct with Request tells
+// in a test whether a struct holds what a request gives.
 func (o *Object) Bind(dst any) error {
-	if err := json.Unmarshal(engine.DeclaredText(o.m()), dst); err != nil {
+	if err := bindMade(o.m(), dst); err != nil {
 		return fmt.Errorf("entity: Object.Bind: %w", err)
 	}
 	return nil

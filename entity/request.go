@@ -120,7 +120,25 @@ func (e *Entity) MakeRequest(r *http.Request, opts ...Option) (*Object, error) {
 	if r == nil { // an empty input, as a typed nil is for Make
 		return e.endRequest(r, &c, pref, c.AppendCopy(e.c, nil, &o))
 	}
-	return e.endRequest(r, &c, pref, c.AppendRequest(nil, e.c, &req, &o))
+	return e.endRequest(r, &c, pref, nilIfEmpty(c.AppendRequest(requestBuffer(&req), e.c, &req, &o)))
+}
+
+// requestBuffer returns the buffer a request's Object is written into:
+// room for about its body's length, which the wire form writes again, so
+// that writing it allocates once.
+func requestBuffer(req *engine.HTTPRequest) []byte {
+	if req.BodyLen <= 0 {
+		return nil
+	}
+	return make([]byte, 0, req.BodyLen+req.BodyLen/8+64)
+}
+
+// nilIfEmpty returns nil for what a call that wrote nothing returns.
+func nilIfEmpty(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
 }
 
 // The request assembly MakeRequest, Bind and Patch share: beginRequest
@@ -142,7 +160,7 @@ func (e *Entity) beginRequest(r *http.Request, c *engine.Call, opts []Option) (r
 		return req, pref, e.inRequestLang(err, pref)
 	}
 	req.R = r
-	if r.URL != nil {
+	if r.URL != nil && r.URL.RawQuery != "" {
 		req.Query = r.URL.Query()
 	}
 	if c.Dir == engine.Request {
@@ -347,7 +365,10 @@ func readRequestBody(e *Entity, r *http.Request, req *engine.HTTPRequest) error 
 	}
 	limit := e.reg.env.Limits().BodyBytes
 	ct := r.Header.Get("Content-Type")
-	mt, _, _ := mime.ParseMediaType(ct) // a bad parameter gives the type and an error
+	mt := ct // the common case, without parameters to parse
+	if ct != "application/json" {
+		mt, _, _ = mime.ParseMediaType(ct) // a bad parameter gives the type and an error
+	}
 	switch {
 	case ct == "":
 		body, err := readBody(r, limit)
@@ -634,11 +655,14 @@ func isJSONMediaType(mt string) bool {
 // non-nil pointer to a struct, a map or an interface is a programming
 // error, returned before the request is read. A dst whose fields cannot
 // hold the values the entity makes (an int field for a string key) is one
-// too, found when such a value is decoded, after the request is read (a
-// null decodes into any field). Both are plain errors, which Write answers
+// too, found when such a value is stored, after the request is read (a
+// null goes into any field). Both are plain errors, which Write answers
 // with 500, and neither quotes a value; entitytest.CheckStruct(t, e, T{},
 // entitytest.Request()) tells in a test whether a struct holds what a request
-// gives.
+// gives. How the values are stored (encoding/json's rules, by a writer
+// compiled per struct type, strings sharing the request's made text, and
+// sql.Scanner, json.Unmarshaler and encoding.TextUnmarshaler fields filled
+// by their methods) is Object.Bind's.
 func (e *Entity) Bind(r *http.Request, dst any, opts ...Option) error {
 	if e == nil {
 		return errNilEntity
@@ -650,10 +674,21 @@ func (e *Entity) Bind(r *http.Request, dst any, opts ...Option) error {
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(engine.DeclaredText(o.m()), dst); err != nil {
+	if err := bindMade(o.m(), dst); err != nil {
 		return inLang(decodeError(e, dst, err), e.reg.requestLang(r, opts)) // its 500 in the request's language
 	}
 	return nil
+}
+
+// bindMade stores m's values in dst by their declared names: a struct
+// through the writer compiled for its type (engine.BindStruct), what it
+// leaves (a map, an interface, a plan merging a $ref's keys) through the
+// declared text.
+func bindMade(m *engine.Made, dst any) error {
+	if ok, err := engine.BindStruct(m, dst); ok {
+		return err
+	}
+	return engine.BindText(m, dst)
 }
 
 // checkDst reports a dst that Bind cannot store into.

@@ -1,7 +1,9 @@
 package entitytest
 
 import (
+	"database/sql"
 	"database/sql/driver"
+	"encoding"
 	"encoding/json"
 	"reflect"
 	"strconv"
@@ -19,9 +21,9 @@ import (
 // struct that Make reads to write a response ([entity.Entity.Fields]: no
 // writeonly field is asked of it), with Request a struct that Bind fills from
 // a request ([entity.Entity.RequestFields]: no readonly field is asked of
-// it, and no value field may be of a driver.Valuer type that is no
-// json.Unmarshaler, such as sql.NullString, which Make reads and Bind
-// cannot fill). Call gives the flags and version of the calls the type serves: a
+// it, and no value field may be of a driver.Valuer type, which Make
+// reads, that Bind cannot fill: one that is no sql.Scanner (as
+// sql.NullString is), json.Unmarshaler nor encoding.TextUnmarshaler). Call gives the flags and version of the calls the type serves: a
 // field they hide is not asked of it (check a type that serves several
 // audiences once per audience).
 //
@@ -120,7 +122,7 @@ func checkStruct(e *entity.Entity, t reflect.Type, cfg config) string {
 		}
 		b.WriteString(" cannot hold what Bind decodes for ")
 		writePaths(&b, c.unfillable)
-		b.WriteString(" (a driver.Valuer, which Make reads, is no json.Unmarshaler, which Bind needs: use a pointer, *string for sql.NullString)")
+		b.WriteString(" (a driver.Valuer, which Make reads, that is no sql.Scanner, json.Unmarshaler or encoding.TextUnmarshaler, which Bind fills: use a pointer, or a sql.Null type)")
 	}
 	return b.String()
 }
@@ -144,16 +146,18 @@ type structCheck struct {
 	missing  []path // in declaration order
 
 	// unfillable are the request fields whose struct field Make reads
-	// through driver.Valuer but Bind, which decodes JSON into the struct,
-	// cannot fill (no json.Unmarshaler): sql.NullString and the like.
+	// through driver.Valuer but Bind cannot fill: no sql.Scanner,
+	// json.Unmarshaler nor encoding.TextUnmarshaler.
 	unfillable []path
 }
 
 // valuerOnly reports whether t (or *t) is a driver.Valuer, which Make reads
-// through Value, and neither is a json.Unmarshaler, which Bind would need.
+// through Value, and *t none of what Bind fills a type it does not know
+// through: a json.Unmarshaler, an encoding.TextUnmarshaler, a sql.Scanner.
 func valuerOnly(t reflect.Type) bool {
 	pt := reflect.PointerTo(t)
-	return (t.Implements(valuerType) || pt.Implements(valuerType)) && !t.Implements(unmarshalerType) && !pt.Implements(unmarshalerType)
+	return (t.Implements(valuerType) || pt.Implements(valuerType)) &&
+		!pt.Implements(unmarshalerType) && !pt.Implements(textUnmarshalerType) && !pt.Implements(scannerType)
 }
 
 // structPair is an entity checked against a type.
@@ -262,10 +266,12 @@ func readsFields(t reflect.Type) bool {
 }
 
 var (
-	timeType         = reflect.TypeFor[time.Time]()
-	entityObjectType = reflect.TypeFor[entity.Object]()
-	valuerType       = reflect.TypeFor[driver.Valuer]()
-	unmarshalerType  = reflect.TypeFor[json.Unmarshaler]()
+	timeType            = reflect.TypeFor[time.Time]()
+	entityObjectType    = reflect.TypeFor[entity.Object]()
+	valuerType          = reflect.TypeFor[driver.Valuer]()
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	scannerType         = reflect.TypeFor[sql.Scanner]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
 // derefType returns the type a chain of pointers ends at.

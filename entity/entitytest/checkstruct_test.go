@@ -2,6 +2,7 @@ package entitytest
 
 import (
 	"database/sql"
+	"database/sql/driver"
 	"reflect"
 	"testing"
 
@@ -95,12 +96,24 @@ type newCustomer struct {
 	Password string `json:"password"`
 }
 
-// nullCustomer holds sql.NullString fields, which Make reads and Bind
-// cannot fill; nullRow is the response struct of the same kind.
+// nullCustomer holds sql.NullString fields, which Make reads through
+// their driver.Valuer and Bind fills through their sql.Scanner;
+// valuedCustomer holds a driver.Valuer that Bind cannot fill; nullRow is
+// the response struct of the same kind.
 type nullCustomer struct {
 	Name     sql.NullString `json:"name"`
 	Password sql.NullString `json:"password"`
 }
+
+type valuedCustomer struct {
+	Name     valuedOnly `json:"name"`
+	Password valuedOnly `json:"password"`
+}
+
+// valuedOnly is a driver.Valuer and nothing Bind fills.
+type valuedOnly struct{ s string }
+
+func (v valuedOnly) Value() (driver.Value, error) { return v.s, nil }
 
 type nullRow struct {
 	ID   sql.NullInt64  `json:"id"`
@@ -124,8 +137,9 @@ func TestCheckStructChecksItsDirection(t *testing.T) {
 			want: []string{`entity "customer": type entitytest.newCustomer has no field for "id"`}},
 		{name: "a response struct is no request struct", value: customer{}, opts: []Option{Request()},
 			want: []string{`entity "customer": request type entitytest.customer has no field for "password"`}},
-		{name: "a request struct Bind cannot fill", value: nullCustomer{}, opts: []Option{Request()},
-			want: []string{`entity "customer": request type entitytest.nullCustomer cannot hold what Bind decodes for "name", "password" (a driver.Valuer, which Make reads, is no json.Unmarshaler, which Bind needs: use a pointer, *string for sql.NullString)`}},
+		{name: "a request struct of sql.Scanners Bind fills", value: nullCustomer{}, opts: []Option{Request()}},
+		{name: "a request struct Bind cannot fill", value: valuedCustomer{}, opts: []Option{Request()},
+			want: []string{`entity "customer": request type entitytest.valuedCustomer cannot hold what Bind decodes for "name", "password" (a driver.Valuer, which Make reads, that is no sql.Scanner, json.Unmarshaler or encoding.TextUnmarshaler, which Bind fills: use a pointer, or a sql.Null type)`}},
 		{name: "a response struct of Valuers is read through them", value: nullRow{}},
 		{name: "a request of something else", value: map[string]any{}, opts: []Option{Request()},
 			want: []string{`entity "customer": type map[string]interface {} is not a struct, nor a pointer to one: Bind does not fill it by field`}},

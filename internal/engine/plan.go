@@ -58,6 +58,10 @@ type objectPlan struct {
 	left []*node
 
 	head *node // nodes[0], the first of the chain of next (nil when none)
+
+	// bind is Bind's plan for the Go type a call bound its objects to
+	// last (bindPlanFor has the others).
+	bind atomic.Pointer[bindPlan]
 }
 
 // direction is one way data goes through an entity: a response writes

@@ -318,45 +318,7 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 			continue
 		}
 		dst = append(jsonwire.AppendString(dst, n.decl.Name), ':')
-		if n.kind == nodeValue && (n.format != nil || n.each != nil && n.each.format != nil) {
-			dst = appendUnformatted(dst, n, it.val)
-			continue
-		}
-		var p *objectPlan
-		if n.kind == nodeRef && n.holds(it.val) && depth < maxMergeDepth*16 {
-			p = refPlan(n, dir)
-		}
-		obj := func(v []byte) { // one object of the reference, with its entity's declared names
-			q := p
-			if n.union != nil {
-				q = n.union.planOf(v, dir)
-			}
-			if q == nil {
-				dst = append(dst, v...)
-				return
-			}
-			f := true
-			dst = append(appendDeclared(append(dst, '{'), v, q.nodes, made, dir, &f, depth+1), '}')
-		}
-		switch {
-		case p == nil:
-			dst = append(dst, it.val...)
-		case it.val[0] == '{':
-			obj(it.val)
-		default:
-			dst = append(dst, '[')
-			for i, el := 0, (jsonwire.Elements{Data: it.val}); el.Next(); i++ {
-				if i > 0 {
-					dst = append(dst, ',')
-				}
-				if el.Val[0] == '{' {
-					obj(el.Val)
-				} else {
-					dst = append(dst, el.Val...)
-				}
-			}
-			dst = append(dst, ']')
-		}
+		dst = declaredValue(dst, n, it.val, made, dir, depth)
 	}
 	for _, m := range nodes { // in declaration order
 		b, ok := merged[m]
@@ -375,6 +337,52 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 		dst = append(dst, '}')
 	}
 	return dst
+}
+
+// declaredValue appends val, the value node n wrote, as the declared text
+// holds it: a formatted value as the value it formatted, a $ref's object
+// (or list of them) under its entity's declared names; anything else as
+// written. (A group's value is flattened by appendDeclared, around it.)
+func declaredValue(dst []byte, n *node, val []byte, made *objectMade, dir direction, depth int) []byte {
+	if n.kind == nodeValue && (n.format != nil || n.each != nil && n.each.format != nil) {
+		return appendUnformatted(dst, n, val)
+	}
+	var p *objectPlan
+	if n.kind == nodeRef && n.holds(val) && depth < maxMergeDepth*16 {
+		p = refPlan(n, dir)
+	}
+	if p == nil {
+		return append(dst, val...)
+	}
+	if val[0] == '{' {
+		return appendDeclaredObject(dst, n, p, val, made, dir, depth)
+	}
+	dst = append(dst, '[')
+	for i, el := 0, (jsonwire.Elements{Data: val}); el.Next(); i++ {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if el.Val[0] == '{' {
+			dst = appendDeclaredObject(dst, n, p, el.Val, made, dir, depth)
+		} else {
+			dst = append(dst, el.Val...)
+		}
+	}
+	return append(dst, ']')
+}
+
+// appendDeclaredObject appends v, one object of the reference n whose
+// plan is p, with its entity's declared names: a union's by the plan of
+// its variant.
+func appendDeclaredObject(dst []byte, n *node, p *objectPlan, v []byte, made *objectMade, dir direction, depth int) []byte {
+	if n.union != nil {
+		p = n.union.planOf(v, dir)
+	}
+	if p == nil {
+		return append(dst, v...)
+	}
+	f := true
+	return append(appendDeclared(append(dst, '{'), v, p.nodes, made, dir, &f, depth+1), '}')
 }
 
 // mergerOf returns the merged $ref among nodes whose entity (through its

@@ -6,14 +6,17 @@
 // reads memory through unsafe.Pointer.
 //
 // A Ptr is the address of a value the caller holds for the length of one
-// call: the struct given to it, or one inside it. The package never
-// writes through one, and Interface returns a view of the memory, not a
+// call: the struct given to it, or one inside it. The package writes
+// through one only in its stores (Set…), and Interface returns a view of the memory, not a
 // copy (as reflect's Value.Interface does for a value that is not
-// addressable): the caller must not keep it past the call.
+// addressable): the caller must not keep it past the call. The stores
+// (SetString…) are Bind's, which fills a struct of the caller's the same
+// way: the struct reader in reverse.
 package structread
 
 import (
 	"reflect"
+	"time"
 	"unsafe"
 )
 
@@ -277,4 +280,127 @@ func SliceData(rv reflect.Value) Ptr {
 		return Ptr{rv.Addr().UnsafePointer()}
 	}
 	return Ptr{rv.UnsafePointer()}
+}
+
+// The stores, Bind's: each writes a value of its kind at p, which must be
+// the address of one, in memory the caller owns (the struct Bind fills).
+
+func (p Ptr) SetString(s string)   { *(*string)(p.p) = s }
+func (p Ptr) SetBool(b bool)       { *(*bool)(p.p) = b }
+func (p Ptr) SetFloat32(f float32) { *(*float32)(p.p) = f }
+func (p Ptr) SetFloat64(f float64) { *(*float64)(p.p) = f }
+func (p Ptr) SetPointer(q Ptr)     { *(*unsafe.Pointer)(p.p) = q.p }
+func (p Ptr) SetAny(v any)         { *(*any)(p.p) = v }
+
+// Time returns p as the address of a time.Time.
+func (p Ptr) Time() *time.Time { return (*time.Time)(p.p) }
+
+// SetInt stores a signed integer of size bytes.
+func (p Ptr) SetInt(size uint8, v int64) {
+	switch size {
+	case 1:
+		*(*int8)(p.p) = int8(v)
+	case 2:
+		*(*int16)(p.p) = int16(v)
+	case 4:
+		*(*int32)(p.p) = int32(v)
+	default:
+		*(*int64)(p.p) = v
+	}
+}
+
+// SetUint stores an unsigned integer of size bytes.
+func (p Ptr) SetUint(size uint8, v uint64) {
+	switch size {
+	case 1:
+		*(*uint8)(p.p) = uint8(v)
+	case 2:
+		*(*uint16)(p.p) = uint16(v)
+	case 4:
+		*(*uint32)(p.p) = uint32(v)
+	default:
+		*(*uint64)(p.p) = v
+	}
+}
+
+// New returns the address of a new zero value of type t.
+func New(t reflect.Type) Ptr { return Ptr{reflect.New(t).UnsafePointer()} }
+
+// SetSliceLen makes the slice at p, whose pointer type pt is (prepared
+// with TypeOf, so that no reflect lookup finds it), n elements long and returns
+// the address of its first element, as encoding/json fills a slice: its
+// array is kept when it has room (the elements there are written over),
+// else a new one holds a copy of its elements; an empty slice is a non-nil
+// one.
+func (p Ptr) SetSliceLen(pt Type, n int) Ptr {
+	v := reflect.ValueOf(p.Ref(pt)).Elem()
+	switch {
+	case n == 0:
+		v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+	case v.Cap() >= n:
+		v.SetLen(n)
+	default:
+		v.Grow(n - v.Len())
+		v.SetLen(n)
+	}
+	return Ptr{v.UnsafePointer()}
+}
+
+// AddrOf returns the address of the value rv, which must be addressable.
+func AddrOf(rv reflect.Value) Ptr { return Ptr{rv.Addr().UnsafePointer()} }
+
+// Offset returns the offset of a field at a fixed offset (see Direct).
+func (f *Field) Offset() uintptr { return f.off }
+
+// Scratch is a slice that a list's elements are written into before their
+// number is known, then moved to the slice that keeps them, made of their
+// number: one allocation for the list, the scratch being reused.
+type Scratch struct {
+	v    reflect.Value  // an addressable slice, as long as its capacity
+	data unsafe.Pointer // its first element
+	n    int            // its length
+	size uintptr        // its element's size
+}
+
+// NewScratch returns a scratch slice of slice type t.
+func NewScratch(t reflect.Type) *Scratch {
+	return &Scratch{v: reflect.New(t).Elem(), size: t.Elem().Size()}
+}
+
+// Elem returns the address of element i, growing the scratch when it has
+// no room for it (the addresses of the earlier elements then change).
+func (s *Scratch) Elem(i int) Ptr {
+	if i >= s.n {
+		s.v.Grow(max(i+1, 16) - s.v.Len())
+		s.v.SetLen(s.v.Cap())
+		s.data, s.n = s.v.UnsafePointer(), s.v.Len()
+	}
+	return Ptr{unsafe.Add(s.data, uintptr(i)*s.size)}
+}
+
+// MoveTo makes the slice at p (of pointer type pt), a nil one, hold the first n
+// elements of the scratch, in an array of its own, and zeroes them in the
+// scratch. It reports whether the scratch is still small enough to keep.
+func (s *Scratch) MoveTo(p Ptr, pt Type, n int) bool {
+	dst := reflect.ValueOf(p.Ref(pt)).Elem()
+	if n == 0 {
+		dst.Set(reflect.MakeSlice(dst.Type(), 0, 0))
+		return true
+	}
+	dst.Grow(n)
+	dst.SetLen(n)
+	reflect.Copy(dst, s.v)
+	s.v.SetLen(n)
+	s.v.Clear() // (a typed clear: no pointer is left in it, and the collector is told)
+	s.v.SetLen(s.n)
+	return uintptr(s.n)*s.size <= 64<<10
+}
+
+// MakeSlice makes the slice at p, of elements E, a new one of n elements,
+// and returns the address of its first: SetSliceLen without reflect, for
+// a nil slice of a common element type.
+func MakeSlice[E any](p Ptr, n int) Ptr {
+	s := make([]E, n)
+	*(*[]E)(p.p) = s
+	return Ptr{unsafe.Pointer(unsafe.SliceData(s))}
 }
