@@ -893,8 +893,10 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 	sub.top = false
 	if c.patching && f.writeOnly {
 		// a writeonly group's fields are writeonly: a patch's merged value
-		// holds each only where the patch gives its key
-		sub.wo = true
+		// holds each only where the patch gives its key; a null for the
+		// group clears them all, which are then read (a req one fails)
+		p := mdlAt(lvl.pin, f.key)
+		sub.wo = p == nil || p.kind != mdlJNull
 	}
 	if lvl.wire || f.from != nil {
 		var raw any
