@@ -128,3 +128,23 @@ func TestPatchKeepsAReadonlyObjectAsStored(t *testing.T) {
 		t.Errorf("merged = %#v, want %#v", got, want)
 	}
 }
+
+// TestPatchTakesAReadonlyParameterAsStored: a readonly parameter field is
+// the server's, as any readonly value: a patch takes it from the current
+// value, never from the request (which a request never reads it from),
+// and its key in the patch is ignored, as a readonly key is.
+func TestPatchTakesAReadonlyParameterAsStored(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "doc", "name", "string", "", "X-Trace", "string", "readonly", "sid", "string", "cookie | readonly")
+	r := patchRequest(`{"name":"n","X-Trace":null,"sid":"evil"}`)
+	r.Header.Set("X-Trace", "evil")
+	r.Header.Set("Cookie", "sid=evil")
+	o, _, err := e.Patch(r, map[string]any{"name": "old", "X-Trace": "t1", "sid": "s1"}, entity.DenyUnknown())
+	if err != nil {
+		t.Fatalf("Patch: %v", err)
+	}
+	for k, want := range map[string]any{"name": "n", "X-Trace": "t1", "sid": "s1"} {
+		if got, _ := o.Get(k); got != want {
+			t.Errorf("%s = %v, want %v (merged: %s)", k, got, want, o)
+		}
+	}
+}

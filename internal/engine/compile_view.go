@@ -221,9 +221,11 @@ func (vb *viewBuilder) requestNode(n *node, t *inputTable, top bool, chain []*co
 	switch {
 	case !top:
 		n.src = srcBody // a body's object holds no parameter: an X- field there is never read
-	case vb.d == dirStored:
+	case vb.d == dirStored || vb.d == dirPatch && (n.readOnly || vb.readOnly > 0):
 		// A readonly $name's object of a patch, the server's, taken as
-		// stored: it holds its parameter fields' values (no request does).
+		// stored: it holds its parameter fields' values (no request does);
+		// and a patch's readonly parameter is the current value's, as any
+		// readonly value (a request never reads one).
 		n.src = srcBody
 	case n.src != srcBody:
 		// Read from the request itself, never from its body (by the fast
