@@ -63,7 +63,9 @@ func (c *mdlCall) judgeCross(fields []*mdlField, made map[*mdlField]*mdlMade) {
 			case "excluded_with":
 				fire = anyPresent && m.present
 			}
-			if !fire || (r.rule != "excluded_with" && slices.Contains(m.codes, "required")) {
+			if !fire || (r.rule != "excluded_with" && len(m.codes) > 0 && !m.present) {
+				// one error per field and cause: a field that failed on its
+				// own (required, a type, a rule) is not missing again
 				continue
 			}
 			c.fail(f, m.path, m.outPath, r.rule, m.sec)
