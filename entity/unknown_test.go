@@ -230,3 +230,38 @@ func TestDenyUnknownKnowsABodyKeyLikeAHeaderName(t *testing.T) {
 		})
 	}
 }
+
+// TestDenyUnknownKnowsAMergedReferencesQueryFields: a merged $name's
+// query fields are the top level's parameters: DenyUnknown knows their
+// keys in the query, with a body or without.
+func TestDenyUnknownKnowsAMergedReferencesQueryFields(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "paging", "q", "string", "query | min 2")
+	e := expose(t, reg, "search", "GET|POST", "name", "string", "", "p", "$paging", "merge")
+	tests := []struct{ name, method, target, body, unknown string }{
+		{"a GET", "GET", "/?q=ab&name=x", "", ""},
+		{"a POST", "POST", "/?q=ab", `{"name":"x"}`, ""},
+		{"another key", "POST", "/?q=ab&z=1", `{"name":"x"}`, "z"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(tt.method, tt.target, strings.NewReader(tt.body))
+			if tt.body != "" {
+				r.Header.Set("Content-Type", "application/json")
+			}
+			o, err := e.MakeRequest(r, entity.DenyUnknown())
+			if tt.unknown == "" {
+				if err != nil {
+					t.Fatalf("MakeRequest: %v; want no error", err)
+				}
+				if v, _ := o.Get("q"); v != "ab" {
+					t.Errorf("q = %v, want ab", v)
+				}
+				return
+			}
+			if fes := fieldErrorsOrNone(err); len(fes) != 1 || fes[0].Path != tt.unknown || fes[0].Code != "unknown" {
+				t.Errorf("MakeRequest: %v; want %s unknown", err, tt.unknown)
+			}
+		})
+	}
+}

@@ -68,7 +68,7 @@ func (r *run) unknownKeys(p *objectPlan, src *source) {
 		}
 		for k := range src.req.query {
 			switch {
-			case slices.ContainsFunc(p.params, func(n *node) bool { return n.src == srcQuery && n.in == k && (n.cond == nil || r.shown(n.cond)) }):
+			case r.queryParam(p, k, 0):
 			case src.req.body || !r.knownKey(p, k, 0):
 				query = append(query, k) // with a body, only query fields are read from the query
 			}
@@ -117,6 +117,26 @@ func (r *run) knownKey(p *objectPlan, k string, depth int) bool {
 		}
 		if e := r.refTarget(n); e != nil && r.knownKey(e.view(r.dir), k, depth+1) {
 			return true
+		}
+	}
+	return false
+}
+
+// queryParam reports whether a query field of p the call shows, or of an
+// entity merged into it (its parameters are the top level's), reads the
+// query key k.
+func (r *run) queryParam(p *objectPlan, k string, depth int) bool {
+	if slices.ContainsFunc(p.params, func(n *node) bool { return n.src == srcQuery && n.in == k && (n.cond == nil || r.shown(n.cond)) }) {
+		return true
+	}
+	if depth > maxMergeDepth {
+		return false
+	}
+	for _, n := range p.nodes {
+		if n.merge && (n.cond == nil || r.shown(n.cond)) {
+			if e := r.refTarget(n); e != nil && r.queryParam(e.view(r.dir), k, depth+1) {
+				return true
+			}
 		}
 	}
 	return false
