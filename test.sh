@@ -57,7 +57,7 @@ trap 'rm -f "$log"' EXIT
 for m in "${modules[@]}"; do
   echo "== module $m"
   (cd "$m" && go vet ./... && "$staticcheck" ./...)
-  (cd "$m" && go test -race -count=1 ./...) | tee -a "$log"
+  (cd "$m" && go test -race -count=1 -timeout 40m ./...) | tee -a "$log"
 done
 
 # The one package that reads memory through unsafe.Pointer (struct
