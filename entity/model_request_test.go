@@ -221,9 +221,9 @@ func (c *mdlCall) readParam(f *mdlField) (any, bool, mdlPath) {
 // key for it fails, naming the parameter, but that Lax reads its first
 // value; a repeated header gives its first value).
 func (c *mdlCall) paramInput(f *mdlField, pv mdlParam, p, op mdlPath) (any, bool) {
-	if f.kind == dsl.FieldValue && (f.list || f.typ == rules.List || f.typ == rules.Any && len(pv.vals) > 1 && pv.in == "query") {
+	if f.kind == dsl.FieldValue && (f.list || f.typ == rules.List || f.typ == rules.Any && len(pv.vals) > 1 && pv.in == "query" && c.strict) {
 		// a list field takes every value; a repeated query key is a list,
-		// which a none field, taking any value, takes too
+		// which a none field, taking any value, takes too (Lax: the first)
 		out := make([]any, len(pv.vals))
 		for i, v := range pv.vals {
 			if f.list {

@@ -61,7 +61,7 @@ func methodHasBody(method string) bool { return !reqsource.QueryMethod(method) }
 // form key gives a list field all its values; for any other field it is a
 // list, which a none field takes as any value, a strict call refuses for
 // the others as a "type" error naming the parameter ("got an array"), and
-// Lax reads as its first value. A repeated
+// Lax reads as its first value (a none field's too). A repeated
 // header gives a list field all its values, another field the first.
 // Path, query, header and cookie values are text, read strictly as text
 // is, but that an integer there is decimal digits with an optional minus
