@@ -81,7 +81,7 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			c.writeMerge(obj, f, lvl, sel, exc)
 			continue
 		}
-		if c.patching && (f.writeOnly || lvl.wo) && !lvl.fromPatch && mdlAt(lvl.pin, f.key) == nil && !(lvl.top && f.src != "") {
+		if c.patching && (f.writeOnly || lvl.wo) && !lvl.fromPatch && !lvl.woCleared && mdlAt(lvl.pin, f.key) == nil && !(lvl.top && f.src != "") {
 			// a writeonly value is not part of the current value: the
 			// merged Object has it only when the patch sets it (a
 			// parameter's, only when the request does: it is read from
@@ -897,6 +897,7 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 		// group clears them all, which are then read (a req one fails)
 		p := mdlAt(lvl.pin, f.key)
 		sub.wo = p == nil || p.kind != mdlJNull
+		sub.woCleared = !sub.wo
 	}
 	if lvl.wire || f.from != nil {
 		var raw any

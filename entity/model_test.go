@@ -522,6 +522,9 @@ type mdlLevel struct {
 	// null for, kept as stored since it holds immutable values, each of
 	// which the null changes
 	cleared bool
+	// woCleared: patching, the level is (in) a writeonly group the patch
+	// gives a null for: every field of it is cleared, and read
+	woCleared bool
 	// fresh: patching, the level is (in) an object the patch gives where
 	// none is stored, merged into nothing: its nulls are removed
 	fresh bool
