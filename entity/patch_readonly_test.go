@@ -140,11 +140,13 @@ func TestPatchTakesReadonlyFromTheStoredValue(t *testing.T) {
 		"audit", "}", "",
 		"author", "$user", "readonly",
 		"reviewers", "$user", "readonly",
+		"team", "[]$user", "readonly",
 		"st", "$stamp", "readonly | merge",
 	)
 	stored := map[string]any{"name": "n", "f7": "ab", "f8": "x", "at": "t1", "note": "y",
 		"flag": false, "owner": "", "code": "z", "closed": "yes", "by": "ann", "who": map[string]any{"email": "not-an-email"},
-		"reviewers": []any{map[string]any{"email": "a@example.com"}, map[string]any{"email": "b"}}, "author": map[string]any{"email": "not-an-email"},
+		"reviewers": []any{map[string]any{"email": "a@example.com"}, map[string]any{"email": "b"}},
+		"team":      []any{5, map[string]any{"email": "x"}}, "author": map[string]any{"email": "not-an-email"},
 		"st": map[string]any{"on": "x"}}
 	tests := []struct {
 		name, patch string
@@ -156,6 +158,8 @@ func TestPatchTakesReadonlyFromTheStoredValue(t *testing.T) {
 		{"a readonly value its rule refuses now", `{"name":"m"}`, map[string]any{"code": "z"}},
 		{"a readonly $name holding a list, as a response writes one", `{"name":"m"}`,
 			map[string]any{"reviewers": []any{map[string]any{"email": "a@example.com"}, map[string]any{"email": "b"}}}},
+		{"a readonly list holding what no request may send", `{"name":"m"}`,
+			map[string]any{"team": []any{nil, map[string]any{"email": "x"}}}},
 		{"a readonly value the row lacks has no default", `{"name":"m"}`, map[string]any{"level": nil}},
 		{"a readonly value its cross-field rule refuses now", `{"name":"m"}`, map[string]any{"closed": "yes", "name": "m"}},
 		{"a readonly group's req field", `{"audit":{"by":null}}`, map[string]any{"audit": map[string]any{"by": "ann", "who": map[string]any{"email": "not-an-email"}}}},

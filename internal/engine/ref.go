@@ -146,8 +146,12 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 //
 //go:noinline
 func (r *run) appendInView(d direction, dst []byte, n *node, ent *Entity, in raw, src *source, depth int) []byte {
-	saved, mask := r.dir, r.mask
+	saved, mask, strict := r.dir, r.mask, r.cfg.strict
 	r.dir, r.mask = d, nil
+	if d == dirStored {
+		r.cfg.strict = false // the server's value, taken as stored: no type is judged either
+	}
+	defer func() { r.cfg.strict = strict }()
 	p := ent.view(d)
 	switch {
 	case n.merge:
