@@ -949,6 +949,15 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 	raw, _, p := c.read(f, lvl)
 	if pv, ok := raw.(mdlParam); ok {
 		raw = mdlParamText(pv.vals[0]) // a parameter is text, no object
+		if f.list {
+			// a list field takes every value of a repeated key: texts, no
+			// objects
+			l := make([]any, len(pv.vals))
+			for i, v := range pv.vals {
+				l[i] = mdlParamText(v)
+			}
+			raw = l
+		}
 	}
 
 	op := lvl.outP.key(f.key)
