@@ -949,9 +949,9 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 	raw, _, p := c.read(f, lvl)
 	if pv, ok := raw.(mdlParam); ok {
 		raw = mdlParamText(pv.vals[0]) // a parameter is text, no object
-		if f.list {
+		if f.list && len(pv.vals) > 1 {
 			// a list field takes every value of a repeated key: texts, no
-			// objects
+			// objects (one value is the field's text)
 			l := make([]any, len(pv.vals))
 			for i, v := range pv.vals {
 				l[i] = mdlParamText(v)
