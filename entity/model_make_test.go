@@ -81,11 +81,11 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			c.writeMerge(obj, f, lvl, sel, exc)
 			continue
 		}
-		if c.patching && (f.writeOnly || lvl.wo) && !lvl.fromPatch && !lvl.woCleared && mdlAt(lvl.pin, f.key) == nil && !(lvl.top && f.src != "") {
+		if c.patching && (f.writeOnly || lvl.wo) && !lvl.fromPatch && !lvl.woCleared && mdlAt(lvl.pin, f.key) == nil && f.src == "" {
 			// a writeonly value is not part of the current value: the
 			// merged Object has it only when the patch sets it (a
-			// parameter's, only when the request does: it is read from
-			// the request)
+			// parameter is read from the request, as any, and in a nested
+			// object from nothing)
 			continue
 		}
 		sub, selected := sel.pick(f)
