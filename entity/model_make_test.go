@@ -300,7 +300,18 @@ func (c *mdlCall) writeCurrent(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlS
 	if _, excluded := exc.pick(f.key); excluded {
 		return
 	}
-	v := c.storedValue(f, mdlAt(lvl.cur, f.key), 0)
+	cur := mdlAt(lvl.cur, f.key)
+	if cur == nil && f.kind == dsl.FieldGroup && !f.list {
+		// a group the current value does not hold (inside a writeonly
+		// group, which is not read): read from nothing, as stored, it is
+		// an object of its fields (a group always is)
+		sc := &mdlCall{reg: c.reg.stored(), flags: c.flags, ver: c.ver, lang: c.lang, keepAll: true}
+		g, _ := sc.makeGroup(mdlStoredFields([]*mdlField{f})[0], mdlLevel{in: &mdlJSON{kind: mdlJObj, obj: map[string]*mdlJSON{}}}, nil, nil)
+		if js, err := mdlParseJSON(mdlEncode(nil, g)); err == nil {
+			cur = js
+		}
+	}
+	v := c.storedValue(f, cur, 0)
 	// the merged Object holds it; its response form leaves out what
 	// omitnil or omitempty leave out (go doc Patch)
 	obj.addWO(f.key, v, lvl.wo || mdlOmit(f, v))
@@ -891,10 +902,11 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 	sub.outP = lvl.outP.key(f.key)
 	sub.sec = lvl.sec || f.secret
 	sub.top = false
-	if c.patching && f.writeOnly {
+	if c.patching && f.writeOnly && !lvl.woCleared {
 		// a writeonly group's fields are writeonly: a patch's merged value
 		// holds each only where the patch gives its key; a null for the
-		// group clears them all, which are then read (a req one fails)
+		// group clears them all, which are then read (a req one fails),
+		// those of its groups too
 		p := mdlAt(lvl.pin, f.key)
 		sub.wo = p == nil || p.kind != mdlJNull
 		sub.woCleared = !sub.wo

@@ -1,6 +1,7 @@
 package entity_test
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -169,4 +170,70 @@ func TestPatchBindClearsOmittedFields(t *testing.T) {
 			t.Errorf("Get(tag) = %#v, %v; want \"\", true", v, ok)
 		}
 	})
+}
+
+// TestPatchLeavesTheWriteOnlyFieldsOfAGroupItRemoves: a group that is not
+// writeonly, which the patch leaves out, sets to null or finds nowhere in
+// the current value (a merged $ref's group where the row holds no object
+// for the $ref), gives none of its writeonly fields: a writeonly req one
+// is not required, and Bind leaves the stored value. A null for a
+// writeonly group clears its fields instead, so its req one is required.
+func TestPatchLeavesTheWriteOnlyFieldsOfAGroupItRemoves(t *testing.T) {
+	group := []string{"kid", "{", "", "s", "string", "", "pass", "string", "writeonly | req", "kid", "}", ""}
+	reg := entity.NewRegistry()
+	plain := expose(t, reg, "plain", append(group, "w", "{", "writeonly", "p", "string", "req", "w", "}", "")...)
+	expose(t, reg, "inner", group...)
+	merged := expose(t, reg, "outer", "in", "$inner", "merge", "n", "string", "")
+	type kid struct { // Bind's form: a group's fields beside their siblings
+		S    string `json:"s"`
+		Pass string `json:"pass"`
+	}
+	type outer struct { // a merged $ref's under its name
+		In kid `json:"in"`
+	}
+	tests := []struct {
+		name    string
+		e       *entity.Entity
+		current any
+		patch   string
+		want    kid    // Bind of the merged Object into the stored row
+		failed  string // the field that fails, "" for none
+	}{
+		{"left out", plain, map[string]any{"s": "x", "pass": "p1"}, `{}`, kid{"x", "stored"}, ""},
+		{"set to null", plain, map[string]any{"s": "x", "pass": "p1"}, `{"kid":null}`, kid{"old", "stored"}, ""}, // a null leaves a string as Bind found it
+		{"an empty object", plain, map[string]any{"s": "x"}, `{"kid":{}}`, kid{"x", "stored"}, ""},
+		{"its field given", plain, map[string]any{"s": "x"}, `{"kid":{"pass":"p2"}}`, kid{"x", "p2"}, ""},
+		{"a merged $ref's, the row holding none", merged, map[string]any{"n": "a"}, `{}`, kid{"old", "stored"}, ""},
+		{"a merged $ref's set to null", merged, map[string]any{"n": "a"}, `{"kid":null}`, kid{"old", "stored"}, ""},
+		{"a writeonly group's null clears it", plain, map[string]any{}, `{"w":null}`, kid{}, "w.p"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			obj, _, err := tt.e.Patch(patchRequest(tt.patch), tt.current)
+			if tt.failed != "" {
+				var fe *entity.FieldError
+				if !errors.As(err, &fe) || fe.Path != tt.failed {
+					t.Fatalf("Patch: %v, want a failure at %s", err, tt.failed)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Patch: %v", err)
+			}
+			got := kid{S: "old", Pass: "stored"}
+			if tt.e == merged {
+				o := outer{In: got}
+				err = obj.Bind(&o)
+				got = o.In
+			} else {
+				err = obj.Bind(&got)
+			}
+			if err != nil {
+				t.Fatalf("Bind: %v", err)
+			}
+			if got != tt.want {
+				t.Errorf("Bind of the merged Object %s: %+v, want %+v", obj, got, tt.want)
+			}
+		})
+	}
 }

@@ -316,6 +316,7 @@ func (r *run) appendGroupApart(dst []byte, n *node, src *source, depth int) []by
 	if !ok {
 		return append(dst, "null"...)
 	}
+	sub.unpatched = r.dir == dirPatch && sub.empty() && !n.writeOnly
 	// The group's object is in the wire form when its parent is (the
 	// object under its key, or none: an Object without the group's object,
 	// whose fields are read by key there too, and find nothing); an

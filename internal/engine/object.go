@@ -415,7 +415,11 @@ func (r *run) present(src *source, n *node) bool {
 		js = src.req.js
 	}
 	switch {
-	case js == nil || n.src != srcBody:
+	case n.src != srcBody:
+		return true
+	case src.unpatched:
+		return false
+	case js == nil:
 		return true
 	case n.merge:
 		t := r.refTarget(n)

@@ -97,6 +97,13 @@ type source struct {
 	// writeOnly: in a merge patch's merged value, the object read for a
 	// writeonly merged reference, whose fields are writeonly too.
 	wire, merged, writeOnly bool
+
+	// unpatched: in a merge patch's merged value, the object of a group
+	// that is not writeonly where the merged value holds none (the patch
+	// removed it, or neither holds it): the patch gives none of its
+	// writeonly fields, whose values stay the server's (see present). A
+	// writeonly group's null clears its fields instead: they are read.
+	unpatched bool
 }
 
 // get returns the value the node reads.
