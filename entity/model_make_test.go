@@ -1006,8 +1006,10 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 	}
 	cleared := lvl.cleared && !replaced && !f.list // a list's elements have no identity: none is compared
 	make1 := func(obj any, p, op mdlPath, i int) any {
-		// (a bare default's empty input is no wire form)
-		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire && obj != nil, sec: sec,
+		// (a bare default's empty input is no wire form, but in a request,
+		// whose paths are those of the wire form: a group's fields are
+		// under its key)
+		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire && (obj != nil || c.request), sec: sec,
 			cur: curOf(i), pin: pinOf(obj, i), fromPatch: replaced, cleared: cleared, fresh: (lvl.fresh || fresh) && i < 0}, sel, exc)
 	}
 	if !f.list && !replaced && !f.readOnly && c.patchCleared(f, lvl, curOf(-1)) {
