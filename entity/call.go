@@ -36,9 +36,22 @@ func (e *Entity) callError(c *engine.Call, pref string) error {
 		}
 		return inLang(err, lang)
 	}
-	fields := make([]*FieldError, len(c.Failures), len(c.Failures)+1)
-	for i, f := range c.Failures {
-		fields[i] = fieldErrorOf(f, cat, lang.li)
+	var ve *ValidationError
+	var fields []*FieldError
+	var block []FieldError
+	if n := len(c.Failures); n == 1 { // the common case, in one allocation
+		one := new(struct {
+			ve     ValidationError
+			fields [2]*FieldError // room for the limit's summary
+			fe     [1]FieldError
+		})
+		ve, fields, block = &one.ve, one.fields[:1], one.fe[:]
+	} else {
+		ve, fields, block = new(ValidationError), make([]*FieldError, n, n+1), make([]FieldError, n)
+	}
+	for i := range c.Failures {
+		fields[i] = &block[i]
+		fieldErrorOf(&block[i], &c.Failures[i], cat, lang.li)
 	}
 	if c.Omitted > 0 {
 		// The summary of the errors past the limit: at the top, since the
@@ -47,19 +60,19 @@ func (e *Entity) callError(c *engine.Call, pref string) error {
 		m, l := cat.lookup(lang.li, []string{"limit"})
 		fields = append(fields, &FieldError{Rule: "limit", Code: "limit", Params: params, Message: cat.render(m, l, "limit", "", params)})
 	}
-	return &ValidationError{Entity: e.Name(), Fields: fields, Omitted: c.Omitted, response: response, lang: lang}
+	*ve = ValidationError{Entity: e.Name(), Fields: fields, Omitted: c.Omitted, response: response, lang: lang}
+	return ve
 }
 
-// fieldErrorOf returns the FieldError of a failure the engine found, its
-// message rendered in language li of cat.
-func fieldErrorOf(f *engine.FieldError, cat *catalogs, li int) *FieldError {
-	fe := &FieldError{Path: f.Path, OutputPath: f.OutputPath, Pointer: f.Pointer, In: f.In,
+// fieldErrorOf sets fe to the FieldError of a failure the engine found,
+// its message rendered in language li of cat.
+func fieldErrorOf(fe *FieldError, f *engine.FieldError, cat *catalogs, li int) {
+	*fe = FieldError{Path: f.Path, OutputPath: f.OutputPath, Pointer: f.Pointer, In: f.In,
 		Rule: f.Rule, Code: f.Code, Params: f.Params, cause: f.Cause}
 	if p, ok := f.Cause.(*engine.RulePanic); ok {
 		fe.cause = panicOf(p)
 	}
 	fe.Message = cat.fieldMessage(f, li)
-	return fe
 }
 
 // fieldMessage renders a failure's message: the field's own (msg), else

@@ -213,7 +213,9 @@ func (r *Registry) Verify() error {
 // that write a key twice and the flags not declared.
 func (r *Registry) checkEntities(es []*engine.Entity) dsl.ErrorList {
 	return engine.CheckEntities(es, func(c *engine.Call) string {
-		return fieldErrorOf(c.Failures[0], r.messages(), 0).Error()
+		var fe FieldError
+		fieldErrorOf(&fe, &c.Failures[0], r.messages(), 0)
+		return fe.Error()
 	})
 }
 

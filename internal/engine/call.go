@@ -48,7 +48,7 @@ type Call struct {
 	// limit), and the failing fields, in the order found, with how many
 	// were past the registry's Limits.Errors.
 	Fatal    error
-	Failures []*FieldError
+	Failures []FieldError
 	Omitted  int
 
 	// Keep says that the caller makes a Made of what the call wrote (Made,

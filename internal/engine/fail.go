@@ -64,7 +64,11 @@ func (r *run) pathsOf(in, out string, named bool) (pin, pout, ptr string) {
 		bout = add(bout, out)
 		bptr = pathfmt.AppendPointerToken(bptr, in)
 	}
-	return string(bin), string(bout), string(bptr)
+	// one string for the three, which the failure keeps together
+	var all [288]byte
+	s := string(append(append(append(all[:0], bin...), bout...), bptr...))
+	i, j := len(bin), len(bin)+len(bout)
+	return s[:i], s[i:j], s[j:]
 }
 
 // failure is what a failing field reports: the rule as the registry
@@ -137,7 +141,7 @@ func (r *run) record(n *node, f failure) {
 	if n != nil && n.elemOf != nil {
 		r.push(frame{kind: frameIndex, idx: int32(r.elem), outIdx: int32(r.elem)})
 		f.field = n.elemOf.in
-		r.errs = append(r.errs, r.elemError(n.elemOf, f))
+		r.elemError(r.addError(), n.elemOf, &f)
 		r.pop()
 		return
 	}
@@ -145,13 +149,19 @@ func (r *run) record(n *node, f failure) {
 	if n != nil {
 		in, out = n.in, n.out
 	}
-	r.errs = append(r.errs, r.fieldError(n, in, out, f))
+	r.fieldError(r.addError(), n, in, out, &f)
+}
+
+// addError appends a FieldError to the run's, to be filled in place.
+func (r *run) addError() *FieldError {
+	r.errs = append(r.errs, FieldError{})
+	return &r.errs[len(r.errs)-1]
 }
 
 // fieldError builds the FieldError of a failure of node n (nil for a list
 // element or the limit's summary) read from the input name in: its paths,
 // code, params and message, in the call's language.
-func (r *run) fieldError(n *node, in, out string, f failure) *FieldError {
+func (r *run) fieldError(fe *FieldError, n *node, in, out string, f *failure) {
 	var pin, pout, ptr string
 	if n != nil && n.from != nil { // read at its from path
 		pin, pout, ptr = r.paths(n.from.first.in, out)
@@ -160,16 +170,16 @@ func (r *run) fieldError(n *node, in, out string, f failure) *FieldError {
 	} else {
 		pin, pout, ptr = r.paths(in, out)
 	}
-	return r.newFieldError(n, in, pin, pout, ptr, f)
+	r.newFieldError(fe, n, in, pin, pout, ptr, f)
 }
 
 // elemError builds the FieldError of a failure of an element of the list
 // node n (a typed list's, a []$name's), whose frame and the element's
 // index are the run's last: its paths are theirs, the list's from path
 // among them, with no name of its own.
-func (r *run) elemError(n *node, f failure) *FieldError {
+func (r *run) elemError(fe *FieldError, n *node, f *failure) {
 	pin, pout, ptr := r.pathsOf("", "", false)
-	return r.newFieldError(n, "", pin, pout, ptr, f)
+	r.newFieldError(fe, n, "", pin, pout, ptr, f)
 }
 
 // atTopLevel reports whether the walk stands in the top-level object: no
@@ -186,8 +196,8 @@ func (r *run) atTopLevel() bool {
 // newFieldError builds the FieldError of a failure of node n at the paths
 // given: its code, params and what its message needs, which the API
 // renders after the walk in the call's language.
-func (r *run) newFieldError(n *node, in, pin, pout, ptr string, f failure) *FieldError {
-	fe := &FieldError{Path: pin, OutputPath: pout, Pointer: ptr, Rule: f.rule, Code: f.code, Params: f.params, Cause: f.err, Err: f.err,
+func (r *run) newFieldError(fe *FieldError, n *node, in, pin, pout, ptr string, f *failure) {
+	*fe = FieldError{Path: pin, OutputPath: pout, Pointer: ptr, Rule: f.rule, Code: f.code, Params: f.params, Cause: f.err, Err: f.err,
 		Kind: f.kind, Exact: f.exact}
 	if n != nil && r.request && r.atTopLevel() { // a request's top-level field (merged keys too): where it was read
 		switch {
@@ -224,7 +234,6 @@ func (r *run) newFieldError(n *node, in, pin, pout, ptr string, f failure) *Fiel
 			fe.MsgParams = n.msgSafe
 		}
 	}
-	return fe
 }
 
 // full reports whether the run has collected as many field errors as the
@@ -251,6 +260,6 @@ func (r *run) failValue(n *node, err error) {
 }
 
 // depthError reports the depth limit at the current path.
-func (r *run) depthError() *FieldError {
-	return r.fieldError(nil, "", "", failure{rule: "depth", code: "depth", err: ErrDepth})
+func (r *run) depthError(fe *FieldError) {
+	r.fieldError(fe, nil, "", "", &failure{rule: "depth", code: "depth", err: ErrDepth})
 }

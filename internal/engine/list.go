@@ -174,7 +174,7 @@ func (r *run) appendAnyList(dst []byte, ref *node, p *objectPlan, la []any, dept
 func (r *run) stopAtDepth() {
 	r.stop = true
 	if !r.full() {
-		r.errs = append(r.errs, r.depthError())
+		r.depthError(r.addError())
 	}
 }
 
@@ -302,7 +302,8 @@ func (r *run) failNotObject(got string) {
 	if ref.kind != frameRef {
 		return
 	}
-	r.errs = append(r.errs, r.elemError(ref.n, typeFailure(rules.Object, got, ref.n.in)))
+	f := typeFailure(rules.Object, got, ref.n.in)
+	r.elemError(r.addError(), ref.n, &f)
 }
 
 // notObject says what an element of a []$name that is no object arrived

@@ -45,7 +45,7 @@ type Made struct {
 	// failed holds the failures of the request it was made from, when
 	// the call kept what it wrote though fields failed (Call.KeepFailed):
 	// what FailedAt reads. nil otherwise.
-	failed []*FieldError
+	failed []FieldError
 }
 
 // Sub is what a Made holds, without its memos: what a call made, or a
@@ -57,7 +57,7 @@ type Sub struct {
 	data   []byte
 	hid    *hiddenSpans
 	made   *objectMade
-	failed []*FieldError // a kept failed call's (Call.Made)
+	failed []FieldError // a kept failed call's (Call.Made)
 }
 
 // IsNull reports whether s stands for a null element of a list.

@@ -48,7 +48,7 @@ func (f *frame) secret() bool { return (f.kind == frameRef || f.kind == frameInP
 // it is allocated on success.
 type run struct {
 	ent     *Entity
-	errs    []*FieldError
+	errs    []FieldError
 	omitted int // field errors past the registry's limit
 	secret  int // how many secret references the run is inside
 

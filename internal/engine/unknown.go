@@ -173,11 +173,11 @@ func (r *run) failUnknown(key, in string) {
 		return
 	}
 	key = clipKey(key)
-	fe := r.fieldError(nil, key, key, failure{rule: "unknown", code: "unknown", err: errUnknown})
+	fe := r.addError()
+	r.fieldError(fe, nil, key, key, &failure{rule: "unknown", code: "unknown", err: errUnknown})
 	fe.Path, _, fe.Pointer = r.pathsOf(key, key, true) // "" is a key too: [""], "/"
 	fe.OutputPath = ""                                 // it is not written
 	fe.In = in
-	r.errs = append(r.errs, fe)
 }
 
 // eachJSONKey calls f with each key of the JSON object text (text the
