@@ -158,9 +158,9 @@ func (r *run) addError() *FieldError {
 	return &r.errs[len(r.errs)-1]
 }
 
-// fieldError builds the FieldError of a failure of node n (nil for a list
-// element or the limit's summary) read from the input name in: its paths,
-// code, params and message, in the call's language.
+// fieldError fills fe, the FieldError of a failure of node n (nil for a
+// list element or the limit's summary) read from the input name in: its
+// paths, code, params and what its message needs.
 func (r *run) fieldError(fe *FieldError, n *node, in, out string, f *failure) {
 	var pin, pout, ptr string
 	if n != nil && n.from != nil { // read at its from path
@@ -173,7 +173,7 @@ func (r *run) fieldError(fe *FieldError, n *node, in, out string, f *failure) {
 	r.newFieldError(fe, n, in, pin, pout, ptr, f)
 }
 
-// elemError builds the FieldError of a failure of an element of the list
+// elemError fills fe, the FieldError of a failure of an element of the list
 // node n (a typed list's, a []$name's), whose frame and the element's
 // index are the run's last: its paths are theirs, the list's from path
 // among them, with no name of its own.
@@ -193,8 +193,8 @@ func (r *run) atTopLevel() bool {
 	return true
 }
 
-// newFieldError builds the FieldError of a failure of node n at the paths
-// given: its code, params and what its message needs, which the API
+// newFieldError fills fe, the FieldError of a failure of node n at the
+// paths given: its code, params and what its message needs, which the API
 // renders after the walk in the call's language.
 func (r *run) newFieldError(fe *FieldError, n *node, in, pin, pout, ptr string, f *failure) {
 	*fe = FieldError{Path: pin, OutputPath: pout, Pointer: ptr, Rule: f.rule, Code: f.code, Params: f.params, Cause: f.err, Err: f.err,
@@ -259,7 +259,7 @@ func (r *run) failValue(n *node, err error) {
 	r.fail(n, "json", err)
 }
 
-// depthError reports the depth limit at the current path.
+// depthError fills fe with the depth limit at the current path.
 func (r *run) depthError(fe *FieldError) {
 	r.fieldError(fe, nil, "", "", &failure{rule: "depth", code: "depth", err: ErrDepth})
 }
