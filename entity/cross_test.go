@@ -1,6 +1,7 @@
 package entity_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -143,5 +144,38 @@ func TestCrossRuleOfAFailedField(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCrossRulePathOfAnObjectInTheWireForm: an Object of the entity is
+// read by its output keys, and a cross-field rule's failure there is
+// named by the key it is read under, as any other failure of it is.
+func TestCrossRulePathOfAnObjectInTheWireForm(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "doc",
+		"g", "{", "",
+		"n", "string", "",
+		"cred", "string", "readonly | rename 'r3' | required_with 'n'",
+		"m", "string", "readonly | rename 'r4' | req",
+		"g", "}", "",
+		"top", "string", "readonly | rename 'r5' | required_with 'x'",
+		"x", "string", "",
+	)
+	r := jsonRequest(t, `{"g":{"n":"a"},"x":"b"}`)
+	o, err := e.MakeRequest(r)
+	if err != nil {
+		t.Fatalf("MakeRequest: %v", err)
+	}
+	_, err = e.MakeJSON(o) // its readonly fields are not there: the server's error
+	var ve *entity.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("MakeJSON of the request's Object: %v, want a ValidationError", err)
+	}
+	var got []string
+	for _, f := range ve.Fields {
+		got = append(got, f.Path+" "+f.OutputPath+" "+f.Code)
+	}
+	want := []string{"g.r4 g.r4 required", "g.r3 g.r3 required_with", "r5 r5 required_with"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("failures %q, want %q", got, want)
 	}
 }

@@ -74,7 +74,11 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			}
 			continue
 		}
-		if !vis[f] {
+		roMerge := c.patching && f.kind == dsl.FieldRef && f.merge && (f.readOnly || lvl.ro) && keys[f] && !lvl.fromPatch
+		if !vis[f] && !roMerge {
+			// (a readonly merged reference of a patch's merged value is
+			// the current value's: its keys are written as stored, each a
+			// readonly value of writeCurrent)
 			continue
 		}
 		if f.kind == dsl.FieldRef && f.merge {
@@ -132,13 +136,14 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 		}
 		made[f] = m
 		hidden := false
-		if omit && (c.keepAll || (c.patching && !lvl.fromPatch && lvl.cur != nil)) {
+		if omit && (c.keepAll || (c.patching && !lvl.fromPatch && (lvl.cur != nil || lvl.woCleared))) {
 			// the current value itself, which holds every field (nothing
 			// left out by omitnil or omitempty), and so the merged value
 			// does: a key the patch sets or clears stays, so that Bind of
 			// the merged Object clears it too, but the merged Object's
 			// response form leaves it out (go doc Patch: MarshalJSON writes
-			// it through the response view)
+			// it through the response view); so does a writeonly group's
+			// null, which clears each of its fields
 			omit, hidden = false, c.patching
 		}
 		if omit || !selected || excluded {

@@ -237,3 +237,41 @@ func TestPatchLeavesTheWriteOnlyFieldsOfAGroupItRemoves(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchGivesNoWriteOnlyFieldOfARefMadeFromItsDefault: a $name that
+// the merged value holds no object for, made from its bare default, holds
+// none of its entity's writeonly fields (the patch gives none), so that
+// Bind of the merged Object leaves the stored ones as they are.
+func TestPatchGivesNoWriteOnlyFieldOfARefMadeFromItsDefault(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "cred", "login", "string", "", "pw", "string", "writeonly")
+	e := expose(t, reg, "user", "name", "string", "", "cred", "$cred", "default")
+	type cred struct {
+		Login string `json:"login"`
+		PW    string `json:"pw"`
+	}
+	type user struct {
+		Name string `json:"name"`
+		Cred *cred  `json:"cred"`
+	}
+	tests := []struct{ name, patch string }{
+		{"the row holding none", `{"name":"b"}`},
+		{"the patch removing it", `{"name":"b","cred":null}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			obj, _, err := e.Patch(patchRequest(tt.patch), map[string]any{"name": "a", "cred": nil})
+			if err != nil {
+				t.Fatalf("Patch: %v", err)
+			}
+			got := user{Name: "a", Cred: &cred{Login: "l", PW: "stored"}}
+			if err := obj.Bind(&got); err != nil {
+				t.Fatalf("Bind: %v", err)
+			}
+			// a null leaves a string as Bind found it
+			if want := (user{Name: "b", Cred: &cred{Login: "l", PW: "stored"}}); got.Name != want.Name || *got.Cred != *want.Cred {
+				t.Errorf("Bind of the merged Object %s: %+v %+v, want %+v %+v", obj, got, *got.Cred, want, *want.Cred)
+			}
+		})
+	}
+}

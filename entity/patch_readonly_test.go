@@ -1,7 +1,9 @@
 package entity_test
 
 import (
+	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/expose-go/expose/entity"
@@ -193,4 +195,49 @@ func TestPatchTakesReadonlyFromTheStoredValue(t *testing.T) {
 			t.Errorf("Patch: %v; want MakeRequest's %v (the group is missing)", err, reqErr)
 		}
 	})
+}
+
+// TestPatchLeavesOutAMergedRefTheStoredValueLacks: a merged $name that a
+// readonly value of the current value does not hold (none of its keys is
+// there) is not in the merged value, as Make of the current value writes
+// none of its keys; one it holds is, as stored.
+func TestPatchLeavesOutAMergedRefTheStoredValueLacks(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "trace", "id", "string", "", "sid", "string", "")
+	expose(t, reg, "ext", "x", "string", "")
+	expose(t, reg, "part", "t", "$trace", "merge | omitempty", "u", "$ext", "merge", "n", "number", "")
+	e := expose(t, reg, "doc", "role", "$part", "readonly", "k", "string", "", "st", "$ext", "merge | readonly")
+	tests := []struct {
+		name, role string
+		want       map[string]any // the merged value's role
+	}{
+		{"neither merged $name held", `{"n":3}`, map[string]any{"n": int64(3)}},
+		{"a null for each", `{"n":3,"t":null,"u":null}`, map[string]any{"n": int64(3)}},
+		{"an empty object for each", `{"n":3,"t":{},"u":{}}`, map[string]any{"id": nil, "sid": nil, "x": nil, "n": int64(3)}},
+		{"one held", `{"n":3,"t":{"id":"a"}}`, map[string]any{"id": "a", "sid": nil, "n": int64(3)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			current := json.RawMessage(`{"role":` + tt.role + `,"k":"v"}`)
+			made, err := e.MakeJSON(current)
+			if err != nil {
+				t.Fatalf("Make: %v", err)
+			}
+			o, _, err := e.Patch(patchRequest(`{"k":"w"}`), current)
+			if err != nil {
+				t.Fatalf("Patch: %v", err)
+			}
+			got := o.Map()
+			if !reflect.DeepEqual(got["role"], tt.want) {
+				t.Errorf("role = %#v, want %#v", got["role"], tt.want)
+			}
+			if _, ok := got["x"]; ok {
+				t.Errorf("the merged value holds the readonly merged $ext the current value lacks: %#v", got)
+			}
+			b, _ := o.MarshalJSON()
+			if want := strings.Replace(string(made), `"k":"v"`, `"k":"w"`, 1); string(b) != want {
+				t.Errorf("response form %s, want Make's %s", b, want)
+			}
+		})
+	}
 }

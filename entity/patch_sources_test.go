@@ -148,3 +148,40 @@ func TestPatchTakesAReadonlyParameterAsStored(t *testing.T) {
 		}
 	}
 }
+
+// TestPatchTakesAReadonlyMergedRefAsStored: the keys of a readonly merged
+// $name are the server's, its parameter fields' too, taken from the
+// current value as a readonly parameter of the top level is: the
+// request's parameters of those names, and the patch's keys, are ignored,
+// and DenyUnknown knows the stored keys.
+func TestPatchTakesAReadonlyMergedRefAsStored(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "origin", "kid", "number", "query", "day", "string", "header 'X-Day'", "role", "string", "")
+	e := expose(t, reg, "doc", "zip", "$origin", "merge | readonly", "k", "number", "query | readonly", "n", "number", "")
+	current := map[string]any{"zip": map[string]any{"kid": 12, "day": "d", "role": "r"}, "k": 5, "n": 1}
+	tests := []struct{ name, patch string }{
+		{"a patch of another field", `{"n":2}`},
+		{"a patch naming the stored keys", `{"n":2,"kid":1,"day":"evil","role":"evil","k":9}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := patchRequest(tt.patch)
+			r.Header.Set("X-Day", "sent")
+			q := r.URL.Query()
+			q.Set("kid", "3")
+			r.URL.RawQuery = q.Encode()
+			o, _, err := e.Patch(r, current)
+			if err != nil {
+				t.Fatalf("Patch: %v", err)
+			}
+			want := map[string]any{"kid": int64(12), "day": "d", "role": "r", "k": int64(5), "n": int64(2)}
+			if got := o.Map(); !reflect.DeepEqual(got, want) {
+				t.Errorf("merged = %#v, want %#v", got, want)
+			}
+			r = patchRequest(tt.patch)
+			if _, _, err := e.Patch(r, current, entity.DenyUnknown()); err != nil {
+				t.Errorf("Patch with DenyUnknown: %v", err)
+			}
+		})
+	}
+}

@@ -45,10 +45,11 @@ func (st *crossState) seen(p *objectPlan, n *node, v []byte, failed bool) {
 }
 
 // judgeCross judges the plan's cross-field rules on what the object's
-// fields wrote, recording each that fails as its target field's.
+// fields wrote, recording each that fails as its target field's (read
+// under its wire key when wire says the object was).
 //
 //go:noinline
-func (r *run) judgeCross(p *objectPlan, st *crossState) {
+func (r *run) judgeCross(p *objectPlan, st *crossState, wire bool) {
 	for j, cr := range p.cross {
 		t := cr.target.crossIdx
 		judged := st.read[t]
@@ -84,7 +85,11 @@ func (r *run) judgeCross(p *objectPlan, st *crossState) {
 			if r.secret > 0 && cr.kind == crossRequiredIf { // under a secret $ref every field is secret: no values said
 				params, msg = params[:1], "secret"
 			}
-			r.record(cr.target, failure{rule: code, code: code, kind: msg, params: (&ruleInfo{params: params}).paramMap(), err: errCross[cr.kind]})
+			n := cr.target
+			if wire && n.wire != nil {
+				n = n.wire // read from an Object in the wire form: its key there (appendSlow)
+			}
+			r.record(n, failure{rule: code, code: code, kind: msg, params: (&ruleInfo{params: params}).paramMap(), err: errCross[cr.kind]})
 		}
 	}
 }

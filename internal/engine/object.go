@@ -314,6 +314,9 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 		if (n.writeOnly || src.writeOnly) && r.dir == dirPatch && !r.present(src, n) {
 			continue // a patch that does not give it leaves the server's value (patch.go)
 		}
+		if n.merge && r.storedAbsent(src, n) {
+			continue // the current value holds none of it, as Make writes none of it
+		}
 		show := !n.lazy
 		var sub *mask
 		if m != nil {
@@ -395,7 +398,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 		first = false
 	}
 	if len(p.cross) > 0 {
-		r.judgeCross(p, &st)
+		r.judgeCross(p, &st, src.wire)
 	}
 	if r.cfg.denyUnknown && p.checksUnknown {
 		r.unknownKeys(p, src)
@@ -431,6 +434,15 @@ func (r *run) present(src *source, n *node) bool {
 		return found
 	}
 	return js.at(n.slot).kind != jsontape.None
+}
+
+// storedAbsent reports whether n, a merged reference that a patch's
+// merged value holds as the server stored it (a readonly one's, or one
+// inside a readonly $name's object), is one the current value does not
+// hold: none of its keys is there. Make writes none of its keys then
+// (whatever its omitnil or omitempty), and the merged value holds none.
+func (r *run) storedAbsent(src *source, n *node) bool {
+	return (r.dir == dirStored || r.dir == dirPatch && n.readOnly) && !r.present(src, n)
 }
 
 // appendStruct writes one output object read from the struct source src.

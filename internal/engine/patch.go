@@ -416,6 +416,8 @@ func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext stri
 		i++
 		n, ro, wo := r.wireNode(p, pm.key, 0)
 		switch {
+		case ro:
+			continue // the server's: ignored, as in a POST (a readonly merged reference's parameter too)
 		case n == nil || n.src != srcBody: // read by nothing, or a parameter read from the request: kept for DenyUnknown
 			for j := range cur {
 				if cur[j].key == pm.key { // the patch's value replaces the current value's (a union's key, say)
@@ -424,8 +426,6 @@ func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext stri
 			}
 			dst = m.put(m.key(dst, mark, pm.key), pm.val, pm.ord, m.tape)
 			continue
-		case ro:
-			continue // the server's: ignored, as in a POST
 		case !last.isLast(i, pm.key):
 			continue // a later value replaces it
 		}
@@ -449,8 +449,8 @@ func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext stri
 		if c.over {
 			continue
 		}
-		if n, _, _ := r.wireNode(p, c.key, 0); n != nil && n.src != srcBody {
-			continue // a parameter: read from the request
+		if n, ro, _ := r.wireNode(p, c.key, 0); n != nil && n.src != srcBody && !ro {
+			continue // a parameter: read from the request (a readonly merged reference's is the server's, kept)
 		}
 		dst = m.key(dst, mark, c.key)
 		start := m.ord

@@ -221,6 +221,7 @@ func (r *run) appendRefObject(dst []byte, n *node, p *objectPlan, sub *source, d
 			return append(dst, "null"...)
 		}
 		defer r.leaveDefault()
+		sub.unpatched = r.dir == dirPatch && !n.writeOnly // as a group's (appendGroupApart)
 	}
 	kind := frameRef
 	if sub.merged { // the object around it, in the wire form: its keys are there

@@ -98,9 +98,10 @@ type source struct {
 	// writeonly merged reference, whose fields are writeonly too.
 	wire, merged, writeOnly bool
 
-	// unpatched: in a merge patch's merged value, the object of a group
-	// that is not writeonly where the merged value holds none (the patch
-	// removed it, or neither holds it): the patch gives none of its
+	// unpatched: in a merge patch's merged value, the object of a group,
+	// or a $name's made from its bare default, that is not writeonly
+	// where the merged value holds none (the patch removed it, or neither
+	// holds it): the patch gives none of its
 	// writeonly fields, whose values stay the server's (see present). A
 	// writeonly group's null clears its fields instead: they are read.
 	unpatched bool

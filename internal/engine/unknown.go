@@ -105,7 +105,11 @@ func (r *run) knownKey(p *objectPlan, k string, depth int) bool {
 		if !n.merge || n.cond != nil && !r.shown(n.cond) {
 			continue
 		}
-		if e := r.refTarget(n); e != nil && r.knownKey(e.view(r.dir), k, depth+1) {
+		d := r.dir
+		if n.readOnly && d == dirPatch {
+			d = dirStored // the server's object, parameters too (the merger keeps them)
+		}
+		if e := r.refTarget(n); e != nil && r.knownKey(e.view(d), k, depth+1) {
 			return true
 		}
 	}
