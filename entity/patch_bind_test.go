@@ -275,3 +275,50 @@ func TestPatchGivesNoWriteOnlyFieldOfARefMadeFromItsDefault(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchLeavesTheWriteOnlyFieldsOfAGroupHoldingReadonlyValues: a null
+// for a group whose stored object holds readonly values keeps those and
+// gives none of its writeonly fields, as a null for any other group does:
+// Bind leaves the stored secret; a null for a writeonly group clears its
+// fields.
+func TestPatchLeavesTheWriteOnlyFieldsOfAGroupHoldingReadonlyValues(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "acct",
+		"g", "{", "",
+		"id", "string", "readonly",
+		"s", "string", "",
+		"pass", "string", "writeonly",
+		"g", "}", "",
+		"w", "{", "writeonly",
+		"p", "string", "",
+		"w", "}", "",
+	)
+	type row struct {
+		ID   string  `json:"id"`
+		S    string  `json:"s"`
+		Pass *string `json:"pass"` // a pointer: a null would clear it
+		P    *string `json:"p"`
+	}
+	p, pass := "stored p", "stored"
+	obj, _, err := e.Patch(patchRequest(`{"g":null}`), map[string]any{"id": "i1", "s": "x"})
+	if err != nil {
+		t.Fatalf("Patch: %v", err)
+	}
+	got := row{ID: "i1", S: "x", Pass: &pass, P: &p}
+	if err := obj.Bind(&got); err != nil {
+		t.Fatalf("Bind: %v", err)
+	}
+	if got.ID != "i1" || got.Pass == nil || *got.Pass != pass || got.P == nil || *got.P != p {
+		t.Errorf("Bind of the merged Object %s: %+v, want id, pass and p as stored", obj, got)
+	}
+	obj, _, err = e.Patch(patchRequest(`{"w":null}`), map[string]any{"id": "i1", "s": "x"})
+	if err != nil {
+		t.Fatalf("Patch: %v", err)
+	}
+	got = row{ID: "i1", S: "x", Pass: &pass, P: &p}
+	if err := obj.Bind(&got); err != nil {
+		t.Fatalf("Bind: %v", err)
+	}
+	if got.P != nil || got.Pass == nil {
+		t.Errorf("a writeonly group's null: Bind of the merged Object %s: %+v, want p cleared, pass as stored", obj, got)
+	}
+}

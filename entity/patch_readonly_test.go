@@ -241,3 +241,21 @@ func TestPatchLeavesOutAMergedRefTheStoredValueLacks(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchKeepsTheReadonlyValuesOfARefMadeFromItsDefault: a null for a
+// $name with a bare default makes its object from nothing, but its
+// readonly values stay as stored, as a group's do.
+func TestPatchKeepsTheReadonlyValuesOfARefMadeFromItsDefault(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "cred", "note", "string", "", "login", "string", "readonly", "pw", "string", "writeonly")
+	e := expose(t, reg, "user", "name", "string", "", "b", "$cred", "default | omitnil", "c", "$cred", "")
+	current := map[string]any{"name": "a", "b": map[string]any{"note": "n", "login": "bob"}, "c": map[string]any{"note": "n", "login": "ann"}}
+	obj, _, err := e.Patch(patchRequest(`{"b":null,"c":null}`), current)
+	if err != nil {
+		t.Fatalf("Patch: %v", err)
+	}
+	want := map[string]any{"name": "a", "b": map[string]any{"note": nil, "login": "bob"}, "c": nil}
+	if got := obj.Map(); !reflect.DeepEqual(got, want) {
+		t.Errorf("merged = %#v, want %#v", got, want)
+	}
+}

@@ -511,7 +511,11 @@ func (m *merger) member(r *run, dst []byte, mark int, n *node, wo bool, pm, c me
 	m.touch(pm.key)
 	switch {
 	case pm.val == "null" && n.kind == nodeGroup && curObj && depth > 1 && m.holdsReadOnly(r, c.val, c.ord, n.group, depth-1):
-		return m.clearedGroup(r, m.key(dst, mark, pm.key), c.val, c.ord, n.group, depth-1)
+		return m.clearedGroup(r, m.key(dst, mark, pm.key), c.val, c.ord, n.group, n.writeOnly, depth-1)
+	case pm.val == "null" && n.kind == nodeRef && n.refDefault && sub != nil && curObj && depth > 1 && m.holdsReadOnly(r, c.val, c.ord, sub, depth-1):
+		// made from its bare default, where the stored object's readonly
+		// values stay, as a group's do
+		return m.clearedGroup(r, m.key(dst, mark, pm.key), c.val, c.ord, sub, n.writeOnly, depth-1)
 	case pm.val == "null":
 		if wo {
 			dst = append(m.key(dst, mark, pm.key), "null"...)
@@ -557,11 +561,14 @@ func (m *merger) holdsReadOnly(r *run, ctext string, cord int32, p *objectPlan, 
 // clearedGroup appends what a null leaves of a group whose object in the
 // current value, ctext (numbered cord), of the plan p, holds readonly
 // values (holdsReadOnly; a null removes any other group, as in a
-// request): its readonly members, the server's, as they are, and in each
-// of its groups that holds some what a null leaves of it, with a null for
-// each writeonly field (it clears the value the server holds, which the
-// current value does not). Its other fields are cleared by their absence.
-func (m *merger) clearedGroup(r *run, dst []byte, ctext string, cord int32, p *objectPlan, depth int) []byte {
+// request), or of a $name that its bare default makes again: its
+// readonly members, the server's, as they are, and in each of its groups
+// that holds some what a null leaves of it; a writeonly group's (wo) with
+// a null for each writeonly field (it clears the value the server holds,
+// which the current value does not), another's without its writeonly
+// fields (the server's stay, as for a group the null removes). Its other
+// fields are cleared by their absence.
+func (m *merger) clearedGroup(r *run, dst []byte, ctext string, cord int32, p *objectPlan, wo bool, depth int) []byte {
 	dst, _ = m.open(dst, '{')
 	mark := len(dst)
 	for it := membersOf(ctext, cord, m.curTape); ; {
@@ -574,12 +581,14 @@ func (m *merger) clearedGroup(r *run, dst []byte, ctext string, cord int32, p *o
 		case ro:
 			dst = m.put(m.key(dst, mark, c.key), c.val, c.ord, m.curTape)
 		case n.kind == nodeGroup && c.val[0] == '{' && depth > 1 && m.holdsReadOnly(r, c.val, c.ord, n.group, depth-1):
-			dst = m.clearedGroup(r, m.key(dst, mark, c.key), c.val, c.ord, n.group, depth-1)
+			dst = m.clearedGroup(r, m.key(dst, mark, c.key), c.val, c.ord, n.group, wo, depth-1)
 		}
 	}
-	r.eachWriteOnly(p, false, 0, func(k string) {
-		dst = append(m.key(dst, mark, k), "null"...)
-	})
+	if wo {
+		r.eachWriteOnly(p, false, 0, func(k string) {
+			dst = append(m.key(dst, mark, k), "null"...)
+		})
+	}
 	return append(dst, '}')
 }
 
