@@ -138,6 +138,29 @@ func TestPatchMergesAnObjectIntoAnyField(t *testing.T) {
 	}
 }
 
+// TestPatchMergesIntoAStoredObjectThatRepeatsAKey: stored JSON that
+// repeats a key holds its last value, as a body is read: the object a
+// patch merges into writes it once.
+func TestPatchMergesIntoAStoredObjectThatRepeatsAKey(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "doc", "attrs", "object", "")
+	tests := []struct{ name, current, patch, want string }{
+		{"a key the patch leaves", `{"attrs":{"k":"a","j":0,"k":1}}`, `{"attrs":{"b":"c"}}`, `{"attrs":{"j":0,"k":1,"b":"c"}}`},
+		{"a key the patch sets", `{"attrs":{"k":"a","k":1}}`, `{"attrs":{"k":2}}`, `{"attrs":{"k":2}}`},
+		{"a key the patch removes", `{"attrs":{"k":"a","k":1,"l":3}}`, `{"attrs":{"k":null}}`, `{"attrs":{"l":3}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, _, err := e.Patch(patchRequest(tt.patch), json.RawMessage(tt.current))
+			if err != nil {
+				t.Fatalf("Patch: %v", err)
+			}
+			if got, _ := o.MarshalJSON(); string(got) != tt.want {
+				t.Errorf("merged %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
 // TestPatchReadsARepeatedKeyAsMakeRequestDoes: a key the patch gives
 // twice has its last value, as MakeRequest reads it (and encoding/json):
 // a later null clears, a later object is the one merged, at every depth.

@@ -647,11 +647,15 @@ func (m *merger) plain(dst []byte, ctext string, cord int32, ptext string, pord 
 	dst, _ = m.open(dst, '{')
 	mark := len(dst)
 	// The current value's keys keep their places, a key the patch sets
-	// with its new value; a key it repeats is written once, at its last.
+	// with its new value; a key either repeats is written once, at the
+	// current value's last (stored JSON may repeat one: its last value is
+	// the one read, as MakeRequest reads a body).
 	for j, c := range cur {
 		i := last.index(c.key)
 		if i < 0 {
-			dst = m.put(m.key(dst, mark, c.key), c.val, c.ord, m.curTape)
+			if find(c.key) == j {
+				dst = m.put(m.key(dst, mark, c.key), c.val, c.ord, m.curTape)
+			}
 			continue
 		}
 		pm := pms[i]
