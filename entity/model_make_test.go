@@ -136,14 +136,16 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 		}
 		made[f] = m
 		hidden := false
-		if omit && (c.keepAll || (c.patching && !lvl.fromPatch && (lvl.cur != nil || lvl.woCleared))) {
+		if omit && (c.keepAll || (c.patching && !lvl.fromPatch)) {
 			// the current value itself, which holds every field (nothing
 			// left out by omitnil or omitempty), and so the merged value
 			// does: a key the patch sets or clears stays, so that Bind of
 			// the merged Object clears it too, but the merged Object's
 			// response form leaves it out (go doc Patch: MarshalJSON writes
-			// it through the response view); so does a writeonly group's
-			// null, which clears each of its fields
+			// it through the response view); so does an object the
+			// current value does not hold, made from a default or by a
+			// writeonly group's null (docs/requests.md: the values omitnil
+			// and omitempty leave out are in the merged Object, hidden)
 			omit, hidden = false, c.patching
 		}
 		if omit || !selected || excluded {
