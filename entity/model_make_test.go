@@ -85,11 +85,12 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			c.writeMerge(obj, f, lvl, sel, exc)
 			continue
 		}
-		if c.patching && (f.writeOnly || lvl.wo) && !lvl.fromPatch && !lvl.woCleared && mdlAt(lvl.pin, f.key) == nil && f.src == "" {
+		if c.patching && (f.writeOnly || lvl.wo) && !lvl.fromPatch && !lvl.woCleared && mdlAt(lvl.pin, f.key) == nil && (f.src == "" || !lvl.top) {
 			// a writeonly value is not part of the current value: the
 			// merged Object has it only when the patch sets it (a
-			// parameter is read from the request, as any, and in a nested
-			// object from nothing)
+			// parameter of the top level is read from the request, as
+			// any; one in a nested object is read from nothing, which no
+			// patch gives)
 			continue
 		}
 		sub, selected := sel.pick(f)

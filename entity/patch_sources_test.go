@@ -3,6 +3,7 @@ package entity_test
 import (
 	"net/http"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/expose-go/expose/entity"
@@ -183,5 +184,33 @@ func TestPatchTakesAReadonlyMergedRefAsStored(t *testing.T) {
 				t.Errorf("Patch with DenyUnknown: %v", err)
 			}
 		})
+	}
+}
+
+// TestPatchGivesNoWriteOnlyParameterOfANestedObject: a nested object's
+// parameter field is read from nothing (a body's object holds no
+// parameter), so a patch never gives a writeonly one there: it is not
+// required, and no cross-field rule naming it is judged, as for any
+// writeonly field the patch does not give. At the top level it is read
+// from the request.
+func TestPatchGivesNoWriteOnlyParameterOfANestedObject(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "opts", "id", "number", "path 'pid' | req", "tok", "string", "header 'X-Tok' | writeonly")
+	expose(t, reg, "item", "login", "string", "", "o", "$opts", "writeonly | merge")
+	expose(t, reg, "tokens", "tok", "string", "header 'X-Tok' | writeonly", "n", "string", "required_without 'tok'")
+	e := expose(t, reg, "doc", "list", "[]$item", "", "sub", "$tokens", "", "o", "$opts", "writeonly | merge")
+	current := map[string]any{"list": []any{map[string]any{"login": "a"}}, "sub": map[string]any{"n": nil}} // list[0] holds no id: not required
+	r := patchRequest(`{"sub":{"tok":"body"}}`)
+	r.SetPathValue("pid", "3")
+	r.Header.Set("X-Tok", "t")
+	o, _, err := e.Patch(r, current)
+	if err != nil {
+		t.Fatalf("Patch: %v", err)
+	}
+	if got, _ := o.Get("id"); got != int64(3) {
+		t.Errorf("the top level's id = %v, want 3, the request's (merged %s)", got, o)
+	}
+	if _, _, err := e.Patch(patchRequest(`{}`), current); err == nil || !strings.Contains(err.Error(), "pid") || strings.Contains(err.Error(), "required_without") {
+		t.Errorf("Patch without the path value: %v, want the top level's id required, and nothing else", err)
 	}
 }

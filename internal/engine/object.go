@@ -408,7 +408,8 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 
 // present reports whether the object src, read by a patch view, holds a
 // value for node n (null too): its key, or for a merged reference one of
-// its entity's keys. A parameter is the request's: always read.
+// its entity's keys. A parameter of the top level is the request's:
+// always read.
 func (r *run) present(src *source, n *node) bool {
 	var js *jsonObject
 	switch {
@@ -419,7 +420,7 @@ func (r *run) present(src *source, n *node) bool {
 	}
 	switch {
 	case n.src != srcBody:
-		return true
+		return r.atTopLevel() // read from the request; a nested object's from nothing, which no patch gives
 	case src.unpatched:
 		return false
 	case js == nil:
@@ -428,6 +429,9 @@ func (r *run) present(src *source, n *node) bool {
 		t := r.refTarget(n)
 		if t == nil {
 			return false
+		}
+		if len(t.view(r.dir).params) > 0 && r.atTopLevel() {
+			return true // its parameters are read from the request (its body keys each where given)
 		}
 		found := false
 		eachJSONKey(js.text, func(k string) { found = found || r.knownOutKey(t.view(r.dir), k, 1) })
