@@ -259,3 +259,21 @@ func TestPatchKeepsTheReadonlyValuesOfARefMadeFromItsDefault(t *testing.T) {
 		t.Errorf("merged = %#v, want %#v", got, want)
 	}
 }
+
+// TestPatchTakesAReadonlyListAsStored: a readonly typed list's null
+// elements (what the stored list held that its type does not) are the
+// server's, taken as stored as any readonly value: a patch of another
+// field is no type error, Strict or not.
+func TestPatchTakesAReadonlyListAsStored(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "doc", "items", "[]string", "readonly", "n", "[]number", "readonly", "k", "string", "")
+	current := map[string]any{"items": []any{map[string]any{}, "x"}, "n": []any{"7", true}, "k": "a"}
+	for _, opt := range []entity.Option{entity.Strict(), entity.Lax()} {
+		o, _, err := e.Patch(patchRequest(`{"k":"b"}`), current, opt)
+		if err != nil {
+			t.Fatalf("Patch: %v", err)
+		}
+		if got, want := o.String(), `{"items":[null,"x"],"n":[7,null],"k":"b"}`; got != want {
+			t.Errorf("merged %s, want %s", got, want)
+		}
+	}
+}

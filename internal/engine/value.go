@@ -120,10 +120,11 @@ func (r *run) resolve(n *node, in raw) (v rules.Value, fromDefault bool) {
 		v = r.transform(n, v) // (a none field's []byte is no string: it passes as encoding/json writes it)
 	}
 	if v.Kind == rules.Null {
-		if n.elemOf != nil && r.cfg.request && r.cfg.strict && in.isNull() {
+		if n.elemOf != nil && r.cfg.request && r.cfg.strict && in.isNull() && !n.elemOf.readOnly {
 			// A request's list of T holds T's: a null element is no
 			// value a later response of it could write (each's rules
-			// never judged it), as for a []$name.
+			// never judged it), as for a []$name. (A patch's readonly
+			// list is the server's, as stored: not judged.)
 			r.failType(n, "null")
 			return v, false
 		}
