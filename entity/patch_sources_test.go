@@ -1,8 +1,10 @@
 package entity_test
 
 import (
+	"errors"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -153,16 +155,17 @@ func TestPatchTakesAReadonlyParameterAsStored(t *testing.T) {
 // TestPatchTakesAReadonlyMergedRefAsStored: the keys of a readonly merged
 // $name are the server's, its parameter fields' too, taken from the
 // current value as a readonly parameter of the top level is: the
-// request's parameters of those names, and the patch's keys, are ignored,
-// and DenyUnknown knows the stored keys.
+// request's parameters of those names, and the patch's keys, are ignored;
+// DenyUnknown knows the stored keys, and judges the patch's as a POST
+// does (no body key reads a parameter).
 func TestPatchTakesAReadonlyMergedRefAsStored(t *testing.T) {
 	reg := entity.NewRegistry()
 	expose(t, reg, "origin", "kid", "number", "query", "day", "string", "header 'X-Day'", "role", "string", "")
 	e := expose(t, reg, "doc", "zip", "$origin", "merge | readonly", "k", "number", "query | readonly", "n", "number", "")
 	current := map[string]any{"zip": map[string]any{"kid": 12, "day": "d", "role": "r"}, "k": 5, "n": 1}
-	tests := []struct{ name, patch string }{
-		{"a patch of another field", `{"n":2}`},
-		{"a patch naming the stored keys", `{"n":2,"kid":1,"day":"evil","role":"evil","k":9}`},
+	tests := []struct{ name, patch, unknown string }{
+		{"a patch of another field", `{"n":2}`, ""},
+		{"a patch naming the stored keys", `{"n":2,"kid":1,"day":"evil","role":"evil","k":9}`, "day kid"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -180,8 +183,22 @@ func TestPatchTakesAReadonlyMergedRefAsStored(t *testing.T) {
 				t.Errorf("merged = %#v, want %#v", got, want)
 			}
 			r = patchRequest(tt.patch)
-			if _, _, err := e.Patch(r, current, entity.DenyUnknown()); err != nil {
-				t.Errorf("Patch with DenyUnknown: %v", err)
+			_, _, err = e.Patch(r, current, entity.DenyUnknown())
+			var unknown []string
+			if ve := (*entity.ValidationError)(nil); errors.As(err, &ve) {
+				for _, f := range ve.Fields {
+					unknown = append(unknown, f.Path+":"+f.Code)
+				}
+			} else if err != nil {
+				t.Fatalf("Patch with DenyUnknown: %v", err)
+			}
+			var wantUnknown []string
+			for _, k := range strings.Fields(tt.unknown) {
+				wantUnknown = append(wantUnknown, k+":unknown")
+			}
+			slices.Sort(unknown)
+			if strings.Join(unknown, " ") != strings.Join(wantUnknown, " ") {
+				t.Errorf("Patch with DenyUnknown: %v, want %v", err, wantUnknown)
 			}
 		})
 	}

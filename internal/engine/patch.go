@@ -417,7 +417,14 @@ func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext stri
 		n, ro, wo := r.wireNode(p, pm.key, 0)
 		switch {
 		case ro:
-			continue // the server's: ignored, as in a POST (a readonly merged reference's parameter too)
+			if n.src != srcBody && len(m.path) == 0 && r.cfg.denyUnknown {
+				// a readonly merged reference's parameter: its key is
+				// the server's in the merged value (kept from the current
+				// value), so the client's is judged here, as a POST
+				// judges it (no body key reads a parameter)
+				r.failUnknown(pm.key, "")
+			}
+			continue // the server's: ignored, as in a POST
 		case n == nil || n.src != srcBody: // read by nothing, or a parameter read from the request: kept for DenyUnknown
 			for j := range cur {
 				if cur[j].key == pm.key { // the patch's value replaces the current value's (a union's key, say)

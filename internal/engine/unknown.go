@@ -137,7 +137,7 @@ func (r *run) queryParam(p *objectPlan, k string, depth int) bool {
 		return false
 	}
 	for _, n := range p.nodes {
-		if n.merge && (n.cond == nil || r.shown(n.cond)) {
+		if n.merge && !n.readOnly && (n.cond == nil || r.shown(n.cond)) { // a readonly one's are the server's (a patch's): never read
 			if e := r.refTarget(n); e != nil && r.queryParam(e.view(r.dir), k, depth+1) {
 				return true
 			}
