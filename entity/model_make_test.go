@@ -910,11 +910,12 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 	sub.outP = lvl.outP.key(f.key)
 	sub.sec = lvl.sec || f.secret
 	sub.top = false
-	if c.patching && f.writeOnly && !lvl.woCleared {
+	if c.patching && (f.writeOnly || lvl.wo) && !lvl.woCleared {
 		// a writeonly group's fields are writeonly: a patch's merged value
 		// holds each only where the patch gives its key; a null for the
 		// group clears them all, which are then read (a req one fails),
-		// those of its groups too
+		// those of its groups too (a group in a writeonly group is one
+		// too: a null for it clears its fields)
 		p := mdlAt(lvl.pin, f.key)
 		sub.wo = p == nil || p.kind != mdlJNull
 		sub.woCleared = !sub.wo
