@@ -82,6 +82,9 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			continue
 		}
 		if f.kind == dsl.FieldRef && f.merge {
+			if roMerge && !c.holdsKeyOf(lvl.cur, f) {
+				continue // a merged reference the stored value does not hold: Make writes none of its keys
+			}
 			c.writeMerge(obj, f, lvl, sel, exc)
 			continue
 		}
@@ -388,6 +391,21 @@ func (c *mdlCall) storedField(fields []*mdlField, k string, depth int) *mdlField
 		}
 	}
 	return nil
+}
+
+// holdsKeyOf reports whether the object cur holds a key of the merged
+// reference f's entity (of the entities it merges too).
+func (c *mdlCall) holdsKeyOf(cur *mdlJSON, f *mdlField) bool {
+	e := c.reg.ents[f.ref]
+	if cur == nil || cur.kind != mdlJObj || e == nil {
+		return false
+	}
+	for _, k := range cur.keys {
+		if c.storedField(e.fields, k, 0) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // rawOrNil is v's JSON, nil for none or null.
