@@ -375,9 +375,14 @@ func (c *mdlCall) storedObject(fields []*mdlField, v *mdlJSON, depth int) any {
 }
 
 // storedField finds the field of fields (merged entities' in place) whose
-// wire key is k, whatever the call's direction: nil for none.
+// wire key is k, whatever the call's direction, among those the call's
+// version and flags show: nil for none.
 func (c *mdlCall) storedField(fields []*mdlField, k string, depth int) *mdlField {
+	vis := c.visible(fields, true) // the call's version's and flags' (two fields may share a key across versions)
 	for _, f := range fields {
+		if !vis[f] {
+			continue
+		}
 		if f.merge {
 			if e := c.reg.ents[f.ref]; e != nil && depth < 16 {
 				if mf := c.storedField(e.fields, k, depth+1); mf != nil {
