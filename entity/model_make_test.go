@@ -61,6 +61,9 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			if lvl.fromPatch {
 				continue // what a patch gives whole holds no readonly field (docs/requests.md)
 			}
+			if f.writeOnly && !f.readOnly {
+				continue // a writeonly field of a readonly value: the current value holds none, and the patch's key is ignored
+			}
 			c.writeCurrent(obj, f, lvl, sel, exc)
 			// the stored value is in the merged value, which the siblings'
 			// cross-field rules judge; its own are not judged
