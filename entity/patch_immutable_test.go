@@ -2,6 +2,7 @@ package entity_test
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -316,4 +317,26 @@ func FuzzPatchImmutable(f *testing.F) {
 			t.Fatalf("Patch of %q changed an immutable value: %s", body, b)
 		}
 	})
+}
+
+// TestPatchImmutableRefusedNullKeepsTheServersKeys: a null refused for a
+// $name holding an immutable value leaves its object as stored, whose
+// keys are the server's: DenyUnknown judges none of them (a header
+// field's key there, which no request may send, among them).
+func TestPatchImmutableRefusedNullKeepsTheServersKeys(t *testing.T) {
+	reg := entity.NewRegistry()
+	e := expose(t, reg, "doc", "city", "$doc", "", "X-H1", "string", "", "user_id", "string", "immutable")
+	current := map[string]any{"city": map[string]any{"X-H1": "h", "user_id": "u"}, "user_id": "t"}
+	_, _, err := e.Patch(patchRequest(`{"city":null}`), current, entity.DenyUnknown())
+	var ve *entity.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("Patch: %v, want a ValidationError", err)
+	}
+	var got []string
+	for _, f := range ve.Fields {
+		got = append(got, f.Path+":"+f.Code)
+	}
+	if want := "city.user_id:immutable"; strings.Join(got, " ") != want {
+		t.Errorf("failures %q, want %s", got, want)
+	}
 }

@@ -459,14 +459,21 @@ func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext stri
 		if n, ro, _ := r.wireNode(p, c.key, 0); n != nil && n.src != srcBody && !ro {
 			continue // a parameter: read from the request (a readonly merged reference's is the server's, kept)
 		}
-		dst = m.key(dst, mark, c.key)
-		start := m.ord
-		dst = m.put(dst, c.val, c.ord, m.curTape)
-		if c.val[0] == '{' || c.val[0] == '[' {
-			r.js.stored = append(r.js.stored, start, m.ord)
-		}
+		dst = m.putStored(r, m.key(dst, mark, c.key), c)
 	}
 	return append(dst, '}')
+}
+
+// putStored appends c, a member of the current value, as it is, marking
+// an object or a list stored on the run's jsonStack: its keys are the
+// server's, which DenyUnknown does not judge.
+func (m *merger) putStored(r *run, dst []byte, c member) []byte {
+	start := m.ord
+	dst = m.put(dst, c.val, c.ord, m.curTape)
+	if c.val[0] == '{' || c.val[0] == '[' {
+		r.js.stored = append(r.js.stored, start, m.ord)
+	}
+	return dst
 }
 
 // member appends the merge of one member of the patch, pm, for the node
@@ -506,13 +513,13 @@ func (m *merger) member(r *run, dst []byte, mark int, n *node, wo bool, pm, c me
 		return dst
 	}
 	if sub != nil && sub.mayHoldImmutable && pm.val == "null" && curObj && depth > 1 && m.clearsImmutable(r, pm.key, c, sub, depth-1) {
-		return m.put(m.key(dst, mark, pm.key), c.val, c.ord, m.curTape) // refused: the object stays as stored
+		return m.putStored(r, m.key(dst, mark, pm.key), c) // refused: the object stays as stored
 	}
 	if n.union != nil && curObj && depth > 1 && (pm.val == "null" || pm.val[0] == '{' && sub == nil) {
 		// a null for a union, or another variant, removes the stored
 		// variant's immutable values as a null for a $name does
 		if vp := m.storedVariant(r, n.union, c); vp != nil && vp.mayHoldImmutable && m.clearsImmutable(r, pm.key, c, vp, depth-1) {
-			return m.put(m.key(dst, mark, pm.key), c.val, c.ord, m.curTape) // refused: the variant stays as stored
+			return m.putStored(r, m.key(dst, mark, pm.key), c) // refused: the variant stays as stored
 		}
 	}
 	m.touch(pm.key)
