@@ -306,7 +306,8 @@ extension.
 
 msg 'text' replaces every message of the field's failures, in every
 language: {field} in it is the field's input name (its declared name in
-a response, the key or parameter name a request reads it under), and
+a response, but its key in an Object of the entity read by its output
+keys; the key or parameter name a request reads it under), and
 each param of the failing rule or of the field's other rules ({min},
 {max}, {values}…, as their
 [rules.Def.Params] name them; {type} and {got} of a type error, {limit} of

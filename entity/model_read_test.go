@@ -308,16 +308,20 @@ func (c *mdlCall) fail(f *mdlField, p, op mdlPath, code string, sec bool) {
 	switch {
 	case f != nil && f.hasMsg:
 		// {field} is "the field's input name" (go doc entity, SetMessages):
-		// in a response its declared name; in a request the name it is
-		// read under, its wire key or its parameter's name (an element's
-		// error names its list)
+		// in a response its declared name, but its key in an Object read
+		// by its output keys; in a request the name it is read under, its
+		// wire key or its parameter's name (an element's error names its
+		// list)
 		name := f.name
-		if c.request {
-			for i := len(p) - 1; i >= 0; i-- {
-				if !p[i].isIdx {
+		for i := len(p) - 1; i >= 0; i-- {
+			if !p[i].isIdx {
+				// a request's: the key it is read under; a response's
+				// too where it read an Object of the entity by its
+				// output keys (the wire form: the path says its key)
+				if c.request || p[i].key == f.key {
 					name = p[i].key
-					break
 				}
+				break
 			}
 		}
 		e.msg, e.checkMsg = mdlRenderMsg(f.msg, name), true
