@@ -346,7 +346,7 @@ func (c *mdlCall) storedValue(f *mdlField, v *mdlJSON, depth int) any {
 	case f.kind == dsl.FieldRef && c.reg.ents[f.ref] != nil:
 		fields = c.reg.ents[f.ref].fields
 	}
-	if fields == nil || depth > 16 {
+	if fields == nil || depth > mdlMaxStoredDepth {
 		return mdlRaw(v.compacted())
 	}
 	if v.kind == mdlJArr && f.kind == dsl.FieldRef {
@@ -358,6 +358,12 @@ func (c *mdlCall) storedValue(f *mdlField, v *mdlJSON, depth int) any {
 	}
 	return c.storedObject(fields, v, depth+1)
 }
+
+// mdlMaxStoredDepth bounds storedValue's recursion, which the stored
+// value's own nesting bounds already: past the library's depth limit
+// (Limits.Depth, 64 by default), so that the model never gives up where
+// the library goes on.
+const mdlMaxStoredDepth = 1000
 
 // storedObject is storedValue of an object of fields.
 func (c *mdlCall) storedObject(fields []*mdlField, v *mdlJSON, depth int) any {
