@@ -431,3 +431,33 @@ func TestBindThenMakeRoundTrips(t *testing.T) {
 		})
 	}
 }
+
+// TestBindKeepsAMergedRefWhoseKeysAreNotThere: a request's Object holds
+// none of the keys of a merged $ref whose fields are all readonly (or
+// hidden), yet Make of the Object reads its keys there; Bind gives it an
+// object under its name all the same, so that Make of what Bind filled
+// writes what Make of the Object writes.
+func TestBindKeepsAMergedRefWhoseKeysAreNotThere(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "stamp", "at", "string", "readonly | rename 'k'")
+	e := expose(t, reg, "doc", "name", "string", "", "st", "$stamp", "merge")
+	o, err := e.MakeRequest(jsonRequest(t, `{"name":"a"}`))
+	if err != nil {
+		t.Fatalf("MakeRequest: %v", err)
+	}
+	want, err := e.MakeJSON(o)
+	if err != nil {
+		t.Fatalf("MakeJSON of the Object: %v", err)
+	}
+	var m map[string]any
+	if err := o.Bind(&m); err != nil {
+		t.Fatalf("Bind: %v", err)
+	}
+	got, err := e.MakeJSON(m)
+	if err != nil {
+		t.Fatalf("MakeJSON of the map: %v", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("Make of what Bind filled %s (from %v), want %s, as Make of the Object", got, m, want)
+	}
+}

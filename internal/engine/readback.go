@@ -322,9 +322,12 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 	}
 	for _, m := range nodes { // in declaration order
 		b, ok := merged[m]
-		if !ok {
+		if !ok && (!m.merge || !m.shownIn(made)) {
 			continue
 		}
+		// (a merged $ref whose keys the object holds none of has its
+		// object all the same: Make of the Object reads its keys there,
+		// and finds none, as Make of what Bind fills must)
 		if !*first {
 			dst = append(dst, ',')
 		}
@@ -337,6 +340,20 @@ func appendDeclared(dst, data []byte, nodes []*node, made *objectMade, dir direc
 		dst = append(dst, '}')
 	}
 	return dst
+}
+
+// shownIn reports whether the call that made an object (made: its version
+// and flags; nil for none) shows node n.
+func (n *node) shownIn(made *objectMade) bool {
+	switch {
+	case n.cond == nil:
+		return true
+	case n.shared:
+		return n.cond.writesFor(made)
+	case made == nil:
+		return n.cond.shownFor(0, version{})
+	}
+	return n.cond.shownFor(made.flags, made.ver)
 }
 
 // declaredValue appends val, the value node n wrote, as the declared text
