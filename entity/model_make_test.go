@@ -1046,12 +1046,17 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 		return nil
 	}
 	cleared := lvl.cleared && !replaced && !f.list // a list's elements have no identity: none is compared
+	// a patch's null for a writeonly $name clears it, as a writeonly
+	// group's: its default's object holds each of its fields (read from
+	// nothing), writeonly ones too
+	pv := mdlAt(lvl.pin, f.key)
+	woCleared := lvl.woCleared || c.patching && !lvl.fromPatch && f.writeOnly && pv != nil && pv.kind == mdlJNull
 	make1 := func(obj any, p, op mdlPath, i int) any {
 		// (a bare default's empty input is no wire form, but in a request,
 		// whose paths are those of the wire form: a group's fields are
 		// under its key)
 		return c.makeEntity(e, mdlLevel{in: obj, inP: p, outP: op, wire: lvl.wire && (obj != nil || c.request), sec: sec,
-			cur: curOf(i), pin: pinOf(obj, i), fromPatch: replaced, cleared: cleared, fresh: (lvl.fresh || fresh) && i < 0}, sel, exc)
+			cur: curOf(i), pin: pinOf(obj, i), fromPatch: replaced, cleared: cleared, fresh: (lvl.fresh || fresh) && i < 0, woCleared: woCleared}, sel, exc)
 	}
 	if !f.list && !replaced && !f.readOnly && c.patchCleared(f, lvl, curOf(-1)) {
 		in, cleared = curOf(-1), true // kept as stored: each immutable value in it fails
