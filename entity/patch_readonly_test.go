@@ -243,20 +243,40 @@ func TestPatchLeavesOutAMergedRefTheStoredValueLacks(t *testing.T) {
 }
 
 // TestPatchKeepsTheReadonlyValuesOfARefMadeFromItsDefault: a null for a
-// $name with a bare default makes its object from nothing, but its
-// readonly values stay as stored, as a group's do.
+// $name with a bare default, or for a group holding one, makes its object
+// from nothing, but its readonly values stay as stored, as a group's do.
 func TestPatchKeepsTheReadonlyValuesOfARefMadeFromItsDefault(t *testing.T) {
 	reg := entity.NewRegistry()
 	expose(t, reg, "cred", "note", "string", "", "login", "string", "readonly", "pw", "string", "writeonly")
-	e := expose(t, reg, "user", "name", "string", "", "b", "$cred", "default | omitnil", "c", "$cred", "")
-	current := map[string]any{"name": "a", "b": map[string]any{"note": "n", "login": "bob"}, "c": map[string]any{"note": "n", "login": "ann"}}
-	obj, _, err := e.Patch(patchRequest(`{"b":null,"c":null}`), current)
-	if err != nil {
-		t.Fatalf("Patch: %v", err)
-	}
-	want := map[string]any{"name": "a", "b": map[string]any{"note": nil, "login": "bob"}, "c": nil}
-	if got := obj.Map(); !reflect.DeepEqual(got, want) {
-		t.Errorf("merged = %#v, want %#v", got, want)
+	e := expose(t, reg, "user", "name", "string", "",
+		"b", "$cred", "default | omitnil",
+		"c", "$cred", "",
+		"g", "{", "",
+		"d", "$cred", "default",
+		"n", "integer", "",
+		"g", "}", "")
+	current := map[string]any{"name": "a", "b": map[string]any{"note": "n", "login": "bob"}, "c": map[string]any{"note": "n", "login": "ann"},
+		"d": map[string]any{"note": "m", "login": "eve", "pw": "s"}, "n": 3}
+	for _, tc := range []struct {
+		name, patch string
+		want        map[string]any
+	}{
+		{"null for the $name", `{"b":null,"c":null}`, map[string]any{
+			"name": "a", "b": map[string]any{"note": nil, "login": "bob"}, "c": nil,
+			"g": map[string]any{"d": map[string]any{"note": "m", "login": "eve"}, "n": int64(3)}}},
+		{"null for its group", `{"g":null}`, map[string]any{
+			"name": "a", "b": map[string]any{"note": "n", "login": "bob"}, "c": map[string]any{"note": "n", "login": "ann"},
+			"g": map[string]any{"d": map[string]any{"note": nil, "login": "eve"}, "n": nil}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			obj, _, err := e.Patch(patchRequest(tc.patch), current)
+			if err != nil {
+				t.Fatalf("Patch: %v", err)
+			}
+			if got := obj.Map(); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("merged = %#v, want %#v", got, tc.want)
+			}
+		})
 	}
 }
 

@@ -489,8 +489,8 @@ func (m *merger) putStored(r *run, dst []byte, c member) []byte {
 //     the object stays as stored (clearsImmutable);
 //   - a null removes the key, but a writeonly field's (kept: it clears
 //     the value the server holds, which the current value does not), and
-//     a group's that holds readonly values: its object is then what
-//     clearedGroup leaves;
+//     a group's, or a $name's that its bare default makes again, that
+//     holds readonly values: its object is then what clearedGroup leaves;
 //   - an object given to a value field (none, object) merges into the
 //     object the current value holds, as RFC 7396 merges any JSON
 //     (plain), or into nothing;
@@ -526,9 +526,7 @@ func (m *merger) member(r *run, dst []byte, mark int, n *node, wo bool, pm, c me
 	switch {
 	case pm.val == "null" && n.kind == nodeGroup && curObj && depth > 1 && m.holdsReadOnly(r, c.val, c.ord, n.group, depth-1):
 		return m.clearedGroup(r, m.key(dst, mark, pm.key), c.val, c.ord, n.group, n.writeOnly, depth-1)
-	case pm.val == "null" && n.kind == nodeRef && n.refDefault && sub != nil && curObj && depth > 1 && m.holdsReadOnly(r, c.val, c.ord, sub, depth-1):
-		// made from its bare default, where the stored object's readonly
-		// values stay, as a group's do
+	case pm.val == "null" && m.remade(r, n, c, depth) != nil:
 		return m.clearedGroup(r, m.key(dst, mark, pm.key), c.val, c.ord, sub, n.writeOnly, depth-1)
 	case pm.val == "null":
 		if wo {
@@ -568,8 +566,24 @@ func (m *merger) holdsReadOnly(r *run, ctext string, cord int32, p *objectPlan, 
 			return true
 		case n.kind == nodeGroup && c.val[0] == '{' && depth > 1 && m.holdsReadOnly(r, c.val, c.ord, n.group, depth-1):
 			return true
+		case m.remade(r, n, c, depth) != nil:
+			return true
 		}
 	}
+}
+
+// remade returns the plan of a $name, n, that a null (its own, or its
+// group's) makes again from its bare default, when its object in the
+// current value, c, holds readonly values: they stay, as a group's do
+// (clearedGroup). It returns nil for any other node.
+func (m *merger) remade(r *run, n *node, c member, depth int) *objectPlan {
+	if n.kind != nodeRef || !n.refDefault || depth <= 1 || c.val == "" || c.val[0] != '{' {
+		return nil
+	}
+	if sub := r.objectOf(n); sub != nil && m.holdsReadOnly(r, c.val, c.ord, sub, depth-1) {
+		return sub
+	}
+	return nil
 }
 
 // clearedGroup appends what a null leaves of a group whose object in the
@@ -577,7 +591,8 @@ func (m *merger) holdsReadOnly(r *run, ctext string, cord int32, p *objectPlan, 
 // values (holdsReadOnly; a null removes any other group, as in a
 // request), or of a $name that its bare default makes again: its
 // readonly members, the server's, as they are, and in each of its groups
-// that holds some what a null leaves of it; a writeonly group's (wo) with
+// and $names made again by their default (remade) that holds some what a
+// null leaves of it; a writeonly group's (wo) with
 // a null for each writeonly field (it clears the value the server holds,
 // which the current value does not), another's without its writeonly
 // fields (the server's stay, as for a group the null removes). Its other
@@ -590,12 +605,17 @@ func (m *merger) clearedGroup(r *run, dst []byte, ctext string, cord int32, p *o
 		if !ok {
 			break
 		}
-		switch n, ro, _ := r.wireNode(p, c.key, 0); {
+		n, ro, _ := r.wireNode(p, c.key, 0)
+		switch {
 		case n == nil:
 		case ro:
 			dst = m.put(m.key(dst, mark, c.key), c.val, c.ord, m.curTape)
 		case n.kind == nodeGroup && c.val[0] == '{' && depth > 1 && m.holdsReadOnly(r, c.val, c.ord, n.group, depth-1):
 			dst = m.clearedGroup(r, m.key(dst, mark, c.key), c.val, c.ord, n.group, wo, depth-1)
+		default:
+			if sub := m.remade(r, n, c, depth); sub != nil {
+				dst = m.clearedGroup(r, m.key(dst, mark, c.key), c.val, c.ord, sub, wo || n.writeOnly, depth-1)
+			}
 		}
 	}
 	if wo {
