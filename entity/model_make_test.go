@@ -945,11 +945,12 @@ func (c *mdlCall) makeGroup(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 	if c.patching && (f.writeOnly || lvl.wo) && !lvl.woCleared {
 		// a writeonly group's fields are writeonly: a patch's merged value
 		// holds each only where the patch gives its key; a null for the
-		// group clears them all, which are then read (a req one fails),
+		// group (or, under Lax, anything else that is no object, read as
+		// null) clears them all, which are then read (a req one fails),
 		// those of its groups too (a group in a writeonly group is one
 		// too: a null for it clears its fields)
 		p := mdlAt(lvl.pin, f.key)
-		sub.wo = p == nil || p.kind != mdlJNull
+		sub.wo = p == nil || p.kind == mdlJObj
 		sub.woCleared = !sub.wo
 	}
 	if lvl.wire || f.from != nil {
@@ -1048,9 +1049,10 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 	cleared := lvl.cleared && !replaced && !f.list // a list's elements have no identity: none is compared
 	// a patch's null for a writeonly $name clears it, as a writeonly
 	// group's: its default's object holds each of its fields (read from
-	// nothing), writeonly ones too
+	// nothing), writeonly ones too; so does (under Lax) any value that is
+	// no object, read as null
 	pv := mdlAt(lvl.pin, f.key)
-	woCleared := lvl.woCleared || c.patching && !lvl.fromPatch && f.writeOnly && pv != nil && pv.kind == mdlJNull
+	woCleared := lvl.woCleared || c.patching && !lvl.fromPatch && f.writeOnly && pv != nil && pv.kind != mdlJObj && pv.kind != mdlJArr
 	make1 := func(obj any, p, op mdlPath, i int) any {
 		// (a bare default's empty input is no wire form, but in a request,
 		// whose paths are those of the wire form: a group's fields are
