@@ -348,9 +348,11 @@ fields of the same object, named by their declared names:
 
 Present means written and not null, after defaults: a sibling that
 omitnil or omitempty leaves out is absent. They are judged on requests and
-responses alike, once the object's fields are made; a field whose own
-value failed (a "type" error, req, a check) and so wrote null is not
-reported again by a rule that requires it: one error per field and cause; a rule that names a
+responses alike, once the object's fields are made; a field whose value
+failed (a "type" error, req, a check, in it or in one of its elements)
+and so is absent (null, or a list its failing elements left empty that
+omitempty leaves out) is not reported again by a rule that requires it:
+one error per field and cause; a rule that names a
 field a call does not read (a writeonly one in a response, one its flags
 hide, one its selection leaves out of a response) is not judged there. A
 name declared in several version ranges is judged as the call's range

@@ -101,9 +101,9 @@ func TestCrossFieldRules(t *testing.T) {
 }
 
 // TestCrossRuleOfAFailedField: a field whose own value fails (a type
-// error, req) has that error only, not a cross-field rule's besides: the
-// client sent it, or was told it is required. One error per field and
-// cause.
+// error, req, or an element's type error that leaves its list empty) has
+// that error only, not a cross-field rule's besides: the client sent it,
+// or was told it is required. One error per field and cause.
 func TestCrossRuleOfAFailedField(t *testing.T) {
 	reg := entity.NewRegistry()
 	expose(t, reg, "address", "city", "string", "")
@@ -115,6 +115,8 @@ func TestCrossRuleOfAFailedField(t *testing.T) {
 		"k", "number", "required_without delivery",
 		"r", "number", "req | required_if delivery ship",
 		"x", "number", "excluded_with delivery",
+		"trig", "number", "",
+		"l", "[]$address", "omitempty | required_with trig",
 	)
 	tests := []struct {
 		name, in string
@@ -128,6 +130,8 @@ func TestCrossRuleOfAFailedField(t *testing.T) {
 		{"excluded_with, wrongly typed", `{"delivery":"pickup","m":1,"r":1,"x":"zz"}`, "x type"},
 		{"excluded_with, sent", `{"delivery":"pickup","m":1,"r":1,"x":1}`, "x excluded_with"},
 		{"absent: the rule's error", `{"delivery":"ship","ship":{},"m":1,"r":1}`, "n required_if"},
+		{"required_with, a list whose elements fail", `{"delivery":"pickup","m":1,"r":1,"trig":1,"l":[1,"a"]}`, "l[0] type,l[1] type"},
+		{"required_with, an empty list left out", `{"delivery":"pickup","m":1,"r":1,"trig":1,"l":[]}`, "l required_with"},
 		{"all at once", `{"delivery":"ship","n":"a","ship":"b","m":"c","r":"d"}`, "n type,ship type,m type,r type"},
 	}
 	for _, tt := range tests {

@@ -63,9 +63,11 @@ func (c *mdlCall) judgeCross(fields []*mdlField, made map[*mdlField]*mdlMade) {
 			case "excluded_with":
 				fire = anyPresent && m.present
 			}
-			if !fire || (r.rule != "excluded_with" && len(m.codes) > 0 && !m.present) {
-				// one error per field and cause: a field that failed on its
-				// own (required, a type, a rule) is not missing again
+			if !fire || (r.rule != "excluded_with" && m.failed && !m.present) {
+				// one error per field and cause: a field whose value failed
+				// (required, a type, a rule, in it or in an element of it:
+				// a list whose failing elements left it empty) is not
+				// missing again
 				continue
 			}
 			c.fail(f, m.path, m.outPath, r.rule, m.sec)

@@ -37,11 +37,14 @@ func (c *mdlCall) makeEntity(e *mdlEntity, lvl mdlLevel, sel *mdlSel, exc *mdlEx
 
 // mdlMade is what a field made, for the cross-field rules of its object:
 // whether it is present (written and not null, after defaults), its
-// written value, and the codes of its own failures.
+// written value, the codes of its own failures, and whether any failure
+// was recorded while it was made (its own, or one inside its value: an
+// element's, a nested field's).
 type mdlMade struct {
 	present       bool
 	out           any
 	codes         []string
+	failed        bool
 	path, outPath mdlPath
 	sec           bool
 	unjudged      bool // a patch's readonly value: its own cross-field rules are not judged
@@ -136,6 +139,7 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 		m := &mdlMade{out: c.lastOut, sec: lvl.sec || f.secret, outPath: lvl.outP.key(f.key)}
 		_, _, m.path = c.read(f, lvl)
 		m.present = !c.lastNull && !mdlOmit(f, c.lastOut)
+		m.failed = len(c.errs) > before
 		for _, e := range c.errs[before:] {
 			if e.path == m.path.String() && e.in == m.path.in() {
 				m.codes = append(m.codes, e.code)

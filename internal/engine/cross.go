@@ -15,8 +15,9 @@ import (
 // selection's unselected one in a response or one its flags hide, leaves
 // the rules that name it unjudged), present (written, and not null), and
 // for each required_if rule whether its field holds one of the values;
-// failed, that the field's own value failed (a type error, a check): what
-// it wrote instead (null) is no absence a rule requiring it should report
+// failed, that the field's value failed (a type error, a check, in it or
+// in an element of it): what it wrote instead (null, or a list its failing
+// elements left empty) is no absence a rule requiring it should report
 // again, since the client sent it.
 type crossState struct {
 	read, present, failed [2 * maxCross]bool
