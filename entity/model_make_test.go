@@ -60,12 +60,15 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 	}
 	made := map[*mdlField]*mdlMade{}
 	for _, f := range fields {
+		if c.patching && (f.readOnly || lvl.ro) && (f.writeOnly || lvl.wo || lvl.woCleared) {
+			// readonly in a writeonly group or $name (or writeonly in a
+			// readonly one): no request gives it, and the current value
+			// holds none, its response form hiding it (docs/requests.md)
+			continue
+		}
 		if c.patching && (f.readOnly || lvl.ro) && keys[f] && !(f.kind == dsl.FieldRef && f.merge) {
 			if lvl.fromPatch {
 				continue // what a patch gives whole holds no readonly field (docs/requests.md)
-			}
-			if f.writeOnly && !f.readOnly {
-				continue // a writeonly field of a readonly value: the current value holds none, and the patch's key is ignored
 			}
 			c.writeCurrent(obj, f, lvl, sel, exc)
 			// the stored value is in the merged value, which the siblings'

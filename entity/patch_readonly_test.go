@@ -297,3 +297,74 @@ func TestPatchTakesAReadonlyListAsStored(t *testing.T) {
 		}
 	}
 }
+
+// TestPatchHoldsNoReadonlyValueOfAWriteonlyValue: a readonly field in a
+// writeonly group or $name is given by no request, and the current value
+// holds none (its response form hides the writeonly value): the merged
+// value holds none either, whatever the patch gives there, so Bind of it
+// leaves the field as the destination holds it.
+func TestPatchHoldsNoReadonlyValueOfAWriteonlyValue(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "cred", "id", "string", "readonly", "x", "string", "")
+	expose(t, reg, "box", "h", "{", "", "id", "string", "readonly", "x", "string", "", "h", "}", "")
+	e := expose(t, reg, "user", "name", "string", "",
+		"g", "{", "writeonly", "id", "string", "readonly", "x", "string", "", "g", "}", "",
+		"c", "$cred", "writeonly | default",
+		"m", "$box", "merge | writeonly")
+	current := map[string]any{"name": "a", "g": map[string]any{"id": "g1"}, "c": map[string]any{"id": "c1"}, "h": map[string]any{"id": "h1"}}
+	for _, tc := range []struct {
+		name, patch string
+		want        map[string]any
+	}{
+		{"a writeonly group the patch gives", `{"g":{"x":"a","id":"mallory"}}`, map[string]any{
+			"name": "a", "g": map[string]any{"x": "a"}}},
+		{"a null for a writeonly group", `{"g":null}`, map[string]any{
+			"name": "a", "g": map[string]any{"x": nil}}},
+		{"a null for a writeonly $name with a bare default", `{"c":null}`, map[string]any{
+			"name": "a", "c": map[string]any{"x": nil}}},
+		{"a writeonly $name the patch gives", `{"c":{"x":"b","id":"mallory"}}`, map[string]any{
+			"name": "a", "c": map[string]any{"x": "b"}}},
+		{"a group of a writeonly merged $name", `{"h":{"x":"d","id":"mallory"}}`, map[string]any{
+			"name": "a", "h": map[string]any{"x": "d"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			obj, _, err := e.Patch(patchRequest(tc.patch), current)
+			if err != nil {
+				t.Fatalf("Patch: %v", err)
+			}
+			var got map[string]any
+			if err := obj.Decode(&got); err != nil {
+				t.Fatalf("Decode: %v", err)
+			}
+			want, _ := json.Marshal(tc.want)
+			if b, _ := json.Marshal(got); string(b) != string(want) {
+				t.Errorf("merged (with its writeonly values) %s, want %s", b, want)
+			}
+		})
+	}
+}
+
+// TestPatchBindKeepsAReadonlyValueOfAWriteonlyGroup: Bind of a patch's
+// merged value leaves a readonly field of a writeonly group as the
+// destination holds it, the patch giving the group.
+func TestPatchBindKeepsAReadonlyValueOfAWriteonlyGroup(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "user", "name", "string", "",
+		"g", "{", "writeonly", "id", "string", "readonly", "x", "string", "", "g", "}", "")
+	type user struct { // a group's fields flattened, as Bind and Make read them
+		Name string  `json:"name"`
+		ID   *string `json:"id"`
+		X    string  `json:"x"`
+	}
+	id := "g1"
+	dst := user{Name: "a", ID: &id, X: "old"}
+	obj, _, err := e.Patch(patchRequest(`{"g":{"x":"new","id":"mallory"}}`), dst)
+	if err != nil {
+		t.Fatalf("Patch: %v", err)
+	}
+	if err := obj.Bind(&dst); err != nil {
+		t.Fatalf("Bind: %v", err)
+	}
+	if dst.Name != "a" || dst.ID == nil || *dst.ID != "g1" || dst.X != "new" {
+		t.Errorf("bound %+v (id %v), want name a, id g1, x new", dst, dst.ID)
+	}
+}

@@ -89,7 +89,10 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		case (vb.d.responds() || vb.d == dirStored) && bn.writeOnly:
 			p.left = append(p.left, bn)
 			continue
-		case vb.d == dirRequest && bn.readOnly:
+		case bn.readOnly && (vb.d == dirRequest || vb.d == dirPatch && vb.writeOnly > 0):
+			// No request gives a readonly value; nor does the current value
+			// of a patch in a writeonly group, which its response form
+			// hides: the merged value holds none.
 			p.left = append(p.left, bn)
 			if !bn.merge { // an ignored key, known to the calls that see the field
 				c := chain

@@ -317,6 +317,7 @@ func (r *run) appendGroupApart(dst []byte, n *node, src *source, depth int) []by
 		return append(dst, "null"...)
 	}
 	sub.unpatched = r.dir == dirPatch && sub.empty() && !n.writeOnly
+	sub.writeOnly = src.writeOnly // a group of a writeonly merged reference: its fields are writeonly too
 	// The group's object is in the wire form when its parent is (the
 	// object under its key, or none: an Object without the group's object,
 	// whose fields are read by key there too, and find nothing); an
@@ -324,7 +325,11 @@ func (r *run) appendGroupApart(dst []byte, n *node, src *source, depth int) []by
 	// declared names, whatever entity made it.
 	sub.wire = src.wire && (sub.obj != nil || sub.empty())
 	r.push(frame{n: n, kind: kind, keys: r.fromKeysOf(n)})
-	dst = r.appendObject(dst, n.group, &sub, depth-1)
+	if sub.writeOnly { // each of its fields read only where the patch gives it (appendShaped), as appendMergedRequest reads it
+		dst = r.appendShaped(dst, n.group, &sub, depth-1)
+	} else {
+		dst = r.appendObject(dst, n.group, &sub, depth-1)
+	}
 	if src.wire && r.cfg.denyUnknown && !n.group.checksUnknown && !r.stop {
 		// An Object read in the wire form holds the group as an object of
 		// its own, whose keys are judged as a request's group's are.

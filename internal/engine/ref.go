@@ -111,6 +111,13 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		if n.readOnly {
 			return r.appendInView(dirStored, dst, n, ent, in, src, depth)
 		}
+		if n.writeOnly || src.writeOnly {
+			// the current value holds no writeonly value: what the merged
+			// value holds of it is the patch's (its object, or what its
+			// bare default makes again of a null), read as a request's,
+			// which gives no readonly value
+			return r.appendInView(dirRequest, dst, n, ent, in, src, depth)
+		}
 		if in.kind == rawJSON && len(r.js.fresh) > 0 {
 			if _, ok := slices.BinarySearch(r.js.fresh, int32(in.n)); ok {
 				return r.appendInView(dirRequest, dst, n, ent, in, src, depth)
