@@ -1010,9 +1010,10 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 	raw, _, p := c.read(f, lvl)
 	if pv, ok := raw.(mdlParam); ok {
 		raw = mdlParamText(pv.vals[0]) // a parameter is text, no object
-		if f.list && len(pv.vals) > 1 {
-			// a list field takes every value of a repeated key: texts, no
-			// objects (one value is the field's text)
+		if f.list && len(pv.vals) > 1 && (c.strict || pv.in != "query") {
+			// a repeated key is a list, of texts, no objects (one value is
+			// the field's text; Lax reads a repeated query key's first, as
+			// for any field that is no list of values)
 			l := make([]any, len(pv.vals))
 			for i, v := range pv.vals {
 				l[i] = mdlParamText(v)
