@@ -240,6 +240,21 @@ func TestPatchLeavesOutAMergedRefTheStoredValueLacks(t *testing.T) {
 			}
 		})
 	}
+	t.Run("one with parameters the request sends", func(t *testing.T) {
+		// a readonly merged $name's parameter fields are stored, as its
+		// other fields: the request's header of that name holds none of it
+		expose(t, reg, "audit", "X-Trace", "string", "", "by", "string", "")
+		d := expose(t, reg, "note", "a", "$audit", "merge | readonly", "k", "string", "")
+		r := patchRequest(`{"k":"w"}`)
+		r.Header.Set("X-Trace", "t1")
+		o, _, err := d.Patch(r, map[string]any{"k": "v"})
+		if err != nil {
+			t.Fatalf("Patch: %v", err)
+		}
+		if got := o.String(); got != `{"k":"w"}` {
+			t.Errorf("merged %s, want {\"k\":\"w\"}", got)
+		}
+	})
 }
 
 // TestPatchKeepsTheReadonlyValuesOfARefMadeFromItsDefault: a null for a

@@ -430,8 +430,8 @@ func (r *run) present(src *source, n *node) bool {
 		if t == nil {
 			return false
 		}
-		if len(t.view(r.dir).params) > 0 && r.atTopLevel() {
-			return true // its parameters are read from the request (its body keys each where given)
+		if len(t.view(r.dir).params) > 0 && r.atTopLevel() && !n.readOnly {
+			return true // its parameters are read from the request (its body keys each where given); a readonly one's are stored
 		}
 		found := false
 		eachJSONKey(js.text, func(k string) { found = found || r.knownOutKey(t.view(r.dir), k, 1) })
