@@ -359,6 +359,43 @@ func TestPatchHoldsNoReadonlyValueOfAWriteonlyValue(t *testing.T) {
 	}
 }
 
+// TestPatchClearsTheFieldsOfAWriteonlyValue: in a writeonly $name's
+// object, and in a group of a writeonly merged $name, a null clears each
+// field (a bare default makes a $name again), and the merged value holds
+// the values omitnil and omitempty leave out, so that Bind clears them;
+// no readonly value is there.
+func TestPatchClearsTheFieldsOfAWriteonlyValue(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "cred", "id", "string", "readonly", "x", "string", "")
+	expose(t, reg, "box", "y", "string", "",
+		"h", "{", "", "id", "string", "readonly", "x", "string", "", "c", "$cred", "default", "h", "}", "")
+	expose(t, reg, "secret", "id", "string", "readonly", "x", "string", "default 'dx'", "y", "string", "omitempty")
+	e := expose(t, reg, "user", "name", "string", "",
+		"m", "$box", "merge | writeonly",
+		"cd", "$secret", "writeonly | default")
+	current := map[string]any{"name": "a"}
+	for _, tc := range []struct {
+		name, patch, want string
+	}{
+		{"a null in a group of a writeonly merged $name", `{"h":{"x":null}}`, `{"h":{"x":null},"name":"a"}`},
+		{"a null for that group", `{"h":null}`, `{"h":{"c":{"x":null},"x":null},"name":"a"}`},
+		{"a null for a $name in it", `{"h":{"c":null}}`, `{"h":{"c":{"x":null}},"name":"a"}`},
+		{"a value in it", `{"h":{"x":"d","id":"mallory"}}`, `{"h":{"x":"d"},"name":"a"}`},
+		{"a null for a writeonly $name with a bare default", `{"cd":null}`, `{"cd":{"x":"dx","y":null},"name":"a"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			obj, _, err := e.Patch(patchRequest(tc.patch), current)
+			if err != nil {
+				t.Fatalf("Patch: %v", err)
+			}
+			got, _ := json.Marshal(obj.Map())
+			if string(got) != tc.want {
+				t.Errorf("merged (with its writeonly and hidden values) %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestPatchBindKeepsAReadonlyValueOfAWriteonlyGroup: Bind of a patch's
 // merged value leaves a readonly field of a writeonly group as the
 // destination holds it, the patch giving the group.

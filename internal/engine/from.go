@@ -316,8 +316,9 @@ func (r *run) appendGroupApart(dst []byte, n *node, src *source, depth int) []by
 	if !ok {
 		return append(dst, "null"...)
 	}
-	sub.unpatched = r.dir == dirPatch && sub.empty() && !n.writeOnly
+	sub.unpatched = r.dir == dirPatch && sub.empty() && !n.writeOnly && !src.writeOnly
 	sub.writeOnly = src.writeOnly // a group of a writeonly merged reference: its fields are writeonly too
+	sub.noReadOnly = src.noReadOnly || src.writeOnly
 	// The group's object is in the wire form when its parent is (the
 	// object under its key, or none: an Object without the group's object,
 	// whose fields are read by key there too, and find nothing); an
@@ -325,7 +326,7 @@ func (r *run) appendGroupApart(dst []byte, n *node, src *source, depth int) []by
 	// declared names, whatever entity made it.
 	sub.wire = src.wire && (sub.obj != nil || sub.empty())
 	r.push(frame{n: n, kind: kind, keys: r.fromKeysOf(n)})
-	if sub.writeOnly { // each of its fields read only where the patch gives it (appendShaped), as appendMergedRequest reads it
+	if sub.writeOnly || sub.noReadOnly { // each of its fields read only where the patch gives it, no readonly one (appendShaped)
 		dst = r.appendShaped(dst, n.group, &sub, depth-1)
 	} else {
 		dst = r.appendObject(dst, n.group, &sub, depth-1)

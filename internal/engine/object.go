@@ -314,6 +314,9 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 		if (n.writeOnly || src.writeOnly) && r.dir == dirPatch && !r.present(src, n) {
 			continue // a patch that does not give it leaves the server's value (patch.go)
 		}
+		if n.readOnly && (src.noReadOnly || src.writeOnly) && r.dir == dirPatch {
+			continue // the server's, which the current value does not hold: see source.noReadOnly
+		}
 		if n.merge && r.storedAbsent(src, n) {
 			continue // the current value holds none of it, as Make writes none of it
 		}

@@ -174,7 +174,7 @@ func putBuf(bp *[]byte) {
 func (r *run) mergePatch(dst []byte, p *objectPlan, text string, cur *currentValue) ([]byte, []string) {
 	m := merger{tape: r.js.tape, curTape: cur.tape, path: r.scratchBuf(), touched: r.xbuf()}
 	r.js.fresh, r.js.stored = r.js.fresh[:0], r.js.stored[:0]
-	dst = m.object(r, dst, cur.text, 0, text, 0, p, r.ent.env.lim().Depth)
+	dst = m.object(r, dst, cur.text, 0, text, 0, p, false, r.ent.env.lim().Depth)
 	return dst, m.paths()
 }
 
@@ -390,8 +390,10 @@ func (m *merger) paths() []string {
 // holds where the patch gives nothing is copied whole, and marked stored:
 // its keys are the server's, which DenyUnknown does not judge (a nested
 // entity's parameter fields, say). A key the patch gives twice is merged
-// once, with its last value. depth is how many more objects may nest.
-func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext string, pord int32, p *objectPlan, depth int) []byte {
+// once, with its last value. wo says the object is a writeonly value's
+// (a group of a writeonly merged reference, say): its fields are
+// writeonly too. depth is how many more objects may nest.
+func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext string, pord int32, p *objectPlan, wo bool, depth int) []byte {
 	var buf [16]member
 	cur := buf[:0]
 	if ctext != "" {
@@ -414,7 +416,8 @@ func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext stri
 			break
 		}
 		i++
-		n, ro, wo := r.wireNode(p, pm.key, 0)
+		n, ro, nwo := r.wireNode(p, pm.key, 0)
+		wo := wo || nwo
 		switch {
 		case ro:
 			if n.src != srcBody && len(m.path) == 0 && r.cfg.denyUnknown {
@@ -508,7 +511,7 @@ func (m *merger) member(r *run, dst []byte, mark int, n *node, wo bool, pm, c me
 		}
 		at := len(m.path)
 		m.path = appendPathKey(m.path, pm.key)
-		dst = m.object(r, m.key(dst, mark, pm.key), c.val, c.ord, pm.val, pm.ord, sub, depth-1)
+		dst = m.object(r, m.key(dst, mark, pm.key), c.val, c.ord, pm.val, pm.ord, sub, wo, depth-1)
 		m.path = m.path[:at]
 		return dst
 	}

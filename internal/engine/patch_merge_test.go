@@ -119,7 +119,7 @@ func TestMergerCountsTheMergedTape(t *testing.T) {
 				t.Fatalf("case %d: %s: %v", i, body, err)
 			}
 			m := merger{tape: r.js.tape, curTape: cur.tape, path: r.scratchBuf(), touched: r.xbuf()}
-			merged := m.object(&r, nil, cur.text, 0, text, 0, p, r.ent.env.lim().Depth)
+			merged := m.object(&r, nil, cur.text, 0, text, 0, p, false, r.ent.env.lim().Depth)
 			var tape []int32
 			if code, _ := jsontape.Scan(string(merged), jsontape.MaxNesting, &tape); code != jsontape.OK {
 				t.Fatalf("case %d: the merge of %s is no JSON: %s", i, body, merged)

@@ -111,12 +111,11 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		if n.readOnly {
 			return r.appendInView(dirStored, dst, n, ent, in, src, depth)
 		}
-		if n.writeOnly || src.writeOnly {
-			// the current value holds no writeonly value: what the merged
-			// value holds of it is the patch's (its object, or what its
-			// bare default makes again of a null), read as a request's,
-			// which gives no readonly value
-			return r.appendInView(dirRequest, dst, n, ent, in, src, depth)
+		if (src.noReadOnly || src.writeOnly) && !r.inWriteOnly {
+			r.inWriteOnly = true
+			dst = r.appendRef(dst, n, src, depth)
+			r.inWriteOnly = false
+			return dst
 		}
 		if in.kind == rawJSON && len(r.js.fresh) > 0 {
 			if _, ok := slices.BinarySearch(r.js.fresh, int32(in.n)); ok {
@@ -230,14 +229,20 @@ func (r *run) appendRefObject(dst []byte, n *node, p *objectPlan, sub *source, d
 		defer r.leaveDefault()
 		sub.unpatched = r.dir == dirPatch && !n.writeOnly // as a group's (appendGroupApart)
 	}
+	if r.dir == dirPatch && (n.writeOnly || r.inWriteOnly) {
+		sub.noReadOnly = true // the current value holds none of it: no readonly value either
+	}
 	kind := frameRef
 	if sub.merged { // the object around it, in the wire form: its keys are there
 		kind = frameInPlace
 	}
 	r.push(frame{n: n, kind: kind, keys: r.fromKeysOf(n)})
-	if sub.obj != nil {
+	switch {
+	case sub.noReadOnly:
+		dst = r.appendShaped(dst, p, sub, depth-1)
+	case sub.obj != nil:
 		dst = r.appendMade(dst, p, sub, depth-1)
-	} else {
+	default:
 		dst = r.appendObject(dst, p, sub, depth-1)
 	}
 	r.pop()
@@ -266,7 +271,7 @@ func (r *run) appendMade(dst []byte, p *objectPlan, src *source, depth int) []by
 //
 //go:noinline
 func (r *run) appendMergedRequest(dst []byte, n *node, p *objectPlan, src *source, depth int) []byte {
-	sub := source{ma: src.ma, ms: src.ms, merged: true, writeOnly: src.writeOnly || n.writeOnly && r.dir == dirPatch}
+	sub := source{ma: src.ma, ms: src.ms, merged: true, writeOnly: src.writeOnly || n.writeOnly && r.dir == dirPatch, noReadOnly: src.noReadOnly}
 	release := false
 	switch {
 	case src.js != nil:

@@ -58,6 +58,11 @@ type run struct {
 	npins      int
 	morePins   []pinned
 	defaulting []*Entity
+
+	// inWriteOnly: a merge patch's run is inside a writeonly value's
+	// object, whose $names' objects hold no readonly value either (see
+	// source.noReadOnly).
+	inWriteOnly bool
 	// variant is the key of the union whose variant's object the run is
 	// making, at the run's depth there (union.go): DenyUnknown knows it.
 	variant variantAt

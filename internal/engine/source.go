@@ -105,6 +105,13 @@ type source struct {
 	// writeonly fields, whose values stay the server's (see present). A
 	// writeonly group's null clears its fields instead: they are read.
 	unpatched bool
+
+	// noReadOnly: in a merge patch's merged value, the object of a
+	// writeonly $name or of a group of one (or of a writeonly merged
+	// reference): it holds no readonly value, which no request gives and
+	// the current value does not hold (its response form hides the
+	// writeonly value). appendShaped leaves such nodes out.
+	noReadOnly bool
 }
 
 // get returns the value the node reads.
