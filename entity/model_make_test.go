@@ -1126,7 +1126,7 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 		}
 		return nil, f.omitNil || f.omitEmpty
 	}
-	c.lastOut, c.lastNull = out, false
+	c.lastOut, c.lastNull = out, out == nil // nil: a cycle of defaults, which writes null
 	if l, ok := out.([]any); ok && len(f.ops) > 0 {
 		c.check(f, f.ops, rules.List, rules.Value{Kind: rules.List, Len: len(l), Any: l}, p, op, sec)
 	}

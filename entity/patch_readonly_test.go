@@ -420,3 +420,29 @@ func TestPatchBindKeepsAReadonlyValueOfAWriteonlyGroup(t *testing.T) {
 		t.Errorf("bound %+v (id %v), want name a, id g1, x new", dst, dst.ID)
 	}
 }
+
+// TestPatchFindsADefaultCycleOfARefMadeAgain: a null for a $name with a
+// bare default makes its object again from the default, around its
+// stored readonly values: a cycle of defaults is found at the same place
+// whether the stored object holds readonly values or not.
+func TestPatchFindsADefaultCycleOfARefMadeAgain(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "part", "owner", "$doc", "default", "rev", "integer", "readonly")
+	e := expose(t, reg, "doc", "item", "$part", "", "m", "$part", "merge")
+	for _, tc := range []struct{ name, current string }{
+		{"no readonly value stored", `{"item":{"owner":{}}}`},
+		{"a readonly value stored", `{"item":{"owner":{"rev":5}}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := e.Patch(patchRequest(`{"item":{"owner":null}}`), json.RawMessage(tc.current))
+			var paths []string
+			for _, fe := range fieldErrors(t, err) {
+				paths = append(paths, fe.Path+":"+fe.Code)
+			}
+			want := []string{"item.owner.owner:default", "owner.owner:default"}
+			if !reflect.DeepEqual(paths, want) {
+				t.Errorf("failures %v, want %v", paths, want)
+			}
+		})
+	}
+}
