@@ -105,10 +105,9 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			// patch gives, whatever keys it sends)
 			continue
 		}
-		sub, selected := sel.pick(f)
-		if c.request && f.lazy && !selected && sel != nil && sel.all {
-			selected = true // a request keeps a lazy field like any other: * selects it (docs/shaping.md)
-		}
+		// a request keeps a lazy field like any other: * selects it, whole
+		// (docs/shaping.md)
+		sub, selected := sel.pickAs(f.key, f.lazy && !c.request)
 		if (sel == nil && c.request) || c.keepAll {
 			// a selection shapes what a call returns, never what a request
 			// reads: without one, a lazy request field is kept

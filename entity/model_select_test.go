@@ -25,18 +25,21 @@ type mdlSel struct {
 
 // pick reports whether f is written under the selection, and the selection
 // of its level.
-func (s *mdlSel) pick(f *mdlField) (*mdlSel, bool) {
+func (s *mdlSel) pick(f *mdlField) (*mdlSel, bool) { return s.pickAs(f.key, f.lazy) }
+
+// pickAs is pick of a field of key k that is lazy or not.
+func (s *mdlSel) pickAs(k string, lazy bool) (*mdlSel, bool) {
 	if s == nil {
-		return nil, !f.lazy
+		return nil, !lazy
 	}
-	if sub, ok := s.names[f.key]; ok {
-		if s.all && !f.lazy {
+	if sub, ok := s.names[k]; ok {
+		if s.all && !lazy {
 			// * and a(b) add up: a is written whole
 			sub = mdlMergeSel(sub, &mdlSel{all: true})
 		}
 		return sub, true
 	}
-	if s.all && !f.lazy {
+	if s.all && !lazy {
 		return nil, true
 	}
 	return nil, false
