@@ -446,3 +446,22 @@ func TestPatchFindsADefaultCycleOfARefMadeAgain(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchJudgesNoRuleNamingAReadonlyValueOfAWriteonlyValue: a
+// cross-field rule naming a readonly field of a writeonly group or $name
+// is not judged in a patch, as in a request: the merged value holds no
+// value of it (the server may).
+func TestPatchJudgesNoRuleNamingAReadonlyValueOfAWriteonlyValue(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "cred", "id", "string", "readonly", "x", "string", "required_without 'id'")
+	e := expose(t, reg, "user", "name", "string", "",
+		"g", "{", "writeonly", "id", "string", "readonly", "x", "string", "required_without 'id'", "g", "}", "",
+		"c", "$cred", "writeonly | default")
+	for _, patch := range []string{`{"g":null}`, `{"g":{}}`, `{"c":null}`, `{"c":{}}`} {
+		t.Run(patch, func(t *testing.T) {
+			if _, _, err := e.Patch(patchRequest(patch), map[string]any{"name": "a"}); err != nil {
+				t.Errorf("Patch: %v", err)
+			}
+		})
+	}
+}
