@@ -183,3 +183,30 @@ func TestCrossRulePathOfAnObjectInTheWireForm(t *testing.T) {
 		t.Errorf("failures %q, want %q", got, want)
 	}
 }
+
+// TestCrossRulePathOfAFromPath: a cross-field failure of a field read at
+// a from path names its number steps as its read took them, an object's
+// key (a.1) or a list's index (a[1]), as its own failure does, whatever
+// the fields read after it.
+func TestCrossRulePathOfAFromPath(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "row",
+		"v", "string", "from 'items.1' | required_with 'w'",
+		"w", "string", "from 'other.0'",
+		"z", "string", "from 'list.0'")
+	for _, tc := range []struct {
+		name string
+		in   map[string]any
+		want string
+	}{
+		{"an object's key", map[string]any{"items": map[string]any{"a": "x"}, "other": []any{"b"}, "list": []any{"c"}}, "items.1"},
+		{"a list's index", map[string]any{"items": []any{"x"}, "other": []any{"b"}, "list": map[string]any{"0": "c"}}, "items[1]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := e.Make(tc.in)
+			fes := fieldErrors(t, err)
+			if len(fes) != 1 || fes[0].Path != tc.want || fes[0].Code != "required_with" {
+				t.Fatalf("failures %v, want one required_with at %s", err, tc.want)
+			}
+		})
+	}
+}

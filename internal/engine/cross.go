@@ -46,11 +46,11 @@ func (st *crossState) seen(p *objectPlan, n *node, v []byte, failed bool) {
 }
 
 // judgeCross judges the plan's cross-field rules on what the object's
-// fields wrote, recording each that fails as its target field's (read
-// under its wire key when wire says the object was).
+// fields, read from src, wrote, recording each that fails as its target
+// field's (read under its wire key when src is in the wire form).
 //
 //go:noinline
-func (r *run) judgeCross(p *objectPlan, st *crossState, wire bool) {
+func (r *run) judgeCross(p *objectPlan, st *crossState, src *source) {
 	for j, cr := range p.cross {
 		t := cr.target.crossIdx
 		judged := st.read[t]
@@ -87,8 +87,14 @@ func (r *run) judgeCross(p *objectPlan, st *crossState, wire bool) {
 				params, msg = params[:1], "secret"
 			}
 			n := cr.target
-			if wire && n.wire != nil {
+			if src.wire && n.wire != nil {
 				n = n.wire // read from an Object in the wire form: its key there (appendSlow)
+			}
+			if n.from != nil {
+				// its path names the number steps of its from path as its
+				// read took them (fromKeysOf), which other reads followed
+				r.fromOf = n
+				_, r.fromKeys = r.descend(src.get(n.from.first), n.from.rest)
 			}
 			r.record(n, failure{rule: code, code: code, kind: msg, params: (&ruleInfo{params: params}).paramMap(), err: errCross[cr.kind]})
 		}

@@ -401,7 +401,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 		first = false
 	}
 	if len(p.cross) > 0 {
-		r.judgeCross(p, &st, src.wire)
+		r.judgeCross(p, &st, src)
 	}
 	if r.cfg.denyUnknown && p.checksUnknown {
 		r.unknownKeys(p, src)
