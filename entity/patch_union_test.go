@@ -32,6 +32,8 @@ func TestPatchUnion(t *testing.T) {
 		{"an unknown variant", invoiced, `{"payment":{"method":"cash"}}`, "payment.method in", nil},
 		{"a readonly field of a kept card", current, `{"payment":{"last4":"0000","token":"tok_9999"}}`, "last4=1234 method=card token=tok_9999", []string{"payment.token"}},
 		{"cleared", invoiced, `{"payment":null}`, "payment required", nil},
+		{"a repeated key, its last value keeping the variant", current, `{"payment":{"method":"invoice","method":"card","token":"tok_5678"}}`, "last4=1234 method=card token=tok_5678", []string{"payment.token"}},
+		{"a repeated key, its last value changing the variant", current, `{"payment":{"method":"card","method":"invoice","po_number":"PO-4"}}`, "method=invoice po_number=PO-4", []string{"payment"}},
 		{"a list replaced, read as a request", invoiced, `{"history":[{"method":"card"}]}`, "history[0].token required", nil},
 	}
 	for _, tt := range tests {

@@ -813,14 +813,18 @@ func (m *merger) variantOf(r *run, u *unionPlan, c, pm member) *objectPlan {
 	if cv == nil {
 		return nil
 	}
+	key := "" // the patch's key, its last value where it repeats it (as MakeRequest reads it)
 	for it := membersOf(pm.val, pm.ord, m.tape); ; {
 		mb, ok := it.next()
 		if !ok {
 			break
 		}
-		if mb.key == u.key && (mb.val[0] != '"' || jsonwire.Unquote(mb.val) != cv.name) {
-			return nil
+		if mb.key == u.key {
+			key = mb.val
 		}
+	}
+	if key != "" && (key[0] != '"' || jsonwire.Unquote(key) != cv.name) {
+		return nil
 	}
 	return m.storedVariant(r, u, c)
 }
