@@ -461,7 +461,7 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	}
 	// fields that are not selected are not read: the merge field is read
 	// when one of its entity's fields is written
-	if !c.request && (sel != nil || exc != nil) && !c.mergePicked(e, sel, exc, 0) {
+	if !c.request && (sel != nil && !sel.bare || exc != nil) && !c.mergePicked(e, sel, exc, 0) {
 		// without a selection the merge field is read like any other; with
 		// one, when a field of its entity is written
 		return

@@ -17,6 +17,10 @@ type mdlSel struct {
 	all   bool
 	names map[string]*mdlSel
 	sub   bool // written as a sub-selection (a/… or a(…)), not a bare name
+	// bare: the level of a field named bare (a), and of nothing else:
+	// written whole, as with no selection (its merged $names read as any
+	// field, whatever their entities write)
+	bare bool
 	// path: an Only path steps through this level to fields under it;
 	// leaf: an Only path ends here. A value field stepped through and
 	// named by no path is not selected: it has no fields.
@@ -33,8 +37,8 @@ func (s *mdlSel) pickAs(k string, lazy bool) (*mdlSel, bool) {
 		return nil, !lazy
 	}
 	if sub, ok := s.names[k]; ok {
-		if s.all && !lazy {
-			// * and a(b) add up: a is written whole
+		if s.all && !lazy && !sub.bare {
+			// * and a(b) add up: a is written whole (a bare a stays so)
 			sub = mdlMergeSel(sub, &mdlSel{all: true})
 		}
 		return sub, true
@@ -53,7 +57,7 @@ func mdlMergeSel(a, b *mdlSel) *mdlSel {
 	if b == nil {
 		return a
 	}
-	out := &mdlSel{all: a.all || b.all, sub: a.sub || b.sub, path: a.path || b.path, leaf: a.leaf || b.leaf, names: map[string]*mdlSel{}}
+	out := &mdlSel{all: a.all || b.all, sub: a.sub || b.sub, path: a.path || b.path, leaf: a.leaf || b.leaf, bare: a.bare && b.bare, names: map[string]*mdlSel{}}
 	for k, v := range a.names {
 		out.names[k] = v
 	}
@@ -228,7 +232,7 @@ func (p *mdlSelParser) item(level []*mdlField, sel *mdlSel, depth int) bool {
 		}
 		sub.sub = true
 	default:
-		sub = &mdlSel{all: true}
+		sub = &mdlSel{all: true, bare: true}
 	}
 	sel.names[name] = mdlMergeSel(sel.names[name], sub)
 	return true
