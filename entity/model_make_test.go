@@ -456,6 +456,18 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 		sel = named
 	}
 	if lvl.wire {
+		if mdlAbsent(lvl.in) {
+			// its keys read from no object at all: its entity is made from
+			// an empty input, as a bare default makes one, and one that
+			// comes back to an entity being made so is a cycle
+			if slices.Contains(c.stack, e.name) {
+				_, _, p := c.read(f, lvl)
+				c.fail(f, p, lvl.outP, "default", lvl.sec)
+				return
+			}
+			c.stack = append(c.stack, e.name)
+			defer func() { c.stack = c.stack[:len(c.stack)-1] }()
+		}
 		c.writeFields(obj, e.fields, sub, sel, exc)
 		return
 	}
@@ -500,6 +512,15 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 	sub.in = in
 	c.denyUnknown(e.fields, sub, false)
 	c.writeFields(obj, e.fields, sub, sel, exc)
+}
+
+// mdlAbsent reports whether an input level is no object at all (not an
+// empty one).
+func mdlAbsent(v any) bool {
+	if js, ok := v.(*mdlJSON); ok {
+		return js == nil
+	}
+	return v == nil
 }
 
 // mergePicked reports whether the selection writes a field of the merged

@@ -340,3 +340,40 @@ func TestPatchImmutableRefusedNullKeepsTheServersKeys(t *testing.T) {
 		t.Errorf("failures %q, want %s", got, want)
 	}
 }
+
+// TestPatchImmutableComparisonKeepsThePaths: comparing an immutable
+// value converts it (a number given for a string, a transform), which
+// leaves the path of the change refused and the paths the patch touched
+// as they are, at any depth.
+func TestPatchImmutableComparisonKeepsThePaths(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "acct",
+		"id", "{", "", "handle", "string", "immutable", "nick", "string", "immutable | trim", "id", "}", "",
+		"note", "string", "")
+	current := map[string]any{"handle": "9:30", "nick": " ann ", "note": "a"}
+	for _, tc := range []struct {
+		name, patch string
+		failed      string // the refused path, or "" for none
+		touched     []string
+	}{
+		{"a number for a string", `{"id":{"handle":2e+00}}`, "id.handle", nil},
+		{"a long number for a string", `{"id":{"handle":12345678901234567890}}`, "id.handle", nil},
+		{"the transformed value, and another field", `{"id":{"nick":"ann"},"note":"b"}`, "", []string{"id.nick", "note"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, touched, err := e.Patch(patchRequest(tc.patch), current)
+			if tc.failed == "" {
+				if err != nil {
+					t.Fatalf("Patch: %v", err)
+				}
+				if !slices.Equal(touched, tc.touched) {
+					t.Errorf("touched %q, want %q", touched, tc.touched)
+				}
+				return
+			}
+			fes := fieldErrors(t, err)
+			if len(fes) != 1 || fes[0].Path != tc.failed || fes[0].Code != "immutable" {
+				t.Errorf("failures %v, want one immutable at %s", err, tc.failed)
+			}
+		})
+	}
+}

@@ -172,10 +172,16 @@ func putBuf(bp *[]byte) {
 // merged into the current value cur, objects of the plan p, and returns
 // the paths it touched.
 func (r *run) mergePatch(dst []byte, p *objectPlan, text string, cur *currentValue) ([]byte, []string) {
-	m := merger{tape: r.js.tape, curTape: cur.tape, path: r.scratchBuf(), touched: r.xbuf()}
+	// The merger's buffers are its own: an immutable field's comparison
+	// converts values (sameValue) with the run's scratch buffers.
+	pb, tb := scratchPool.Get().(*[]byte), scratchPool.Get().(*[]byte)
+	m := merger{tape: r.js.tape, curTape: cur.tape, path: (*pb)[:0], touched: (*tb)[:0]}
 	r.js.fresh, r.js.stored = r.js.fresh[:0], r.js.stored[:0]
 	dst = m.object(r, dst, cur.text, 0, text, 0, p, false, r.ent.env.lim().Depth)
-	return dst, m.paths()
+	paths := m.paths()
+	putScratch(pb)
+	putScratch(tb)
+	return dst, paths
 }
 
 // merger writes a merge patch applied to a current value (RFC 7396), both
@@ -197,7 +203,8 @@ type merger struct {
 	ord int32
 	// path is the path of the object being merged, in pathfmt's form;
 	// touched the paths the patch set or cleared, each after its length
-	// in 4 bytes, little-endian. Both are in the run's buffers. (The
+	// in 4 bytes, little-endian. Both are pooled buffers of their own, not
+	// the run's scratch buffers, which converting a value uses. (The
 	// merger holds no pointer into the stack, nor the run: as its methods
 	// store into it, whatever it points to would be moved to the heap.)
 	path, touched []byte
