@@ -142,6 +142,15 @@ func TestRequestObjectWritesNoWriteOnlyInAnyShape(t *testing.T) {
 			{"cred", []string{"login", "string", "", "pw", "string", ""}},
 			{"e", []string{"c", "$cred", "writeonly", "n", "string", ""}}},
 			body: `{"login":"hunter2","pw":"hunter2","n":"vn"}`, visible: []string{`"n":"vn"`}},
+		{name: "writeonly merged $ref whose first field is a writeonly group", ents: []ent{
+			{"cred", []string{"g", "{", "writeonly", "x", "string", "", "g", "}", "", "login", "string", "", "pw", "string", ""}},
+			{"e", []string{"c", "$cred", "merge | writeonly", "n", "string", ""}}},
+			body: `{"g":{"x":"hunter2"},"login":"hunter2","pw":"hunter2","n":"vn"}`, visible: []string{`"n":"vn"`}},
+		{name: "writeonly merged $ref whose first field is a writeonly $ref", ents: []ent{
+			{"k", []string{"v", "string", ""}},
+			{"cred", []string{"key", "$k", "writeonly", "login", "string", ""}},
+			{"e", []string{"n", "string", "", "c", "$cred", "merge | writeonly"}}},
+			body: `{"key":{"v":"hunter2"},"login":"hunter2","n":"vn"}`, visible: []string{`"n":"vn"`}},
 		{name: "[]$ref with writeonly members", ents: []ent{
 			{"cred", []string{"pw", "string", "writeonly", "login", "string", ""}},
 			{"e", []string{"cs", "[]$cred", "", "n", "string", ""}}},

@@ -219,11 +219,22 @@ func newHidden(data []byte, spans []span) *hiddenSpans {
 		return nil
 	}
 	s := slices.Clone(spans)
-	slices.SortFunc(s, func(a, b span) int { return a.start - b.start })
+	// By start, and of two that start at the same byte (a merged
+	// reference's first member, moved to where its object began) the
+	// longer first: each kept span holds every one that starts inside it.
+	slices.SortFunc(s, func(a, b span) int {
+		if a.start != b.start {
+			return a.start - b.start
+		}
+		return b.end - a.end
+	})
 	kept := s[:1]
 	for _, x := range s[1:] {
-		if x.start >= kept[len(kept)-1].end { // else inside the one before
+		switch last := &kept[len(kept)-1]; {
+		case x.start >= last.end:
 			kept = append(kept, x)
+		case x.end > last.end: // (spans nest, but this keeps them a union whatever they are)
+			last.end = x.end
 		}
 	}
 	return &hiddenSpans{cap: cap(data), spans: kept}
