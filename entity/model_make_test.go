@@ -1075,12 +1075,13 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 		return nil
 	}
 	cleared := lvl.cleared && !replaced && !f.list // a list's elements have no identity: none is compared
-	// a patch's null for a writeonly $name clears it, as a writeonly
-	// group's: its default's object holds each of its fields (read from
+	// a patch's null for a writeonly $name (itself, or as a field of a
+	// writeonly group) clears it, as a writeonly group's: its default's
+	// object holds each of its fields (read from
 	// nothing), writeonly ones too; so does (under Lax) any value that is
 	// no object, read as null
 	pv := mdlAt(lvl.pin, f.key)
-	woCleared := lvl.woCleared || c.patching && !lvl.fromPatch && f.writeOnly && pv != nil && pv.kind != mdlJObj && pv.kind != mdlJArr
+	woCleared := lvl.woCleared || c.patching && !lvl.fromPatch && (f.writeOnly || lvl.wo) && pv != nil && pv.kind != mdlJObj && pv.kind != mdlJArr
 	make1 := func(obj any, p, op mdlPath, i int) any {
 		// (a bare default's empty input is no wire form, but in a request,
 		// whose paths are those of the wire form: a group's fields are
