@@ -198,6 +198,9 @@ func (c *mdlCall) immutableChange(f *mdlField, lvl mdlLevel) (*mdlJSON, bool) {
 	if f.list || f.typ == rules.Any || f.typ == rules.Object || f.typ == rules.List {
 		return cur, true
 	}
+	if len(f.format) == 0 && c.notJSONType(f.typ, merged) {
+		return nil, false // under JSONTypes, no value of its type: a type error (docs/requests.md, immutable)
+	}
 	a, asrc, anull, abad := c.convertWire(f.typ, f.format, merged, true)
 	b, bsrc, bnull, bbad := c.convertWire(f.typ, f.format, cur, true)
 	if anull || bnull || abad || bbad {
