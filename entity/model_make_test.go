@@ -198,11 +198,18 @@ func (c *mdlCall) immutableChange(f *mdlField, lvl mdlLevel) (*mdlJSON, bool) {
 	if f.list || f.typ == rules.Any || f.typ == rules.Object || f.typ == rules.List {
 		return cur, true
 	}
-	if len(f.format) == 0 && c.notJSONType(f.typ, merged) {
-		return nil, false // under JSONTypes, no value of its type: a type error (docs/requests.md, immutable)
+	// both read as the request reads them, but that under JSONTypes a
+	// value of another JSON type is compared too: the same value is a
+	// type error then (its own path says so), another a change
+	// (docs/requests.md, immutable)
+	lenient := func(raw any) (rules.Value, any, bool, bool) {
+		if v, ok := mdlUnformat(f.typ, f.format, raw); ok {
+			return v, nil, false, false
+		}
+		return c.convert(f.typ, raw)
 	}
-	a, asrc, anull, abad := c.convertWire(f.typ, f.format, merged, true)
-	b, bsrc, bnull, bbad := c.convertWire(f.typ, f.format, cur, true)
+	a, asrc, anull, abad := lenient(merged)
+	b, bsrc, bnull, bbad := lenient(cur)
 	if anull || bnull || abad || bbad {
 		return cur, true
 	}
