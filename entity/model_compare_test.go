@@ -264,6 +264,7 @@ func (cs *mdlCase) modelReg() (*mdlReg, error) {
 		m.pathValues = cs.pathValue
 	}
 	m.bodyLimit, m.jsonTypes = cs.bodyLimit, cs.jsonTypes
+	m.work = new(int)
 	return m, nil
 }
 

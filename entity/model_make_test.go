@@ -53,6 +53,11 @@ type mdlMade struct {
 // writeFields writes the fields of one output object, then judges their
 // cross-field rules.
 func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) {
+	if w := c.reg.work; w != nil {
+		if *w += 1 + len(lvl.outP); *w > mdlWorkBudget { // (each object's fields copy its path)
+			panic(mdlOverBudget{})
+		}
+	}
 	vis := c.visible(fields, false)
 	var keys map[*mdlField]bool
 	if c.patching {

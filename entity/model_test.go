@@ -54,7 +54,22 @@ type mdlReg struct {
 	// jsonTypes is the registry's JSONTypes option: a request's JSON body
 	// gives a number, float, bool or date as its JSON type only.
 	jsonTypes bool
+	// work counts the objects one case's calls made, each as long as its
+	// path is deep (shared by the
+	// registry's copies): past mdlWorkBudget the model gives up on the
+	// case (mdlOverBudget), which is then not compared.
+	work *int
 }
+
+// mdlWorkBudget is how many objects the model makes for one case before
+// it gives up. The model is simple, not fast (it copies paths, follows
+// every bare default): a declaration whose defaults and merges fan out
+// can take it seconds, which a fuzzer's worker reports as a hang. The
+// library's own bounds are tested apart (Limits, the depth tests).
+const mdlWorkBudget = 1000000
+
+// mdlOverBudget is the panic of a model past mdlWorkBudget.
+type mdlOverBudget struct{}
 
 type mdlEntity struct {
 	name    string
