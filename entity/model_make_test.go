@@ -102,12 +102,13 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			c.writeMerge(obj, f, lvl, sel, exc)
 			continue
 		}
-		if c.patching && (f.writeOnly || lvl.wo) && !lvl.fromPatch && !lvl.woCleared && (f.src == "" && mdlAt(lvl.pin, f.key) == nil || f.src != "" && !lvl.top) {
+		if c.patching && (f.writeOnly || lvl.wo || lvl.woCleared) && !lvl.fromPatch && (f.src == "" && !lvl.woCleared && mdlAt(lvl.pin, f.key) == nil || f.src != "" && !lvl.top) {
 			// a writeonly value is not part of the current value: the
-			// merged Object has it only when the patch sets it (a
-			// parameter of the top level is read from the request, as
-			// any; one in a nested object is read from nothing, which no
-			// patch gives, whatever keys it sends)
+			// merged Object has it only when the patch sets it or clears
+			// it (a parameter of the top level is read from the request,
+			// as any; one in a nested object is read from nothing, which
+			// no patch gives, whatever keys it sends, a null for its
+			// writeonly group neither)
 			continue
 		}
 		// a request keeps a lazy field like any other: * selects it, whole
