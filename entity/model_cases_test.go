@@ -81,6 +81,11 @@ func TestModelReadmeExamples(t *testing.T) {
 			input:  []any{map[string]any{"id": 1000}},
 			opts:   mdlOpts{version: "v1"},
 		}, `[{"number":"1000"}]`},
+		{"versions: a call without one writes the latest range's field, a writeonly one none", mdlCase{
+			decls:  []mdlDecl{{"v", []string{"a", "string", "until 'v2'", "a", "float", "since 'v2' | writeonly", "b", "string", ""}}},
+			entity: "v",
+			input:  map[string]any{"a": "ab", "b": "x"},
+		}, `{"b":"x"}`},
 		{"raw JSON", mdlCase{
 			decls:  []mdlDecl{{"r", []string{"n", "none", "", "l", "list", "", "f", "float", "", "s", "string", ""}}},
 			entity: "r",

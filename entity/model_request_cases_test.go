@@ -115,6 +115,7 @@ func TestModelRequestDocs(t *testing.T) {
 	withFlags := func(mk func() *http.Request, flags ...string) func() *http.Request {
 		return func() *http.Request { r := mk(); return r.WithContext(entity.NewContext(r.Context(), flags...)) }
 	}
+	versioned := []mdlDecl{{"v", []string{"a", "string", "until 'v2' | min 5", "a", "float", "since 'v2' | readonly", "b", "string", ""}}}
 	tests := []struct {
 		name    string
 		cs      mdlCase
@@ -201,6 +202,10 @@ func TestModelRequestDocs(t *testing.T) {
 		{"Patch: another Content-Type is a 415", mdlCase{decls: patchDecl, entity: "customer", mode: "patch", current: stored,
 			request: mdlReq("PATCH", "/", js, `{"name":"B"}`)},
 			"fails: media", true},
+		{"a call without a version reads the latest range's field, a readonly one none", mdlCase{decls: versioned, entity: "v", mode: "request",
+			request: mdlReq("POST", "/", js, `{"a":"ab","b":"x"}`)}, `{"b":"x"}`, true},
+		{"a patch without a version takes the latest range's readonly field as stored", mdlCase{decls: versioned, entity: "v", mode: "patch",
+			current: map[string]any{"a": 1.5, "b": "x"}, request: mdlReq("PATCH", "/", mp, `{"a":"abcdef","b":"y"}`)}, `{"a":1.5,"b":"y"} touched ["b"]`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

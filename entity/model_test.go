@@ -748,7 +748,9 @@ func (c *mdlCall) directionHides(f *mdlField) bool {
 
 // visible gives the fields of one object the call reads and writes: shown
 // by flags and version, not hidden by the direction, and, in a call without
-// a version, of the fields that share a key the one of the latest range.
+// a version, of the fields that share a key the one of the latest range
+// (whatever the direction: when the direction hides that one, the call
+// reads and writes none of them, go doc dsl).
 // With forKeys, the fields whose keys the call knows: a request's readonly
 // fields too (their keys are accepted: a client may send back what it got),
 // but no writeonly field of a response, which does not read it.
@@ -756,10 +758,12 @@ func (c *mdlCall) visible(fields []*mdlField, forKeys bool) map[*mdlField]bool {
 	vis := map[*mdlField]bool{}
 	byKey := map[string][]*mdlField{}
 	for _, f := range fields {
-		if !c.shows(f) || (c.directionHides(f) && !(forKeys && c.request)) {
+		if !c.shows(f) {
 			continue
 		}
-		vis[f] = true
+		if !(c.directionHides(f) && !(forKeys && c.request)) {
+			vis[f] = true
+		}
 		if !f.merge {
 			byKey[f.key] = append(byKey[f.key], f)
 		}
