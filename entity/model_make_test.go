@@ -29,9 +29,10 @@ func (c *mdlCall) makeEntity(e *mdlEntity, lvl mdlLevel, sel *mdlSel, exc *mdlEx
 		}
 		lvl.in = o.js
 	}
-	c.denyUnknown(e.fields, lvl, lvl.top)
+	fields := c.fieldsAt(e, lvl.top)
+	c.denyUnknown(fields, lvl, lvl.top)
 	obj := &mdlObj{}
-	c.writeFields(obj, e.fields, lvl, sel, exc)
+	c.writeFields(obj, fields, lvl, sel, exc)
 	return obj
 }
 
@@ -102,13 +103,11 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			c.writeMerge(obj, f, lvl, sel, exc)
 			continue
 		}
-		if c.patching && (f.writeOnly || lvl.wo || lvl.woCleared) && !lvl.fromPatch && (f.src == "" && !lvl.woCleared && mdlAt(lvl.pin, f.key) == nil || f.src != "" && !lvl.top) {
+		if c.patching && (f.writeOnly || lvl.wo) && !lvl.fromPatch && !lvl.woCleared && f.src == "" && mdlAt(lvl.pin, f.key) == nil {
 			// a writeonly value is not part of the current value: the
 			// merged Object has it only when the patch sets it or clears
-			// it (a parameter of the top level is read from the request,
-			// as any; one in a nested object is read from nothing, which
-			// no patch gives, whatever keys it sends, a null for its
-			// writeonly group neither)
+			// it (a parameter is the top level's, read from the request,
+			// as any: a nested object's is readonly, fieldsAt)
 			continue
 		}
 		// a request keeps a lazy field like any other: * selects it, whole
@@ -484,7 +483,7 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 			c.stack = append(c.stack, e.name)
 			defer func() { c.stack = c.stack[:len(c.stack)-1] }()
 		}
-		c.writeFields(obj, e.fields, sub, sel, exc)
+		c.writeFields(obj, c.fieldsAt(e, sub.top), sub, sel, exc)
 		return
 	}
 	// fields that are not selected are not read: the merge field is read
@@ -526,8 +525,8 @@ func (c *mdlCall) writeMerge(obj *mdlObj, f *mdlField, lvl mdlLevel, sel *mdlSel
 		in = o.js
 	}
 	sub.in = in
-	c.denyUnknown(e.fields, sub, false)
-	c.writeFields(obj, e.fields, sub, sel, exc)
+	c.denyUnknown(c.fieldsAt(e, sub.top), sub, false)
+	c.writeFields(obj, c.fieldsAt(e, sub.top), sub, sel, exc)
 }
 
 // mdlAbsent reports whether an input level is no object at all (not an

@@ -18,7 +18,7 @@ import (
 // known gives the keys an input object may hold for fields: the names (or
 // the first step of from) of the fields the call reads there, groups'
 // fields included; in the wire form the output keys, merged ones included.
-func (c *mdlCall) known(fields []*mdlField, wire bool, into map[string]bool) {
+func (c *mdlCall) known(fields []*mdlField, wire, top bool, into map[string]bool) {
 	vis := c.visible(fields, true)
 	for _, f := range fields {
 		if !vis[f] {
@@ -26,16 +26,17 @@ func (c *mdlCall) known(fields []*mdlField, wire bool, into map[string]bool) {
 		}
 		switch {
 		case wire && c.request && f.src != "" && !f.readOnly:
-			// a body never supplies a parameter, at any depth (a readonly
-			// one's key is accepted: a client may send back what it got)
+			// a body never supplies a parameter (a readonly one's key is
+			// accepted: a client may send back what it got; so is a nested
+			// object's, which is readonly: fieldsAt)
 		case wire && f.merge:
 			if e := c.reg.ents[f.ref]; e != nil {
-				c.known(e.fields, true, into)
+				c.known(c.fieldsAt(e, top), true, top, into)
 			}
 		case wire:
 			into[f.key] = true
 		case f.kind == dsl.FieldGroup && f.from == nil:
-			c.known(f.children, false, into)
+			c.known(f.children, false, false, into)
 		case f.from != nil:
 			into[f.from[0]] = true
 		default:
@@ -69,7 +70,7 @@ func (c *mdlCall) denyUnknown(fields []*mdlField, lvl mdlLevel, top bool) {
 		return
 	}
 	known := map[string]bool{}
-	c.known(fields, lvl.wire, known)
+	c.known(fields, lvl.wire, top, known)
 	for _, k := range keys {
 		if !known[k] {
 			p := lvl.inP.key(k)
@@ -240,7 +241,8 @@ func (c *mdlCall) read(f *mdlField, lvl mdlLevel) (any, bool, mdlPath) {
 	if lvl.wire {
 		if c.request && f.src != "" {
 			// a parameter is read from the request at its top level (the
-			// keys merged into it too), never from a body object
+			// keys merged into it too), never from a body object (a nested
+			// object has none: fieldsAt)
 			if lvl.top && c.req != nil {
 				return c.readParam(f)
 			}

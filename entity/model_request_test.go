@@ -283,7 +283,7 @@ func (c *mdlCall) denyQuery(e *mdlEntity) {
 	c.queryKnown(e.fields, known, 0)
 	if c.req.bodyFromQuery || c.req.noBodyNoMethodBody {
 		// the query is the body: its body keys, and readonly ones, are known
-		c.known(e.fields, true, known)
+		c.known(e.fields, true, true, known)
 	}
 	for _, k := range c.req.keys {
 		if !known[k] {

@@ -100,7 +100,7 @@ func (e *mdlExc) pick(key string) (*mdlExc, bool) {
 // client's Select) only those the call's flags and version show and its
 // direction has (in a call without a version, every variant of a shared
 // key).
-func (c *mdlCall) selFields(fields []*mdlField, every bool) []*mdlField {
+func (c *mdlCall) selFields(fields []*mdlField, every, top bool) []*mdlField {
 	var out []*mdlField
 	for _, f := range fields {
 		if !every && (!c.shows(f) || c.directionHides(f)) {
@@ -108,7 +108,7 @@ func (c *mdlCall) selFields(fields []*mdlField, every bool) []*mdlField {
 		}
 		if f.kind == dsl.FieldRef && f.merge {
 			if e := c.reg.ents[f.ref]; e != nil {
-				out = append(out, c.selFields(e.fields, every)...)
+				out = append(out, c.selFields(c.fieldsAt(e, top), every, top)...)
 			}
 			continue
 		}
@@ -136,11 +136,11 @@ func (c *mdlCall) childFields(cands []*mdlField, every bool) ([]*mdlField, bool)
 	for _, f := range cands {
 		switch f.kind {
 		case dsl.FieldGroup:
-			out = append(out, c.selFields(f.children, every)...)
+			out = append(out, c.selFields(f.children, every, false)...)
 			ok = true
 		case dsl.FieldRef:
 			if e := c.reg.ents[f.ref]; e != nil {
-				out = append(out, c.selFields(e.fields, every)...)
+				out = append(out, c.selFields(c.fieldsAt(e, false), every, false)...)
 				ok = true
 			}
 		}
@@ -162,7 +162,7 @@ func (c *mdlCall) compileSelect(fields []*mdlField, spec string) (*mdlSel, bool)
 		return nil, false
 	}
 	p := &mdlSelParser{c: c, s: spec}
-	sel, ok := p.list(c.selFields(fields, false), 1)
+	sel, ok := p.list(c.selFields(fields, false, true), 1)
 	if !ok || p.i != len(p.s) {
 		return nil, false
 	}
@@ -245,7 +245,7 @@ func (c *mdlCall) compilePaths(fields []*mdlField, paths []string) (*mdlSel, boo
 	root := &mdlSel{names: map[string]*mdlSel{}}
 	for _, path := range paths {
 		steps := mdlSplitFrom(path)
-		level := c.selFields(fields, true)
+		level := c.selFields(fields, true, true)
 		node := root
 		for i, st := range steps {
 			last := i == len(steps)-1
@@ -282,7 +282,7 @@ func (c *mdlCall) compileExcept(fields []*mdlField, paths []string) (*mdlExc, bo
 	root := &mdlExc{names: map[string]*mdlExc{}}
 	for _, path := range paths {
 		steps := mdlSplitFrom(path)
-		level := c.selFields(fields, true)
+		level := c.selFields(fields, true, true)
 		node := root
 		for i, st := range steps {
 			last := i == len(steps)-1

@@ -30,6 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -75,6 +76,20 @@ type mdlEntity struct {
 	name    string
 	methods []string
 	fields  []*mdlField
+	// nested is fields as a request reads them below its top level: each
+	// parameter field a readonly body field under its key (fieldsAt).
+	nested []*mdlField
+}
+
+// fieldsAt gives the fields of e a call reads at a level: below the top
+// level of a request (top false), its parameter fields are the server's,
+// as readonly body fields are (docs/requests.md: a request's parameters
+// are its top level's).
+func (c *mdlCall) fieldsAt(e *mdlEntity, top bool) []*mdlField {
+	if top || !c.request {
+		return e.fields
+	}
+	return e.nested
 }
 
 // mdlOp is one check or transform of a field, compiled through its Def.
@@ -156,6 +171,14 @@ func mdlNewReg(keyCase entity.KeyCaseStyle, flags []string, decls []mdlDecl) (*m
 				return nil, err
 			}
 			e.fields = append(e.fields, mf)
+		}
+		e.nested = slices.Clone(e.fields)
+		for i, f := range e.fields {
+			if f.src != "" {
+				ro := *f
+				ro.readOnly, ro.src, ro.srcName = true, "", ""
+				e.nested[i] = &ro
+			}
 		}
 		r.ents[d.name] = e
 	}

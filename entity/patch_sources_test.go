@@ -205,8 +205,8 @@ func TestPatchTakesAReadonlyMergedRefAsStored(t *testing.T) {
 }
 
 // TestPatchGivesNoWriteOnlyParameterOfANestedObject: a nested object's
-// parameter field is read from nothing (a body's object holds no
-// parameter), so a patch never gives a writeonly one there: it is not
+// parameter field is the server's (the request's parameters are the top
+// level's), so a patch never gives a writeonly one there: it is not
 // required, and no cross-field rule naming it is judged, as for any
 // writeonly field the patch does not give. At the top level it is read
 // from the request.

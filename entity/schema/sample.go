@@ -161,8 +161,8 @@ func (s *sampler) inputObject(dst []byte, fields []*entity.Field, depth int, sec
 // inputMembers is members for a request's object.
 func (s *sampler) inputMembers(dst []byte, fields []*entity.Field, depth int, secret, top bool, first *bool, d decisions) []byte {
 	for _, f := range fields {
-		if top && isParam(f) || d[f].skip {
-			continue // read from the request's path, query, headers or cookies; excluded by a present field
+		if isParam(f) || d[f].skip {
+			continue // read from the request's path, query, headers or cookies (below the top level, the server's); excluded by a present field
 		}
 		sec := secret || f.Secret || f.WriteOnly
 		if f.Merge {
@@ -244,7 +244,7 @@ func (s *sampler) cross(fields []*entity.Field, depth int, secret, input, top bo
 		byKey[f.Key] = f
 		sec := secret || f.Secret || f.WriteOnly
 		switch {
-		case !input && f.Lazy, input && top && isParam(f):
+		case !input && f.Lazy, input && isParam(f):
 			// Not written: absent.
 		case f.Kind == dsl.FieldGroup:
 			present[f] = true

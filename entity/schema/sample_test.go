@@ -117,3 +117,34 @@ func TestSampleIsMade(t *testing.T) {
 		t.Errorf("MakeRequest(%s) made\n %s\nnot the Response sample\n %s", in, got, want)
 	}
 }
+
+// TestSampleHoldsNoParameter: a request's sample body holds no parameter
+// field at any depth: the top level's (those of an entity merged there
+// too) are read from the request, a nested object's are the server's.
+func TestSampleHoldsNoParameter(t *testing.T) {
+	reg := sampleRegistry(t)
+	expose(t, reg, "account", "id", "number", "path", "X-Tenant", "string", "", "name", "string", "")
+	e := expose(t, reg, "holder",
+		"title", "string", "",
+		"acct", "$account", "merge",
+		"owner", "$account", "",
+		"meta", "{", "",
+		"inner", "$account", "merge",
+		"meta", "}", "",
+	)
+	tests := []struct {
+		name string
+		mode schema.Mode
+		want string
+	}{
+		{"a request", schema.Request, `{"title":"sample","name":"sample","owner":{"name":"sample"},"meta":{"name":"sample"}}`},
+		{"a patch", schema.Patch, `{"title":"sample","name":"sample","owner":{"name":"sample"},"meta":{"name":"sample"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := string(schema.Sample(e, tt.mode)); got != tt.want {
+				t.Errorf("Sample(%v):\n got %s\nwant %s", tt.mode, got, tt.want)
+			}
+		})
+	}
+}

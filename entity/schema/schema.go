@@ -35,7 +35,8 @@ const (
 	// entity.Field.In) is in it: a request reads those of the top level,
 	// and of the entities merged there, outside its body (see
 	// Components.Parameters), and those of a referenced entity, or of one
-	// merged into a group, from nowhere. Writeonly fields are marked
+	// merged into a group, nowhere: they are the server's there, as
+	// readonly fields are. Writeonly fields are marked
 	// writeOnly.
 	Request
 	// Patch describes the body of a JSON Merge Patch (RFC 7396,

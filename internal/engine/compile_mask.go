@@ -499,11 +499,11 @@ func (mb *maskBuilder) planOf(n *node) (*objectPlan, string) {
 			return n.union.keys, ""
 		}
 		if n.ref == mb.e.slot {
-			return mb.e.view(mb.dir), ""
+			return mb.e.refView(mb.dir, n.refNested), ""
 		}
 		for _, d := range mb.deps {
 			if d.s == n.ref {
-				return d.e.view(mb.dir), ""
+				return d.e.refView(mb.dir, n.refNested), ""
 			}
 		}
 		t := n.ref.e.Load()
@@ -511,7 +511,7 @@ func (mb *maskBuilder) planOf(n *node) (*objectPlan, string) {
 			return nil, fmt.Sprintf("%q has no fields to select", n.out)
 		}
 		mb.deps = append(mb.deps, pinned{n.ref, t})
-		return t.view(mb.dir), ""
+		return t.refView(mb.dir, n.refNested), ""
 	}
 	return nil, ""
 }

@@ -22,7 +22,13 @@ import (
 //     data is read and is not read by a request, and `lazy` (written only
 //     when a selection names it) shapes responses only: a request reads
 //     and keeps a lazy field like any other. A header field is read from
-//     the headers under its declared name.
+//     the headers under its declared name;
+//   - an entity with parameter fields has a nested request view (and a
+//     nested patch view, made on first need), which a reference reads it
+//     with below the top level of a call (Entity.refView): its parameter
+//     fields are readonly there, since the request's parameters are the
+//     top level's, so that no request gives one and a patch keeps its
+//     stored value.
 //
 // Each view's nodes are copies of the base's, so that what differs (their
 // keys, their slots, how a group reads its object) is compiled into them,
@@ -39,6 +45,10 @@ type viewBuilder struct {
 	// readOnly and writeOnly, in a patch view, are how many readonly and
 	// writeonly groups hold the plan being built: their fields are so too.
 	readOnly, writeOnly int
+
+	// nested: the view of a request, or a patch, below its top level,
+	// whose parameter fields are readonly (Entity.refView).
+	nested bool
 }
 
 // slotRead is one node reading a slot, under the conditions of its own and
@@ -51,13 +61,19 @@ type slotRead struct {
 // views compiles the entity's two views from its base plan.
 func (c *compiler) views() {
 	for _, d := range [...]direction{dirResponse, dirRequest} {
-		c.ent.views[d] = buildView(c.ent, d)
+		c.ent.views[d] = buildView(c.ent, d, false)
+	}
+	// (an entity merged at the top level may have parameter fields: its
+	// nested view is read there)
+	if len(c.ent.views[dirRequest].params) > 0 || slices.ContainsFunc(c.ent.base.nodes, func(n *node) bool { return n.merge }) {
+		c.ent.nestedReq = buildView(c.ent, dirRequest, true)
 	}
 }
 
-// buildView compiles the view of direction d of e's base plan.
-func buildView(e *Entity, d direction) *objectPlan {
-	vb := &viewBuilder{d: d, ent: e, reads: map[*inputTable][]slotRead{}}
+// buildView compiles the view of direction d of e's base plan; nested,
+// its view below the top level of a request (Entity.refView).
+func buildView(e *Entity, d direction, nested bool) *objectPlan {
+	vb := &viewBuilder{d: d, ent: e, nested: nested, reads: map[*inputTable][]slotRead{}}
 	root := vb.plan(e.base, vb.table(), true, nil)
 	root.ent, root.checksUnknown, root.params = e, true, vb.params
 	for _, t := range vb.tables {
@@ -85,15 +101,20 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		copies = map[*node]*node{}
 	}
 	for _, bn := range base.nodes {
+		// A parameter field of a nested view is the server's: no request
+		// gives it (not its body, whose objects hold no parameter, nor its
+		// parameters, which are the top level's), and a patch keeps its
+		// stored value.
+		ro := bn.readOnly || vb.nested && top && bn.src != srcBody
 		switch {
 		case (vb.d.responds() || vb.d == dirStored) && bn.writeOnly:
-			p.left = append(p.left, bn)
+			p.left = append(p.left, vb.leftNode(bn, top))
 			continue
-		case bn.readOnly && (vb.d == dirRequest || vb.d == dirPatch && vb.writeOnly > 0):
+		case ro && (vb.d == dirRequest || vb.d == dirPatch && vb.writeOnly > 0):
 			// No request gives a readonly value; nor does the current value
 			// of a patch in a writeonly group, which its response form
 			// hides: the merged value holds none.
-			p.left = append(p.left, bn)
+			p.left = append(p.left, vb.leftNode(bn, top))
 			if !bn.merge { // an ignored key, known to the calls that see the field
 				c := chain
 				if bn.cond != nil {
@@ -124,7 +145,7 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 			n.unjudged()
 			n.hasDefault, n.refDefault, n.defNull, n.defJSON = false, false, false, nil
 			n.omit, n.lazy = omitNone, false
-		case vb.d == dirStored || vb.d == dirPatch && (n.readOnly || vb.readOnly > 0):
+		case vb.d == dirStored || vb.d == dirPatch && (ro || vb.readOnly > 0):
 			// A readonly value is the server's, taken from the current
 			// value as it is (a group's fields with it): no rule judges
 			// it, its cross-field rules neither (a sibling's may name it),
@@ -169,6 +190,7 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 				n.wire = &w
 			}
 		}
+		n.refNested = vb.readsNested(n, top)
 		if n.union != nil {
 			n.union = n.union.forView(n)
 		}
@@ -189,6 +211,26 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 			n.group != nil && n.group.mayHoldImmutable
 	}
 	return p
+}
+
+// leftNode is the node of p.left for bn, a node the view leaves out: bn,
+// or a reference's copy that says how the view reads its entity
+// (refNested), for the calls that look at its keys.
+func (vb *viewBuilder) leftNode(bn *node, top bool) *node {
+	if bn.kind != nodeRef {
+		return bn
+	}
+	n := new(node)
+	*n = *bn
+	n.refNested = vb.readsNested(n, top)
+	return n
+}
+
+// readsNested reports whether n, a node of the view's object (its
+// entity's own when top says so), is a reference that reads its entity
+// below the top level of a call: any but a merged one at the top level.
+func (vb *viewBuilder) readsNested(n *node, top bool) bool {
+	return n.kind == nodeRef && (vb.nested || !top || !n.merge)
 }
 
 // responseNode compiles a node of the response view: it reads the input

@@ -423,7 +423,7 @@ func (r *run) present(src *source, n *node) bool {
 	}
 	switch {
 	case n.src != srcBody:
-		return r.atTopLevel() // read from the request; a nested object's from nothing, which no patch gives
+		return true // read from the request: only the top level has parameters (Entity.refView)
 	case src.unpatched:
 		return false
 	case js == nil:
@@ -433,11 +433,12 @@ func (r *run) present(src *source, n *node) bool {
 		if t == nil {
 			return false
 		}
-		if len(t.view(r.dir).params) > 0 && r.atTopLevel() && !n.readOnly {
+		p := t.refView(r.dir, n.refNested) // below the top level, with no parameter
+		if len(p.params) > 0 && !n.readOnly {
 			return true // its parameters are read from the request (its body keys each where given); a readonly one's are stored
 		}
 		found := false
-		eachJSONKey(js.text, func(k string) { found = found || r.knownOutKey(t.view(r.dir), k, 1) })
+		eachJSONKey(js.text, func(k string) { found = found || r.knownOutKey(p, k, 1) })
 		return found
 	}
 	return js.at(n.slot).kind != jsontape.None

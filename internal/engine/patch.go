@@ -783,7 +783,7 @@ func (r *run) wireNode(p *objectPlan, k string, depth int) (_ *node, ro, wo bool
 	for _, mn := range p.nodes {
 		if mn.merge && (mn.cond == nil || r.shown(mn.cond)) {
 			if t := r.refTarget(mn); t != nil {
-				if n, ro, wo := r.wireNode(t.view(r.dir), k, depth+1); n != nil {
+				if n, ro, wo := r.wireNode(t.refView(r.dir, mn.refNested), k, depth+1); n != nil {
 					return n, ro || mn.readOnly, wo || mn.writeOnly
 				}
 			}
@@ -801,7 +801,7 @@ func (r *run) eachWriteOnly(p *objectPlan, wo bool, depth int, f func(k string))
 		case n.cond != nil && !r.shown(n.cond), n.readOnly:
 		case n.merge:
 			if t := r.refTarget(n); t != nil && depth < maxMergeDepth {
-				r.eachWriteOnly(t.view(r.dir), wo || n.writeOnly, depth+1, f)
+				r.eachWriteOnly(t.refView(r.dir, n.refNested), wo || n.writeOnly, depth+1, f)
 			}
 		case wo || n.writeOnly:
 			f(n.out)
@@ -841,7 +841,7 @@ func (m *merger) variantOf(r *run, u *unionPlan, c, pm member) *objectPlan {
 func (m *merger) storedVariant(r *run, u *unionPlan, c member) *objectPlan {
 	if cv := u.of(c.val); cv != nil {
 		if t := r.refTarget(cv.n); t != nil {
-			return t.view(r.dir)
+			return t.refView(r.dir, true)
 		}
 	}
 	return nil
@@ -856,7 +856,7 @@ func (r *run) objectOf(n *node) *objectPlan {
 		return n.group
 	case n.kind == nodeRef && !n.refList && !n.merge && n.union == nil: // a union's: its variant's (variantOf)
 		if t := r.refTarget(n); t != nil {
-			return t.view(r.dir)
+			return t.refView(r.dir, n.refNested)
 		}
 	}
 	return nil

@@ -223,7 +223,11 @@ type node struct {
 	// immutable: a merge patch may not change a value the current value
 	// holds (see merger.once); a request that creates reads it as any.
 	immutable bool
-	merge     bool      // a $ref whose object's keys are written into this one (merge.go)
+	merge     bool // a $ref whose object's keys are written into this one (merge.go)
+	// refNested: a reference below its entity's top level (any but a
+	// merged one there), whose entity a request reads with its nested
+	// view (Entity.refView).
+	refNested bool
 	step      bool      // a from path's first node, when what it reads is stepped into or made (not a value field's value)
 	from      *fromPath // where it reads its value, when not under its name (from.go)
 
@@ -368,7 +372,11 @@ type Entity struct {
 	decl  *dsl.Entity
 	base  *objectPlan
 	views [2]*objectPlan
-	refs  []*node // every reference node, for Verify
+	// nestedReq is the request view of the entity below the top level of
+	// a request (refView); nil when it has no parameter field, nor a
+	// merged reference at its top level, whose entity may have some.
+	nestedReq *objectPlan
+	refs      []*node // every reference node, for Verify
 	// unions are its union nodes ($a|$b), for Verify.
 	unions []*node
 
@@ -395,6 +403,27 @@ func (e *Entity) view(d direction) *objectPlan {
 	return e.patchView(d)
 }
 
+// refView returns the view of direction d a reference reads e with,
+// below the top level of a call when nested says so. A request's
+// parameters are its top level's: an object below it holds no parameter
+// field, so that there, in a request's view and a patch's, e's parameter
+// fields are the server's, as readonly fields are (compile_view.go). An
+// entity without parameter fields (nor a merged reference at its top
+// level) has one view of each direction.
+func (e *Entity) refView(d direction, nested bool) *objectPlan {
+	if nested && e.nestedReq != nil {
+		switch d {
+		case dirRequest:
+			return e.nestedReq
+		case dirPatch:
+			v := &e.cache.views[nestedPatch]
+			v.once.Do(func() { v.plan = buildView(e, dirPatch, true) })
+			return v.plan
+		}
+	}
+	return e.view(d)
+}
+
 // patchView returns a view of a merge patch (dirPatch, dirCurrent,
 // dirStored), compiling it on first need (an entity that is never patched
 // pays nothing for them).
@@ -402,13 +431,17 @@ func (e *Entity) view(d direction) *objectPlan {
 //go:noinline
 func (e *Entity) patchView(d direction) *objectPlan {
 	v := &e.cache.views[d-dirPatch]
-	v.once.Do(func() { v.plan = buildView(e, d) })
+	v.once.Do(func() { v.plan = buildView(e, d, false) })
 	return v.plan
 }
 
+// nestedPatch is the index in entityCache.views of the nested patch view
+// (refView).
+const nestedPatch = dirStored - dirPatch + 1
+
 // entityCache is what an entity makes on first need and keeps.
 type entityCache struct {
-	views [3]lazyView // dirPatch, dirCurrent, dirStored: see view
+	views [4]lazyView // dirPatch, dirCurrent, dirStored (see view), then the nested patch view (refView)
 	masks maskCache   // compiled selections (compile_mask.go)
 }
 

@@ -710,7 +710,7 @@ func refPlan(n *node, d direction) *objectPlan {
 		return n.union.keys
 	}
 	if e := n.ref.e.Load(); e != nil {
-		return e.view(d)
+		return e.refView(d, n.refNested)
 	}
 	return nil
 }

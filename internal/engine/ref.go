@@ -82,7 +82,7 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 	if ent == nil {
 		return append(dst, "null"...)
 	}
-	p := ent.view(r.dir)
+	p := ent.refView(r.dir, n.refNested)
 	if src.ma != nil && n.from == nil && !n.refList && !n.merge && !n.refOne && !r.cfg.request { // the common case: a list in a map
 		if la, ok := src.ma[n.in].([]any); ok && la != nil { // appendRefList's work, without the general list
 			if depth <= 0 {
@@ -158,7 +158,7 @@ func (r *run) appendInView(d direction, dst []byte, n *node, ent *Entity, in raw
 		r.cfg.strict = false // the server's value, taken as stored: no type is judged either
 	}
 	defer func() { r.cfg.strict = strict }()
-	p := ent.view(d)
+	p := ent.refView(d, n.refNested)
 	switch {
 	case n.merge:
 		dst = r.appendMergedRequest(dst, n, p, src, depth)

@@ -92,7 +92,7 @@ func (r *run) planOf(n *node) *objectPlan {
 		return n.group
 	case nodeRef:
 		if t := r.refTarget(n); t != nil {
-			return t.view(r.dir)
+			return t.refView(r.dir, n.refNested)
 		}
 	}
 	return nil

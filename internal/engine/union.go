@@ -205,7 +205,7 @@ func (r *run) appendVariant(dst []byte, n *node, in raw, depth int) []byte {
 	if ent == nil {
 		return append(dst, "null"...)
 	}
-	p := ent.view(r.dir)
+	p := ent.refView(r.dir, true)
 	mark := len(dst)
 	dst = append(append(dst, '{'), v.head...) // the key first
 	obj := len(dst)
@@ -328,7 +328,7 @@ func (r *run) appendElemVariant(dst []byte, n *node, x raw, depth int) []byte {
 		r.fail(n, "depth", ErrDepth)
 		return append(dst, "null"...)
 	}
-	p := ent.view(r.dir)
+	p := ent.refView(r.dir, true)
 	mark := len(dst)
 	dst = append(append(dst, '{'), v.head...) // the key first
 	obj := len(dst)
@@ -387,7 +387,7 @@ func (u *unionPlan) of(v string) *variant {
 func (u *unionPlan) planOf(v []byte, d direction) *objectPlan {
 	if x := u.of(bytesString(v)); x != nil {
 		if e := x.slot.e.Load(); e != nil {
-			return e.view(d)
+			return e.refView(d, true)
 		}
 	}
 	return nil

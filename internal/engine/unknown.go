@@ -109,7 +109,7 @@ func (r *run) knownKey(p *objectPlan, k string, depth int) bool {
 		if n.readOnly && d == dirPatch {
 			d = dirStored // the server's object, parameters too (the merger keeps them)
 		}
-		if e := r.refTarget(n); e != nil && r.knownKey(e.view(d), k, depth+1) {
+		if e := r.refTarget(n); e != nil && r.knownKey(e.refView(d, n.refNested), k, depth+1) {
 			return true
 		}
 	}
@@ -119,7 +119,7 @@ func (r *run) knownKey(p *objectPlan, k string, depth int) bool {
 		if !n.merge || !n.readOnly || n.cond != nil && !r.shown(n.cond) {
 			continue
 		}
-		if e := r.refTarget(n); e != nil && r.knownKey(e.view(r.dir), k, depth+1) {
+		if e := r.refTarget(n); e != nil && r.knownKey(e.refView(r.dir, n.refNested), k, depth+1) {
 			return true
 		}
 	}
@@ -138,7 +138,7 @@ func (r *run) queryParam(p *objectPlan, k string, depth int) bool {
 	}
 	for _, n := range p.nodes {
 		if n.merge && !n.readOnly && (n.cond == nil || r.shown(n.cond)) { // a readonly one's are the server's (a patch's): never read
-			if e := r.refTarget(n); e != nil && r.queryParam(e.view(r.dir), k, depth+1) {
+			if e := r.refTarget(n); e != nil && r.queryParam(e.refView(r.dir, n.refNested), k, depth+1) {
 				return true
 			}
 		}
@@ -154,7 +154,7 @@ func (r *run) knownOutKey(p *objectPlan, k string, depth int) bool {
 		switch {
 		case n.cond != nil && !r.shown(n.cond):
 		case n.merge:
-			if e := r.refTarget(n); e != nil && depth < maxMergeDepth && r.knownOutKey(e.view(r.dir), k, depth+1) {
+			if e := r.refTarget(n); e != nil && depth < maxMergeDepth && r.knownOutKey(e.refView(r.dir, n.refNested), k, depth+1) {
 				return true
 			}
 		case n.out == k:
