@@ -206,6 +206,8 @@ func TestModelRequestDocs(t *testing.T) {
 			request: mdlReq("POST", "/", js, `{"a":"ab","b":"x"}`)}, `{"b":"x"}`, true},
 		{"a patch without a version takes the latest range's readonly field as stored", mdlCase{decls: versioned, entity: "v", mode: "patch",
 			current: map[string]any{"a": 1.5, "b": "x"}, request: mdlReq("PATCH", "/", mp, `{"a":"abcdef","b":"y"}`)}, `{"a":1.5,"b":"y"} touched ["b"]`, true},
+		{"a selection without a version names no key whose latest range's field is readonly", mdlCase{decls: versioned, entity: "v", mode: "request",
+			opts: mdlOpts{hasSel: true, sel: "a,b"}, request: mdlReq("POST", "/", js, `{"a":"ab","b":"x"}`)}, "fails: fields", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

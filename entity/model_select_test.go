@@ -97,13 +97,18 @@ func (e *mdlExc) pick(key string) (*mdlExc, bool) {
 // Except's paths, the server's code), every declared field: those the
 // call's flags, version or direction hide too (a writeonly field of a
 // response is a path that selects nothing, as a hidden one is); else (a
-// client's Select) only those the call's flags and version show and its
-// direction has (in a call without a version, every variant of a shared
-// key).
+// client's Select) only those the call reads and writes (visible: shown by
+// its flags and version, which in a call without one is the latest range
+// of a shared key, and in its direction; a key whose latest range's field
+// the direction hides is no name to select).
 func (c *mdlCall) selFields(fields []*mdlField, every, top bool) []*mdlField {
 	var out []*mdlField
+	var vis map[*mdlField]bool
+	if !every {
+		vis = c.visible(fields, false)
+	}
 	for _, f := range fields {
-		if !every && (!c.shows(f) || c.directionHides(f)) {
+		if !every && !vis[f] {
 			continue
 		}
 		if f.kind == dsl.FieldRef && f.merge {
