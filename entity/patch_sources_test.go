@@ -2,11 +2,14 @@ package entity_test
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/expose-go/expose/entity"
 )
@@ -229,5 +232,39 @@ func TestPatchGivesNoWriteOnlyParameterOfANestedObject(t *testing.T) {
 	}
 	if _, _, err := e.Patch(patchRequest(`{}`), current); err == nil || !strings.Contains(err.Error(), "pid") || strings.Contains(err.Error(), "required_without") {
 		t.Errorf("Patch without the path value: %v, want the top level's id required, and nothing else", err)
+	}
+}
+
+// TestPatchReadsTheParametersOfAMergeOfAMerge: an entity merged at the
+// top level through another one merged there is the top level too: a
+// patch reads its parameters from the request, a writeonly merge's as
+// well (though the patch gives none of its keys); a readonly merge's are
+// the stored ones, whose keys DenyUnknown knows at every depth.
+func TestPatchReadsTheParametersOfAMergeOfAMerge(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "inner", "id", "number", "path", "pn", "string", "")
+	expose(t, reg, "mid", "m", "string", "", "pp", "$inner", "merge")
+	current := map[string]any{"t": "a", "mm": map[string]any{"m": "b", "pp": map[string]any{"id": 7, "pn": "c"}}}
+	tests := []struct {
+		name, rules string
+		want        map[string]any
+	}{
+		{"a merge", "merge", map[string]any{"t": "x", "m": "b", "id": int64(5), "pn": "c"}},
+		{"a readonly merge", "merge | readonly", map[string]any{"t": "x", "m": "b", "id": int64(7), "pn": "c"}},
+		{"a writeonly merge", "merge | writeonly", map[string]any{"t": "x", "id": int64(5)}},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := expose(t, reg, fmt.Sprintf("outer%d", i), "t", "string", "", "mm", "$mid", tt.rules)
+			r := patchRequest(`{"t":"x"}`)
+			r.SetPathValue("id", "5")
+			o, _, err := e.Patch(r, current, entity.DenyUnknown())
+			if err != nil {
+				t.Fatalf("Patch: %v", err)
+			}
+			if diff := cmp.Diff(tt.want, o.Map()); diff != "" {
+				t.Errorf("Patch (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -43,6 +43,8 @@ func (r *run) appendTopOther(dst []byte, e *Entity, v any, depth int) []byte {
 	switch b := v.(type) {
 	case *requestSource: // MakeRequest's: an object
 		return r.appendObject(dst, e.view(r.dir), &source{req: b}, depth-1)
+	case emptyBelow: // MakeEmpty's
+		return r.appendObject(dst, e.refView(r.dir, true), &source{}, depth-1)
 	case []byte:
 		if b != nil {
 			return r.appendJSONTop(dst, e, b, depth)
@@ -409,6 +411,25 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 	return append(dst, '}')
 }
 
+// readsParams reports whether a request reads a parameter of p, or of an
+// entity merged at its top level (but a readonly one: the server's).
+func (r *run) readsParams(p *objectPlan, depth int) bool {
+	if len(p.params) > 0 {
+		return true
+	}
+	if depth > maxMergeDepth {
+		return false
+	}
+	for _, n := range p.nodes {
+		if n.merge && !n.refNested && !n.readOnly && (n.cond == nil || r.shown(n.cond)) {
+			if t := r.refTarget(n); t != nil && r.readsParams(t.refView(p.dir, false), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // present reports whether the object src, read by a patch view, holds a
 // value for node n (null too): its key, or for a merged reference one of
 // its entity's keys. A parameter of the top level is the request's:
@@ -434,7 +455,7 @@ func (r *run) present(src *source, n *node) bool {
 			return false
 		}
 		p := t.refView(r.dir, n.refNested) // below the top level, with no parameter
-		if len(p.params) > 0 && !n.readOnly {
+		if !n.readOnly && r.readsParams(p, 1) {
 			return true // its parameters are read from the request (its body keys each where given); a readonly one's are stored
 		}
 		found := false

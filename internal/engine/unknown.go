@@ -105,7 +105,7 @@ func (r *run) knownKey(p *objectPlan, k string, depth int) bool {
 		if !n.merge || n.cond != nil && !r.shown(n.cond) {
 			continue
 		}
-		d := r.dir
+		d := p.dir // (a readonly merged reference's entities are read with dirStored at every depth)
 		if n.readOnly && d == dirPatch {
 			d = dirStored // the server's object, parameters too (the merger keeps them)
 		}
@@ -119,7 +119,7 @@ func (r *run) knownKey(p *objectPlan, k string, depth int) bool {
 		if !n.merge || !n.readOnly || n.cond != nil && !r.shown(n.cond) {
 			continue
 		}
-		if e := r.refTarget(n); e != nil && r.knownKey(e.refView(r.dir, n.refNested), k, depth+1) {
+		if e := r.refTarget(n); e != nil && r.knownKey(e.refView(p.dir, n.refNested), k, depth+1) {
 			return true
 		}
 	}
