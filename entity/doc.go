@@ -82,8 +82,9 @@
 // rename and the key case, groups as objects under their key. Each of its
 // fields is read from one place: a field declared path, query, header or
 // cookie (or named X-…, a header) from there, any other from the body when
-// the request has one, else from the query string. A request is read
-// strictly (see Strict).
+// the request has one, else from the query string. The parameters are the
+// top level's: below it, an entity's parameter fields are the server's,
+// as readonly fields are. A request is read strictly (see Strict).
 //
 // # Outputs
 //

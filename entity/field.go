@@ -106,7 +106,9 @@ type Field struct {
 
 	// In is where a request reads the field (RequestFields only): "path",
 	// "query", "header" or "cookie", under Key; "" for the body (or the
-	// query of a request without one).
+	// query of a request without one). A request reads a parameter field
+	// only at its top level: below it (the entity referenced or merged into
+	// a group), the field is the server's, as a readonly one is.
 	In string
 
 	node *engine.Node

@@ -405,7 +405,8 @@ func BenchmarkExposeMergeChain(b *testing.B) {
 // entity a request cannot make from {} (a lazy or writeonly field that is
 // req: a request reads it, a response does not) is reported by Verify, as
 // MakeRequest of {} would fail on every call; not when the reference is
-// readonly (a request never fills it).
+// readonly (a request never fills it), nor for a parameter field of the
+// entity, which a request does not read below its top level.
 func TestVerifyBareDefaultARequestCannotMake(t *testing.T) {
 	for _, tt := range []struct {
 		name, target, ref, want string
@@ -416,6 +417,7 @@ func TestVerifyBareDefaultARequestCannotMake(t *testing.T) {
 		{"a readonly reference is never filled by a request", "writeonly | req", "default | readonly", ""},
 		{"a writeonly reference is never filled by a response", "readonly | req", "default | writeonly", ""},
 		{"a default in the entity", "writeonly | req | default 'x'", "default", ""},
+		{"a nested object's parameter is the server's", "path | req | writeonly", "default", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			reg := entity.NewRegistry()
@@ -425,6 +427,11 @@ func TestVerifyBareDefaultARequestCannotMake(t *testing.T) {
 			if tt.want == "" {
 				if err != nil {
 					t.Errorf("Verify: %v", err)
+				}
+				req := httptest.NewRequest("POST", "/", strings.NewReader("{}"))
+				req.Header.Set("Content-Type", "application/json")
+				if _, err := outer.MakeRequest(req); err != nil {
+					t.Errorf("MakeRequest of {}: %v; want none, as Verify says", err)
 				}
 				return
 			}

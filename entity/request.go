@@ -52,6 +52,10 @@ func methodHasBody(method string) bool { return !reqsource.QueryMethod(method) }
 // from its body only: without a body they are absent (a req one fails),
 // whatever its query holds, since a link or a cross-site form can set a
 // URL's query; a field the entity reads from the query is declared query.
+// The parameters are the top level's (an entity's merged there too): an
+// entity read below it ($name, []$name, one merged into a group) has its
+// parameter fields as the server's, as readonly fields are, so that no
+// request reads or judges them there (docs/requests.md).
 // The body is JSON (Content-Type
 // application/json or any +json type, parameters such as charset ignored;
 // an object, read through the raw JSON path), or, for an entity whose

@@ -21,7 +21,7 @@ import (
 // struct that Make reads to write a response ([entity.Entity.Fields]: no
 // writeonly field is asked of it), with Request a struct that Bind fills from
 // a request ([entity.Entity.RequestFields]: no readonly field is asked of
-// it, and no value field may be of a driver.Valuer type, which Make
+// it, nor a parameter field of an entity read below the top level, and no value field may be of a driver.Valuer type, which Make
 // reads, that Bind cannot fill: one that is no sql.Scanner (as
 // sql.NullString is), json.Unmarshaler nor encoding.TextUnmarshaler). Call gives the flags and version of the calls the type serves: a
 // field they hide is not asked of it (check a type that serves several
@@ -101,7 +101,7 @@ func checkStruct(e *entity.Entity, t reflect.Type, cfg config) string {
 		return prefix + "type " + t.String() + " is not a struct, nor a pointer to one: " + reader
 	}
 	c := structCheck{call: cfg.call, input: cfg.input, seen: map[structPair]bool{}, reported: map[path]bool{}}
-	c.entity(e, st, "")
+	c.entity(e, st, "", false)
 	if len(c.missing) == 0 && len(c.unfillable) == 0 {
 		return ""
 	}
@@ -162,32 +162,40 @@ func valuerOnly(t reflect.Type) bool {
 
 // structPair is an entity checked against a type.
 type structPair struct {
-	e *entity.Entity
-	t reflect.Type
+	e      *entity.Entity
+	t      reflect.Type
+	nested bool // read below the top level of a request
 }
 
 // entity checks the struct type t against e; at is where t is read, from
-// the type CheckStruct was given ("" at its top).
-func (c *structCheck) entity(e *entity.Entity, t reflect.Type, at path) {
-	if c.seen[structPair{e, t}] {
+// the type CheckStruct was given ("" at its top); nested says e is read
+// below the top level of a call, where a request reads no parameter field
+// of it (they are the server's there, as readonly fields are).
+func (c *structCheck) entity(e *entity.Entity, t reflect.Type, at path, nested bool) {
+	nested = nested && c.input
+	if c.seen[structPair{e, t, nested}] {
 		return
 	}
-	c.seen[structPair{e, t}] = true
+	c.seen[structPair{e, t, nested}] = true
 	fields := e.Fields(c.call...)
 	if c.input {
 		fields = e.RequestFields(c.call...)
 	}
-	c.object(fields, t, at)
+	c.object(fields, t, at, !nested)
 }
 
-// object checks fields, read from the struct type t.
-func (c *structCheck) object(fields []*entity.Field, t reflect.Type, at path) {
+// object checks fields, read from the struct type t; top says they are
+// the top level's of a call (a request's parameters are read there).
+func (c *structCheck) object(fields []*entity.Field, t reflect.Type, at path, top bool) {
 	for _, f := range fields {
+		if c.input && !top && f.In != "" {
+			continue // a parameter field below the top level: Bind sets none
+		}
 		steps := []string{f.Name}
 		if f.From != nil && !c.input { // a request reads a field by its name
 			steps = f.From
 		} else if f.Kind == dsl.FieldGroup {
-			c.object(f.Fields, t, at) // read from the same struct
+			c.object(f.Fields, t, at, false) // read from the same struct
 			continue
 		}
 		ft, fat, found := c.descend(t, steps, at)
@@ -209,7 +217,7 @@ func (c *structCheck) object(fields []*entity.Field, t reflect.Type, at path) {
 		switch f.Kind {
 		case dsl.FieldGroup:
 			if readsFields(ft) {
-				c.object(f.Fields, ft, fat)
+				c.object(f.Fields, ft, fat, false)
 			}
 		case dsl.FieldRef:
 			ref := f.Entity()
@@ -221,7 +229,7 @@ func (c *structCheck) object(fields []*entity.Field, t reflect.Type, at path) {
 				fat += "[]"
 			}
 			if readsFields(ft) {
-				c.entity(ref, ft, fat)
+				c.entity(ref, ft, fat, !(f.Merge && top))
 			}
 		}
 	}

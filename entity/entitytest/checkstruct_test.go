@@ -237,3 +237,55 @@ func TestCheckStructFollowsFromPaths(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckStructAsksNoNestedParameter: a request struct is asked the
+// parameter fields of its entity's top level (of an entity merged there
+// too), and none of an entity read below it, which Bind does not set.
+func TestCheckStructAsksNoNestedParameter(t *testing.T) {
+	reg := entity.NewRegistry()
+	for _, d := range [][]string{
+		{"account", "id", "number", "path", "X-Tenant", "string", "", "name", "string", ""},
+		{"holder", "title", "string", "", "acct", "$account", "merge", "owner", "$account", "", "others", "[]$account", "",
+			"meta", "{", "", "inner", "$account", "merge", "meta", "}", ""},
+	} {
+		if _, err := reg.Expose(d[0], d[1:]...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type name struct {
+		Name string `json:"name"`
+	}
+	type full struct {
+		ID     int64  `json:"id"`
+		Tenant string `json:"X-Tenant"`
+		Name   string `json:"name"`
+	}
+	type holder struct {
+		Title  string `json:"title"`
+		Acct   full   `json:"acct"`
+		Owner  name   `json:"owner"`
+		Others []name `json:"others"`
+		Inner  name   `json:"inner"`
+	}
+	type topless struct {
+		Title string `json:"title"`
+		Acct  name   `json:"acct"`
+	}
+	e := reg.Lookup("holder")
+	tests := []struct {
+		name  string
+		value any
+		want  []string
+	}{
+		{"no nested parameter asked", holder{}, nil},
+		{"a top-level merge's parameters asked", topless{},
+			[]string{`entity "holder": request type entitytest.topless has no field for "acct.id", "acct.X-Tenant", "owner", "others", "inner"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := &fakeTB{}
+			ok := CheckStruct(tb, e, tt.value, Request())
+			checkReport(t, tb, ok, tt.want)
+		})
+	}
+}

@@ -273,15 +273,25 @@ func (e *Entity) DeclaresAny(form url.Values) bool {
 // MakeEmpty makes e from an empty input, under an output limit of at most
 // limit bytes, as a response does, or as a request does a bare default's
 // (every field a request reads: lazy and writeonly ones too, no readonly
-// one), and reports what failed in c.
-func (e *Entity) MakeEmpty(request bool, limit int64) *Call {
+// one; nested, as a reference below the top level reads it, whose
+// parameter fields are the server's: Entity.refView), and reports what
+// failed in c.
+func (e *Entity) MakeEmpty(request, nested bool, limit int64) *Call {
 	c := &Call{Dir: Response, Top: TopObject, MaxOut: min(e.env.lim().OutputBytes, limit)}
 	if request {
 		c.Dir = Request
 	}
-	c.AppendCopy(e, nil, nil)
+	var v any
+	if nested {
+		v = emptyBelow{}
+	}
+	c.AppendCopy(e, v, nil)
 	return c
 }
+
+// emptyBelow is MakeEmpty's input for an entity read below the top level
+// of a call: an empty object, read with the view a reference reads.
+type emptyBelow struct{}
 
 // MadeBy reports whether e's response view made m, unshaped: m is then a
 // response of e as it is.

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/internal/suggest"
@@ -15,8 +16,8 @@ import (
 func CheckEntities(es []*Entity, first func(c *Call) string) dsl.ErrorList {
 	var errs dsl.ErrorList
 	type probe struct {
-		e       *Entity
-		request bool
+		e               *Entity
+		request, nested bool
 	}
 	probed := map[probe]*Call{}  // each entity is made from {} once a direction
 	names := map[*Env][]string{} // the entities a misspelt $ref may have meant
@@ -63,10 +64,13 @@ func CheckEntities(es []*Entity, first func(c *Call) string) dsl.ErrorList {
 				if request && n.readOnly || !request && n.writeOnly {
 					continue
 				}
-				p := probe{target, request}
+				// (a request reads it with its nested view, but merged at the
+				// top level: refView)
+				nested := request && (!n.merge || !slices.Contains(e.base.nodes, n))
+				p := probe{target, request, nested}
 				c, seen := probed[p]
 				if !seen {
-					c = target.MakeEmpty(request, checkOutputLimit)
+					c = target.MakeEmpty(request, nested, checkOutputLimit)
 					probed[p] = c
 				}
 				by := "" // a response, as Make
