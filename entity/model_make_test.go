@@ -1144,7 +1144,7 @@ func (c *mdlCall) makeRef(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc) (
 	default:
 		if c.strict {
 			c.fail(f, p, op, "type", sec)
-			return nil, false
+			return nil, mdlOmit(f, nil) // a failed value is null: omitnil and omitempty leave it out, as any null (its object's emptiness, for a cross-field rule)
 		}
 		null = true
 	}

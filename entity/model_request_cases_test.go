@@ -115,6 +115,13 @@ func TestModelRequestDocs(t *testing.T) {
 	withFlags := func(mk func() *http.Request, flags ...string) func() *http.Request {
 		return func() *http.Request { r := mk(); return r.WithContext(entity.NewContext(r.Context(), flags...)) }
 	}
+	omitted := []mdlDecl{
+		{"e2", []string{"fullName", "$e2", "omitempty | excluded_with 'sid'", "sid", "string", "cookie 'sid'", "n", "string", "omitnil"}},
+		{"e0", []string{"m", "$e2", "merge"}},
+	}
+	withCookie := func(mk func() *http.Request, c string) func() *http.Request {
+		return func() *http.Request { r := mk(); r.Header.Set("Cookie", c); return r }
+	}
 	versioned := []mdlDecl{{"v", []string{"a", "string", "until 'v2' | min 5", "a", "float", "since 'v2' | readonly", "b", "string", ""}}}
 	tests := []struct {
 		name    string
@@ -206,6 +213,12 @@ func TestModelRequestDocs(t *testing.T) {
 			request: mdlReq("POST", "/", js, `{"a":"ab","b":"x"}`)}, `{"b":"x"}`, true},
 		{"a patch without a version takes the latest range's readonly field as stored", mdlCase{decls: versioned, entity: "v", mode: "patch",
 			current: map[string]any{"a": 1.5, "b": "x"}, request: mdlReq("PATCH", "/", mp, `{"a":"abcdef","b":"y"}`)}, `{"a":1.5,"b":"y"} touched ["b"]`, true},
+		{"a failed value is null: an omitempty object holding nothing else is empty, absent to a cross-field rule", mdlCase{decls: omitted, entity: "e0", mode: "request",
+			request: withCookie(mdlReq("POST", "/", js, `{"fullName":{"fullName":[{}]}}`), "sid=s")},
+			"field errors: fullName.fullName (/fullName/fullName):type", true},
+		{"an omitempty object holding a value is present to a cross-field rule", mdlCase{decls: omitted, entity: "e0", mode: "request",
+			request: withCookie(mdlReq("POST", "/", js, `{"fullName":{"n":"x"}}`), "sid=s")},
+			"field errors: fullName (/fullName):excluded_with", true},
 		{"a selection without a version names no key whose latest range's field is readonly", mdlCase{decls: versioned, entity: "v", mode: "request",
 			opts: mdlOpts{hasSel: true, sel: "a,b"}, request: mdlReq("POST", "/", js, `{"a":"ab","b":"x"}`)}, "fails: fields", true},
 	}
