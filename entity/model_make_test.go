@@ -218,8 +218,11 @@ func (c *mdlCall) immutableChange(f *mdlField, lvl mdlLevel) (*mdlJSON, bool) {
 	if anull || bnull || abad || bbad {
 		return cur, true
 	}
-	wa, errA := c.write(f.typ, a, asrc, f.format)
-	wb, errB := c.write(f.typ, b, bsrc, f.format)
+	// the values compared, not what a format writes of them: two instants
+	// a date format writes alike are two values (docs/requests.md: two
+	// spellings of one instant, or a format's form of it, are the same)
+	wa, errA := c.write(f.typ, a, asrc, nil)
+	wb, errB := c.write(f.typ, b, bsrc, nil)
 	if errA != nil || errB != nil || string(mdlEncode(nil, wa)) != string(mdlEncode(nil, wb)) {
 		return cur, true
 	}

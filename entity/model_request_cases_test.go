@@ -122,6 +122,7 @@ func TestModelRequestDocs(t *testing.T) {
 	withCookie := func(mk func() *http.Request, c string) func() *http.Request {
 		return func() *http.Request { r := mk(); r.Header.Set("Cookie", c); return r }
 	}
+	dated := []mdlDecl{{"d", []string{"a", "date", "immutable | format date", "b", "string", ""}}}
 	versioned := []mdlDecl{{"v", []string{"a", "string", "until 'v2' | min 5", "a", "float", "since 'v2' | readonly", "b", "string", ""}}}
 	tests := []struct {
 		name    string
@@ -219,6 +220,12 @@ func TestModelRequestDocs(t *testing.T) {
 		{"an omitempty object holding a value is present to a cross-field rule", mdlCase{decls: omitted, entity: "e0", mode: "request",
 			request: withCookie(mdlReq("POST", "/", js, `{"fullName":{"n":"x"}}`), "sid=s")},
 			"field errors: fullName (/fullName):excluded_with", true},
+		{"Patch: an immutable date given as its format's form is the same value", mdlCase{decls: dated, entity: "d", mode: "patch",
+			current: map[string]any{"a": "2024-01-15", "b": "x"}, request: mdlReq("PATCH", "/", mp, `{"a":"2024-01-15","b":"y"}`)},
+			`{"a":"2024-01-15","b":"y"} touched ["a" "b"]`, true},
+		{"Patch: another instant its format writes alike is a change", mdlCase{decls: dated, entity: "d", mode: "patch",
+			current: map[string]any{"a": "2024-01-15", "b": "x"}, request: mdlReq("PATCH", "/", mp, `{"a":"2024-01-15T10:30:00Z","b":"y"}`)},
+			"field errors: a (/a):immutable", true},
 		{"a selection without a version names no key whose latest range's field is readonly", mdlCase{decls: versioned, entity: "v", mode: "request",
 			opts: mdlOpts{hasSel: true, sel: "a,b"}, request: mdlReq("POST", "/", js, `{"a":"ab","b":"x"}`)}, "fails: fields", true},
 	}
