@@ -587,6 +587,12 @@ func (c *mdlCall) makeField(f *mdlField, lvl mdlLevel, sel *mdlSel, exc *mdlExc)
 		out = c.makeTypedList(f, raw, found, p, op, sec, lvl.wire)
 	} else {
 		out = c.makeValue(f, raw, found, p, op, sec, lvl.wire)
+		if out == nil && !c.lastNull {
+			// a value its rules refuse is written all the same (its key is
+			// in its object, which is then no empty one): omitnil and
+			// omitempty judge what it wrote
+			return nil, mdlOmit(f, c.lastOut)
+		}
 	}
 	return out, mdlOmit(f, out)
 }

@@ -122,6 +122,7 @@ func TestModelRequestDocs(t *testing.T) {
 	withCookie := func(mk func() *http.Request, c string) func() *http.Request {
 		return func() *http.Request { r := mk(); r.Header.Set("Cookie", c); return r }
 	}
+	refused := []mdlDecl{{"e0", []string{"v", "string", "omitnil | min 3", "meta", "$e0", "omitempty", "X-Ratio", "float", "required_with 'meta' | required_without 'meta'"}}}
 	dated := []mdlDecl{{"d", []string{"a", "date", "immutable | format date", "b", "string", ""}}}
 	versioned := []mdlDecl{{"v", []string{"a", "string", "until 'v2' | min 5", "a", "float", "since 'v2' | readonly", "b", "string", ""}}}
 	tests := []struct {
@@ -220,6 +221,9 @@ func TestModelRequestDocs(t *testing.T) {
 		{"an omitempty object holding a value is present to a cross-field rule", mdlCase{decls: omitted, entity: "e0", mode: "request",
 			request: withCookie(mdlReq("POST", "/", js, `{"fullName":{"n":"x"}}`), "sid=s")},
 			"field errors: fullName (/fullName):excluded_with", true},
+		{"a value its rules refuse is written: an omitempty object holding it is present to a cross-field rule", mdlCase{decls: refused, entity: "e0", mode: "request",
+			request: mdlReq("POST", "/", js, `{"meta":{"v":"ab"}}`)},
+			"field errors: X-Ratio (in header):required_with, meta.v (/meta/v):min", true},
 		{"Patch: an immutable date given as its format's form is the same value", mdlCase{decls: dated, entity: "d", mode: "patch",
 			current: map[string]any{"a": "2024-01-15", "b": "x"}, request: mdlReq("PATCH", "/", mp, `{"a":"2024-01-15","b":"y"}`)},
 			`{"a":"2024-01-15","b":"y"} touched ["a" "b"]`, true},
