@@ -65,8 +65,9 @@ func (c *compiler) views() {
 	}
 	// (an entity merged at the top level may have parameter fields: its
 	// nested view is read there)
+	c.ent.nested = c.ent.views
 	if len(c.ent.views[dirRequest].params) > 0 || slices.ContainsFunc(c.ent.base.nodes, func(n *node) bool { return n.merge }) {
-		c.ent.nestedReq = buildView(c.ent, dirRequest, true)
+		c.ent.nested[dirRequest] = buildView(c.ent, dirRequest, true)
 	}
 }
 

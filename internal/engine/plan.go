@@ -372,11 +372,12 @@ type Entity struct {
 	decl  *dsl.Entity
 	base  *objectPlan
 	views [2]*objectPlan
-	// nestedReq is the request view of the entity below the top level of
-	// a request (refView); nil when it has no parameter field, nor a
-	// merged reference at its top level, whose entity may have some.
-	nestedReq *objectPlan
-	refs      []*node // every reference node, for Verify
+	// nested is views as a reference reads them below the top level of a
+	// call (refView): its request view is another only when the entity
+	// has a parameter field, or a merged reference at its top level,
+	// whose entity may have some.
+	nested [2]*objectPlan
+	refs   []*node // every reference node, for Verify
 	// unions are its union nodes ($a|$b), for Verify.
 	unions []*node
 
@@ -411,17 +412,26 @@ func (e *Entity) view(d direction) *objectPlan {
 // entity without parameter fields (nor a merged reference at its top
 // level) has one view of each direction.
 func (e *Entity) refView(d direction, nested bool) *objectPlan {
-	if nested && e.nestedReq != nil {
-		switch d {
-		case dirRequest:
-			return e.nestedReq
-		case dirPatch:
-			v := &e.cache.views[nestedPatch]
-			v.once.Do(func() { v.plan = buildView(e, dirPatch, true) })
-			return v.plan
+	if d <= dirRequest { // the common cases, inlined
+		if nested {
+			return e.nested[d]
 		}
+		return e.views[d]
 	}
-	return e.view(d)
+	return e.patchRefView(d, nested)
+}
+
+// patchRefView is refView for a merge patch's directions (apart, so that
+// refView stays small enough to inline).
+//
+//go:noinline
+func (e *Entity) patchRefView(d direction, nested bool) *objectPlan {
+	if nested && d == dirPatch && e.nested[dirRequest] != e.views[dirRequest] {
+		v := &e.cache.views[nestedPatch]
+		v.once.Do(func() { v.plan = buildView(e, dirPatch, true) })
+		return v.plan
+	}
+	return e.patchView(d)
 }
 
 // patchView returns a view of a merge patch (dirPatch, dirCurrent,
