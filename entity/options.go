@@ -143,10 +143,17 @@ func contextOpt(opts []Option) context.Context {
 // Bind) every declared field is still read and checked, so that a client
 // can never skip `req`: the selection only shapes what is returned.
 //
-// Each spec is compiled once per entity into a mask kept in a cache of at
-// most 256 specs per entity (a client sending endless different specs
-// costs a compile each, never memory without bound); a call with a spec
-// already seen allocates nothing for it.
+// Each spec is compiled once per entity, for the call's flags and
+// version, and kept in a cache of at most 256 specs per entity (a client
+// sending endless different specs costs a compile each, never memory
+// without bound); a call with a spec already seen allocates nothing for
+// it. On a response the spec is compiled into a plan of the fields it
+// writes, walked as a call without options walks the entity's, so that a
+// call that writes less costs less; so are the flags and version of a
+// call without a spec, when they decide fields of the entity (`if`,
+// `unless`, `since`, `until`, in its own objects). (A spec that selects
+// inside a union's variants or a merged $name's fields is applied field
+// by field instead.)
 func Select(spec string) Option { return Option{engine.Option{Kind: engine.OptSelect, Str: spec}} }
 
 // Only is Select for code: it writes only the fields at the dotted output

@@ -44,6 +44,10 @@ type maskEntry struct {
 type compiledMask struct {
 	root *mask
 	deps []pinned
+	// plan, for a response, is the view pruned by the selection
+	// (compile_prune.go), which the call walks without a mask; nil when
+	// it cannot be pruned.
+	plan *objectPlan
 }
 
 // fresh reports whether every entity the mask was compiled against is
@@ -85,7 +89,11 @@ func (c *maskCache) compile(e *Entity, key []byte, sel selection) (*compiledMask
 	if err != nil {
 		return nil, err
 	}
-	m := &compiledMask{root: root.freeze(map[*building]*mask{}), deps: b.deps}
+	m := &compiledMask{root: root.freeze(map[*building]*mask{})}
+	if sel.dir == dirResponse {
+		m.plan = b.prune(m.root)
+	}
+	m.deps = b.deps
 	c.mu.Lock()
 	if c.m == nil {
 		c.m = map[string]*compiledMask{}

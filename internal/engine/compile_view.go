@@ -210,6 +210,7 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		}
 		p.mayHoldImmutable = p.mayHoldImmutable || n.immutable || n.kind == nodeRef && !n.refList ||
 			n.group != nil && n.group.mayHoldImmutable
+		p.conds = p.conds || n.cond != nil || n.group != nil && n.group.conds
 	}
 	return p
 }

@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"bytes"
-	"slices"
-)
+import "bytes"
 
 // The cross-field rules of an object (compile_cross.go), judged once its
 // fields are made: appendShaped notes what each field the rules name
@@ -34,7 +31,7 @@ func (st *crossState) seen(p *objectPlan, n *node, v []byte, failed bool) {
 		return
 	}
 	for j, cr := range p.cross {
-		if k := slices.Index(cr.others, n); cr.kind == crossRequiredIf && k >= 0 {
+		if k := indexCrossed(cr.others, i); cr.kind == crossRequiredIf && k >= 0 {
 			for _, want := range cr.values[k] {
 				if bytes.Equal(v, want) {
 					st.match[j] = true
@@ -43,6 +40,18 @@ func (st *crossState) seen(p *objectPlan, n *node, v []byte, failed bool) {
 			}
 		}
 	}
+}
+
+// indexCrossed returns the index in nodes of the one tracked as i, or -1.
+// (Tracked, not compared: a plan pruned for a selection holds copies of
+// its view's nodes: compile_prune.go.)
+func indexCrossed(nodes []*node, i int8) int {
+	for k, o := range nodes {
+		if o.crossIdx == i {
+			return k
+		}
+	}
+	return -1
 }
 
 // judgeCross judges the plan's cross-field rules on what the object's

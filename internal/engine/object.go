@@ -19,7 +19,11 @@ func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 	r.base = len(dst)
 	depth := e.env.lim().Depth
 	if m, ok := v.(map[string]any); ok && m != nil && r.top != topList { // the common case first
-		if p := e.view(r.dir); r.mask == nil && !p.shaped && !r.needsRoom(dst) { // appendObject's choices, made here
+		p := r.pruned // topView's, written out: it does not inline
+		if p == nil {
+			p = e.view(r.dir)
+		}
+		if r.mask == nil && !p.shaped && !r.needsRoom(dst) { // appendObject's choices, made here
 			dst = r.appendMap(dst, p, &source{ma: m}, depth-1)
 		} else {
 			dst = r.appendObject(dst, p, &source{ma: m}, depth-1)
@@ -33,6 +37,15 @@ func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 	return dst
 }
 
+// topView returns the plan the call walks e, its entity, with: the view
+// of its direction, or the one its selection was pruned into.
+func (r *run) topView(e *Entity) *objectPlan {
+	if r.pruned != nil {
+		return r.pruned
+	}
+	return e.view(r.dir)
+}
+
 // appendTopOther is appendTop for every input but a map[string]any. (It is
 // apart so that the common case's stack frame stays small: a handler's
 // goroutine starts with a small stack, and every byte of frame on the way
@@ -42,7 +55,7 @@ func (r *run) appendTop(dst []byte, e *Entity, v any) []byte {
 func (r *run) appendTopOther(dst []byte, e *Entity, v any, depth int) []byte {
 	switch b := v.(type) {
 	case *requestSource: // MakeRequest's: an object
-		return r.appendObject(dst, e.view(r.dir), &source{req: b}, depth-1)
+		return r.appendObject(dst, r.topView(e), &source{req: b}, depth-1)
 	case emptyBelow: // MakeEmpty's
 		return r.appendObject(dst, e.refView(r.dir, true), &source{}, depth-1)
 	case []byte:
@@ -59,16 +72,16 @@ func (r *run) appendTopOther(dst []byte, e *Entity, v any, depth int) []byte {
 			r.fatal = fmt.Errorf("%w: entity %q: Make takes one object, and %T is a list: use MakeList, or MakeJSON, AppendJSON or Write, which take lists", ErrUnsupportedInput, e.name, v)
 			return dst
 		}
-		return r.appendList(dst, e.view(r.dir), &l, depth-1)
+		return r.appendList(dst, r.topView(e), &l, depth-1)
 	}
 	if r.top == topList {
 		if v == nil {
-			return r.appendList(dst, e.view(r.dir), &elems{}, depth-1)
+			return r.appendList(dst, r.topView(e), &elems{}, depth-1)
 		}
 		r.fatal = unsupported(e, v)
 		return dst
 	}
-	p := e.view(r.dir)
+	p := r.topView(e)
 	if isNil(v) {
 		return r.appendObject(dst, p, &source{}, depth-1)
 	}
@@ -94,9 +107,9 @@ func (r *run) appendJSONTop(dst []byte, e *Entity, b []byte, depth int) []byte {
 		return dst
 	}
 	if text[0] == '[' {
-		return r.appendList(dst, e.view(r.dir), &elems{js: text}, depth-1)
+		return r.appendList(dst, r.topView(e), &elems{js: text}, depth-1)
 	}
-	p := e.view(r.dir)
+	p := r.topView(e)
 	jo := r.takeJSON(text, 0, p.in)
 	dst = r.appendObject(dst, p, &source{js: jo}, depth-1)
 	r.releaseJSON()

@@ -34,6 +34,10 @@ type objectPlan struct {
 	in     *inputTable // the input object its nodes read: a group of the response view shares its parent's
 	dir    direction   // the view it belongs to
 	shaped bool        // a node is lazy, conditional, omitted when empty or merged: see appendShaped
+	// conds: a node of it or of its groups has a condition (if, unless,
+	// since, until), which a call's flags and version decide: such a
+	// plan is pruned for them (compile_prune.go).
+	conds bool
 	// mayHoldImmutable: an immutable field is among its nodes or its
 	// groups', or a $name's object may hold one (a null for the object
 	// in a merge patch is then judged: see merger.clearsImmutable).
@@ -181,6 +185,10 @@ type node struct {
 	group *objectPlan // nodeGroup
 	ref   *slot       // nodeRef (nil for a union)
 	union *unionPlan  // nodeRef of a union ($a|$b): its variants (union.go)
+	// pruned, in a plan a selection was pruned into (compile_prune.go),
+	// is the plan of the reference's own objects, walked instead of its
+	// entity's view.
+	pruned *objectPlan
 
 	// Where the value is read from sources that are not maps: its index
 	// in its plan's input table (JSON objects, structs), and, in a request

@@ -83,6 +83,9 @@ func (r *run) appendRef(dst []byte, n *node, src *source, depth int) []byte {
 		return append(dst, "null"...)
 	}
 	p := ent.refView(r.dir, n.refNested)
+	if n.pruned != nil { // its selection's, pruned (compile_prune.go)
+		p = n.pruned
+	}
 	if src.ma != nil && n.from == nil && !n.refList && !n.merge && !n.refOne && !r.cfg.request { // the common case: a list in a map
 		if la, ok := src.ma[n.in].([]any); ok && la != nil { // appendRefList's work, without the general list
 			if depth <= 0 {

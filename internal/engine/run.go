@@ -92,6 +92,11 @@ type run struct {
 	mask  *mask
 	flags uint64
 	ver   version
+	// pruned is the plan the call's selection was pruned into
+	// (compile_prune.go), walked without a mask (see topView); sel is
+	// then the selection, for Selected.
+	pruned *objectPlan
+	sel    *mask
 
 	// elem is the index of the typed-list element on the value path
 	// (value.go), or -1: its failures are at the list's path and

@@ -18,7 +18,11 @@ func (e *Entity) Selected(path string, o *Opts) bool {
 	if r.fatal != nil {
 		return false
 	}
-	return r.selected(e.view(dirResponse), r.mask, path, 0)
+	m := r.mask
+	if r.pruned != nil {
+		m = r.sel
+	}
+	return r.selected(e.view(dirResponse), m, path, 0)
 }
 
 // selected reports whether the object of plan p, written with mask m (nil:

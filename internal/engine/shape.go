@@ -158,8 +158,8 @@ func (r *run) shape(e *Entity, o *Opts) {
 	case selects > 1:
 		r.stopWith(fmt.Errorf("entity: entity %q: a call takes one Select or Only, not several", e.name))
 		return
-	case len(key) == 0:
-		return
+	case len(key) == 0 && (r.dir != dirResponse || !e.views[dirResponse].conds || r.cfg.denyUnknown):
+		return // (a response of fields its flags and version decide is pruned for them)
 	}
 	// A selection is compiled for the call's flags, version and direction:
 	// to a client, a field they hide does not exist (see
@@ -184,7 +184,11 @@ func (r *run) shape(e *Entity, o *Opts) {
 			return
 		}
 	}
-	r.mask = m.root
+	if m.plan != nil && !r.cfg.denyUnknown { // (DenyUnknown reads the keys of every field: unknown.go)
+		r.pruned, r.sel = m.plan, m.root
+	} else {
+		r.mask = m.root
+	}
 	for _, d := range m.deps {
 		r.pin(d.s, d.e)
 	}
