@@ -70,12 +70,12 @@ func (e *Entity) Make(v any, opts ...Option) (*Object, error) {
 	case same != nil:
 		return same, nil
 	}
-	c := engine.Call{Dir: engine.Response, Top: engine.TopObject, Keep: true}
-	data := c.AppendCopy(e.c, in, &o)
+	c := engine.Call{Dir: engine.Response, Top: engine.TopObject}
+	s := c.AppendSub(e.c, in, &o)
 	if c.Failed() {
 		return nil, e.callError(&c, langOpt(opts))
 	}
-	return newObject(c.Made(data)), nil
+	return newObject(s), nil
 }
 
 // MakeList makes each object of v, a list ([]any, []map[string]any, a

@@ -122,6 +122,35 @@ func (c *Call) AppendCopy(e *Entity, v any, o *Opts) []byte {
 	return CopyOut(bp, b, c.Failed())
 }
 
+// AppendSub is AppendCopy and Made in one, for a call that makes one
+// Made of what it writes (Make): the Sub of a copy of what it wrote, made
+// straight from the run, or on failure the zero Sub, the call saying
+// what failed. (The Call reports no Keep: nothing goes through it.)
+func (c *Call) AppendSub(e *Entity, v any, o *Opts) Sub {
+	var r run
+	r.start(e, topKind(c.Top), direction(c.Dir), o)
+	if c.MaxOut > 0 {
+		r.maxOut = int(min(c.MaxOut, maxOutputLimit))
+	}
+	bp := bufPool.Get().(*[]byte)
+	b := r.walkInto((*bp)[:0], e, v)
+	if r.fatal != nil || len(r.errs) > 0 {
+		c.Fatal, c.Failures, c.Omitted = r.fatal, r.errs, r.omitted
+		Release(bp, b)
+		return Sub{}
+	}
+	s := Sub{plan: r.ent.view(r.dir), data: make([]byte, len(b))}
+	copy(s.data, b)
+	Release(bp, b)
+	if len(r.hidden) > 0 {
+		s.hid = newHidden(s.data, r.hidden)
+	}
+	if r.cfg.shaped {
+		s.made = &objectMade{ver: r.ver, flags: r.flags}
+	}
+	return s
+}
+
 // report records what the run found.
 func (c *Call) report(r *run) {
 	c.Fatal, c.Failures, c.Omitted = r.fatal, r.errs, r.omitted
