@@ -168,7 +168,7 @@ func (g *mdlGen) scalar(k rules.Kind) *mdlGV {
 // valueFor generates a value for field f, usually of a kind it reads.
 func (g *mdlGen) valueFor(f *mdlField, depth int) *mdlGV {
 	r := g.r
-	if r.chance(6) {
+	if g.spent() || r.chance(6) {
 		return &mdlGV{kind: 'n'}
 	}
 	switch {
@@ -210,6 +210,9 @@ func (g *mdlGen) valueFor(f *mdlField, depth int) *mdlGV {
 // from paths) mostly there, and now and then a key it does not declare.
 func (g *mdlGen) objectFor(e *mdlEntity, depth int) *mdlGV {
 	o := &mdlGV{kind: 'o'}
+	if g.spent() {
+		return o
+	}
 	g.fill(o, e.fields, depth)
 	if g.r.chance(25) {
 		o.set(mdlNamePool[g.r.intn(len(mdlNamePool))], g.scalar(rules.Any))
@@ -256,7 +259,7 @@ func (g *mdlGen) fill(o *mdlGV, fields []*mdlField, depth int) {
 // top level.
 func (g *mdlGen) wireFor(e *mdlEntity, fields []*mdlField, o *mdlGV, h http.Header, depth int) {
 	for _, f := range fields {
-		if !g.r.chance(80) {
+		if !g.r.chance(80) || g.spent() {
 			continue
 		}
 		switch {

@@ -472,7 +472,7 @@ func (g *mdlGen) queryBody(fields []*mdlField, p *mdlReqParts, depth int) {
 func (g *mdlGen) wireReq(fields []*mdlField, o *mdlGV, depth int, top bool) {
 	r := g.r
 	for _, f := range fields {
-		if !r.chance(80) {
+		if !r.chance(80) || g.spent() {
 			continue
 		}
 		switch {
@@ -579,7 +579,7 @@ func (g *mdlGen) toJSONReq(dst []byte, v *mdlGV) []byte {
 func (g *mdlGen) patchFor(fields []*mdlField, o *mdlGV, depth int) {
 	r := g.r
 	for _, f := range fields {
-		if !r.chance(35) {
+		if !r.chance(35) || g.spent() {
 			continue
 		}
 		if r.chance(15) {
@@ -634,7 +634,7 @@ func (g *mdlGen) patchFor(fields []*mdlField, o *mdlGV, depth int) {
 func (g *mdlGen) currentFor(fields []*mdlField, o *mdlGV, depth int) {
 	r := g.r
 	for _, f := range fields {
-		if !r.chance(85) {
+		if !r.chance(85) || g.spent() {
 			continue
 		}
 		switch {

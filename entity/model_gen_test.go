@@ -82,6 +82,21 @@ type mdlGen struct {
 	lib       *entity.Registry
 	names     map[string]bool
 	keys      map[string]bool // renamed keys of the level
+	// values counts the values the input generators made for the case:
+	// past mdlMaxValues they make nulls and empty objects, so that no
+	// input is larger than a few thousand values (fan-out over nested
+	// lists of $names grows as a power of the depth).
+	values int
+}
+
+// mdlMaxValues bounds the values generated for one case (mdlGen.values).
+const mdlMaxValues = 3000
+
+// spent counts one more generated value and reports whether the budget
+// is spent.
+func (g *mdlGen) spent() bool {
+	g.values++
+	return g.values > mdlMaxValues
 }
 
 var mdlTypeNames = map[rules.Kind][]string{
