@@ -14,7 +14,9 @@ import (
 
 // This file compiles a selection (Select, Only, Except) into a mask of
 // the plan, once per entity and spec, and caches it (shape.go reads it
-// into the run; appendShaped in object.go applies it).
+// into the run). A response's mask is pruned further into plans of its
+// own (compile_prune.go), walked without it; a request's, or one the
+// pruner cannot prune, is applied by appendShaped in object.go.
 
 // ---- Masks
 
