@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/expose-go/expose/dsl"
 	"github.com/expose-go/expose/internal/jsonwire"
@@ -63,10 +64,12 @@ func (m *compiledMask) fresh(e *Entity) bool {
 	return true
 }
 
-// maskCache holds an entity's compiled selections by spec.
+// maskCache holds an entity's compiled selections by spec: a map no one
+// changes once stored, replaced whole by each compile (under mu), so that
+// a call's lookup is one load and one map read, with no lock.
 type maskCache struct {
-	mu sync.RWMutex
-	m  map[string]*compiledMask
+	mu sync.Mutex // the compiles' that store
+	m  atomic.Pointer[map[string]*compiledMask]
 }
 
 // maxCachedMasks is how many selections an entity keeps compiled.
@@ -75,10 +78,11 @@ const maxCachedMasks = 256
 // lookup returns the compiled selection cached under key, if it is still
 // fresh.
 func (c *maskCache) lookup(e *Entity, key []byte) *compiledMask {
-	c.mu.RLock()
-	m := c.m[string(key)]
-	c.mu.RUnlock()
-	if m != nil && m.fresh(e) {
+	mp := c.m.Load()
+	if mp == nil {
+		return nil
+	}
+	if m := (*mp)[string(key)]; m != nil && m.fresh(e) {
 		return m
 	}
 	return nil
@@ -97,16 +101,18 @@ func (c *maskCache) compile(e *Entity, key []byte, sel selection) (*compiledMask
 	}
 	m.deps = b.deps
 	c.mu.Lock()
-	if c.m == nil {
-		c.m = map[string]*compiledMask{}
+	next := map[string]*compiledMask{}
+	if old := c.m.Load(); old != nil {
+		next = maps.Clone(*old)
 	}
-	if len(c.m) >= maxCachedMasks {
-		for k := range c.m { // map order is random: a random victim
-			delete(c.m, k)
+	if len(next) >= maxCachedMasks {
+		for k := range next { // map order is random: a random victim
+			delete(next, k)
 			break
 		}
 	}
-	c.m[string(key)] = m
+	next[string(key)] = m
+	c.m.Store(&next)
 	c.mu.Unlock()
 	return m, nil
 }

@@ -18,9 +18,7 @@ func TestMaskCacheBounded(t *testing.T) {
 			t.Fatalf("spec %d: %v %v", i, c.Fatal, c.Failures)
 		}
 	}
-	e.cache.masks.mu.RLock()
-	n := len(e.cache.masks.m)
-	e.cache.masks.mu.RUnlock()
+	n := len(*e.cache.masks.m.Load())
 	if n > maxCachedMasks {
 		t.Errorf("%d masks cached, want at most %d", n, maxCachedMasks)
 	}
