@@ -272,3 +272,40 @@ func TestSelectedAllocs(t *testing.T) {
 		})
 	}
 }
+
+// TestSelectedInsideAUnion: a path into a union's variants is selected
+// when a variant the call writes has it, as the output of a list holding
+// each variant shows.
+func TestSelectedInsideAUnion(t *testing.T) {
+	order := unionRegistry(t)
+	in := map[string]any{"id": 1, "payment": map[string]any{"method": "card", "last4": "4242"},
+		"history": []any{map[string]any{"method": "card", "last4": "1111"}, map[string]any{"method": "invoice", "po_number": "A-1"}}}
+	paths := []string{"history", "history.method", "history.last4", "history.po_number", "history.token", "history.nope", "payment.last4"}
+	for _, tt := range []struct {
+		name string
+		opts []entity.Option
+	}{
+		{"no options", nil},
+		{"one variant's field", []entity.Option{entity.Select("history(last4)")}},
+		{"the other's", []entity.Option{entity.Select("id,history(po_number)")}},
+		{"the union whole", []entity.Option{entity.Select("history,payment")}},
+		{"not the union", []entity.Option{entity.Select("id")}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := order.MakeJSON(in, tt.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v any
+			if err := json.Unmarshal(out, &v); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range paths {
+				has, known := writesPath(v, strings.Split(p, "."))
+				if got := order.Selected(p, tt.opts...); known && got != has {
+					t.Errorf("Selected(%q) = %v, but the output %s it: %s", p, got, map[bool]string{true: "has", false: "has not"}[has], out)
+				}
+			}
+		})
+	}
+}

@@ -91,13 +91,16 @@ func (c *maskCache) lookup(e *Entity, key []byte) *compiledMask {
 // compile compiles a selection and caches it under key.
 func (c *maskCache) compile(e *Entity, key []byte, sel selection) (*compiledMask, error) {
 	b := maskBuilder{e: e, flags: sel.flags, ver: sel.ver, dir: sel.dir}
-	root, err := b.build(sel)
-	if err != nil {
-		return nil, err
+	m := &compiledMask{}
+	if sel.hasSpec || sel.hasOnly || sel.hasExcept { // (flags and a version alone select no field: no mask)
+		root, err := b.build(sel)
+		if err != nil {
+			return nil, err
+		}
+		m.root = root.freeze(map[*building]*mask{})
 	}
-	m := &compiledMask{root: root.freeze(map[*building]*mask{})}
 	if sel.dir == dirResponse {
-		m.plan = b.prune(m.root)
+		m.plan = b.prune(e.view(sel.dir), m.root)
 	}
 	m.deps = b.deps
 	c.mu.Lock()

@@ -28,11 +28,12 @@ type pruner struct {
 	failed bool                        // a selection it cannot prune (see above)
 }
 
-// prune returns the plan the selection m is pruned into, or nil when it
-// cannot be.
-func (mb *maskBuilder) prune(m *mask) *objectPlan {
+// prune returns the plan the view p is pruned into by the selection m
+// (nil: none, the call's flags and version alone), or nil when it cannot
+// be.
+func (mb *maskBuilder) prune(p *objectPlan, m *mask) *objectPlan {
 	pr := pruner{mb: mb, masked: map[*mask]*objectPlan{}, whole: map[*objectPlan]*objectPlan{}}
-	p := pr.plan(m.plan, m)
+	p = pr.plan(p, m)
 	if pr.failed {
 		return nil
 	}

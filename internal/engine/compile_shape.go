@@ -105,6 +105,7 @@ func (c *compiler) condRule(f *dsl.Field, n *node, r *dsl.Rule, d rules.Directiv
 		} else {
 			n.cond.since = v
 		}
+		addVersionBound(v)
 		if n.cond.since.IsSet() && n.cond.until.IsSet() && n.cond.since.Compare(n.cond.until) >= 0 {
 			c.errorf(f, r.Pos, "since %s and until %s leave no version in which the field is written", n.cond.since, n.cond.until)
 		}

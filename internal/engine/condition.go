@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/expose-go/expose/dsl"
 )
@@ -88,6 +90,53 @@ func (t *flagTable) declaredBit(name string) (uint8, bool) {
 // version is a parsed version (dsl.Version: its grammar is the
 // language's).
 type version = dsl.Version
+
+// versionBounds are the versions that the `since` and `until` of every
+// entity compiled in the process name, sorted and distinct: two versions
+// no bound lies between show the same fields of every entity. A call's
+// selection is compiled once per range between bounds, not once per
+// version a client sends (shape.go keys it by versionRange). It only
+// grows, with declarations (never with calls); gen counts its changes.
+var versionBounds atomic.Pointer[boundList]
+
+type boundList struct {
+	gen  uint64
+	list []version
+}
+
+var boundsMu sync.Mutex // the compilers' that add to versionBounds
+
+// addVersionBound adds v, a version a `since` or `until` names, to
+// versionBounds.
+func addVersionBound(v version) {
+	boundsMu.Lock()
+	defer boundsMu.Unlock()
+	old := versionBounds.Load()
+	var list []version
+	var gen uint64
+	if old != nil {
+		list, gen = old.list, old.gen
+	}
+	i, found := slices.BinarySearchFunc(list, v, func(a, b version) int { return a.Compare(b) })
+	if found {
+		return
+	}
+	versionBounds.Store(&boundList{gen: gen + 1, list: slices.Insert(slices.Clone(list), i, v)})
+}
+
+// versionRange returns where v lies among versionBounds: the generation
+// of the bounds and how many of them are at or below v.
+func versionRange(v version) (gen uint64, at int) {
+	b := versionBounds.Load()
+	if b == nil {
+		return 0, 0
+	}
+	i, found := slices.BinarySearchFunc(b.list, v, func(a, b version) int { return a.Compare(b) })
+	if found {
+		i++
+	}
+	return b.gen, i
+}
 
 // ---- Conditions
 

@@ -25,6 +25,8 @@ func pruneEnv(t testing.TB) *Entity {
 	expose(t, env, "invoice", "iban", "string", "")
 	expose(t, env, "addr", "city", "string", "", "zip", "string", "unless 'brief'", "code", "string", "lazy")
 	expose(t, env, "place", "town", "string", "", "post", "string", "unless 'brief'")
+	expose(t, env, "password", "password", "string", "writeonly | min 8")
+	expose(t, env, "lazyonly", "s", "string", "lazy")
 	expose(t, env, "node", "id", "number", "", "label", "string", "if 'admin'", "kids", "$node", "")
 	expose(t, env, "user",
 		"id", "number", "num | rename 'number' | unless 'brief'",
@@ -48,8 +50,12 @@ func pruneEnv(t testing.TB) *Entity {
 		"note", "string", "omitnil",
 		"alt", "string", "required_with 'note'",
 		"tree", "$node", "",
+		"auth", "$password", "merge | req", // a merged entity that writes nothing: judged all the same
+		"lo", "$lazyonly", "merge",
+		"b2", "string", "required_with 'lo'",
 	)
-	return expose(t, env, "users", "offset", "number", "default 0", "limit", "number", "unless 'brief'", "list", "$user", "")
+	return expose(t, env, "users", "offset", "number", "default 0", "limit", "number", "unless 'brief'", "list", "$user", "",
+		"auth", "$password", "merge | req", "lo", "$lazyonly", "merge", "b2", "string", "required_with 'lo'")
 }
 
 // pruneInputs are inputs of users: maps (valid and failing), raw JSON,

@@ -59,6 +59,21 @@ func (r *run) selectedIn(p *objectPlan, m *mask, name, rest string, more bool, d
 		if !more {
 			return true
 		}
+		if n.union != nil { // the union's key, always written, or a field of a variant's object under its selection
+			if key, _, deeper := cutDotted(rest); !deeper && dottedIs(key, n.union.key) {
+				return true
+			}
+			for i := range n.union.variants {
+				var vm *mask
+				if sub != nil && i < len(sub.alts) {
+					vm = sub.alts[i]
+				}
+				if t := r.planOf(n.union.variants[i].n); t != nil && r.selected(t, vm, rest, depth+1) {
+					return true
+				}
+			}
+			continue
+		}
 		if t := r.planOf(n); t != nil && r.selected(t, sub, rest, depth+1) {
 			return true
 		}
@@ -95,6 +110,9 @@ func (r *run) planOf(n *node) *objectPlan {
 	case nodeGroup:
 		return n.group
 	case nodeRef:
+		if n.union != nil { // its variants' plans: see selectedIn
+			return nil
+		}
 		if t := r.refTarget(n); t != nil {
 			return t.refView(r.dir, n.refNested)
 		}

@@ -164,14 +164,16 @@ func (r *run) shape(e *Entity, o *Opts) {
 	// A selection is compiled for the call's flags, version and direction:
 	// to a client, a field they hide does not exist (see
 	// maskBuilder.visible).
-	var fl [9 + dsl.MaxVersionParts*4]byte
+	// The version is keyed by the range of versionBounds it lies in: the
+	// fields of every version of a range are the same.
+	var fl [9 + 8 + 4]byte
 	binary.LittleEndian.PutUint64(fl[:], r.flags)
 	fl[8] = byte(r.dir) << 1
 	if r.ver.IsSet() {
 		fl[8] |= 1
-		for i, p := range r.ver.Parts() {
-			binary.LittleEndian.PutUint32(fl[9+4*i:], p)
-		}
+		gen, at := versionRange(r.ver)
+		binary.LittleEndian.PutUint64(fl[9:], gen)
+		binary.LittleEndian.PutUint32(fl[17:], uint32(at))
 	}
 	part('F', string(fl[:]))
 	m := e.cache.masks.lookup(e, key)
@@ -214,6 +216,7 @@ type selection struct {
 	only, except []string
 	hasSpec      bool
 	hasOnly      bool
+	hasExcept    bool      // (Except of nothing is a selection too: of every field, a merge that writes none left out)
 	flags        uint64    // the call's (see maskBuilder.visible)
 	ver          version   // likewise
 	dir          direction // the view the call walks
@@ -231,6 +234,7 @@ func selectionOf(list []Option) selection {
 				s.only = append(s.only, strings.Clone(p))
 			}
 		case o.Kind == OptExcept:
+			s.hasExcept = true
 			for _, p := range o.List {
 				s.except = append(s.except, strings.Clone(p))
 			}
