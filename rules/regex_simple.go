@@ -2,6 +2,8 @@ package rules
 
 import (
 	"regexp/syntax"
+	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -29,6 +31,10 @@ type simplePattern struct {
 	head []*runePiece // the pieces before the varying one (all, without one), once per rune they take
 	vary *runePiece   // the piece taken a varying number of times, or nil
 	tail []*runePiece // the pieces after it, once per rune
+	// narrow: no piece's set holds a rune from 0x80 on, so that each rune
+	// a match takes is one byte (a pattern without a varying piece then
+	// matches strings of exactly len(head) bytes only).
+	narrow bool
 }
 
 // maxSimpleRunes bounds the runes the fixed pieces of a simple pattern
@@ -43,6 +49,11 @@ type runePiece struct {
 	ranges   []rune    // its runes from 0x80 on, pairs of inclusive bounds, sorted
 	allWide  bool      // ranges holds every rune from 0x80 on (a dot, a negated ASCII class)
 	min, max int
+	// but, for a set of every rune but at most one ASCII byte (a dot:
+	// all but '\n'), is that byte, or 0x80 when it holds every rune; -1
+	// for any other set. A run of it is then a count of runes and a search
+	// for one byte.
+	but int
 }
 
 // compileSimple returns the pattern as a simplePattern, or nil when it is
@@ -100,6 +111,10 @@ func compileSimple(pattern string) *simplePattern {
 	}
 	if len(p.head)+len(p.tail) > maxSimpleRunes {
 		return nil
+	}
+	p.narrow = p.vary == nil || p.vary.narrow()
+	for _, pc := range append(slices.Clip(p.head), p.tail...) {
+		p.narrow = p.narrow && pc.narrow()
 	}
 	return p
 }
@@ -200,8 +215,25 @@ func setPiece(ranges []rune, least, most int) runePiece {
 		}
 	}
 	pc.allWide = len(pc.ranges) == 2 && pc.ranges[0] == utf8.RuneSelf && pc.ranges[1] == unicode.MaxRune
+	pc.but = -1
+	if pc.allWide {
+		pc.but = utf8.RuneSelf
+		for c := range utf8.RuneSelf {
+			switch {
+			case pc.ascii[c]:
+			case pc.but == utf8.RuneSelf:
+				pc.but = c
+			default:
+				pc.but = -1
+				return pc
+			}
+		}
+	}
 	return pc
 }
+
+// narrow reports whether the piece's set holds no rune from 0x80 on.
+func (pc *runePiece) narrow() bool { return len(pc.ranges) == 0 && !pc.allWide }
 
 // hasWide reports whether the piece's set holds r, a rune from 0x80 on.
 func (pc *runePiece) hasWide(r rune) bool {
@@ -268,6 +300,17 @@ func fixed(runes []*runePiece, s string, i int) int {
 // does.
 func (p *simplePattern) match(s string) bool {
 	i := 0
+	if p.vary == nil && p.narrow { // a byte per piece: the length first, then a table read per byte
+		if len(s) != len(p.head) {
+			return false
+		}
+		for j, pc := range p.head {
+			if !pc.ascii[s[j]] {
+				return false
+			}
+		}
+		return true
+	}
 	if len(p.head) > 0 {
 		if i = fixed(p.head, s, 0); i < 0 {
 			return false
@@ -276,6 +319,14 @@ func (p *simplePattern) match(s string) bool {
 	v := p.vary
 	if v == nil {
 		return i == len(s)
+	}
+	if len(p.tail) == 0 && v.but >= 0 { // a dot's run to the end: no byte it leaves out, and a count of runes
+		rest := s[i:]
+		if v.but < utf8.RuneSelf && strings.IndexByte(rest, byte(v.but)) >= 0 {
+			return false
+		}
+		n := utf8.RuneCountInString(rest) // an invalid byte is one rune, U+FFFD, as regexp reads it
+		return n >= v.min && (v.max < 0 || n <= v.max)
 	}
 	if len(p.tail) == 0 { // the varying piece runs to the end
 		n := 0

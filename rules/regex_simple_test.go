@@ -94,6 +94,10 @@ func TestSimplePatternMatches(t *testing.T) {
 		{"\\s is ASCII white space", `^\s+$`, []string{" \t\n\r\f", "\v", "\u00a0", "\u2028"}},
 		{"the dot stops at a newline", `^.{1,3}$`, []string{"a", "abc", "abcd", "a\nb", "é\r", "\xff"}},
 		{"(?s) lets the dot take a newline", `(?s)^.{1,3}$`, []string{"a\nb", "\n", "abcd"}},
+		{"a dot's run counts runes, an invalid byte one", `^.{2,3}$`, []string{"é", "éé", "日本語", "日本語x", "\xff\xfe", "\xe2\x82", "a\n", ""}},
+		{"a class of all but one byte runs as a dot does", `^[^x]{2,4}$`, []string{"ab", "axb", "日本", "\n\n", "xx", "abcde", "\xffy"}},
+		{"a class of every rune", `(?s)^[\x00-\x{10FFFF}]*x$`, []string{"x", "ax", "\nx", "a"}},
+		{"a fixed narrow pattern is as long as its pieces", `^[a-c]{2}-[0-9]$`, []string{"ab-1", "ab-12", "a-1", "ab\xff1", "éb-1", "AB-1"}},
 		{"a literal suffix after the varying piece", `^[a-z]*\.txt$`, []string{".txt", "a.txt", "a.txt.txt", "atxt", "é.txt", "a.tx"}},
 		{"a literal suffix the varying piece can take", `^[a-z.]+\.txt$`, []string{".txt", "a.txt", "..txt", "a.txt.txt", "atxt"}},
 		{"fixed pieces around the varying one", `^[a-z][a-z0-9_]{0,3}[0-9]$`, []string{"a1", "ab1", "abcd1", "abcde1", "a_1", "1a1", "a"}},
@@ -225,6 +229,7 @@ func FuzzSimplePattern(f *testing.F) {
 	f.Add("^x\uFFFDy$", "x\xffy")
 	f.Add(`^.{1,3}$`, "\xe2\x82")
 	f.Add(`^\d{4}-\d{2}-\d{2}$`, "2024-01-31")
+	f.Add(`^[^q]{1,9}$`, "日本\xffq")
 	f.Fuzz(func(t *testing.T, pattern, s string) {
 		p := compileSimple(pattern)
 		if p == nil {
