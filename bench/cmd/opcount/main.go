@@ -59,7 +59,7 @@ func ops(n int) map[string]func(dst []byte) ([]byte, error) {
 	var empty any = map[string]any{"limit": n, "list": []any{}}
 	emptyMap := map[string]any{"limit": n, "list": []any{}}
 	shape := bench.NewShapeRegistry()
-	shaped, brief := shape.MustLookup("users"), shape.MustLookup("briefusers")
+	shaped, brief, members := shape.MustLookup("users"), shape.MustLookup("briefusers"), shape.MustLookup("members")
 	sel, only, except, with := entity.Select(bench.ShapeSpec), entity.Only(bench.ShapeOnly...), entity.Except(bench.ShapeExcept...), entity.With("brief")
 	orders := bench.NewOrderRegistry().MustLookup("order")
 	var order any = bench.OrderMap(n)
@@ -68,11 +68,13 @@ func ops(n int) map[string]func(dst []byte) ([]byte, error) {
 			_, err := users.Make(m)
 			return dst, err
 		},
-		"users/Select":     func(dst []byte) ([]byte, error) { return shaped.AppendJSON(dst, m, sel) },
-		"users/Only":       func(dst []byte) ([]byte, error) { return shaped.AppendJSON(dst, m, only) },
-		"users/Except":     func(dst []byte) ([]byte, error) { return shaped.AppendJSON(dst, m, except) },
-		"users/flag":       func(dst []byte) ([]byte, error) { return brief.AppendJSON(dst, m, with) },
-		"order/AppendJSON": func(dst []byte) ([]byte, error) { return orders.AppendJSON(dst, order) },
+		"users/Select":      func(dst []byte) ([]byte, error) { return shaped.AppendJSON(dst, m, sel) },
+		"users/Only":        func(dst []byte) ([]byte, error) { return shaped.AppendJSON(dst, m, only) },
+		"users/Except":      func(dst []byte) ([]byte, error) { return shaped.AppendJSON(dst, m, except) },
+		"users/flag":        func(dst []byte) ([]byte, error) { return brief.AppendJSON(dst, m, with) },
+		"users/flag-unset":  func(dst []byte) ([]byte, error) { return brief.AppendJSON(dst, m) },
+		"users/conditional": func(dst []byte) ([]byte, error) { return members.AppendJSON(dst, m) },
+		"order/AppendJSON":  func(dst []byte) ([]byte, error) { return orders.AppendJSON(dst, order) },
 		"order/Make": func(dst []byte) ([]byte, error) {
 			_, err := orders.Make(order)
 			return dst, err
