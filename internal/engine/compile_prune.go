@@ -57,18 +57,8 @@ func (pr *pruner) plan(p *objectPlan, m *mask) *objectPlan {
 	} else {
 		pr.whole[p] = q
 	}
-	j := 0
 	for i, n := range p.nodes {
-		show, sub := !n.lazy, (*mask)(nil)
-		if m != nil {
-			show = m.star && !n.lazy
-			for j < len(m.ents) && int(m.ents[j].idx) < i {
-				j++
-			}
-			if j < len(m.ents) && int(m.ents[j].idx) == i {
-				show, sub = m.ents[j].on, m.ents[j].sub
-			}
-		}
+		show, sub := m.at(i, n)
 		if !show || n.cond != nil && !n.cond.shownFor(pr.mb.flags, pr.mb.ver) {
 			continue // what appendShaped leaves out, key and all
 		}
@@ -90,13 +80,7 @@ func (pr *pruner) plan(p *objectPlan, m *mask) *objectPlan {
 		q.shaped = q.shaped || c.omit != omitNone || c.merge || c.writeOnly
 	}
 	q.shaped = q.shaped || len(q.cross) > 0
-	for i, n := range q.nodes {
-		if i == 0 {
-			q.head = n
-		} else {
-			q.nodes[i-1].next = n
-		}
-	}
+	q.chain()
 	return q
 }
 

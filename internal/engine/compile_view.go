@@ -202,12 +202,8 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		p.cross = crossView(base.cross, copies, unjudged)
 		p.shaped = p.shaped || len(p.cross) > 0
 	}
-	for i, n := range p.nodes {
-		if i == 0 {
-			p.head = n
-		} else {
-			p.nodes[i-1].next = n
-		}
+	p.chain()
+	for _, n := range p.nodes {
 		p.mayHoldImmutable = p.mayHoldImmutable || n.immutable || n.kind == nodeRef && !n.refList ||
 			n.group != nil && n.group.mayHoldImmutable
 		p.conds = p.conds || n.cond != nil || n.group != nil && n.group.conds

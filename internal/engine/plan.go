@@ -68,6 +68,18 @@ type objectPlan struct {
 	bind atomic.Pointer[bindPlan]
 }
 
+// chain links p's nodes in order (head, next), as the walk follows them.
+func (p *objectPlan) chain() {
+	p.head = nil
+	for i, n := range p.nodes {
+		if i == 0 {
+			p.head = n
+		} else {
+			p.nodes[i-1].next = n
+		}
+	}
+}
+
 // direction is one way data goes through an entity: a response writes
 // what the server has, a request reads what a client sent. Each entity
 // compiles one view of its declaration for each (compile_view.go): the
