@@ -72,7 +72,7 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			// holds none, its response form hiding it (docs/requests.md)
 			continue
 		}
-		if c.patching && (f.readOnly || lvl.ro) && keys[f] && !(f.kind == dsl.FieldRef && f.merge) {
+		if c.patching && (f.readOnly || lvl.ro || c.keptStored(f, lvl)) && keys[f] && !(f.kind == dsl.FieldRef && f.merge) {
 			if lvl.fromPatch {
 				continue // what a patch gives whole holds no readonly field (docs/requests.md)
 			}
@@ -172,6 +172,22 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 		obj.addWO(f.key, v, f.writeOnly || lvl.wo || hidden)
 	}
 	c.judgeCross(fields, made)
+}
+
+// keptStored reports whether, patching, f's value in the merged value is
+// a member of the current value that the patch leaves, in an object the
+// patch merges into: the server's, taken as stored as a readonly value is
+// (docs/requests.md, step 3: no rule, type, transform, req or default
+// judges it, nor its own cross-field rules). A writeonly field is never
+// one (the current value holds none), nor a parameter of the top level
+// (read from the request), nor what the patch gives whole or clears (a
+// group's object a null leaves its readonly values of is not one the
+// patch merges into).
+func (c *mdlCall) keptStored(f *mdlField, lvl mdlLevel) bool {
+	if lvl.fromPatch || lvl.fresh || lvl.cleared || lvl.woCleared || lvl.wo || f.writeOnly || (lvl.top && f.src != "") {
+		return false
+	}
+	return lvl.pin != nil && lvl.pin.kind == mdlJObj && mdlAt(lvl.pin, f.key) == nil && mdlAt(lvl.cur, f.key) != nil
 }
 
 // immutableChange reports whether a patch changes the immutable field f

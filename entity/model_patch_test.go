@@ -8,7 +8,10 @@ package entity_test
 // it as stored, without its rules (one it cannot read is the server's
 // error, 500); RFC 7396's MergePatch applies the
 // patch to it; and the merged document is read as MakeRequest reads a
-// body, but that a readonly value is always the current value's, a
+// body, but that a member of the current value the patch leaves in an
+// object it merges into is taken as stored, as a readonly value is (no
+// rule, type, req or default judges it, nor its own cross-field rules;
+// keptStored), that a readonly value is always the current value's, a
 // writeonly one is there only when the patch sets it (and required only
 // then, or inside a list the patch replaces, whose elements are read as a
 // request's are), and DenyUnknown judges only the keys the patch sent.

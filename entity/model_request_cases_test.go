@@ -204,6 +204,19 @@ func TestModelRequestDocs(t *testing.T) {
 			decls: []mdlDecl{{"e", []string{"on", "bool", "readonly | default true | omitempty", "n", "string", ""}}}, entity: "e", mode: "patch",
 			current: map[string]any{"on": false}, request: mdlReq("PATCH", "/", mp, `{"n":"x"}`)},
 			`{"n":"x"} touched ["n"]`, false},
+		{"Patch: a stored value the patch leaves is taken as stored, its rules and default unjudged", mdlCase{
+			decls: []mdlDecl{{"e", []string{"n", "string", "", "m", "string", "req | email", "d", "string", "default 'x'",
+				"g", "{", "", "k", "number", "range 1 2", "g", "}", ""}}}, entity: "e", mode: "patch",
+			current: map[string]any{"m": "no-mail", "k": 9}, request: mdlReq("PATCH", "/", mp, `{"n":"a"}`)},
+			`{"n":"a","m":"no-mail","d":null,"g":{"k":9}} touched ["n"]`, false},
+		{"Patch: what the patch gives into a group is judged, the group's stored values not", mdlCase{
+			decls: []mdlDecl{{"e", []string{"g", "{", "", "k", "number", "range 1 2", "j", "number", "range 1 2", "g", "}", ""}}}, entity: "e", mode: "patch",
+			current: map[string]any{"k": 9, "j": 9}, request: mdlReq("PATCH", "/", mp, `{"g":{"j":3}}`)},
+			"field errors: g.j (/g/j):range", false},
+		{"Patch: a field the patch clears is read as absent: its default fills it", mdlCase{
+			decls: []mdlDecl{{"e", []string{"d", "string", "default 'x'", "m", "string", "req"}}}, entity: "e", mode: "patch",
+			current: map[string]any{"d": "y"}, request: mdlReq("PATCH", "/", mp, `{"d":null}`)},
+			`{"d":"x","m":null} touched ["d"]`, false},
 		{"Patch: an object field merges as RFC 7396 says", mdlCase{
 			decls: []mdlDecl{{"e", []string{"m", "object", ""}}}, entity: "e", mode: "patch",
 			current: map[string]any{"m": map[string]any{"k": 1, "j": 2}}, request: mdlReq("PATCH", "/", mp, `{"m":{"j":null,"i":3}}`)},

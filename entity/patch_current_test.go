@@ -11,34 +11,42 @@ import (
 	"github.com/expose-go/expose/rules"
 )
 
-// TestPatchJudgesAStoredValueInTheMergedValue: the current value is read
-// without its rules, and the merged value is judged whole, once, as a
-// request: a value the patch leaves that fails the entity's rules now (a
-// rule tightened since it was stored, a req field the row lacks) fails
-// the merged value, a 400 naming the field at its place in the body,
-// which the client may then send; nothing of the stored value is quoted.
-func TestPatchJudgesAStoredValueInTheMergedValue(t *testing.T) {
+// TestPatchTakesAStoredValueAsStored: a member of the current value that
+// the patch leaves is the server's, judged when it was stored, and is not
+// judged again (a rule tightened since, a req field the row lacks): the
+// merged value holds it as stored. What the patch gives is judged as a
+// request judges it, a 400 naming the field at its place in the body,
+// quoting nothing.
+func TestPatchTakesAStoredValueAsStored(t *testing.T) {
 	reg := entity.NewRegistry()
 	e := expose(t, reg, "contact",
 		"name", "string", "",
 		"email", "string", "req | email",
+		"nick", "string", "default 'anon'",
 	)
 	tests := []struct {
 		name    string
 		current map[string]any
 		patch   string
+		merged  string // the merged Object, when it passes
 		code    string // the one error's, at email; "" for none
 	}{
-		{"a req field the row lacks", map[string]any{"name": "a"}, `{"name":"b"}`, "required"},
-		{"a value the rules refuse", map[string]any{"email": "not-an-email"}, `{"name":"b"}`, "email"},
-		{"the patch gives the value", map[string]any{"email": "not-an-email"}, `{"email":"b@example.com"}`, ""},
+		{"a req field the row lacks", map[string]any{"name": "a"}, `{"name":"b"}`, `{"name":"b","email":null,"nick":null}`, ""},
+		{"a value the rules refuse", map[string]any{"email": "not-an-email"}, `{"name":"b"}`, `{"name":"b","email":"not-an-email","nick":null}`, ""},
+		{"the patch gives the value", map[string]any{"email": "not-an-email"}, `{"email":"b@example.com"}`, `{"name":null,"email":"b@example.com","nick":null}`, ""},
+		{"the patch clears the default's field", map[string]any{"email": "a@example.com", "nick": "n"}, `{"nick":null}`, `{"name":null,"email":"a@example.com","nick":"anon"}`, ""},
+		{"the patch gives a value the rules refuse", map[string]any{"email": "a@example.com"}, `{"email":"not-an-email"}`, "", "email"},
+		{"the patch clears a req field", map[string]any{"email": "a@example.com"}, `{"email":null}`, "", "required"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := e.Patch(patchRequest(tt.patch), tt.current)
+			merged, _, err := e.Patch(patchRequest(tt.patch), tt.current)
 			if tt.code == "" {
 				if err != nil {
-					t.Errorf("Patch: %v, want none", err)
+					t.Fatalf("Patch: %v, want none", err)
+				}
+				if got := merged.String(); got != tt.merged {
+					t.Errorf("merged %s, want %s", got, tt.merged)
 				}
 				return
 			}
@@ -55,11 +63,12 @@ func TestPatchJudgesAStoredValueInTheMergedValue(t *testing.T) {
 	}
 }
 
-// TestPatchRunsTheRulesOfAStoredValueOnce: the stored value's rules are
-// not run twice (once on the current value, once on the merged one):
-// each value the patch leaves is judged once, in the merged value, and a
-// readonly one not at all (it is the server's, taken as it is).
-func TestPatchRunsTheRulesOfAStoredValueOnce(t *testing.T) {
+// TestPatchRunsTheRulesOfTheValuesThePatchGives: the stored value's rules
+// run on none of it: neither on the current value as it is read nor on
+// the members of it the merged value holds; they run once on each value
+// the patch gives (the elements of a list it replaces among them), and a
+// readonly one's not at all.
+func TestPatchRunsTheRulesOfTheValuesThePatchGives(t *testing.T) {
 	var runs atomic.Int64
 	reg := entity.NewRegistry()
 	err := reg.RegisterRule(rules.Def{Name: "counted", Types: rules.Kinds(rules.String), NoPanic: true,
@@ -75,16 +84,22 @@ func TestPatchRunsTheRulesOfAStoredValueOnce(t *testing.T) {
 		"note", "string", "counted",
 		"id", "string", "readonly | counted",
 		"lines", "[]$line", "",
+		"ship", "{", "",
+		"to", "string", "counted",
+		"at", "string", "counted",
+		"ship", "}", "",
 	)
-	current := map[string]any{"name": "n", "note": "x", "id": "7",
+	current := map[string]any{"name": "n", "note": "x", "id": "7", "to": "t", "at": "a",
 		"lines": []any{map[string]any{"sku": "a", "by": "b"}, map[string]any{"sku": "c", "by": "d"}}}
 	tests := []struct {
 		name, patch string
 		want        int64
 	}{
-		{"a patch of another field", `{"name":"m"}`, 3},                  // note, and each line's sku
-		{"a patch of the field", `{"note":"y"}`, 3},                      // its new value instead
-		{"a patch that replaces the list", `{"lines":[{"sku":"e"}]}`, 2}, // note, and the new line's sku
+		{"a patch of another field", `{"name":"m"}`, 0},
+		{"a patch of the field", `{"note":"y"}`, 1},
+		{"a patch that replaces the list", `{"lines":[{"sku":"e"},{"sku":"f"}]}`, 2},
+		{"a patch into a group", `{"ship":{"to":"u"}}`, 1}, // its stored "at" is not judged
+		{"a patch of the field twice", `{"note":"y","note":"z"}`, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -93,7 +108,7 @@ func TestPatchRunsTheRulesOfAStoredValueOnce(t *testing.T) {
 				t.Fatalf("Patch: %v", err)
 			}
 			if got := runs.Load(); got != tt.want {
-				t.Errorf("the rule ran %d times, want %d: once per value of the merged value, readonly ones excepted", got, tt.want)
+				t.Errorf("the rule ran %d times, want %d: once per value the patch gives, readonly ones excepted", got, tt.want)
 			}
 		})
 	}
@@ -169,8 +184,9 @@ func TestPatchJudgesTheMergedValue(t *testing.T) {
 
 // TestPatchJudgesCrossRulesNamingAReadonlyField: the merged value holds a
 // readonly field's stored value, and a sibling's cross-field rule that
-// names it judges that value (a row stored before the rule was declared is
-// a 400 naming the sibling); the readonly field's own rules are not judged.
+// names it judges that value when the patch gives or clears the sibling;
+// the rules of a value taken as stored are not judged (a row stored
+// before the rule was declared is no 400), the readonly field's neither.
 func TestPatchJudgesCrossRulesNamingAReadonlyField(t *testing.T) {
 	e := expose(t, entity.NewRegistry(), "ticket",
 		"status", "string", "readonly",
@@ -182,11 +198,13 @@ func TestPatchJudgesCrossRulesNamingAReadonlyField(t *testing.T) {
 		patch   string
 		fails   string // the field that fails required_if, or ""
 	}{
-		{"a stored row the rule refuses", map[string]any{"status": "closed"}, `{}`, "reason"},
+		{"a stored row the rule refuses", map[string]any{"status": "closed"}, `{}`, ""},
 		{"the patch gives what the rule asks", map[string]any{"status": "closed"}, `{"reason":"done"}`, ""},
 		{"the patch clears it", map[string]any{"status": "closed", "reason": "done"}, `{"reason":null}`, "reason"},
 		{"the stored value does not ask", map[string]any{"status": "open"}, `{}`, ""},
-		{"the patch's readonly key is ignored", map[string]any{"status": "closed"}, `{"status":"open"}`, "reason"},
+		{"the patch's readonly key is ignored", map[string]any{"status": "closed"}, `{"status":"open"}`, ""},
+		{"the patch gives an empty value", map[string]any{"status": "closed", "reason": "done"}, `{"reason":""}`, ""},
+		{"the patch clears it, the readonly key given", map[string]any{"status": "closed", "reason": "done"}, `{"status":"open","reason":null}`, "reason"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -199,5 +217,59 @@ func TestPatchJudgesCrossRulesNamingAReadonlyField(t *testing.T) {
 				t.Errorf("Patch: %v; want %s required_if", err, tt.fails)
 			}
 		})
+	}
+}
+
+// TestPatchKeepsAStoredObjectAsItIs: an object or list of the current
+// value that the patch leaves (a group's, a $name's, a []$name's) is in
+// the merged value as it was stored, whatever its rules say now, with or
+// without a format or an omission in it; Bind of the merged Object sets
+// its values.
+func TestPatchKeepsAStoredObjectAsItIs(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "line", "sku", "string", "req | regex '^[A-Z]+$'", "qty", "number", "range 1 9")
+	expose(t, reg, "stamp", "at", "date", "format unix", "note", "string", "omitnil")
+	e := expose(t, reg, "order",
+		"name", "string", "",
+		"lines", "[]$line", "max 1",
+		"stamp", "$stamp", "",
+		"ship", "{", "",
+		"to", "string", "req | min 5",
+		"ship", "}", "",
+	)
+	current := map[string]any{"name": "n", "to": "x",
+		"lines": []any{map[string]any{"sku": "lower", "qty": 70}, map[string]any{"qty": 2}},
+		"stamp": map[string]any{"at": 1700000000, "note": nil}}
+	tests := []struct{ name, patch, want string }{
+		{"every object stored", `{"name":"m"}`,
+			`{"name":"m","lines":[{"sku":"lower","qty":70},{"sku":null,"qty":2}],"stamp":{"at":1700000},"ship":{"to":"x"}}`},
+		{"a group the patch merges into", `{"ship":{"to":"harbour"}}`,
+			`{"name":"n","lines":[{"sku":"lower","qty":70},{"sku":null,"qty":2}],"stamp":{"at":1700000},"ship":{"to":"harbour"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			merged, _, err := e.Patch(patchRequest(tt.patch), current)
+			if err != nil {
+				t.Fatalf("Patch: %v", err)
+			}
+			if got := merged.String(); got != tt.want {
+				t.Errorf("merged %s\nwant   %s", got, tt.want)
+			}
+			type line struct {
+				Sku *string `json:"sku"`
+				Qty int     `json:"qty"`
+			}
+			var o struct {
+				Lines []line `json:"lines"`
+			}
+			if err := merged.Bind(&o); err != nil || len(o.Lines) != 2 || o.Lines[0].Qty != 70 || o.Lines[1].Sku != nil {
+				t.Errorf("Bind: %v %+v", err, o)
+			}
+		})
+	}
+	// a patch that gives the list is judged as a request
+	_, _, err := e.Patch(patchRequest(`{"lines":[{"sku":"lower","qty":70}]}`), current)
+	if fes := fieldErrorsOrNone(err); len(fes) != 2 {
+		t.Errorf("Patch of a list: %v, want the sku's regex and the qty's range", err)
 	}
 }

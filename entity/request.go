@@ -252,10 +252,14 @@ const MergePatchType = engine.MergePatchType
 // reads it.
 //
 // The current value is read as it is stored, in the call's flags and
-// version, without running its rules: the merged value's are run instead,
-// so that a value the patch leaves is judged there, with the rest (a value
-// stored before a rule was tightened fails as a 400 naming its field,
-// which the client may send again).
+// version, without running its rules, and what of it the patch leaves is
+// taken as stored: the server's, judged when it was stored, not judged
+// again (no rule, type, transform, req or default; an object or list of
+// it at every depth, copied as it is). What the patch gives is judged as
+// a request judges it, and so is what the merged value lacks where the
+// patch merges into an object (a default fills a field the patch clears;
+// a req one is a 400), with the cross-field rules of the fields the patch
+// gives or clears (docs/requests.md, "PATCH").
 //
 // It returns the merged value, an Object holding the fields of both
 // directions (Get, Map and Bind see its writeonly values, and the values

@@ -6,6 +6,7 @@ import (
 
 	"github.com/expose-go/expose/internal/jsontape"
 	"github.com/expose-go/expose/internal/jsonwire"
+	"github.com/expose-go/expose/rules"
 )
 
 // The direction views. An entity's declaration compiles once into its base
@@ -202,13 +203,70 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		p.cross = crossView(base.cross, copies, unjudged)
 		p.shaped = p.shaped || len(p.cross) > 0
 	}
+	if vb.d == dirPatch && vb.readOnly == 0 && vb.writeOnly == 0 {
+		vb.storedTwins(p, base, t, top, chain)
+	}
 	p.chain()
+	p.verbatim = vb.d == dirStored || vb.d == dirPatch && vb.readOnly > 0
 	for _, n := range p.nodes {
+		p.verbatim = p.verbatim && writesAsRead(n)
 		p.mayHoldImmutable = p.mayHoldImmutable || n.immutable || n.kind == nodeRef && !n.refList ||
 			n.group != nil && n.group.mayHoldImmutable
 		p.conds = p.conds || n.cond != nil || n.group != nil && n.group.conds
 	}
 	return p
+}
+
+// storedTwins gives each node of p, a patch view's plan of base, that
+// may read a member the merger copies from the current value (not a
+// readonly one, which is taken as stored already, nor a parameter, read
+// from the request, nor a writeonly one, which the current value does not
+// hold, nor a merged reference, whose own nodes have theirs) its twin:
+// the node as the view builds a readonly one, taken as stored (no rule, no
+// transform, no req, no default, no JSON type judged; a group's object and
+// a $name's with it, at every depth), which the walk reads such a member
+// with (appendShaped). Its own cross-field rules are not judged then; a
+// sibling's naming it see its value as the original's would.
+func (vb *viewBuilder) storedTwins(p, base *objectPlan, t *inputTable, top bool, chain []*condition) {
+	// The twins read t as the nodes do, but that a parameter's twin would
+	// read its key from the body: what they add to t, and to what reads
+	// it, is taken back (no parameter has a twin).
+	slots, reads, params := t.nslots, len(vb.reads[t]), len(vb.params)
+	vb.readOnly++
+	tw := vb.plan(base, t, top, chain)
+	vb.readOnly--
+	for k, i := range t.slots {
+		if i >= slots {
+			delete(t.slots, k)
+		}
+	}
+	t.nslots, vb.reads[t], vb.params = slots, vb.reads[t][:reads], vb.params[:params]
+	if len(tw.nodes) != len(p.nodes) {
+		panic("engine: a patch view's stored twins do not match its nodes") // cannot happen: no readonly node is left out outside a writeonly group
+	}
+	for i, n := range p.nodes {
+		if n.readOnly || n.writeOnly || n.merge || n.src != srcBody {
+			continue
+		}
+		twin := tw.nodes[i]
+		twin.crossIdx, twin.next = n.crossIdx, nil
+		n.asStored = twin
+		p.shaped = true // appendShaped reads the twins
+	}
+}
+
+// writesAsRead reports whether n, a node of a view that judges nothing,
+// writes the wire form it reads byte for byte (see objectPlan.verbatim).
+func writesAsRead(n *node) bool {
+	switch {
+	case n.kind != nodeValue, n.each != nil, n.format != nil, n.omit != omitNone, n.cond != nil, n.from != nil, n.src != srcBody:
+		return false
+	}
+	switch n.typ {
+	case rules.String, rules.Int, rules.Float, rules.Bool:
+		return true
+	}
+	return false
 }
 
 // leftNode is the node of p.left for bn, a node the view leaves out: bn,

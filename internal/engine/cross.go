@@ -17,8 +17,8 @@ import "bytes"
 // elements left empty) is no absence a rule requiring it should report
 // again, since the client sent it.
 type crossState struct {
-	read, present, failed [2 * maxCross]bool
-	match                 [maxCross]bool
+	read, present, failed, kept [2 * maxCross]bool // kept: see appendShaped
+	match                       [maxCross]bool
 }
 
 // crossSeen notes v, what node n wrote, and whether its value failed.
@@ -62,7 +62,7 @@ func indexCrossed(nodes []*node, i int8) int {
 func (r *run) judgeCross(p *objectPlan, st *crossState, src *source) {
 	for j, cr := range p.cross {
 		t := cr.target.crossIdx
-		judged := st.read[t]
+		judged := st.read[t] && !st.kept[t]
 		anyPresent, allAbsent := false, true
 		nameRead := false // a name is read when the field of one of its version ranges is
 		for k, o := range cr.others {

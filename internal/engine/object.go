@@ -335,6 +335,10 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 		if n.merge && r.storedAbsent(src, n) {
 			continue // the current value holds none of it, as Make writes none of it
 		}
+		kept := n.asStored != nil && r.keptMember(src, n)
+		if kept {
+			n = n.asStored // a member of the current value, taken as stored (storedTwins)
+		}
 		show := !n.lazy
 		var sub *mask
 		if m != nil {
@@ -360,6 +364,20 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 			key = nil // its object's members are written instead (mergeInto)
 		}
 		dst = append(dst, key...)
+		if kept && m == nil {
+			if text, ok := r.verbatimMember(src, n); ok { // an object or a list of the server's, as the current value wrote it
+				if dst = append(dst, text...); len(dst)-r.base > r.maxOut {
+					r.tooLarge()
+					return dst
+				}
+				if n.crossIdx >= 0 {
+					st.seen(p, n, dst[mark+len(key):], false)
+					st.kept[n.crossIdx] = true
+				}
+				first = false
+				continue
+			}
+		}
 		// The node's own failures are those recorded after this count
 		// (crossState.failed).
 		failures := len(r.errs) + r.omitted
@@ -371,6 +389,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 				}
 				if n.crossIdx >= 0 {
 					st.seen(p, n, dst[mark+len(key):], len(r.errs)+r.omitted > failures)
+					st.kept[n.crossIdx] = kept
 				}
 				if n.writeOnly {
 					r.hide(mark, len(dst))
@@ -391,6 +410,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 				v = nil // not written, so not present
 			}
 			st.seen(p, n, v, len(r.errs)+r.omitted > failures)
+			st.kept[n.crossIdx] = kept
 		}
 		if n.merge && show {
 			if dst = r.mergeInto(dst, mark, first); len(dst) > mark {
@@ -476,6 +496,41 @@ func (r *run) present(src *source, n *node) bool {
 		return found
 	}
 	return js.at(n.slot).kind != jsontape.None
+}
+
+// keptMember reports whether n reads, in a merge patch's merged value, a
+// member of an object the patch merges into that the merger copied from
+// the current value (jsonObject.tail).
+func (r *run) keptMember(src *source, n *node) bool {
+	js := src.js
+	if js == nil && src.req != nil {
+		js = src.req.js
+	}
+	return js != nil && js.tail != noTail && js.kept(n.slot)
+}
+
+// verbatimMember returns the text of the object or list that n, a
+// stored twin (storedTwins), reads from a merge patch's merged value,
+// when reading it would write it again as it is (objectPlan.verbatim): a
+// group's object, a $name's, a []$name's list.
+func (r *run) verbatimMember(src *source, n *node) (string, bool) {
+	js := src.js
+	if js == nil {
+		js = src.req.js
+	}
+	jv := js.at(n.slot)
+	if jv.kind != jsontape.Nested {
+		return "", false
+	}
+	text := js.text[jv.start:jv.end]
+	switch {
+	case n.kind == nodeGroup:
+		return text, n.from == nil && n.group.verbatim && text[0] == '{'
+	case n.kind != nodeRef || n.union != nil || n.merge || n.refList != (text[0] == '['):
+		return "", false
+	}
+	t := r.refTarget(n)
+	return text, t != nil && t.refView(dirStored, n.refNested).verbatim
 }
 
 // storedAbsent reports whether n, a merged reference that a patch's

@@ -23,7 +23,7 @@ const MergePatchType = "application/merge-patch+json"
 //     call's flags and version, so that it holds every field the call
 //     sees as the server holds it (a readonly value too, where a response
 //     would leave it out or default it). Nothing of it is judged there:
-//     its rules run once, in step 3.
+//     nor is it in step 3, but what the patch gives.
 //  2. The patch, the request's body, is merged into it as text (merger),
 //     as RFC 7396 says: a repeated key has its last value, as MakeRequest
 //     reads it; an object merges into the object the current value holds
@@ -46,11 +46,14 @@ const MergePatchType = "application/merge-patch+json"
 //     value its omitnil or omitempty leaves out is kept, hidden from its
 //     response form, so that Bind of the merged Object sets it. What the
 //     merger marked fresh is read with the request view (appendInView).
+//     A member the merger copied from the current value into an object
+//     the patch merges into (after the patch's members: jsonObject.tail)
+//     is read with its node's stored twin, which judges nothing
+//     (storedTwins), and an object or a list of it that such a twin would
+//     write again as it is (objectPlan.verbatim) is copied.
 //
-// The stored value's rules thus run once, on the merged value; a later
-// step may skip those of the values the patch leaves, which the merger
-// knows (it copies them from the current value's text) and could mark on
-// the merged tape as it marks the fresh ones.
+// The stored value's rules thus run on none of it: only what the patch
+// gives, and what the objects it merges into lack, are judged.
 
 // AppendPatch applies body, a merge patch, to current, the resource's
 // value as the server holds it (any input Make reads; an Object is used as
@@ -176,7 +179,7 @@ func (r *run) mergePatch(dst []byte, p *objectPlan, text string, cur *currentVal
 	// converts values (sameValue) with the run's scratch buffers.
 	pb, tb := scratchPool.Get().(*[]byte), scratchPool.Get().(*[]byte)
 	m := merger{tape: r.js.tape, curTape: cur.tape, path: (*pb)[:0], touched: (*tb)[:0]}
-	r.js.fresh, r.js.stored = r.js.fresh[:0], r.js.stored[:0]
+	r.js.fresh, r.js.stored, r.js.tails = r.js.fresh[:0], r.js.stored[:0], r.js.tails[:0]
 	dst = m.object(r, dst, cur.text, 0, text, 0, p, false, r.ent.env.lim().Depth)
 	paths := m.paths()
 	putScratch(pb)
@@ -414,8 +417,13 @@ func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext stri
 	}
 	var keys [16]string
 	last := readKeys(keys[:0], ptext, pord, m.tape)
-	dst, _ = m.open(dst, '{')
+	start := len(dst)
+	dst, o := m.open(dst, '{')
 	mark := len(dst)
+	// where the current value's members begin, recorded for the walk of
+	// the merged text (jsonObject.tail): they follow the patch's
+	at := len(r.js.tails)
+	r.js.tails = append(r.js.tails, o, noTail)
 	i := -1
 	for it := membersOf(ptext, pord, m.tape); ; {
 		pm, ok := it.next()
@@ -462,6 +470,7 @@ func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext stri
 		}
 		dst = m.member(r, dst, mark, n, wo, pm, cm, depth)
 	}
+	r.js.tails[at+1] = int32(len(dst) - start)
 	for _, c := range cur {
 		if c.over {
 			continue

@@ -34,6 +34,13 @@ type objectPlan struct {
 	in     *inputTable // the input object its nodes read: a group of the response view shares its parent's
 	dir    direction   // the view it belongs to
 	shaped bool        // a node is lazy, conditional, omitted when empty or merged: see appendShaped
+	// verbatim, in a view that takes values as stored (dirStored, and a
+	// patch view's readonly objects), says that reading an object the view
+	// wrote in the wire form writes it again byte for byte: its nodes are
+	// plain values of strings, numbers and booleans, with no format,
+	// omission or condition. A patch's member of the current value read
+	// with such a plan is copied as it is (appendShaped).
+	verbatim bool
 	// conds: a node of it or of its groups has a condition (if, unless,
 	// since, until), which a call's flags and version decide: such a
 	// plan is pruned for them (compile_prune.go).
@@ -250,6 +257,12 @@ type node struct {
 	refNested bool
 	step      bool      // a from path's first node, when what it reads is stepped into or made (not a value field's value)
 	from      *fromPath // where it reads its value, when not under its name (from.go)
+
+	// asStored, in a patch view, is the node's twin that reads a member
+	// the merger copied from the current value, taken as stored
+	// (storedTwins); nil for a node that reads none, or reads it so
+	// already.
+	asStored *node
 
 	// wire, in a response view, is the node as an Object of its entity is
 	// read, in the wire form: under its key, which its errors' paths name

@@ -36,6 +36,22 @@ type jsonObject struct {
 	// looking it up.
 	hintsFor *inputTable
 	hints    [16]int16
+
+	// tail, in a merge patch's merged document, is where the members
+	// copied from the current value begin in an object the patch merges
+	// into (see merger): a value at or past it is the server's, taken as
+	// stored. noTail for any other object.
+	tail int32
+}
+
+// noTail is the tail of an object with no member taken as stored.
+const noTail = 1<<31 - 1
+
+// kept reports whether the value in slot i is a member copied from the
+// current value of a patch (see tail).
+func (o *jsonObject) kept(i int) bool {
+	jv := o.at(i)
+	return jv.kind != jsontape.None && jv.start >= o.tail
 }
 
 // fill reads the object text once, keeping the values of the keys table t reads.
@@ -165,6 +181,28 @@ type jsonStack struct {
 	// from the current value, in pairs, in increasing order: what the
 	// client did not send (see merger).
 	stored []int32
+	// tails holds, for a merge patch's merged document, the ordinal of
+	// each object the patch merges into and the offset in its text where
+	// the members copied from the current value begin, in pairs, in
+	// increasing order of ordinals (see jsonObject.tail).
+	tails []int32
+}
+
+// tailOf returns the tail of the object numbered ord (see tails).
+func (s *jsonStack) tailOf(ord int32) int32 {
+	lo, hi := 0, len(s.tails)/2
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		switch o := s.tails[2*m]; {
+		case o == ord:
+			return s.tails[2*m+1]
+		case o < ord:
+			lo = m + 1
+		default:
+			hi = m
+		}
+	}
+	return noTail
 }
 
 // isStored reports whether the container numbered ord on the merged
@@ -251,6 +289,10 @@ func (r *run) takeJSON(text string, ord int32, t *inputTable) *jsonObject {
 	o := st.objs[st.used]
 	st.used++
 	o.fill(text, ord, st, t)
+	o.tail = noTail
+	if len(st.tails) > 0 {
+		o.tail = st.tailOf(ord)
+	}
 	return o
 }
 
@@ -261,7 +303,7 @@ func (r *run) releaseJSON() { r.js.used-- }
 // document is dropped rather than kept.
 func (r *run) putJSON() {
 	if r.js != nil {
-		r.js.used, r.js.fresh, r.js.stored = 0, r.js.fresh[:0], r.js.stored[:0]
+		r.js.used, r.js.fresh, r.js.stored, r.js.tails = 0, r.js.fresh[:0], r.js.stored[:0], r.js.tails[:0]
 		for _, o := range r.js.objs {
 			o.text = "" // do not keep the caller's input alive in the pool
 		}
