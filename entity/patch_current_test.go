@@ -273,3 +273,25 @@ func TestPatchKeepsAStoredObjectAsItIs(t *testing.T) {
 		t.Errorf("Patch of a list: %v, want the sku's regex and the qty's range", err)
 	}
 }
+
+// TestPatchHidesAStoredEmptyListItsOmitemptyLeavesOut: a stored list the
+// patch leaves, empty under omitempty, is in the merged Object (Bind sets
+// it) and not in its response form, as any value omitempty leaves out.
+func TestPatchHidesAStoredEmptyListItsOmitemptyLeavesOut(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "line", "sku", "string", "")
+	e := expose(t, reg, "order", "name", "string", "", "lines", "[]$line", "omitempty")
+	merged, _, err := e.Patch(patchRequest(`{"name":"m"}`), map[string]any{"name": "n", "lines": []any{}})
+	if err != nil {
+		t.Fatalf("Patch: %v", err)
+	}
+	if got, want := merged.String(), `{"name":"m"}`; got != want {
+		t.Errorf("response form %s, want %s", got, want)
+	}
+	o := struct {
+		Lines []struct{} `json:"lines"`
+	}{Lines: nil}
+	if err := merged.Bind(&o); err != nil || o.Lines == nil {
+		t.Errorf("Bind: %v, lines %#v: want an empty list set", err, o.Lines)
+	}
+}

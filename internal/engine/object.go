@@ -511,15 +511,15 @@ func (r *run) keptMember(src *source, n *node) bool {
 
 // verbatimMember returns the text of the object or list that n, a
 // stored twin (storedTwins), reads from a merge patch's merged value,
-// when reading it would write it again as it is (objectPlan.verbatim): a
-// group's object, a $name's, a []$name's list.
+// when reading it would write it again as it is (objectPlan.verbatim), n
+// omitting nothing: a group's object, a $name's, a []$name's list.
 func (r *run) verbatimMember(src *source, n *node) (string, bool) {
 	js := src.js
 	if js == nil {
 		js = src.req.js
 	}
 	jv := js.at(n.slot)
-	if jv.kind != jsontape.Nested {
+	if jv.kind != jsontape.Nested || n.omit != omitNone { // what omitempty leaves out is hidden from the response form: read it
 		return "", false
 	}
 	text := js.text[jv.start:jv.end]
