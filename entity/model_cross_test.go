@@ -21,7 +21,7 @@ import (
 func (c *mdlCall) judgeCross(fields []*mdlField, made map[*mdlField]*mdlMade) {
 	for _, f := range fields {
 		m := made[f]
-		if m == nil || m.unjudged || len(f.cross) == 0 || slices.Contains(m.codes, "type") || slices.Contains(m.codes, "(repeated)") { // one error per field and cause: its type error (a repeated key is one)
+		if m == nil || m.unjudged && !m.kept || len(f.cross) == 0 || slices.Contains(m.codes, "type") || slices.Contains(m.codes, "(repeated)") { // one error per field and cause: its type error (a repeated key is one)
 			continue
 		}
 		for _, r := range f.cross {
@@ -36,6 +36,9 @@ func (c *mdlCall) judgeCross(fields []*mdlField, made map[*mdlField]*mdlMade) {
 			}
 			if len(sibs) != len(r.names) {
 				continue // it names a field this call does not read
+			}
+			if m.kept && !slices.ContainsFunc(sibs, func(s *mdlMade) bool { return !s.unjudged }) {
+				continue // every field it names is the server's, taken as stored (docs/requests.md, PATCH)
 			}
 			// a secret field's rule keeps its words: it quotes the values of
 			// its siblings, but of a secret one (go doc dsl, cross-field

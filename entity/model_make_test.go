@@ -49,6 +49,10 @@ type mdlMade struct {
 	path, outPath mdlPath
 	sec           bool
 	unjudged      bool // a patch's readonly value: its own cross-field rules are not judged
+	// kept: a patch's member of the current value, taken as stored
+	// (keptStored): its own cross-field rules are judged only when the
+	// patch gives or clears a field they name
+	kept bool
 }
 
 // writeFields writes the fields of one output object, then judges their
@@ -72,7 +76,8 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			// holds none, its response form hiding it (docs/requests.md)
 			continue
 		}
-		if c.patching && (f.readOnly || lvl.ro || c.keptStored(f, lvl)) && keys[f] && !(f.kind == dsl.FieldRef && f.merge) {
+		kept := c.patching && !f.readOnly && !lvl.ro && c.keptStored(f, lvl)
+		if c.patching && (f.readOnly || lvl.ro || kept) && keys[f] && !(f.kind == dsl.FieldRef && f.merge) {
 			if lvl.fromPatch {
 				continue // what a patch gives whole holds no readonly field (docs/requests.md)
 			}
@@ -84,7 +89,7 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 				v = mdlRaw(cur.compacted())
 			}
 			if !lvl.fromPatch { // what a patch gives whole holds no readonly value: a rule naming one is not judged there, as in a request
-				made[f] = &mdlMade{present: v != nil && !mdlOmit(f, v), out: v, unjudged: true,
+				made[f] = &mdlMade{present: v != nil && !mdlOmit(f, v), out: v, unjudged: true, kept: kept,
 					sec: lvl.sec || f.secret, path: lvl.inP.key(f.key), outPath: lvl.outP.key(f.key)}
 			}
 			continue

@@ -295,3 +295,37 @@ func TestPatchHidesAStoredEmptyListItsOmitemptyLeavesOut(t *testing.T) {
 		t.Errorf("Bind: %v, lines %#v: want an empty list set", err, o.Lines)
 	}
 }
+
+// TestPatchJudgesAStoredValuesRuleWhenThePatchGivesAFieldItNames: the
+// cross-field rules of a value taken as stored are judged when the patch
+// gives or clears a field they name, and only then.
+func TestPatchJudgesAStoredValuesRuleWhenThePatchGivesAFieldItNames(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "o",
+		"a", "string", "excluded_with 'b'",
+		"b", "string", "",
+		"c", "string", "required_without 'a'",
+		"d", "string", "",
+	)
+	tests := []struct {
+		name    string
+		current map[string]any
+		patch   string
+		fails   string // the field that fails, or ""
+	}{
+		{"the patch gives what a stored value excludes", map[string]any{"a": "x"}, `{"b":"y"}`, "a"},
+		{"the patch clears what a stored null requires without", map[string]any{"a": "x"}, `{"a":null}`, "c"},
+		{"the patch gives another field", map[string]any{"a": "x", "b": "y"}, `{"d":"z"}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := e.Patch(patchRequest(tt.patch), tt.current)
+			fes := fieldErrorsOrNone(err)
+			switch {
+			case tt.fails == "" && err != nil:
+				t.Errorf("Patch: %v; want no error", err)
+			case tt.fails != "" && (len(fes) != 1 || fes[0].Path != tt.fails):
+				t.Errorf("Patch: %v; want one error at %s", err, tt.fails)
+			}
+		})
+	}
+}

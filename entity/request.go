@@ -259,7 +259,7 @@ const MergePatchType = engine.MergePatchType
 // a request judges it, and so is what the merged value lacks where the
 // patch merges into an object (a default fills a field the patch clears;
 // a req one is a 400), with the cross-field rules of the fields the patch
-// gives or clears (docs/requests.md, "PATCH").
+// gives or clears, and those naming them (docs/requests.md, "PATCH").
 //
 // It returns the merged value, an Object holding the fields of both
 // directions (Get, Map and Bind see its writeonly values, and the values

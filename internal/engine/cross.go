@@ -17,7 +17,7 @@ import "bytes"
 // elements left empty) is no absence a rule requiring it should report
 // again, since the client sent it.
 type crossState struct {
-	read, present, failed, kept [2 * maxCross]bool // kept: see appendShaped
+	read, present, failed, kept [2 * maxCross]bool // kept: a patch's value of the server's, taken as stored (appendShaped)
 	match                       [maxCross]bool
 }
 
@@ -62,7 +62,7 @@ func indexCrossed(nodes []*node, i int8) int {
 func (r *run) judgeCross(p *objectPlan, st *crossState, src *source) {
 	for j, cr := range p.cross {
 		t := cr.target.crossIdx
-		judged := st.read[t] && !st.kept[t]
+		judged := st.read[t]
 		anyPresent, allAbsent := false, true
 		nameRead := false // a name is read when the field of one of its version ranges is
 		for k, o := range cr.others {
@@ -75,6 +75,14 @@ func (r *run) judgeCross(p *objectPlan, st *crossState, src *source) {
 			}
 		}
 		judged = judged && nameRead
+		if judged && st.kept[t] {
+			// a rule of a value taken as stored is judged when the patch
+			// gives or clears a field it names
+			judged = false
+			for _, o := range cr.others {
+				judged = judged || st.read[o.crossIdx] && !st.kept[o.crossIdx]
+			}
+		}
 		if !judged || st.failed[t] && !st.present[t] && cr.kind != crossExcludedWith {
 			continue // a field whose value failed has its error: one per field and cause
 		}

@@ -389,7 +389,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 				}
 				if n.crossIdx >= 0 {
 					st.seen(p, n, dst[mark+len(key):], len(r.errs)+r.omitted > failures)
-					st.kept[n.crossIdx] = kept
+					st.kept[n.crossIdx] = n.readOnly && r.dir == dirPatch // kept, or readonly: the server's
 				}
 				if n.writeOnly {
 					r.hide(mark, len(dst))
@@ -410,7 +410,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 				v = nil // not written, so not present
 			}
 			st.seen(p, n, v, len(r.errs)+r.omitted > failures)
-			st.kept[n.crossIdx] = kept
+			st.kept[n.crossIdx] = n.readOnly && r.dir == dirPatch // kept, or readonly: the server's
 		}
 		if n.merge && show {
 			if dst = r.mergeInto(dst, mark, first); len(dst) > mark {
