@@ -502,11 +502,17 @@ func (r *run) present(src *source, n *node) bool {
 // member of an object the patch merges into that the merger copied from
 // the current value (jsonObject.tail).
 func (r *run) keptMember(src *source, n *node) bool {
-	js := src.js
-	if js == nil && src.req != nil {
-		js = src.req.js
-	}
+	js := src.jsonBody()
 	return js != nil && js.tail != noTail && js.kept(n.slot)
+}
+
+// jsonBody returns the raw JSON object src reads: its own, or a request's
+// body's; nil for none.
+func (s *source) jsonBody() *jsonObject {
+	if s.js == nil && s.req != nil {
+		return s.req.js
+	}
+	return s.js
 }
 
 // verbatimMember returns the text of the object or list that n, a
@@ -514,10 +520,7 @@ func (r *run) keptMember(src *source, n *node) bool {
 // when reading it would write it again as it is (objectPlan.verbatim), n
 // omitting nothing: a group's object, a $name's, a []$name's list.
 func (r *run) verbatimMember(src *source, n *node) (string, bool) {
-	js := src.js
-	if js == nil {
-		js = src.req.js
-	}
+	js := src.jsonBody() // not nil: keptMember found it
 	jv := js.at(n.slot)
 	if jv.kind != jsontape.Nested || n.omit != omitNone { // what omitempty leaves out is hidden from the response form: read it
 		return "", false
