@@ -188,7 +188,23 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 // (read from the request), nor what the patch gives whole or clears (a
 // group's object a null leaves its readonly values of is not one the
 // patch merges into).
+//
+// In a stored object that a refused null leaves as stored (lvl.cleared)
+// every field is one, but a writeonly one, an immutable value the null
+// changes (immutableChange) and a group or $name whose object holds one
+// (patchCleared): the null judges nothing else of it (docs/requests.md,
+// immutable).
 func (c *mdlCall) keptStored(f *mdlField, lvl mdlLevel) bool {
+	if lvl.cleared && !lvl.fromPatch && !lvl.woCleared && !lvl.wo && !f.writeOnly {
+		cur := mdlAt(lvl.cur, f.key)
+		switch {
+		case f.immutable && f.kind == dsl.FieldValue && cur != nil && cur.kind != mdlJNull:
+			return false
+		case (f.kind == dsl.FieldGroup || f.kind == dsl.FieldRef && !f.list) && c.patchCleared(f, lvl, cur):
+			return false
+		}
+		return true
+	}
 	if lvl.fromPatch || lvl.fresh || lvl.cleared || lvl.woCleared || lvl.wo || f.writeOnly || (lvl.top && f.src != "") {
 		return false
 	}

@@ -377,3 +377,59 @@ func TestPatchImmutableComparisonKeepsThePaths(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchImmutableRefusedNullJudgesNothingElse: a refused null leaves
+// the object as stored, and judges nothing of it but its immutable
+// values: a req field it lacks, a value its rules refuse, a nested
+// object's are the server's, as in any stored object a patch leaves. (The
+// current value is server data, whose groups' fields are the object's.)
+func TestPatchImmutableRefusedNullJudgesNothingElse(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "inner", "v", "string", "req | immutable", "w", "string", "req | min 3",
+		"deep", "{", "", "d", "number", "immutable", "x", "string", "req", "deep", "}", "")
+	expose(t, reg, "card", "number", "string", "immutable", "holder", "string", "req")
+	expose(t, reg, "invoice", "po", "string", "req")
+	e := expose(t, reg, "outer",
+		"r", "$inner", "",
+		"g", "{", "", "gv", "string", "immutable", "gw", "string", "req", "gr", "$inner", "", "g", "}", "",
+		"pay", "$card|$invoice", "by 'method'",
+		"n", "string", "min 2")
+	tests := []struct {
+		name    string
+		current map[string]any
+		patch   string
+		fails   []string // "path code", in order
+	}{
+		{"a $name lacking a req field", map[string]any{"r": map[string]any{"v": "x"}}, `{"r":null}`,
+			[]string{"r.v immutable"}},
+		{"a $name holding a value its rules refuse", map[string]any{"r": map[string]any{"v": "x", "w": "y"}}, `{"r":null}`,
+			[]string{"r.v immutable"}},
+		{"a group inside it, every immutable value", map[string]any{"r": map[string]any{"v": "x", "d": 1}}, `{"r":null}`,
+			[]string{"r.v immutable", "r.deep.d immutable"}},
+		{"an immutable value only deep down", map[string]any{"r": map[string]any{"d": 1}}, `{"r":null}`,
+			[]string{"r.deep.d immutable"}},
+		{"a group holding a $name", map[string]any{"gr": map[string]any{"v": "x"}}, `{"g":null}`,
+			[]string{"g.gr.v immutable"}},
+		{"a group's own value", map[string]any{"gv": "a"}, `{"g":null}`,
+			[]string{"g.gv immutable"}},
+		{"a union's variant", map[string]any{"pay": map[string]any{"method": "card", "number": "4111"}}, `{"pay":null}`,
+			[]string{"pay.number immutable"}},
+		{"a union's other variant", map[string]any{"pay": map[string]any{"method": "card", "number": "4111"}}, `{"pay":{"method":"invoice"}}`,
+			[]string{"pay.number immutable"}},
+		{"with another field's failure", map[string]any{"r": map[string]any{"v": "x"}}, `{"n":"a","r":null}`,
+			[]string{"r.v immutable", "n min"}},
+		{"a null where none is held: removed", map[string]any{"r": map[string]any{"w": "y"}}, `{"r":null}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := e.Patch(patchRequest(tt.patch), tt.current)
+			var got []string
+			for _, fe := range fieldErrorsOrNone(err) {
+				got = append(got, fe.Path+" "+fe.Code)
+			}
+			if !slices.Equal(got, tt.fails) {
+				t.Errorf("Patch(%s) fails %q, want %q", tt.patch, got, tt.fails)
+			}
+		})
+	}
+}

@@ -166,7 +166,7 @@ func (vb *viewBuilder) plan(base *objectPlan, t *inputTable, top bool, chain []*
 		case vb.d == dirPatch && vb.writeOnly > 0:
 			n.writeOnly = true // a writeonly group's: read only when the patch gives it
 		}
-		if vb.d == dirPatch && n.immutable {
+		if vb.d.merged() && n.immutable {
 			n.fast = fastNone // read by appendValueField, which records a refused change (patch_immutable.go)
 		}
 		if len(p.nodes) > 0 {

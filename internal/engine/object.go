@@ -364,7 +364,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 			key = nil // its object's members are written instead (mergeInto)
 		}
 		dst = append(dst, key...)
-		if kept && m == nil {
+		if kept && m == nil && len(r.refused) == 0 { // a refused change's stored object is read: its immutable failures (patch_immutable.go)
 			if text, ok := r.verbatimMember(src, n); ok { // an object or a list of the server's, as the current value wrote it
 				if dst = append(dst, text...); len(dst)-r.base > r.maxOut {
 					r.tooLarge()

@@ -464,11 +464,15 @@ func (m *merger) object(r *run, dst []byte, ctext string, cord int32, ptext stri
 		if c >= 0 {
 			cm = cur[c]
 		}
+		kept := false
 		if n.immutable {
 			dst = m.once(r, dst, mark, n, wo, pm, cm, depth) // patch_immutable.go
-			continue
+		} else {
+			dst, kept = m.member(r, dst, mark, n, wo, pm, cm, depth)
 		}
-		dst = m.member(r, dst, mark, n, wo, pm, cm, depth)
+		if kept {
+			cur[c].over = false // the stored member stays, among the current value's
+		}
 	}
 	r.js.tails[at+1] = int32(len(dst) - start)
 	for _, c := range cur {
@@ -505,7 +509,9 @@ func (m *merger) putStored(r *run, dst []byte, c member) []byte {
 //     nulls removed) and marked fresh: read as MakeRequest reads it;
 //   - a null given to a group or a $name whose object in the current
 //     value holds an immutable value changes it: each is refused, and
-//     the object stays as stored (clearsImmutable);
+//     the object stays as stored (clearsImmutable): member writes nothing
+//     and reports it kept, for object to write it with the current
+//     value's members, read as stored;
 //   - a null removes the key, but a writeonly field's (kept: it clears
 //     the value the server holds, which the current value does not), and
 //     a group's, or a $name's that its bare default makes again, that
@@ -515,7 +521,7 @@ func (m *merger) putStored(r *run, dst []byte, c member) []byte {
 //     (plain), or into nothing;
 //   - a list replaces the value whole, as it is (a []$name's marked
 //     fresh), and so does anything else.
-func (m *merger) member(r *run, dst []byte, mark int, n *node, wo bool, pm, c member, depth int) []byte {
+func (m *merger) member(r *run, dst []byte, mark int, n *node, wo bool, pm, c member, depth int) (_ []byte, kept bool) {
 	curObj := c.val != "" && c.val[0] == '{'
 	sub := r.objectOf(n)
 	if n.union != nil && curObj && pm.val[0] == '{' {
@@ -529,45 +535,45 @@ func (m *merger) member(r *run, dst []byte, mark int, n *node, wo bool, pm, c me
 		m.path = appendPathKey(m.path, pm.key)
 		dst = m.object(r, m.key(dst, mark, pm.key), c.val, c.ord, pm.val, pm.ord, sub, wo, depth-1)
 		m.path = m.path[:at]
-		return dst
+		return dst, false
 	}
 	if sub != nil && sub.mayHoldImmutable && pm.val == "null" && curObj && depth > 1 && m.clearsImmutable(r, pm.key, c, sub, depth-1) {
-		return m.putStored(r, m.key(dst, mark, pm.key), c) // refused: the object stays as stored
+		return dst, true // refused: the object stays as stored
 	}
 	if n.union != nil && curObj && depth > 1 && (pm.val == "null" || pm.val[0] == '{' && sub == nil) {
 		// a null for a union, or another variant, removes the stored
 		// variant's immutable values as a null for a $name does
 		if vp := m.storedVariant(r, n.union, c); vp != nil && vp.mayHoldImmutable && m.clearsImmutable(r, pm.key, c, vp, depth-1) {
-			return m.putStored(r, m.key(dst, mark, pm.key), c) // refused: the variant stays as stored
+			return dst, true // refused: the variant stays as stored
 		}
 	}
 	m.touch(pm.key)
 	switch {
 	case pm.val == "null" && n.kind == nodeGroup && curObj && depth > 1 && m.holdsReadOnly(r, c.val, c.ord, n.group, depth-1):
-		return m.clearedGroup(r, m.key(dst, mark, pm.key), c.val, c.ord, n.group, n.writeOnly, depth-1)
+		return m.clearedGroup(r, m.key(dst, mark, pm.key), c.val, c.ord, n.group, n.writeOnly, depth-1), false
 	case pm.val == "null" && m.remade(r, n, c, depth) != nil:
-		return m.clearedGroup(r, m.key(dst, mark, pm.key), c.val, c.ord, sub, n.writeOnly, depth-1)
+		return m.clearedGroup(r, m.key(dst, mark, pm.key), c.val, c.ord, sub, n.writeOnly, depth-1), false
 	case pm.val == "null":
 		if wo {
 			dst = append(m.key(dst, mark, pm.key), "null"...)
 		}
-		return dst
+		return dst, false
 	case pm.val[0] == '{' && n.kind == nodeRef && !n.refList: // a $name that holds no object, or a union's new variant
 		dst, o := m.withoutNulls(m.key(dst, mark, pm.key), pm.val, pm.ord, depth)
 		r.js.fresh = append(r.js.fresh, o)
-		return dst
+		return dst, false
 	case pm.val[0] == '{' && n.kind == nodeValue && curObj:
-		return m.plain(m.key(dst, mark, pm.key), c.val, c.ord, pm.val, pm.ord, depth)
+		return m.plain(m.key(dst, mark, pm.key), c.val, c.ord, pm.val, pm.ord, depth), false
 	case pm.val[0] == '{' && n.kind == nodeValue:
 		dst, _ = m.withoutNulls(m.key(dst, mark, pm.key), pm.val, pm.ord, depth)
-		return dst
+		return dst, false
 	case pm.val[0] == '[' && n.kind == nodeRef && n.refList:
 		dst = m.key(dst, mark, pm.key)
 		r.js.fresh = append(r.js.fresh, m.ord)
 	default:
 		dst = m.key(dst, mark, pm.key)
 	}
-	return m.put(dst, pm.val, pm.ord, m.tape)
+	return m.put(dst, pm.val, pm.ord, m.tape), false
 }
 
 // holdsReadOnly reports whether a group's object in the current value,

@@ -30,7 +30,10 @@ import (
 //     value is a change;
 //   - a null given to a group or a $name whose stored object holds an
 //     immutable value clears it: a change of each such value, and the
-//     object stays as stored;
+//     object stays as stored, among the current value's members (read
+//     with its stored twin, which judges nothing but these refusals: an
+//     immutable node of the views dirPatch and dirStored is read by
+//     appendValueField, and no such object is copied verbatim);
 //   - a change is refused: the merged value keeps the stored value there,
 //     and the merger records the field's path (run.refused); the walk of
 //     the merged value, reaching an immutable field at a refused path,
@@ -60,10 +63,11 @@ var errImmutable = errors.New("cannot change once set")
 // as member merges it, and then compared with the current value's, c.
 func (m *merger) once(r *run, dst []byte, mark int, n *node, wo bool, pm, c member, depth int) []byte {
 	if c.val == "" || c.val == "null" {
-		return m.member(r, dst, mark, n, wo, pm, c, depth) // none stored: the patch sets it
+		dst, _ = m.member(r, dst, mark, n, wo, pm, c, depth) // none stored: the patch sets it (a value field: never kept)
+		return dst
 	}
 	at, ord, touched := len(dst), m.ord, len(m.touched)
-	dst = m.member(r, dst, mark, n, wo, pm, c, depth)
+	dst, _ = m.member(r, dst, mark, n, wo, pm, c, depth)
 	merged := "null" // a null removed the key
 	if v := dst[at:]; len(v) > 0 {
 		i := 0
