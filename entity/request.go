@@ -192,14 +192,15 @@ func (e *Entity) inRequestLang(err error, pref string) error {
 // field errors join the declared rules' in one problem.
 func (e *Entity) endRequest(r *http.Request, c *engine.Call, pref string, data []byte) (*Object, error) {
 	if c.Failed() {
-		err := e.callError(c, pref)
-		if errors.Is(err, ErrTooLarge) && c.Dir != engine.Response {
-			err = requestTooLarge(err, int(c.MaxOut))
+		err := e.callError(c, pref) // in the request's language
+		if c.Fatal != nil {
+			if errors.Is(err, ErrTooLarge) && c.Dir != engine.Response {
+				err = e.inRequestLang(requestTooLarge(err, int(c.MaxOut)), pref)
+			}
+			return nil, err
 		}
-		err = e.inRequestLang(err, pref)
-		var ve *ValidationError
-		if len(e.checks) > 0 && c.Fatal == nil && c.Omitted == 0 && data != nil && errors.As(err, &ve) {
-			err = e.inRequestLang(e.runChecks(r, newObject(c.Made(data)), ve), pref)
+		if len(e.checks) > 0 && c.Omitted == 0 && data != nil {
+			err = e.inRequestLang(e.runChecks(r, newObject(c.Made(data)), err.(*ValidationError)), pref) // callError's, without a Fatal
 		}
 		return nil, err
 	}
