@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/expose-go/expose/internal/jsontape"
 	"github.com/expose-go/expose/internal/jsonwire"
 	"github.com/expose-go/expose/internal/structread"
 	"github.com/expose-go/expose/internal/textconv"
@@ -369,10 +370,11 @@ func (l *elems) at(i int, p *objectPlan) (source, bool) {
 	return sourceOfValue(l.rv.Index(i), p)
 }
 
-// count returns the list's length.
-func (l *elems) count() int {
+// count returns the list's length (a JSON array's read with tape, the
+// run's).
+func (l *elems) count(tape []int32) int {
 	if l.js != "" {
-		return jsonwire.Count(l.js)
+		return jsontape.Count(l.js, l.jsOrd, tape)
 	}
 	return l.len
 }

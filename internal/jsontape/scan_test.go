@@ -325,6 +325,9 @@ func checkWalkers(t *testing.T, in string, tape []int32) {
 			if !reflect.DeepEqual(got, wantIdx) {
 				t.Fatalf("%q: EachObject %v, want %v", in, got, wantIdx)
 			}
+			if got := Count(in[start:end], int32(k), tape); got != len(v) {
+				t.Fatalf("%q: Count of %q = %d, want %d", in, in[start:end], got, len(v))
+			}
 		case map[string]any:
 			want = len(v) // distinct keys
 		}

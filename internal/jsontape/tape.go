@@ -71,6 +71,32 @@ func Container(tape []int32, k int) (size, next int) {
 	return int(e[0]), int(e[1])
 }
 
+// Count returns the number of elements of a JSON array, array, whose own
+// ordinal on tape is ord: EachValue's steps, each nested value and string
+// stepped over with its tape entry.
+func Count(array string, ord int32, tape []int32) int {
+	k := int(ord) + 2 // the next entry's ordinal
+	n := 0
+	for i := jsonwire.SkipSpace(array, 1); array[i] != ']'; n++ {
+		switch array[i] {
+		case '{', '[':
+			size, next := Container(tape, k)
+			i += size
+			k = next
+		case '"':
+			size, _ := Literal(tape, k)
+			i += size
+			k++
+		default:
+			i = jsonwire.ScalarEnd(array, i)
+		}
+		if i = jsonwire.SkipSpace(array, i); array[i] == ',' {
+			i = jsonwire.SkipSpace(array, i+1)
+		}
+	}
+	return n
+}
+
 // EachObject calls f with the position, text and ordinal of each element
 // of a JSON array that is an object, until f returns false. ord is the
 // array's own ordinal on tape.
