@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"database/sql"
 	"encoding"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math"
@@ -100,7 +101,28 @@ type bindPlan struct {
 	typ    reflect.Type
 	fields []bindField // by node index
 	keys   [][]byte    // the nodes' keys, quoted as written (quotedKey)
+	words  []keyWord   // by node index: the key and its colon as one word, when they fit in one
 	whole  bool        // the plan merges a $ref's keys: bound through the declared text
+}
+
+// keyWord is a key, quoted, and its colon, as the little-endian word of
+// their n bytes (n ≤ 8; 0: longer, or no key) and the mask of those bytes:
+// a member that begins with it is found with one load and one compare.
+type keyWord struct {
+	w, mask uint64
+	n       int
+}
+
+// keyWordOf returns the keyWord of the quoted key k.
+func keyWordOf(k []byte) keyWord {
+	n := len(k) + 1
+	if len(k) == 0 || n > 8 {
+		return keyWord{}
+	}
+	var b [8]byte
+	copy(b[:], k)
+	b[len(k)] = ':'
+	return keyWord{w: binary.LittleEndian.Uint64(b[:]), mask: ^uint64(0) >> (64 - 8*n), n: n}
 }
 
 type bindKey struct {
@@ -129,7 +151,7 @@ func bindPlanFor(p *objectPlan, t reflect.Type) *bindPlan {
 
 // compileBind compiles the plan storing p's objects in struct type t.
 func compileBind(p *objectPlan, t reflect.Type) *bindPlan {
-	bp := &bindPlan{plan: p, typ: t, fields: make([]bindField, len(p.nodes)), keys: make([][]byte, len(p.nodes))}
+	bp := &bindPlan{plan: p, typ: t, fields: make([]bindField, len(p.nodes)), keys: make([][]byte, len(p.nodes)), words: make([]keyWord, len(p.nodes))}
 	if pt := reflect.PointerTo(t); pt.Implements(unmarshalerType) || pt.Implements(textType) {
 		bp.whole = true // its own method reads the whole object (expose gen's, for a struct holding a union)
 		return bp
@@ -138,6 +160,7 @@ func compileBind(p *objectPlan, t reflect.Type) *bindPlan {
 	for i, n := range p.nodes {
 		if !n.merge && !n.shared { // (the others are matched by the general loop, as memberIter does)
 			bp.keys[i] = quotedKey(n)
+			bp.words[i] = keyWordOf(bp.keys[i])
 		}
 		if n.merge {
 			bp.whole = true
@@ -455,7 +478,12 @@ func (b *binder) object(bp *bindPlan, nodes []*node, base structread.Ptr, data [
 		}
 		i, key, vpos := -1, []byte(nil), 0
 		if want < len(nodes) { // the node after the last, most often: its key, whole, is where the member starts
-			if k := bp.keys[want]; k != nil && len(data)-pos > len(k) && bytes.Equal(data[pos:pos+len(k)], k) {
+			if kw := &bp.words[want]; kw.n > 0 && len(data)-pos >= 8 {
+				if binary.LittleEndian.Uint64(data[pos:])&kw.mask == kw.w {
+					i, key, vpos = want, bp.keys[want], pos+kw.n
+					want++
+				}
+			} else if k := bp.keys[want]; k != nil && len(data)-pos > len(k) && bytes.Equal(data[pos:pos+len(k)], k) {
 				i, key, vpos = want, k, pos+len(k)+1
 				want++
 			}
@@ -502,12 +530,12 @@ func (b *binder) object(bp *bindPlan, nodes []*node, base structread.Ptr, data [
 func (b *binder) writeAt(w *bindWriter, p structread.Ptr, data []byte, pos int) int {
 	switch c := data[pos]; {
 	case w.op == bindString && c == '"':
-		end, plain := jsonwire.StringEnd(data, pos)
-		if plain {
-			p.SetString(bytesString(data[pos+1 : end-1]))
-		} else {
-			p.SetString(jsonwire.Unquote(bytesString(data[pos:end]))) // a view of the text when it has no escapes
+		if q := bytes.IndexByte(data[pos+1:], '"'); bytes.IndexByte(data[pos+1:pos+1+q], '\\') < 0 { // no escape: its content is its value
+			p.SetString(bytesString(data[pos+1 : pos+1+q]))
+			return pos + q + 2
 		}
+		end := jsonwire.QuoteEnd(data, pos)
+		p.SetString(jsonwire.Unquote(bytesString(data[pos:end])))
 		return end
 	case w.op == bindInt && jsonwire.IsNumberStart(c):
 		end := jsonwire.ScalarEnd(data, pos)

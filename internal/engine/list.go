@@ -202,7 +202,7 @@ func (r *run) listHead(dst []byte, n *node, in raw, depth int) (elems, []byte, b
 		return l, append(dst, "null"...), false
 	}
 	if len(n.outChecks) > 0 {
-		r.judge(n, n.outChecks, rules.Value{Kind: rules.List, Len: l.count(r.js.tape)})
+		r.judge(n, n.outChecks, rules.Value{Kind: rules.List, Len: r.listLen(&l)})
 	}
 	return l, dst, true
 }

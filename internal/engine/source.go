@@ -370,11 +370,11 @@ func (l *elems) at(i int, p *objectPlan) (source, bool) {
 	return sourceOfValue(l.rv.Index(i), p)
 }
 
-// count returns the list's length (a JSON array's read with tape, the
-// run's).
-func (l *elems) count(tape []int32) int {
+// listLen returns the length of l, a list of the run's input (a JSON
+// array's counted with the run's tape).
+func (r *run) listLen(l *elems) int {
 	if l.js != "" {
-		return jsontape.Count(l.js, l.jsOrd, tape)
+		return jsontape.Count(l.js, l.jsOrd, r.js.tape)
 	}
 	return l.len
 }
