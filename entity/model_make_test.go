@@ -134,7 +134,8 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 		c.lastOut, c.lastNull = nil, true
 		var v any
 		var omit bool
-		if cur, changed := c.immutableChange(f, lvl); changed {
+		cur, refused := c.immutableChange(f, lvl)
+		if refused {
 			// docs/requests.md, immutable: a 400 at the field, and the
 			// merged value keeps the stored value there, which no other
 			// rule judges
@@ -156,6 +157,11 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 			if e.path == m.path.String() && e.in == m.path.in() {
 				m.codes = append(m.codes, e.code)
 			}
+		}
+		if refused && lvl.cleared {
+			// in an object a refused null leaves as stored, the stored
+			// value is the server's as its siblings are: taken as stored
+			m.unjudged, m.kept = true, true
 		}
 		made[f] = m
 		hidden := false
