@@ -675,12 +675,21 @@ func (r *Registry) requestLang(req *http.Request, opts []Option) msgLang {
 	return msgLang{c, c.match(requestPref(req, opts))}
 }
 
+// headerValue is h.Get(key) for a key in canonical form, without
+// canonicalizing it again: the first value of key, or "".
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 // requestPref returns the languages a call for req asks for: Lang's
 // among opts, else the request's Accept-Language ("" for none).
 func requestPref(req *http.Request, opts []Option) string {
 	pref := langOpt(opts)
 	if pref == "" && req != nil {
-		pref = req.Header.Get("Accept-Language")
+		pref = headerValue(req.Header, "Accept-Language")
 	}
 	return pref
 }

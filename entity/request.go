@@ -314,7 +314,7 @@ func (e *Entity) Patch(r *http.Request, current any, opts ...Option) (_ *Object,
 // patchBody reads the merge patch a PATCH request holds: a 415 for
 // another media type, a 413 past the body limit.
 func (e *Entity) patchBody(r *http.Request) ([]byte, error) {
-	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != MergePatchType {
+	if mt, _, _ := mime.ParseMediaType(headerValue(r.Header, "Content-Type")); mt != MergePatchType {
 		ie := newInputError(ErrUnsupportedMediaType, "problem.media.patch", nil)
 		ie.Accept = MergePatchType
 		return nil, ie
@@ -373,7 +373,7 @@ func readRequestBody(e *Entity, r *http.Request, req *engine.HTTPRequest) error 
 		return nil
 	}
 	limit := e.reg.env.Limits().BodyBytes
-	ct := r.Header.Get("Content-Type")
+	ct := headerValue(r.Header, "Content-Type")
 	mt := ct // the common case, without parameters to parse
 	if ct != "application/json" {
 		mt, _, _ = mime.ParseMediaType(ct) // a bad parameter gives the type and an error
