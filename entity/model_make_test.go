@@ -134,8 +134,7 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 		c.lastOut, c.lastNull = nil, true
 		var v any
 		var omit bool
-		cur, refused := c.immutableChange(f, lvl)
-		if refused {
+		if cur, refused := c.immutableChange(f, lvl); refused {
 			// docs/requests.md, immutable: a 400 at the field, and the
 			// merged value keeps the stored value there, which no other
 			// rule judges
@@ -158,9 +157,10 @@ func (c *mdlCall) writeFields(obj *mdlObj, fields []*mdlField, lvl mdlLevel, sel
 				m.codes = append(m.codes, e.code)
 			}
 		}
-		if refused && lvl.cleared {
-			// in an object a refused null leaves as stored, the stored
-			// value is the server's as its siblings are: taken as stored
+		if lvl.cleared {
+			// in an object a refused null leaves as stored, each value is
+			// the server's (a refused immutable one, an object holding
+			// one): taken as stored, its own cross-field rules too
 			m.unjudged, m.kept = true, true
 		}
 		made[f] = m

@@ -465,3 +465,46 @@ func TestPatchJudgesNoRuleNamingAReadonlyValueOfAWriteonlyValue(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchReadsAGroupGivenNoObjectAsNull: a lax patch that gives a group
+// something other than an object clears it as its null does, keeping its
+// readonly values as stored; a strict one refuses it as a type error.
+func TestPatchReadsAGroupGivenNoObjectAsNull(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "doc",
+		"addr", "{", "", "zip", "string", "", "c", "[]string", "readonly", "addr", "}", "",
+		"name", "string", "")
+	current := map[string]any{"zip": "z", "c": []any{}, "name": "n"}
+	tests := []struct {
+		name, patch string
+		opts        []entity.Option
+		merged      string // "" when it fails
+		fails       string
+	}{
+		{"a string, lax", `{"addr":"x y"}`, []entity.Option{entity.Lax()}, `{"addr":{"zip":null,"c":[]},"name":"n"}`, ""},
+		{"a number, lax", `{"addr":1}`, []entity.Option{entity.Lax()}, `{"addr":{"zip":null,"c":[]},"name":"n"}`, ""},
+		{"a list, lax", `{"addr":[1]}`, []entity.Option{entity.Lax()}, `{"addr":{"zip":null,"c":[]},"name":"n"}`, ""},
+		{"null", `{"addr":null}`, nil, `{"addr":{"zip":null,"c":[]},"name":"n"}`, ""},
+		{"a string, strict", `{"addr":"x y"}`, nil, "", "addr type"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, _, err := e.Patch(patchRequest(tt.patch), current, tt.opts...)
+			if tt.fails != "" {
+				var got []string
+				for _, fe := range fieldErrorsOrNone(err) {
+					got = append(got, fe.Path+" "+fe.Code)
+				}
+				if strings.Join(got, ",") != tt.fails {
+					t.Fatalf("Patch(%s) fails %q, want %q", tt.patch, got, tt.fails)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Patch(%s): %v", tt.patch, err)
+			}
+			if got := o.String(); got != tt.merged {
+				t.Errorf("Patch(%s) = %s, want %s", tt.patch, got, tt.merged)
+			}
+		})
+	}
+}
