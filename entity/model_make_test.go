@@ -281,7 +281,9 @@ func (c *mdlCall) patchCleared(f *mdlField, lvl mdlLevel, cur *mdlJSON) bool {
 		return false
 	}
 	if !lvl.cleared {
-		if p := mdlAt(lvl.pin, f.key); p == nil || p.kind != mdlJNull {
+		// a null, or in a lax patch anything but an object, which a lax
+		// request reads as null (docs/requests.md, PATCH)
+		if p := mdlAt(lvl.pin, f.key); p == nil || p.kind != mdlJNull && (c.strict || p.kind == mdlJObj) {
 			return false
 		}
 	}

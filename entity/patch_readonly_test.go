@@ -467,24 +467,31 @@ func TestPatchJudgesNoRuleNamingAReadonlyValueOfAWriteonlyValue(t *testing.T) {
 }
 
 // TestPatchReadsAGroupGivenNoObjectAsNull: a lax patch that gives a group
-// something other than an object clears it as its null does, keeping its
-// readonly values as stored; a strict one refuses it as a type error.
+// or a $name something other than an object clears it as its null does,
+// keeping its readonly values as stored (a $name with a bare default made
+// again around them); a strict one refuses it as a type error.
 func TestPatchReadsAGroupGivenNoObjectAsNull(t *testing.T) {
-	e := expose(t, entity.NewRegistry(), "doc",
+	reg := entity.NewRegistry()
+	expose(t, reg, "inner", "id", "number", "readonly", "x", "string", "")
+	e := expose(t, reg, "doc",
 		"addr", "{", "", "zip", "string", "", "c", "[]string", "readonly", "addr", "}", "",
-		"name", "string", "")
-	current := map[string]any{"zip": "z", "c": []any{}, "name": "n"}
+		"name", "string", "",
+		"r", "$inner", "default")
+	current := map[string]any{"zip": "z", "c": []any{}, "name": "n", "r": map[string]any{"id": 7, "x": "a"}}
 	tests := []struct {
 		name, patch string
 		opts        []entity.Option
 		merged      string // "" when it fails
 		fails       string
 	}{
-		{"a string, lax", `{"addr":"x y"}`, []entity.Option{entity.Lax()}, `{"addr":{"zip":null,"c":[]},"name":"n"}`, ""},
-		{"a number, lax", `{"addr":1}`, []entity.Option{entity.Lax()}, `{"addr":{"zip":null,"c":[]},"name":"n"}`, ""},
-		{"a list, lax", `{"addr":[1]}`, []entity.Option{entity.Lax()}, `{"addr":{"zip":null,"c":[]},"name":"n"}`, ""},
-		{"null", `{"addr":null}`, nil, `{"addr":{"zip":null,"c":[]},"name":"n"}`, ""},
+		{"a string, lax", `{"addr":"x y"}`, []entity.Option{entity.Lax()}, `{"addr":{"zip":null,"c":[]},"name":"n","r":{"id":7,"x":"a"}}`, ""},
+		{"a number, lax", `{"addr":1}`, []entity.Option{entity.Lax()}, `{"addr":{"zip":null,"c":[]},"name":"n","r":{"id":7,"x":"a"}}`, ""},
+		{"a list, lax", `{"addr":[1]}`, []entity.Option{entity.Lax()}, `{"addr":{"zip":null,"c":[]},"name":"n","r":{"id":7,"x":"a"}}`, ""},
+		{"null", `{"addr":null}`, nil, `{"addr":{"zip":null,"c":[]},"name":"n","r":{"id":7,"x":"a"}}`, ""},
+		{"a string for a $name, lax", `{"r":"s"}`, []entity.Option{entity.Lax()}, `{"addr":{"zip":"z","c":[]},"name":"n","r":{"id":7,"x":null}}`, ""},
+		{"a null for a $name", `{"r":null}`, nil, `{"addr":{"zip":"z","c":[]},"name":"n","r":{"id":7,"x":null}}`, ""},
 		{"a string, strict", `{"addr":"x y"}`, nil, "", "addr type"},
+		{"a string for a $name, strict", `{"r":"s"}`, nil, "", "r type"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
