@@ -389,11 +389,15 @@ func TestPatchImmutableRefusedNullJudgesNothingElse(t *testing.T) {
 		"deep", "{", "", "d", "number", "immutable", "x", "string", "req", "deep", "}", "")
 	expose(t, reg, "card", "number", "string", "immutable", "holder", "string", "req")
 	expose(t, reg, "invoice", "po", "string", "req")
+	expose(t, reg, "payer", "p", "$card|$invoice", "by 'method'", "who", "string", "req")
 	e := expose(t, reg, "outer",
 		"r", "$inner", "",
 		"g", "{", "", "gv", "string", "immutable", "gw", "string", "req", "gr", "$inner", "", "g", "}", "",
 		"pay", "$card|$invoice", "by 'method'",
-		"n", "string", "min 2")
+		"n", "string", "min 2",
+		"gu", "{", "", "gp", "$card|$invoice", "by 'method'", "gu", "}", "",
+		"ru", "$payer", "",
+		"gg", "{", "", "gpr", "$payer", "", "gg", "}", "")
 	tests := []struct {
 		name    string
 		current map[string]any
@@ -418,6 +422,15 @@ func TestPatchImmutableRefusedNullJudgesNothingElse(t *testing.T) {
 			[]string{"pay.number immutable"}},
 		{"with another field's failure", map[string]any{"r": map[string]any{"v": "x"}}, `{"n":"a","r":null}`,
 			[]string{"r.v immutable", "n min"}},
+		{"a union in a group", map[string]any{"gp": map[string]any{"method": "card", "number": "4"}}, `{"gu":null}`,
+			[]string{"gu.gp.number immutable"}},
+		{"a union in a $name", map[string]any{"ru": map[string]any{"p": map[string]any{"method": "card", "number": "4"}}}, `{"ru":null}`,
+			[]string{"ru.p.number immutable"}},
+		{"a union in a $name in a group", map[string]any{"gpr": map[string]any{"p": map[string]any{"method": "card", "number": "4"}}}, `{"gg":null}`,
+			[]string{"gg.gpr.p.number immutable"}},
+		{"a union in a $name nulled in a group", map[string]any{"gpr": map[string]any{"p": map[string]any{"method": "card", "number": "4"}}}, `{"gg":{"gpr":null}}`,
+			[]string{"gg.gpr.p.number immutable"}},
+		{"a union's other variant in a $name: nothing immutable", map[string]any{"ru": map[string]any{"p": map[string]any{"method": "invoice", "po": "q"}}}, `{"ru":null}`, nil},
 		{"a null where none is held: removed", map[string]any{"r": map[string]any{"w": "y"}}, `{"r":null}`, nil},
 	}
 	for _, tt := range tests {

@@ -132,7 +132,11 @@ func (m *merger) clearsImmutable(r *run, k string, c member, p *objectPlan, dept
 			m.refuse(r, cm.key)
 			found = true
 		case cm.val[0] == '{' && depth > 1:
-			if sub := r.objectOf(sn); sub != nil && sub.mayHoldImmutable && m.clearsImmutable(r, cm.key, cm, sub, depth-1) {
+			sub := r.objectOf(sn)
+			if sn.union != nil {
+				sub = m.storedVariant(r, sn.union, cm) // the variant the stored object's key names
+			}
+			if sub != nil && sub.mayHoldImmutable && m.clearsImmutable(r, cm.key, cm, sub, depth-1) {
 				found = true
 			}
 		}
