@@ -446,3 +446,35 @@ func TestPatchImmutableRefusedNullJudgesNothingElse(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchImmutableRefusedNullCountsAsGiven: for its siblings' cross-field
+// rules, a refused null's object counts as given, as a refused change of a
+// value does: a rule naming it is judged, on the stored object it keeps.
+func TestPatchImmutableRefusedNullCountsAsGiven(t *testing.T) {
+	reg := entity.NewRegistry()
+	expose(t, reg, "in", "v", "string", "immutable", "w", "string", "")
+	e := expose(t, reg, "out", "r", "$in", "", "n", "string", "required_with 'r'", "m", "string", "")
+	current := map[string]any{"r": map[string]any{"v": "x"}}
+	tests := []struct {
+		name, patch string
+		fails       []string
+	}{
+		{"a refused null", `{"r":null}`, []string{"r.v immutable", "n required_with"}},
+		{"a refused change inside it", `{"r":{"v":"z"}}`, []string{"r.v immutable", "n required_with"}},
+		{"a change it accepts", `{"r":{"w":"y"}}`, []string{"n required_with"}},
+		{"nothing of it: the server's, not judged", `{"m":"x"}`, nil},
+		{"the rule met", `{"r":null,"n":"a"}`, []string{"r.v immutable"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := e.Patch(patchRequest(tt.patch), current)
+			var got []string
+			for _, fe := range fieldErrorsOrNone(err) {
+				got = append(got, fe.Path+" "+fe.Code)
+			}
+			if !slices.Equal(got, tt.fails) {
+				t.Errorf("Patch(%s) fails %q, want %q", tt.patch, got, tt.fails)
+			}
+		})
+	}
+}

@@ -389,7 +389,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 				}
 				if n.crossIdx >= 0 {
 					st.seen(p, n, dst[mark+len(key):], len(r.errs)+r.omitted > failures)
-					st.kept[n.crossIdx] = n.readOnly && r.dir == dirPatch // kept, or readonly: the server's
+					st.kept[n.crossIdx] = r.takenAsStored(n, kept)
 				}
 				if n.writeOnly {
 					r.hide(mark, len(dst))
@@ -410,7 +410,7 @@ func (r *run) appendShaped(dst []byte, p *objectPlan, src *source, depth int) []
 				v = nil // not written, so not present
 			}
 			st.seen(p, n, v, len(r.errs)+r.omitted > failures)
-			st.kept[n.crossIdx] = n.readOnly && r.dir == dirPatch // kept, or readonly: the server's
+			st.kept[n.crossIdx] = r.takenAsStored(n, kept)
 		}
 		if n.merge && show {
 			if dst = r.mergeInto(dst, mark, first); len(dst) > mark {
@@ -513,6 +513,15 @@ func (s *source) jsonBody() *jsonObject {
 		return s.req.js
 	}
 	return s.js
+}
+
+// takenAsStored reports whether the value of n, which a merge patch's
+// merged value holds, is the server's for the cross-field rules (see
+// judgeCross): a readonly one's, or one kept from the current value (its
+// stored twin: kept), but the object of a refused null (patch_immutable.go),
+// which counts as given, as a refused change of a value does.
+func (r *run) takenAsStored(n *node, kept bool) bool {
+	return n.readOnly && r.dir == dirPatch && !(kept && len(r.refused) > 0 && r.refusedHere(n))
 }
 
 // verbatimMember returns the text of the object or list that n, a

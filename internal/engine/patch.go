@@ -541,12 +541,14 @@ func (m *merger) member(r *run, dst []byte, mark int, n *node, wo bool, pm, c me
 		return dst, false
 	}
 	if sub != nil && sub.mayHoldImmutable && pm.val == "null" && curObj && depth > 1 && m.clearsImmutable(r, pm.key, c, sub, depth-1) {
-		return dst, true // refused: the object stays as stored
+		m.refuse(r, pm.key) // its own path too: it counts as given for its siblings' cross-field rules
+		return dst, true    // refused: the object stays as stored
 	}
 	if n.union != nil && curObj && depth > 1 && (pm.val == "null" || pm.val[0] == '{' && sub == nil) {
 		// a null for a union, or another variant, removes the stored
 		// variant's immutable values as a null for a $name does
 		if vp := m.storedVariant(r, n.union, c); vp != nil && vp.mayHoldImmutable && m.clearsImmutable(r, pm.key, c, vp, depth-1) {
+			m.refuse(r, pm.key)
 			return dst, true // refused: the variant stays as stored
 		}
 	}
