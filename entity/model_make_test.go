@@ -266,7 +266,23 @@ func (c *mdlCall) immutableChange(f *mdlField, lvl mdlLevel) (*mdlJSON, bool) {
 	// spellings of one instant, or a format's form of it, are the same)
 	wa, errA := c.write(f.typ, a, asrc, nil)
 	wb, errB := c.write(f.typ, b, bsrc, nil)
-	if errA != nil || errB != nil || string(mdlEncode(nil, wa)) != string(mdlEncode(nil, wb)) {
+	if errA != nil || errB != nil {
+		return cur, true
+	}
+	ta, tb := string(mdlEncode(nil, wa)), string(mdlEncode(nil, wb))
+	if f.typ == rules.Int || f.typ == rules.Float {
+		// numbers are the same number exactly, as two JSON numbers are
+		// (mdlSameJSON): -0 and 0 are one
+		x, okA := new(big.Rat).SetString(ta)
+		y, okB := new(big.Rat).SetString(tb)
+		if okA && okB && x.Cmp(y) == 0 {
+			return nil, false
+		}
+		if okA && okB {
+			return cur, true
+		}
+	}
+	if ta != tb {
 		return cur, true
 	}
 	return nil, false
