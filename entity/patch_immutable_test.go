@@ -478,3 +478,34 @@ func TestPatchImmutableRefusedNullCountsAsGiven(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchImmutableLaxNumbers: an integer is compared as the call reads
+// it: a lax patch reads 0.5 as 0, the same value, and a strict one
+// refuses it as a change.
+func TestPatchImmutableLaxNumbers(t *testing.T) {
+	e := expose(t, entity.NewRegistry(), "acct", "score", "long", "immutable", "ratio", "float", "immutable")
+	current := map[string]any{"score": int64(0), "ratio": 0.5}
+	tests := []struct {
+		name, patch string
+		opts        []entity.Option
+		fails       []string
+	}{
+		{"a fraction, lax", `{"score":0.5}`, []entity.Option{entity.Lax()}, nil},
+		{"a fraction, strict", `{"score":0.5}`, nil, []string{"score immutable"}},
+		{"another integer, lax", `{"score":1.5}`, []entity.Option{entity.Lax()}, []string{"score immutable"}},
+		{"a float, exactly, lax", `{"ratio":0.50}`, []entity.Option{entity.Lax()}, nil},
+		{"another float, lax", `{"ratio":0.25}`, []entity.Option{entity.Lax()}, []string{"ratio immutable"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := e.Patch(patchRequest(tt.patch), current, tt.opts...)
+			var got []string
+			for _, fe := range fieldErrorsOrNone(err) {
+				got = append(got, fe.Path+" "+fe.Code)
+			}
+			if !slices.Equal(got, tt.fails) {
+				t.Errorf("Patch(%s) fails %q, want %q", tt.patch, got, tt.fails)
+			}
+		})
+	}
+}
