@@ -483,8 +483,8 @@ func TestPatchImmutableRefusedNullCountsAsGiven(t *testing.T) {
 // it: a lax patch reads 0.5 as 0, the same value, and a strict one
 // refuses it as a change.
 func TestPatchImmutableLaxNumbers(t *testing.T) {
-	e := expose(t, entity.NewRegistry(), "acct", "score", "long", "immutable", "ratio", "float", "immutable")
-	current := map[string]any{"score": int64(0), "ratio": 0.5}
+	e := expose(t, entity.NewRegistry(), "acct", "score", "long", "immutable", "ratio", "float", "immutable", "big", "long", "immutable")
+	current := map[string]any{"score": int64(0), "ratio": 0.5, "big": int64(9007199254740993)}
 	tests := []struct {
 		name, patch string
 		opts        []entity.Option
@@ -495,6 +495,9 @@ func TestPatchImmutableLaxNumbers(t *testing.T) {
 		{"another integer, lax", `{"score":1.5}`, []entity.Option{entity.Lax()}, []string{"score immutable"}},
 		{"a float, exactly, lax", `{"ratio":0.50}`, []entity.Option{entity.Lax()}, nil},
 		{"another float, lax", `{"ratio":0.25}`, []entity.Option{entity.Lax()}, []string{"ratio immutable"}},
+		{"past 2^53, another integer, lax", `{"big":9007199254740992}`, []entity.Option{entity.Lax()}, []string{"big immutable"}},
+		{"past 2^53, a fraction of another, lax", `{"big":9007199254740992.5}`, []entity.Option{entity.Lax()}, []string{"big immutable"}},
+		{"past 2^53, the same with a fraction, lax", `{"big":9007199254740993.5}`, []entity.Option{entity.Lax()}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -473,7 +473,10 @@ func TestPatchJudgesNoRuleNamingAReadonlyValueOfAWriteonlyValue(t *testing.T) {
 func TestPatchReadsAGroupGivenNoObjectAsNull(t *testing.T) {
 	reg := entity.NewRegistry()
 	expose(t, reg, "inner", "id", "number", "readonly", "x", "string", "")
+	expose(t, reg, "card", "number", "string", "")
+	expose(t, reg, "invoice", "po", "string", "")
 	e := expose(t, reg, "doc",
+		"pay", "$card|$invoice", "by 'method'",
 		"addr", "{", "", "zip", "string", "", "c", "[]string", "readonly", "addr", "}", "",
 		"name", "string", "",
 		"r", "$inner", "default")
@@ -484,14 +487,15 @@ func TestPatchReadsAGroupGivenNoObjectAsNull(t *testing.T) {
 		merged      string // "" when it fails
 		fails       string
 	}{
-		{"a string, lax", `{"addr":"x y"}`, []entity.Option{entity.Lax()}, `{"addr":{"zip":null,"c":[]},"name":"n","r":{"id":7,"x":"a"}}`, ""},
-		{"a number, lax", `{"addr":1}`, []entity.Option{entity.Lax()}, `{"addr":{"zip":null,"c":[]},"name":"n","r":{"id":7,"x":"a"}}`, ""},
-		{"a list, lax", `{"addr":[1]}`, []entity.Option{entity.Lax()}, `{"addr":{"zip":null,"c":[]},"name":"n","r":{"id":7,"x":"a"}}`, ""},
-		{"null", `{"addr":null}`, nil, `{"addr":{"zip":null,"c":[]},"name":"n","r":{"id":7,"x":"a"}}`, ""},
-		{"a string for a $name, lax", `{"r":"s"}`, []entity.Option{entity.Lax()}, `{"addr":{"zip":"z","c":[]},"name":"n","r":{"id":7,"x":null}}`, ""},
-		{"a null for a $name", `{"r":null}`, nil, `{"addr":{"zip":"z","c":[]},"name":"n","r":{"id":7,"x":null}}`, ""},
+		{"a string, lax", `{"addr":"x y"}`, []entity.Option{entity.Lax()}, `{"pay":null,"addr":{"zip":null,"c":[]},"name":"n","r":{"id":7,"x":"a"}}`, ""},
+		{"a number, lax", `{"addr":1}`, []entity.Option{entity.Lax()}, `{"pay":null,"addr":{"zip":null,"c":[]},"name":"n","r":{"id":7,"x":"a"}}`, ""},
+		{"a list, lax", `{"addr":[1]}`, []entity.Option{entity.Lax()}, `{"pay":null,"addr":{"zip":null,"c":[]},"name":"n","r":{"id":7,"x":"a"}}`, ""},
+		{"null", `{"addr":null}`, nil, `{"pay":null,"addr":{"zip":null,"c":[]},"name":"n","r":{"id":7,"x":"a"}}`, ""},
+		{"a string for a $name, lax", `{"r":"s"}`, []entity.Option{entity.Lax()}, `{"pay":null,"addr":{"zip":"z","c":[]},"name":"n","r":{"id":7,"x":null}}`, ""},
+		{"a null for a $name", `{"r":null}`, nil, `{"pay":null,"addr":{"zip":"z","c":[]},"name":"n","r":{"id":7,"x":null}}`, ""},
 		{"a string, strict", `{"addr":"x y"}`, nil, "", "addr type"},
 		{"a string for a $name, strict", `{"r":"s"}`, nil, "", "r type"},
+		{"a string for a union, lax: a type error, as MakeRequest reads it", `{"pay":"s"}`, []entity.Option{entity.Lax()}, "", "pay type"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

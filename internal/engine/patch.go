@@ -523,8 +523,8 @@ func (m *merger) putStored(r *run, dst []byte, c member) []byte {
 //     fresh), and so does anything else.
 func (m *merger) member(r *run, dst []byte, mark int, n *node, wo bool, pm, c member, depth int) (_ []byte, kept bool) {
 	curObj := c.val != "" && c.val[0] == '{'
-	if (n.kind == nodeGroup || n.kind == nodeRef && !n.refList) && !r.cfg.strict && pm.val[0] != '{' && pm.val != "null" {
-		pm.val = "null" // what a lax request reads for a group or a $name given no object (Strict: a type error, the value kept for it)
+	if (n.kind == nodeGroup || n.kind == nodeRef && !n.refList && n.union == nil) && !r.cfg.strict && pm.val[0] != '{' && pm.val != "null" {
+		pm.val = "null" // what a lax request reads for a group or a $name given no object (Strict, and a union: a type error, the value kept for it)
 	}
 	sub := r.objectOf(n)
 	if n.union != nil && curObj && pm.val[0] == '{' {
