@@ -436,10 +436,7 @@ func TestPatchImmutableRefusedNullJudgesNothingElse(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, _, err := e.Patch(patchRequest(tt.patch), tt.current)
-			var got []string
-			for _, fe := range fieldErrorsOrNone(err) {
-				got = append(got, fe.Path+" "+fe.Code)
-			}
+			got := failedFields(err)
 			if !slices.Equal(got, tt.fails) {
 				t.Errorf("Patch(%s) fails %q, want %q", tt.patch, got, tt.fails)
 			}
@@ -468,10 +465,7 @@ func TestPatchImmutableRefusedNullCountsAsGiven(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, _, err := e.Patch(patchRequest(tt.patch), current)
-			var got []string
-			for _, fe := range fieldErrorsOrNone(err) {
-				got = append(got, fe.Path+" "+fe.Code)
-			}
+			got := failedFields(err)
 			if !slices.Equal(got, tt.fails) {
 				t.Errorf("Patch(%s) fails %q, want %q", tt.patch, got, tt.fails)
 			}
@@ -502,10 +496,7 @@ func TestPatchImmutableLaxNumbers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, _, err := e.Patch(patchRequest(tt.patch), current, tt.opts...)
-			var got []string
-			for _, fe := range fieldErrorsOrNone(err) {
-				got = append(got, fe.Path+" "+fe.Code)
-			}
+			got := failedFields(err)
 			if !slices.Equal(got, tt.fails) {
 				t.Errorf("Patch(%s) fails %q, want %q", tt.patch, got, tt.fails)
 			}

@@ -501,10 +501,7 @@ func TestPatchReadsAGroupGivenNoObjectAsNull(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			o, _, err := e.Patch(patchRequest(tt.patch), current, tt.opts...)
 			if tt.fails != "" {
-				var got []string
-				for _, fe := range fieldErrorsOrNone(err) {
-					got = append(got, fe.Path+" "+fe.Code)
-				}
+				got := failedFields(err)
 				if strings.Join(got, ",") != tt.fails {
 					t.Fatalf("Patch(%s) fails %q, want %q", tt.patch, got, tt.fails)
 				}

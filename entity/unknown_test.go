@@ -101,6 +101,16 @@ func fieldErrorsOrNone(err error) []*entity.FieldError {
 	return ve.Fields
 }
 
+// failedFields returns the failures of err, a call's, each as its path
+// and code ("a.b required"), in order; nil for none.
+func failedFields(err error) []string {
+	var got []string
+	for _, fe := range fieldErrorsOrNone(err) {
+		got = append(got, fe.Path+" "+fe.Code)
+	}
+	return got
+}
+
 // rqMultipartFile returns a multipart body of one value and one file part,
 // and its Content-Type.
 func rqMultipartFile(t *testing.T, key, value, file, filename, content string) (string, string) {
