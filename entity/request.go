@@ -570,7 +570,11 @@ func readBody(r *http.Request, limit int64) ([]byte, error) {
 	if r.ContentLength >= 0 && r.ContentLength < limit {
 		end = r.ContentLength
 	}
-	b := make([]byte, 0, min(max(end, 1), firstChunk))
+	size := int64(firstChunk)
+	if end < firstChunk {
+		size = end + 1 // a byte to spare: the read that finds the end needs room, and the probe below escapes
+	}
+	b := make([]byte, 0, size)
 	for {
 		if len(b) == cap(b) {
 			// Full: see whether the body ends here before growing, so that
