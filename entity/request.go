@@ -199,8 +199,8 @@ func (e *Entity) endRequest(r *http.Request, c *engine.Call, pref string, data [
 			}
 			return nil, err
 		}
-		if len(e.checks) > 0 && c.Omitted == 0 && data != nil {
-			err = e.inRequestLang(e.runChecks(r, newObject(c.Made(data)), err.(*ValidationError)), pref) // callError's, without a Fatal
+		if ve, ok := err.(*ValidationError); ok && len(e.checks) > 0 && c.Omitted == 0 && data != nil { // callError's, without a Fatal
+			err = e.inRequestLang(e.runChecks(r, newObject(c.Made(data)), ve), pref)
 		}
 		return nil, err
 	}
@@ -242,7 +242,11 @@ const MergePatchType = engine.MergePatchType
 // current value holds none (null or no key: set once, as a request that
 // creates sets it); one that changes it, or clears it (a null for it, or
 // for a group or a $name that holds it), fails with code "immutable" at
-// its path, quoting no value, with the merged value's other failures. An
+// its path, quoting no value, with the merged value's other failures; a
+// refused null leaves the object as stored, judged as the stored values
+// a patch leaves are. Under Lax, anything but an object given to a group
+// or a $name is its null, and an integer is compared as Lax reads it
+// (0.5 is 0). An
 // object value merged into the stored one is compared once merged. The
 // elements of a list the patch gives ([]$name) are new, read as
 // MakeRequest reads them, immutable fields included; a $name's object

@@ -123,7 +123,9 @@ type run struct {
 
 	// refused holds, in a merge patch, the paths of the immutable fields
 	// whose change the merger refused (patch_immutable.go): the walk of
-	// the merged value records their failures. Nil otherwise.
+	// the merged value records their failures; and those of the objects
+	// a refused null left as stored, which count as given for their
+	// siblings' cross-field rules (takenAsStored). Nil otherwise.
 	refused []string
 }
 

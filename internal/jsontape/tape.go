@@ -73,7 +73,10 @@ func Container(tape []int32, k int) (size, next int) {
 
 // Count returns the number of elements of a JSON array, array, whose own
 // ordinal on tape is ord: EachValue's steps, each nested value and string
-// stepped over with its tape entry.
+// stepped over with its tape entry. (The steps are written in both: a
+// helper they share does not inline, and costs EachValue, the walk's loop
+// over every list, a call per element: +1.7% instructions on a 130-line
+// request.)
 func Count(array string, ord int32, tape []int32) int {
 	k := int(ord) + 2 // the next entry's ordinal
 	n := 0
